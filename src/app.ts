@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config';
+import { createDb, type DbHandle } from './db/index';
+import dbPlugin from './http/db';
+import securityPlugin from './http/security';
+import errorsPlugin from './http/errors';
+import notFoundPlugin from './http/not-found';
+import staticPlugin from './http/static';
+import formsPlugin from './http/forms';
+import sessionPlugin from './http/session';
+import authPlugin from './http/auth';
+import healthPlugin from './http/health';
+import catalogFeature from './features/catalog/index';
+import mailFeature from './features/mail/index';
+import adminFeature from './features/admin/index';
+import franchiseFeature from './features/franchise/index';
+import feedbackFeature from './features/feedback/index';
+
+export interface BuildOptions {
+  /** an open database (tests share one per file); otherwise the app opens and closes its own */
+  db?: DbHandle;
+  /** pino logger options; false in tests */
+  logger?: boolean | object;
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(config: Config, options: BuildOptions = {}) {
+  const app = Fastify({
+    logger:
+      options.logger ?? {
+        level: config.logLevel,
+        // Cookies carry session ids and CSRF secrets: never log them.
+        redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      },
+    // A hop count is valid at run time (proxy-addr) though the type omits it.
+    trustProxy: config.trustProxy as boolean | string,
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const handle = options.db ?? createDb(config.database);
+  await app.register(dbPlugin, { handle, ownsHandle: !options.db });
+  await app.register(securityPlugin);
+  await app.register(errorsPlugin);
+  await app.register(notFoundPlugin);
+  await app.register(staticPlugin, { root: path.resolve('public') });
+  await app.register(formsPlugin, { secret: config.sessionSecret });
+  await app.register(sessionPlugin, { secret: config.sessionSecret });
+  await app.register(authPlugin);
+  await app.register(healthPlugin);
+
+  await app.register(mailFeature);
+  await app.register(adminFeature);
+  await app.register(catalogFeature);
+  await app.register(franchiseFeature);
+  await app.register(feedbackFeature);
+
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}

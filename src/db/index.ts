@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  Migrator,
+  type MigrationResultSet,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+} from 'kysely';
+import type { DatabaseConfig } from '../config';
+import { migrations } from './migrations/index';
+import type { Database } from './types';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface DbHandle {
+  db: Db;
+  engine: Engine;
+  destroy(): Promise<void>;
+}
+
+// BEGIN IMMEDIATE takes the write lock up front, so two processes writing the same
+// file wait on busy_timeout instead of failing with SQLITE_BUSY on lock upgrade.
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+// PostgreSQL returns BIGINT (count(*), sum) as text: parse it, our counts fit in a double.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+export function createDb(config: DatabaseConfig): DbHandle {
+  if (config.engine === 'sqlite') {
+    if (config.filename !== ':memory:') mkdirSync(path.dirname(config.filename), { recursive: true });
+    const sqlite = new SQLite(config.filename);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+    return { db, engine: 'sqlite', destroy: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.connectionString,
+    max: 10,
+    // A per-schema search_path lets tests (and several installations) share one database.
+    ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', destroy: () => db.destroy() };
+}
+
+export function createMigrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
+/** Applies pending migrations; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const result = await createMigrator(db).migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? '?';
+    throw new Error(`Falha na migração ${failed}: ${String((result.error as Error).message ?? result.error)}`);
+  }
+  return result;
+}
+
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/** Timestamps are stored as ISO-8601 UTC text on both engines (see docs/decisions). */
+export function nowIso(date: Date = new Date()): string {
+  return date.toISOString();
+}

@@ -1,0 +1,8 @@
+// A static list instead of a folder scan, so the bundled server and the CLI find the
+// same migrations. Append new date-prefixed files here; never edit an applied one.
+import type { Migration } from 'kysely';
+import * as m20261122T0130 from './2026-11-22T0130_initial';
+
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T0130_initial': m20261122T0130,
+};

@@ -1,0 +1,348 @@
+// Demo content: what a newcomer sees after `npm start` on an empty database.
+import type { Kysely } from 'kysely';
+import type { Database } from '../types';
+import { nowIso } from '../index';
+import { slugify } from '../../lib/text';
+
+interface DemoUnit {
+  nome: string;
+  cidade: string;
+  uf: string;
+  bairro: string;
+  endereco: string;
+  cep: string;
+  telefone: string;
+  whatsapp: string;
+  latitude: number;
+  longitude: number;
+  beneficio?: { nome: string; url: string };
+  ativo?: boolean;
+  /** opening hours: weekdays, saturday, sunday (null = closed) */
+  horas: [[string, string], [string, string] | null, [string, string] | null];
+  areas: string[];
+  modalidades: string[];
+  planos: string[];
+}
+
+export const DEMO_UNITS: DemoUnit[] = [
+  {
+    nome: 'Movimento Pinheiros',
+    cidade: 'São Paulo',
+    uf: 'SP',
+    bairro: 'Pinheiros',
+    endereco: 'Rua dos Pinheiros, 1200',
+    cep: '05422-001',
+    telefone: '+551130451200',
+    whatsapp: '+5511987451200',
+    latitude: -23.5665,
+    longitude: -46.6917,
+    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-pinheiros' },
+    horas: [['05:30', '23:00'], ['08:00', '18:00'], ['08:00', '14:00']],
+    areas: ['Musculação', 'Área de cardio', 'Sala de spinning', 'Estúdio de lutas', 'Vestiário com sauna'],
+    modalidades: ['Spinning', 'Funcional', 'Muay Thai', 'Yoga', 'Zumba'],
+    planos: ['Plano Mensal', 'Plano Trimestral', 'Plano Anual', 'Plano Estudante'],
+  },
+  {
+    nome: 'Movimento Moema',
+    cidade: 'São Paulo',
+    uf: 'SP',
+    bairro: 'Moema',
+    endereco: 'Avenida Ibirapuera, 2907',
+    cep: '04029-200',
+    telefone: '+551150512907',
+    whatsapp: '+5511976512907',
+    latitude: -23.6004,
+    longitude: -46.6631,
+    beneficio: { nome: 'TotalPass', url: 'https://totalpass.com/br/academias/movimento-moema' },
+    horas: [['06:00', '23:00'], ['08:00', '17:00'], null],
+    areas: ['Musculação', 'Área de cardio', 'Piscina semiolímpica', 'Espaço kids'],
+    modalidades: ['Natação', 'Hidroginástica', 'Pilates', 'Funcional', 'Alongamento'],
+    planos: ['Plano Mensal', 'Plano Anual', 'Plano Família'],
+  },
+  {
+    nome: 'Movimento Botafogo',
+    cidade: 'Rio de Janeiro',
+    uf: 'RJ',
+    bairro: 'Botafogo',
+    endereco: 'Rua Voluntários da Pátria, 445',
+    cep: '22270-005',
+    telefone: '+552125370445',
+    whatsapp: '+5521996370445',
+    latitude: -22.9533,
+    longitude: -43.1892,
+    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-botafogo' },
+    horas: [['06:00', '22:00'], ['08:00', '16:00'], ['09:00', '13:00']],
+    areas: ['Musculação', 'Área de cardio', 'Estúdio de lutas'],
+    modalidades: ['Muay Thai', 'Cross training', 'Funcional', 'Zumba'],
+    planos: ['Plano Mensal', 'Plano Trimestral', 'Plano Anual'],
+  },
+  {
+    nome: 'Movimento Savassi',
+    cidade: 'Belo Horizonte',
+    uf: 'MG',
+    bairro: 'Savassi',
+    endereco: 'Rua Pernambuco, 1050',
+    cep: '30130-151',
+    telefone: '+553132611050',
+    whatsapp: '+5531991611050',
+    latitude: -19.9366,
+    longitude: -43.9345,
+    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-savassi' },
+    horas: [['05:30', '22:30'], ['08:00', '14:00'], null],
+    areas: ['Musculação', 'Área de cardio', 'Sala de spinning'],
+    modalidades: ['Spinning', 'Pilates', 'Yoga', 'Alongamento'],
+    planos: ['Plano Mensal', 'Plano Anual', 'Plano Estudante'],
+  },
+  {
+    nome: 'Movimento Batel',
+    cidade: 'Curitiba',
+    uf: 'PR',
+    bairro: 'Batel',
+    endereco: 'Avenida do Batel, 1750',
+    cep: '80420-090',
+    telefone: '+554130231750',
+    whatsapp: '+5541998231750',
+    latitude: -25.4411,
+    longitude: -49.2885,
+    beneficio: { nome: 'TotalPass', url: 'https://totalpass.com/br/academias/movimento-batel' },
+    horas: [['06:00', '22:00'], ['09:00', '15:00'], null],
+    areas: ['Musculação', 'Área de cardio', 'Piscina semiolímpica', 'Vestiário com sauna'],
+    modalidades: ['Natação', 'Hidroginástica', 'Spinning', 'Funcional'],
+    planos: ['Plano Mensal', 'Plano Trimestral', 'Plano Família'],
+  },
+  {
+    nome: 'Movimento Moinhos',
+    cidade: 'Porto Alegre',
+    uf: 'RS',
+    bairro: 'Moinhos de Vento',
+    endereco: 'Rua Padre Chagas, 300',
+    cep: '90570-080',
+    telefone: '+555133460300',
+    whatsapp: '+5551984460300',
+    latitude: -30.0254,
+    longitude: -51.2026,
+    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-moinhos' },
+    horas: [['06:00', '22:00'], ['08:00', '14:00'], null],
+    areas: ['Musculação', 'Área de cardio', 'Estúdio de lutas'],
+    modalidades: ['Muay Thai', 'Cross training', 'Yoga'],
+    planos: ['Plano Mensal', 'Plano Anual'],
+  },
+  {
+    nome: 'Movimento Boa Viagem',
+    cidade: 'Recife',
+    uf: 'PE',
+    bairro: 'Boa Viagem',
+    endereco: 'Avenida Conselheiro Aguiar, 2200',
+    cep: '51020-020',
+    telefone: '+558133262200',
+    whatsapp: '+5581997262200',
+    latitude: -8.1189,
+    longitude: -34.9004,
+    // No benefit platform yet: its landing page points to nearby units that have one.
+    horas: [['05:30', '22:00'], ['07:00', '13:00'], null],
+    areas: ['Musculação', 'Área de cardio', 'Piscina semiolímpica'],
+    modalidades: ['Natação', 'Funcional', 'Zumba'],
+    planos: ['Plano Mensal', 'Plano Trimestral', 'Plano Anual'],
+  },
+  {
+    nome: 'Movimento Cambuí',
+    cidade: 'Campinas',
+    uf: 'SP',
+    bairro: 'Cambuí',
+    endereco: 'Rua Coronel Quirino, 800',
+    cep: '13025-001',
+    telefone: '+551932530800',
+    whatsapp: '+5519993530800',
+    latitude: -22.8947,
+    longitude: -47.0516,
+    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-cambui' },
+    ativo: false, // closed for renovation: never shown publicly
+    horas: [['06:00', '22:00'], null, null],
+    areas: ['Musculação'],
+    modalidades: ['Funcional'],
+    planos: ['Plano Mensal'],
+  },
+];
+
+export const DEMO_PLANS = [
+  { nome: 'Plano Mensal', descricao: 'Acesso livre à unidade e às aulas coletivas, sem fidelidade.', preco_centavos: 12990, periodicidade: 'mensal' },
+  { nome: 'Plano Trimestral', descricao: 'Três meses com desconto e avaliação física inclusa.', preco_centavos: 34990, periodicidade: 'trimestral' },
+  { nome: 'Plano Anual', descricao: 'O melhor preço: doze meses, avaliação física trimestral e uma camiseta.', preco_centavos: 118800, periodicidade: 'anual' },
+  { nome: 'Plano Família', descricao: 'Até quatro pessoas da mesma família, com acesso à piscina.', preco_centavos: 35990, periodicidade: 'mensal' },
+  { nome: 'Plano Estudante', descricao: 'Para estudantes com carteirinha válida, de segunda a sexta até as 17h.', preco_centavos: 8990, periodicidade: 'mensal' },
+  // Inactive: kept for old contracts, never shown.
+  { nome: 'Plano Black Promocional 2019', descricao: 'Plano descontinuado.', preco_centavos: 9990, periodicidade: 'mensal', ativo: 0 },
+];
+
+const CLASS_SLOTS: { inicio: string; fim: string }[] = [
+  { inicio: '06:30', fim: '07:20' },
+  { inicio: '07:30', fim: '08:20' },
+  { inicio: '12:00', fim: '12:50' },
+  { inicio: '18:00', fim: '18:50' },
+  { inicio: '19:00', fim: '19:50' },
+  { inicio: '20:00', fim: '20:50' },
+];
+const TEACHERS = ['Ana Souza', 'Bruno Lima', 'Carla Mendes', 'Diego Rocha', 'Fernanda Alves', 'Rafael Costa', 'Juliana Prado'];
+const ROOMS: Record<string, string> = {
+  Natação: 'Piscina',
+  Hidroginástica: 'Piscina',
+  Spinning: 'Sala de spinning',
+  'Muay Thai': 'Estúdio de lutas',
+};
+
+export const DEMO_SURVEY = [
+  {
+    texto: 'De 0 a 10, quanto você recomendaria a Academia Movimento a um amigo ou familiar?',
+    tipo: 'escala',
+    obrigatoria: 1,
+    opcoes: Array.from({ length: 11 }, (_, i) => ({ texto: String(i), valor: i })),
+  },
+  {
+    texto: 'Como você avalia a limpeza da unidade?',
+    tipo: 'opcoes',
+    obrigatoria: 1,
+    opcoes: [
+      { texto: 'Ótima', valor: 4 },
+      { texto: 'Boa', valor: 3 },
+      { texto: 'Regular', valor: 2 },
+      { texto: 'Ruim', valor: 1 },
+    ],
+  },
+  {
+    texto: 'Como foi o atendimento da recepção?',
+    tipo: 'opcoes',
+    obrigatoria: 1,
+    opcoes: [
+      { texto: 'Ótimo', valor: 4 },
+      { texto: 'Bom', valor: 3 },
+      { texto: 'Regular', valor: 2 },
+      { texto: 'Ruim', valor: 1 },
+    ],
+  },
+  {
+    texto: 'Os equipamentos que você usou estavam em bom estado?',
+    tipo: 'opcoes',
+    obrigatoria: 0,
+    opcoes: [
+      { texto: 'Sim, todos', valor: 3 },
+      { texto: 'A maioria', valor: 2 },
+      { texto: 'Muitos com problema', valor: 1 },
+    ],
+  },
+  {
+    texto: 'Algum equipamento ou espaço precisa de conserto ou atenção?',
+    tipo: 'texto',
+    obrigatoria: 0,
+    opcoes: [],
+  },
+];
+
+/** True when the catalog has no unit yet (a new installation). */
+export async function isCatalogEmpty(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('unidades').select('id').limit(1).executeTakeFirst();
+  return !row;
+}
+
+/** Loads the demo content in one transaction. */
+export async function seedDemo(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const id = async (table: 'areas' | 'modalidades', nome: string) => {
+      const found = await trx.selectFrom(table).select('id').where('nome', '=', nome).executeTakeFirst();
+      if (found) return found.id;
+      return (await trx.insertInto(table).values({ nome }).returning('id').executeTakeFirstOrThrow()).id;
+    };
+
+    const planIds = new Map<string, number>();
+    for (const [i, p] of DEMO_PLANS.entries()) {
+      const row = await trx
+        .insertInto('planos')
+        .values({ ...p, ativo: p.ativo ?? 1, ordem: i, criado_em: now, atualizado_em: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      planIds.set(p.nome, row.id);
+    }
+
+    for (const [u, unit] of DEMO_UNITS.entries()) {
+      const { id: unitId } = await trx
+        .insertInto('unidades')
+        .values({
+          nome: unit.nome,
+          slug: slugify(unit.nome),
+          cidade: unit.cidade,
+          uf: unit.uf,
+          bairro: unit.bairro,
+          endereco: unit.endereco,
+          cep: unit.cep,
+          telefone: unit.telefone,
+          whatsapp: unit.whatsapp,
+          email: `${slugify(unit.bairro)}@academiamovimento.com.br`,
+          latitude: unit.latitude,
+          longitude: unit.longitude,
+          descricao: `Unidade ${unit.bairro} da Academia Movimento, em ${unit.cidade}.`,
+          beneficio_nome: unit.beneficio?.nome ?? null,
+          beneficio_url: unit.beneficio?.url ?? null,
+          ativo: unit.ativo === false ? 0 : 1,
+          criado_em: now,
+          atualizado_em: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+
+      const [weekdays, saturday, sunday] = unit.horas;
+      const hours = [
+        ...(sunday ? [{ dia_semana: 0, abre: sunday[0], fecha: sunday[1] }] : []),
+        ...[1, 2, 3, 4, 5].map((d) => ({ dia_semana: d, abre: weekdays[0], fecha: weekdays[1] })),
+        ...(saturday ? [{ dia_semana: 6, abre: saturday[0], fecha: saturday[1] }] : []),
+      ];
+      await trx.insertInto('unidade_horarios').values(hours.map((h) => ({ ...h, unidade_id: unitId }))).execute();
+
+      for (const nome of unit.areas) {
+        await trx.insertInto('unidades_areas').values({ unidade_id: unitId, area_id: await id('areas', nome) }).execute();
+      }
+      const modalityIds: [string, number][] = [];
+      for (const nome of unit.modalidades) {
+        const modalidadeId = await id('modalidades', nome);
+        modalityIds.push([nome, modalidadeId]);
+        await trx.insertInto('unidades_modalidades').values({ unidade_id: unitId, modalidade_id: modalidadeId }).execute();
+      }
+      for (const nome of unit.planos) {
+        await trx.insertInto('planos_unidades').values({ plano_id: planIds.get(nome)!, unidade_id: unitId }).execute();
+      }
+
+      // A deterministic weekly timetable: each modality twice or three times a week.
+      const classes = [];
+      for (const [m, [nome, modalidadeId]] of modalityIds.entries()) {
+        for (let k = 0; k < 3; k++) {
+          const dia = ((m + k * 2 + u) % 6) + 1; // monday–saturday
+          const slot = CLASS_SLOTS[(m + k + u) % CLASS_SLOTS.length]!;
+          if (dia === 6 && slot.inicio >= '12:00') continue; // saturdays end early
+          classes.push({
+            unidade_id: unitId,
+            modalidade_id: modalidadeId,
+            dia_semana: dia,
+            inicio: slot.inicio,
+            fim: slot.fim,
+            professor: TEACHERS[(m + k + u) % TEACHERS.length]!,
+            sala: ROOMS[nome] ?? 'Sala multiuso',
+          });
+        }
+      }
+      if (classes.length) await trx.insertInto('aulas').values(classes).execute();
+    }
+
+    for (const [i, q] of DEMO_SURVEY.entries()) {
+      const { id: perguntaId } = await trx
+        .insertInto('perguntas')
+        .values({ texto: q.texto, tipo: q.tipo, obrigatoria: q.obrigatoria, ordem: i, ativo: 1, criado_em: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (q.opcoes.length) {
+        await trx
+          .insertInto('perguntas_opcoes')
+          .values(q.opcoes.map((o, j) => ({ pergunta_id: perguntaId, texto: o.texto, valor: o.valor, ordem: j })))
+          .execute();
+      }
+    }
+  });
+}

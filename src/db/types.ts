@@ -1,0 +1,289 @@
+// Row types of every table. Portable across SQLite and PostgreSQL:
+// - booleans are integers 0/1 (SQLite has no boolean type);
+// - timestamps are ISO-8601 UTC text ("2026-11-22T01:31:12.000Z"), which sorts and
+//   compares correctly as text on both engines;
+// - money is integer cents.
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Id = Generated<number>;
+/** 0 or 1 */
+export type Flag = number;
+
+export interface UnidadesTable {
+  id: Id;
+  nome: string;
+  slug: string;
+  cidade: string;
+  uf: string;
+  bairro: string;
+  endereco: string;
+  cep: string | null;
+  telefone: string | null;
+  whatsapp: string | null;
+  email: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  descricao: string | null;
+  beneficio_nome: string | null;
+  beneficio_url: string | null;
+  ativo: ColumnType<Flag, Flag | undefined, Flag>;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+/** Opening hours: one row per weekday the unit opens (0 = domingo … 6 = sábado). */
+export interface UnidadeHorariosTable {
+  id: Id;
+  unidade_id: number;
+  dia_semana: number;
+  abre: string; // "HH:MM"
+  fecha: string; // "HH:MM"
+}
+
+export interface PlanosTable {
+  id: Id;
+  nome: string;
+  descricao: string | null;
+  preco_centavos: number;
+  /** mensal | trimestral | semestral | anual */
+  periodicidade: string;
+  ativo: ColumnType<Flag, Flag | undefined, Flag>;
+  ordem: ColumnType<number, number | undefined, number>;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+export interface PlanosUnidadesTable {
+  plano_id: number;
+  unidade_id: number;
+}
+
+export interface AreasTable {
+  id: Id;
+  nome: string;
+  ativo: ColumnType<Flag, Flag | undefined, Flag>;
+}
+
+export interface UnidadesAreasTable {
+  unidade_id: number;
+  area_id: number;
+}
+
+export interface ModalidadesTable {
+  id: Id;
+  nome: string;
+  descricao: string | null;
+  ativo: ColumnType<Flag, Flag | undefined, Flag>;
+}
+
+export interface UnidadesModalidadesTable {
+  unidade_id: number;
+  modalidade_id: number;
+}
+
+/** The weekly class timetable. */
+export interface AulasTable {
+  id: Id;
+  unidade_id: number;
+  modalidade_id: number;
+  dia_semana: number; // 0 = domingo … 6 = sábado
+  inicio: string; // "HH:MM"
+  fim: string; // "HH:MM"
+  professor: string | null;
+  sala: string | null;
+}
+
+export interface PerguntasTable {
+  id: Id;
+  texto: string;
+  /** escala (0–10, NPS) | opcoes | texto */
+  tipo: string;
+  obrigatoria: ColumnType<Flag, Flag | undefined, Flag>;
+  ordem: ColumnType<number, number | undefined, number>;
+  ativo: ColumnType<Flag, Flag | undefined, Flag>;
+  criado_em: string;
+}
+
+export interface PerguntasOpcoesTable {
+  id: Id;
+  pergunta_id: number;
+  texto: string;
+  /** numeric value of the option: 0–10 on the scale, a score on option lists */
+  valor: number | null;
+  ordem: ColumnType<number, number | undefined, number>;
+  ativo: ColumnType<Flag, Flag | undefined, Flag>;
+}
+
+export interface RespostasNpsTable {
+  id: Id;
+  unidade_id: number;
+  nome_cliente: string | null;
+  contato_cliente: string | null;
+  comentario: string | null;
+  /** 0–10 answer to the scale question, copied here for the NPS arithmetic */
+  nota_nps: number | null;
+  /** one per rendered form: a double submit stores one response */
+  envio_id: string | null;
+  criado_em: string;
+}
+
+export interface RespostasItensTable {
+  id: Id;
+  resposta_id: number;
+  pergunta_id: number;
+  opcao_id: number | null;
+  texto: string | null;
+  texto_ok: ColumnType<Flag, Flag | undefined, Flag>;
+}
+
+export interface FaleAquiTable {
+  id: Id;
+  unidade_id: number | null;
+  unidade: string;
+  nome_completo: string;
+  anonimo: ColumnType<Flag, Flag | undefined, Flag>;
+  mensagem: string;
+  /** novo | lido | resolvido */
+  status: ColumnType<string, string | undefined, string>;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+export interface FaleAquiArquivosTable {
+  id: Id;
+  fale_aqui_id: number;
+  /** relative to UPLOADS_DIR, e.g. fale_aqui/2026/11/3f…9a.jpg */
+  caminho: string;
+  nome_original: string | null;
+  tipo: string;
+  tamanho: number;
+  largura: number;
+  altura: number;
+  sha256: string;
+  criado_em: string;
+}
+
+export interface FranquiaLeadsTable {
+  id: Id;
+  nome_completo: string;
+  whatsapp: string;
+  email: string;
+  cidade_regiao: string;
+  investimento_parceria: string;
+  faixa_investimento: string;
+  prazo_proximo_passo: string;
+  experiencia_negocio: string;
+  motivo_interesse: string;
+  aceita_contato: string;
+  /** novo | em_contato | qualificado | convertido | descartado */
+  status: ColumnType<string, string | undefined, string>;
+  /** lower-case, accent-free copy of name, e-mail, WhatsApp and city for the text filter */
+  busca: string;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+export interface FranquiaLeadsHistoricoTable {
+  id: Id;
+  lead_id: number;
+  status_de: string | null;
+  status_para: string;
+  usuario_id: number | null;
+  criado_em: string;
+}
+
+export interface FranquiaLeadsNotasTable {
+  id: Id;
+  lead_id: number;
+  usuario_id: number | null;
+  texto: string;
+  criado_em: string;
+}
+
+export interface UsuariosTable {
+  id: Id;
+  email: string;
+  nome: string;
+  senha_hash: string;
+  /** admin | gerente */
+  papel: ColumnType<string, string | undefined, string>;
+  ativo: ColumnType<Flag, Flag | undefined, Flag>;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+export interface UsuariosUnidadesTable {
+  usuario_id: number;
+  unidade_id: number;
+}
+
+export interface SessoesTable {
+  sid: string;
+  dados: string; // JSON
+  expira_em: string;
+  criado_em: string;
+}
+
+export interface TentativasLoginTable {
+  id: Id;
+  /** "conta:<email>" or "ip:<address>" */
+  chave: string;
+  criado_em: string;
+}
+
+export interface FilaEmailsTable {
+  id: Id;
+  destinatario: string;
+  assunto: string;
+  texto: string;
+  html: string | null;
+  /** JSON array of { filename, path (relative to UPLOADS_DIR), contentType } */
+  anexos: string | null;
+  /** pendente | enviando | enviado | falhou */
+  status: ColumnType<string, string | undefined, string>;
+  tentativas: ColumnType<number, number | undefined, number>;
+  proxima_tentativa_em: string;
+  /** while status = enviando: the claim expires then, so a crashed worker's message is retried */
+  bloqueado_ate: string | null;
+  ultimo_erro: string | null;
+  origem: string | null;
+  criado_em: string;
+  enviado_em: string | null;
+}
+
+export interface Database {
+  unidades: UnidadesTable;
+  unidade_horarios: UnidadeHorariosTable;
+  planos: PlanosTable;
+  planos_unidades: PlanosUnidadesTable;
+  areas: AreasTable;
+  unidades_areas: UnidadesAreasTable;
+  modalidades: ModalidadesTable;
+  unidades_modalidades: UnidadesModalidadesTable;
+  aulas: AulasTable;
+  perguntas: PerguntasTable;
+  perguntas_opcoes: PerguntasOpcoesTable;
+  respostas_nps: RespostasNpsTable;
+  respostas_itens: RespostasItensTable;
+  fale_aqui: FaleAquiTable;
+  fale_aqui_arquivos: FaleAquiArquivosTable;
+  franquia_leads: FranquiaLeadsTable;
+  franquia_leads_historico: FranquiaLeadsHistoricoTable;
+  franquia_leads_notas: FranquiaLeadsNotasTable;
+  usuarios: UsuariosTable;
+  usuarios_unidades: UsuariosUnidadesTable;
+  sessoes: SessoesTable;
+  tentativas_login: TentativasLoginTable;
+  fila_emails: FilaEmailsTable;
+}
+
+export type Unidade = Selectable<UnidadesTable>;
+export type NewUnidade = Insertable<UnidadesTable>;
+export type UnidadeUpdate = Updateable<UnidadesTable>;
+export type Plano = Selectable<PlanosTable>;
+export type Aula = Selectable<AulasTable>;
+export type Pergunta = Selectable<PerguntasTable>;
+export type PerguntaOpcao = Selectable<PerguntasOpcoesTable>;
+export type FranquiaLead = Selectable<FranquiaLeadsTable>;
+export type Usuario = Selectable<UsuariosTable>;
+export type FilaEmail = Selectable<FilaEmailsTable>;

@@ -1,0 +1,90 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { VNode } from 'preact';
+import { h } from 'preact';
+import { ErrorPage } from '../views/layout';
+import { renderPage } from '../views/render';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Sends a rendered page as text/html. */
+    page(vnode: VNode<any>, status?: number): FastifyReply;
+  }
+  interface FastifyContextConfig {
+    /** Where the form that posts to this route lives, for the "send again" link on a CSRF refusal. */
+    formPath?: string;
+  }
+}
+
+/** True when the client asked for JSON (search scripts, API clients). */
+export function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, title: string, message: string) {
+  if (wantsJson(request)) return reply.code(status).type('application/json; charset=utf-8').send({ error: title, message });
+  return reply.page(h(ErrorPage, { status, title, message }), status);
+}
+
+const CSRF_CODES = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
+
+/**
+ * One error handler for the whole app. User mistakes get a pt-BR 4xx; anything else is
+ * a 5xx whose details stay in the log, tagged with the request id.
+ */
+export default fp(
+  async (app) => {
+    app.decorateReply('page', function (this: FastifyReply, vnode: VNode<any>, status = 200) {
+      return this.code(status).type('text/html; charset=utf-8').send(renderPage(vnode));
+    });
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+
+      if (CSRF_CODES.has(error.code)) {
+        const formPath = request.routeOptions.config.formPath ?? request.url.split('?')[0] ?? '/';
+        if (wantsJson(request)) {
+          return reply.code(403).send({ errors: { _token: 'Token de segurança ausente ou inválido. Recarregue o formulário.' } });
+        }
+        return reply.page(
+          h(ErrorPage, {
+            status: 403,
+            title: 'Não foi possível confirmar o envio',
+            message:
+              'O formulário expirou ou veio sem o código de segurança, então nada foi gravado. Abra o formulário de novo e envie mais uma vez.',
+            // formPath is a path of ours; Preact escapes it.
+            link: { href: formPath, label: 'Abrir o formulário novamente' },
+          }),
+          403,
+        );
+      }
+
+      if (status >= 500) {
+        request.log.error({ err: error, reqId: request.id }, 'request failed');
+        return sendError(
+          request,
+          reply,
+          status,
+          'Algo deu errado do nosso lado',
+          `Tente de novo em instantes. Se o problema continuar, informe o código ${request.id} à equipe.`,
+        );
+      }
+
+      if (error.validation) {
+        return sendError(request, reply, 400, 'Requisição inválida', 'Os parâmetros enviados não são válidos.');
+      }
+      if (status === 413) {
+        return sendError(request, reply, 413, 'Envio grande demais', 'O envio ultrapassa o tamanho permitido. Nada foi gravado.');
+      }
+      if (status === 429) {
+        return sendError(request, reply, 429, 'Muitas tentativas', 'Você fez muitas requisições seguidas. Aguarde um pouco e tente de novo.');
+      }
+      if (status === 415) {
+        return sendError(request, reply, 415, 'Formato não suportado', 'O formato do envio não é aceito por esta página.');
+      }
+      return sendError(request, reply, status, 'Requisição inválida', 'Não foi possível atender a esta requisição.');
+    });
+  },
+  { name: 'errors', fastify: '5.x' },
+);

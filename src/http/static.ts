@@ -1,0 +1,24 @@
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+
+/** Compressed responses (gzip/brotli when asked) and the files under public/ with cache headers. */
+export default fp<{ root: string }>(
+  async (app, { root }) => {
+    await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+    await app.register(fastifyStatic, {
+      root: path.resolve(root),
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      cacheControl: true,
+      maxAge: '1h',
+      setHeaders(reply, filePath) {
+        // Bundles are rebuilt on each deploy; a short cache with revalidation is safe.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=300, must-revalidate');
+      },
+    });
+  },
+  { name: 'static', fastify: '5.x', dependencies: ['security-headers'] },
+);

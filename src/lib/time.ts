@@ -1,0 +1,41 @@
+// The chain lives in Brazil: "today", "open now" and exported dates are in São Paulo time.
+export const TIME_ZONE = 'America/Sao_Paulo';
+
+export const WEEKDAYS = ['Domingo', 'Segunda-feira', 'Terça-feira', 'Quarta-feira', 'Quinta-feira', 'Sexta-feira', 'Sábado'] as const;
+export const WEEKDAYS_SHORT = ['Dom', 'Seg', 'Ter', 'Qua', 'Qui', 'Sex', 'Sáb'] as const;
+
+const partsFormatter = new Intl.DateTimeFormat('en-US', {
+  timeZone: TIME_ZONE,
+  weekday: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+const WEEKDAY_INDEX: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+
+/** Weekday (0 = domingo) and "HH:MM" in São Paulo for an instant. */
+export function saoPauloClock(date: Date = new Date()): { weekday: number; time: string } {
+  const parts = Object.fromEntries(partsFormatter.formatToParts(date).map((p) => [p.type, p.value]));
+  return { weekday: WEEKDAY_INDEX[parts.weekday as string] ?? 0, time: `${parts.hour}:${parts.minute}` };
+}
+
+const dateTimeFormatter = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+/** "22/11/2026 09:15" in São Paulo time, from a stored ISO timestamp. */
+export function formatDateTime(iso: string): string {
+  return dateTimeFormatter.format(new Date(iso));
+}
+
+/**
+ * Start of a São Paulo calendar day ("2026-11-22") as an ISO UTC instant.
+ * Brazil has had no DST since 2019, so the offset is a fixed -03:00.
+ */
+export function saoPauloDayStartIso(day: string): string {
+  return new Date(`${day}T00:00:00-03:00`).toISOString();
+}
