@@ -87,4 +87,19 @@ describe('app foundation', () => {
     const classes = await t.db.selectFrom('aulas').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(classes.n)).toBeGreaterThan(50);
   });
+
+  it('sends HSTS only over HTTPS behind a trusted proxy', async () => {
+    const proxied = await createTestApp({ env: { TRUST_PROXY: 'true' }, seed: false });
+    try {
+      const https = await proxied.app.inject({ url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
+      expect(https.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      const http = await proxied.app.inject({ url: '/healthz' });
+      expect(http.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await proxied.close();
+    }
+    // Without TRUST_PROXY a forged header changes nothing.
+    const forged = await t.app.inject({ url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
+    expect(forged.headers['strict-transport-security']).toBeUndefined();
+  });
 });
