@@ -251,6 +251,20 @@ export interface FilaEmailsTable {
   enviado_em: string | null;
 }
 
+/** Audit log of staff changes to the content: who, when, what, before and after (JSON text). */
+export interface AuditoriaTable {
+  id: Id;
+  usuario_id: number | null;
+  /** criar | editar | ativar | desativar | excluir | importar | ... */
+  acao: string;
+  /** unidade | plano | area | modalidade | aula | grade | pergunta | opcao | usuario | catalogo */
+  entidade: string;
+  entidade_id: number | null;
+  antes: string | null;
+  depois: string | null;
+  criado_em: string;
+}
+
 export interface Database {
   unidades: UnidadesTable;
   unidade_horarios: UnidadeHorariosTable;
@@ -275,6 +289,7 @@ export interface Database {
   sessoes: SessoesTable;
   tentativas_login: TentativasLoginTable;
   fila_emails: FilaEmailsTable;
+  auditoria: AuditoriaTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

@@ -2,7 +2,9 @@
 // same migrations. Append new date-prefixed files here; never edit an applied one.
 import type { Migration } from 'kysely';
 import * as m20261122T0130 from './2026-11-22T0130_initial';
+import * as m20261122T0200 from './2026-11-22T0200_auditoria';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0130_initial': m20261122T0130,
+  '2026-11-22T0200_auditoria': m20261122T0200,
 };
