@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin';
+import { surveyRoutes } from './survey.routes';
 
-/** Feature plugin: feedback. Routes are registered here. */
+/** Feature plugin: feedback (survey, free messages with photos, and the staff views of both). */
 export default fp(
-  async (_app) => {
-    // filled in by the feedback feature
+  async (app) => {
+    await surveyRoutes(app);
   },
   { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

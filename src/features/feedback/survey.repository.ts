@@ -1,0 +1,270 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+
+export interface SurveyOption {
+  id: number;
+  texto: string;
+  valor: number | null;
+}
+
+export interface SurveyQuestion {
+  id: number;
+  texto: string;
+  tipo: 'escala' | 'opcoes' | 'texto';
+  obrigatoria: boolean;
+  opcoes: SurveyOption[];
+}
+
+export interface UnitRef {
+  id: number;
+  nome: string;
+  cidade: string;
+}
+
+export interface NewSurveyResponse {
+  unidadeId: number;
+  nomeCliente: string | null;
+  contatoCliente: string | null;
+  comentario: string | null;
+  notaNps: number | null;
+  envioId: string | null;
+  criadoEm: string;
+  itens: { perguntaId: number; opcaoId: number | null; texto: string | null; textoOk: boolean }[];
+}
+
+export interface ResponseFilter {
+  /** null = every unit (admins); [] = none */
+  unitIds: number[] | null;
+  fromIso: string;
+  toIso: string;
+  /** promotores 9–10, neutros 7–8, detratores 0–6 */
+  categoria?: 'promotores' | 'neutros' | 'detratores';
+}
+
+export function createSurveyRepository(db: Kysely<Database>) {
+  function applyFilter<QB extends { where: any }>(qb: QB, f: ResponseFilter): QB {
+    let q: any = qb.where('r.criado_em', '>=', f.fromIso).where('r.criado_em', '<', f.toIso);
+    if (f.unitIds) q = f.unitIds.length ? q.where('r.unidade_id', 'in', f.unitIds) : q.where(sql<boolean>`1 = 0`);
+    if (f.categoria === 'promotores') q = q.where('r.nota_nps', '>=', 9);
+    if (f.categoria === 'neutros') q = q.where('r.nota_nps', '>=', 7).where('r.nota_nps', '<=', 8);
+    if (f.categoria === 'detratores') q = q.where('r.nota_nps', '<=', 6);
+    return q;
+  }
+
+  return {
+    async activeUnits(): Promise<UnitRef[]> {
+      return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').execute();
+    },
+
+    async allUnits(): Promise<(UnitRef & { ativo: number })[]> {
+      return db.selectFrom('unidades').select(['id', 'nome', 'cidade', 'ativo']).orderBy('nome').execute();
+    },
+
+    async activeUnit(id: number): Promise<UnitRef | undefined> {
+      return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('id', '=', id).where('ativo', '=', 1).executeTakeFirst();
+    },
+
+    /** Active questions with their active options, in display order. */
+    async activeQuestions(): Promise<SurveyQuestion[]> {
+      const questions = await db
+        .selectFrom('perguntas')
+        .select(['id', 'texto', 'tipo', 'obrigatoria'])
+        .where('ativo', '=', 1)
+        .orderBy('ordem')
+        .orderBy('id')
+        .execute();
+      if (!questions.length) return [];
+      const options = await db
+        .selectFrom('perguntas_opcoes')
+        .select(['id', 'pergunta_id', 'texto', 'valor'])
+        .where('ativo', '=', 1)
+        .where(
+          'pergunta_id',
+          'in',
+          questions.map((q) => q.id),
+        )
+        .orderBy('ordem')
+        .orderBy('id')
+        .execute();
+      return questions.map((q) => ({
+        id: q.id,
+        texto: q.texto,
+        tipo: q.tipo === 'escala' || q.tipo === 'texto' ? q.tipo : 'opcoes',
+        obrigatoria: q.obrigatoria === 1,
+        opcoes: options.filter((o) => o.pergunta_id === q.id).map((o) => ({ id: o.id, texto: o.texto, valor: o.valor })),
+      }));
+    },
+
+    async envioExists(envioId: string): Promise<boolean> {
+      const row = await db.selectFrom('respostas_nps').select('id').where('envio_id', '=', envioId).executeTakeFirst();
+      return !!row;
+    },
+
+    /** Header and items in one transaction. */
+    async insertResponse(r: NewSurveyResponse): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const { id } = await trx
+          .insertInto('respostas_nps')
+          .values({
+            unidade_id: r.unidadeId,
+            nome_cliente: r.nomeCliente,
+            contato_cliente: r.contatoCliente,
+            comentario: r.comentario,
+            nota_nps: r.notaNps,
+            envio_id: r.envioId,
+            criado_em: r.criadoEm,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        if (r.itens.length) {
+          await trx
+            .insertInto('respostas_itens')
+            .values(
+              r.itens.map((i) => ({
+                resposta_id: id,
+                pergunta_id: i.perguntaId,
+                opcao_id: i.opcaoId,
+                texto: i.texto,
+                texto_ok: i.textoOk ? 1 : 0,
+              })),
+            )
+            .execute();
+        }
+        return id;
+      });
+    },
+
+    /** Counts per unit for the NPS: total scored, promoters (9–10), detractors (0–6). */
+    async npsByUnit(f: ResponseFilter) {
+      const q = applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .select((eb) => [
+            'r.unidade_id as unidadeId',
+            eb.fn.countAll<number>().as('respostas'),
+            eb.fn.count<number>('r.nota_nps').as('total'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
+          ])
+          .groupBy('r.unidade_id'),
+        f,
+      );
+      const rows = await q.execute();
+      return rows.map((r) => ({
+        unidadeId: Number(r.unidadeId),
+        respostas: Number(r.respostas),
+        total: Number(r.total),
+        promotores: Number(r.promotores ?? 0),
+        detratores: Number(r.detratores ?? 0),
+      }));
+    },
+
+    /** Same counts per month; `months` are [label, startIso, endIso) in São Paulo time. */
+    async npsByMonth(f: ResponseFilter, months: { label: string; startIso: string; endIso: string }[]) {
+      if (!months.length) return [];
+      // A CASE over the month boundaries: portable, and the boundaries are São Paulo months.
+      const bucket = sql<string>`case ${sql.join(
+        months.map((m) => sql`when r.criado_em >= ${m.startIso} and r.criado_em < ${m.endIso} then ${m.label}`),
+        sql` `,
+      )} else null end`;
+      const q = applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .select((eb) => [
+            bucket.as('mes'),
+            eb.fn.count<number>('r.nota_nps').as('total'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
+          ])
+          .groupBy(bucket),
+        f,
+      );
+      const rows = await q.execute();
+      return rows
+        .filter((r) => r.mes !== null)
+        .map((r) => ({
+          mes: String(r.mes),
+          total: Number(r.total),
+          promotores: Number(r.promotores ?? 0),
+          detratores: Number(r.detratores ?? 0),
+        }));
+    },
+
+    /** How often each option was chosen, per question, over the filtered responses. */
+    async optionCounts(f: ResponseFilter) {
+      const q = applyFilter(
+        db
+          .selectFrom('respostas_itens as i')
+          .innerJoin('respostas_nps as r', 'r.id', 'i.resposta_id')
+          .select((eb) => ['i.pergunta_id as perguntaId', 'i.opcao_id as opcaoId', eb.fn.countAll<number>().as('n')])
+          .where('i.opcao_id', 'is not', null)
+          .groupBy(['i.pergunta_id', 'i.opcao_id']),
+        f,
+      );
+      return (await q.execute()).map((r) => ({ perguntaId: Number(r.perguntaId), opcaoId: Number(r.opcaoId), n: Number(r.n) }));
+    },
+
+    async allQuestionsWithOptions() {
+      const questions = await db.selectFrom('perguntas').select(['id', 'texto', 'tipo', 'ativo']).orderBy('ordem').orderBy('id').execute();
+      const options = await db.selectFrom('perguntas_opcoes').select(['id', 'pergunta_id', 'texto', 'valor']).orderBy('ordem').orderBy('id').execute();
+      return questions.map((q) => ({ ...q, opcoes: options.filter((o) => o.pergunta_id === q.id) }));
+    },
+
+    async countResponses(f: ResponseFilter): Promise<number> {
+      const row = await applyFilter(db.selectFrom('respostas_nps as r').select((eb) => eb.fn.countAll<number>().as('n')), f).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
+    async listResponses(f: ResponseFilter, limit: number, offset: number) {
+      return applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+          .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+          .orderBy('r.criado_em', 'desc')
+          .orderBy('r.id', 'desc')
+          .limit(limit)
+          .offset(offset),
+        f,
+      ).execute();
+    },
+
+    /** Keyset batches for the CSV export (oldest first, so the file reads like a log). */
+    async responsesAfter(f: ResponseFilter, afterId: number, limit: number) {
+      return applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+          .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+          .where('r.id', '>', afterId)
+          .orderBy('r.id')
+          .limit(limit),
+        f,
+      ).execute();
+    },
+
+    async itemsFor(responseIds: number[]) {
+      if (!responseIds.length) return [];
+      return db
+        .selectFrom('respostas_itens as i')
+        .innerJoin('perguntas as p', 'p.id', 'i.pergunta_id')
+        .leftJoin('perguntas_opcoes as o', 'o.id', 'i.opcao_id')
+        .select(['i.resposta_id', 'i.pergunta_id', 'p.texto as pergunta', 'p.tipo', 'o.texto as opcao', 'o.valor', 'i.texto', 'i.texto_ok'])
+        .where('i.resposta_id', 'in', responseIds)
+        .orderBy('p.ordem')
+        .orderBy('p.id')
+        .execute();
+    },
+
+    async responseById(id: number) {
+      return db
+        .selectFrom('respostas_nps as r')
+        .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+        .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+        .where('r.id', '=', id)
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type SurveyRepository = ReturnType<typeof createSurveyRepository>;

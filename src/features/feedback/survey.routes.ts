@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { h } from 'preact';
+import { sendError, wantsJson } from '../../http/errors';
+import { createSurveyRepository } from './survey.repository';
+import { createSurveyService, emptyValues, parseUnitId } from './survey.service';
+import { SURVEY_PATH, SURVEY_POST_PATH, SurveyFormPage, THANKS_PATH, ThanksPage, UnitChooserPage } from './survey.view';
+
+const FormBody = Type.Record(Type.String(), Type.Unknown());
+
+export async function surveyRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const service = createSurveyService(createSurveyRepository(app.db));
+
+  r.get(
+    SURVEY_PATH,
+    { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })) }) } },
+    async (request, reply) => {
+      const raw = request.query.unidade_id?.trim() ?? '';
+      if (raw === '') {
+        return reply.page(h(UnitChooserPage, { units: await service.repo.activeUnits() }));
+      }
+      const unitId = parseUnitId(raw);
+      if (!unitId) return sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade neste endereço não é válido.');
+      const form = await service.formFor(unitId);
+      if (!form) {
+        return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não recebe avaliações no momento.');
+      }
+      reply.header('cache-control', 'no-store');
+      return reply.page(
+        h(SurveyFormPage, { ...form, values: emptyValues(form.unit.id), errors: {}, csrfToken: reply.generateCsrf() }),
+      );
+    },
+  );
+
+  r.post(
+    SURVEY_POST_PATH,
+    {
+      schema: { body: FormBody },
+      preHandler: app.csrfProtection,
+      config: { formPath: SURVEY_PATH },
+    },
+    async (request, reply) => {
+      const result = await service.submit(request.body ?? {});
+      if (result.status !== 'invalid') return reply.redirect(THANKS_PATH, 303);
+      if (wantsJson(request)) return reply.code(422).send({ errors: result.errors });
+      reply.header('cache-control', 'no-store');
+      if (!result.unit) {
+        return reply.page(
+          h(UnitChooserPage, { units: await service.repo.activeUnits(), error: result.errors.unidade_id ?? 'Escolha uma unidade.' }),
+          422,
+        );
+      }
+      return reply.page(
+        h(SurveyFormPage, {
+          unit: result.unit,
+          questions: result.questions,
+          values: result.values,
+          errors: result.errors,
+          csrfToken: reply.generateCsrf(),
+        }),
+        422,
+      );
+    },
+  );
+
+  r.get(THANKS_PATH, { schema: {} }, async (_request, reply) => reply.page(h(ThanksPage, {})));
+}

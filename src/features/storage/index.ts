@@ -1,0 +1,1 @@
+export { createLocalStorage, UnsafePathError, type FileStorage } from './local-storage';
