@@ -1,9 +1,30 @@
 import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { createCatalogRepository } from './catalog.repository';
+import { createCatalogService, type CatalogService } from './catalog.service';
+import { catalogRoutes } from './catalog.routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the public catalog: in-memory snapshot, search, unit and Pass page data */
+    catalog: CatalogService;
+  }
+}
+
+/**
+ * Call after editing units, plans, areas, modalities or the timetable: this instance shows
+ * the change at once. Other instances pick it up within CATALOG_TTL_MS (5 s).
+ */
+export function invalidateCatalogCache(app: FastifyInstance): void {
+  app.catalog?.invalidate();
+}
 
 /** Public site: home, search, unit page, benefit landing page. */
 export default fp(
   async (app) => {
-    app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><title>Academia Movimento</title>'));
+    const service = createCatalogService(createCatalogRepository(app.db));
+    app.decorate('catalog', service);
+    catalogRoutes(app, service);
   },
   { name: 'feature-catalog', fastify: '5.x', dependencies: ['db', 'errors'] },
 );

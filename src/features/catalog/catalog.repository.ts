@@ -1,0 +1,156 @@
+// The only place the catalog's SQL lives. Public pages read active rows only.
+import type { Db } from '../../db/index';
+
+export interface UnitSummaryRow {
+  id: number;
+  nome: string;
+  cidade: string;
+  uf: string;
+  bairro: string;
+  endereco: string;
+  latitude: number | null;
+  longitude: number | null;
+  beneficio_nome: string | null;
+  beneficio_url: string | null;
+}
+
+export interface PlanRow {
+  id: number;
+  nome: string;
+  descricao: string | null;
+  preco_centavos: number;
+  periodicidade: string;
+  ordem: number;
+}
+
+export interface SnapshotRows {
+  units: UnitSummaryRow[];
+  plans: PlanRow[];
+  /** active plan ↔ active unit pairs */
+  planUnits: { plano_id: number; unidade_id: number }[];
+}
+
+export interface UnitDetailRows {
+  unit: {
+    id: number;
+    nome: string;
+    cidade: string;
+    uf: string;
+    bairro: string;
+    endereco: string;
+    cep: string | null;
+    telefone: string | null;
+    whatsapp: string | null;
+    email: string | null;
+    latitude: number | null;
+    longitude: number | null;
+    descricao: string | null;
+    beneficio_nome: string | null;
+    beneficio_url: string | null;
+  };
+  hours: { dia_semana: number; abre: string; fecha: string }[];
+  plans: PlanRow[];
+  areas: string[];
+  modalities: string[];
+  classes: { dia_semana: number; inicio: string; fim: string; modalidade: string; professor: string | null; sala: string | null }[];
+}
+
+export function createCatalogRepository(db: Db) {
+  return {
+    /** Everything the search, the home page and the Pass pages need: small, read at once. */
+    async loadSnapshot(): Promise<SnapshotRows> {
+      const units = await db
+        .selectFrom('unidades')
+        .select(['id', 'nome', 'cidade', 'uf', 'bairro', 'endereco', 'latitude', 'longitude', 'beneficio_nome', 'beneficio_url'])
+        .where('ativo', '=', 1)
+        .orderBy('id')
+        .execute();
+      const plans = await db
+        .selectFrom('planos')
+        .select(['id', 'nome', 'descricao', 'preco_centavos', 'periodicidade', 'ordem'])
+        .where('ativo', '=', 1)
+        .orderBy('ordem')
+        .orderBy('id')
+        .execute();
+      const planUnits = await db
+        .selectFrom('planos_unidades as pu')
+        .innerJoin('planos as p', 'p.id', 'pu.plano_id')
+        .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
+        .select(['pu.plano_id', 'pu.unidade_id'])
+        .where('p.ativo', '=', 1)
+        .where('u.ativo', '=', 1)
+        .orderBy('pu.plano_id')
+        .orderBy('pu.unidade_id')
+        .execute();
+      return { units, plans, planUnits };
+    },
+
+    /** One active unit with everything its page shows; undefined when unknown or inactive. */
+    async findActiveUnitDetail(id: number): Promise<UnitDetailRows | undefined> {
+      const unit = await db
+        .selectFrom('unidades')
+        .select([
+          'id', 'nome', 'cidade', 'uf', 'bairro', 'endereco', 'cep', 'telefone', 'whatsapp', 'email',
+          'latitude', 'longitude', 'descricao', 'beneficio_nome', 'beneficio_url',
+        ])
+        .where('id', '=', id)
+        .where('ativo', '=', 1)
+        .executeTakeFirst();
+      if (!unit) return undefined;
+      const [hours, plans, areas, modalities, classes] = await Promise.all([
+        db
+          .selectFrom('unidade_horarios')
+          .select(['dia_semana', 'abre', 'fecha'])
+          .where('unidade_id', '=', id)
+          .orderBy('dia_semana')
+          .orderBy('abre')
+          .execute(),
+        db
+          .selectFrom('planos as p')
+          .innerJoin('planos_unidades as pu', 'pu.plano_id', 'p.id')
+          .select(['p.id', 'p.nome', 'p.descricao', 'p.preco_centavos', 'p.periodicidade', 'p.ordem'])
+          .where('pu.unidade_id', '=', id)
+          .where('p.ativo', '=', 1)
+          .orderBy('p.ordem')
+          .orderBy('p.id')
+          .execute(),
+        db
+          .selectFrom('areas as a')
+          .innerJoin('unidades_areas as ua', 'ua.area_id', 'a.id')
+          .select('a.nome')
+          .where('ua.unidade_id', '=', id)
+          .where('a.ativo', '=', 1)
+          .orderBy('a.nome')
+          .execute(),
+        db
+          .selectFrom('modalidades as m')
+          .innerJoin('unidades_modalidades as um', 'um.modalidade_id', 'm.id')
+          .select('m.nome')
+          .where('um.unidade_id', '=', id)
+          .where('m.ativo', '=', 1)
+          .orderBy('m.nome')
+          .execute(),
+        db
+          .selectFrom('aulas as a')
+          .innerJoin('modalidades as m', 'm.id', 'a.modalidade_id')
+          .select(['a.dia_semana', 'a.inicio', 'a.fim', 'm.nome as modalidade', 'a.professor', 'a.sala'])
+          .where('a.unidade_id', '=', id)
+          .where('m.ativo', '=', 1)
+          .orderBy('a.dia_semana')
+          .orderBy('a.inicio')
+          .orderBy('m.nome')
+          .execute(),
+      ]);
+      return {
+        unit,
+        hours,
+        plans,
+        areas: areas.map((a) => a.nome),
+        modalities: modalities.map((m) => m.nome),
+        classes,
+      };
+    },
+  };
+}
+
+export type CatalogRepository = ReturnType<typeof createCatalogRepository>;

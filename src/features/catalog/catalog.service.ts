@@ -1,0 +1,243 @@
+// Catalog rules: the in-memory snapshot, search, unit page and Pass page data. Never sees HTTP.
+import { saoPauloClock } from '../../lib/time';
+import type { CatalogRepository, PlanRow, UnitDetailRows, UnitSummaryRow } from './catalog.repository';
+import { buildSearchIndex, parseQuery, searchIndex, type SearchEntry, type SearchItem, type SearchOutcome } from './catalog.search';
+
+/** How old the snapshot may get before it is read again: other instances' edits show within this. */
+export const CATALOG_TTL_MS = 5_000;
+
+const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+
+export interface CatalogSnapshot {
+  loadedAt: number;
+  units: UnitSummaryRow[];
+  unitsById: Map<number, UnitSummaryRow>;
+  plans: PlanRow[];
+  plansById: Map<number, PlanRow>;
+  /** active units offering each active plan, by name */
+  unitsByPlan: Map<number, UnitSummaryRow[]>;
+  /** units grouped by city, cities and units in name order */
+  cities: { cidade: string; uf: string; units: UnitSummaryRow[] }[];
+  index: SearchEntry[];
+}
+
+export interface OpeningHours {
+  dia_semana: number;
+  abre: string;
+  fecha: string;
+}
+
+/** A valid id is a positive integer that fits a 32-bit column; anything else is malformed. */
+export function parseId(raw: unknown): number | null {
+  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,9}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id <= 2_147_483_647 ? id : null;
+}
+
+/**
+ * Open at this weekday and "HH:MM" time? Hours that close at or before they open run past
+ * midnight (e.g. 18:00–02:00), so yesterday's late hours count too.
+ */
+export function isOpenAt(hours: OpeningHours[], weekday: number, time: string): boolean {
+  const yesterday = (weekday + 6) % 7;
+  for (const h of hours) {
+    const overnight = h.fecha <= h.abre;
+    if (h.dia_semana === weekday && time >= h.abre && (overnight || time < h.fecha)) return true;
+    if (h.dia_semana === yesterday && overnight && time < h.fecha) return true;
+  }
+  return false;
+}
+
+/** Weekdays starting from today (0 = domingo): on a phone, today's classes come first. */
+export function weekdaysFrom(today: number): number[] {
+  return Array.from({ length: 7 }, (_, i) => (today + i) % 7);
+}
+
+/** Great-circle distance in km. */
+export function distanceKm(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+export interface UnitPageData extends UnitDetailRows {
+  openNow: boolean;
+  today: number;
+  /** the week from today on, each day with its classes */
+  timetable: { dia_semana: number; classes: UnitDetailRows['classes'] }[];
+}
+
+export interface NearbyUnit extends UnitSummaryRow {
+  distanceKm: number | null;
+}
+
+export interface PassPageData {
+  unit: UnitSummaryRow;
+  /** when the unit has no benefit link: the nearest active units that have one */
+  nearby: NearbyUnit[];
+}
+
+export interface SearchResultDetail {
+  item: SearchItem;
+  plan?: PlanRow;
+  /** for a plan: the active units that offer it */
+  units?: UnitSummaryRow[];
+}
+
+export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSnapshot']>>, loadedAt: number): CatalogSnapshot {
+  const unitsById = new Map(rows.units.map((u) => [u.id, u]));
+  const plansById = new Map(rows.plans.map((p) => [p.id, p]));
+  const byName = (a: UnitSummaryRow, b: UnitSummaryRow) => collator.compare(a.nome, b.nome) || a.id - b.id;
+  const unitsByPlan = new Map<number, UnitSummaryRow[]>();
+  for (const { plano_id, unidade_id } of rows.planUnits) {
+    const unit = unitsById.get(unidade_id);
+    if (!unit || !plansById.has(plano_id)) continue;
+    const list = unitsByPlan.get(plano_id) ?? [];
+    list.push(unit);
+    unitsByPlan.set(plano_id, list);
+  }
+  for (const list of unitsByPlan.values()) list.sort(byName);
+
+  const cityMap = new Map<string, { cidade: string; uf: string; units: UnitSummaryRow[] }>();
+  for (const u of rows.units) {
+    const key = `${u.cidade}\u0000${u.uf}`;
+    const city = cityMap.get(key) ?? { cidade: u.cidade, uf: u.uf, units: [] };
+    city.units.push(u);
+    cityMap.set(key, city);
+  }
+  const cities = [...cityMap.values()].sort((a, b) => collator.compare(a.cidade, b.cidade) || a.uf.localeCompare(b.uf));
+  for (const c of cities) c.units.sort(byName);
+
+  return {
+    loadedAt,
+    units: rows.units,
+    unitsById,
+    plans: rows.plans,
+    plansById,
+    unitsByPlan,
+    cities,
+    index: buildSearchIndex(rows.units, rows.plans),
+  };
+}
+
+export interface CatalogServiceOptions {
+  ttlMs?: number;
+  now?: () => number;
+}
+
+export function createCatalogService(repo: CatalogRepository, options: CatalogServiceOptions = {}) {
+  const ttlMs = options.ttlMs ?? CATALOG_TTL_MS;
+  const now = options.now ?? Date.now;
+  let current: CatalogSnapshot | null = null;
+  let loading: Promise<CatalogSnapshot> | null = null;
+  /** bumped by invalidate(): rendered pages made before it are thrown away */
+  let generation = 0;
+
+  function reload(): Promise<CatalogSnapshot> {
+    // One read at a time: concurrent requests wait for the same load.
+    if (!loading) {
+      const started = generation;
+      loading = repo
+        .loadSnapshot()
+        .then((rows) => {
+          const snap = buildSnapshot(rows, now());
+          // An invalidation during the read may have missed the change: keep it stale.
+          if (started !== generation) snap.loadedAt = 0;
+          current = snap;
+          return snap;
+        })
+        .finally(() => {
+          loading = null;
+        });
+    }
+    return loading;
+  }
+
+  async function snapshot(): Promise<CatalogSnapshot> {
+    if (current && now() - current.loadedAt < ttlMs) return current;
+    return reload();
+  }
+
+  return {
+    ttlMs,
+    snapshot,
+    get generation() {
+      return generation;
+    },
+
+    /** Drops the snapshot and rendered pages: the next request reads the database. */
+    invalidate(): void {
+      generation++;
+      current = null;
+    },
+
+    async search(rawQuery: unknown): Promise<SearchOutcome> {
+      const parsed = parseQuery(rawQuery);
+      if ('error' in parsed) return { ok: false, error: parsed.error, message: parsed.message };
+      if (parsed.folded === null) return { ok: true, items: [] };
+      const snap = await snapshot();
+      return { ok: true, items: searchIndex(snap.index, parsed.folded) };
+    },
+
+    /** Search results with what the home page shows next to each: a plan's price and units. */
+    async searchDetailed(rawQuery: unknown): Promise<{ ok: true; results: SearchResultDetail[] } | { ok: false; error: string; message: string }> {
+      const outcome = await this.search(rawQuery);
+      if (!outcome.ok) return outcome;
+      const snap = await snapshot();
+      return {
+        ok: true,
+        results: outcome.items.map((item) =>
+          item.tipo === 'plano'
+            ? { item, plan: snap.plansById.get(item.id), units: snap.unitsByPlan.get(item.id) ?? [] }
+            : { item },
+        ),
+      };
+    },
+
+    /** Is this an active unit (as of the snapshot)? Lets unknown ids 404 without a query. */
+    async isActiveUnit(id: number): Promise<boolean> {
+      return (await snapshot()).unitsById.has(id);
+    },
+
+    async unitPage(id: number, at: Date = new Date(now())): Promise<UnitPageData | undefined> {
+      if (!(await snapshot()).unitsById.has(id)) return undefined;
+      const rows = await repo.findActiveUnitDetail(id);
+      if (!rows) return undefined;
+      const clock = saoPauloClock(at);
+      const timetable = weekdaysFrom(clock.weekday).map((dia) => ({
+        dia_semana: dia,
+        classes: rows.classes.filter((c) => c.dia_semana === dia),
+      }));
+      return { ...rows, openNow: isOpenAt(rows.hours, clock.weekday, clock.time), today: clock.weekday, timetable };
+    },
+
+    async passPage(id: number): Promise<PassPageData | undefined> {
+      const snap = await snapshot();
+      const unit = snap.unitsById.get(id);
+      if (!unit) return undefined;
+      return { unit, nearby: unit.beneficio_url ? [] : nearbyWithBenefit(snap, unit, 3) };
+    },
+  };
+}
+
+/** Nearest active units with a benefit link: same city first, then by distance. */
+export function nearbyWithBenefit(snap: CatalogSnapshot, unit: UnitSummaryRow, limit: number): NearbyUnit[] {
+  const here = unit.latitude !== null && unit.longitude !== null ? { latitude: unit.latitude, longitude: unit.longitude } : null;
+  return snap.units
+    .filter((u) => u.id !== unit.id && u.beneficio_url)
+    .map((u) => ({
+      ...u,
+      distanceKm:
+        here && u.latitude !== null && u.longitude !== null ? distanceKm(here, { latitude: u.latitude, longitude: u.longitude }) : null,
+    }))
+    .sort((a, b) => {
+      const sameA = a.cidade === unit.cidade && a.uf === unit.uf ? 0 : 1;
+      const sameB = b.cidade === unit.cidade && b.uf === unit.uf ? 0 : 1;
+      return sameA - sameB || (a.distanceKm ?? Infinity) - (b.distanceKm ?? Infinity) || collator.compare(a.nome, b.nome);
+    })
+    .slice(0, limit);
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

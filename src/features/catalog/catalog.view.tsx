@@ -1,0 +1,516 @@
+// Public pages: pure functions of their props. Preact escapes every text and attribute.
+import type { VNode } from 'preact';
+import { Layout, SITE_NAME } from '../../views/layout';
+import { jsonForScript } from '../../views/render';
+import { formatBRL, formatBrazilianPhone, normalizeBrazilianPhone } from '../../lib/text';
+import { WEEKDAYS } from '../../lib/time';
+import type { PlanRow, UnitSummaryRow } from './catalog.repository';
+import type { CatalogSnapshot, NearbyUnit, PassPageData, SearchResultDetail, UnitPageData } from './catalog.service';
+
+export const unitHref = (id: number) => `/Detalhes.php?id=${id}`;
+export const passHref = (id: number) => `/pages/Pass/index.php?id=${id}`;
+export const surveyHref = (id?: number) => (id ? `/NPS/nps_app_php/index.php?unidade_id=${id}` : '/NPS/nps_app_php/index.php');
+export const FRANCHISE_HREF = '/pages/Franquia/index.php';
+export const FREE_MESSAGE_HREF = '/NPS/nps_app_php/fale_aqui.php';
+/** decision 012: a plan result leads to the home search for that plan, which lists its units */
+export const planHref = (nome: string) => `/?q=${encodeURIComponent(nome)}#resultados`;
+
+const PERIOD_LABEL: Record<string, string> = {
+  mensal: 'por mês',
+  trimestral: 'por trimestre',
+  semestral: 'por semestre',
+  anual: 'por ano',
+};
+const SCHEMA_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** Opening hours are listed Monday to Sunday, as Brazilian gyms print them. */
+const HOURS_ORDER = [1, 2, 3, 4, 5, 6, 0];
+
+/** Only http(s) benefit links become links: never javascript: or data: from the catalog. */
+export function safeExternalUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+export function mapHref(u: { endereco: string; bairro: string; cidade: string; uf: string }): string {
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`)}`;
+}
+
+function phoneDigits(value: string | null): string | null {
+  const e164 = value ? normalizeBrazilianPhone(value) : null;
+  return e164 ? e164.replace(/\D/g, '') : null;
+}
+
+function PlanPrice({ plan }: { plan: PlanRow }) {
+  return (
+    <p class="price">
+      <strong>{formatBRL(plan.preco_centavos)}</strong> <span class="muted">{PERIOD_LABEL[plan.periodicidade] ?? plan.periodicidade}</span>
+    </p>
+  );
+}
+
+function BenefitLink({ unit }: { unit: UnitSummaryRow }) {
+  if (!safeExternalUrl(unit.beneficio_url)) return null;
+  return (
+    <a href={passHref(unit.id)}>
+      {unit.beneficio_nome ?? 'Benefício'}
+      <span class="visually-hidden"> na unidade {unit.nome}</span>
+    </a>
+  );
+}
+
+// ---------------------------------------------------------------- home
+
+export interface HomeProps {
+  snapshot: Pick<CatalogSnapshot, 'cities' | 'units'>;
+  q: string;
+  results: SearchResultDetail[] | null;
+  error: string | null;
+}
+
+export function HomePage({ snapshot, q, results, error }: HomeProps) {
+  return (
+    <Layout
+      title={SITE_NAME}
+      description="Encontre a unidade da Academia Movimento mais perto de você: planos, aulas, horários e acesso por plataforma de benefício."
+      scripts={['search.js']}
+    >
+      <section class="hero" aria-labelledby="busca-titulo">
+        <h1 id="busca-titulo">Encontre sua unidade</h1>
+        <form role="search" method="get" action="/" class="search-box" data-search>
+          <label for="q">Busque por unidade, bairro, cidade ou plano</label>
+          <div class="search-row">
+            <input
+              type="search"
+              id="q"
+              name="q"
+              value={q}
+              maxLength={100}
+              autoComplete="off"
+              spellcheck={false}
+              aria-describedby="q-dica"
+            />
+            <button type="submit">Buscar</button>
+          </div>
+          <p id="q-dica" class="hint">
+            Digite pelo menos 2 letras. Ex.: “Pinheiros”, “Curitiba”, “Plano Anual”.
+          </p>
+          <ul id="q-sugestoes" class="search-results" role="listbox" aria-label="Sugestões de busca" hidden />
+          <p id="q-status" class="visually-hidden" role="status" aria-live="polite" />
+        </form>
+      </section>
+
+      {error ? (
+        <div class="alert alert-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      {results ? <SearchResults q={q} results={results} /> : null}
+
+      <section aria-labelledby="links-titulo" class="quick-links">
+        <h2 id="links-titulo" class="visually-hidden">
+          Atalhos
+        </h2>
+        <ul class="link-cards">
+          <li>
+            <a href={surveyHref()}>Avalie sua unidade</a>
+            <span class="muted"> Pesquisa de satisfação em 1 minuto.</span>
+          </li>
+          <li>
+            <a href={FREE_MESSAGE_HREF}>Fale aqui</a>
+            <span class="muted"> Elogios, sugestões e reclamações, com fotos.</span>
+          </li>
+          <li>
+            <a href={FRANCHISE_HREF}>Seja um franqueado</a>
+            <span class="muted"> Leve a Academia Movimento para a sua cidade.</span>
+          </li>
+        </ul>
+      </section>
+
+      <section id="unidades" aria-labelledby="unidades-titulo">
+        <h2 id="unidades-titulo">Nossas unidades</h2>
+        <p class="muted">
+          {snapshot.units.length} {snapshot.units.length === 1 ? 'unidade' : 'unidades'} em {snapshot.cities.length}{' '}
+          {snapshot.cities.length === 1 ? 'cidade' : 'cidades'}.
+        </p>
+        <div class="city-grid">
+          {snapshot.cities.map((city) => (
+            <section class="city" key={`${city.cidade}-${city.uf}`} aria-label={`${city.cidade} – ${city.uf}`}>
+              <h3>
+                {city.cidade} – {city.uf}
+              </h3>
+              <ul class="unit-list">
+                {city.units.map((u) => (
+                  <li key={u.id}>
+                    <a href={unitHref(u.id)}>{u.nome}</a> <span class="muted">{u.bairro}</span>
+                    {safeExternalUrl(u.beneficio_url) ? (
+                      <>
+                        {' · '}
+                        <BenefitLink unit={u} />
+                      </>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
+        </div>
+      </section>
+    </Layout>
+  );
+}
+
+function SearchResults({ q, results }: { q: string; results: SearchResultDetail[] }) {
+  return (
+    <section id="resultados" aria-labelledby="resultados-titulo" class="card">
+      <h2 id="resultados-titulo">Resultados para “{q}”</h2>
+      {results.length === 0 ? (
+        <p>Nada encontrado. Tente o nome do bairro, da cidade ou do plano.</p>
+      ) : (
+        <>
+          <p class="muted">
+            {results.length} {results.length === 1 ? 'resultado' : 'resultados'}
+          </p>
+          <ul class="result-list">
+            {results.map((r) =>
+              r.item.tipo === 'unidade' ? (
+                <li key={`u${r.item.id}`}>
+                  <span class="badge">Unidade</span> <a href={unitHref(r.item.id)}>{r.item.nome}</a>{' '}
+                  <span class="muted">{r.item.cidade}</span>
+                </li>
+              ) : (
+                <li key={`p${r.item.id}`}>
+                  <span class="badge">Plano</span> <strong>{r.item.nome}</strong>
+                  {r.plan ? <PlanPrice plan={r.plan} /> : null}
+                  {r.plan?.descricao ? <p>{r.plan.descricao}</p> : null}
+                  {r.units && r.units.length > 0 ? (
+                    <details>
+                      <summary>
+                        Disponível em {r.units.length} {r.units.length === 1 ? 'unidade' : 'unidades'}
+                      </summary>
+                      <ul class="unit-list">
+                        {r.units.map((u) => (
+                          <li key={u.id}>
+                            <a href={unitHref(u.id)}>{u.nome}</a> <span class="muted">{u.cidade}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  ) : (
+                    <p class="muted">No momento, nenhuma unidade oferece este plano.</p>
+                  )}
+                </li>
+              ),
+            )}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------- unit page
+
+function unitJsonLd(d: UnitPageData) {
+  const u = d.unit;
+  const phone = u.telefone ? normalizeBrazilianPhone(u.telefone) : null;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ExerciseGym',
+    name: u.nome,
+    ...(u.descricao ? { description: u.descricao } : {}),
+    ...(phone ? { telephone: phone } : {}),
+    ...(u.email ? { email: u.email } : {}),
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: u.endereco,
+      addressLocality: u.cidade,
+      addressRegion: u.uf,
+      ...(u.cep ? { postalCode: u.cep } : {}),
+      addressCountry: 'BR',
+    },
+    ...(u.latitude !== null && u.longitude !== null
+      ? { geo: { '@type': 'GeoCoordinates', latitude: u.latitude, longitude: u.longitude } }
+      : {}),
+    openingHoursSpecification: d.hours.map((h) => ({
+      '@type': 'OpeningHoursSpecification',
+      dayOfWeek: `https://schema.org/${SCHEMA_DAYS[h.dia_semana]}`,
+      opens: h.abre,
+      closes: h.fecha,
+    })),
+  };
+}
+
+function openGraph(title: string, description: string): VNode[] {
+  return [
+    <meta property="og:type" content="website" key="og-type" />,
+    <meta property="og:site_name" content={SITE_NAME} key="og-site" />,
+    <meta property="og:locale" content="pt_BR" key="og-locale" />,
+    <meta property="og:title" content={title} key="og-title" />,
+    <meta property="og:description" content={description} key="og-desc" />,
+  ];
+}
+
+export function UnitPage({ data }: { data: UnitPageData }) {
+  const u = data.unit;
+  const description = `${u.nome}: academia em ${u.bairro}, ${u.cidade} – ${u.uf}. Planos, horários, modalidades e grade de aulas.`;
+  const tel = phoneDigits(u.telefone);
+  const whats = phoneDigits(u.whatsapp);
+  const benefit = safeExternalUrl(u.beneficio_url);
+  const head = [
+    ...openGraph(u.nome, description),
+    <script type="application/ld+json" key="ld" dangerouslySetInnerHTML={{ __html: jsonForScript(unitJsonLd(data)) }} />,
+  ];
+  return (
+    <Layout title={u.nome} description={description} head={head}>
+      <nav aria-label="Trilha de navegação" class="breadcrumb">
+        <a href="/">Início</a> › <a href="/#unidades">Unidades</a> › <span aria-current="page">{u.nome}</span>
+      </nav>
+      <h1>{u.nome}</h1>
+      <p class="unit-meta">
+        <span class="muted">
+          {u.bairro}, {u.cidade} – {u.uf}
+        </span>{' '}
+        <span class={data.openNow ? 'badge open' : 'badge closed'}>{data.openNow ? 'Aberta agora' : 'Fechada agora'}</span>
+      </p>
+      {u.descricao ? <p>{u.descricao}</p> : null}
+
+      <div class="grid">
+        <section class="card" aria-labelledby="contato-titulo">
+          <h2 id="contato-titulo">Endereço e contato</h2>
+          <address>
+            {u.endereco}
+            <br />
+            {u.bairro}, {u.cidade} – {u.uf}
+            {u.cep ? (
+              <>
+                <br />
+                CEP {u.cep}
+              </>
+            ) : null}
+          </address>
+          <ul class="contact-links">
+            <li>
+              <a href={mapHref(u)} rel="noopener noreferrer">
+                Ver no mapa
+              </a>
+            </li>
+            {tel ? (
+              <li>
+                <a href={`tel:+${tel}`}>Ligar: {formatBrazilianPhone(`+${tel}`)}</a>
+              </li>
+            ) : null}
+            {whats ? (
+              <li>
+                <a href={`https://wa.me/${whats}`} rel="noopener noreferrer">
+                  WhatsApp: {formatBrazilianPhone(`+${whats}`)}
+                </a>
+              </li>
+            ) : null}
+            {u.email ? (
+              <li>
+                <a href={`mailto:${u.email}`}>{u.email}</a>
+              </li>
+            ) : null}
+          </ul>
+        </section>
+
+        <section class="card" aria-labelledby="horario-titulo">
+          <h2 id="horario-titulo">Horário de funcionamento</h2>
+          <table class="hours">
+            <caption class="visually-hidden">Horário de funcionamento por dia da semana</caption>
+            <tbody>
+              {HOURS_ORDER.map((dia) => {
+                const slots = data.hours.filter((h) => h.dia_semana === dia);
+                return (
+                  <tr key={dia} class={dia === data.today ? 'today' : undefined}>
+                    <th scope="row">
+                      {WEEKDAYS[dia]}
+                      {dia === data.today ? ' (hoje)' : ''}
+                    </th>
+                    <td>{slots.length ? slots.map((h) => `${h.abre} às ${h.fecha}`).join(', ') : 'Fechado'}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      </div>
+
+      {benefit ? (
+        <p class="cta">
+          <a class="button" href={passHref(u.id)}>
+            Treine aqui com {u.beneficio_nome ?? 'seu benefício'}
+          </a>
+        </p>
+      ) : null}
+
+      <section aria-labelledby="planos-titulo">
+        <h2 id="planos-titulo">Planos</h2>
+        {data.plans.length ? (
+          <ul class="plan-list">
+            {data.plans.map((p) => (
+              <li class="card" key={p.id}>
+                <h3>{p.nome}</h3>
+                <PlanPrice plan={p} />
+                {p.descricao ? <p>{p.descricao}</p> : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p class="muted">Consulte os planos na recepção.</p>
+        )}
+      </section>
+
+      <div class="grid">
+        <section aria-labelledby="areas-titulo">
+          <h2 id="areas-titulo">Áreas</h2>
+          {data.areas.length ? (
+            <ul class="tags">
+              {data.areas.map((a) => (
+                <li key={a}>{a}</li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">Nenhuma área cadastrada.</p>
+          )}
+        </section>
+        <section aria-labelledby="modalidades-titulo">
+          <h2 id="modalidades-titulo">Modalidades</h2>
+          {data.modalities.length ? (
+            <ul class="tags">
+              {data.modalities.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">Nenhuma modalidade cadastrada.</p>
+          )}
+        </section>
+      </div>
+
+      <section aria-labelledby="grade-titulo">
+        <h2 id="grade-titulo">Grade de aulas</h2>
+        <p class="muted">A partir de hoje, {WEEKDAYS[data.today]?.toLowerCase()}.</p>
+        <div class="timetable">
+          {data.timetable.map((day) => (
+            <section class={day.dia_semana === data.today ? 'timetable-day today' : 'timetable-day'} key={day.dia_semana} aria-labelledby={`dia-${day.dia_semana}`}>
+              <h3 id={`dia-${day.dia_semana}`}>
+                {WEEKDAYS[day.dia_semana]}
+                {day.dia_semana === data.today ? ' (hoje)' : ''}
+              </h3>
+              {day.classes.length ? (
+                <ul>
+                  {day.classes.map((c, i) => (
+                    <li key={i}>
+                      <span class="time">
+                        {c.inicio}–{c.fim}
+                      </span>{' '}
+                      <strong>{c.modalidade}</strong>
+                      {c.professor || c.sala ? (
+                        <span class="muted"> · {[c.professor, c.sala].filter(Boolean).join(' · ')}</span>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p class="muted">Sem aulas neste dia.</p>
+              )}
+            </section>
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="opiniao-titulo" class="card">
+        <h2 id="opiniao-titulo">Sua opinião</h2>
+        <ul class="contact-links">
+          <li>
+            <a href={surveyHref(u.id)}>Avalie esta unidade</a>
+          </li>
+          <li>
+            <a href={FREE_MESSAGE_HREF}>Fale aqui: elogios, sugestões e reclamações</a>
+          </li>
+        </ul>
+      </section>
+    </Layout>
+  );
+}
+
+// ---------------------------------------------------------------- Pass page
+
+export function PassPage({ data }: { data: PassPageData }) {
+  const u = data.unit;
+  const url = safeExternalUrl(u.beneficio_url);
+  const platform = u.beneficio_nome ?? 'plataforma de benefício';
+  const title = url ? `${u.nome} com ${platform}` : `${u.nome}: acesso por benefício`;
+  const description = url
+    ? `Treine na ${u.nome} (${u.bairro}, ${u.cidade}) usando o seu benefício ${platform}.`
+    : `A ${u.nome} ainda não aceita plataformas de benefício. Veja unidades próximas que aceitam.`;
+  return (
+    <Layout title={title} description={description} head={openGraph(title, description)}>
+      <nav aria-label="Trilha de navegação" class="breadcrumb">
+        <a href="/">Início</a> › <a href={unitHref(u.id)}>{u.nome}</a> › <span aria-current="page">Benefício</span>
+      </nav>
+      <h1>{title}</h1>
+      <p class="muted">
+        {u.endereco} · {u.bairro}, {u.cidade} – {u.uf}
+      </p>
+      {url ? (
+        <section class="card pass-cta" aria-labelledby="pass-titulo">
+          <h2 id="pass-titulo">Use o seu benefício</h2>
+          <p>
+            Se a sua empresa oferece {platform}, você pode treinar na {u.nome} sem pagar mensalidade: faça o check-in pelo
+            aplicativo.
+          </p>
+          <p>
+            <a class="button cta-button" href={url} rel="noopener noreferrer" target="_blank">
+              Acessar {platform}
+              <span class="visually-hidden"> (abre em nova aba)</span>
+            </a>
+          </p>
+          <p class="muted">Você vai para o site da {platform}, que não pertence à {SITE_NAME}.</p>
+        </section>
+      ) : (
+        <section class="card" aria-labelledby="sem-beneficio-titulo">
+          <h2 id="sem-beneficio-titulo">Esta unidade ainda não aceita benefício</h2>
+          <p>
+            A {u.nome} ainda não tem parceria com plataformas de benefício. Você pode conhecer os{' '}
+            <a href={unitHref(u.id)}>planos da unidade</a> ou usar o seu benefício numa unidade próxima:
+          </p>
+          <NearbyList units={data.nearby} />
+        </section>
+      )}
+      <p>
+        <a href={unitHref(u.id)}>Ver endereço, horários e aulas da {u.nome}</a>
+      </p>
+    </Layout>
+  );
+}
+
+function NearbyList({ units }: { units: NearbyUnit[] }) {
+  if (!units.length) return <p class="muted">No momento, nenhuma outra unidade aceita benefício.</p>;
+  return (
+    <ul class="unit-list nearby">
+      {units.map((n) => (
+        <li key={n.id}>
+          <a href={passHref(n.id)}>
+            {n.nome} com {n.beneficio_nome ?? 'benefício'}
+          </a>{' '}
+          <span class="muted">
+            {n.bairro}, {n.cidade} – {n.uf}
+            {n.distanceKm !== null ? ` · ${formatKm(n.distanceKm)}` : ''}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const kmFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+function formatKm(km: number): string {
+  return km < 1 ? 'a menos de 1 km' : `a ${kmFormat.format(km)} km`;
+}
