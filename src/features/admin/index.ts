@@ -1,9 +1,22 @@
 import fp from 'fastify-plugin';
+import { createLoginService } from './login.service';
+import diagnosticRoutes from './mail-diagnostic.routes';
 
-/** Feature plugin: admin. Routes are registered here. */
+/**
+ * Staff accounts and the mail diagnostic page. Login/logout share the franchise
+ * panel's path (/pages/Franquia/admin.php): see features/franchise/panel.routes.tsx.
+ */
 export default fp(
-  async (_app) => {
-    // filled in by the admin feature
+  async (app) => {
+    await app.register(diagnosticRoutes);
+    // Failed-login rows older than the window no longer count: drop them now and then.
+    const timer = setInterval(() => {
+      createLoginService(app.db)
+        .purge()
+        .catch((err) => app.log.warn({ err }, 'login attempt purge failed'));
+    }, 10 * 60 * 1000);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
   },
   { name: 'feature-admin', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

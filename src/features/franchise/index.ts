@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin';
+import panelRoutes from './panel.routes';
 
-/** Feature plugin: franchise. Routes are registered here. */
+/** Franchise: the public lead form and the staff lead panel. */
 export default fp(
-  async (_app) => {
-    // filled in by the franchise feature
+  async (app) => {
+    await app.register(panelRoutes);
   },
   { name: 'feature-franchise', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
 import { nowIso } from '../../db/index';
 
@@ -31,10 +31,95 @@ export async function enqueueMail(db: Kysely<Database> | Transaction<Database>, 
       html: mail.html ?? null,
       anexos: mail.attachments?.length ? JSON.stringify(mail.attachments) : null,
       proxima_tentativa_em: now,
-      origem: mail.origin ?? null,
+      origem: mail.origin ? oneLine(mail.origin).slice(0, 60) : null,
       criado_em: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** The outbox table, as the delivery worker and the diagnostic page see it. */
+export function createOutboxRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * Claims up to `limit` due messages in one statement: pending ones whose time has
+     * come, and "enviando" ones whose claim expired (a worker died mid-send). On
+     * PostgreSQL the inner SELECT takes row locks with SKIP LOCKED, so two instances
+     * claiming at once get disjoint sets; on SQLite the write lock serialises claims.
+     */
+    async claimDue(nowIsoValue: string, lockUntilIso: string, limit: number) {
+      let due = db
+        .selectFrom('fila_emails')
+        .select('id')
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'pendente'), eb('proxima_tentativa_em', '<=', nowIsoValue)]),
+            eb.and([eb('status', '=', 'enviando'), eb('bloqueado_ate', '<=', nowIsoValue)]),
+          ]),
+        )
+        .orderBy('proxima_tentativa_em')
+        .orderBy('id')
+        .limit(limit);
+      if (isPostgres(db)) due = due.forUpdate().skipLocked();
+      return db
+        .updateTable('fila_emails')
+        .set({ status: 'enviando', bloqueado_ate: lockUntilIso })
+        .where('id', 'in', due)
+        .returningAll()
+        .execute();
+    },
+
+    async markSent(id: number, atIso: string): Promise<void> {
+      await db
+        .updateTable('fila_emails')
+        .set({ status: 'enviado', enviado_em: atIso, bloqueado_ate: null, ultimo_erro: null })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async markRetry(id: number, tentativas: number, nextIso: string, error: string): Promise<void> {
+      await db
+        .updateTable('fila_emails')
+        .set({ status: 'pendente', tentativas, proxima_tentativa_em: nextIso, bloqueado_ate: null, ultimo_erro: error })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async markFailed(id: number, tentativas: number, error: string): Promise<void> {
+      await db
+        .updateTable('fila_emails')
+        .set({ status: 'falhou', tentativas, bloqueado_ate: null, ultimo_erro: error })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Counts by status plus the most recent error, for the diagnostic page. */
+    async summary() {
+      const rows = await db
+        .selectFrom('fila_emails')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('status')
+        .execute();
+      const counts: Record<string, number> = { pendente: 0, enviando: 0, enviado: 0, falhou: 0 };
+      for (const r of rows) counts[r.status] = Number(r.n);
+      const last = await db
+        .selectFrom('fila_emails')
+        .select(['id', 'destinatario', 'ultimo_erro', 'tentativas', 'status', 'origem', 'criado_em'])
+        .where('ultimo_erro', 'is not', null)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return { counts, lastError: last ?? null };
+    },
+
+    findById(id: number) {
+      return db.selectFrom('fila_emails').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+  };
+}
+export type OutboxRepository = ReturnType<typeof createOutboxRepository>;

@@ -1,0 +1,59 @@
+// Shared by the user-* commands: open the database, read a password without echo.
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { ConfigError, loadConfig, loadDotEnv } from '../config';
+import { createDb, migrateToLatest, type Db } from '../db/index';
+import { UserInputError } from '../features/admin/users.service';
+
+/** Asks for a password twice on the terminal without echoing it. */
+export async function promptPassword(label = 'Senha: '): Promise<string> {
+  if (!process.stdin.isTTY) {
+    // Piped input (scripts): read one line.
+    const rl = createInterface({ input: process.stdin });
+    for await (const line of rl) {
+      rl.close();
+      return line;
+    }
+    return '';
+  }
+  const ask = (q: string) =>
+    new Promise<string>((resolve) => {
+      let muted = false;
+      const out = new Writable({
+        write(chunk, _enc, cb) {
+          if (!muted) process.stdout.write(chunk);
+          cb();
+        },
+      });
+      const rl = createInterface({ input: process.stdin, output: out, terminal: true });
+      rl.question(q, (answer) => {
+        rl.close();
+        process.stdout.write('\n');
+        resolve(answer);
+      });
+      muted = true;
+    });
+  const first = await ask(label);
+  const second = await ask('Repita a senha: ');
+  if (first !== second) throw new UserInputError('As senhas digitadas não conferem.');
+  return first;
+}
+
+/** Runs `fn` with a migrated database; prints pt-BR errors and sets the exit code. */
+export async function withDb(fn: (db: Db) => Promise<void>): Promise<void> {
+  loadDotEnv();
+  try {
+    const config = loadConfig();
+    const handle = createDb(config.database);
+    try {
+      await migrateToLatest(handle.db);
+      await fn(handle.db);
+    } finally {
+      await handle.destroy();
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof UserInputError) console.error(err.message);
+    else console.error(err);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,35 @@
+// npm run user:create -- --email <e> [--password <p>] [--name <n>] [--papel admin|gerente] [--unidade <id> ...]
+import { parseArgs } from 'node:util';
+import { createUsersService, UserInputError } from '../features/admin/users.service';
+import { promptPassword, withDb } from './user-common';
+
+const USAGE = 'Uso: npm run user:create -- --email <e-mail> [--password <senha>] [--name <nome>] [--papel admin|gerente] [--unidade <id>]…';
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      papel: { type: 'string' },
+      unidade: { type: 'string', multiple: true },
+    },
+  }).values;
+} catch (err) {
+  console.error(`${(err as Error).message}\n${USAGE}`);
+  process.exit(1);
+}
+if (!args.email) {
+  console.error(USAGE);
+  process.exit(1);
+}
+
+await withDb(async (db) => {
+  const password = args.password ?? (await promptPassword());
+  const papel = (args.papel ?? 'admin') as 'admin' | 'gerente';
+  const unidadeIds = (args.unidade ?? []).map((v) => Number.parseInt(v, 10));
+  if (unidadeIds.some((n) => !Number.isInteger(n) || n < 1)) throw new UserInputError('--unidade deve ser o id numérico de uma unidade.');
+  const id = await createUsersService(db).create({ email: args.email!, password, nome: args.name, papel, unidadeIds });
+  console.log(`Conta criada (id ${id}): ${args.email!.toLowerCase()} (${papel}).`);
+});

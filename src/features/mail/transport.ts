@@ -1,0 +1,30 @@
+// The SMTP transport, built from config.smtp. The security mode maps to nodemailer:
+// "tls" = implicit TLS (465), "starttls" = upgrade required, "none" = plain (local relays).
+import nodemailer from 'nodemailer';
+import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
+import type { SmtpConfig } from '../../config';
+
+export function smtpTransportOptions(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> = {}): SMTPTransportOptions {
+  const security: Partial<SMTPTransportOptions> =
+    smtp.secure === 'tls'
+      ? { secure: true }
+      : smtp.secure === 'starttls'
+        ? { secure: false, requireTLS: true }
+        : { secure: false, ignoreTLS: true };
+  return {
+    host: smtp.host,
+    port: smtp.port,
+    ...security,
+    ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.pass ?? '' } } : {}),
+    // Short timeouts: the worker retries later anyway, and a hung server must not hold a claim.
+    connectionTimeout: 15_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+    dnsTimeout: 10_000,
+    ...extra,
+  };
+}
+
+export function createSmtpTransport(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> = {}) {
+  return nodemailer.createTransport(smtpTransportOptions(smtp, extra));
+}
