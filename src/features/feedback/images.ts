@@ -60,7 +60,10 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-  } catch {
+  } catch (err) {
+    if (/pixel limit/i.test(String((err as Error).message))) {
+      throw new ImageRejectedError('pixels', 'A imagem tem pixels demais (máximo de 40 megapixels).');
+    }
     throw new ImageRejectedError('decode', 'Não conseguimos ler esta imagem. Envie uma foto JPEG, PNG ou WebP.');
   }
   // The magic bytes and the decoder must agree: a polyglot claiming to be a JPEG is refused.

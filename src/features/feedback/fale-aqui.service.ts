@@ -1,0 +1,193 @@
+// Free-message rules (DESIGN "Free message"). Everything is checked and every photo
+// re-encoded in memory BEFORE anything is written; then the files, then one transaction
+// (message + image rows + notification). A failure removes the files already written.
+import { randomBytes } from 'node:crypto';
+import { nowIso } from '../../db/index';
+import { cleanText } from '../../lib/text';
+import type { FileStorage } from '../storage/index';
+import type { OutgoingMail } from '../mail/outbox.repository';
+import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
+import { ImageRejectedError, MAX_IMAGES, processImage, sanitizeOriginalName, type ProcessedImage } from './images';
+
+export const MESSAGE_MAX = 3000;
+export const NAME_MAX = 120;
+export const UNIT_TEXT_MAX = 120;
+export const ANONYMOUS_NAME = 'Anônimo';
+
+export interface Upload {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+export interface UploadProblems {
+  /** a file went past the per-file byte limit */
+  tooLarge: boolean;
+  /** more file parts than allowed (the parser stopped) */
+  tooMany: boolean;
+}
+
+export interface MessageValues {
+  nome_completo: string;
+  unidade_id: string;
+  unidade: string;
+  mensagem: string;
+}
+
+export type MessageErrors = Record<string, string>;
+
+export type MessageResult =
+  | { status: 'stored'; id: number }
+  | { status: 'invalid'; httpStatus: 413 | 422; errors: MessageErrors; values: MessageValues };
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const length = (s: string) => [...s].length;
+
+export function readMessageFields(fields: Record<string, unknown>): MessageValues {
+  return {
+    nome_completo: str(fields.nome_completo),
+    unidade_id: str(fields.unidade_id).trim(),
+    unidade: str(fields.unidade),
+    mensagem: str(fields.mensagem),
+  };
+}
+
+/** "fale_aqui/2026/11/<32 hex>.jpg": year and month of São Paulo, a random name. */
+export function storedPath(now: Date, ext: string): string {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit' })
+    .format(now)
+    .split('-');
+  return `fale_aqui/${year}/${month}/${randomBytes(16).toString('hex')}.${ext}`;
+}
+
+export interface FaleAquiDeps {
+  repo: FaleAquiRepository;
+  storage: FileStorage;
+  /** the one address that receives notifications, or null when mail is not configured */
+  notificationEmail: string | null;
+}
+
+export function notificationMail(
+  id: number,
+  m: { unidade: string; nomeCompleto: string; anonimo: boolean; mensagem: string },
+  files: NewMessageFile[],
+  to: string,
+): OutgoingMail {
+  const sender = m.anonimo ? 'Anônimo (não se identificou)' : m.nomeCompleto;
+  const text = [
+    'Nova mensagem recebida pelo formulário "Fale aqui".',
+    '',
+    `Unidade: ${m.unidade}`,
+    `Enviada por: ${sender}`,
+    `Fotos: ${files.length ? `${files.length} (em anexo)` : 'nenhuma'}`,
+    '',
+    'Mensagem:',
+    m.mensagem,
+    '',
+    `Veja e marque como lida no painel da equipe: /admin/mensagens/${id}`,
+  ].join('\n');
+  return {
+    to,
+    // enqueueMail strips line breaks from the subject; the unit is bounded to 120 characters.
+    subject: `Fale aqui: nova mensagem · ${m.unidade}`,
+    text,
+    attachments: files.map((f, i) => ({ filename: `foto-${i + 1}.${f.caminho.split('.').pop()}`, path: f.caminho, contentType: f.tipo })),
+    origin: `fale_aqui:${id}`,
+  };
+}
+
+export function createFaleAquiService(deps: FaleAquiDeps) {
+  const { repo, storage } = deps;
+
+  return {
+    repo,
+
+    async submit(fields: Record<string, unknown>, uploads: Upload[], problems: UploadProblems): Promise<MessageResult> {
+      const values = readMessageFields(fields);
+      const errors: MessageErrors = {};
+      let httpStatus: 413 | 422 = 422;
+
+      const nome = cleanText(values.nome_completo);
+      if (length(nome) > NAME_MAX) errors.nome_completo = `O nome pode ter no máximo ${NAME_MAX} caracteres.`;
+
+      let unit: { id: number; nome: string } | undefined;
+      if (values.unidade_id !== '') {
+        unit = /^\d{1,9}$/.test(values.unidade_id) ? await repo.activeUnit(Number(values.unidade_id)) : undefined;
+        if (!unit) errors.unidade_id = 'Escolha uma unidade ativa da lista.';
+      }
+      // Without JavaScript the picker fills only unidade_id: the server fills the name.
+      let unidade = cleanText(values.unidade);
+      if (unidade === '' && unit) unidade = unit.nome;
+      if (!errors.unidade_id) {
+        if (unidade === '') errors.unidade = 'Escolha a unidade ou escreva o nome dela.';
+        else if (length(unidade) > UNIT_TEXT_MAX) errors.unidade = `O nome da unidade pode ter no máximo ${UNIT_TEXT_MAX} caracteres.`;
+      }
+
+      const mensagem = cleanText(values.mensagem);
+      if (mensagem === '') errors.mensagem = 'Escreva sua mensagem.';
+      else if (length(mensagem) > MESSAGE_MAX) {
+        errors.mensagem = `A mensagem pode ter no máximo ${MESSAGE_MAX} caracteres (a sua tem ${length(mensagem)}).`;
+      }
+
+      const images: { image: ProcessedImage; upload: Upload }[] = [];
+      if (problems.tooLarge) {
+        errors.arquivos = 'Cada foto pode ter no máximo 10 MB. Nada foi gravado: escolha uma foto menor.';
+        httpStatus = 413;
+      } else if (problems.tooMany || uploads.length > MAX_IMAGES) {
+        errors.arquivos = `Envie no máximo ${MAX_IMAGES} fotos.`;
+      } else {
+        const problemsByFile: string[] = [];
+        for (const [i, upload] of uploads.entries()) {
+          try {
+            images.push({ image: await processImage(upload.data), upload });
+          } catch (err) {
+            if (!(err instanceof ImageRejectedError)) throw err;
+            const name = sanitizeOriginalName(upload.filename) ?? `foto ${i + 1}`;
+            problemsByFile.push(`${name}: ${err.message}`);
+          }
+        }
+        if (problemsByFile.length) errors.arquivos = problemsByFile.join(' ');
+      }
+
+      if (Object.keys(errors).length) return { status: 'invalid', httpStatus, errors, values };
+
+      const now = new Date();
+      const criadoEm = nowIso(now);
+      const files: NewMessageFile[] = images.map(({ image, upload }) => ({
+        caminho: storedPath(now, image.ext),
+        nomeOriginal: sanitizeOriginalName(upload.filename),
+        tipo: image.mime,
+        tamanho: image.size,
+        largura: image.width,
+        altura: image.height,
+        sha256: image.sha256,
+      }));
+      const anonimo = nome === '';
+      const message = {
+        unidadeId: unit?.id ?? null,
+        unidade,
+        nomeCompleto: anonimo ? ANONYMOUS_NAME : nome,
+        anonimo,
+        mensagem,
+        criadoEm,
+      };
+
+      const written: string[] = [];
+      try {
+        for (const [i, f] of files.entries()) {
+          await storage.write(f.caminho, images[i]!.image.data);
+          written.push(f.caminho);
+        }
+        const to = deps.notificationEmail;
+        const id = await repo.insertMessage(message, files, to ? (newId) => notificationMail(newId, message, files, to) : null);
+        return { status: 'stored', id };
+      } catch (err) {
+        // Nothing of a failed request stays on disk.
+        await Promise.all(written.map((p) => storage.remove(p).catch(() => {})));
+        throw err;
+      }
+    },
+  };
+}
+
+export type FaleAquiService = ReturnType<typeof createFaleAquiService>;
