@@ -18,6 +18,7 @@ import mailFeature from './features/mail/index';
 import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
+import contentFeature from './features/content/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -64,6 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(catalogFeature);
   await app.register(franchiseFeature);
   await app.register(feedbackFeature);
+  await app.register(contentFeature);
 
   return app;
 }

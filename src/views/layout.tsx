@@ -10,7 +10,7 @@ export interface LayoutProps {
   /** browser modules under /assets, e.g. "search.js" */
   scripts?: string[];
   /** staff pages get the staff navigation and are never indexed */
-  staff?: { name: string; csrfToken: string } | null;
+  staff?: { name: string; csrfToken: string; papel?: 'admin' | 'gerente' } | null;
   children: ComponentChildren;
 }
 
@@ -74,23 +74,44 @@ function PublicNav() {
   );
 }
 
-/** Staff navigation; logout is a POST with the CSRF token. */
-function StaffNav({ staff }: { staff: { name: string; csrfToken: string } }) {
+/**
+ * Staff navigation; logout is a POST with the CSRF token. With `papel` known, a unit
+ * manager sees only the pages they may open (the server checks every route anyway).
+ */
+function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?: 'admin' | 'gerente' } }) {
+  const manager = staff.papel === 'gerente';
   return (
     <nav aria-label="Equipe">
       <ul class="nav">
-        <li>
-          <a href="/pages/Franquia/admin.php">Leads</a>
-        </li>
+        {manager ? null : (
+          <li>
+            <a href="/pages/Franquia/admin.php">Leads</a>
+          </li>
+        )}
         <li>
           <a href="/admin/pesquisa">Pesquisa</a>
         </li>
         <li>
           <a href="/admin/mensagens">Mensagens</a>
         </li>
+        {manager ? null : (
+          <li>
+            <a href="/pages/Franquia/smtp_test.php">E-mail</a>
+          </li>
+        )}
         <li>
-          <a href="/pages/Franquia/smtp_test.php">E-mail</a>
+          <a href="/admin/conteudo">{manager ? 'Grade de aulas' : 'Conteúdo'}</a>
         </li>
+        {staff.papel === 'admin' ? (
+          <>
+            <li>
+              <a href="/admin/contas">Contas</a>
+            </li>
+            <li>
+              <a href="/admin/auditoria">Auditoria</a>
+            </li>
+          </>
+        ) : null}
         <li>
           <form method="post" action="/pages/Franquia/admin.php" class="inline">
             <input type="hidden" name="csrf_token" value={staff.csrfToken} />

@@ -1,0 +1,54 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from '../../http/errors';
+import { invalidateCatalogCache } from '../catalog/index';
+import { accountRoutes } from './accounts.routes';
+import { createAccountsService } from './accounts.service';
+import { createAuditRepository } from './audit.repository';
+import { catalogContentRoutes } from './catalog.routes';
+import { createPlansService } from './plans.service';
+import { ForbiddenError, NotFoundError, type ContentDeps } from './shared';
+import { surveyRoutes } from './survey.routes';
+import { createSurveyService } from './survey.service';
+import { createTaxonomyService } from './taxonomy.service';
+import { timetableRoutes } from './timetable.routes';
+import { createTimetableService } from './timetable.service';
+import { unitRoutes } from './units.routes';
+import { createUnitsService } from './units.service';
+
+export function createContentServices(deps: ContentDeps) {
+  return {
+    units: createUnitsService(deps),
+    plans: createPlansService(deps),
+    areas: createTaxonomyService(deps, 'area'),
+    modalities: createTaxonomyService(deps, 'modalidade'),
+    timetable: createTimetableService(deps),
+    survey: createSurveyService(deps),
+    accounts: createAccountsService(deps),
+    audit: createAuditRepository(deps.db),
+  };
+}
+export type ContentServices = ReturnType<typeof createContentServices>;
+
+/** Staff screens for the chain's content, accounts and the audit log (issue 5). */
+export default fp(
+  async (app: FastifyInstance) => {
+    // This instance drops its catalog snapshot at once; other instances refresh within the
+    // catalog's TTL (5 s), so every instance shows a change within a few seconds.
+    const services = createContentServices({ db: app.db, onCatalogChange: () => invalidateCatalogCache(app) });
+    await app.register(async (scope) => {
+      // A record removed between the page and the POST: 404 page, not a 500.
+      scope.setErrorHandler((error, request, reply) => {
+        if (error instanceof NotFoundError) return sendError(request, reply, 404, 'Cadastro não encontrado', 'O cadastro não existe mais. Volte para a lista.');
+        if (error instanceof ForbiddenError) return sendError(request, reply, 403, 'Acesso negado', 'Sua conta não tem permissão para esta página.');
+        throw error;
+      });
+      unitRoutes(scope, services);
+      catalogContentRoutes(scope, services);
+      timetableRoutes(scope, services);
+      surveyRoutes(scope, services);
+      accountRoutes(scope, services);
+    });
+  },
+  { name: 'feature-content', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
+);
