@@ -17,10 +17,13 @@ function hrefFor(item: Item): string {
 }
 
 function setup(form: HTMLFormElement) {
-  const input = form.querySelector<HTMLInputElement>('input[name="q"]');
-  const listbox = form.querySelector<HTMLUListElement>('[role="listbox"]');
-  const status = form.querySelector<HTMLElement>('[role="status"]');
-  if (!input || !listbox || !status) return;
+  const maybeInput = form.querySelector<HTMLInputElement>('input[name="q"]');
+  const maybeListbox = form.querySelector<HTMLUListElement>('[role="listbox"]');
+  const maybeStatus = form.querySelector<HTMLElement>('[role="status"]');
+  if (!maybeInput || !maybeListbox || !maybeStatus) return;
+  const input: HTMLInputElement = maybeInput;
+  const listbox: HTMLUListElement = maybeListbox;
+  const status: HTMLElement = maybeStatus;
 
   input.setAttribute('role', 'combobox');
   input.setAttribute('aria-autocomplete', 'list');
@@ -41,15 +44,15 @@ function setup(form: HTMLFormElement) {
 
   function close() {
     listbox.hidden = true;
-    input!.setAttribute('aria-expanded', 'false');
-    input!.removeAttribute('aria-activedescendant');
+    input.setAttribute('aria-expanded', 'false');
+    input.removeAttribute('aria-activedescendant');
     active = -1;
   }
 
   function open() {
     if (!items.length) return;
     listbox.hidden = false;
-    input!.setAttribute('aria-expanded', 'true');
+    input.setAttribute('aria-expanded', 'true');
   }
 
   function highlight(index: number) {
@@ -58,10 +61,10 @@ function setup(form: HTMLFormElement) {
     options.forEach((li, i) => li.setAttribute('aria-selected', i === index ? 'true' : 'false'));
     const current = options[index];
     if (current) {
-      input!.setAttribute('aria-activedescendant', current.id);
+      input.setAttribute('aria-activedescendant', current.id);
       current.scrollIntoView({ block: 'nearest' });
     } else {
-      input!.removeAttribute('aria-activedescendant');
+      input.removeAttribute('aria-activedescendant');
     }
   }
 
@@ -104,7 +107,7 @@ function setup(form: HTMLFormElement) {
   }
 
   async function run() {
-    const query = input!.value.trim();
+    const query = input.value.trim();
     if ([...query].length < 2) {
       controller?.abort();
       items = [];
