@@ -1,0 +1,219 @@
+import { Layout } from '../../views/layout';
+import type { LeadErrors, LeadValues } from './lead.service';
+import { CONSENT_VALUE, LIMITS, OPTION_FIELDS, type Option, type OptionField, TEXT_FIELD_LABELS } from './options';
+
+export const HONEYPOT_FIELD = 'site_empresa';
+
+export interface FranchiseFormProps {
+  csrfToken: string;
+  values?: LeadValues;
+  errors?: LeadErrors;
+}
+
+const describedBy = (field: string, error?: string, hint?: string) =>
+  [hint ? `${field}-dica` : null, error ? `${field}-erro` : null].filter(Boolean).join(' ') || undefined;
+
+function TextField(props: {
+  name: 'nome_completo' | 'whatsapp' | 'email' | 'cidade_regiao';
+  type: string;
+  value?: string;
+  error?: string;
+  hint?: string;
+  autocomplete: string;
+  inputMode?: string;
+  maxLength: number;
+}) {
+  const { name, error, hint } = props;
+  return (
+    <div class="field">
+      <label for={name}>{TEXT_FIELD_LABELS[name]}</label>
+      {hint ? (
+        <p class="hint" id={`${name}-dica`}>
+          {hint}
+        </p>
+      ) : null}
+      <input
+        id={name}
+        name={name}
+        type={props.type}
+        value={props.value ?? ''}
+        required
+        maxLength={props.maxLength}
+        autocomplete={props.autocomplete}
+        inputMode={props.inputMode as 'tel' | undefined}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(name, error, hint)}
+      />
+      {error ? (
+        <p class="field-error" id={`${name}-erro`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function OptionGroup({ field, value, error }: { field: Exclude<OptionField, 'aceita_contato'>; value?: string; error?: string }) {
+  const def = OPTION_FIELDS[field];
+  return (
+    <fieldset id={`${field}-grupo`} aria-describedby={error ? `${field}-erro` : undefined}>
+      <legend>{def.label}</legend>
+      {error ? (
+        <p class="field-error" id={`${field}-erro`}>
+          {error}
+        </p>
+      ) : null}
+      {(def.options as readonly Option[]).map((o, i) => (
+        <label class="choice" key={o.value}>
+          <input
+            type="radio"
+            name={field}
+            value={o.value}
+            checked={value === o.value}
+            required={i === 0}
+            id={i === 0 ? field : undefined}
+            aria-invalid={error ? 'true' : undefined}
+          />
+          {o.label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+const FIELD_ORDER: { name: string; label: string }[] = [
+  { name: 'nome_completo', label: TEXT_FIELD_LABELS.nome_completo },
+  { name: 'whatsapp', label: TEXT_FIELD_LABELS.whatsapp },
+  { name: 'email', label: TEXT_FIELD_LABELS.email },
+  { name: 'cidade_regiao', label: TEXT_FIELD_LABELS.cidade_regiao },
+  ...(Object.keys(OPTION_FIELDS) as OptionField[]).map((f) => ({ name: f, label: OPTION_FIELDS[f].label })),
+];
+
+export function FranchiseFormPage({ csrfToken, values = {}, errors = {} }: FranchiseFormProps) {
+  const errorList = FIELD_ORDER.filter((f) => errors[f.name as keyof LeadErrors]);
+  const consent = OPTION_FIELDS.aceita_contato.options.find((o) => o.value === CONSENT_VALUE)!;
+  return (
+    <Layout
+      title="Seja um franqueado"
+      description="Leve a Academia Movimento para a sua cidade: conheça o modelo de franquia e fale com a equipe de expansão."
+      scripts={['franchise-form.js']}
+    >
+      <section class="franchise-intro">
+        <h1>Seja um franqueado Academia Movimento</h1>
+        <p>
+          Somos uma rede de academias com unidades em várias cidades do Brasil. Procuramos parceiros que queiram levar
+          musculação, aulas coletivas e atendimento de qualidade para a sua região.
+        </p>
+        <div class="grid grid-3">
+          <div class="card">
+            <h2>Modelo comprovado</h2>
+            <p>Padrões de operação, compras e tecnologia que já funcionam nas nossas unidades.</p>
+          </div>
+          <div class="card">
+            <h2>Apoio do início ao fim</h2>
+            <p>Escolha do ponto, projeto, inauguração, treinamento da equipe e marketing local.</p>
+          </div>
+          <div class="card">
+            <h2>Como funciona</h2>
+            <p>Você preenche o formulário, a equipe de expansão entra em contato e apresenta a proposta em detalhes.</p>
+          </div>
+        </div>
+      </section>
+
+      <section class="card" aria-labelledby="form-titulo">
+        <h2 id="form-titulo">Quero saber mais</h2>
+        <p class="hint">Todos os campos são obrigatórios. Seus dados são usados apenas pela equipe de expansão.</p>
+        {errorList.length ? (
+          <div class="alert alert-error" role="alert" id="erros">
+            <p>
+              <strong>Revise {errorList.length === 1 ? 'o campo destacado' : `os ${errorList.length} campos destacados`}:</strong>
+            </p>
+            <ul>
+              {errorList.map((f) => (
+                <li key={f.name}>
+                  <a href={`#${f.name}`}>{f.label}</a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <form method="post" action="/pages/Franquia/index.php" novalidate class="franchise-form">
+          <input type="hidden" name="csrf_token" value={csrfToken} />
+          <TextField name="nome_completo" type="text" value={values.nome_completo} error={errors.nome_completo} autocomplete="name" maxLength={LIMITS.nome_completo} />
+          <TextField
+            name="whatsapp"
+            type="tel"
+            value={values.whatsapp}
+            error={errors.whatsapp}
+            hint="Com DDD, por exemplo (11) 98765-4321."
+            autocomplete="tel-national"
+            inputMode="tel"
+            maxLength={LIMITS.whatsapp}
+          />
+          <TextField name="email" type="email" value={values.email} error={errors.email} autocomplete="email" maxLength={LIMITS.email} />
+          <TextField
+            name="cidade_regiao"
+            type="text"
+            value={values.cidade_regiao}
+            error={errors.cidade_regiao}
+            hint="Onde você gostaria de abrir a unidade."
+            autocomplete="address-level2"
+            maxLength={LIMITS.cidade_regiao}
+          />
+          <OptionGroup field="investimento_parceria" value={values.investimento_parceria} error={errors.investimento_parceria} />
+          <OptionGroup field="faixa_investimento" value={values.faixa_investimento} error={errors.faixa_investimento} />
+          <OptionGroup field="prazo_proximo_passo" value={values.prazo_proximo_passo} error={errors.prazo_proximo_passo} />
+          <OptionGroup field="experiencia_negocio" value={values.experiencia_negocio} error={errors.experiencia_negocio} />
+          <OptionGroup field="motivo_interesse" value={values.motivo_interesse} error={errors.motivo_interesse} />
+
+          <fieldset aria-describedby={errors.aceita_contato ? 'aceita_contato-erro' : undefined}>
+            <legend>{OPTION_FIELDS.aceita_contato.label}</legend>
+            {errors.aceita_contato ? (
+              <p class="field-error" id="aceita_contato-erro">
+                {errors.aceita_contato}
+              </p>
+            ) : null}
+            <label class="choice">
+              <input
+                type="checkbox"
+                id="aceita_contato"
+                name="aceita_contato"
+                value={consent.value}
+                checked={values.aceita_contato === consent.value}
+                required
+                aria-invalid={errors.aceita_contato ? 'true' : undefined}
+              />
+              {consent.label}
+            </label>
+          </fieldset>
+
+          {/* Honeypot: hidden from people and assistive technology; bots fill it. */}
+          <div class="hp" aria-hidden="true">
+            <label for={HONEYPOT_FIELD}>Não preencha este campo</label>
+            <input type="text" id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} tabIndex={-1} autocomplete="off" value="" />
+          </div>
+
+          <p>
+            <button type="submit">Enviar meu interesse</button>
+          </p>
+        </form>
+      </section>
+    </Layout>
+  );
+}
+
+export function ThankYouPage() {
+  return (
+    <Layout title="Interesse recebido">
+      <section class="card">
+        <h1>Obrigado! Recebemos o seu interesse.</h1>
+        <p>A equipe de expansão da Academia Movimento vai analisar as suas respostas e entrar em contato em breve pelo WhatsApp ou e-mail informados.</p>
+        <p>
+          <a class="button" href="/">
+            Voltar para a página inicial
+          </a>
+        </p>
+      </section>
+    </Layout>
+  );
+}

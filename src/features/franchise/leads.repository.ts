@@ -1,0 +1,167 @@
+// Franchise leads, their status history and notes: the only place their SQL lives.
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database } from '../../db/types';
+import { nowIso } from '../../db/index';
+import type { OptionField } from './options';
+
+export interface NewLead {
+  nome_completo: string;
+  whatsapp: string;
+  email: string;
+  cidade_regiao: string;
+  investimento_parceria: string;
+  faixa_investimento: string;
+  prazo_proximo_passo: string;
+  experiencia_negocio: string;
+  motivo_interesse: string;
+  aceita_contato: string;
+  busca: string;
+}
+
+export interface LeadFilters {
+  /** already folded (lower-case, accent-free); matched against `busca` */
+  text?: string;
+  status?: string;
+  options?: Partial<Record<OptionField, string>>;
+  /** ISO instants: criado_em >= from, criado_em < to */
+  from?: string;
+  to?: string;
+}
+
+export interface LeadCursor {
+  criado_em: string;
+  id: number;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+type LeadQuery<O> = SelectQueryBuilder<Database, 'franquia_leads', O>;
+
+function applyFilters<O>(qb: LeadQuery<O>, f: LeadFilters): LeadQuery<O> {
+  let q = qb;
+  if (f.text) q = q.where(sql<boolean>`busca like ${`%${escapeLike(f.text)}%`} escape '\\'`);
+  if (f.status) q = q.where('status', '=', f.status);
+  for (const [field, value] of Object.entries(f.options ?? {})) {
+    if (value) q = q.where(field as OptionField, '=', value);
+  }
+  if (f.from) q = q.where('criado_em', '>=', f.from);
+  if (f.to) q = q.where('criado_em', '<', f.to);
+  return q;
+}
+
+export function createLeadsRepository(db: Kysely<Database>) {
+  return {
+    /** Inserts the lead and its first history entry ("novo", from the site form). */
+    async insert(lead: NewLead, at = nowIso()): Promise<number> {
+      const row = await db
+        .insertInto('franquia_leads')
+        .values({ ...lead, status: 'novo', criado_em: at, atualizado_em: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('franquia_leads_historico')
+        .values({ lead_id: row.id, status_de: null, status_para: 'novo', usuario_id: null, criado_em: at })
+        .execute();
+      return row.id;
+    },
+
+    async count(f: LeadFilters): Promise<number> {
+      const row = await applyFilters(db.selectFrom('franquia_leads'), f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** One page, newest first. */
+    list(f: LeadFilters, limit: number, offset: number) {
+      return applyFilters(db.selectFrom('franquia_leads'), f)
+        .selectAll()
+        .orderBy('criado_em', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+    },
+
+    /**
+     * Newest first, `limit` rows after `cursor` (keyset pagination on the
+     * (criado_em, id) index): the export reads the table in constant memory.
+     */
+    batchAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
+      let q = applyFilters(db.selectFrom('franquia_leads'), f);
+      if (cursor) {
+        q = q.where((eb) =>
+          eb.or([
+            eb('criado_em', '<', cursor.criado_em),
+            eb.and([eb('criado_em', '=', cursor.criado_em), eb('id', '<', cursor.id)]),
+          ]),
+        );
+      }
+      return q.selectAll().orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    },
+
+    findById(id: number) {
+      return db.selectFrom('franquia_leads').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    history(leadId: number) {
+      return db
+        .selectFrom('franquia_leads_historico as h')
+        .leftJoin('usuarios as u', 'u.id', 'h.usuario_id')
+        .select(['h.id', 'h.status_de', 'h.status_para', 'h.criado_em', 'h.usuario_id', 'u.nome as usuario_nome'])
+        .where('h.lead_id', '=', leadId)
+        .orderBy('h.criado_em', 'desc')
+        .orderBy('h.id', 'desc')
+        .execute();
+    },
+
+    notes(leadId: number) {
+      return db
+        .selectFrom('franquia_leads_notas as n')
+        .leftJoin('usuarios as u', 'u.id', 'n.usuario_id')
+        .select(['n.id', 'n.texto', 'n.criado_em', 'n.usuario_id', 'u.nome as usuario_nome'])
+        .where('n.lead_id', '=', leadId)
+        .orderBy('n.criado_em', 'desc')
+        .orderBy('n.id', 'desc')
+        .execute();
+    },
+
+    /** Changes the status and records who did it, in one transaction. False when the lead is gone. */
+    async setStatus(leadId: number, status: string, userId: number): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const lead = await trx.selectFrom('franquia_leads').select('status').where('id', '=', leadId).executeTakeFirst();
+        if (!lead) return false;
+        if (lead.status === status) return true;
+        const at = nowIso();
+        await trx.updateTable('franquia_leads').set({ status, atualizado_em: at }).where('id', '=', leadId).execute();
+        await trx
+          .insertInto('franquia_leads_historico')
+          .values({ lead_id: leadId, status_de: lead.status, status_para: status, usuario_id: userId, criado_em: at })
+          .execute();
+        return true;
+      });
+    },
+
+    async addNote(leadId: number, texto: string, userId: number): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const lead = await trx.selectFrom('franquia_leads').select('id').where('id', '=', leadId).executeTakeFirst();
+        if (!lead) return false;
+        const at = nowIso();
+        await trx.insertInto('franquia_leads_notas').values({ lead_id: leadId, usuario_id: userId, texto, criado_em: at }).execute();
+        await trx.updateTable('franquia_leads').set({ atualizado_em: at }).where('id', '=', leadId).execute();
+        return true;
+      });
+    },
+
+    /** Deletes the lead with its history and notes (LGPD erasure). */
+    async delete(leadId: number): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('franquia_leads_notas').where('lead_id', '=', leadId).execute();
+        await trx.deleteFrom('franquia_leads_historico').where('lead_id', '=', leadId).execute();
+        const res = await trx.deleteFrom('franquia_leads').where('id', '=', leadId).executeTakeFirst();
+        return Number(res.numDeletedRows) > 0;
+      });
+    },
+  };
+}
+export type LeadsRepository = ReturnType<typeof createLeadsRepository>;
