@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { faleAquiRoutes } from './fale-aqui.routes';
+import { staffRoutes } from './staff.routes';
 import { surveyRoutes } from './survey.routes';
 
 /** Feature plugin: feedback (survey, free messages with photos, and the staff views of both). */
@@ -7,6 +8,7 @@ export default fp(
   async (app) => {
     await surveyRoutes(app);
     await faleAquiRoutes(app);
+    await staffRoutes(app);
   },
   { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

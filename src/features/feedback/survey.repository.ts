@@ -176,7 +176,9 @@ export function createSurveyRepository(db: Kysely<Database>) {
             eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
             eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
           ])
-          .groupBy(bucket),
+          // By position: the CASE carries parameters, and PostgreSQL would not match a
+          // second copy of it (different placeholders) with the selected one.
+          .groupBy(sql`1`),
         f,
       );
       const rows = await q.execute();

@@ -1,0 +1,40 @@
+// CSV exports for spreadsheets used in Brazil: UTF-8 with BOM, ";" separators, CRLF,
+// São Paulo dates, and cells that a spreadsheet would run as a formula defused.
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+
+/** A leading = + - @ tab or CR makes Excel/LibreOffice evaluate the cell: prefix a quote. */
+export function defuseCell(value: unknown): string | number {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return value;
+  const s = String(value);
+  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+}
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+export function csvDate(iso: string): string {
+  return dateTime.format(new Date(iso)).replace(',', '');
+}
+
+/** Streams rows (fetched lazily in batches) as CSV. */
+export function csvStream(header: string[], rows: AsyncIterable<unknown[]>): Readable {
+  const stringifier = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
+  stringifier.write(header);
+  const source = Readable.from(
+    (async function* () {
+      for await (const row of rows) yield row.map(defuseCell);
+    })(),
+    { objectMode: true },
+  );
+  source.on('error', (err) => stringifier.destroy(err));
+  source.pipe(stringifier);
+  return stringifier;
+}

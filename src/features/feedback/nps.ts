@@ -1,0 +1,96 @@
+// NPS arithmetic and the São Paulo calendar used by the staff views.
+import { saoPauloDayStartIso } from '../../lib/time';
+
+export interface NpsCounts {
+  total: number;
+  promotores: number;
+  detratores: number;
+}
+
+/** % promoters (9–10) minus % detractors (0–6), one decimal; null without scored answers. */
+export function computeNps({ total, promotores, detratores }: NpsCounts): number | null {
+  if (!total) return null;
+  return Math.round(((promotores - detratores) / total) * 1000) / 10;
+}
+
+export function percent(part: number, total: number): number | null {
+  if (!total) return null;
+  return Math.round((part / total) * 1000) / 10;
+}
+
+const pct = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+export function formatNps(value: number | null): string {
+  return value === null ? '—' : pct.format(value);
+}
+export function formatPercent(value: number | null): string {
+  return value === null ? '—' : `${pct.format(value)}%`;
+}
+
+export type NpsCategory = 'promotores' | 'neutros' | 'detratores';
+export function categoryOf(nota: number | null): NpsCategory | null {
+  if (nota === null || nota === undefined) return null;
+  if (nota >= 9) return 'promotores';
+  if (nota >= 7) return 'neutros';
+  return 'detratores';
+}
+export const CATEGORY_LABEL: Record<NpsCategory, string> = { promotores: 'Promotor', neutros: 'Neutro', detratores: 'Detrator' };
+
+const dayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** "2026-11-22": the São Paulo calendar day of an instant. */
+export function saoPauloDay(date: Date = new Date()): string {
+  return dayFormatter.format(date);
+}
+
+export function isValidDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const d = new Date(`${day}T12:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day;
+}
+
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+export interface Period {
+  de: string;
+  ate: string;
+  fromIso: string;
+  /** exclusive: the start of the day after `ate` */
+  toIso: string;
+}
+
+/** A period of São Paulo days, both ends included; default the last `defaultDays` days. */
+export function resolvePeriod(de: string | undefined, ate: string | undefined, defaultDays = 90, today = saoPauloDay()): Period {
+  let end = ate && isValidDay(ate) ? ate : today;
+  let start = de && isValidDay(de) ? de : addDays(end, -(defaultDays - 1));
+  if (start > end) [start, end] = [end, start];
+  return { de: start, ate: end, fromIso: saoPauloDayStartIso(start), toIso: saoPauloDayStartIso(addDays(end, 1)) };
+}
+
+const monthLabel = new Intl.DateTimeFormat('pt-BR', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** The São Paulo months a period touches, as [start, end) instants clipped to the period. */
+export function monthsOf(period: Period, max = 60): { label: string; title: string; startIso: string; endIso: string }[] {
+  const out: { label: string; title: string; startIso: string; endIso: string }[] = [];
+  let [y, m] = period.de.split('-').map(Number) as [number, number];
+  const [ey, em] = period.ate.split('-').map(Number) as [number, number];
+  while ((y < ey || (y === ey && m <= em)) && out.length < max) {
+    const first = `${y}-${String(m).padStart(2, '0')}-01`;
+    const ny = m === 12 ? y + 1 : y;
+    const nm = m === 12 ? 1 : m + 1;
+    const next = `${ny}-${String(nm).padStart(2, '0')}-01`;
+    const startIso = saoPauloDayStartIso(first);
+    const endIso = saoPauloDayStartIso(next);
+    out.push({
+      label: first.slice(0, 7),
+      title: monthLabel.format(new Date(`${first}T12:00:00Z`)),
+      startIso: startIso < period.fromIso ? period.fromIso : startIso,
+      endIso: endIso > period.toIso ? period.toIso : endIso,
+    });
+    [y, m] = [ny, nm];
+  }
+  return out;
+}

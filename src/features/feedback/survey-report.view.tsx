@@ -1,0 +1,283 @@
+import { Layout } from '../../views/layout';
+import { formatDateTime } from '../../lib/time';
+import { categoryOf, CATEGORY_LABEL, formatNps, formatPercent, percent, type NpsCategory, type Period } from './nps';
+import type { createSurveyReportService } from './survey-report.service';
+
+type Report = Awaited<ReturnType<ReturnType<typeof createSurveyReportService>['report']>>;
+type StaffProps = { name: string; csrfToken: string } | null;
+
+export const REPORT_PATH = '/admin/pesquisa';
+
+export interface SurveyReportProps {
+  staff: StaffProps;
+  units: { id: number; nome: string }[];
+  filters: { unidade_id: string; categoria: string; period: Period };
+  report: Report;
+}
+
+export function query(filters: SurveyReportProps['filters'], extra: Record<string, string | number> = {}): string {
+  const p = new URLSearchParams();
+  if (filters.unidade_id) p.set('unidade_id', filters.unidade_id);
+  p.set('de', filters.period.de);
+  p.set('ate', filters.period.ate);
+  if (filters.categoria) p.set('categoria', filters.categoria);
+  for (const [k, v] of Object.entries(extra)) p.set(k, String(v));
+  return p.toString();
+}
+
+const br = (day: string) => day.split('-').reverse().join('/');
+
+export function SurveyReportPage({ staff, units, filters, report }: SurveyReportProps) {
+  const { byUnit, overall, trend, distribution, list } = report;
+  return (
+    <Layout title="Pesquisa de satisfação" staff={staff}>
+      <h1>Pesquisa de satisfação</h1>
+      <form method="get" action={REPORT_PATH} class="card filters">
+        <div class="grid filter-grid">
+          <div>
+            <label for="f-unidade">Unidade</label>
+            <select id="f-unidade" name="unidade_id">
+              <option value="">Todas as minhas unidades</option>
+              {units.map((u) => (
+                <option value={String(u.id)} selected={filters.unidade_id === String(u.id)} key={u.id}>
+                  {u.nome}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for="f-de">De</label>
+            <input type="date" id="f-de" name="de" value={filters.period.de} />
+          </div>
+          <div>
+            <label for="f-ate">Até</label>
+            <input type="date" id="f-ate" name="ate" value={filters.period.ate} />
+          </div>
+          <div>
+            <label for="f-categoria">Nota (lista)</label>
+            <select id="f-categoria" name="categoria">
+              <option value="">Todas</option>
+              {(['promotores', 'neutros', 'detratores'] as NpsCategory[]).map((c) => (
+                <option value={c} selected={filters.categoria === c} key={c}>
+                  {c === 'promotores' ? 'Promotores (9–10)' : c === 'neutros' ? 'Neutros (7–8)' : 'Detratores (0–6)'}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <p>
+          <button type="submit">Filtrar</button> <a href={`${REPORT_PATH}/exportar.csv?${query(filters)}`}>Exportar CSV</a>
+        </p>
+      </form>
+
+      <section aria-labelledby="nps-titulo">
+        <h2 id="nps-titulo">
+          NPS de {br(filters.period.de)} a {br(filters.period.ate)}
+        </h2>
+        <p class="nps-overall">
+          NPS geral: <strong data-nps-geral="">{formatNps(overall.nps)}</strong>{' '}
+          <span class="muted">
+            ({overall.total} notas: {overall.promotores} promotores, {overall.neutros} neutros, {overall.detratores} detratores)
+          </span>
+        </p>
+        <p class="hint">NPS = % de promotores (notas 9 e 10) menos % de detratores (notas 0 a 6).</p>
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">NPS por unidade</caption>
+            <thead>
+              <tr>
+                <th scope="col">Unidade</th>
+                <th scope="col">Notas</th>
+                <th scope="col">Promotores</th>
+                <th scope="col">Neutros</th>
+                <th scope="col">Detratores</th>
+                <th scope="col">NPS</th>
+              </tr>
+            </thead>
+            <tbody>
+              {byUnit.length === 0 ? (
+                <tr>
+                  <td colSpan={6}>Nenhuma resposta no período.</td>
+                </tr>
+              ) : (
+                byUnit.map((u) => (
+                  <tr key={u.unidadeId}>
+                    <th scope="row">{u.nome}</th>
+                    <td>{u.total}</td>
+                    <td>
+                      {u.promotores} ({formatPercent(percent(u.promotores, u.total))})
+                    </td>
+                    <td>
+                      {u.neutros} ({formatPercent(percent(u.neutros, u.total))})
+                    </td>
+                    <td>
+                      {u.detratores} ({formatPercent(percent(u.detratores, u.total))})
+                    </td>
+                    <td>
+                      <strong>{formatNps(u.nps)}</strong>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="tendencia-titulo">
+        <h2 id="tendencia-titulo">Tendência mensal</h2>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Mês</th>
+                <th scope="col">Notas</th>
+                <th scope="col">Promotores</th>
+                <th scope="col">Detratores</th>
+                <th scope="col">NPS</th>
+              </tr>
+            </thead>
+            <tbody>
+              {trend.map((m) => (
+                <tr key={m.label}>
+                  <th scope="row">{m.title}</th>
+                  <td>{m.total}</td>
+                  <td>{m.promotores}</td>
+                  <td>{m.detratores}</td>
+                  <td>{formatNps(m.nps)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="distribuicao-titulo">
+        <h2 id="distribuicao-titulo">Respostas por pergunta</h2>
+        {distribution.map((d) => (
+          <div class="card" key={d.id}>
+            <h3>{d.texto}</h3>
+            <p class="muted">{d.answered} respostas</p>
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Opção</th>
+                    <th scope="col">Respostas</th>
+                    <th scope="col">%</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.opcoes.map((o) => (
+                    <tr key={o.id}>
+                      <th scope="row">{o.texto}</th>
+                      <td>{o.n}</td>
+                      <td>{formatPercent(o.pct)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        ))}
+      </section>
+
+      <section aria-labelledby="lista-titulo">
+        <h2 id="lista-titulo">Respostas ({list.total})</h2>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Data</th>
+                <th scope="col">Unidade</th>
+                <th scope="col">Nota</th>
+                <th scope="col">Cliente</th>
+                <th scope="col">Comentário</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.rows.length === 0 ? (
+                <tr>
+                  <td colSpan={5}>Nenhuma resposta com estes filtros.</td>
+                </tr>
+              ) : (
+                list.rows.map((r) => {
+                  const cat = categoryOf(r.nota_nps);
+                  return (
+                    <tr key={r.id}>
+                      <td>
+                        <a href={`${REPORT_PATH}/resposta/${r.id}`}>{formatDateTime(r.criado_em)}</a>
+                      </td>
+                      <td>{r.unidade}</td>
+                      <td>
+                        {r.nota_nps ?? '—'} {cat ? <span class={`badge ${cat}`}>{CATEGORY_LABEL[cat]}</span> : null}
+                      </td>
+                      <td>{r.nome_cliente ?? <span class="muted">não informado</span>}</td>
+                      <td>{r.comentario ? (r.comentario.length > 120 ? `${r.comentario.slice(0, 120)}…` : r.comentario) : ''}</td>
+                    </tr>
+                  );
+                })
+              )}
+            </tbody>
+          </table>
+        </div>
+        <Pagination base={REPORT_PATH} filters={filters} page={list.page} pages={list.pages} />
+      </section>
+    </Layout>
+  );
+}
+
+function Pagination({ base, filters, page, pages }: { base: string; filters: SurveyReportProps['filters']; page: number; pages: number }) {
+  if (pages <= 1) return null;
+  return (
+    <nav class="pagination" aria-label="Páginas">
+      {page > 1 ? <a href={`${base}?${query(filters, { pagina: page - 1 })}`}>Anterior</a> : null}
+      <span>
+        Página {page} de {pages}
+      </span>
+      {page < pages ? <a href={`${base}?${query(filters, { pagina: page + 1 })}`}>Próxima</a> : null}
+    </nav>
+  );
+}
+
+type Detail = NonNullable<Awaited<ReturnType<ReturnType<typeof createSurveyReportService>['response']>>>;
+
+export function SurveyResponsePage({ staff, detail }: { staff: StaffProps; detail: Detail }) {
+  const { header, items } = detail;
+  const cat = categoryOf(header.nota_nps);
+  return (
+    <Layout title={`Resposta #${header.id}`} staff={staff}>
+      <p>
+        <a href={REPORT_PATH}>← Voltar para a pesquisa</a>
+      </p>
+      <h1>Resposta #{header.id}</h1>
+      <dl class="card details">
+        <dt>Data</dt>
+        <dd>{formatDateTime(header.criado_em)}</dd>
+        <dt>Unidade</dt>
+        <dd>{header.unidade}</dd>
+        <dt>Nota de recomendação</dt>
+        <dd>
+          {header.nota_nps ?? '—'} {cat ? <span class={`badge ${cat}`}>{CATEGORY_LABEL[cat]}</span> : null}
+        </dd>
+        <dt>Nome</dt>
+        <dd>{header.nome_cliente ?? 'não informado'}</dd>
+        <dt>Contato</dt>
+        <dd>{header.contato_cliente ?? 'não informado'}</dd>
+        <dt>Comentário</dt>
+        <dd class="pre-line">{header.comentario ?? '—'}</dd>
+      </dl>
+      <h2>Respostas</h2>
+      <dl class="card details">
+        {items.map((i) => (
+          <>
+            <dt key={`q${i.pergunta_id}`}>{i.pergunta}</dt>
+            <dd key={`a${i.pergunta_id}`} class="pre-line">
+              {i.opcao ?? [i.texto_ok ? 'Está tudo certo' : '', i.texto ?? ''].filter(Boolean).join(' · ')}
+            </dd>
+          </>
+        ))}
+      </dl>
+    </Layout>
+  );
+}
