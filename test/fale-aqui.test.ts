@@ -37,7 +37,7 @@ interface FilePart {
 async function multipart(fields: Record<string, string>, files: FilePart[] = []) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  for (const f of files) fd.append('arquivos[]', new Blob([f.data], { type: f.type }), f.name);
+  for (const f of files) fd.append('arquivos[]', new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
   const res = new Response(fd);
   return { payload: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type')! };
 }

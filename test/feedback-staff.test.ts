@@ -196,7 +196,7 @@ describe('messages inbox and photos', () => {
       for (const [k, v] of Object.entries({ _token: token, ...fields })) fd.append(k, v);
       if (withPhoto) {
         const img = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#ff0000' } }).jpeg().toBuffer();
-        fd.append('arquivos[]', new Blob([img], { type: 'image/jpeg' }), 'foto.jpg');
+        fd.append('arquivos[]', new Blob([new Uint8Array(img)], { type: 'image/jpeg' }), 'foto.jpg');
       }
       const body = new Response(fd);
       const res = await t.app.inject({

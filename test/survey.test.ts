@@ -46,7 +46,7 @@ async function openForm(id = unitId) {
   return { token, cookie, envio: envio!, body: res.body };
 }
 
-function validFields(token: string, extra: Record<string, string | undefined> = {}) {
+function validFields(token: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
     _token: token,
     unidade_id: String(unitId),
@@ -248,8 +248,7 @@ describe('survey submission', () => {
   it('refuses a missing or wrong CSRF token with 403 and stores nothing', async () => {
     const before = await counts();
     const { token, cookie } = await openForm();
-    const fields = validFields(token);
-    delete fields._token;
+    const { _token: _omitted, ...fields } = validFields(token);
     const missing = await post(cookie, fields);
     expect(missing.statusCode).toBe(403);
     expect(missing.body).toContain('/NPS/nps_app_php/index.php');

@@ -35,7 +35,7 @@ export function InboxPage({ staff, units, filters, inbox }: { staff: StaffProps;
           </span>
         ))}
       </p>
-      <form method="get" action={INBOX_PATH} class="card filters">
+      <form method="get" action={INBOX_PATH} class="card report-filters">
         <div class="grid filter-grid">
           <div>
             <label for="f-unidade">Unidade</label>

@@ -32,7 +32,7 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
   return (
     <Layout title="Pesquisa de satisfação" staff={staff}>
       <h1>Pesquisa de satisfação</h1>
-      <form method="get" action={REPORT_PATH} class="card filters">
+      <form method="get" action={REPORT_PATH} class="card report-filters">
         <div class="grid filter-grid">
           <div>
             <label for="f-unidade">Unidade</label>
