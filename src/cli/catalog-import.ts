@@ -1,0 +1,44 @@
+// npm run catalog:import catalog.json
+// Validates the whole file first and lists EVERY problem with its location; applies it in
+// one transaction (upsert by slug/name) only when there is none. Exit code 1 on problems.
+import { readFileSync } from 'node:fs';
+import { ConfigError, loadConfig, loadDotEnv } from '../config';
+import { createDb, migrateToLatest } from '../db/index';
+import { importCatalog, parseCatalogText } from '../features/content/transfer.service';
+
+loadDotEnv();
+const file = process.argv.slice(2).find((a) => !a.startsWith('-'));
+if (!file) {
+  console.error('Uso: npm run catalog:import <arquivo.json>');
+  process.exit(2);
+}
+try {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    console.error(`Não foi possível ler ${file}: ${(err as Error).message}`);
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const handle = createDb(config.database);
+  try {
+    await migrateToLatest(handle.db);
+    const parsed = parseCatalogText(text);
+    const result = parsed.ok ? await importCatalog({ db: handle.db }, parsed.data) : parsed;
+    if (!result.ok) {
+      console.error(`${file}: ${result.problemas.length === 1 ? '1 problema' : `${result.problemas.length} problemas`}; nada foi alterado.`);
+      for (const p of result.problemas) console.error(`  ${p}`);
+      process.exitCode = 1;
+    } else {
+      console.log(`Catálogo importado de ${file}:`);
+      for (const [entity, c] of Object.entries(result.resumo)) console.log(`  ${entity}: ${c.criados} criados, ${c.atualizados} atualizados`);
+      console.log('Instâncias em execução mostram as mudanças em até 5 segundos.');
+    }
+  } finally {
+    await handle.destroy();
+  }
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+}
