@@ -1,0 +1,164 @@
+// Rules of the lead panel: reading filters from the query string, paging, the CSV
+// export, status changes, notes and deletion. Never sees HTTP.
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { Db } from '../../db/index';
+import { cleanText, foldText, formatBrazilianPhone } from '../../lib/text';
+import { formatDateTime, saoPauloDayStartIso } from '../../lib/time';
+import { createLeadsRepository, type LeadCursor, type LeadFilters } from './leads.repository';
+import { isOption, isStatus, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, statusLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
+
+export const PAGE_SIZE = 25;
+const EXPORT_BATCH = 500;
+
+/** The filters as the person typed them (for the form and the page links). */
+export interface PanelFilters {
+  q: string;
+  status: string;
+  de: string;
+  ate: string;
+  options: Partial<Record<OptionField, string>>;
+}
+
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+const validDay = (v: string) => DAY_RE.test(v) && !Number.isNaN(Date.parse(`${v}T12:00:00Z`)) && new Date(`${v}T12:00:00Z`).toISOString().startsWith(v);
+const str = (v: unknown) => cleanText(Array.isArray(v) ? v[0] : v);
+
+/** Reads the filters from the query; invalid values are dropped, never an error. */
+export function parseFilters(query: Record<string, unknown>): PanelFilters {
+  const options: Partial<Record<OptionField, string>> = {};
+  for (const f of OPTION_FIELD_NAMES) {
+    const v = str(query[f]);
+    if (isOption(f, v)) options[f] = v;
+  }
+  const status = str(query.status);
+  const de = str(query.de);
+  const ate = str(query.ate);
+  return {
+    q: str(query.q).slice(0, 100),
+    status: isStatus(status) ? status : '',
+    de: validDay(de) ? de : '',
+    ate: validDay(ate) ? ate : '',
+    options,
+  };
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Panel filters → repository filters (São Paulo calendar days, folded text). */
+export function toLeadFilters(f: PanelFilters): LeadFilters {
+  let text = foldText(f.q);
+  // A phone number typed with punctuation matches the stored digits.
+  if (/\d{4}/.test(text.replace(/\D/g, '')) && /^[\d\s()+.\-]+$/.test(text)) text = text.replace(/\D/g, '');
+  return {
+    text: text || undefined,
+    status: f.status || undefined,
+    options: f.options,
+    from: f.de ? saoPauloDayStartIso(f.de) : undefined,
+    to: f.ate ? saoPauloDayStartIso(nextDay(f.ate)) : undefined,
+  };
+}
+
+/** The filters as query-string pairs (page links and the export link keep them). */
+export function filterParams(f: PanelFilters): [string, string][] {
+  const pairs: [string, string][] = [];
+  if (f.q) pairs.push(['q', f.q]);
+  if (f.status) pairs.push(['status', f.status]);
+  for (const field of OPTION_FIELD_NAMES) if (f.options[field]) pairs.push([field, f.options[field]!]);
+  if (f.de) pairs.push(['de', f.de]);
+  if (f.ate) pairs.push(['ate', f.ate]);
+  return pairs;
+}
+
+export function createPanelService(db: Db) {
+  const repo = createLeadsRepository(db);
+  return {
+    /** One page of leads, newest first; a page past the end shows the last page. */
+    async list(filters: PanelFilters, requestedPage: unknown) {
+      const where = toLeadFilters(filters);
+      const total = await repo.count(where);
+      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      const asked = Number.parseInt(str(requestedPage), 10);
+      const page = Number.isFinite(asked) && asked >= 1 ? Math.min(asked, pages) : 1;
+      const rows = await repo.list(where, PAGE_SIZE, (page - 1) * PAGE_SIZE);
+      return { rows, total, page, pages, outOfRange: Number.isFinite(asked) && asked > pages };
+    },
+
+    async detail(id: number) {
+      const lead = await repo.findById(id);
+      if (!lead) return null;
+      const [history, notes] = await Promise.all([repo.history(id), repo.notes(id)]);
+      return { lead, history, notes };
+    },
+
+    async setStatus(id: number, status: unknown, userId: number): Promise<'ok' | 'invalid' | 'not-found'> {
+      if (!isStatus(status)) return 'invalid';
+      return (await repo.setStatus(id, status, userId)) ? 'ok' : 'not-found';
+    },
+
+    async addNote(id: number, texto: unknown, userId: number): Promise<'ok' | 'not-found' | string> {
+      const text = typeof texto === 'string' ? texto.normalize('NFC').trim() : '';
+      if (!text) return 'Escreva a anotação antes de salvar.';
+      if (text.length > LIMITS.nota) return `A anotação pode ter no máximo ${LIMITS.nota} caracteres (você digitou ${text.length}).`;
+      return (await repo.addNote(id, text, userId)) ? 'ok' : 'not-found';
+    },
+
+    delete(id: number) {
+      return repo.delete(id);
+    },
+
+    /**
+     * The filtered leads as CSV for a pt-BR spreadsheet: UTF-8 BOM, ";" separator, São
+     * Paulo dates, pt-BR labels. Read in keyset batches, so memory stays flat whatever
+     * the number of rows; the stream pulls the next batch only when the client reads.
+     */
+    exportCsv(filters: PanelFilters): Readable {
+      const where = toLeadFilters(filters);
+      async function* rows() {
+        let cursor: LeadCursor | null = null;
+        for (;;) {
+          const batch = await repo.batchAfter(where, cursor, EXPORT_BATCH);
+          for (const l of batch) {
+            yield [
+              l.id,
+              formatDateTime(l.criado_em),
+              l.nome_completo,
+              formatBrazilianPhone(l.whatsapp),
+              l.email,
+              l.cidade_regiao,
+              ...OPTION_FIELD_NAMES.map((f) => optionLabel(f, l[f])),
+              statusLabel(l.status),
+            ].map((v) => defuseCell(String(v)));
+          }
+          if (batch.length < EXPORT_BATCH) return;
+          const last = batch[batch.length - 1]!;
+          cursor = { criado_em: last.criado_em, id: last.id };
+        }
+      }
+      const header = [
+        'ID',
+        'Recebido em',
+        TEXT_FIELD_LABELS.nome_completo,
+        TEXT_FIELD_LABELS.whatsapp,
+        TEXT_FIELD_LABELS.email,
+        TEXT_FIELD_LABELS.cidade_regiao,
+        ...OPTION_FIELD_NAMES.map((f) => OPTION_FIELDS[f].label),
+        'Status',
+      ];
+      const csv = stringify({ bom: true, delimiter: ';', header: true, columns: header, record_delimiter: 'windows' });
+      const source = Readable.from(rows());
+      source.on('error', (err) => csv.destroy(err));
+      return source.pipe(csv);
+    },
+  };
+}
+
+/**
+ * A spreadsheet runs a cell that starts with = + - @ (or tab/CR) as a formula: prefix
+ * it with an apostrophe so it is shown as text (OWASP "CSV injection").
+ */
+export function defuseCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
