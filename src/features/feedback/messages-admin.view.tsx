@@ -64,7 +64,7 @@ export function InboxPage({ staff, units, filters, inbox }: { staff: StaffProps;
           <button type="submit">Filtrar</button> <a href={`${INBOX_PATH}/exportar.csv${query(filters)}`}>Exportar CSV</a>
         </p>
       </form>
-      <div class="table-wrap">
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela das mensagens">
         <table>
           <caption class="visually-hidden">Mensagens recebidas</caption>
           <thead>

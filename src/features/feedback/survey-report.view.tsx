@@ -81,7 +81,7 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
           </span>
         </p>
         <p class="hint">NPS = % de promotores (notas 9 e 10) menos % de detratores (notas 0 a 6).</p>
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela do NPS por unidade">
           <table>
             <caption class="visually-hidden">NPS por unidade</caption>
             <thead>
@@ -126,7 +126,7 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
 
       <section aria-labelledby="tendencia-titulo">
         <h2 id="tendencia-titulo">Tendência mensal</h2>
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela da tendência mensal">
           <table>
             <thead>
               <tr>
@@ -158,7 +158,7 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
           <div class="card" key={d.id}>
             <h3>{d.texto}</h3>
             <p class="muted">{d.answered} respostas</p>
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label={`Tabela: ${d.texto}`}>
               <table>
                 <thead>
                   <tr>
@@ -184,7 +184,7 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
 
       <section aria-labelledby="lista-titulo">
         <h2 id="lista-titulo">Respostas ({list.total})</h2>
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela das respostas">
           <table>
             <thead>
               <tr>
