@@ -1,5 +1,62 @@
-import type { FastifyInstance } from 'fastify';
+// GET/POST /pages/Franquia/smtp_test.php: the mail diagnostic (administrators only).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { h } from 'preact';
+import { staffLayout } from '../../http/auth';
+import { wantsJson } from '../../http/errors';
+import { mailLibraryInfo, outboxSummary, runSmtpTest, smtpSettings, type SmtpTestResult } from './mail-diagnostic.service';
+import { DiagnosticPage, DIAGNOSTIC_PATH } from './mail-diagnostic.view';
 
-export default async function diagnosticRoutes(_app: FastifyInstance) {
-  // filled in below
+const EMAIL_RE = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
+
+export default async function diagnosticRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { result?: SmtpTestResult | null; toValue?: string; toError?: string; status?: number } = {},
+  ) {
+    reply.header('cache-control', 'no-store');
+    const props = {
+      library: mailLibraryInfo(),
+      settings: smtpSettings(app.config),
+      outbox: await outboxSummary(app.db),
+    };
+    if (wantsJson(request)) {
+      return reply.code(extra.status ?? 200).send({ ...props, result: extra.result ?? null, ...(extra.toError ? { errors: { destinatario: extra.toError } } : {}) });
+    }
+    return reply.page(
+      h(DiagnosticPage, { staff: staffLayout(request, reply), csrfToken: reply.generateCsrf(), ...props, ...extra }),
+      extra.status ?? 200,
+    );
+  }
+
+  r.get(DIAGNOSTIC_PATH, { preHandler: app.requireAdmin }, async (request, reply) => render(request, reply));
+
+  r.post(
+    DIAGNOSTIC_PATH,
+    {
+      schema: { body: Type.Record(Type.String(), Type.Unknown()) },
+      config: { formPath: DIAGNOSTIC_PATH, rateLimit: { max: 20, timeWindow: 60_000 } },
+      preHandler: [app.csrfProtection, app.requireAdmin],
+    },
+    async (request, reply) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const acao = body.acao === 'enviar' ? 'enviar' : body.acao === 'testar' ? 'testar' : null;
+      if (!acao) return render(request, reply, { status: 400 });
+      if (!app.config.smtp) return render(request, reply, { status: 409 });
+      let to: string | undefined;
+      if (acao === 'enviar') {
+        to = typeof body.destinatario === 'string' ? body.destinatario.trim() : '';
+        if (!to || to.length > 254 || !EMAIL_RE.test(to)) {
+          return render(request, reply, { toValue: to?.slice(0, 254), toError: 'Informe um e-mail válido para receber o teste.', status: 422 });
+        }
+      }
+      request.log.info({ userId: request.staff?.id, acao }, 'smtp diagnostic');
+      const result = await runSmtpTest(app.config, acao, to);
+      return render(request, reply, { result, toValue: to });
+    },
+  );
 }
