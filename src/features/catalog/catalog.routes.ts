@@ -20,7 +20,8 @@ const IdQuery = Type.Object({ id: Type.Optional(Type.String()) });
 const HTML = 'text/html; charset=utf-8';
 
 interface CachedPage {
-  html: string;
+  /** encoded once: a cached page is written as is, with no per-request UTF-8 encoding */
+  html: Buffer;
   generation: number;
   /** the snapshot the page was made from, or its expiry time for pages read from the database */
   snapshot?: CatalogSnapshot;
@@ -68,7 +69,11 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     if (!q) {
       // The plain home page is the same for everyone until the catalog changes.
       if (!homePage || homePage.snapshot !== snap || homePage.generation !== service.generation) {
-        homePage = { html: renderPage(h(HomePage, { snapshot: snap, q: '', results: null, error: null })), snapshot: snap, generation: service.generation };
+        homePage = {
+          html: Buffer.from(renderPage(h(HomePage, { snapshot: snap, q: '', results: null, error: null }))),
+          snapshot: snap,
+          generation: service.generation,
+        };
       }
       return reply.type(HTML).send(homePage.html);
     }
@@ -99,7 +104,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     const generation = service.generation;
     const data = await service.unitPage(id);
     if (!data) return unknownUnit(request, reply);
-    const html = renderPage(h(UnitPage, { data }));
+    const html = Buffer.from(renderPage(h(UnitPage, { data })));
     remember(unitPages, id, { html, generation, expires: now + service.ttlMs });
     return reply.type(HTML).send(html);
   });
@@ -114,7 +119,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     }
     const data = await service.passPage(id);
     if (!data) return unknownUnit(request, reply);
-    const html = renderPage(h(PassPage, { data }));
+    const html = Buffer.from(renderPage(h(PassPage, { data })));
     remember(passPages, id, { html, generation: service.generation, snapshot: snap });
     return reply.type(HTML).send(html);
   });

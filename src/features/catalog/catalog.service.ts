@@ -19,7 +19,12 @@ export interface CatalogSnapshot {
   /** units grouped by city, cities and units in name order */
   cities: { cidade: string; uf: string; units: UnitSummaryRow[] }[];
   index: SearchEntry[];
+  /** answers already computed from this snapshot, by folded query (popular searches repeat) */
+  searchCache: Map<string, SearchItem[]>;
 }
+
+/** Bound on cached answers per snapshot: a scan of random queries cannot grow memory. */
+const MAX_CACHED_SEARCHES = 2_000;
 
 export interface OpeningHours {
   dia_semana: number;
@@ -119,6 +124,7 @@ export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSn
     unitsByPlan,
     cities,
     index: buildSearchIndex(rows.units, rows.plans),
+    searchCache: new Map(),
   };
 }
 
@@ -178,7 +184,13 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
       if ('error' in parsed) return { ok: false, error: parsed.error, message: parsed.message };
       if (parsed.folded === null) return { ok: true, items: [] };
       const snap = await snapshot();
-      return { ok: true, items: searchIndex(snap.index, parsed.folded) };
+      let items = snap.searchCache.get(parsed.folded);
+      if (!items) {
+        items = searchIndex(snap.index, parsed.folded);
+        if (snap.searchCache.size >= MAX_CACHED_SEARCHES) snap.searchCache.clear();
+        snap.searchCache.set(parsed.folded, items);
+      }
+      return { ok: true, items };
     },
 
     /** Search results with what the home page shows next to each: a plan's price and units. */

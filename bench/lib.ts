@@ -1,0 +1,270 @@
+// Reusable benchmark pieces: a database prepared in a temp dir, the real built server and
+// a plain node:http server in child processes (so each has its own CPU and its RSS can be
+// read), autocannon runs, target checks and the printed table.
+// Other features add their own bench/<name>.ts on top of these.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createDb, migrateToLatest, type Db } from '../src/db/index';
+
+const require = createRequire(import.meta.url);
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = require('autocannon') as Autocannon;
+
+export const DEFAULT_CONNECTIONS = 50;
+
+/** seconds per measured run: BENCH_DURATION (default 10) */
+export function benchDuration(): number {
+  const v = Number(process.env.BENCH_DURATION ?? 10);
+  return Number.isFinite(v) && v > 0 ? v : 10;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BenchDatabase<T> {
+  dir: string;
+  databaseUrl: string;
+  seeded: T;
+  cleanup(): void;
+}
+
+/** A fresh SQLite file in a temp dir, migrated and filled by `seed`, then closed. */
+export async function prepareDatabase<T>(seed: (db: Db) => Promise<T>): Promise<BenchDatabase<T>> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-'));
+  const filename = path.join(dir, 'bench.sqlite');
+  const handle = createDb({ engine: 'sqlite', filename });
+  try {
+    await migrateToLatest(handle.db);
+    const seeded = await seed(handle.db);
+    return { dir, databaseUrl: `sqlite:${filename}`, seeded, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  } finally {
+    await handle.destroy();
+  }
+}
+
+export interface ChildServer {
+  name: string;
+  url: string;
+  pid: number;
+  /** resident set size in MB, read from /proc (Linux); null elsewhere */
+  rssMb(): number | null;
+  stop(): Promise<void>;
+}
+
+function readRssMb(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
+}
+
+function wrap(name: string, child: ChildProcess, url: string): ChildServer {
+  return {
+    name,
+    url,
+    pid: child.pid!,
+    rssMb: () => readRssMb(child.pid!),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+/**
+ * The real production build (dist/server.js, as `npm start` runs it) on the given database.
+ * Request logging is off (LOG_LEVEL=warn) so the figures measure the app, not the log pipe.
+ */
+export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const entry = path.resolve('dist/server.js');
+  if (!existsSync(entry)) throw new Error('dist/server.js não existe: rode `npm run build` antes (o `npm run bench` já faz isso).');
+  const port = await freePort();
+  const uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-uploads-'));
+  const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DEMO_SEED: 'false',
+      MAIL_WORKER: 'false',
+      UPLOADS_DIR: uploads,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/healthz`, child);
+  const server = wrap('app', child, url);
+  const stop = server.stop;
+  server.stop = async () => {
+    await stop();
+    rmSync(uploads, { recursive: true, force: true });
+  };
+  return server;
+}
+
+/** The yardstick: node:http answering a constant body, in its own process. */
+export async function startPlainServer(): Promise<ChildServer> {
+  const port = await freePort();
+  const code = `
+    const http = require('node:http');
+    const body = Buffer.from('[{"tipo":"unidade","id":1,"nome":"Movimento Pinheiros","cidade":"São Paulo"}]');
+    http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+      res.end(body);
+    }).listen(${port}, '127.0.0.1');
+  `;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/`, child);
+  return wrap('plain', child, url);
+}
+
+export interface LoadResult {
+  label: string;
+  path: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  total: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  /** highest RSS of the server seen during the run, MB */
+  rssMb: number | null;
+}
+
+/** A short warm-up (JIT, caches), then the measured autocannon run with RSS sampled every 200 ms. */
+export async function runLoad(
+  server: ChildServer,
+  label: string,
+  urlPath: string,
+  options: { connections?: number; duration?: number; warmup?: number; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
+  const url = `${server.url}${urlPath}`;
+  const connections = options.connections ?? DEFAULT_CONNECTIONS;
+  const duration = options.duration ?? benchDuration();
+  const warmup = options.warmup ?? Math.min(2, Math.max(1, Math.round(duration / 5)));
+  await autocannon({ url, connections, duration: warmup, headers: options.headers });
+  let rss: number | null = server.rssMb();
+  const timer = setInterval(() => {
+    const now = server.rssMb();
+    if (now !== null) rss = Math.max(rss ?? 0, now);
+  }, 200);
+  try {
+    const r = await autocannon({ url, connections, duration, headers: options.headers });
+    return {
+      label,
+      path: urlPath,
+      reqPerSec: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      total: r.requests.total,
+      errors: r.errors,
+      timeouts: r.timeouts,
+      non2xx: r.non2xx,
+      rssMb: rss,
+    };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export interface Target {
+  /** e.g. "≥ 50% do servidor puro" */
+  label: string;
+  pass: boolean;
+  /** how far off when missed, e.g. "faltam 12 p.p." */
+  shortfall?: string;
+}
+
+export function atLeast(value: number, min: number, unit: string, digits = 0): Target {
+  const pass = value >= min;
+  return {
+    label: `≥ ${min.toFixed(digits)}${unit}`,
+    pass,
+    shortfall: pass ? undefined : `faltam ${(min - value).toFixed(digits === 0 ? 1 : digits)}${unit}`,
+  };
+}
+
+export function atMost(value: number, max: number, unit: string, digits = 0): Target {
+  const pass = value <= max;
+  return {
+    label: `≤ ${max.toFixed(digits)}${unit}`,
+    pass,
+    shortfall: pass ? undefined : `excede em ${(value - max).toFixed(digits === 0 ? 1 : digits)}${unit}`,
+  };
+}
+
+export function formatTarget(t: Target | undefined): string {
+  if (!t) return '';
+  return t.pass ? `PASS (${t.label})` : `MISS (${t.label}; ${t.shortfall})`;
+}
+
+/** A plain-text table: every column padded to its widest cell. */
+export function printTable(headers: string[], rows: string[][]): void {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
+  console.log(line(headers));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const r of rows) console.log(line(r));
+}
+
+/** Any transport error, timeout or non-2xx answer makes the benchmark fail (exit code 1). */
+export function hasFailures(results: LoadResult[]): boolean {
+  return results.some((r) => r.errors > 0 || r.timeouts > 0 || r.non2xx > 0);
+}
+
+export const fmt = {
+  rps: (n: number) => Math.round(n).toLocaleString('en-US'),
+  ms: (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`,
+  pct: (n: number) => `${(n * 100).toFixed(1)}%`,
+  mb: (n: number | null) => (n === null ? 'n/d' : `${n.toFixed(1)} MB`),
+};
