@@ -1,0 +1,157 @@
+// Franchise lead submission under load: `npx tsx bench/leads.ts` after `npm run build`
+// (or through `npm run bench` when bench/run.ts calls runLeadsBench()).
+// The real production build on SQLite; one CSRF token fetched once (valid for the cookie
+// it came with), then valid POSTs to /pages/Franquia/index.php from 50 connections.
+// Target: ≥ 1,000 stored leads per second with zero errors; afterwards every
+// acknowledged lead (a 303 to obrigado.php) must be in the database.
+//
+// The form is rate limited per client address (10 per 10 minutes). A real burst comes
+// from many prospects, so the server runs with TRUST_PROXY=true and each request carries
+// its own X-Forwarded-For address: the limiter is exercised (one entry per address), not
+// switched off.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { createDb } from '../src/db/index';
+import { atLeast, benchDuration, DEFAULT_CONNECTIONS, fmt, formatTarget, prepareDatabase, printTable, startAppServer } from './lib';
+
+const require = createRequire(import.meta.url);
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+export const LEADS_TARGET_PER_SEC = 1000;
+
+export interface LeadsBenchResult {
+  storedPerSec: number;
+  acknowledged: number;
+  stored: number;
+  errors: number;
+  unexpected: number;
+  p50: number;
+  p99: number;
+  pass: boolean;
+}
+
+const FIELDS = {
+  nome_completo: 'Pessoa Interessada da Silva',
+  whatsapp: '(11) 98765-4321',
+  cidade_regiao: 'Campinas - SP',
+  investimento_parceria: 'com_socios',
+  faixa_investimento: '500mil_1milhao',
+  prazo_proximo_passo: 'ate_3_meses',
+  experiencia_negocio: 'empresario',
+  motivo_interesse: 'oportunidade_regiao',
+  aceita_contato: 'sim',
+};
+
+export async function runLeadsBench(options: { duration?: number; connections?: number } = {}): Promise<LeadsBenchResult> {
+  const duration = options.duration ?? benchDuration();
+  const connections = options.connections ?? DEFAULT_CONNECTIONS;
+  console.log('Leads de franquia: preparando o banco (vazio, SQLite)…');
+  const db = await prepareDatabase(async () => null);
+  const app = await startAppServer(db.databaseUrl, { TRUST_PROXY: 'true' });
+  let result: LeadsBenchResult;
+  try {
+    const page = await fetch(`${app.url}/pages/Franquia/index.php`);
+    const html = await page.text();
+    const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
+    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    if (page.status !== 200 || !token || !cookie) throw new Error(`formulário de franquia inesperado (${page.status})`);
+
+    let n = 0;
+    const nextBody = () => {
+      n++;
+      return new URLSearchParams({ csrf_token: token, ...FIELDS, email: `lead${n}@example.com` }).toString();
+    };
+    // A distinct client address per request (10.0.0.1, 10.0.0.2, …).
+    const nextAddress = () => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+    const headers = { cookie, 'content-type': 'application/x-www-form-urlencoded' };
+
+    const check = await fetch(`${app.url}/pages/Franquia/index.php`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...headers, 'x-forwarded-for': '192.0.2.1' },
+      body: nextBody(),
+    });
+    if (check.status !== 303) throw new Error(`POST de verificação respondeu ${check.status}: ${(await check.text()).slice(0, 300)}`);
+
+    console.log(`Leads de franquia: POST index.php, ${connections} conexões, ${duration} s…`);
+    const r = await autocannon({
+      url: `${app.url}/pages/Franquia/index.php`,
+      connections,
+      duration,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req: Record<string, unknown>) => {
+            const body = nextBody();
+            return { ...req, method: 'POST', body, headers: { ...headers, 'x-forwarded-for': nextAddress() } };
+          },
+        },
+      ],
+    });
+    const acknowledged = r.statusCodeStats['303']?.count ?? 0;
+    const unexpected = Object.entries(r.statusCodeStats)
+      .filter(([code]) => code !== '303')
+      .reduce((sum, [, s]) => sum + s.count, 0);
+    await app.stop();
+
+    // Read the database after the server is gone: every acknowledged lead must be there.
+    const handle = createDb({ engine: 'sqlite', filename: db.databaseUrl.slice('sqlite:'.length) });
+    const count = async (table: 'franquia_leads' | 'franquia_leads_historico') =>
+      Number((await handle.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const stored = (await count('franquia_leads')) - 1; // minus the check above
+    const history = await count('franquia_leads_historico');
+    await handle.destroy();
+
+    const storedPerSec = acknowledged / duration;
+    const target = atLeast(storedPerSec, LEADS_TARGET_PER_SEC, ' leads/s');
+    const complete = stored >= acknowledged && history === stored + 1;
+    const errors = r.errors + r.timeouts;
+    printTable(
+      ['medida', 'valor'],
+      [
+        ['leads confirmados (303)', String(acknowledged)],
+        ['leads gravados no banco', String(stored)],
+        ['histórico inicial gravado / esperado', `${history} / ${stored + 1}`],
+        ['leads gravados por segundo', fmt.rps(storedPerSec)],
+        ['latência p50 / p99', `${fmt.ms(r.latency.p50)} / ${fmt.ms(r.latency.p99)}`],
+        ['erros / timeouts / outros status', `${r.errors} / ${r.timeouts} / ${unexpected}`],
+        ['meta de vazão', formatTarget(target)],
+        ['todo lead confirmado está no banco', complete ? 'PASS' : 'MISS'],
+      ],
+    );
+    result = {
+      storedPerSec,
+      acknowledged,
+      stored,
+      errors,
+      unexpected,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      pass: target.pass && complete && errors === 0 && unexpected === 0,
+    };
+  } finally {
+    await app.stop();
+    db.cleanup();
+  }
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  runLeadsBench()
+    .then((r) => {
+      console.log(r.pass ? 'Leads de franquia: PASS' : 'Leads de franquia: MISS');
+      process.exitCode = r.errors || r.unexpected || r.stored < r.acknowledged ? 1 : 0;
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+}
