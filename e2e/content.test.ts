@@ -80,6 +80,17 @@ it('an admin creates a unit with a timetable and the public unit page shows it',
   await expect(page.getByText('Helena Prado').first().isVisible()).resolves.toBe(true);
   await expect(page.getByText('Pilates').first().isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
+
+  // removing asks first (content-confirm.js); dismissing keeps the class, accepting removes it
+  await page.goto(`${server.baseUrl}/admin/conteudo/unidades/${unitId}/aulas`);
+  const remove = page.getByRole('button', { name: /Remover Pilates/ });
+  page.once('dialog', (d) => void d.dismiss());
+  await remove.click();
+  await expect(page.getByRole('cell', { name: 'Helena Prado' }).isVisible()).resolves.toBe(true);
+  page.once('dialog', (d) => void d.accept());
+  await remove.click();
+  await page.waitForURL(/ok=aula_removida/);
+  await expect(page.getByRole('cell', { name: 'Helena Prado' }).count()).resolves.toBe(0);
   // the deliberate 422 above is logged by Chromium as a failed resource; nothing else may be
   expect(watch.errors.filter((e) => !e.includes('status of 422'))).toEqual([]);
   await context.close();

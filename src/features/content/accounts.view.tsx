@@ -99,7 +99,7 @@ export function AccountFormPage(p: {
             <h2 id="situacao">{user.ativo ? 'Desativar a conta' : 'Reativar a conta'}</h2>
             <ErrorSummary errors={p.activeErrors} />
             {p.activeErrors?.ativo ? <p class="field-error">{p.activeErrors.ativo}</p> : null}
-            <form method="post" action={`/admin/contas/${user.id}/ativo`}>
+            <form method="post" action={`/admin/contas/${user.id}/ativo`} data-confirmar={user.ativo ? `Desativar a conta de ${user.nome}? As sessões abertas terminam agora.` : undefined}>
               <Csrf token={staff.csrfToken} />
               <input type="hidden" name="ativo" value={user.ativo ? '0' : '1'} />
               <p>

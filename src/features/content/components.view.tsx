@@ -39,7 +39,7 @@ export function StaffPage(props: {
 }) {
   const notice = props.notice ? NOTICES[props.notice] : undefined;
   return (
-    <Layout title={props.title} staff={props.staff} scripts={props.scripts}>
+    <Layout title={props.title} staff={props.staff} scripts={['content-confirm.js', ...(props.scripts ?? [])]}>
       {props.crumbs?.length ? (
         <nav aria-label="Você está em" class="breadcrumbs">
           <ol>
@@ -251,7 +251,7 @@ export function ActiveBadge({ ativo }: { ativo: number }) {
 /** Activate/deactivate as a small POST form (CSRF protected). */
 export function ToggleActive({ action, ativo, csrfToken, label }: { action: string; ativo: number; csrfToken: string; label: string }) {
   return (
-    <form method="post" action={action} class="inline">
+    <form method="post" action={action} class="inline" data-confirmar={ativo ? `Desativar ${label}? Deixa de aparecer no site; nada é apagado.` : undefined}>
       <Csrf token={csrfToken} />
       <input type="hidden" name="ativo" value={ativo ? '0' : '1'} />
       <button type="submit" class={ativo ? 'secondary' : ''}>

@@ -99,7 +99,7 @@ export function QuestionEditPage(p: QuestionEditProps) {
           <button type="submit">Salvar pergunta</button>
         </p>
       </form>
-      <form method="post" action={`${base}/excluir`}>
+      <form method="post" action={`${base}/excluir`} data-confirmar={q.respostas > 0 ? 'Desativar esta pergunta? As respostas antigas são mantidas.' : 'Excluir esta pergunta e as suas opções?'}>
         <Csrf token={p.staff.csrfToken} />
         <p>
           {q.respostas > 0 ? (
@@ -135,7 +135,7 @@ export function QuestionEditPage(p: QuestionEditProps) {
                 </form>
                 <ToggleActive action={`${base}/opcoes/${o.id}/ativo`} ativo={o.ativo} csrfToken={p.staff.csrfToken} label={`opção ${o.texto}`} />{' '}
                 {q.tipo === 'opcoes' ? (
-                  <form method="post" action={`${base}/opcoes/${o.id}/excluir`} class="inline">
+                  <form method="post" action={`${base}/opcoes/${o.id}/excluir`} class="inline" data-confirmar={o.respostas > 0 ? `Desativar a opção ${o.texto}?` : `Excluir a opção ${o.texto}?`}>
                     <Csrf token={p.staff.csrfToken} />
                     <button type="submit" class="link-button">
                       {o.respostas > 0 ? 'Desativar' : 'Excluir'}

@@ -98,7 +98,7 @@ export function TimetablePage(p: TimetablePageProps) {
                       <a href={`${base}/${c.id}`}>
                         Editar<span class="visually-hidden"> {label}</span>
                       </a>{' '}
-                      <form method="post" action={`${base}/${c.id}/remover`} class="inline">
+                      <form method="post" action={`${base}/${c.id}/remover`} class="inline" data-confirmar={`Remover a aula ${label} da grade?`}>
                         <Csrf token={p.staff.csrfToken} />
                         <button type="submit" class="link-button">
                           Remover<span class="visually-hidden"> {label}</span>
@@ -131,7 +131,7 @@ export function TimetablePage(p: TimetablePageProps) {
         <h2 id="copiar">Copiar a grade de outra unidade</h2>
         <p>A grade atual desta unidade é substituída pela da unidade escolhida.</p>
         <ErrorSummary errors={p.copyErrors} />
-        <form method="post" action={`${base}/copiar`}>
+        <form method="post" action={`${base}/copiar`} data-confirmar="Substituir toda a grade desta unidade pela grade da unidade escolhida?">
           <Csrf token={p.staff.csrfToken} />
           <Select name="origem_id" idPrefix="copiar" label="Copiar de" values={{}} errors={p.copyErrors} placeholder="Escolha a unidade" options={p.sources.filter((s) => s.id !== p.unit.id).map((s) => ({ value: String(s.id), label: `${s.nome} (${s.cidade})` }))} />
           <p>
@@ -228,7 +228,7 @@ export function CsvPreviewPage(p: { staff: StaffProps; unit: UnitRef; rows: CsvR
         </div>
       ) : null}
       {ok ? (
-        <form method="post" action={`${base}/csv/aplicar`}>
+        <form method="post" action={`${base}/csv/aplicar`} data-confirmar={`Substituir as ${p.replacing} aulas atuais pelas ${p.rows.length} aulas do arquivo?`}>
           <Csrf token={p.staff.csrfToken} />
           <input type="hidden" name="linhas" value={p.payload} />
           <p>
