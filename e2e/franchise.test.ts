@@ -3,16 +3,20 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { expectNoA11yViolations, launchBrowser, phoneContext, startServer, watchPage, type Server } from './helpers';
 import { createStaffUser } from '../test/helpers/staff';
+import { startSmtp, type TestSmtp } from '../test/helpers/smtp';
 
 let server: Server;
 let browser: Browser;
+let smtp: TestSmtp;
 beforeAll(async () => {
-  server = await startServer({ seed: false });
+  smtp = await startSmtp({ user: 'envio@example.com', pass: 'Senha-Do-Smtp-123' });
+  server = await startServer({ seed: false, env: smtp.env });
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await smtp?.close();
 });
 
 it('a prospect submits a lead on a phone; staff log in, filter, open it, change its status and export', async () => {
@@ -83,6 +87,15 @@ it('a prospect submits a lead on a phone; staff log in, filter, open it, change 
   expect(csv.charCodeAt(0)).toBe(0xfeff);
   expect(csv).toContain('Beatriz Falcão;(11) 98765-4321;beatriz@example.com;Ribeirão Preto');
   expect(csv).toContain(';Em contato');
+
+  // The mail diagnostic: a real connection test, transcript shown, password never.
+  await page.goto(`${server.baseUrl}/pages/Franquia/smtp_test.php`);
+  await expectNoA11yViolations(page);
+  await page.getByRole('button', { name: 'Testar conexão' }).click();
+  await page.waitForURL(/smtp_test\.php/);
+  await expect(page.getByText('Conexão e autenticação bem-sucedidas', { exact: false }).isVisible()).resolves.toBe(true);
+  expect(await page.content()).not.toContain('Senha-Do-Smtp-123');
+  await expectNoA11yViolations(page);
 
   // The one 422 is the deliberate submission without consent; nothing else may fail.
   expect(watch.errors.filter((e) => !e.includes('status of 422'))).toEqual([]);
