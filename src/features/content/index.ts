@@ -37,6 +37,10 @@ export default fp(
     // catalog's TTL (5 s), so every instance shows a change within a few seconds.
     const services = createContentServices({ db: app.db, onCatalogChange: () => invalidateCatalogCache(app) });
     await app.register(async (scope) => {
+      // Staff pages show accounts, audit trails and unpublished content: never cached.
+      scope.addHook('onRequest', async (_request, reply) => {
+        reply.header('cache-control', 'private, no-store');
+      });
       // A record removed between the page and the POST: 404 page, not a 500.
       scope.setErrorHandler((error, request, reply) => {
         if (error instanceof NotFoundError) return sendError(request, reply, 404, 'Cadastro não encontrado', 'O cadastro não existe mais. Volte para a lista.');
