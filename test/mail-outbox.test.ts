@@ -182,3 +182,19 @@ describe('outbox with SMTP authentication', () => {
     }
   });
 });
+
+describe('the in-process worker', () => {
+  it('starts with the app when MAIL_WORKER is on and SMTP is configured, and delivers queued mail', async () => {
+    const smtp = await startSmtp();
+    const w = await createTestApp({ seed: false, env: { ...smtp.env, MAIL_WORKER: 'true' } });
+    try {
+      await enqueueMail(w.db, { to: 'auto@example.com', subject: 'Pelo worker', text: 'x' });
+      // The first tick runs about a second after start; poll the outcome, not the timing.
+      for (let i = 0; i < 100 && smtp.messages.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(smtp.messages.map((m) => m.subject)).toEqual(['Pelo worker']);
+    } finally {
+      await w.close();
+      await smtp.close();
+    }
+  });
+});
