@@ -104,6 +104,11 @@ export function FranchiseFormPage({ csrfToken, values = {}, errors = {} }: Franc
           Somos uma rede de academias com unidades em várias cidades do Brasil. Procuramos parceiros que queiram levar
           musculação, aulas coletivas e atendimento de qualidade para a sua região.
         </p>
+        <p>
+          <a class="button" href="#form-titulo">
+            Quero ser franqueado
+          </a>
+        </p>
         <div class="grid grid-3">
           <div class="card">
             <h2>Modelo comprovado</h2>

@@ -34,6 +34,7 @@ export interface LeadListProps {
 export function LeadListPage({ staff, filters, filterPairs, rows, total, page, pages, outOfRange, flash }: LeadListProps) {
   const first = total ? (page - 1) * 25 + 1 : 0;
   const last = Math.min(total, page * 25);
+  const moreOpen = Boolean(filters.de || filters.ate || Object.keys(filters.options).length);
   const pageLink = (p: number) => panelUrl([...filterPairs, ...(p > 1 ? ([['pagina', String(p)]] as [string, string][]) : [])]);
   return (
     <Layout title="Leads de franquia" staff={staff}>
@@ -64,6 +65,10 @@ export function LeadListPage({ staff, filters, filterPairs, rows, total, page, p
               ))}
             </select>
           </div>
+        </div>
+        <details class="more-filters" open={moreOpen}>
+          <summary>Mais filtros: respostas do formulário e datas</summary>
+          <div class="filters">
           {OPTION_FIELD_NAMES.map((f) => (
             <div key={f}>
               <label for={`f-${f}`}>{OPTION_FIELDS[f].label}</label>
@@ -85,7 +90,8 @@ export function LeadListPage({ staff, filters, filterPairs, rows, total, page, p
             <label for="f-ate">até</label>
             <input id="f-ate" name="ate" type="date" value={filters.ate} />
           </div>
-        </div>
+          </div>
+        </details>
         <div class="filters actions">
           <button type="submit">Filtrar</button>
           <a class="button secondary" href={PANEL_PATH}>
@@ -110,27 +116,27 @@ export function LeadListPage({ staff, filters, filterPairs, rows, total, page, p
             <caption class="visually-hidden">Leads de franquia, mais recentes primeiro</caption>
             <thead>
               <tr>
-                <th scope="col">Recebido em</th>
                 <th scope="col">Nome</th>
-                <th scope="col">Cidade/região</th>
-                <th scope="col">Investimento</th>
-                <th scope="col">Prazo</th>
                 <th scope="col">Status</th>
+                <th scope="col">Cidade/região</th>
+                <th scope="col">Recebido em</th>
+                <th scope="col" class="wide-only">Investimento</th>
+                <th scope="col" class="wide-only">Prazo</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((l) => (
                 <tr key={l.id}>
-                  <td>{formatDateTime(l.criado_em)}</td>
                   <td>
                     <a href={`${PANEL_PATH}?lead=${l.id}`}>{l.nome_completo}</a>
                   </td>
-                  <td>{l.cidade_regiao}</td>
-                  <td>{optionLabel('faixa_investimento', l.faixa_investimento)}</td>
-                  <td>{optionLabel('prazo_proximo_passo', l.prazo_proximo_passo)}</td>
                   <td>
                     <span class="badge">{statusLabel(l.status)}</span>
                   </td>
+                  <td>{l.cidade_regiao}</td>
+                  <td>{formatDateTime(l.criado_em)}</td>
+                  <td class="wide-only">{optionLabel('faixa_investimento', l.faixa_investimento)}</td>
+                  <td class="wide-only">{optionLabel('prazo_proximo_passo', l.prazo_proximo_passo)}</td>
                 </tr>
               ))}
             </tbody>
