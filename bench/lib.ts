@@ -117,13 +117,15 @@ function wrap(name: string, child: ChildProcess, url: string): ChildServer {
 /**
  * The real production build (dist/server.js, as `npm start` runs it) on the given database.
  * Request logging is off (LOG_LEVEL=warn) so the figures measure the app, not the log pipe.
+ * BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=2") adds V8/Node flags to try settings.
  */
 export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const entry = path.resolve('dist/server.js');
   if (!existsSync(entry)) throw new Error('dist/server.js não existe: rode `npm run build` antes (o `npm run bench` já faz isso).');
   const port = await freePort();
   const uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-uploads-'));
-  const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+  const child = spawn(process.execPath, [...nodeFlags, '--enable-source-maps', entry], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',

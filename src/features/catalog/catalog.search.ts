@@ -24,6 +24,9 @@ export interface SearchEntry {
   nameRank: number;
 }
 
+const ALNUM = /[\p{L}\p{N}]/u;
+const LONG_RUN = new RegExp(`(.)\\1{${SEARCH_MAX_RUN - 1},}`, 'u');
+
 export type SearchOutcome = { ok: true; items: SearchItem[] } | { ok: false; error: string; message: string };
 
 const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
@@ -71,16 +74,15 @@ export function parseQuery(raw: unknown): { folded: string | null } | { error: s
   }
   const folded = foldText(q);
   if ([...folded].length < SEARCH_MIN_LENGTH) return { folded: null };
-  if (!/[\p{L}\p{N}]/u.test(folded)) {
+  if (!ALNUM.test(folded)) {
     return { error: 'Busca inválida', message: 'Digite letras ou números, como o nome de uma unidade, bairro, cidade ou plano.' };
   }
-  if (new RegExp(`(.)\\1{${SEARCH_MAX_RUN - 1},}`, 'u').test(folded)) {
+  if (LONG_RUN.test(folded)) {
     return { error: 'Busca inválida', message: 'A busca repete o mesmo caractere muitas vezes.' };
   }
   return { folded };
 }
 
-const ALNUM = /[\p{L}\p{N}]/u;
 
 /** 100 exact field, 80 field starts with q, 60 a word starts with q, 40 substring; 0 none. */
 function matchField(field: string, q: string): number {
