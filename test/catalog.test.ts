@@ -424,6 +424,23 @@ describe('catalog cache', () => {
     invalidateCatalogCache(t.app);
   });
 
+  it('keeps serving the previous snapshot when a reload fails', async () => {
+    let clock = 0;
+    let down = false;
+    const errors: unknown[] = [];
+    const repo = createCatalogRepository(t.db);
+    const flaky = { ...repo, loadSnapshot: () => (down ? Promise.reject(new Error('database down')) : repo.loadSnapshot()) };
+    const service = createCatalogService(flaky, { ttlMs: 5000, now: () => clock, onStaleError: (e) => errors.push(e) });
+    expect((await service.search('moema')).ok).toBe(true);
+    down = true;
+    clock += 6000;
+    const res = await service.search('moema');
+    expect(res.ok && res.items[0]?.nome).toBe('Movimento Moema');
+    expect(errors).toHaveLength(1);
+    const cold = createCatalogService(flaky, { now: () => clock });
+    await expect(cold.search('moema')).rejects.toThrow('database down');
+  });
+
   it('reloads the snapshot once it is older than the TTL (another instance\'s edit)', async () => {
     let clock = 1_000_000;
     const service = createCatalogService(createCatalogRepository(t.db), { ttlMs: 5000, now: () => clock });

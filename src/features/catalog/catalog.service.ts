@@ -131,6 +131,8 @@ export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSn
 export interface CatalogServiceOptions {
   ttlMs?: number;
   now?: () => number;
+  /** told when a reload failed and the previous snapshot was served instead */
+  onStaleError?: (err: unknown) => void;
 }
 
 export function createCatalogService(repo: CatalogRepository, options: CatalogServiceOptions = {}) {
@@ -163,7 +165,17 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
 
   async function snapshot(): Promise<CatalogSnapshot> {
     if (current && now() - current.loadedAt < ttlMs) return current;
-    return reload();
+    const stale = current;
+    try {
+      return await reload();
+    } catch (err) {
+      // Database briefly unreachable: an older catalog beats an error page. No snapshot yet → error.
+      if (stale) {
+        options.onStaleError?.(err);
+        return stale;
+      }
+      throw err;
+    }
   }
 
   return {

@@ -22,7 +22,9 @@ export function invalidateCatalogCache(app: FastifyInstance): void {
 /** Public site: home, search, unit page, benefit landing page. */
 export default fp(
   async (app) => {
-    const service = createCatalogService(createCatalogRepository(app.db));
+    const service = createCatalogService(createCatalogRepository(app.db), {
+      onStaleError: (err) => app.log.warn({ err }, 'catalog reload failed; serving the previous snapshot'),
+    });
     app.decorate('catalog', service);
     catalogRoutes(app, service);
   },
