@@ -166,7 +166,7 @@ export function HomePage({ snapshot, q, results, error }: HomeProps) {
 
 function SearchResults({ q, results }: { q: string; results: SearchResultDetail[] }) {
   return (
-    <section id="resultados" aria-labelledby="resultados-titulo" class="card">
+    <section id="resultados" aria-labelledby="resultados-titulo" class="card catalog-card">
       <h2 id="resultados-titulo">Resultados para “{q}”</h2>
       {results.length === 0 ? (
         <p>Nada encontrado. Tente o nome do bairro, da cidade ou do plano.</p>
@@ -280,7 +280,7 @@ export function UnitPage({ data }: { data: UnitPageData }) {
       {u.descricao ? <p>{u.descricao}</p> : null}
 
       <div class="grid">
-        <section class="card" aria-labelledby="contato-titulo">
+        <section class="card catalog-card" aria-labelledby="contato-titulo">
           <h2 id="contato-titulo">Endereço e contato</h2>
           <address>
             {u.endereco}
@@ -319,7 +319,7 @@ export function UnitPage({ data }: { data: UnitPageData }) {
           </ul>
         </section>
 
-        <section class="card" aria-labelledby="horario-titulo">
+        <section class="card catalog-card" aria-labelledby="horario-titulo">
           <h2 id="horario-titulo">Horário de funcionamento</h2>
           <table class="hours">
             <caption class="visually-hidden">Horário de funcionamento por dia da semana</caption>
@@ -425,7 +425,7 @@ export function UnitPage({ data }: { data: UnitPageData }) {
         </div>
       </section>
 
-      <section aria-labelledby="opiniao-titulo" class="card">
+      <section aria-labelledby="opiniao-titulo" class="card catalog-card">
         <h2 id="opiniao-titulo">Sua opinião</h2>
         <ul class="contact-links">
           <li>
@@ -460,7 +460,7 @@ export function PassPage({ data }: { data: PassPageData }) {
         {u.endereco} · {u.bairro}, {u.cidade} – {u.uf}
       </p>
       {url ? (
-        <section class="card pass-cta" aria-labelledby="pass-titulo">
+        <section class="card catalog-card pass-cta" aria-labelledby="pass-titulo">
           <h2 id="pass-titulo">Use o seu benefício</h2>
           <p>
             Se a sua empresa oferece {platform}, você pode treinar na {u.nome} sem pagar mensalidade: faça o check-in pelo
@@ -475,7 +475,7 @@ export function PassPage({ data }: { data: PassPageData }) {
           <p class="muted">Você vai para o site da {platform}, que não pertence à {SITE_NAME}.</p>
         </section>
       ) : (
-        <section class="card" aria-labelledby="sem-beneficio-titulo">
+        <section class="card catalog-card" aria-labelledby="sem-beneficio-titulo">
           <h2 id="sem-beneficio-titulo">Esta unidade ainda não aceita benefício</h2>
           <p>
             A {u.nome} ainda não tem parceria com plataformas de benefício. Você pode conhecer os{' '}
