@@ -143,16 +143,21 @@ export function HomePage({ snapshot, q, results, error }: HomeProps) {
               <h3>
                 {city.cidade} – {city.uf}
               </h3>
-              <ul class="unit-list">
+              <ul class="unit-list city-units">
                 {city.units.map((u) => (
                   <li key={u.id}>
-                    <a href={unitHref(u.id)}>{u.nome}</a> <span class="muted">{u.bairro}</span>
-                    {safeExternalUrl(u.beneficio_url) ? (
-                      <>
-                        {' · '}
-                        <BenefitLink unit={u} />
-                      </>
-                    ) : null}
+                    <a class="unit-name" href={unitHref(u.id)}>
+                      {u.nome}
+                    </a>
+                    <span class="unit-sub">
+                      <span class="muted">{u.bairro}</span>
+                      {safeExternalUrl(u.beneficio_url) ? (
+                        <>
+                          {' · '}
+                          <BenefitLink unit={u} />
+                        </>
+                      ) : null}
+                    </span>
                   </li>
                 ))}
               </ul>
