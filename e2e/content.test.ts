@@ -131,3 +131,39 @@ it('a unit manager sees only the messages of their unit and gets 403 on another 
   await expectNoA11yViolations(page);
   await context.close();
 });
+
+it('every content, accounts and audit screen passes axe-core', async () => {
+  const admin = await createStaffUser(server.db, { papel: 'admin', nome: 'Ana Auditora' });
+  const manager = await createStaffUser(server.db, { papel: 'gerente', nome: 'Gil Gerente', unidadeIds: [1] });
+  const q = await server.db.selectFrom('perguntas').select('id').where('tipo', '=', 'opcoes').orderBy('id').executeTakeFirstOrThrow();
+  const c = await server.db.selectFrom('aulas').select('id').where('unidade_id', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+  const context = await desktop();
+  const page = await context.newPage();
+  await login(page, admin.email, admin.password, '/admin/conteudo');
+  await page.waitForURL(/\/admin\/conteudo$/);
+  const urls = [
+    '/admin/conteudo', '/admin/conteudo/unidades', '/admin/conteudo/unidades/1', `/admin/conteudo/unidades/1/aulas/${c.id}`,
+    '/admin/conteudo/planos', '/admin/conteudo/planos/novo', '/admin/conteudo/planos/1',
+    '/admin/conteudo/areas', '/admin/conteudo/areas/nova', '/admin/conteudo/modalidades', '/admin/conteudo/modalidades/1',
+    '/admin/conteudo/perguntas', '/admin/conteudo/perguntas/nova', `/admin/conteudo/perguntas/${q.id}`,
+    '/admin/contas', '/admin/contas/nova', `/admin/contas/${manager.id}`, '/admin/auditoria',
+  ];
+  for (const url of urls) {
+    const res = await page.goto(`${server.baseUrl}${url}`);
+    expect(res?.status(), url).toBe(200);
+    await expectNoA11yViolations(page);
+  }
+  // a 422 page and the CSV preview
+  await page.goto(`${server.baseUrl}/admin/conteudo/planos/novo`);
+  await page.getByLabel(/^Preço/).fill('-1');
+  await page.getByRole('button', { name: 'Criar plano' }).click();
+  await expect(page.getByText('O preço não pode ser negativo.').isVisible()).resolves.toBe(true);
+  await expectNoA11yViolations(page);
+  await page.goto(`${server.baseUrl}/admin/conteudo/unidades/1/aulas`);
+  await page.getByLabel('Arquivo CSV').setInputFiles({ name: 'grade.csv', mimeType: 'text/csv', buffer: Buffer.from('dia_semana;inicio;fim;modalidade;professor;sala\nsegunda;07:00;07:50;Yoga;Ana;Sala 9\nferiado;08:00;07:00;Yoga;;\n') });
+  await page.getByRole('button', { name: 'Ver prévia' }).click();
+  await expect(page.getByRole('heading', { name: /Prévia da grade/ }).isVisible()).resolves.toBe(true);
+  await expect(page.getByText('1 linha tem problema').isVisible()).resolves.toBe(true);
+  await expectNoA11yViolations(page);
+  await context.close();
+});

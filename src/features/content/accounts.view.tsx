@@ -1,6 +1,6 @@
 // Staff accounts (admin only) and the audit log.
 import { formatDateTime } from '../../lib/time';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, type StaffProps } from './components.view';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, type StaffProps, TableWrap } from './components.view';
 import type { FieldErrors, FormValues } from './validation';
 
 const CRUMBS = [{ href: '/admin/contas', label: 'Contas' }];
@@ -17,7 +17,7 @@ export function AccountsListPage({ staff, users, notice }: { staff: StaffProps; 
       <p>
         <a class="button" href="/admin/contas/nova">Nova conta</a>
       </p>
-      <div class="table-wrap">
+      <TableWrap label="Tabela das contas">
         <table>
           <caption class="visually-hidden">Contas</caption>
           <thead>
@@ -45,7 +45,7 @@ export function AccountsListPage({ staff, users, notice }: { staff: StaffProps; 
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </StaffPage>
   );
 }
@@ -155,7 +155,7 @@ export function AuditPage(p: {
         </p>
       </form>
       <p class="muted">{p.total === 1 ? '1 alteração' : `${p.total} alterações`}</p>
-      <div class="table-wrap">
+      <TableWrap label="Tabela das alterações">
         <table class="audit">
           <caption class="visually-hidden">Alterações, da mais recente para a mais antiga</caption>
           <thead>
@@ -186,7 +186,7 @@ export function AuditPage(p: {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {p.pages > 1 ? (
         <nav class="pagination" aria-label="Páginas">
           {p.page > 1 ? <a href={link(p.page - 1)}>Anterior</a> : null}

@@ -1,6 +1,6 @@
 // Plans, areas and modalities screens.
 import { formatBRL } from '../../lib/text';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps } from './components.view';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from './components.view';
 import { PERIODS, type FieldErrors, type FormValues } from './validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
@@ -13,7 +13,7 @@ export function PlansListPage({ staff, plans, notice }: { staff: StaffProps; not
       <p>
         <a class="button" href="/admin/conteudo/planos/novo">Novo plano</a>
       </p>
-      <div class="table-wrap">
+      <TableWrap label="Tabela dos planos">
         <table>
           <caption class="visually-hidden">Planos</caption>
           <thead>
@@ -39,7 +39,7 @@ export function PlansListPage({ staff, plans, notice }: { staff: StaffProps; not
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </StaffPage>
   );
 }

@@ -261,3 +261,12 @@ export function ToggleActive({ action, ativo, csrfToken, label }: { action: stri
     </form>
   );
 }
+
+/** A horizontally scrollable table region, reachable by keyboard (axe: scrollable-region-focusable). */
+export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}

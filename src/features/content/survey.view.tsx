@@ -1,5 +1,5 @@
 // Survey questions and their options.
-import { ActiveBadge, Checkbox, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps } from './components.view';
+import { ActiveBadge, Checkbox, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from './components.view';
 import { QUESTION_TYPES, type FieldErrors, type FormValues } from './validation';
 
 const CRUMBS = [
@@ -14,7 +14,7 @@ export function QuestionsListPage({ staff, questions, notice }: { staff: StaffPr
       <p>
         <a class="button" href="/admin/conteudo/perguntas/nova">Nova pergunta</a>
       </p>
-      <div class="table-wrap">
+      <TableWrap label="Tabela das perguntas">
         <table>
           <caption class="visually-hidden">Perguntas</caption>
           <thead>
@@ -44,7 +44,7 @@ export function QuestionsListPage({ staff, questions, notice }: { staff: StaffPr
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </StaffPage>
   );
 }

@@ -2,7 +2,7 @@
 // CSV upload with its preview.
 import { WEEKDAYS } from '../../lib/time';
 import { FieldError } from '../../views/layout';
-import { Csrf, ErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps } from './components.view';
+import { Csrf, ErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps, TableWrap } from './components.view';
 import { CSV_COLUMNS } from './timetable-csv';
 import type { CsvRowCheck } from './timetable.service';
 import type { FieldErrors, FormValues } from './validation';
@@ -69,7 +69,7 @@ export function TimetablePage(p: TimetablePageProps) {
       </p>
       <h2>Aulas da semana</h2>
       {p.classes.length ? (
-        <div class="table-wrap">
+        <TableWrap label="Tabela das aulas">
           <table>
             <caption class="visually-hidden">Aulas da semana em {p.unit.nome}</caption>
             <thead>
@@ -110,7 +110,7 @@ export function TimetablePage(p: TimetablePageProps) {
               })}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : (
         <p class="muted">Nenhuma aula cadastrada.</p>
       )}
@@ -199,7 +199,7 @@ export function CsvPreviewPage(p: { staff: StaffProps; unit: UnitRef; rows: CsvR
         </p>
       ) : null}
       {p.rows.length ? (
-        <div class="table-wrap">
+        <TableWrap label="Tabela das linhas do arquivo">
           <table>
             <caption class="visually-hidden">Linhas do arquivo</caption>
             <thead>
@@ -225,7 +225,7 @@ export function CsvPreviewPage(p: { staff: StaffProps; unit: UnitRef; rows: CsvR
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : null}
       {ok ? (
         <form method="post" action={`${base}/csv/aplicar`} data-confirmar={`Substituir as ${p.replacing} aulas atuais pelas ${p.rows.length} aulas do arquivo?`}>

@@ -1,6 +1,6 @@
 import { WEEKDAYS } from '../../lib/time';
 import { FieldError } from '../../views/layout';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, StaffPage, str, TextArea, ToggleActive, type StaffProps } from './components.view';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, StaffPage, str, TextArea, ToggleActive, type StaffProps, TableWrap } from './components.view';
 import { UFS, type FieldErrors, type FormValues } from './validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
@@ -51,7 +51,7 @@ export function UnitsListPage({ staff, units, notice }: { staff: StaffProps; not
       <p>
         <a class="button" href="/admin/conteudo/unidades/nova">Nova unidade</a>
       </p>
-      <div class="table-wrap">
+      <TableWrap label="Tabela das unidades">
         <table>
           <caption class="visually-hidden">Unidades da rede</caption>
           <thead>
@@ -84,7 +84,7 @@ export function UnitsListPage({ staff, units, notice }: { staff: StaffProps; not
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </StaffPage>
   );
 }
