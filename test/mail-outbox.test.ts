@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createDb } from '../src/db/index';
 import { enqueueMail } from '../src/features/mail/outbox.repository';
 import { deliverDueMail, MAX_ATTEMPTS } from '../src/features/mail/worker';
@@ -140,6 +141,20 @@ describe('outbox delivery', () => {
       expect(outboxIds).toHaveLength(40);
       expect(new Set(outboxIds).size).toBe(40);
       expect([...outboxIds].sort((x, y) => x - y)).toEqual(ids);
+
+      if (TEST_ENGINE === 'postgres') {
+        // A row locked by another instance is skipped, not waited for.
+        smtp.messages.length = 0;
+        const locked = await enqueueMail(t.db, { to: 'travada@example.com', subject: 'Travada', text: 'x' });
+        await enqueueMail(t.db, { to: 'livre@example.com', subject: 'Livre', text: 'x' });
+        await other.db.transaction().execute(async (trx) => {
+          await sql`select id from fila_emails where id = ${locked} for update`.execute(trx);
+          expect((await deliverDueMail(a)).sent).toBe(1);
+        });
+        expect(smtp.messages.map((m) => m.to[0])).toEqual(['livre@example.com']);
+        expect((await deliverDueMail(a)).sent).toBe(1);
+        expect(smtp.messages.map((m) => m.to[0])).toEqual(['livre@example.com', 'travada@example.com']);
+      }
     } finally {
       await other.destroy();
     }
