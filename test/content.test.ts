@@ -1,7 +1,7 @@
 // Content screens through the real app: create, edit, deactivate, validation (422 with the
 // values kept and a pt-BR message by the field), CSRF, audit rows, and that each change
 // reaches the public unit page and the search at once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';
 import { form } from './helpers/http';
 import { createStaffUser, loginAs, staffToken } from './helpers/staff';
@@ -371,6 +371,16 @@ describe('survey questions', () => {
     expect(del.statusCode).toBe(303);
     expect(del.headers.location).toBe(`/admin/conteudo/perguntas/${q.id}?ok=desativada`);
     expect(await t.db.selectFrom('perguntas').select(['id', 'ativo']).where('id', '=', q.id).executeTakeFirst()).toEqual({ id: q.id, ativo: 0 });
+    const texto = (await t.db.selectFrom('perguntas').select('texto').where('id', '=', q.id).executeTakeFirstOrThrow()).texto;
+    // the public survey stops asking it (the survey form may keep its questions for a
+    // moment: the clock is moved past any such cache instead of sleeping)
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 60_000);
+      expect((await t.app.inject('/NPS/nps_app_php/index.php?unidade_id=1')).body).not.toContain(texto);
+    } finally {
+      vi.useRealTimers();
+    }
     // the answered option cannot be deleted either
     const delOpt = await post(`/admin/conteudo/perguntas/${q.id}/opcoes/${opt.id}/excluir`, {});
     expect(delOpt.statusCode).toBe(303);
@@ -379,6 +389,13 @@ describe('survey questions', () => {
     // reactivation works
     expect((await post(`/admin/conteudo/perguntas/${q.id}/ativo`, { ativo: '1' })).statusCode).toBe(303);
     expect((await t.db.selectFrom('perguntas').select('ativo').where('id', '=', q.id).executeTakeFirstOrThrow()).ativo).toBe(1);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 120_000);
+      expect((await t.app.inject('/NPS/nps_app_php/index.php?unidade_id=1')).body).toContain(texto);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('edits text, order and mandatory flag', async () => {
