@@ -64,35 +64,34 @@ export function createSurveyRepository(db: Kysely<Database>) {
       return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('id', '=', id).where('ativo', '=', 1).executeTakeFirst();
     },
 
-    /** Active questions with their active options, in display order. */
+    /** Active questions with their active options, in display order (one query: it runs on every submission). */
     async activeQuestions(): Promise<SurveyQuestion[]> {
-      const questions = await db
-        .selectFrom('perguntas')
-        .select(['id', 'texto', 'tipo', 'obrigatoria'])
-        .where('ativo', '=', 1)
-        .orderBy('ordem')
-        .orderBy('id')
+      const rows = await db
+        .selectFrom('perguntas as p')
+        .leftJoin('perguntas_opcoes as o', (join) => join.onRef('o.pergunta_id', '=', 'p.id').on('o.ativo', '=', 1))
+        .select(['p.id', 'p.texto', 'p.tipo', 'p.obrigatoria', 'o.id as opcao_id', 'o.texto as opcao_texto', 'o.valor as opcao_valor'])
+        .where('p.ativo', '=', 1)
+        .orderBy('p.ordem')
+        .orderBy('p.id')
+        .orderBy('o.ordem')
+        .orderBy('o.id')
         .execute();
-      if (!questions.length) return [];
-      const options = await db
-        .selectFrom('perguntas_opcoes')
-        .select(['id', 'pergunta_id', 'texto', 'valor'])
-        .where('ativo', '=', 1)
-        .where(
-          'pergunta_id',
-          'in',
-          questions.map((q) => q.id),
-        )
-        .orderBy('ordem')
-        .orderBy('id')
-        .execute();
-      return questions.map((q) => ({
-        id: q.id,
-        texto: q.texto,
-        tipo: q.tipo === 'escala' || q.tipo === 'texto' ? q.tipo : 'opcoes',
-        obrigatoria: q.obrigatoria === 1,
-        opcoes: options.filter((o) => o.pergunta_id === q.id).map((o) => ({ id: o.id, texto: o.texto, valor: o.valor })),
-      }));
+      const questions: SurveyQuestion[] = [];
+      for (const r of rows) {
+        let q = questions[questions.length - 1];
+        if (!q || q.id !== r.id) {
+          q = {
+            id: r.id,
+            texto: r.texto,
+            tipo: r.tipo === 'escala' || r.tipo === 'texto' ? r.tipo : 'opcoes',
+            obrigatoria: r.obrigatoria === 1,
+            opcoes: [],
+          };
+          questions.push(q);
+        }
+        if (r.opcao_id !== null) q.opcoes.push({ id: r.opcao_id, texto: r.opcao_texto!, valor: r.opcao_valor });
+      }
+      return questions;
     },
 
     async envioExists(envioId: string): Promise<boolean> {
@@ -100,10 +99,13 @@ export function createSurveyRepository(db: Kysely<Database>) {
       return !!row;
     },
 
-    /** Header and items in one transaction. */
-    async insertResponse(r: NewSurveyResponse): Promise<number> {
+    /**
+     * Header and items in one transaction. Returns null when a response with the same
+     * envio_id is already stored (a double click): nothing is written then.
+     */
+    async insertResponse(r: NewSurveyResponse): Promise<number | null> {
       return db.transaction().execute(async (trx) => {
-        const { id } = await trx
+        const row = await trx
           .insertInto('respostas_nps')
           .values({
             unidade_id: r.unidadeId,
@@ -114,14 +116,17 @@ export function createSurveyRepository(db: Kysely<Database>) {
             envio_id: r.envioId,
             criado_em: r.criadoEm,
           })
+          // The UNIQUE envio_id decides, so two racing clicks cannot both store.
+          .onConflict((oc) => oc.column('envio_id').doNothing())
           .returning('id')
-          .executeTakeFirstOrThrow();
+          .executeTakeFirst();
+        if (!row) return null;
         if (r.itens.length) {
           await trx
             .insertInto('respostas_itens')
             .values(
               r.itens.map((i) => ({
-                resposta_id: id,
+                resposta_id: row.id,
                 pergunta_id: i.perguntaId,
                 opcao_id: i.opcaoId,
                 texto: i.texto,
@@ -130,7 +135,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
             )
             .execute();
         }
-        return id;
+        return row.id;
       });
     },
 

@@ -185,39 +185,54 @@ export function validateSurvey(
   };
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
+/**
+ * A value read from the database at most once per `ttlMs`: every submission needs the
+ * active questions and units, which staff change rarely. A change shows within ttlMs.
+ */
+function cached<T>(load: () => Promise<T>, ttlMs: number): () => Promise<T> {
+  let value: Promise<T> | null = null;
+  let loadedAt = 0;
+  return () => {
+    const now = Date.now();
+    if (!value || now - loadedAt >= ttlMs) {
+      loadedAt = now;
+      value = load();
+      // A failed read is not kept: the next call tries again.
+      value.catch(() => {
+        value = null;
+      });
+    }
+    return value;
+  };
 }
 
-export function createSurveyService(repo: SurveyRepository) {
+export const SURVEY_CACHE_MS = 2000;
+
+export function createSurveyService(repo: SurveyRepository, options: { cacheMs?: number } = {}) {
+  const ttl = options.cacheMs ?? SURVEY_CACHE_MS;
+  const activeQuestions = cached(() => repo.activeQuestions(), ttl);
+  const activeUnits = cached(async () => new Map((await repo.activeUnits()).map((u) => [u.id, u])), ttl);
+
   return {
     repo,
 
     async formFor(unitId: number) {
       const unit = await repo.activeUnit(unitId);
       if (!unit) return null;
-      return { unit, questions: await repo.activeQuestions() };
+      return { unit, questions: await activeQuestions() };
     },
 
     async submit(body: Record<string, unknown>): Promise<SubmitResult> {
       const { values, malformed } = readSurveyBody(body);
-      // Same submission id as one already stored: a double click or a resend. Answer as
-      // the first time did, store nothing.
-      if (values.envio_id && (await repo.envioExists(values.envio_id))) return { status: 'duplicate' };
       const unitId = parseUnitId(values.unidade_id);
-      const [unit, questions] = await Promise.all([unitId ? repo.activeUnit(unitId) : undefined, repo.activeQuestions()]);
+      const unit = unitId ? (await activeUnits()).get(unitId) : undefined;
+      const questions = await activeQuestions();
       const result = validateSurvey(values, malformed, unit ?? null, questions, nowIso());
       if (!result.ok) return { status: 'invalid', errors: result.errors, values, unit: unit ?? null, questions };
-      try {
-        return { status: 'stored', id: await repo.insertResponse(result.record) };
-      } catch (err) {
-        // Two clicks racing past the check above: the UNIQUE envio_id keeps one.
-        if (result.record.envioId && isUniqueViolation(err) && (await repo.envioExists(result.record.envioId))) {
-          return { status: 'duplicate' };
-        }
-        throw err;
-      }
+      const id = await repo.insertResponse(result.record);
+      // Same envio_id as a stored response: a double click or a resend. Answer as the first
+      // time did, store nothing.
+      return id === null ? { status: 'duplicate' } : { status: 'stored', id };
     },
   };
 }

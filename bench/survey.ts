@@ -1,0 +1,157 @@
+// Survey submission under load: `npx tsx bench/survey.ts` after `npm run build`
+// (or through `npm run bench` when bench/run.ts calls runSurveyBench()).
+// The real production build on SQLite; one CSRF token fetched once (it is valid for the
+// cookie it came with), then valid survey POSTs from 50 connections, each with its own
+// envio_id. Target: ≥ 1,000 stored responses per second with zero errors. Afterwards every
+// acknowledged response (a 303 to obrigado.php) must be in the database.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { createDb } from '../src/db/index';
+import { seedDemo } from '../src/db/seeds/demo';
+import { atLeast, benchDuration, DEFAULT_CONNECTIONS, fmt, formatTarget, prepareDatabase, printTable, startAppServer } from './lib';
+
+const require = createRequire(import.meta.url);
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  duration: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+export const SURVEY_TARGET_PER_SEC = 1000;
+
+export interface SurveyBenchResult {
+  storedPerSec: number;
+  acknowledged: number;
+  stored: number;
+  errors: number;
+  unexpected: number;
+  p50: number;
+  p99: number;
+  pass: boolean;
+}
+
+export async function runSurveyBench(options: { duration?: number; connections?: number } = {}): Promise<SurveyBenchResult> {
+  const duration = options.duration ?? benchDuration();
+  const connections = options.connections ?? DEFAULT_CONNECTIONS;
+  console.log('Pesquisa: preparando o banco (conteúdo de demonstração, SQLite)…');
+  const db = await prepareDatabase(async (d) => {
+    await seedDemo(d);
+    const unit = await d.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+    const questions = await d.selectFrom('perguntas').select(['id', 'tipo', 'obrigatoria']).where('ativo', '=', 1).orderBy('ordem').execute();
+    const options = await d.selectFrom('perguntas_opcoes').select(['id', 'pergunta_id']).where('ativo', '=', 1).orderBy('ordem').execute();
+    return { unitId: unit.id, questions, options };
+  });
+  const { unitId, questions, options: opts } = db.seeded;
+  const app = await startAppServer(db.databaseUrl);
+  let result: SurveyBenchResult;
+  try {
+    // One form render: its token and its CSRF cookie serve every request of the run.
+    const page = await fetch(`${app.url}/NPS/nps_app_php/index.php?unidade_id=${unitId}`);
+    const html = await page.text();
+    const token = /name="_token" value="([^"]+)"/.exec(html)?.[1];
+    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    if (page.status !== 200 || !token || !cookie) throw new Error(`formulário da pesquisa inesperado (${page.status})`);
+
+    const fields = new URLSearchParams({ _token: token, unidade_id: String(unitId) });
+    for (const q of questions) {
+      if (q.tipo === 'texto') fields.append(`texto_ok[${q.id}]`, '1');
+      else {
+        const choices = opts.filter((o) => o.pergunta_id === q.id);
+        fields.append(`respostas[${q.id}]`, String(choices[Math.min(9, choices.length - 1)]!.id));
+      }
+    }
+    fields.append('comentario', 'Resposta do teste de carga');
+    // autocannon swaps [<id>] for a unique, URL-safe, fixed-length id on every request.
+    const body = `${fields.toString()}&envio_id=[<id>]`;
+
+    const check = await fetch(`${app.url}/NPS/nps_app_php/salvar_resposta.php`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.replace('[<id>]', 'verificacao-inicial-0001'),
+    });
+    if (check.status !== 303) throw new Error(`POST de verificação respondeu ${check.status}: ${(await check.text()).slice(0, 300)}`);
+
+    console.log(`Pesquisa: POST salvar_resposta.php, ${connections} conexões, ${duration} s…`);
+    const r = await autocannon({
+      url: `${app.url}/NPS/nps_app_php/salvar_resposta.php`,
+      method: 'POST',
+      connections,
+      duration,
+      idReplacement: true,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    const acknowledged = r.statusCodeStats['303']?.count ?? 0;
+    const unexpected = Object.entries(r.statusCodeStats)
+      .filter(([code]) => code !== '303')
+      .reduce((n, [, s]) => n + s.count, 0);
+    await app.stop();
+
+    // Read the database after the server is gone: every acknowledged response must be there.
+    const handle = createDb({ engine: 'sqlite', filename: db.databaseUrl.slice('sqlite:'.length) });
+    const count = async (table: 'respostas_nps' | 'respostas_itens') =>
+      Number((await handle.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const stored = (await count('respostas_nps')) - 1; // minus the check above
+    const items = await count('respostas_itens');
+    const orphanHeaders = Number(
+      (
+        await handle.db
+          .selectFrom('respostas_nps as r')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('respostas_itens as i').select('i.id').whereRef('i.resposta_id', '=', 'r.id'))))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    await handle.destroy();
+
+    const storedPerSec = acknowledged / duration;
+    const target = atLeast(storedPerSec, SURVEY_TARGET_PER_SEC, ' respostas/s');
+    const complete = stored >= acknowledged && orphanHeaders === 0 && items === (stored + 1) * questions.length;
+    const errors = r.errors + r.timeouts;
+    printTable(
+      ['medida', 'valor'],
+      [
+        ['respostas confirmadas (303)', String(acknowledged)],
+        ['respostas gravadas no banco', String(stored)],
+        ['itens gravados / esperados', `${items} / ${(stored + 1) * questions.length}`],
+        ['respostas gravadas por segundo', fmt.rps(storedPerSec)],
+        ['latência p50 / p99', `${fmt.ms(r.latency.p50)} / ${fmt.ms(r.latency.p99)}`],
+        ['erros / timeouts / outros status', `${r.errors} / ${r.timeouts} / ${unexpected}`],
+        ['meta de vazão', formatTarget(target)],
+        ['toda resposta confirmada está no banco', complete ? 'PASS' : 'MISS'],
+      ],
+    );
+    result = {
+      storedPerSec,
+      acknowledged,
+      stored,
+      errors,
+      unexpected,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      pass: target.pass && complete && errors === 0 && unexpected === 0,
+    };
+  } finally {
+    await app.stop();
+    db.cleanup();
+  }
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  runSurveyBench()
+    .then((r) => {
+      console.log(r.pass ? 'Pesquisa: PASS' : 'Pesquisa: MISS');
+      process.exitCode = r.errors || r.unexpected || r.stored < r.acknowledged ? 1 : 0;
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+}
