@@ -92,6 +92,14 @@ describe('staff login', () => {
     }
     const form = await t.app.inject(`${LOGIN_URL}?voltar=${encodeURIComponent('/admin/mensagens')}`);
     expect(form.body).toContain('name="voltar" value="/admin/mensagens"');
+    // Already logged in: the login URL with voltar goes straight on (same-site only).
+    const cookie = await loginAs(t.app, u.email, u.password);
+    const on = await t.app.inject({ url: `${LOGIN_URL}?voltar=${encodeURIComponent('/admin/mensagens')}`, headers: { cookie } });
+    expect(on.statusCode).toBe(303);
+    expect(on.headers.location).toBe('/admin/mensagens');
+    const evil = await t.app.inject({ url: `${LOGIN_URL}?voltar=${encodeURIComponent('//evil.example')}`, headers: { cookie } });
+    expect(evil.statusCode).toBe(200);
+    expect(evil.body).toContain('Leads de franquia');
   });
 
   it('logs out: destroys the session row and the cookie', async () => {

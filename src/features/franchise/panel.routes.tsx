@@ -57,6 +57,13 @@ export default async function panelRoutes(app: FastifyInstance) {
         notice: q.saiu ? 'Você saiu da área da equipe.' : undefined,
       });
     }
+    // Already logged in and sent here to log in (an old tab, a bookmark): go on.
+    const voltar = safeReturnPath(q.voltar);
+    if (voltar) {
+      await app.requireStaff(request, reply);
+      if (reply.sent) return reply;
+      return reply.redirect(voltar, 303);
+    }
     // A stale session (idle/absolute expiry, disabled account) is sent back here to log in.
     if (!(await admitAdmin(request, reply))) return reply;
 
