@@ -177,7 +177,10 @@ describe('survey results page', () => {
     expect(lines[0]).toMatch(/^id;data;unidade;nota_nps;categoria;nome_cliente;contato_cliente;comentario;/);
     expect(lines).toHaveLength(1 + 7);
     expect(res.body).toContain(`'=HYPERLINK(""http://evil.example"",""x"")`);
-    expect(lines[1]).toMatch(/^\d+;\d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d;/);
+    expect(lines[1]).toMatch(/^\d+;\d\d\/\d\d\/\d{4} \d\d:\d\d;/);
+    // newest first, like the list
+    const ids = lines.slice(1).map((l) => Number(l.split(';')[0]));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
     // a manager's export holds only their unit
     const mine = await get('/admin/pesquisa/exportar.csv', managerB);
     expect(mine.body.replace(/^\uFEFF/, '').trim().split('\r\n').slice(1).every((l) => l.includes(units[1]!.nome))).toBe(true);

@@ -18,7 +18,6 @@ const dateTime = new Intl.DateTimeFormat('pt-BR', {
   year: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
-  second: '2-digit',
 });
 export function csvDate(iso: string): string {
   return dateTime.format(new Date(iso)).replace(',', '');

@@ -127,7 +127,8 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
       ).execute();
     },
 
-    async after(f: MessageFilter, afterId: number, limit: number) {
+    /** Keyset batches for the CSV export, newest first (ids below `beforeId`). */
+    async before(f: MessageFilter, beforeId: number | null, limit: number) {
       return applyFilter(
         db
           .selectFrom('fale_aqui as m')
@@ -135,8 +136,8 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
           .select((eb) =>
             eb.selectFrom('fale_aqui_arquivos as a').select((e2) => e2.fn.countAll<number>().as('n')).whereRef('a.fale_aqui_id', '=', 'm.id').as('fotos'),
           )
-          .where('m.id', '>', afterId)
-          .orderBy('m.id')
+          .$if(beforeId !== null, (qb) => qb.where('m.id', '<', beforeId!))
+          .orderBy('m.id', 'desc')
           .limit(limit),
         f,
       ).execute();

@@ -50,14 +50,14 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
     exportRows(filter: MessageFilter) {
       const header = ['id', 'data', 'unidade', 'nome', 'anonimo', 'status', 'mensagem', 'fotos'];
       async function* rows() {
-        let after = 0;
+        let before: number | null = null;
         for (;;) {
-          const batch = await repo.after(filter, after, 500);
+          const batch = await repo.before(filter, before, 500);
           if (!batch.length) return;
           for (const m of batch) {
             yield [m.id, csvDate(m.criado_em), m.unidade, m.nome_completo, m.anonimo ? 'sim' : 'não', STATUS_LABEL[m.status as MessageStatus] ?? m.status, m.mensagem, Number(m.fotos ?? 0)];
           }
-          after = batch[batch.length - 1]!.id;
+          before = batch[batch.length - 1]!.id;
         }
       }
       return { header, rows: rows() };

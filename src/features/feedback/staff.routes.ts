@@ -77,6 +77,8 @@ export async function staffRoutes(app: FastifyInstance) {
     if (scope.forbidden) return forbidden(request, reply);
     const period = resolvePeriod(q.de, q.ate);
     const { header, rows } = await report.exportRows({ unitIds: scope.unitIds, period, categoria: (q.categoria || undefined) as NpsCategory | undefined });
+    // Who took which data out, without the data itself.
+    request.log.info({ userId: request.staff!.id, export: 'pesquisa', filters: { ...q, de: period.de, ate: period.ate } }, 'csv export');
     privatePage(reply);
     reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="pesquisa-${period.de}-a-${period.ate}.csv"`);
     return reply.send(csvStream(header, rows));
@@ -111,6 +113,7 @@ export async function staffRoutes(app: FastifyInstance) {
     const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
     if (scope.forbidden) return forbidden(request, reply);
     const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: q.status || undefined });
+    request.log.info({ userId: request.staff!.id, export: 'mensagens', filters: q }, 'csv export');
     privatePage(reply);
     reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="mensagens-${saoPauloDay()}.csv"`);
     return reply.send(csvStream(header, rows));

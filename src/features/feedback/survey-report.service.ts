@@ -85,9 +85,9 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const header = ['id', 'data', 'unidade', 'nota_nps', 'categoria', 'nome_cliente', 'contato_cliente', 'comentario', ...questions.map((qq) => qq.texto)];
       const filter = filterOf(q);
       async function* rows() {
-        let after = 0;
+        let before: number | null = null;
         for (;;) {
-          const batch = await repo.responsesAfter(filter, after, 500);
+          const batch = await repo.responsesBefore(filter, before, 500);
           if (!batch.length) return;
           const items = await repo.itemsFor(batch.map((r) => r.id));
           for (const r of batch) {
@@ -110,7 +110,7 @@ export function createSurveyReportService(repo: SurveyRepository) {
               }),
             ];
           }
-          after = batch[batch.length - 1]!.id;
+          before = batch[batch.length - 1]!.id;
         }
       }
       return { header, rows: rows() };

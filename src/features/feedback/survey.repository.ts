@@ -236,15 +236,15 @@ export function createSurveyRepository(db: Kysely<Database>) {
       ).execute();
     },
 
-    /** Keyset batches for the CSV export (oldest first, so the file reads like a log). */
-    async responsesAfter(f: ResponseFilter, afterId: number, limit: number) {
+    /** Keyset batches for the CSV export, newest first like the list (ids below `beforeId`). */
+    async responsesBefore(f: ResponseFilter, beforeId: number | null, limit: number) {
       return applyFilter(
         db
           .selectFrom('respostas_nps as r')
           .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
           .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
-          .where('r.id', '>', afterId)
-          .orderBy('r.id')
+          .$if(beforeId !== null, (qb) => qb.where('r.id', '<', beforeId!))
+          .orderBy('r.id', 'desc')
           .limit(limit),
         f,
       ).execute();
