@@ -234,6 +234,26 @@ describe('free-message submission', () => {
     expect(stored.length).toBeGreaterThan(0);
   });
 
+  it('ignores a file sent under another field name', async () => {
+    const before = await state();
+    const { token, cookie } = await openForm();
+    const fd = new FormData();
+    for (const [k, v] of Object.entries({ _token: token, ...base() })) fd.append(k, v);
+    fd.append('outro', new Blob([new Uint8Array(await png())], { type: 'image/png' }), 'x.png');
+    const body = new Response(fd);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: POST,
+      headers: { cookie, 'content-type': body.headers.get('content-type')! },
+      payload: Buffer.from(await body.arrayBuffer()),
+    });
+    expect(res.statusCode).toBe(303);
+    const after = await state();
+    expect(after.mensagens).toBe(before.mensagens + 1);
+    expect(after.arquivos).toBe(before.arquivos);
+    expect(after.files).toEqual(before.files);
+  });
+
   it('refuses a third image: 422, nothing stored, no file left', async () => {
     const before = await state();
     const res = await send(base(), [

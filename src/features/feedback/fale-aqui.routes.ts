@@ -35,6 +35,11 @@ async function readMultipart(request: FastifyRequest): Promise<void> {
     const parts = request.parts(options as Parameters<typeof request.parts>[0]);
     for await (const part of parts) {
       if (part.type === 'file') {
+        if (part.fieldname !== 'arquivos[]' && part.fieldname !== 'arquivos') {
+          // A file under another field name is not a photo of this form: read and dropped.
+          for await (const _chunk of part.file) void _chunk;
+          continue;
+        }
         const chunks: Buffer[] = [];
         for await (const chunk of part.file) chunks.push(chunk as Buffer);
         if (part.file.truncated) parsed.problems.tooLarge = true;
