@@ -28,6 +28,10 @@ afterAll(async () => {
   await smtp?.close();
 });
 
+// Each POST from its own address: the route is rate limited per address (10 a minute).
+let ipCounter = 0;
+const nextIp = () => `10.44.${(++ipCounter >> 8) & 255}.${ipCounter & 255}`;
+
 interface FilePart {
   name: string;
   type: string;
@@ -53,6 +57,7 @@ async function send(fields: Record<string, string>, files: FilePart[] = [], opts
   return t.app.inject({
     method: 'POST',
     url: POST,
+    remoteAddress: nextIp(),
     headers: { cookie: opts.cookie ?? cookie, 'content-type': body.contentType, ...(opts.accept ? { accept: opts.accept } : {}) },
     payload: body.payload,
   });
@@ -169,14 +174,14 @@ describe('free-message submission', () => {
     const before = await state();
     const body = await multipart(base(), [{ name: 'a.png', type: 'image/png', data: await png() }]);
     const { cookie, token } = await openForm();
-    const missing = await t.app.inject({ method: 'POST', url: POST, headers: { cookie, 'content-type': body.contentType }, payload: body.payload });
+    const missing = await t.app.inject({ method: 'POST', url: POST, remoteAddress: nextIp(), headers: { cookie, 'content-type': body.contentType }, payload: body.payload });
     expect(missing.statusCode).toBe(403);
     expect(missing.body).toContain(FORM);
     const wrongBody = await multipart({ _token: token + 'x', ...base() });
-    const wrong = await t.app.inject({ method: 'POST', url: POST, headers: { cookie, 'content-type': wrongBody.contentType }, payload: wrongBody.payload });
+    const wrong = await t.app.inject({ method: 'POST', url: POST, remoteAddress: nextIp(), headers: { cookie, 'content-type': wrongBody.contentType }, payload: wrongBody.payload });
     expect(wrong.statusCode).toBe(403);
     const noCookieBody = await multipart({ _token: token, ...base() });
-    const noCookie = await t.app.inject({ method: 'POST', url: POST, headers: { 'content-type': noCookieBody.contentType }, payload: noCookieBody.payload });
+    const noCookie = await t.app.inject({ method: 'POST', url: POST, remoteAddress: nextIp(), headers: { 'content-type': noCookieBody.contentType }, payload: noCookieBody.payload });
     expect(noCookie.statusCode).toBe(403);
     expect(await state()).toEqual(before);
   });
@@ -244,6 +249,7 @@ describe('free-message submission', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: POST,
+      remoteAddress: nextIp(),
       headers: { cookie, 'content-type': body.headers.get('content-type')! },
       payload: Buffer.from(await body.arrayBuffer()),
     });
@@ -252,6 +258,21 @@ describe('free-message submission', () => {
     expect(after.mensagens).toBe(before.mensagens + 1);
     expect(after.arquivos).toBe(before.arquivos);
     expect(after.files).toEqual(before.files);
+  });
+
+  it('limits POSTs per address (10 a minute) with a pt-BR 429', async () => {
+    const before = await state();
+    const { cookie } = await openForm();
+    const body = await multipart(base());
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await t.app.inject({ method: 'POST', url: POST, remoteAddress: '10.99.0.1', headers: { cookie, 'content-type': body.contentType }, payload: body.payload });
+      statuses.push(res.statusCode);
+      if (i === 10) expect(res.body).toContain('Muitas tentativas');
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 403)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect(await state()).toEqual(before);
   });
 
   it('refuses a third image: 422, nothing stored, no file left', async () => {

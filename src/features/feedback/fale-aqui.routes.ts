@@ -78,7 +78,7 @@ export async function faleAquiRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const values = readMessageFields({ unidade_id: request.query.unidade_id ?? '' });
       if (!/^\d{1,9}$/.test(values.unidade_id)) values.unidade_id = '';
-      return renderForm(reply, { values, errors: {} });
+      return renderForm(reply, { values, errors: {}, hadFiles: false });
     },
   );
 
@@ -87,7 +87,9 @@ export async function faleAquiRoutes(app: FastifyInstance) {
     {
       // The multipart body is a stream: read by readMultipart, checked by the service.
       preHandler: [readMultipart, app.csrfProtection],
-      config: { formPath: FALE_AQUI_PATH },
+      // Each request may hold up to 30 MB in memory while it is checked: a per-address
+      // limit keeps one client from filling the memory (a gym's wi-fi stays far below it).
+      config: { formPath: FALE_AQUI_PATH, rateLimit: { max: 10, timeWindow: 60_000 } },
     },
     async (request, reply) => {
       const upload = uploadsOf.get(request) ?? { files: [], problems: { tooLarge: false, tooMany: false } };
@@ -95,7 +97,7 @@ export async function faleAquiRoutes(app: FastifyInstance) {
       const result = await service.submit(body, upload.files, upload.problems);
       if (result.status === 'stored') return reply.redirect(THANKS_PATH, 303);
       if (wantsJson(request)) return reply.code(result.httpStatus).send({ errors: result.errors });
-      return renderForm(reply, { values: result.values, errors: result.errors }, result.httpStatus);
+      return renderForm(reply, { values: result.values, errors: result.errors, hadFiles: upload.files.length > 0 || upload.problems.tooLarge || upload.problems.tooMany }, result.httpStatus);
     },
   );
 }

@@ -16,9 +16,11 @@ export interface FaleAquiFormProps {
   values: MessageValues;
   errors: MessageErrors;
   csrfToken: string;
+  /** the refused request carried photos: they must be chosen again */
+  hadFiles: boolean;
 }
 
-export function FaleAquiPage({ units, values, errors, csrfToken }: FaleAquiFormProps) {
+export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: FaleAquiFormProps) {
   const errorCount = Object.keys(errors).length;
   return (
     <Layout
@@ -32,7 +34,7 @@ export function FaleAquiPage({ units, values, errors, csrfToken }: FaleAquiFormP
         <div class="alert alert-error" role="alert">
           <p>
             Confira {errorCount === 1 ? 'o campo indicado' : `os ${errorCount} campos indicados`} abaixo. Nada foi gravado
-            {values.mensagem ? '; se havia fotos, escolha-as de novo' : ''}.
+            {hadFiles ? ': escolha as fotos de novo antes de enviar' : ''}.
           </p>
         </div>
       ) : null}
