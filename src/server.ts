@@ -26,6 +26,11 @@ async function main() {
   if (config.demoSeed) app.log.info('demo content is loaded on an empty database (DEMO_SEED=false turns this off)');
 
   let closing = false;
+  // While draining, answers close their keep-alive connection, so server.close() is not
+  // held open by clients that would otherwise reuse it.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;

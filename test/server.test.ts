@@ -1,6 +1,7 @@
 // The built server as an operator runs it: migrates and seeds an empty database,
 // serves, and exits cleanly on SIGTERM.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +41,7 @@ it('starts on an empty SQLite database with demo content and drains on SIGTERM',
       DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`,
       UPLOADS_DIR: path.join(dir, 'uploads'),
       MAIL_WORKER: 'false',
+      LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -52,12 +54,30 @@ it('starts on an empty SQLite database with demo content and drains on SIGTERM',
   expect(search.status).toBe(200);
   expect(Array.isArray(await search.json())).toBe(true);
 
-  // A request in flight when SIGTERM arrives still completes.
-  const inFlight = fetch(`${base}/Detalhes.php?id=1`);
+  // A request in flight when SIGTERM arrives still completes: its body is still being
+  // uploaded when the signal comes.
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  child.kill('SIGTERM');
-  const res = await inFlight;
-  expect(res.status).toBe(200);
+  const seen = waitForLine(child, /"url":"\/pages\/Franquia\/index\.php"/);
+  const response = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: Number(port), method: 'POST', path: '/pages/Franquia/index.php',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '45' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+      },
+    );
+    req.on('error', reject);
+    req.write('nome_completo=Maria');
+    seen.then(() => {
+      child.kill('SIGTERM');
+      setTimeout(() => req.end('&email=m%40exemplo.com&x=1'), 300);
+    }, reject);
+  });
+  const res = await response;
+  // Refused for its missing CSRF token, but answered, and the connection is released.
+  expect(res.status).toBe(403);
+  expect(res.connection).toBe('close');
   expect(await exited).toBe(0);
   // The database was closed cleanly: the WAL was checkpointed away.
   expect(existsSync(path.join(dir, 'db.sqlite'))).toBe(true);

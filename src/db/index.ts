@@ -70,13 +70,21 @@ export function createDb(config: DatabaseConfig): DbHandle {
   return { db, engine: 'postgres', destroy: () => db.destroy() };
 }
 
-export function createMigrator(db: Kysely<any>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/**
+ * `schema`: a PostgreSQL schema of our own (tests, shared databases). Kysely must keep its
+ * bookkeeping tables there too, or it finds another schema's and skips our migrations.
+ */
+export function createMigrator(db: Kysely<any>, schema?: string): Migrator {
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
 }
 
 /** Applies pending migrations; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
-  const result = await createMigrator(db).migrateToLatest();
+export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<MigrationResultSet> {
+  const result = await createMigrator(db, schema).migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? '?';
     throw new Error(`Falha na migração ${failed}: ${String((result.error as Error).message ?? result.error)}`);

@@ -28,7 +28,7 @@ export async function createTestDb(): Promise<TestDb> {
     await admin.end();
     const config: DatabaseConfig = { engine: 'postgres', connectionString: TEST_PG_URL, schema };
     const handle = createDb(config);
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, schema);
     return {
       handle,
       config,
