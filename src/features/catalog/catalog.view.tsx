@@ -12,8 +12,6 @@ export const passHref = (id: number) => `/pages/Pass/index.php?id=${id}`;
 export const surveyHref = (id?: number) => (id ? `/NPS/nps_app_php/index.php?unidade_id=${id}` : '/NPS/nps_app_php/index.php');
 export const FRANCHISE_HREF = '/pages/Franquia/index.php';
 export const FREE_MESSAGE_HREF = '/NPS/nps_app_php/fale_aqui.php';
-/** decision 012: a plan result leads to the home search for that plan, which lists its units */
-export const planHref = (nome: string) => `/?q=${encodeURIComponent(nome)}#resultados`;
 
 const PERIOD_LABEL: Record<string, string> = {
   mensal: 'por mês',
