@@ -259,3 +259,39 @@ describe('survey submission', () => {
     expect(await counts()).toEqual(before);
   });
 });
+
+describe('survey writer (group commit)', () => {
+  it('stores a batch in one go, keeps one of two equal envio_ids, and isolates a failing record', async () => {
+    const { createSurveyRepository } = await import('../src/features/feedback/survey.repository');
+    const { createSurveyWriter } = await import('../src/features/feedback/survey.writer');
+    const writer = createSurveyWriter(createSurveyRepository(t.db));
+    const before = await counts();
+    const rec = (envio: string | null, unidadeId = unitId) => ({
+      unidadeId,
+      nomeCliente: null,
+      contatoCliente: null,
+      comentario: null,
+      notaNps: 10,
+      envioId: envio,
+      criadoEm: nowIso(),
+      itens: [{ perguntaId: q.escala, opcaoId: optionFor(q.escala, 10), texto: null, textoOk: false }],
+    });
+    // all issued in the same turn of the event loop: one batch
+    const results = await Promise.allSettled([
+      writer.write(rec('lote-a-000001')),
+      writer.write(rec('lote-a-000001')),
+      writer.write(rec(null)),
+      writer.write(rec('lote-b-000001', 99999999)), // no such unit: foreign key violation
+      writer.write(rec('lote-c-000001')),
+    ]);
+    expect(results[0]).toMatchObject({ status: 'fulfilled' });
+    expect((results[0] as PromiseFulfilledResult<number>).value).toBeGreaterThan(0);
+    expect(results[1]).toEqual({ status: 'fulfilled', value: null });
+    expect(results[2]).toMatchObject({ status: 'fulfilled' });
+    expect(results[3]).toMatchObject({ status: 'rejected' });
+    expect(results[4]).toMatchObject({ status: 'fulfilled' });
+    const after = await counts();
+    expect(after.respostas).toBe(before.respostas + 3);
+    expect(after.itens).toBe(before.itens + 3);
+  });
+});

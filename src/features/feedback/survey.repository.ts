@@ -100,42 +100,47 @@ export function createSurveyRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Header and items in one transaction. Returns null when a response with the same
-     * envio_id is already stored (a double click): nothing is written then.
+     * Stores responses, each as its header and items, in ONE transaction (a batch shares
+     * the commit). For each record: its new id, or null when a response with the same
+     * envio_id is already stored (a double click), in which case nothing of it is written.
+     * If any statement fails the whole transaction is rolled back.
      */
-    async insertResponse(r: NewSurveyResponse): Promise<number | null> {
+    async insertResponses(records: NewSurveyResponse[]): Promise<(number | null)[]> {
       return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('respostas_nps')
-          .values({
-            unidade_id: r.unidadeId,
-            nome_cliente: r.nomeCliente,
-            contato_cliente: r.contatoCliente,
-            comentario: r.comentario,
-            nota_nps: r.notaNps,
-            envio_id: r.envioId,
-            criado_em: r.criadoEm,
-          })
-          // The UNIQUE envio_id decides, so two racing clicks cannot both store.
-          .onConflict((oc) => oc.column('envio_id').doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        if (!row) return null;
-        if (r.itens.length) {
-          await trx
-            .insertInto('respostas_itens')
-            .values(
-              r.itens.map((i) => ({
-                resposta_id: row.id,
-                pergunta_id: i.perguntaId,
-                opcao_id: i.opcaoId,
-                texto: i.texto,
-                texto_ok: i.textoOk ? 1 : 0,
-              })),
-            )
-            .execute();
+        const ids: (number | null)[] = [];
+        for (const r of records) {
+          const row = await trx
+            .insertInto('respostas_nps')
+            .values({
+              unidade_id: r.unidadeId,
+              nome_cliente: r.nomeCliente,
+              contato_cliente: r.contatoCliente,
+              comentario: r.comentario,
+              nota_nps: r.notaNps,
+              envio_id: r.envioId,
+              criado_em: r.criadoEm,
+            })
+            // The UNIQUE envio_id decides, so two racing clicks cannot both store.
+            .onConflict((oc) => oc.column('envio_id').doNothing())
+            .returning('id')
+            .executeTakeFirst();
+          if (row && r.itens.length) {
+            await trx
+              .insertInto('respostas_itens')
+              .values(
+                r.itens.map((i) => ({
+                  resposta_id: row.id,
+                  pergunta_id: i.perguntaId,
+                  opcao_id: i.opcaoId,
+                  texto: i.texto,
+                  texto_ok: i.textoOk ? 1 : 0,
+                })),
+              )
+              .execute();
+          }
+          ids.push(row ? row.id : null);
         }
-        return row.id;
+        return ids;
       });
     },
 

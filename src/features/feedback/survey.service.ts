@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { nowIso } from '../../db/index';
 import { cleanText } from '../../lib/text';
 import type { NewSurveyResponse, SurveyQuestion, SurveyRepository, UnitRef } from './survey.repository';
+import { createSurveyWriter } from './survey.writer';
 
 export const LIMITS = { nome_cliente: 120, contato_cliente: 254, comentario: 3000, texto: 3000 } as const;
 
@@ -212,6 +213,7 @@ export function createSurveyService(repo: SurveyRepository, options: { cacheMs?:
   const ttl = options.cacheMs ?? SURVEY_CACHE_MS;
   const activeQuestions = cached(() => repo.activeQuestions(), ttl);
   const activeUnits = cached(async () => new Map((await repo.activeUnits()).map((u) => [u.id, u])), ttl);
+  const writer = createSurveyWriter(repo);
 
   return {
     repo,
@@ -229,7 +231,7 @@ export function createSurveyService(repo: SurveyRepository, options: { cacheMs?:
       const questions = await activeQuestions();
       const result = validateSurvey(values, malformed, unit ?? null, questions, nowIso());
       if (!result.ok) return { status: 'invalid', errors: result.errors, values, unit: unit ?? null, questions };
-      const id = await repo.insertResponse(result.record);
+      const id = await writer.write(result.record);
       // Same envio_id as a stored response: a double click or a resend. Answer as the first
       // time did, store nothing.
       return id === null ? { status: 'duplicate' } : { status: 'stored', id };
