@@ -45,8 +45,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
-  app.addHook('onSend', async (request, reply) => {
+  // A callback hook, not async: it runs on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   const handle = options.db ?? createDb(config.database);

@@ -1,38 +1,46 @@
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
-/**
- * Security headers on every response, errors included. Scripts only from our own
- * origin: no inline script, no unsafe-inline anywhere.
- */
+// Scripts, styles, images and fonts only from our own origin: no inline script, no
+// unsafe-inline anywhere. JSON-LD data blocks are not scripts and need no exception.
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "object-src 'none'",
+].join('; ');
+
+// The same set helmet would send, computed once: these values never vary per request,
+// and rebuilding them on every request (as @fastify/helmet does) halved throughput.
+const HEADERS: Record<string, string> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-permitted-cross-domain-policies': 'none',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+};
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** Security headers on every response, errors and 404s included (set before routing). */
 export default fp(
   async (app) => {
-    await app.register(helmet, {
-      global: true,
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:'],
-          fontSrc: ["'self'"],
-          connectSrc: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          baseUri: ["'self'"],
-          objectSrc: ["'none'"],
-        },
-      },
-      // HSTS only makes sense over HTTPS; set below per request.
-      strictTransportSecurity: false,
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      crossOriginEmbedderPolicy: false,
-    });
-    app.addHook('onSend', async (request, reply) => {
-      if (request.protocol === 'https') {
-        reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-      }
+    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      reply.headers(HEADERS);
+      // HSTS only over HTTPS (behind a proxy only when TRUST_PROXY says so).
+      if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+      done();
     });
   },
   { name: 'security-headers', fastify: '5.x' },
