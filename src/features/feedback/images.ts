@@ -2,7 +2,15 @@
 // re-encoded in the same format with NO metadata (GPS, camera, owner). The customer's
 // original bytes are never written to disk. See docs/decisions/030.
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
+
+// sharp (libvips) is loaded on the first photo, not at start-up: it adds ~16 MB to every
+// process, most of which never receives a photo.
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+async function loadSharp() {
+  sharpModule ??= import('sharp');
+  return (await sharpModule).default;
+}
 
 export const MAX_IMAGES = 2;
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -57,6 +65,7 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   if (!claimed) {
     throw new ImageRejectedError('type', 'Envie apenas fotos JPEG, PNG ou WebP.');
   }
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
