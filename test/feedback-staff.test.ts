@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { saoPauloDayStartIso } from '../src/lib/time';
 import { computeNps, monthsOf, resolvePeriod } from '../src/features/feedback/nps';
-import { defuseCell } from '../src/features/feedback/csv';
+import { defuseCell } from '../src/lib/csv';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm } from './helpers/http';
 import { createStaffUser, loginAs } from './helpers/staff';

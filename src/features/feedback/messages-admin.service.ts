@@ -2,7 +2,7 @@
 // changes, the CSV export. Photos are read through the storage module, never from public/.
 import { nowIso } from '../../db/index';
 import type { FileStorage } from '../storage/index';
-import { csvDate } from './csv';
+import { csvDate } from '../../lib/csv';
 import { MESSAGE_STATUSES, type FaleAquiRepository, type MessageFilter, type MessageStatus } from './fale-aqui.repository';
 import { IMAGE_TYPES } from './images';
 

@@ -7,7 +7,7 @@ import { h } from 'preact';
 import { sendError } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
 import { createLocalStorage } from '../storage/index';
-import { csvStream } from './csv';
+import { csvStream } from '../../lib/csv';
 import { createFaleAquiRepository } from './fale-aqui.repository';
 import { createMessagesAdminService, isStatus } from './messages-admin.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';

@@ -1,6 +1,6 @@
 // What staff see of the survey: NPS per unit and overall, monthly trend, option
 // distributions, the filtered list of responses and the CSV export.
-import { csvDate } from './csv';
+import { csvDate } from '../../lib/csv';
 import { categoryOf, CATEGORY_LABEL, computeNps, monthsOf, percent, type NpsCategory, type Period } from './nps';
 import type { ResponseFilter, SurveyRepository } from './survey.repository';
 

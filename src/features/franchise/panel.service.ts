@@ -1,7 +1,7 @@
 // Rules of the lead panel: reading filters from the query string, paging, the CSV
 // export, status changes, notes and deletion. Never sees HTTP.
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { csvStream } from '../../lib/csv';
 import type { Db } from '../../db/index';
 import { cleanText, foldText, formatBrazilianPhone } from '../../lib/text';
 import { formatDateTime, saoPauloDayStartIso } from '../../lib/time';
@@ -130,7 +130,7 @@ export function createPanelService(db: Db) {
               l.cidade_regiao,
               ...OPTION_FIELD_NAMES.map((f) => optionLabel(f, l[f])),
               statusLabel(l.status),
-            ].map((v) => defuseCell(String(v)));
+            ];
           }
           if (batch.length < EXPORT_BATCH) return;
           const last = batch[batch.length - 1]!;
@@ -147,18 +147,7 @@ export function createPanelService(db: Db) {
         ...OPTION_FIELD_NAMES.map((f) => OPTION_FIELDS[f].label),
         'Status',
       ];
-      const csv = stringify({ bom: true, delimiter: ';', header: true, columns: header, record_delimiter: 'windows' });
-      const source = Readable.from(rows());
-      source.on('error', (err) => csv.destroy(err));
-      return source.pipe(csv);
+      return csvStream(header, rows());
     },
   };
-}
-
-/**
- * A spreadsheet runs a cell that starts with = + - @ (or tab/CR) as a formula: prefix
- * it with an apostrophe so it is shown as text (OWASP "CSV injection").
- */
-export function defuseCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }

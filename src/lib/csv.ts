@@ -2,6 +2,7 @@
 // São Paulo dates, and cells that a spreadsheet would run as a formula defused.
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import { TIME_ZONE } from './time';
 
 /** A leading = + - @ tab or CR makes Excel/LibreOffice evaluate the cell: prefix a quote. */
 export function defuseCell(value: unknown): string | number {
@@ -12,7 +13,7 @@ export function defuseCell(value: unknown): string | number {
 }
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
+  timeZone: TIME_ZONE,
   day: '2-digit',
   month: '2-digit',
   year: 'numeric',
@@ -23,7 +24,7 @@ export function csvDate(iso: string): string {
   return dateTime.format(new Date(iso)).replace(',', '');
 }
 
-/** Streams rows (fetched lazily in batches) as CSV. */
+/** Streams rows (fetched lazily in batches) as CSV; every cell is defused. */
 export function csvStream(header: string[], rows: AsyncIterable<unknown[]>): Readable {
   const stringifier = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
   stringifier.write(header);
