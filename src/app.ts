@@ -58,7 +58,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(notFoundPlugin);
   await app.register(staticPlugin, { root: path.resolve('public') });
   await app.register(formsPlugin, { secret: config.sessionSecret });
-  await app.register(sessionPlugin, { secret: config.sessionSecret });
+  await app.register(sessionPlugin);
   await app.register(authPlugin);
   await app.register(healthPlugin);
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import session from '@fastify/session';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index';
 import { nowIso } from '../db/index';
 
@@ -55,16 +55,29 @@ export async function purgeExpiredSessions(db: Db): Promise<void> {
   await db.deleteFrom('sessoes').where('expira_em', '<=', nowIso()).execute();
 }
 
-export default fp<{ secret: string }>(
-  async (app, { secret }) => {
-    await app.register(session, {
-      secret,
+/**
+ * Staff routes, and only they, get a session. @fastify/session does work on every request
+ * it sees (a new signed id, a cookie object, a hash) even when nothing is saved, so it is
+ * registered inside an encapsulated context around the staff routes, never globally:
+ * public pages, the hot path, skip it entirely.
+ */
+export function withStaffSession(routes: FastifyPluginAsync): FastifyPluginAsync {
+  return async (scope) => {
+    await scope.register(session, {
+      secret: scope.config.sessionSecret,
       cookieName: 'sid',
       saveUninitialized: false,
       rolling: true,
-      store: createSessionStore(app.db),
+      store: createSessionStore(scope.db),
       cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_IDLE_MS },
     });
+    await scope.register(routes);
+  };
+}
+
+/** Purges expired sessions periodically (the sessions themselves live in staff scopes). */
+export default fp(
+  async (app) => {
     const timer = setInterval(() => {
       purgeExpiredSessions(app.db).catch((err) => app.log.warn({ err }, 'session purge failed'));
     }, 10 * 60 * 1000);

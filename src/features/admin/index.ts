@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { createLoginService } from './login.service';
+import { withStaffSession } from '../../http/session';
 import diagnosticRoutes from './mail-diagnostic.routes';
 
 /**
@@ -8,7 +9,7 @@ import diagnosticRoutes from './mail-diagnostic.routes';
  */
 export default fp(
   async (app) => {
-    await app.register(diagnosticRoutes);
+    await app.register(withStaffSession(diagnosticRoutes));
     // Failed-login rows older than the window no longer count: drop them now and then.
     const timer = setInterval(() => {
       createLoginService(app.db)

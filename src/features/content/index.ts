@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../http/errors';
+import { withStaffSession } from '../../http/session';
 import { invalidateCatalogCache } from '../catalog/index';
 import { accountRoutes } from './accounts.routes';
 import { createAccountsService } from './accounts.service';
@@ -36,7 +37,7 @@ export default fp(
     // This instance drops its catalog snapshot at once; other instances refresh within the
     // catalog's TTL (5 s), so every instance shows a change within a few seconds.
     const services = createContentServices({ db: app.db, onCatalogChange: () => invalidateCatalogCache(app) });
-    await app.register(async (scope) => {
+    await app.register(withStaffSession(async (scope) => {
       // Staff pages show accounts, audit trails and unpublished content: never cached.
       scope.addHook('onRequest', async (_request, reply) => {
         reply.header('cache-control', 'private, no-store');
@@ -52,7 +53,7 @@ export default fp(
       timetableRoutes(scope, services);
       surveyRoutes(scope, services);
       accountRoutes(scope, services);
-    });
+    }));
   },
   { name: 'feature-content', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { withStaffSession } from '../../http/session';
 import panelRoutes from './panel.routes';
 import formRoutes from './form.routes';
 
@@ -6,7 +7,7 @@ import formRoutes from './form.routes';
 export default fp(
   async (app) => {
     await app.register(formRoutes);
-    await app.register(panelRoutes);
+    await app.register(withStaffSession(panelRoutes));
   },
   { name: 'feature-franchise', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );
