@@ -127,6 +127,8 @@ function cases(): Case[] {
     // ---- franchise leads (admins only) and the mail diagnostic
     { name: 'lead panel', method: 'GET', url: LOGIN_URL, expect: { admin: { status: 200, contains: [SECRET.lead] }, gerente: 403, anonimo: { status: 200, contains: ['Entrar'], notContains: [SECRET.lead] } } },
     { name: 'lead panel, filtered page 2', method: 'GET', url: `${LOGIN_URL}?q=secreto&pagina=2`, expect: { admin: 200, gerente: 403, anonimo: { status: 200, notContains: [SECRET.lead] } } },
+    // already logged in and sent to the login page: goes on to the page asked for, which checks its own role
+    { name: 'login page with voltar', method: 'GET', url: `${LOGIN_URL}?voltar=%2Fadmin%2Fmensagens&lead=${ids.lead}`, expect: { admin: { status: 303, notContains: [SECRET.lead] }, gerente: { status: 303, notContains: [SECRET.lead] }, anonimo: { status: 200, contains: ['Entrar'], notContains: [SECRET.lead] } } },
     { name: 'lead detail', method: 'GET', url: `${LOGIN_URL}?lead=${ids.lead}`, expect: { admin: { status: 200, contains: [SECRET.lead] }, gerente: 403, anonimo: { status: 200, notContains: [SECRET.lead] } } },
     { name: 'lead delete confirmation', method: 'GET', url: `${LOGIN_URL}?lead=${ids.lead}&excluir=1`, expect: { admin: 200, gerente: 403, anonimo: { status: 200, notContains: [SECRET.lead] } } },
     { name: 'lead CSV export', method: 'GET', url: `${LOGIN_URL}?export=csv`, expect: { admin: { status: 200, contains: [SECRET.lead] }, gerente: 403, anonimo: { status: 200, notContains: [SECRET.lead] } } },
