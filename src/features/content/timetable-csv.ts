@@ -1,5 +1,7 @@
-// A small CSV reader for the timetable upload: ";" (pt-BR spreadsheets) or "," separated,
-// double-quoted cells, a UTF-8 BOM, CRLF. No dependency needed for this one format.
+// The timetable upload: ";" (pt-BR spreadsheets) or "," separated, double-quoted cells,
+// a UTF-8 BOM, any line ending. Parsing is csv-parse's (the sibling of the csv-stringify
+// used by the exports); this file maps columns and reports problems in pt-BR.
+import { CsvError, parse } from 'csv-parse/sync';
 import { foldText } from '../../lib/text';
 
 export const CSV_COLUMNS = ['dia_semana', 'inicio', 'fim', 'modalidade', 'professor', 'sala'] as const;
@@ -9,38 +11,6 @@ export interface CsvParse {
   rows: { line: number; values: Record<string, string> }[];
   /** file-level problems (missing columns, too many rows...) */
   problems: string[];
-}
-
-function splitRecords(text: string, sep: string): string[][] {
-  const records: string[][] = [];
-  let cell = '';
-  let row: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === sep) {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      records.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length) {
-    row.push(cell);
-    records.push(row);
-  }
-  return records;
 }
 
 const HEADER_ALIASES: Record<string, (typeof CSV_COLUMNS)[number]> = {
@@ -56,7 +26,14 @@ export function parseTimetableCsv(input: string): CsvParse {
   const text = input.replace(/^\uFEFF/, '');
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
   const sep = (firstLine.match(/;/g)?.length ?? 0) >= (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
-  const records = splitRecords(text, sep);
+  let records: string[][];
+  try {
+    records = parse(text, { delimiter: sep, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] });
+  } catch (err) {
+    if (!(err instanceof CsvError)) throw err;
+    const line = (err as CsvError & { lines?: number }).lines;
+    return { rows: [], problems: [`O arquivo CSV está malformado${line ? ` perto da linha ${line}` : ''} (aspas sem fechar?).`] };
+  }
   const header = (records[0] ?? []).map((h) => HEADER_ALIASES[foldText(h).replace(/_/g, ' ').replace('dia semana', 'dia da semana')] ?? HEADER_ALIASES[foldText(h)]);
   const problems: string[] = [];
   const missing = CSV_COLUMNS.filter((c) => ['dia_semana', 'inicio', 'fim', 'modalidade'].includes(c) && !header.includes(c));
