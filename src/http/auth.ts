@@ -77,5 +77,7 @@ export default fp(
 
 /** Props for the staff layout: name and a CSRF token for the logout button. */
 export function staffLayout(request: FastifyRequest, reply: FastifyReply) {
-  return request.staff ? { name: request.staff.nome, csrfToken: reply.generateCsrf() } : null;
+  return request.staff
+    ? { name: request.staff.nome, csrfToken: reply.generateCsrf(), papel: request.staff.papel }
+    : null;
 }

@@ -1,6 +1,7 @@
 // HTTP helpers shared by the content routes: staff props for the layout, the 422 answer
 // (page or JSON), and the per-unit access check for managers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { staffLayout } from '../../http/auth';
 import type { VNode } from 'preact';
 import Type from 'typebox';
 import { sendError, wantsJson } from '../../http/errors';
@@ -16,8 +17,8 @@ export const IdSubParams = Type.Object({
 export const NoticeQuery = Type.Object({ ok: Type.Optional(Type.String({ maxLength: 40 })) });
 
 export function staffProps(request: FastifyRequest, reply: FastifyReply): StaffProps {
-  const s = request.staff!;
-  return { name: s.nome, csrfToken: reply.generateCsrf(), papel: s.papel };
+  // Only called behind requireStaff, so there is always a staff member.
+  return staffLayout(request, reply)!;
 }
 
 /** The body as the form re-renders it: strings and string lists only. */
