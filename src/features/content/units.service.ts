@@ -92,28 +92,28 @@ export function createUnitsService(deps: ContentDeps) {
       const parsed = parseUnitForm(body);
       if (!parsed.ok) return parsed;
       const input = parsed.value;
-      return change(deps, actor, async (repo, audit, _trx, now) => {
-        if (await repo.slugTaken(input.fields.slug)) return { ok: false, errors: { slug: 'Já existe uma unidade com este identificador.' } };
+      return slugRace(() => change(deps, actor, async (repo, audit, _trx, now) => {
+        if (await repo.slugTaken(input.fields.slug)) return { ok: false, errors: { slug: SLUG_TAKEN } };
         const id = await repo.insertUnit(input.fields, now);
         await applyLinks(repo, id, input);
         await audit({ acao: 'criar', entidade: 'unidade', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
         return { ok: true, value: { id } };
-      });
+      }));
     },
 
     async update(actor: Actor, id: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
       const parsed = parseUnitForm(body);
       if (!parsed.ok) return parsed;
       const input = parsed.value;
-      return change(deps, actor, async (repo, audit, _trx, now) => {
+      return slugRace(() => change(deps, actor, async (repo, audit, _trx, now) => {
         const before = await snapshot(repo, id);
         if (!before) throw new NotFoundError();
-        if (await repo.slugTaken(input.fields.slug, id)) return { ok: false, errors: { slug: 'Já existe uma unidade com este identificador.' } };
+        if (await repo.slugTaken(input.fields.slug, id)) return { ok: false, errors: { slug: SLUG_TAKEN } };
         await repo.updateUnit(id, input.fields, now);
         await applyLinks(repo, id, input);
         await audit({ acao: 'editar', entidade: 'unidade', entidadeId: id, antes: before, depois: await snapshot(repo, id) });
         return { ok: true, value: { id } };
-      });
+      }));
     },
 
     /** Units are never deleted (answers, messages and managers point to them): deactivated. */
@@ -140,4 +140,21 @@ export async function existing(ids: number[], find: (id: number) => Promise<unkn
   const out: number[] = [];
   for (const id of ids) if (await find(id)) out.push(id);
   return out;
+}
+
+const SLUG_TAKEN = 'Já existe uma unidade com este identificador.';
+
+/**
+ * Two admins saving the same identifier at once both pass the check above on PostgreSQL
+ * (READ COMMITTED); the unique index then refuses the second. That is their mistake to
+ * fix, not a server error: answer it like the check does.
+ */
+async function slugRace<T>(run: () => Promise<Result<T>>): Promise<Result<T>> {
+  try {
+    return await run();
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { ok: false, errors: { slug: SLUG_TAKEN } };
+    throw err;
+  }
 }
