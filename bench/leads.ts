@@ -10,9 +10,8 @@
 // its own X-Forwarded-For address: the limiter is exercised (one entry per address), not
 // switched off.
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { createDb } from '../src/db/index';
-import { atLeast, benchDuration, DEFAULT_CONNECTIONS, fmt, formatTarget, prepareDatabase, printTable, startAppServer } from './lib';
+import { atLeast, benchDuration, DEFAULT_CONNECTIONS, fmt, formatTarget, prepareDatabase, printTable, startAppServer, acknowledgedSplit, fetchFormToken, runAsMain, type SubmissionBenchResult } from './lib';
 
 const require = createRequire(import.meta.url);
 interface AutocannonResult {
@@ -27,16 +26,7 @@ const autocannon = require('autocannon') as (opts: Record<string, unknown>) => P
 
 export const LEADS_TARGET_PER_SEC = 1000;
 
-export interface LeadsBenchResult {
-  storedPerSec: number;
-  acknowledged: number;
-  stored: number;
-  errors: number;
-  unexpected: number;
-  p50: number;
-  p99: number;
-  pass: boolean;
-}
+export type LeadsBenchResult = SubmissionBenchResult;
 
 const FIELDS = {
   nome_completo: 'Pessoa Interessada da Silva',
@@ -58,11 +48,7 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
   const app = await startAppServer(db.databaseUrl, { TRUST_PROXY: 'true' });
   let result: LeadsBenchResult;
   try {
-    const page = await fetch(`${app.url}/pages/Franquia/index.php`);
-    const html = await page.text();
-    const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
-    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    if (page.status !== 200 || !token || !cookie) throw new Error(`formulário de franquia inesperado (${page.status})`);
+    const { token, cookie } = await fetchFormToken(`${app.url}/pages/Franquia/index.php`, 'csrf_token');
 
     let n = 0;
     const nextBody = () => {
@@ -96,10 +82,7 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
         },
       ],
     });
-    const acknowledged = r.statusCodeStats['303']?.count ?? 0;
-    const unexpected = Object.entries(r.statusCodeStats)
-      .filter(([code]) => code !== '303')
-      .reduce((sum, [, s]) => sum + s.count, 0);
+    const { acknowledged, unexpected } = acknowledgedSplit(r.statusCodeStats);
     await app.stop();
 
     // Read the database after the server is gone: every acknowledged lead must be there.
@@ -144,14 +127,4 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
   return result;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runLeadsBench()
-    .then((r) => {
-      console.log(r.pass ? 'Leads de franquia: PASS' : 'Leads de franquia: MISS');
-      process.exitCode = r.errors || r.unexpected || r.stored < r.acknowledged ? 1 : 0;
-    })
-    .catch((err) => {
-      console.error(err);
-      process.exitCode = 1;
-    });
-}
+runAsMain(import.meta.url, 'Leads de franquia', () => runLeadsBench());

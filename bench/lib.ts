@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createDb, migrateToLatest, type Db } from '../src/db/index';
 
 const require = createRequire(import.meta.url);
@@ -270,3 +271,50 @@ export const fmt = {
   pct: (n: number) => `${(n * 100).toFixed(1)}%`,
   mb: (n: number | null) => (n === null ? 'n/d' : `${n.toFixed(1)} MB`),
 };
+
+// ---- Submission benchmarks (bench/leads.ts, bench/survey.ts) ----
+
+/** What a submission benchmark reports: acknowledged (303) vs stored, errors, latency. */
+export interface SubmissionBenchResult {
+  storedPerSec: number;
+  acknowledged: number;
+  stored: number;
+  errors: number;
+  unexpected: number;
+  p50: number;
+  p99: number;
+  pass: boolean;
+}
+
+/** Opens a form page once: its CSRF token (hidden field `field`) and the cookie it belongs to. */
+export async function fetchFormToken(url: string, field: string): Promise<{ token: string; cookie: string }> {
+  const page = await fetch(url);
+  const html = await page.text();
+  const token = new RegExp(`name="${field}" value="([^"]+)"`).exec(html)?.[1];
+  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  if (page.status !== 200 || !token || !cookie) throw new Error(`formulário inesperado em ${url} (${page.status})`);
+  return { token, cookie };
+}
+
+/** Splits autocannon's status counts into the acknowledged ones and everything else. */
+export function acknowledgedSplit(statusCodeStats: Record<string, { count: number }>, ok = '303') {
+  const acknowledged = statusCodeStats[ok]?.count ?? 0;
+  const unexpected = Object.entries(statusCodeStats)
+    .filter(([code]) => code !== ok)
+    .reduce((n, [, s]) => n + s.count, 0);
+  return { acknowledged, unexpected };
+}
+
+/** Runs a submission benchmark when its file is the entry point; exit 1 on errors or lost rows. */
+export function runAsMain(metaUrl: string, label: string, run: () => Promise<SubmissionBenchResult>): void {
+  if (metaUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  run()
+    .then((r) => {
+      console.log(`${label}: ${r.pass ? 'PASS' : 'MISS'}`);
+      process.exitCode = r.errors || r.unexpected || r.stored < r.acknowledged ? 1 : 0;
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+}

@@ -5,10 +5,9 @@
 // envio_id. Target: ≥ 1,000 stored responses per second with zero errors. Afterwards every
 // acknowledged response (a 303 to obrigado.php) must be in the database.
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { createDb } from '../src/db/index';
 import { seedDemo } from '../src/db/seeds/demo';
-import { atLeast, benchDuration, DEFAULT_CONNECTIONS, fmt, formatTarget, prepareDatabase, printTable, startAppServer } from './lib';
+import { atLeast, benchDuration, DEFAULT_CONNECTIONS, fmt, formatTarget, prepareDatabase, printTable, startAppServer, acknowledgedSplit, fetchFormToken, runAsMain, type SubmissionBenchResult } from './lib';
 
 const require = createRequire(import.meta.url);
 interface AutocannonResult {
@@ -24,16 +23,7 @@ const autocannon = require('autocannon') as (opts: Record<string, unknown>) => P
 
 export const SURVEY_TARGET_PER_SEC = 1000;
 
-export interface SurveyBenchResult {
-  storedPerSec: number;
-  acknowledged: number;
-  stored: number;
-  errors: number;
-  unexpected: number;
-  p50: number;
-  p99: number;
-  pass: boolean;
-}
+export type SurveyBenchResult = SubmissionBenchResult;
 
 export async function runSurveyBench(options: { duration?: number; connections?: number } = {}): Promise<SurveyBenchResult> {
   const duration = options.duration ?? benchDuration();
@@ -51,11 +41,7 @@ export async function runSurveyBench(options: { duration?: number; connections?:
   let result: SurveyBenchResult;
   try {
     // One form render: its token and its CSRF cookie serve every request of the run.
-    const page = await fetch(`${app.url}/NPS/nps_app_php/index.php?unidade_id=${unitId}`);
-    const html = await page.text();
-    const token = /name="_token" value="([^"]+)"/.exec(html)?.[1];
-    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    if (page.status !== 200 || !token || !cookie) throw new Error(`formulário da pesquisa inesperado (${page.status})`);
+    const { token, cookie } = await fetchFormToken(`${app.url}/NPS/nps_app_php/index.php?unidade_id=${unitId}`, '_token');
 
     const fields = new URLSearchParams({ _token: token, unidade_id: String(unitId) });
     for (const q of questions) {
@@ -87,10 +73,7 @@ export async function runSurveyBench(options: { duration?: number; connections?:
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body,
     });
-    const acknowledged = r.statusCodeStats['303']?.count ?? 0;
-    const unexpected = Object.entries(r.statusCodeStats)
-      .filter(([code]) => code !== '303')
-      .reduce((n, [, s]) => n + s.count, 0);
+    const { acknowledged, unexpected } = acknowledgedSplit(r.statusCodeStats);
     await app.stop();
 
     // Read the database after the server is gone: every acknowledged response must be there.
@@ -144,14 +127,4 @@ export async function runSurveyBench(options: { duration?: number; connections?:
   return result;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runSurveyBench()
-    .then((r) => {
-      console.log(r.pass ? 'Pesquisa: PASS' : 'Pesquisa: MISS');
-      process.exitCode = r.errors || r.unexpected || r.stored < r.acknowledged ? 1 : 0;
-    })
-    .catch((err) => {
-      console.error(err);
-      process.exitCode = 1;
-    });
-}
+runAsMain(import.meta.url, 'Pesquisa', () => runSurveyBench());
