@@ -3,7 +3,7 @@
 import { hashPassword, passwordProblem } from '../admin/password';
 import { createContentRepository } from './content.repository';
 import { createAccountsRepository } from './accounts.repository';
-import { change, NotFoundError, type Actor, type ContentDeps } from './shared';
+import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from './shared';
 import { existing } from './units.service';
 import * as v from './validation';
 import type { FieldErrors, Result } from './validation';
@@ -38,16 +38,16 @@ export function createAccountsService(deps: ContentDeps) {
       const senha = v.field(body, 'senha');
       const problem = passwordProblem(senha);
       if (problem) e.senha = problem;
-      if (!e.email && email && (await read.emailTaken(email))) e.email = 'Já existe uma conta com este e-mail.';
+      if (!e.email && email && (await read.emailTaken(email))) e.email = EMAIL_TAKEN;
       if (v.hasErrors(e)) return { ok: false, errors: e };
       const senha_hash = await hashPassword(senha);
-      return accountChange(actor, async (_repo, audit, trx, now) => {
+      return onUniqueConflict({ email: EMAIL_TAKEN }, () => accountChange(actor, async (_repo, audit, trx, now) => {
         const repo = createAccountsRepository(trx);
         const id = await repo.insert({ email: email!, nome, papel, senha_hash }, now);
         await repo.replaceUnits(id, await existing(unitIds, (x) => createContentRepository(trx).findUnit(x)));
         await audit({ acao: 'criar', entidade: 'usuario', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
-        return { ok: true, value: { id } };
-      });
+        return { ok: true as const, value: { id } };
+      }));
     },
 
     async update(actor: Actor, id: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
@@ -103,3 +103,5 @@ export function createAccountsService(deps: ContentDeps) {
     },
   };
 }
+
+const EMAIL_TAKEN = 'Já existe uma conta com este e-mail.';

@@ -2,7 +2,7 @@
 // that have them. Both have unique names; both are deactivated, never deleted (classes
 // point to modalities).
 import { createContentRepository } from './content.repository';
-import { change, NotFoundError, type Actor, type ContentDeps } from './shared';
+import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from './shared';
 import { existing } from './units.service';
 import * as v from './validation';
 import type { FieldErrors, Result } from './validation';
@@ -55,24 +55,24 @@ export function createTaxonomyService(deps: ContentDeps, kind: TaxonomyKind) {
     async create(actor: Actor, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
       const parsed = parseTaxonomyForm(kind, body);
       if (!parsed.ok) return parsed;
-      return change(deps, actor, async (repo, audit) => {
+      return onUniqueConflict({ nome: duplicate }, () => change(deps, actor, async (repo, audit) => {
         if (await repo.nameTaken(table, parsed.value.nome)) return { ok: false, errors: { nome: duplicate } };
         const id = await save(repo, null, parsed.value);
         await audit({ acao: 'criar', entidade: kind, entidadeId: id, antes: null, depois: await snapshot(repo, id) });
         return { ok: true, value: { id } };
-      });
+      }));
     },
     async update(actor: Actor, id: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
       const parsed = parseTaxonomyForm(kind, body);
       if (!parsed.ok) return parsed;
-      return change(deps, actor, async (repo, audit) => {
+      return onUniqueConflict({ nome: duplicate }, () => change(deps, actor, async (repo, audit) => {
         const before = await snapshot(repo, id);
         if (!before) throw new NotFoundError();
         if (await repo.nameTaken(table, parsed.value.nome, id)) return { ok: false, errors: { nome: duplicate } };
         await save(repo, id, parsed.value);
         await audit({ acao: 'editar', entidade: kind, entidadeId: id, antes: before, depois: await snapshot(repo, id) });
         return { ok: true, value: { id } };
-      });
+      }));
     },
     async setActive(actor: Actor, id: number, active: boolean) {
       await change(deps, actor, async (repo, audit) => {

@@ -3,7 +3,7 @@
 import { slugify } from '../../lib/text';
 import { WEEKDAYS } from '../../lib/time';
 import { createContentRepository, type HourRow, type UnitFields } from './content.repository';
-import { change, NotFoundError, type Actor, type ContentDeps } from './shared';
+import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from './shared';
 import * as v from './validation';
 import type { FieldErrors, Result } from './validation';
 
@@ -92,7 +92,7 @@ export function createUnitsService(deps: ContentDeps) {
       const parsed = parseUnitForm(body);
       if (!parsed.ok) return parsed;
       const input = parsed.value;
-      return slugRace(() => change(deps, actor, async (repo, audit, _trx, now) => {
+      return onUniqueConflict({ slug: SLUG_TAKEN }, () => change(deps, actor, async (repo, audit, _trx, now) => {
         if (await repo.slugTaken(input.fields.slug)) return { ok: false, errors: { slug: SLUG_TAKEN } };
         const id = await repo.insertUnit(input.fields, now);
         await applyLinks(repo, id, input);
@@ -105,7 +105,7 @@ export function createUnitsService(deps: ContentDeps) {
       const parsed = parseUnitForm(body);
       if (!parsed.ok) return parsed;
       const input = parsed.value;
-      return slugRace(() => change(deps, actor, async (repo, audit, _trx, now) => {
+      return onUniqueConflict({ slug: SLUG_TAKEN }, () => change(deps, actor, async (repo, audit, _trx, now) => {
         const before = await snapshot(repo, id);
         if (!before) throw new NotFoundError();
         if (await repo.slugTaken(input.fields.slug, id)) return { ok: false, errors: { slug: SLUG_TAKEN } };
@@ -143,18 +143,3 @@ export async function existing(ids: number[], find: (id: number) => Promise<unkn
 }
 
 const SLUG_TAKEN = 'Já existe uma unidade com este identificador.';
-
-/**
- * Two admins saving the same identifier at once both pass the check above on PostgreSQL
- * (READ COMMITTED); the unique index then refuses the second. That is their mistake to
- * fix, not a server error: answer it like the check does.
- */
-async function slugRace<T>(run: () => Promise<Result<T>>): Promise<Result<T>> {
-  try {
-    return await run();
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { ok: false, errors: { slug: SLUG_TAKEN } };
-    throw err;
-  }
-}
