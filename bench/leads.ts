@@ -11,7 +11,7 @@
 // switched off.
 import { createRequire } from 'node:module';
 import { createDb } from '../src/db/index';
-import { atLeast, benchDuration, DEFAULT_CONNECTIONS, fmt, formatTarget, prepareDatabase, printTable, startAppServer, acknowledgedSplit, fetchFormToken, runAsMain, type SubmissionBenchResult } from './lib';
+import { acknowledgedSplit, benchDuration, DEFAULT_CONNECTIONS, fetchFormToken, prepareDatabase, reportSubmissionBench, runAsMain, startAppServer, type SubmissionBenchResult } from './lib';
 
 const require = createRequire(import.meta.url);
 interface AutocannonResult {
@@ -93,33 +93,22 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
     const history = await count('franquia_leads_historico');
     await handle.destroy();
 
-    const storedPerSec = acknowledged / duration;
-    const target = atLeast(storedPerSec, LEADS_TARGET_PER_SEC, ' leads/s');
-    const complete = stored >= acknowledged && history === stored + 1;
-    const errors = r.errors + r.timeouts;
-    printTable(
-      ['medida', 'valor'],
-      [
-        ['leads confirmados (303)', String(acknowledged)],
-        ['leads gravados no banco', String(stored)],
-        ['histórico inicial gravado / esperado', `${history} / ${stored + 1}`],
-        ['leads gravados por segundo', fmt.rps(storedPerSec)],
-        ['latência p50 / p99', `${fmt.ms(r.latency.p50)} / ${fmt.ms(r.latency.p99)}`],
-        ['erros / timeouts / outros status', `${r.errors} / ${r.timeouts} / ${unexpected}`],
-        ['meta de vazão', formatTarget(target)],
-        ['todo lead confirmado está no banco', complete ? 'PASS' : 'MISS'],
-      ],
-    );
-    result = {
-      storedPerSec,
+    result = reportSubmissionBench({
+      labels: {
+        acknowledged: 'leads confirmados (303)',
+        stored: 'leads gravados no banco',
+        perSecond: 'leads gravados por segundo',
+        complete: 'todo lead confirmado está no banco',
+      },
+      duration,
+      targetPerSec: LEADS_TARGET_PER_SEC,
+      unit: ' leads/s',
       acknowledged,
       stored,
-      errors,
       unexpected,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      pass: target.pass && complete && errors === 0 && unexpected === 0,
-    };
+      load: r,
+      integrity: { label: 'histórico inicial gravado / esperado', value: `${history} / ${stored + 1}`, ok: history === stored + 1 },
+    });
   } finally {
     await app.stop();
     db.cleanup();

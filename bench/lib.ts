@@ -318,3 +318,49 @@ export function runAsMain(metaUrl: string, label: string, run: () => Promise<Sub
       process.exitCode = 1;
     });
 }
+
+/**
+ * Prints a submission benchmark's table and returns its result. `labels` name the thing
+ * counted (plural, e.g. "leads"); `integrity` is the feature's own check of what was stored
+ * (a row label, the "found / expected" text and whether it holds).
+ */
+export function reportSubmissionBench(input: {
+  labels: { acknowledged: string; stored: string; perSecond: string; complete: string };
+  duration: number;
+  targetPerSec: number;
+  unit: string;
+  acknowledged: number;
+  stored: number;
+  unexpected: number;
+  load: { errors: number; timeouts: number; latency: { p50: number; p99: number } };
+  integrity: { label: string; value: string; ok: boolean };
+}): SubmissionBenchResult {
+  const { acknowledged, stored, unexpected, load } = input;
+  const storedPerSec = acknowledged / input.duration;
+  const target = atLeast(storedPerSec, input.targetPerSec, input.unit);
+  const complete = stored >= acknowledged && input.integrity.ok;
+  const errors = load.errors + load.timeouts;
+  printTable(
+    ['medida', 'valor'],
+    [
+      [input.labels.acknowledged, String(acknowledged)],
+      [input.labels.stored, String(stored)],
+      [input.integrity.label, input.integrity.value],
+      [input.labels.perSecond, fmt.rps(storedPerSec)],
+      ['latência p50 / p99', `${fmt.ms(load.latency.p50)} / ${fmt.ms(load.latency.p99)}`],
+      ['erros / timeouts / outros status', `${load.errors} / ${load.timeouts} / ${unexpected}`],
+      ['meta de vazão', formatTarget(target)],
+      [input.labels.complete, complete ? 'PASS' : 'MISS'],
+    ],
+  );
+  return {
+    storedPerSec,
+    acknowledged,
+    stored,
+    errors,
+    unexpected,
+    p50: load.latency.p50,
+    p99: load.latency.p99,
+    pass: target.pass && complete && errors === 0 && unexpected === 0,
+  };
+}

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { createDb } from '../src/db/index';
 import { seedDemo } from '../src/db/seeds/demo';
-import { atLeast, benchDuration, DEFAULT_CONNECTIONS, fmt, formatTarget, prepareDatabase, printTable, startAppServer, acknowledgedSplit, fetchFormToken, runAsMain, type SubmissionBenchResult } from './lib';
+import { acknowledgedSplit, benchDuration, DEFAULT_CONNECTIONS, fetchFormToken, prepareDatabase, reportSubmissionBench, runAsMain, startAppServer, type SubmissionBenchResult } from './lib';
 
 const require = createRequire(import.meta.url);
 interface AutocannonResult {
@@ -93,33 +93,23 @@ export async function runSurveyBench(options: { duration?: number; connections?:
     );
     await handle.destroy();
 
-    const storedPerSec = acknowledged / duration;
-    const target = atLeast(storedPerSec, SURVEY_TARGET_PER_SEC, ' respostas/s');
-    const complete = stored >= acknowledged && orphanHeaders === 0 && items === (stored + 1) * questions.length;
-    const errors = r.errors + r.timeouts;
-    printTable(
-      ['medida', 'valor'],
-      [
-        ['respostas confirmadas (303)', String(acknowledged)],
-        ['respostas gravadas no banco', String(stored)],
-        ['itens gravados / esperados', `${items} / ${(stored + 1) * questions.length}`],
-        ['respostas gravadas por segundo', fmt.rps(storedPerSec)],
-        ['latência p50 / p99', `${fmt.ms(r.latency.p50)} / ${fmt.ms(r.latency.p99)}`],
-        ['erros / timeouts / outros status', `${r.errors} / ${r.timeouts} / ${unexpected}`],
-        ['meta de vazão', formatTarget(target)],
-        ['toda resposta confirmada está no banco', complete ? 'PASS' : 'MISS'],
-      ],
-    );
-    result = {
-      storedPerSec,
+    const expectedItems = (stored + 1) * questions.length;
+    result = reportSubmissionBench({
+      labels: {
+        acknowledged: 'respostas confirmadas (303)',
+        stored: 'respostas gravadas no banco',
+        perSecond: 'respostas gravadas por segundo',
+        complete: 'toda resposta confirmada está no banco',
+      },
+      duration,
+      targetPerSec: SURVEY_TARGET_PER_SEC,
+      unit: ' respostas/s',
       acknowledged,
       stored,
-      errors,
       unexpected,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      pass: target.pass && complete && errors === 0 && unexpected === 0,
-    };
+      load: r,
+      integrity: { label: 'itens gravados / esperados', value: `${items} / ${expectedItems}`, ok: orphanHeaders === 0 && items === expectedItems },
+    });
   } finally {
     await app.stop();
     db.cleanup();
