@@ -1,25 +1,15 @@
 // The public site in Chromium on a phone: search as you type, keyboard and tap, unit and
 // Pass pages, no accessibility violations, no console errors (CSP violations included).
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { expectNoA11yViolations, launchBrowser, phoneContext, startServer, watchPage, type Server } from './helpers';
+import { expect, it } from 'vitest';
+import { expectNoA11yViolations, phoneContext, useServerAndBrowser, watchPage } from './helpers';
 
-let server: Server;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useServerAndBrowser();
 
 it('searches as you type, opens a unit with the keyboard, and has no a11y violations', async () => {
-  const context = await phoneContext(browser);
+  const context = await phoneContext(suite.browser);
   const page = await context.newPage();
   const watch = watchPage(page);
-  await page.goto(`${server.baseUrl}/`);
+  await page.goto(`${suite.server.baseUrl}/`);
   await expect(page.getByRole('heading', { name: 'Encontre sua unidade' }).isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
 
@@ -42,7 +32,7 @@ it('searches as you type, opens a unit with the keyboard, and has no a11y violat
   await expectNoA11yViolations(page);
 
   // Escape closes the list without leaving the page
-  await page.goto(`${server.baseUrl}/`);
+  await page.goto(`${suite.server.baseUrl}/`);
   const box2 = page.getByRole('combobox', { name: /Busque por unidade/ });
   await box2.pressSequentially('plano', { delay: 40 });
   await page.getByRole('option', { name: /Plano Anual/ }).waitFor({ state: 'visible' });
@@ -54,10 +44,10 @@ it('searches as you type, opens a unit with the keyboard, and has no a11y violat
 });
 
 it('opens a unit with a tap, then its benefit page; a unit without a link points to nearby ones', async () => {
-  const context = await phoneContext(browser);
+  const context = await phoneContext(suite.browser);
   const page = await context.newPage();
   const watch = watchPage(page);
-  await page.goto(`${server.baseUrl}/`);
+  await page.goto(`${suite.server.baseUrl}/`);
   const box = page.getByRole('combobox', { name: /Busque por unidade/ });
   await box.tap();
   await box.pressSequentially('recife', { delay: 40 });
@@ -67,7 +57,7 @@ it('opens a unit with a tap, then its benefit page; a unit without a link points
   await expect(page.getByRole('heading', { level: 1, name: 'Movimento Boa Viagem' }).isVisible()).resolves.toBe(true);
 
   const unitUrl = new URL(page.url());
-  await page.goto(`${server.baseUrl}/pages/Pass/index.php?id=${unitUrl.searchParams.get('id')}`);
+  await page.goto(`${suite.server.baseUrl}/pages/Pass/index.php?id=${unitUrl.searchParams.get('id')}`);
   await expect(page.getByRole('heading', { name: 'Esta unidade ainda não aceita benefício' }).isVisible()).resolves.toBe(true);
   const nearby = page.getByRole('link', { name: /com (Wellhub|TotalPass)/ });
   expect(await nearby.count()).toBeGreaterThan(0);
@@ -82,10 +72,10 @@ it('opens a unit with a tap, then its benefit page; a unit without a link points
   await context.close();
 });
 
-it('works without JavaScript: the form renders results on the server', async () => {
-  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 412, height: 915 }, locale: 'pt-BR' });
+it('works without JavaScript: the form renders results on the suite.server', async () => {
+  const context = await suite.browser.newContext({ javaScriptEnabled: false, viewport: { width: 412, height: 915 }, locale: 'pt-BR' });
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/`);
+  await page.goto(`${suite.server.baseUrl}/`);
   await page.getByRole('searchbox', { name: /Busque por unidade/ }).fill('curitiba');
   await Promise.all([page.waitForURL(/\?q=curitiba/), page.getByRole('button', { name: 'Buscar' }).click()]);
   await expect(page.getByRole('heading', { name: /Resultados para/ }).isVisible()).resolves.toBe(true);

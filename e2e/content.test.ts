@@ -1,27 +1,18 @@
 // Content screens in Chromium: an admin creates a unit and its timetable and the public
 // unit page shows them; a unit manager sees only their unit's messages. axe-core on each.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createStaffUser } from '../test/helpers/staff';
-import { expectNoA11yViolations, launchBrowser, startServer, watchPage, type Server } from './helpers';
+import { expectNoA11yViolations, useServerAndBrowser, watchPage } from './helpers';
 
-let server: Server;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useServerAndBrowser();
 
 function desktop(): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+  return suite.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
 }
 
 async function login(page: Page, email: string, password: string, back: string) {
-  await page.goto(`${server.baseUrl}${back}`);
+  await page.goto(`${suite.server.baseUrl}${back}`);
   await page.waitForURL(/\/pages\/Franquia\/admin\.php/);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Senha').fill(password);
@@ -29,7 +20,7 @@ async function login(page: Page, email: string, password: string, back: string) 
 }
 
 it('an admin creates a unit with a timetable and the public unit page shows it', async () => {
-  const admin = await createStaffUser(server.db, { papel: 'admin', nome: 'Ana Admin' });
+  const admin = await createStaffUser(suite.server.db, { papel: 'admin', nome: 'Ana Admin' });
   const context = await desktop();
   const page = await context.newPage();
   const watch = watchPage(page);
@@ -75,14 +66,14 @@ it('an admin creates a unit with a timetable and the public unit page shows it',
   await page.waitForURL(/ok=aula_adicionada/);
   await expect(page.getByRole('cell', { name: 'Helena Prado' }).isVisible()).resolves.toBe(true);
 
-  await page.goto(`${server.baseUrl}/Detalhes.php?id=${unitId}`);
+  await page.goto(`${suite.server.baseUrl}/Detalhes.php?id=${unitId}`);
   await expect(page.getByRole('heading', { name: 'Movimento Jardim Botânico', level: 1 }).isVisible()).resolves.toBe(true);
   await expect(page.getByText('Helena Prado').first().isVisible()).resolves.toBe(true);
   await expect(page.getByText('Pilates').first().isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
 
   // removing asks first (content-confirm.js); dismissing keeps the class, accepting removes it
-  await page.goto(`${server.baseUrl}/admin/conteudo/unidades/${unitId}/aulas`);
+  await page.goto(`${suite.server.baseUrl}/admin/conteudo/unidades/${unitId}/aulas`);
   const remove = page.getByRole('button', { name: /Remover Pilates/ });
   page.once('dialog', (d) => void d.dismiss());
   await remove.click();
@@ -97,17 +88,17 @@ it('an admin creates a unit with a timetable and the public unit page shows it',
 });
 
 it('a unit manager sees only the messages of their unit and gets 403 on another unit', async () => {
-  const [unitA, unitB] = await server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(2).execute();
+  const [unitA, unitB] = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(2).execute();
   const now = new Date().toISOString();
   const insert = (unit: { id: number; nome: string }, mensagem: string) =>
-    server.db
+    suite.server.db
       .insertInto('fale_aqui')
       .values({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Cliente', anonimo: 0, mensagem, status: 'novo', criado_em: now, atualizado_em: now })
       .returning('id')
       .executeTakeFirstOrThrow();
   await insert(unitA!, 'Mensagem da unidade A: o bebedouro quebrou.');
   const other = await insert(unitB!, 'Mensagem da unidade B: segredo de outra unidade.');
-  const manager = await createStaffUser(server.db, { papel: 'gerente', nome: 'Gabi Gerente', unidadeIds: [unitA!.id] });
+  const manager = await createStaffUser(suite.server.db, { papel: 'gerente', nome: 'Gabi Gerente', unidadeIds: [unitA!.id] });
 
   const context = await desktop();
   const page = await context.newPage();
@@ -116,27 +107,27 @@ it('a unit manager sees only the messages of their unit and gets 403 on another 
   await expect(page.getByText('Mensagem da unidade A: o bebedouro quebrou.').first().isVisible()).resolves.toBe(true);
   await expect(page.getByText('segredo de outra unidade').count()).resolves.toBe(0);
   // the manager's navigation offers no leads, mail diagnostic, accounts or content screens
-  await page.goto(`${server.baseUrl}/admin/conteudo`);
+  await page.goto(`${suite.server.baseUrl}/admin/conteudo`);
   const nav = page.getByRole('navigation', { name: 'Equipe' });
   await expect(nav.getByRole('link', { name: 'Leads' }).count()).resolves.toBe(0);
   await expect(nav.getByRole('link', { name: 'Contas' }).count()).resolves.toBe(0);
   await expect(page.getByRole('link', { name: new RegExp(`Grade de aulas · ${unitA!.nome}`) }).isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
 
-  const res = await page.goto(`${server.baseUrl}/admin/mensagens/${other.id}`);
+  const res = await page.goto(`${suite.server.baseUrl}/admin/mensagens/${other.id}`);
   expect(res?.status()).toBe(403);
   await expect(page.getByText('segredo de outra unidade').count()).resolves.toBe(0);
-  const timetable = await page.goto(`${server.baseUrl}/admin/conteudo/unidades/${unitB!.id}/aulas`);
+  const timetable = await page.goto(`${suite.server.baseUrl}/admin/conteudo/unidades/${unitB!.id}/aulas`);
   expect(timetable?.status()).toBe(403);
   await expectNoA11yViolations(page);
   await context.close();
 });
 
 it('every content, accounts and audit screen passes axe-core', async () => {
-  const admin = await createStaffUser(server.db, { papel: 'admin', nome: 'Ana Auditora' });
-  const manager = await createStaffUser(server.db, { papel: 'gerente', nome: 'Gil Gerente', unidadeIds: [1] });
-  const q = await server.db.selectFrom('perguntas').select('id').where('tipo', '=', 'opcoes').orderBy('id').executeTakeFirstOrThrow();
-  const c = await server.db.selectFrom('aulas').select('id').where('unidade_id', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+  const admin = await createStaffUser(suite.server.db, { papel: 'admin', nome: 'Ana Auditora' });
+  const manager = await createStaffUser(suite.server.db, { papel: 'gerente', nome: 'Gil Gerente', unidadeIds: [1] });
+  const q = await suite.server.db.selectFrom('perguntas').select('id').where('tipo', '=', 'opcoes').orderBy('id').executeTakeFirstOrThrow();
+  const c = await suite.server.db.selectFrom('aulas').select('id').where('unidade_id', '=', 1).orderBy('id').executeTakeFirstOrThrow();
   const context = await desktop();
   const page = await context.newPage();
   await login(page, admin.email, admin.password, '/admin/conteudo');
@@ -149,17 +140,17 @@ it('every content, accounts and audit screen passes axe-core', async () => {
     '/admin/contas', '/admin/contas/nova', `/admin/contas/${manager.id}`, '/admin/auditoria',
   ];
   for (const url of urls) {
-    const res = await page.goto(`${server.baseUrl}${url}`);
+    const res = await page.goto(`${suite.server.baseUrl}${url}`);
     expect(res?.status(), url).toBe(200);
     await expectNoA11yViolations(page);
   }
   // a 422 page and the CSV preview
-  await page.goto(`${server.baseUrl}/admin/conteudo/planos/novo`);
+  await page.goto(`${suite.server.baseUrl}/admin/conteudo/planos/novo`);
   await page.getByLabel(/^Preço/).fill('-1');
   await page.getByRole('button', { name: 'Criar plano' }).click();
   await expect(page.getByText('O preço não pode ser negativo.').isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
-  await page.goto(`${server.baseUrl}/admin/conteudo/unidades/1/aulas`);
+  await page.goto(`${suite.server.baseUrl}/admin/conteudo/unidades/1/aulas`);
   await page.getByLabel('Arquivo CSV').setInputFiles({ name: 'grade.csv', mimeType: 'text/csv', buffer: Buffer.from('dia_semana;inicio;fim;modalidade;professor;sala\nsegunda;07:00;07:50;Yoga;Ana;Sala 9\nferiado;08:00;07:00;Yoga;;\n') });
   await page.getByRole('button', { name: 'Ver prévia' }).click();
   await expect(page.getByRole('heading', { name: /Prévia da grade/ }).isVisible()).resolves.toBe(true);

@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { expect, it } from 'vitest';
 import sharp from 'sharp';
 import { createStaffUser } from '../test/helpers/staff';
-import { expectNoA11yViolations, launchBrowser, phoneContext, startServer, watchPage, type Server } from './helpers';
+import { expectNoA11yViolations, phoneContext, useServerAndBrowser, watchPage } from './helpers';
 
-let server: Server;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useServerAndBrowser();
 
 it('answers the survey on a phone', async () => {
-  const context = await phoneContext(browser);
+  const context = await phoneContext(suite.browser);
   const page = await context.newPage();
   const watch = watchPage(page);
-  await page.goto(`${server.baseUrl}/NPS/nps_app_php/index.php`);
+  await page.goto(`${suite.server.baseUrl}/NPS/nps_app_php/index.php`);
   await expectNoA11yViolations(page);
-  const unit = await server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('nome').executeTakeFirstOrThrow();
+  const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('nome').executeTakeFirstOrThrow();
   await page.getByRole('link', { name: new RegExp(unit.nome) }).click();
   await page.waitForURL(/unidade_id=/);
   await expect(page.getByRole('heading', { name: 'Como foi sua experiência?' }).isVisible()).resolves.toBe(true);
@@ -41,7 +31,7 @@ it('answers the survey on a phone', async () => {
   await page.waitForURL(/obrigado\.php$/);
   await expect(page.getByRole('heading', { name: 'Obrigado!' }).isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
-  const stored = await server.db.selectFrom('respostas_nps').selectAll().execute();
+  const stored = await suite.server.db.selectFrom('respostas_nps').selectAll().execute();
   expect(stored).toHaveLength(1);
   expect(stored[0]).toMatchObject({ unidade_id: unit.id, nota_nps: 9, comentario: 'Equipe muito atenciosa.' });
   expect(watch.errors).toEqual([]);
@@ -49,12 +39,12 @@ it('answers the survey on a phone', async () => {
 });
 
 it('sends a message with 2 photos (previews, counter, unit picker)', async () => {
-  const context = await phoneContext(browser);
+  const context = await phoneContext(suite.browser);
   const page = await context.newPage();
   const watch = watchPage(page);
-  await page.goto(`${server.baseUrl}/NPS/nps_app_php/fale_aqui.php`);
+  await page.goto(`${suite.server.baseUrl}/NPS/nps_app_php/fale_aqui.php`);
   await expectNoA11yViolations(page);
-  const unit = await server.db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').executeTakeFirstOrThrow();
+  const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').executeTakeFirstOrThrow();
   await page.getByLabel('Seu nome').fill('Helena Dias');
   await page.getByLabel('Unidade', { exact: true }).selectOption(String(unit.id));
   await expect(page.getByLabel('Nome da unidade').inputValue()).resolves.toBe(unit.nome);
@@ -71,21 +61,21 @@ it('sends a message with 2 photos (previews, counter, unit picker)', async () =>
   await expectNoA11yViolations(page);
   await page.getByRole('button', { name: 'Enviar mensagem' }).click();
   await page.waitForURL(/obrigado\.php$/);
-  const messages = await server.db.selectFrom('fale_aqui').selectAll().execute();
+  const messages = await suite.server.db.selectFrom('fale_aqui').selectAll().execute();
   expect(messages).toHaveLength(1);
   expect(messages[0]).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Helena Dias', anonimo: 0 });
-  const files = await server.db.selectFrom('fale_aqui_arquivos').selectAll().orderBy('id').execute();
+  const files = await suite.server.db.selectFrom('fale_aqui_arquivos').selectAll().orderBy('id').execute();
   expect(files.map((f) => f.tipo)).toEqual(['image/jpeg', 'image/png']);
   expect(watch.errors).toEqual([]);
   await context.close();
 });
 
 it('a staff member logs in and sees the NPS and the message with its photos', async () => {
-  const staff = await createStaffUser(server.db, { papel: 'admin', nome: 'Iara Gestora' });
-  const context = await phoneContext(browser);
+  const staff = await createStaffUser(suite.server.db, { papel: 'admin', nome: 'Iara Gestora' });
+  const context = await phoneContext(suite.browser);
   const page = await context.newPage();
   const watch = watchPage(page);
-  await page.goto(`${server.baseUrl}/admin/pesquisa`);
+  await page.goto(`${suite.server.baseUrl}/admin/pesquisa`);
   await page.waitForURL(/admin\.php\?voltar=/);
   await page.getByLabel('E-mail').fill(staff.email);
   await page.getByLabel('Senha').fill(staff.password);

@@ -1,31 +1,25 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { expectNoA11yViolations, launchBrowser, phoneContext, startServer, watchPage, type Server } from './helpers';
+import { afterAll, expect, it } from 'vitest';
+import { expectNoA11yViolations, phoneContext, useServerAndBrowser, watchPage } from './helpers';
 import { createStaffUser } from '../test/helpers/staff';
 import { startSmtp, type TestSmtp } from '../test/helpers/smtp';
 
-let server: Server;
-let browser: Browser;
 let smtp: TestSmtp;
-beforeAll(async () => {
+const suite = useServerAndBrowser(async () => {
   smtp = await startSmtp({ user: 'envio@example.com', pass: 'Senha-Do-Smtp-123' });
-  server = await startServer({ seed: false, env: smtp.env });
-  browser = await launchBrowser();
+  return { seed: false, env: smtp.env };
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
   await smtp?.close();
 });
 
 it('a prospect submits a lead on a phone; staff log in, filter, open it, change its status and export', async () => {
-  const context = await phoneContext(browser);
+  const context = await phoneContext(suite.browser);
   const page = await context.newPage();
   const watch = watchPage(page);
 
   // The prospect
-  await page.goto(`${server.baseUrl}/pages/Franquia/index.php`);
+  await page.goto(`${suite.server.baseUrl}/pages/Franquia/index.php`);
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('Seja um franqueado');
   await expectNoA11yViolations(page);
   await page.getByLabel('Nome completo', { exact: true }).fill('Beatriz Falcão');
@@ -52,8 +46,8 @@ it('a prospect submits a lead on a phone; staff log in, filter, open it, change 
   await expectNoA11yViolations(page);
 
   // Staff
-  const staff = await createStaffUser(server.db, { nome: 'Carla Expansão' });
-  await page.goto(`${server.baseUrl}/pages/Franquia/admin.php`);
+  const staff = await createStaffUser(suite.server.db, { nome: 'Carla Expansão' });
+  await page.goto(`${suite.server.baseUrl}/pages/Franquia/admin.php`);
   await expectNoA11yViolations(page);
   await page.getByLabel('E-mail', { exact: true }).fill(staff.email);
   await page.getByLabel('Senha', { exact: true }).fill(staff.password);
@@ -89,7 +83,7 @@ it('a prospect submits a lead on a phone; staff log in, filter, open it, change 
   expect(csv).toContain(';Em contato');
 
   // The mail diagnostic: a real connection test, transcript shown, password never.
-  await page.goto(`${server.baseUrl}/pages/Franquia/smtp_test.php`);
+  await page.goto(`${suite.server.baseUrl}/pages/Franquia/smtp_test.php`);
   await expectNoA11yViolations(page);
   await page.getByRole('button', { name: 'Testar conexão' }).click();
   await page.waitForURL(/smtp_test\.php/);

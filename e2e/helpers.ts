@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestApp, type TestAppOptions, type TestContext } from '../test/helpers/app';
 
 const require = createRequire(import.meta.url);
@@ -77,4 +77,22 @@ export async function expectNoA11yViolations(page: Page): Promise<void> {
     }));
   });
   expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+}
+
+/**
+ * The real app and a Chromium for the calling test file, started before its tests and
+ * closed after them. `options` may be a function, for set-up that must run first (an
+ * SMTP server whose port goes into the environment).
+ */
+export function useServerAndBrowser(options: TestAppOptions | (() => Promise<TestAppOptions>) = {}) {
+  const suite = {} as { server: Server; browser: Browser };
+  beforeAll(async () => {
+    suite.server = await startServer(typeof options === 'function' ? await options() : options);
+    suite.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
 }

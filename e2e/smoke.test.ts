@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { expectNoA11yViolations, launchBrowser, phoneContext, startServer, type Server } from './helpers';
+import { expect, it } from 'vitest';
+import { expectNoA11yViolations, phoneContext, useServerAndBrowser } from './helpers';
 
-let server: Server;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useServerAndBrowser();
 
 it('renders the 404 page in Chromium with no accessibility violations', async () => {
-  const context = await phoneContext(browser);
+  const context = await phoneContext(suite.browser);
   const page = await context.newPage();
-  const res = await page.goto(`${server.baseUrl}/nao-existe`);
+  const res = await page.goto(`${suite.server.baseUrl}/nao-existe`);
   expect(res?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Página não encontrada' }).isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
