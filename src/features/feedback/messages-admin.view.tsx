@@ -1,12 +1,12 @@
 import { Layout } from '../../views/layout';
 import { formatDateTime } from '../../lib/time';
+import { UnitFilter, type StaffProps } from './filters.view';
 import { MESSAGE_STATUSES, type MessageStatus } from './fale-aqui.repository';
 import { STATUS_LABEL, type createMessagesAdminService } from './messages-admin.service';
 
 type Service = ReturnType<typeof createMessagesAdminService>;
 type Inbox = Awaited<ReturnType<Service['inbox']>>;
 type Detail = NonNullable<Awaited<ReturnType<Service['message']>>>;
-type StaffProps = { name: string; csrfToken: string } | null;
 
 export const INBOX_PATH = '/admin/mensagens';
 
@@ -37,17 +37,7 @@ export function InboxPage({ staff, units, filters, inbox }: { staff: StaffProps;
       </p>
       <form method="get" action={INBOX_PATH} class="card report-filters">
         <div class="grid filter-grid">
-          <div>
-            <label for="f-unidade">Unidade</label>
-            <select id="f-unidade" name="unidade_id">
-              <option value="">Todas as minhas unidades</option>
-              {units.map((u) => (
-                <option value={String(u.id)} selected={filters.unidade_id === String(u.id)} key={u.id}>
-                  {u.nome}
-                </option>
-              ))}
-            </select>
-          </div>
+          <UnitFilter units={units} selected={filters.unidade_id} />
           <div>
             <label for="f-status">Situação</label>
             <select id="f-status" name="status">

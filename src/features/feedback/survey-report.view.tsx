@@ -1,10 +1,10 @@
 import { Layout } from '../../views/layout';
 import { formatDateTime } from '../../lib/time';
+import { UnitFilter, type StaffProps } from './filters.view';
 import { categoryOf, CATEGORY_LABEL, formatNps, formatPercent, percent, type NpsCategory, type Period } from './nps';
 import type { createSurveyReportService } from './survey-report.service';
 
 type Report = Awaited<ReturnType<ReturnType<typeof createSurveyReportService>['report']>>;
-type StaffProps = { name: string; csrfToken: string } | null;
 
 export const REPORT_PATH = '/admin/pesquisa';
 
@@ -34,17 +34,7 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
       <h1>Pesquisa de satisfação</h1>
       <form method="get" action={REPORT_PATH} class="card report-filters">
         <div class="grid filter-grid">
-          <div>
-            <label for="f-unidade">Unidade</label>
-            <select id="f-unidade" name="unidade_id">
-              <option value="">Todas as minhas unidades</option>
-              {units.map((u) => (
-                <option value={String(u.id)} selected={filters.unidade_id === String(u.id)} key={u.id}>
-                  {u.nome}
-                </option>
-              ))}
-            </select>
-          </div>
+          <UnitFilter units={units} selected={filters.unidade_id} />
           <div>
             <label for="f-de">De</label>
             <input type="date" id="f-de" name="de" value={filters.period.de} />
