@@ -1,5 +1,6 @@
 // The only place the catalog's SQL lives. Public pages read active rows only.
 import type { Db } from '../../db/index';
+import type { Unidade } from '../../db/types';
 
 export interface UnitSummaryRow {
   id: number;
@@ -31,23 +32,8 @@ export interface SnapshotRows {
 }
 
 export interface UnitDetailRows {
-  unit: {
-    id: number;
-    nome: string;
-    cidade: string;
-    uf: string;
-    bairro: string;
-    endereco: string;
-    cep: string | null;
-    telefone: string | null;
-    whatsapp: string | null;
-    email: string | null;
-    latitude: number | null;
-    longitude: number | null;
-    descricao: string | null;
-    beneficio_nome: string | null;
-    beneficio_url: string | null;
-  };
+  unit: Omit<Unidade, 'slug' | 'ativo' | 'criado_em' | 'atualizado_em'>;
+
   hours: { dia_semana: number; abre: string; fecha: string }[];
   plans: PlanRow[];
   areas: string[];

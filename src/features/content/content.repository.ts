@@ -1,27 +1,12 @@
 // The only place the content screens' SQL lives. Takes a Kysely instance or a
 // transaction, so a service can run a change and its audit row in one transaction.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types';
+import type { Database, Unidade } from '../../db/types';
 
 type Q = Kysely<Database>;
 
-export interface UnitFields {
-  nome: string;
-  slug: string;
-  cidade: string;
-  uf: string;
-  bairro: string;
-  endereco: string;
-  cep: string | null;
-  telefone: string | null;
-  whatsapp: string | null;
-  email: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  descricao: string | null;
-  beneficio_nome: string | null;
-  beneficio_url: string | null;
-}
+/** The unit's editable columns (the row less its id, flag and timestamps). */
+export type UnitFields = Omit<Unidade, 'id' | 'ativo' | 'criado_em' | 'atualizado_em'>;
 
 export interface HourRow {
   dia_semana: number;
