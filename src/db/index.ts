@@ -100,3 +100,11 @@ export async function ping(db: Db): Promise<void> {
 export function nowIso(date: Date = new Date()): string {
   return date.toISOString();
 }
+
+/**
+ * Runs `fn` in a transaction, or inside the caller's when `db` already is one (a
+ * repository's multi-statement write can then join a wider transaction).
+ */
+export function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}

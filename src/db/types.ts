@@ -265,6 +265,15 @@ export interface AuditoriaTable {
   criado_em: string;
 }
 
+/** Public-form submissions already stored, by the form's envio_id (kept 24 h; docs/decisions/082). */
+export interface EnviosTable {
+  /** franquia | pesquisa | fale_aqui */
+  formulario: string;
+  envio_id: string;
+  registro_id: number | null;
+  criado_em: string;
+}
+
 export interface Database {
   unidades: UnidadesTable;
   unidade_horarios: UnidadeHorariosTable;
@@ -290,6 +299,7 @@ export interface Database {
   tentativas_login: TentativasLoginTable;
   fila_emails: FilaEmailsTable;
   auditoria: AuditoriaTable;
+  envios: EnviosTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

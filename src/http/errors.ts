@@ -27,6 +27,33 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
   return reply.page(h(ErrorPage, { status, title, message }), status);
 }
 
+/** An error whose title and pt-BR message may be shown as they are (a user's mistake). */
+export interface ShownError extends Error {
+  statusCode: number;
+  shown: { title: string; message: string };
+}
+export function httpError(statusCode: number, title: string, message: string): ShownError {
+  return Object.assign(new Error(message), { statusCode, shown: { title, message } });
+}
+
+/**
+ * The one answer to a refused form (the form kit's error shape): 422 with the same page,
+ * values kept and the error summary on top; JSON clients get
+ * `{ error, message, errors: { campo: mensagem } }`.
+ */
+export function sendInvalid(request: FastifyRequest, reply: FastifyReply, errors: Record<string, string>, page: () => VNode<any>, status = 422) {
+  reply.header('cache-control', 'no-store');
+  if (wantsJson(request)) {
+    return reply.code(status).send({ error: 'Dados inválidos', message: 'Revise os campos indicados. Nada foi gravado.', errors });
+  }
+  return reply.page(page(), status);
+}
+
+// Values a database refuses (NUL/bad encoding, out-of-range number, too long for the
+// column). The form kit refuses them first; these codes are the net under it, so a
+// value that slipped past a form is a 400, never a 500.
+const DB_VALUE_CODES = new Set(['22021', '22P05', '22003', '22001', '22P02', '22007', '22008']);
+
 const CSRF_CODES = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
 
 /**
@@ -60,6 +87,13 @@ export default fp(
         );
       }
 
+      const shown = (error as Partial<ShownError>).shown;
+      if (shown && status < 500) return sendError(request, reply, status, shown.title, shown.message);
+      if (DB_VALUE_CODES.has(String(error.code))) {
+        request.log.warn({ err: error, reqId: request.id }, 'database refused a value');
+        return sendError(request, reply, 400, 'Valor inválido', 'Um dos valores enviados não é aceito. Revise o que foi digitado. Nada foi gravado.');
+      }
+
       if (status >= 500) {
         request.log.error({ err: error, reqId: request.id }, 'request failed');
         return sendError(
@@ -81,7 +115,16 @@ export default fp(
         return sendError(request, reply, 429, 'Muitas tentativas', 'Você fez muitas requisições seguidas. Aguarde um pouco e tente de novo.');
       }
       if (status === 415) {
-        return sendError(request, reply, 415, 'Formato não suportado', 'O formato do envio não é aceito por esta página.');
+        return sendError(
+          request,
+          reply,
+          415,
+          'Formato não suportado',
+          'Esta página recebe apenas formulários (application/x-www-form-urlencoded, ou multipart/form-data quando há fotos). Nada foi gravado.',
+        );
+      }
+      if (status === 400 && /multipart|boundary|Unexpected end of form|Malformed/i.test(error.message)) {
+        return sendError(request, reply, 400, 'Envio incompleto', 'O formulário chegou incompleto ou malformado. Envie de novo pela página do site. Nada foi gravado.');
       }
       return sendError(request, reply, status, 'Requisição inválida', 'Não foi possível atender a esta requisição.');
     });

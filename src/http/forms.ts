@@ -4,6 +4,32 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import csrf from '@fastify/csrf-protection';
 import type { FastifyRequest } from 'fastify';
+import { parse as parseQueryString } from 'node:querystring';
+import { httpError } from './errors';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** the route reads a multipart body (file uploads); elsewhere multipart is refused with 415 */
+    multipart?: boolean;
+  }
+}
+
+/** Bodies: at most this many fields (pairs) and this many distinct names (docs/decisions/083). */
+export const FORM_MAX_PAIRS = 5000;
+export const FORM_MAX_NAMES = 300;
+export const FORM_BODY_LIMIT = 256 * 1024;
+
+/** urlencoded → fields; a body with too many fields is refused before any route sees it. */
+export function parseFormBody(text: string): Record<string, string | string[]> {
+  let pairs = 1;
+  for (let i = text.indexOf('&'); i !== -1 && pairs <= FORM_MAX_PAIRS; i = text.indexOf('&', i + 1)) pairs++;
+  if (pairs > FORM_MAX_PAIRS) throw httpError(413, 'Campos demais', `O formulário enviado tem campos demais (o máximo é ${FORM_MAX_PAIRS}). Nada foi gravado.`);
+  const parsed = parseQueryString(text, '&', '=', { maxKeys: 0 }) as Record<string, string | string[]>;
+  if (Object.keys(parsed).length > FORM_MAX_NAMES) {
+    throw httpError(413, 'Campos demais', `O formulário enviado tem campos demais (o máximo é ${FORM_MAX_NAMES} nomes diferentes). Nada foi gravado.`);
+  }
+  return parsed;
+}
 
 /** The interface names the token `csrf_token` (franchise, staff) or `_token` (feedback forms). */
 function tokenFrom(request: FastifyRequest): string | undefined {
@@ -30,9 +56,25 @@ function tokenFrom(request: FastifyRequest): string | undefined {
 export default fp<{ secret: string }>(
   async (app, { secret }) => {
     await app.register(cookie, { secret, hook: 'onRequest' });
-    await app.register(formbody, { bodyLimit: 256 * 1024 });
+    // Every form of the site is urlencoded (multipart where it takes files): a JSON or
+    // text body gets 415 with a pt-BR message instead of reaching a form's rules.
+    app.removeContentTypeParser(['application/json', 'text/plain']);
+    await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT, parser: parseFormBody });
     await app.register(multipart, {
       limits: { fileSize: 10 * 1024 * 1024, files: 2, fields: 30, parts: 40, fieldSize: 64 * 1024 },
+    });
+    app.addHook('preValidation', async (request) => {
+      if (request.isMultipart() && !request.routeOptions.config.multipart) {
+        throw httpError(415, 'Formato não suportado', 'Este formulário não recebe arquivos: envie-o pela página do site. Nada foi gravado.');
+      }
+    });
+    // A NUL in the address (path or query) is never a value anyone typed; PostgreSQL cannot
+    // even compare it. Refused before any route or query sees it.
+    app.addHook('onRequest', async (request) => {
+      const url = request.url;
+      if (url.includes('%00') || url.includes('\u0000')) {
+        throw httpError(400, 'Endereço inválido', 'O endereço contém um caractere inválido (NUL). Nada foi feito.');
+      }
     });
     await app.register(csrf, {
       sessionPlugin: '@fastify/cookie',

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { wantsJson } from '../../http/errors';
+import { sendInvalid, wantsJson } from '../../http/errors';
+import { newEnvioId, readEnvioId } from '../../lib/form/index';
 import { leadValuesFrom, storeLead, validateLead } from './lead.service';
 import { FranchiseFormPage, HONEYPOT_FIELD, ThankYouPage } from './form.view';
 
@@ -18,7 +19,7 @@ export default async function formRoutes(app: FastifyInstance) {
 
   r.get(FORM_PATH, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
-    return reply.page(h(FranchiseFormPage, { csrfToken: reply.generateCsrf() }));
+    return reply.page(h(FranchiseFormPage, { csrfToken: reply.generateCsrf(), envioId: newEnvioId() }));
   });
 
   r.post(
@@ -37,15 +38,19 @@ export default async function formRoutes(app: FastifyInstance) {
         request.log.info('franchise form honeypot filled; ignored');
         return wantsJson(request) ? reply.code(201).send({ ok: true }) : reply.redirect(THANKS_PATH, 303);
       }
-      const values = leadValuesFrom(body);
-      const result = validateLead(values);
+      const envioId = readEnvioId(body);
+      const result = validateLead(body);
       if (!result.ok) {
-        if (wantsJson(request)) return reply.code(422).send({ errors: result.errors });
-        reply.header('cache-control', 'no-store');
-        return reply.page(h(FranchiseFormPage, { csrfToken: reply.generateCsrf(), values, errors: result.errors }), 422);
+        // The same envio_id is kept: nothing was stored for it.
+        const values = leadValuesFrom(body);
+        return sendInvalid(request, reply, result.errors, () =>
+          h(FranchiseFormPage, { csrfToken: reply.generateCsrf(), envioId: envioId ?? newEnvioId(), values, errors: result.errors }),
+        );
       }
-      const id = await storeLead({ db: app.db, config: app.config, log: request.log }, result.lead);
-      request.log.info({ leadId: id }, 'franchise lead stored');
+      const stored = await storeLead({ db: app.db, config: app.config, log: request.log }, result.lead, envioId);
+      // A second POST of the same form (double click) stored nothing: the same answer as the first.
+      const id = stored.id;
+      request.log.info({ leadId: id, duplicate: stored.status === 'duplicate' }, 'franchise lead stored');
       if (wantsJson(request)) return reply.code(201).send({ ok: true, id });
       return reply.redirect(THANKS_PATH, 303);
     },

@@ -1,4 +1,6 @@
 import { Layout } from '../../views/layout';
+import { ErrorSummary, TextField } from '../../views/form';
+import { ENVIO_FIELD } from '../../lib/form/index';
 import type { LeadErrors, LeadValues } from './lead.service';
 import { CONSENT_VALUE, LIMITS, OPTION_FIELDS, type Option, type OptionField, TEXT_FIELD_LABELS } from './options';
 
@@ -6,51 +8,23 @@ export const HONEYPOT_FIELD = 'site_empresa';
 
 export interface FranchiseFormProps {
   csrfToken: string;
+  /** one per rendered form: a second POST of it is not stored again */
+  envioId: string;
   values?: LeadValues;
   errors?: LeadErrors;
 }
 
-const describedBy = (field: string, error?: string, hint?: string) =>
-  [hint ? `${field}-dica` : null, error ? `${field}-erro` : null].filter(Boolean).join(' ') || undefined;
-
-function TextField(props: {
+function LeadTextField(props: {
   name: 'nome_completo' | 'whatsapp' | 'email' | 'cidade_regiao';
   type: string;
   value?: string;
   error?: string;
   hint?: string;
   autocomplete: string;
-  inputMode?: string;
+  inputMode?: 'tel';
   maxLength: number;
 }) {
-  const { name, error, hint } = props;
-  return (
-    <div class="field">
-      <label for={name}>{TEXT_FIELD_LABELS[name]}</label>
-      {hint ? (
-        <p class="hint" id={`${name}-dica`}>
-          {hint}
-        </p>
-      ) : null}
-      <input
-        id={name}
-        name={name}
-        type={props.type}
-        value={props.value ?? ''}
-        required
-        maxLength={props.maxLength}
-        autocomplete={props.autocomplete}
-        inputMode={props.inputMode as 'tel' | undefined}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(name, error, hint)}
-      />
-      {error ? (
-        <p class="field-error" id={`${name}-erro`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
+  return <TextField {...props} label={TEXT_FIELD_LABELS[props.name]} required />;
 }
 
 function OptionGroup({ field, value, error }: { field: Exclude<OptionField, 'aceita_contato'>; value?: string; error?: string }) {
@@ -89,8 +63,7 @@ const FIELD_ORDER: { name: string; label: string }[] = [
   ...(Object.keys(OPTION_FIELDS) as OptionField[]).map((f) => ({ name: f, label: OPTION_FIELDS[f].label })),
 ];
 
-export function FranchiseFormPage({ csrfToken, values = {}, errors = {} }: FranchiseFormProps) {
-  const errorList = FIELD_ORDER.filter((f) => errors[f.name as keyof LeadErrors]);
+export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {} }: FranchiseFormProps) {
   const consent = OPTION_FIELDS.aceita_contato.options.find((o) => o.value === CONSENT_VALUE)!;
   return (
     <Layout
@@ -128,24 +101,12 @@ export function FranchiseFormPage({ csrfToken, values = {}, errors = {} }: Franc
       <section class="card" aria-labelledby="form-titulo">
         <h2 id="form-titulo">Quero saber mais</h2>
         <p class="hint">Todos os campos são obrigatórios. Seus dados são usados apenas pela equipe de expansão.</p>
-        {errorList.length ? (
-          <div class="alert alert-error" role="alert" id="erros">
-            <p>
-              <strong>Revise {errorList.length === 1 ? 'o campo destacado' : `os ${errorList.length} campos destacados`}:</strong>
-            </p>
-            <ul>
-              {errorList.map((f) => (
-                <li key={f.name}>
-                  <a href={`#${f.name}`}>{f.label}</a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <ErrorSummary errors={errors as Record<string, string>} labels={Object.fromEntries(FIELD_ORDER.map((f) => [f.name, f.label]))} />
         <form method="post" action="/pages/Franquia/index.php" novalidate class="franchise-form">
           <input type="hidden" name="csrf_token" value={csrfToken} />
-          <TextField name="nome_completo" type="text" value={values.nome_completo} error={errors.nome_completo} autocomplete="name" maxLength={LIMITS.nome_completo} />
-          <TextField
+          <input type="hidden" name={ENVIO_FIELD} value={envioId} />
+          <LeadTextField name="nome_completo" type="text" value={values.nome_completo} error={errors.nome_completo} autocomplete="name" maxLength={LIMITS.nome_completo} />
+          <LeadTextField
             name="whatsapp"
             type="tel"
             value={values.whatsapp}
@@ -155,8 +116,8 @@ export function FranchiseFormPage({ csrfToken, values = {}, errors = {} }: Franc
             inputMode="tel"
             maxLength={LIMITS.whatsapp}
           />
-          <TextField name="email" type="email" value={values.email} error={errors.email} autocomplete="email" maxLength={LIMITS.email} />
-          <TextField
+          <LeadTextField name="email" type="email" value={values.email} error={errors.email} autocomplete="email" maxLength={LIMITS.email} />
+          <LeadTextField
             name="cidade_regiao"
             type="text"
             value={values.cidade_regiao}

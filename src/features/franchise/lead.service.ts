@@ -3,9 +3,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
-import { cleanText, foldText, formatBrazilianPhone } from '../../lib/text';
+import { foldText } from '../../lib/text';
+import { formatPhone as formatBrazilianPhone, oneLine, parseEmail, parsePhone, rawString, take } from '../../lib/form/index';
+import { quoteCustomerText } from '../mail/quote';
 import { formatDateTime } from '../../lib/time';
 import { enqueueMail } from '../mail/outbox.repository';
+import { storeOnce, type OnceResult } from '../envio/index';
 import { notificationTarget } from '../mail/configured';
 import { createLeadsRepository, type NewLead } from './leads.repository';
 import { CONSENT_VALUE, isOption, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
@@ -15,91 +18,51 @@ export type LeadField = (typeof LEAD_FIELDS)[number];
 export type LeadValues = Partial<Record<LeadField, string>>;
 export type LeadErrors = Partial<Record<LeadField, string>>;
 
-const EMAIL_RE = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
-// Control characters (other than none) never belong in a one-line field.
-const CONTROL_RE = /[\u0000-\u001f\u007f]/;
-
-/**
- * A Brazilian WhatsApp number → "+55DDXXXXXXXXX", or null. Accepts the usual ways of
- * typing it ("(11) 98765-4321", "+55 11 …", "011 …"); refuses foreign numbers, invalid
- * area codes, and mobiles without the leading 9.
- */
-export function normalizeWhatsapp(value: string): string | null {
-  const trimmed = value.trim();
-  if (/^\+(?!\s*55)/.test(trimmed)) return null;
-  if (/[^\d\s()+.\-]/.test(trimmed)) return null;
-  let digits = trimmed.replace(/\D/g, '');
-  if (digits.startsWith('00')) digits = digits.slice(2);
-  if (digits.startsWith('0')) digits = digits.slice(1);
-  if ((digits.length === 12 || digits.length === 13) && digits.startsWith('55')) digits = digits.slice(2);
-  if (!/^[1-9][1-9]/.test(digits)) return null;
-  if (digits.length === 11 && digits[2] === '9') return `+55${digits}`;
-  if (digits.length === 10 && /[2-8]/.test(digits[2]!)) return `+55${digits}`;
-  return null;
-}
-
-/** The submitted strings, trimmed and NFC-normalised, for re-rendering the form. */
+/** The submitted strings, for re-rendering the form (never stored as they are). */
 export function leadValuesFrom(body: Record<string, unknown>): LeadValues {
   const values: LeadValues = {};
-  for (const f of LEAD_FIELDS) {
-    const v = body[f];
-    values[f] = cleanText(Array.isArray(v) ? v[0] : v).slice(0, 1000);
-  }
+  for (const f of LEAD_FIELDS) values[f] = rawString(body[f]).replace(/\0/g, '').normalize('NFC').trim().slice(0, 1000);
   return values;
 }
 
 export type Validation = { ok: true; lead: Omit<NewLead, 'busca'> } | { ok: false; errors: LeadErrors };
 
-export function validateLead(values: LeadValues): Validation {
+/** Every field goes through the form kit; the raw body, not the re-render values, is checked. */
+export function validateLead(body: Record<string, unknown>): Validation {
   const errors: LeadErrors = {};
-  const text = (field: 'nome_completo' | 'cidade_regiao', min: number, missing: string) => {
-    const v = values[field] ?? '';
-    if (!v) errors[field] = missing;
-    else if (v.length > LIMITS[field]) errors[field] = `Use no máximo ${LIMITS[field]} caracteres (você digitou ${v.length}).`;
-    else if (v.length < min) errors[field] = `Digite pelo menos ${min} caracteres.`;
-    else if (CONTROL_RE.test(v)) errors[field] = 'Remova os caracteres inválidos.';
-  };
-  text('nome_completo', 3, 'Informe o seu nome completo.');
-  text('cidade_regiao', 2, 'Informe a cidade ou região de interesse.');
+  const nome = take(errors, 'nome_completo', oneLine(body.nome_completo, { max: LIMITS.nome_completo, min: 3, required: 'Informe o seu nome completo.' }), '');
+  const cidade = take(errors, 'cidade_regiao', oneLine(body.cidade_regiao, { max: LIMITS.cidade_regiao, min: 2, required: 'Informe a cidade ou região de interesse.' }), '');
+  const email = take(errors, 'email', parseEmail(body.email, { required: 'Informe o seu e-mail.' }), '');
+  const phone = take(errors, 'whatsapp', parsePhone(body.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }), '');
 
-  const email = values.email ?? '';
-  if (!email) errors.email = 'Informe o seu e-mail.';
-  else if (email.length > LIMITS.email) errors.email = `Use no máximo ${LIMITS.email} caracteres.`;
-  else if (!EMAIL_RE.test(email) || CONTROL_RE.test(email)) errors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br.';
-
-  const rawPhone = values.whatsapp ?? '';
-  const phone = rawPhone.length <= LIMITS.whatsapp ? normalizeWhatsapp(rawPhone) : null;
-  if (!rawPhone) errors.whatsapp = 'Informe o seu WhatsApp com DDD.';
-  else if (!phone) errors.whatsapp = 'Informe um número brasileiro com DDD, por exemplo (11) 98765-4321.';
-
+  const options: Partial<Record<OptionField, string>> = {};
   for (const field of OPTION_FIELD_NAMES) {
-    const v = values[field] ?? '';
+    const v = rawString(body[field]);
     if (field === 'aceita_contato') {
       if (v !== CONSENT_VALUE) {
         errors.aceita_contato = isOption(field, v) || !v
           ? 'Para receber o contato da equipe de expansão, marque a autorização.'
           : 'Escolha uma das opções da lista.';
       }
-      continue;
-    }
-    if (!v) errors[field] = 'Escolha uma opção.';
+    } else if (!v) errors[field] = 'Escolha uma opção.';
     else if (!isOption(field, v)) errors[field] = 'Escolha uma das opções da lista.';
+    options[field] = v;
   }
 
   if (Object.keys(errors).length) return { ok: false, errors };
   return {
     ok: true,
     lead: {
-      nome_completo: values.nome_completo!,
-      whatsapp: phone!,
-      email: email,
-      cidade_regiao: values.cidade_regiao!,
-      investimento_parceria: values.investimento_parceria!,
-      faixa_investimento: values.faixa_investimento!,
-      prazo_proximo_passo: values.prazo_proximo_passo!,
-      experiencia_negocio: values.experiencia_negocio!,
-      motivo_interesse: values.motivo_interesse!,
-      aceita_contato: values.aceita_contato!,
+      nome_completo: nome,
+      whatsapp: phone,
+      email,
+      cidade_regiao: cidade,
+      investimento_parceria: options.investimento_parceria!,
+      faixa_investimento: options.faixa_investimento!,
+      prazo_proximo_passo: options.prazo_proximo_passo!,
+      experiencia_negocio: options.experiencia_negocio!,
+      motivo_interesse: options.motivo_interesse!,
+      aceita_contato: options.aceita_contato!,
     },
   };
 }
@@ -113,10 +76,14 @@ export function notificationText(id: number, lead: Omit<NewLead, 'busca'>, at: s
   const lines = [
     `Um novo lead de franquia chegou pelo site em ${formatDateTime(at)} (horário de Brasília).`,
     '',
-    `${TEXT_FIELD_LABELS.nome_completo}: ${lead.nome_completo}`,
+    // What the person typed is quoted ("> "), so it can never pass for a line of ours.
+    `${TEXT_FIELD_LABELS.nome_completo}:`,
+    quoteCustomerText(lead.nome_completo),
     `${TEXT_FIELD_LABELS.whatsapp}: ${formatBrazilianPhone(lead.whatsapp)}`,
-    `${TEXT_FIELD_LABELS.email}: ${lead.email}`,
-    `${TEXT_FIELD_LABELS.cidade_regiao}: ${lead.cidade_regiao}`,
+    `${TEXT_FIELD_LABELS.email}:`,
+    quoteCustomerText(lead.email),
+    `${TEXT_FIELD_LABELS.cidade_regiao}:`,
+    quoteCustomerText(lead.cidade_regiao),
     ...OPTION_FIELD_NAMES.map((f: OptionField) => `${OPTION_FIELDS[f].label} ${optionLabel(f, lead[f])}`),
     '',
     `Abra o lead no painel: /pages/Franquia/admin.php?lead=${id}`,
@@ -130,11 +97,14 @@ export interface LeadContext {
   log: Pick<FastifyBaseLogger, 'info'>;
 }
 
-/** Stores a validated lead (and its notification, when configured) in one transaction. */
-export async function storeLead(ctx: LeadContext, lead: Omit<NewLead, 'busca'>): Promise<number> {
+/**
+ * Stores a validated lead (and its notification, when configured) in one transaction,
+ * once per envio_id: a second POST of the same form returns the first lead's id.
+ */
+export async function storeLead(ctx: LeadContext, lead: Omit<NewLead, 'busca'>, envioId: string | null = null): Promise<OnceResult> {
   const to = notificationTarget(ctx.config, ctx.log, 'franchise');
   const at = new Date().toISOString();
-  return ctx.db.transaction().execute(async (trx) => {
+  return storeOnce(ctx.db, 'franquia', envioId, async (trx) => {
     const id = await createLeadsRepository(trx).insert({ ...lead, busca: searchText(lead) }, at);
     if (to) {
       await enqueueMail(trx, {

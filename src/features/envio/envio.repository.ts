@@ -1,0 +1,48 @@
+// Envios: one row per stored public-form submission that carried an envio_id. The only
+// place their SQL lives. Every write runs inside the submission's own transaction.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+
+export type EnvioForm = 'franquia' | 'pesquisa' | 'fale_aqui';
+
+export function createEnvioRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * Claims (form, envio_id) for this submission: true when it is new. A row older than
+     * `staleBefore` no longer counts (the 24 h window) and is replaced. ON CONFLICT DO
+     * NOTHING: on PostgreSQL a racing second click waits for the first commit and then
+     * finds the row, with no error and no aborted transaction.
+     */
+    async claim(form: EnvioForm, envioId: string, now: string, staleBefore: string): Promise<boolean> {
+      await db
+        .deleteFrom('envios')
+        .where('formulario', '=', form)
+        .where('envio_id', '=', envioId)
+        .where('criado_em', '<', staleBefore)
+        .execute();
+      const row = await db
+        .insertInto('envios')
+        .values({ formulario: form, envio_id: envioId, registro_id: null, criado_em: now })
+        .onConflict((oc) => oc.columns(['formulario', 'envio_id']).doNothing())
+        .returning('envio_id')
+        .executeTakeFirst();
+      return !!row;
+    },
+
+    /** Records which row the claimed submission stored (replayed to a second click). */
+    async settle(form: EnvioForm, envioId: string, registroId: number): Promise<void> {
+      await db.updateTable('envios').set({ registro_id: registroId }).where('formulario', '=', form).where('envio_id', '=', envioId).execute();
+    },
+
+    async find(form: EnvioForm, envioId: string) {
+      return db.selectFrom('envios').select(['registro_id', 'criado_em']).where('formulario', '=', form).where('envio_id', '=', envioId).executeTakeFirst();
+    },
+
+    async pruneBefore(before: string): Promise<number> {
+      const res = await db.deleteFrom('envios').where('criado_em', '<', before).executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+  };
+}
+
+export type EnvioRepository = ReturnType<typeof createEnvioRepository>;

@@ -1,0 +1,24 @@
+// The form kit: every form and every query parameter of the site reads its values through
+// these functions, so a rule (controls, NUL, lengths, e-mail, phone, ids, pages) is written
+// once. Pure functions; the HTTP side is in src/http/forms.ts and src/views/form.tsx.
+// See docs/decisions/080.
+import { randomBytes } from 'node:crypto';
+
+export * from './result';
+export * from './text';
+export * from './parsers';
+
+/** Hidden field of every public form: one id per rendered form (docs/decisions/082). */
+export const ENVIO_FIELD = 'envio_id';
+const ENVIO_ID_RE = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** 128 random bits, base64url (22 characters). */
+export function newEnvioId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** The posted envio_id, or null when absent or malformed (then the POST is simply not deduplicated). */
+export function readEnvioId(body: Record<string, unknown> | undefined): string | null {
+  const v = body?.[ENVIO_FIELD];
+  return typeof v === 'string' && ENVIO_ID_RE.test(v.trim()) ? v.trim() : null;
+}
