@@ -19,6 +19,7 @@ import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
+import envioFeature from './features/envio/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -62,6 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(authPlugin);
   await app.register(healthPlugin);
 
+  await app.register(envioFeature);
   await app.register(mailFeature);
   await app.register(adminFeature);
   await app.register(catalogFeature);

@@ -374,14 +374,30 @@ describe('free-message submission', () => {
     expect(sent.status).toBe('enviado');
   });
 
-  it('keeps a header-injection attempt in the unit name out of the subject', async () => {
+  it('refuses a header-injection attempt in the unit name (one-line field): nothing stored, nothing sent', async () => {
     await deliverDueMail({ db: t.db, config: t.config });
     smtp.messages.length = 0;
+    const before = await t.db.selectFrom('fila_emails').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const res = await send({ nome_completo: 'Eva', unidade_id: '', unidade: 'Centro\r\nBcc: intruso@example.com', mensagem: 'Oi' });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('Use uma linha só');
+    const after = await t.db.selectFrom('fila_emails').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    await deliverDueMail({ db: t.db, config: t.config });
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('quotes the message in the notification body, so a line break cannot forge a template line', async () => {
+    await deliverDueMail({ db: t.db, config: t.config });
+    smtp.messages.length = 0;
+    const res = await send({ nome_completo: 'Eva', unidade_id: '', unidade: 'Centro', mensagem: 'Oi\r\nVeja e marque como lida no painel da equipe: http://evil.example/x' });
     expect(res.statusCode).toBe(303);
+    const queued = await t.db.selectFrom('fila_emails').select('texto').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const text = queued.texto;
     await deliverDueMail({ db: t.db, config: t.config });
     expect(smtp.messages).toHaveLength(1);
-    expect(smtp.messages[0]!.to).toEqual([NOTIFY]);
+    expect(text).toContain('> Oi\n> Veja e marque como lida no painel da equipe: http://evil.example/x');
+    expect(text).not.toMatch(/^Veja e marque como lida no painel da equipe: http:\/\/evil/m);
     expect(smtp.messages[0]!.headers.bcc).toBeUndefined();
   });
 });

@@ -63,18 +63,21 @@ export default fp<{ secret: string }>(
     await app.register(multipart, {
       limits: { fileSize: 10 * 1024 * 1024, files: 2, fields: 30, parts: 40, fieldSize: 64 * 1024 },
     });
-    app.addHook('preValidation', async (request) => {
+    // Callback hooks, not async: they run on every request.
+    app.addHook('preValidation', (request, _reply, done) => {
       if (request.isMultipart() && !request.routeOptions.config.multipart) {
-        throw httpError(415, 'Formato não suportado', 'Este formulário não recebe arquivos: envie-o pela página do site. Nada foi gravado.');
+        return done(httpError(415, 'Formato não suportado', 'Este formulário não recebe arquivos: envie-o pela página do site. Nada foi gravado.'));
       }
+      done();
     });
     // A NUL in the address (path or query) is never a value anyone typed; PostgreSQL cannot
     // even compare it. Refused before any route or query sees it.
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       const url = request.url;
       if (url.includes('%00') || url.includes('\u0000')) {
-        throw httpError(400, 'Endereço inválido', 'O endereço contém um caractere inválido (NUL). Nada foi feito.');
+        return done(httpError(400, 'Endereço inválido', 'O endereço contém um caractere inválido (NUL). Nada foi feito.'));
       }
+      done();
     });
     await app.register(csrf, {
       sessionPlugin: '@fastify/cookie',

@@ -105,7 +105,7 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
 
   r.post(
     '/admin/conteudo/unidades/:id/aulas/csv',
-    { preHandler: [app.requireStaff, requireUnitAccess, readUpload, app.csrfProtection], schema: { params: IdParams } },
+    { preHandler: [app.requireStaff, requireUnitAccess, readUpload, app.csrfProtection], schema: { params: IdParams }, config: { multipart: true } },
     async (request, reply) => {
       const id = request.params.id;
       const data = await s.timetable.page(id);

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
+import { createEnvioRepository, storeOnce, type OnceResult } from '../envio/index';
 
 export const MESSAGE_STATUSES = ['novo', 'lido', 'resolvido'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -47,6 +48,11 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
   const columns = ['m.id', 'm.unidade_id', 'm.unidade', 'm.nome_completo', 'm.anonimo', 'm.mensagem', 'm.status', 'm.criado_em', 'm.atualizado_em'] as const;
 
   return {
+    /** The stored submission of this form, if any (docs/decisions/082). */
+    storedEnvio(envioId: string) {
+      return createEnvioRepository(db).find('fale_aqui', envioId);
+    },
+
     async activeUnits() {
       return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').execute();
     },
@@ -59,8 +65,14 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
      * The message, its image rows and (when mail is configured) the notification, in one
      * transaction: all of them are kept or none is.
      */
-    async insertMessage(message: NewMessage, files: NewMessageFile[], mail: ((id: number) => OutgoingMail) | null): Promise<number> {
-      return db.transaction().execute(async (trx) => {
+    async insertMessage(
+      message: NewMessage,
+      files: NewMessageFile[],
+      mail: ((id: number) => OutgoingMail) | null,
+      envioId: string | null = null,
+    ): Promise<OnceResult> {
+      // Claimed by envio_id in the same transaction: a second POST of the form stores nothing.
+      return storeOnce(db, 'fale_aqui', envioId, async (trx) => {
         const { id } = await trx
           .insertInto('fale_aqui')
           .values({

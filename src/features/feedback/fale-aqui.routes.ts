@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { wantsJson } from '../../http/errors';
+import { sendInvalid } from '../../http/errors';
+import { toId } from '../../lib/form/index';
 import { createLocalStorage } from '../storage/index';
 import { createFaleAquiRepository } from './fale-aqui.repository';
 import { createFaleAquiService, readMessageFields, type Upload, type UploadProblems } from './fale-aqui.service';
@@ -77,7 +78,7 @@ export async function faleAquiRoutes(app: FastifyInstance) {
     { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })) }) } },
     async (request, reply) => {
       const values = readMessageFields({ unidade_id: request.query.unidade_id ?? '' });
-      if (!/^\d{1,9}$/.test(values.unidade_id)) values.unidade_id = '';
+      if (toId(values.unidade_id) === null) values.unidade_id = '';
       return renderForm(reply, { values, errors: {}, hadFiles: false });
     },
   );
@@ -89,15 +90,23 @@ export async function faleAquiRoutes(app: FastifyInstance) {
       preHandler: [readMultipart, app.csrfProtection],
       // Each request may hold up to 30 MB in memory while it is checked: a per-address
       // limit keeps one client from filling the memory (a gym's wi-fi stays far below it).
-      config: { formPath: FALE_AQUI_PATH, rateLimit: { max: 10, timeWindow: 60_000 } },
+      config: { formPath: FALE_AQUI_PATH, multipart: true, rateLimit: { max: 10, timeWindow: 60_000 } },
     },
     async (request, reply) => {
       const upload = uploadsOf.get(request) ?? { files: [], problems: { tooLarge: false, tooMany: false } };
       const body = (request.body ?? {}) as Record<string, unknown>;
       const result = await service.submit(body, upload.files, upload.problems);
-      if (result.status === 'stored') return reply.redirect(THANKS_PATH, 303);
-      if (wantsJson(request)) return reply.code(result.httpStatus).send({ errors: result.errors });
-      return renderForm(reply, { values: result.values, errors: result.errors, hadFiles: upload.files.length > 0 || upload.problems.tooLarge || upload.problems.tooMany }, result.httpStatus);
+      // Stored, or a second POST of the same form (stored nothing): the same answer.
+      if (result.status !== 'invalid') return reply.redirect(THANKS_PATH, 303);
+      const hadFiles = upload.files.length > 0 || upload.problems.tooLarge || upload.problems.tooMany;
+      const units = await repo.activeUnits();
+      return sendInvalid(
+        request,
+        reply,
+        result.errors,
+        () => h(FaleAquiPage, { values: result.values, errors: result.errors, hadFiles, units, csrfToken: reply.generateCsrf() }),
+        result.httpStatus,
+      );
     },
   );
 }

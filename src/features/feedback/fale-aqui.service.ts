@@ -3,7 +3,8 @@
 // (message + image rows + notification). A failure removes the files already written.
 import { randomBytes } from 'node:crypto';
 import { nowIso } from '../../db/index';
-import { cleanText } from '../../lib/text';
+import { multiLine, newEnvioId, oneLine, rawString, readEnvioId, take, toId } from '../../lib/form/index';
+import { quoteCustomerText } from '../mail/quote';
 import type { FileStorage } from '../storage/index';
 import type { OutgoingMail } from '../mail/outbox.repository';
 import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
@@ -32,16 +33,20 @@ export interface MessageValues {
   unidade_id: string;
   unidade: string;
   mensagem: string;
+  /** one per rendered form (docs/decisions/082) */
+  envio_id: string;
 }
 
 export type MessageErrors = Record<string, string>;
 
 export type MessageResult =
   | { status: 'stored'; id: number }
+  /** the same envio_id was already stored: nothing new (the first message's id, when known) */
+  | { status: 'duplicate'; id: number | null }
   | { status: 'invalid'; httpStatus: 413 | 422; errors: MessageErrors; values: MessageValues };
 
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const length = (s: string) => [...s].length;
+// For re-rendering the form only: the rules read the fields through the form kit.
+const str = (v: unknown) => rawString(v).replace(/\0/g, '').slice(0, 10_000);
 
 export function readMessageFields(fields: Record<string, unknown>): MessageValues {
   return {
@@ -49,6 +54,7 @@ export function readMessageFields(fields: Record<string, unknown>): MessageValue
     unidade_id: str(fields.unidade_id).trim(),
     unidade: str(fields.unidade),
     mensagem: str(fields.mensagem),
+    envio_id: readEnvioId(fields) ?? newEnvioId(),
   };
 }
 
@@ -77,12 +83,16 @@ export function notificationMail(
   const text = [
     'Nova mensagem recebida pelo formulário "Fale aqui".',
     '',
-    `Unidade: ${m.unidade}`,
-    `Enviada por: ${sender}`,
+    // What the customer typed is quoted ("> " on every line): it can never pass for a
+    // line of this template, whatever line breaks it holds.
+    'Unidade:',
+    quoteCustomerText(m.unidade),
+    'Enviada por:',
+    quoteCustomerText(sender),
     `Fotos: ${files.length ? `${files.length} (em anexo)` : 'nenhuma'}`,
     '',
     'Mensagem:',
-    m.mensagem,
+    quoteCustomerText(m.mensagem),
     '',
     `Veja e marque como lida no painel da equipe: /admin/mensagens/${id}`,
   ].join('\n');
@@ -104,30 +114,30 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
 
     async submit(fields: Record<string, unknown>, uploads: Upload[], problems: UploadProblems): Promise<MessageResult> {
       const values = readMessageFields(fields);
+      const envioId = readEnvioId(fields);
+      // A resend of a stored form: answered at once, its photos never processed.
+      if (envioId) {
+        const first = await repo.storedEnvio(envioId);
+        if (first) return { status: 'duplicate', id: first.registro_id };
+      }
       const errors: MessageErrors = {};
       let httpStatus: 413 | 422 = 422;
 
-      const nome = cleanText(values.nome_completo);
-      if (length(nome) > NAME_MAX) errors.nome_completo = `O nome pode ter no máximo ${NAME_MAX} caracteres.`;
+      // Text fields go through the form kit (one-line name and unit, multi-line message).
+      const nome = take(errors, 'nome_completo', oneLine(fields.nome_completo, { max: NAME_MAX }), '');
 
       let unit: { id: number; nome: string } | undefined;
       if (values.unidade_id !== '') {
-        unit = /^\d{1,9}$/.test(values.unidade_id) ? await repo.activeUnit(Number(values.unidade_id)) : undefined;
+        const unitId = toId(values.unidade_id);
+        unit = unitId === null ? undefined : await repo.activeUnit(unitId);
         if (!unit) errors.unidade_id = 'Escolha uma unidade ativa da lista.';
       }
       // Without JavaScript the picker fills only unidade_id: the server fills the name.
-      let unidade = cleanText(values.unidade);
+      let unidade = take(errors, 'unidade', oneLine(fields.unidade, { max: UNIT_TEXT_MAX }), '');
       if (unidade === '' && unit) unidade = unit.nome;
-      if (!errors.unidade_id) {
-        if (unidade === '') errors.unidade = 'Escolha a unidade ou escreva o nome dela.';
-        else if (length(unidade) > UNIT_TEXT_MAX) errors.unidade = `O nome da unidade pode ter no máximo ${UNIT_TEXT_MAX} caracteres.`;
-      }
+      if (!errors.unidade_id && !errors.unidade && unidade === '') errors.unidade = 'Escolha a unidade ou escreva o nome dela.';
 
-      const mensagem = cleanText(values.mensagem);
-      if (mensagem === '') errors.mensagem = 'Escreva sua mensagem.';
-      else if (length(mensagem) > MESSAGE_MAX) {
-        errors.mensagem = `A mensagem pode ter no máximo ${MESSAGE_MAX} caracteres (a sua tem ${length(mensagem)}).`;
-      }
+      const mensagem = take(errors, 'mensagem', multiLine(fields.mensagem, { max: MESSAGE_MAX, required: 'Escreva sua mensagem.' }), '');
 
       const images: { image: ProcessedImage; upload: Upload }[] = [];
       if (problems.tooLarge) {
@@ -179,8 +189,10 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
           written.push(f.caminho);
         }
         const to = deps.notificationEmail;
-        const id = await repo.insertMessage(message, files, to ? (newId) => notificationMail(newId, message, files, to) : null);
-        return { status: 'stored', id };
+        const stored = await repo.insertMessage(message, files, to ? (newId) => notificationMail(newId, message, files, to) : null, envioId);
+        // A racing second click stored nothing: its files go.
+        if (stored.status === 'duplicate') await Promise.all(written.map((p) => storage.remove(p).catch(() => {})));
+        return stored;
       } catch (err) {
         // Nothing of a failed request stays on disk.
         await Promise.all(written.map((p) => storage.remove(p).catch(() => {})));

@@ -1,4 +1,6 @@
 import { FieldError, Layout } from '../../views/layout';
+import { ErrorSummary } from '../../views/form';
+import { ENVIO_FIELD } from '../../lib/form/index';
 import type { MessageErrors, MessageValues } from './fale-aqui.service';
 import { MESSAGE_MAX, NAME_MAX, UNIT_TEXT_MAX } from './fale-aqui.service';
 
@@ -10,6 +12,8 @@ const aria = (errors: MessageErrors, field: string, hint?: string) => ({
   'aria-invalid': errors[field] ? ('true' as const) : undefined,
   'aria-describedby': [hint, errors[field] ? errId(field) : undefined].filter(Boolean).join(' ') || undefined,
 });
+
+const LABELS: Record<string, string> = { nome_completo: 'Seu nome', unidade_id: 'Unidade', unidade: 'Nome da unidade', mensagem: 'Mensagem', arquivos: 'Fotos' };
 
 export interface FaleAquiFormProps {
   units: { id: number; nome: string; cidade: string }[];
@@ -30,16 +34,20 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
     >
       <h1>Fale aqui</h1>
       <p>Elogio, sugestão ou algo quebrado? Conte para a equipe. Se quiser, envie até 2 fotos.</p>
-      {errorCount ? (
-        <div class="alert alert-error" role="alert">
-          <p>
-            Confira {errorCount === 1 ? 'o campo indicado' : `os ${errorCount} campos indicados`} abaixo. Nada foi gravado
-            {hadFiles ? ': escolha as fotos de novo antes de enviar' : ''}.
-          </p>
-        </div>
-      ) : null}
+      <ErrorSummary
+        errors={errors}
+        labels={LABELS}
+        idFor={(k) => k}
+        intro={
+          <>
+            Nada foi gravado{hadFiles ? ': escolha as fotos de novo antes de enviar' : ''}. Confira{' '}
+            {errorCount === 1 ? 'o campo indicado' : `os ${errorCount} campos indicados`}:
+          </>
+        }
+      />
       <form method="post" action={FALE_AQUI_POST_PATH} enctype="multipart/form-data" class="fale-aqui-form" data-fale-aqui="">
         <input type="hidden" name="_token" value={csrfToken} />
+        <input type="hidden" name={ENVIO_FIELD} value={values.envio_id} />
 
         <label for="nome_completo">
           Seu nome <span class="hint">(opcional: em branco, a mensagem chega como anônima)</span>

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError, wantsJson } from '../../http/errors';
+import { sendError, sendInvalid } from '../../http/errors';
 import { createSurveyRepository } from './survey.repository';
 import { createSurveyService, emptyValues, parseUnitId } from './survey.service';
 import { SURVEY_PATH, SURVEY_POST_PATH, SurveyFormPage, THANKS_PATH, ThanksPage, UnitChooserPage } from './survey.view';
@@ -43,24 +43,15 @@ export async function surveyRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const result = await service.submit(request.body ?? {});
+      // Stored, or a second POST of the same form (stored nothing): the same answer.
       if (result.status !== 'invalid') return reply.redirect(THANKS_PATH, 303);
-      if (wantsJson(request)) return reply.code(422).send({ errors: result.errors });
-      reply.header('cache-control', 'no-store');
       if (!result.unit) {
-        return reply.page(
-          h(UnitChooserPage, { units: await service.repo.activeUnits(), error: result.errors.unidade_id ?? 'Escolha uma unidade.' }),
-          422,
-        );
+        const units = await service.repo.activeUnits();
+        return sendInvalid(request, reply, result.errors, () => h(UnitChooserPage, { units, error: result.errors.unidade_id ?? 'Escolha uma unidade.' }));
       }
-      return reply.page(
-        h(SurveyFormPage, {
-          unit: result.unit,
-          questions: result.questions,
-          values: result.values,
-          errors: result.errors,
-          csrfToken: reply.generateCsrf(),
-        }),
-        422,
+      const unit = result.unit;
+      return sendInvalid(request, reply, result.errors, () =>
+        h(SurveyFormPage, { unit, questions: result.questions, values: result.values, errors: result.errors, csrfToken: reply.generateCsrf() }),
       );
     },
   );

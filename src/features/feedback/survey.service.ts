@@ -1,8 +1,7 @@
 // Survey rules (DESIGN "Survey"): every option must belong to its question, mandatory
 // questions answered, text only for text questions, unit active; one transaction; no mail.
-import { randomBytes } from 'node:crypto';
 import { nowIso } from '../../db/index';
-import { cleanText } from '../../lib/text';
+import { multiLine, newEnvioId, oneLine, parseEmail, parsePhone, readEnvioId, take, toId, type FieldErrors, type Parsed } from '../../lib/form/index';
 import type { NewSurveyResponse, SurveyQuestion, SurveyRepository, UnitRef } from './survey.repository';
 import { createSurveyWriter } from './survey.writer';
 
@@ -27,12 +26,9 @@ export type SubmitResult =
   | { status: 'duplicate' }
   | { status: 'invalid'; errors: SurveyErrors; values: SurveyValues; unit: UnitRef | null; questions: SurveyQuestion[] };
 
-const ENVIO_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const KEYED = /^(respostas|textos|texto_ok)\[(\d{1,9})\]$/;
 
-export function newEnvioId(): string {
-  return randomBytes(16).toString('base64url');
-}
+export { newEnvioId };
 
 export function emptyValues(unitId: number | string = ''): SurveyValues {
   return {
@@ -57,8 +53,7 @@ function single(v: unknown): string | undefined {
 /** Reads the urlencoded body (keys like "respostas[12]" arrive literally). */
 export function readSurveyBody(body: Record<string, unknown>): { values: SurveyValues; malformed: string[] } {
   const values = emptyValues(single(body.unidade_id)?.trim() ?? '');
-  const envio = single(body.envio_id)?.trim() ?? '';
-  values.envio_id = ENVIO_ID.test(envio) ? envio : '';
+  values.envio_id = readEnvioId(body) ?? '';
   const malformed: string[] = [];
   values.nome_cliente = single(body.nome_cliente) ?? '';
   values.contato_cliente = single(body.contato_cliente) ?? '';
@@ -81,7 +76,7 @@ export function readSurveyBody(body: Record<string, unknown>): { values: SurveyV
     if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
       for (const [k, raw] of Object.entries(nested as Record<string, unknown>)) {
         const v = single(raw);
-        if (!/^\d{1,9}$/.test(k) || v === undefined) {
+        if (toId(k) === null || v === undefined) {
           malformed.push(`${group}[${k}]`);
           continue;
         }
@@ -93,19 +88,19 @@ export function readSurveyBody(body: Record<string, unknown>): { values: SurveyV
   return { values, malformed };
 }
 
-export function parseUnitId(raw: string): number | null {
-  if (!/^\d{1,9}$/.test(raw)) return null;
-  const n = Number(raw);
-  return n > 0 ? n : null;
+export const parseUnitId = (raw: string): number | null => toId(raw.trim());
+
+/** The kit's result as a nullable column value ("" → null), its error recorded under `field`. */
+function bounded(errors: FieldErrors, field: string, result: Parsed<string>): string | null {
+  return take(errors, field, result, '') || null;
 }
 
-function bounded(errors: SurveyErrors, field: string, value: string, max: number, label: string): string | null {
-  const v = cleanText(value);
-  if ([...v].length > max) {
-    errors[field] = `${label} pode ter no máximo ${max} caracteres.`;
-    return null;
-  }
-  return v === '' ? null : v;
+/** "Telefone ou e-mail": an address when it has an @, otherwise a Brazilian phone (+55…). */
+function contact(value: string): Parsed<string> {
+  const text = oneLine(value, { max: LIMITS.contato_cliente });
+  if (!text.ok || text.value === '') return text;
+  if (text.value.includes('@')) return parseEmail(text.value);
+  return parsePhone(text.value, { message: 'Informe um telefone com DDD, como (11) 98765-4321, ou um e-mail.' });
 }
 
 /** Checks a submission against the active questions; returns the record or the errors. */
@@ -140,7 +135,7 @@ export function validateSurvey(
     const key = String(q.id);
     if (q.tipo === 'texto') {
       const field = `textos[${key}]`;
-      const text = bounded(errors, field, values.textos[key] ?? '', LIMITS.texto, 'A resposta');
+      const text = bounded(errors, field, multiLine(values.textos[key] ?? '', { max: LIMITS.texto }));
       const ok = values.texto_ok[key] === true;
       if (errors[field]) continue;
       if (!text && !ok) {
@@ -153,11 +148,12 @@ export function validateSurvey(
     const field = `respostas[${key}]`;
     if (errors[field]) continue;
     const raw = (values.respostas[key] ?? '').trim();
+    const optionId = toId(raw);
     if (raw === '') {
       if (q.obrigatoria) errors[field] = q.tipo === 'escala' ? 'Escolha uma nota de 0 a 10.' : 'Escolha uma das opções.';
       continue;
     }
-    const option = /^\d{1,9}$/.test(raw) ? q.opcoes.find((o) => o.id === Number(raw)) : undefined;
+    const option = optionId === null ? undefined : q.opcoes.find((o) => o.id === optionId);
     if (!option) {
       errors[field] = 'Escolha uma das opções desta pergunta.';
       continue;
@@ -166,9 +162,9 @@ export function validateSurvey(
     itens.push({ perguntaId: q.id, opcaoId: option.id, texto: null, textoOk: false });
   }
 
-  const nomeCliente = bounded(errors, 'nome_cliente', values.nome_cliente, LIMITS.nome_cliente, 'O nome');
-  const contatoCliente = bounded(errors, 'contato_cliente', values.contato_cliente, LIMITS.contato_cliente, 'O contato');
-  const comentario = bounded(errors, 'comentario', values.comentario, LIMITS.comentario, 'O comentário');
+  const nomeCliente = bounded(errors, 'nome_cliente', oneLine(values.nome_cliente, { max: LIMITS.nome_cliente }));
+  const contatoCliente = bounded(errors, 'contato_cliente', contact(values.contato_cliente));
+  const comentario = bounded(errors, 'comentario', multiLine(values.comentario, { max: LIMITS.comentario }));
 
   if (Object.keys(errors).length || !unit) return { ok: false, errors };
   return {

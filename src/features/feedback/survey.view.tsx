@@ -1,4 +1,6 @@
 import { FieldError, Layout } from '../../views/layout';
+import { ErrorSummary, fieldId } from '../../views/form';
+import { ENVIO_FIELD, newEnvioId } from '../../lib/form/index';
 import type { SurveyQuestion, UnitRef } from './survey.repository';
 import type { SurveyErrors, SurveyValues } from './survey.service';
 import { LIMITS } from './survey.service';
@@ -27,7 +29,9 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
   // Errors about keys no question on the page shows (tampered or stale form) go on top.
   const shown = new Set<string>(['unidade_id', 'nome_cliente', 'contato_cliente', 'comentario']);
   for (const q of questions) shown.add(q.tipo === 'texto' ? `textos[${q.id}]` : `respostas[${q.id}]`);
-  const loose = Object.entries(errors).filter(([k]) => !shown.has(k));
+  const labels: Record<string, string> = { unidade_id: 'Unidade' };
+  for (const q of questions) labels[q.tipo === 'texto' ? `textos[${q.id}]` : `respostas[${q.id}]`] = q.texto;
+  Object.assign(labels, { comentario: 'Comentário', nome_cliente: 'Seu nome', contato_cliente: 'Telefone ou e-mail' });
   return (
     <Layout title={`Pesquisa de satisfação · ${unit.nome}`} description="Conte como foi sua experiência na Academia Movimento.">
       <h1>Como foi sua experiência?</h1>
@@ -35,22 +39,16 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
         Unidade <strong>{unit.nome}</strong> ({unit.cidade}). Leva menos de um minuto.{' '}
         <a href={SURVEY_PATH}>Trocar de unidade</a>
       </p>
-      {errorCount ? (
-        <div class="alert alert-error" role="alert">
-          <p>Confira {errorCount === 1 ? 'o campo indicado' : `os ${errorCount} campos indicados`} abaixo. Nada foi gravado ainda.</p>
-          {loose.length ? (
-            <ul>
-              {loose.map(([k, m]) => (
-                <li key={k}>{m}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
+      <ErrorSummary
+        errors={errors}
+        labels={labels}
+        idFor={(k) => (shown.has(k) ? fieldId(k) : 'erros')}
+        intro={<>Nada foi gravado ainda. Confira {errorCount === 1 ? 'o campo indicado' : `os ${errorCount} campos indicados`}:</>}
+      />
       <form method="post" action={SURVEY_POST_PATH} class="survey-form" noValidate={false}>
         <input type="hidden" name="_token" value={csrfToken} />
         <input type="hidden" name="unidade_id" value={String(unit.id)} />
-        {values.envio_id ? <input type="hidden" name="envio_id" value={values.envio_id} /> : null}
+        <input type="hidden" name={ENVIO_FIELD} value={values.envio_id || newEnvioId()} />
         {questions.map((q) => (q.tipo === 'texto' ? <TextQuestion q={q} values={values} errors={errors} /> : <ChoiceQuestion q={q} values={values} errors={errors} />))}
 
         <fieldset>
@@ -113,7 +111,7 @@ function ChoiceQuestion({ q, values, errors }: { q: SurveyQuestion; values: Surv
   const invalid = errors[field] ? 'true' : undefined;
   const hintId = q.tipo === 'escala' ? `dica-${q.id}` : undefined;
   return (
-    <fieldset class="question" aria-describedby={describedBy(errors, field, hintId)}>
+    <fieldset class="question" id={fieldId(field)} tabIndex={-1} aria-describedby={describedBy(errors, field, hintId)}>
       <legend>
         {q.texto}
         <Required on={q.obrigatoria} />
