@@ -115,7 +115,8 @@ describe('units', () => {
 
     const json = await post('/admin/conteudo/unidades/nova', { ...validUnit, nome: 'Outra', beneficio_url: 'nota url' }, { accept: 'application/json' });
     expect(json.statusCode).toBe(422);
-    expect(json.json()).toEqual({ errors: { beneficio_url: expect.stringMatching(/Endereço inválido/) } });
+    // The form kit's JSON shape: { error, message, errors }.
+    expect(json.json()).toEqual({ error: 'Dados inválidos', message: expect.any(String), errors: { beneficio_url: expect.stringMatching(/Endereço inválido/) } });
   });
 
   it('refuses a duplicate identifier', async () => {

@@ -2,7 +2,7 @@
 // São Paulo dates, and cells that a spreadsheet would run as a formula defused.
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { TIME_ZONE } from './time';
+import { formatDateTimeCsv } from './time';
 
 /** A leading = + - @ tab or CR makes Excel/LibreOffice evaluate the cell: prefix a quote. */
 export function defuseCell(value: unknown): string | number {
@@ -12,22 +12,16 @@ export function defuseCell(value: unknown): string | number {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }
 
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-export function csvDate(iso: string): string {
-  return dateTime.format(new Date(iso)).replace(',', '');
-}
+/** São Paulo "dd/mm/aaaa hh:mm" (the one clock: src/lib/time.ts). */
+export const csvDate = formatDateTimeCsv;
 
-/** Streams rows (fetched lazily in batches) as CSV; every cell is defused. */
+/**
+ * The one CSV writer of the site: streams rows (fetched lazily in batches) as CSV. Every
+ * cell is defused, the header row too (it holds texts staff edit, e.g. survey questions).
+ */
 export function csvStream(header: string[], rows: AsyncIterable<unknown[]>): Readable {
   const stringifier = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
-  stringifier.write(header);
+  stringifier.write(header.map(defuseCell));
   const source = Readable.from(
     (async function* () {
       for await (const row of rows) yield row.map(defuseCell);

@@ -19,23 +19,8 @@ export function slugify(value: string): string {
   return foldText(value).replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
-/** Brazilian phone: digits only, with area code (10–11 digits), optional +55. Returns +55… or null. */
-export function normalizeBrazilianPhone(value: string): string | null {
-  let digits = value.replace(/\D/g, '');
-  if (digits.length >= 12 && digits.startsWith('55')) digits = digits.slice(2);
-  if (digits.startsWith('0')) digits = digits.slice(1);
-  if (digits.length !== 10 && digits.length !== 11) return null;
-  if (digits.startsWith('0') || digits[2] === '0' && digits.length === 11) return null;
-  return `+55${digits}`;
-}
-
-/** +5511987654321 → (11) 98765-4321 */
-export function formatBrazilianPhone(e164: string): string {
-  const d = e164.replace(/\D/g, '').replace(/^55/, '');
-  if (d.length === 11) return `(${d.slice(0, 2)}) ${d.slice(2, 7)}-${d.slice(7)}`;
-  if (d.length === 10) return `(${d.slice(0, 2)}) ${d.slice(2, 6)}-${d.slice(6)}`;
-  return e164;
-}
+// Phones are parsed and formatted by the form kit (src/lib/form): normalizePhone, formatPhone.
+export { normalizePhone as normalizeBrazilianPhone, formatPhone as formatBrazilianPhone } from './form/parsers';
 
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 export function formatBRL(cents: number): string {

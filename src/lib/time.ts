@@ -32,6 +32,31 @@ export function formatDateTime(iso: string): string {
   return dateTimeFormatter.format(new Date(iso));
 }
 
+const dayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** "2026-11-22": the São Paulo calendar day of an instant. */
+export function saoPauloDay(date: Date = new Date()): string {
+  return dayFormatter.format(date);
+}
+
+/** ["2026", "11"]: the São Paulo year and month of an instant. */
+export function saoPauloYearMonth(date: Date = new Date()): [string, string] {
+  const [year, month] = saoPauloDay(date).split('-');
+  return [year!, month!];
+}
+
+/** A calendar day "AAAA-MM-DD" plus `n` days (calendar arithmetic, no time zone involved). */
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+/** "22/11/2026 09:15" for CSV cells (no comma: it would look like a separator to some readers). */
+export function formatDateTimeCsv(iso: string): string {
+  return formatDateTime(iso).replace(',', '');
+}
+
 /**
  * Start of a São Paulo calendar day ("2026-11-22") as an ISO UTC instant.
  * Brazil has had no DST since 2019, so the offset is a fixed -03:00.

@@ -3,7 +3,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { h } from 'preact';
 import { endStaffSession, startStaffSession } from '../../http/session';
-import { wantsJson } from '../../http/errors';
+import { sendInvalid, wantsJson } from '../../http/errors';
+import { echoValue, EMAIL_MAX, hasNul, oneLine } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
 import { createLoginService } from './login.service';
 import { LoginView } from './login.view';
@@ -32,16 +33,18 @@ export function showLogin(
 }
 
 export async function handleLogin(request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>) {
-  const email = typeof body.email === 'string' ? body.email.trim().slice(0, 254) : '';
+  // Through the form kit: no control character or NUL reaches the account lookup.
+  const fieldErrors: { email?: string; senha?: string } = {};
+  const emailField = oneLine(body.email, { max: EMAIL_MAX, required: 'Informe o seu e-mail.' });
+  const email = emailField.ok ? emailField.value : echoValue(body.email, { max: EMAIL_MAX }).trim();
+  if (!emailField.ok) fieldErrors.email = emailField.error;
   const password = typeof body.senha === 'string' ? body.senha : '';
+  if (!password) fieldErrors.senha = 'Informe a sua senha.';
+  else if (hasNul(password) || password.length > 1024) fieldErrors.senha = 'A senha contém caracteres inválidos ou é longa demais.';
   const voltar = safeReturnPath(body.voltar);
 
-  const fieldErrors: { email?: string; senha?: string } = {};
-  if (!email) fieldErrors.email = 'Informe o seu e-mail.';
-  if (!password) fieldErrors.senha = 'Informe a sua senha.';
   if (fieldErrors.email || fieldErrors.senha) {
-    if (wantsJson(request)) return reply.code(422).send({ errors: fieldErrors });
-    return showLogin(request, reply, { status: 422, email, voltar, fieldErrors });
+    return sendInvalid(request, reply, fieldErrors, () => h(LoginView, { csrfToken: reply.generateCsrf(), email, voltar, fieldErrors }));
   }
 
   const result = await createLoginService(request.server.db).login({ email, password, ip: request.ip });

@@ -5,10 +5,10 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { staffLayout } from '../../http/auth';
 import { wantsJson } from '../../http/errors';
+import { echoValue, parseEmail } from '../../lib/form/index';
 import { mailLibraryInfo, outboxSummary, runSmtpTest, smtpSettings, type SmtpTestResult } from './mail-diagnostic.service';
 import { DiagnosticPage, DIAGNOSTIC_PATH } from './mail-diagnostic.view';
 
-const EMAIL_RE = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
 
 export default async function diagnosticRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -49,10 +49,12 @@ export default async function diagnosticRoutes(app: FastifyInstance) {
       if (!app.config.smtp) return render(request, reply, { status: 409 });
       let to: string | undefined;
       if (acao === 'enviar') {
-        to = typeof body.destinatario === 'string' ? body.destinatario.trim() : '';
-        if (!to || to.length > 254 || !EMAIL_RE.test(to)) {
-          return render(request, reply, { toValue: to?.slice(0, 254), toError: 'Informe um e-mail válido para receber o teste.', status: 422 });
+        const parsed = parseEmail(body.destinatario, { required: 'Informe um e-mail válido para receber o teste.' });
+        if (!parsed.ok) {
+          const typed = echoValue(body.destinatario, { max: 254 }).trim();
+          return render(request, reply, { toValue: typed, toError: 'Informe um e-mail válido para receber o teste.', status: 422 });
         }
+        to = parsed.value;
       }
       request.log.info({ userId: request.staff?.id, acao }, 'smtp diagnostic');
       const result = await runSmtpTest(app.config, acao, to);

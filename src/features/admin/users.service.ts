@@ -1,12 +1,12 @@
 // Account rules shared by the CLI commands and the test fixtures.
 import type { Db } from '../../db/index';
 import { cleanText } from '../../lib/text';
+import { parseEmail } from '../../lib/form/index';
 import { hashPassword, passwordProblem, type ScryptParams } from './password';
 import { createUsersRepository } from './users.repository';
 
 export class UserInputError extends Error {}
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface CreateUserInput {
   email: string;
@@ -20,8 +20,9 @@ export function createUsersService(db: Db, options: { scrypt?: ScryptParams } = 
   const repo = createUsersRepository(db);
   return {
     async create(input: CreateUserInput): Promise<number> {
-      const email = cleanText(input.email).toLowerCase();
-      if (!EMAIL_RE.test(email) || email.length > 254) throw new UserInputError('Informe um e-mail válido (--email).');
+      const parsed = parseEmail(input.email, { required: 'Informe um e-mail válido (--email).', lowerCase: true });
+      if (!parsed.ok) throw new UserInputError('Informe um e-mail válido (--email).');
+      const email = parsed.value;
       const problem = passwordProblem(input.password);
       if (problem) throw new UserInputError(problem);
       const papel = input.papel ?? 'admin';

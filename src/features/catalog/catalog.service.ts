@@ -1,5 +1,6 @@
 // Catalog rules: the in-memory snapshot, search, unit page and Pass page data. Never sees HTTP.
 import { saoPauloClock } from '../../lib/time';
+import { toId } from '../../lib/form/index';
 import type { CatalogRepository, PlanRow, UnitDetailRows, UnitSummaryRow } from './catalog.repository';
 import { buildSearchIndex, parseQuery, searchIndex, type SearchEntry, type SearchItem, type SearchOutcome } from './catalog.search';
 
@@ -32,12 +33,8 @@ export interface OpeningHours {
   fecha: string;
 }
 
-/** A valid id is a positive integer that fits a 32-bit column; anything else is malformed. */
-export function parseId(raw: unknown): number | null {
-  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,9}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : null;
-}
+/** A valid id is a positive integer that fits a 32-bit column (the form kit's rule). */
+export const parseId = (raw: unknown): number | null => (typeof raw === 'string' ? toId(raw) : null);
 
 /**
  * Open at this weekday and "HH:MM" time? Hours that close at or before they open run past

@@ -1,4 +1,5 @@
 // Staff accounts and the audit log (admin only).
+import { paginate } from '../../lib/form/index';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -83,11 +84,9 @@ export function accountRoutes(app: FastifyInstance, s: ContentServices) {
   r.get('/admin/auditoria', { ...admin, schema: { querystring: AuditQuery } }, async (request, reply) => {
     const entidade = AUDIT_ENTITIES.some((e) => e.value === request.query.entidade) ? request.query.entidade! : '';
     const total = await s.audit.count({ entidade: entidade || undefined });
-    const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
-    const asked = Number.parseInt(request.query.pagina ?? '1', 10);
     // An out-of-range page shows the nearest real page instead of an empty list.
-    const page = Number.isFinite(asked) ? Math.min(Math.max(asked, 1), pages) : 1;
-    const rows = await s.audit.list({ entidade: entidade || undefined }, AUDIT_PAGE_SIZE, (page - 1) * AUDIT_PAGE_SIZE);
+    const { page, pages, limit, offset } = paginate(total, AUDIT_PAGE_SIZE, request.query.pagina);
+    const rows = await s.audit.list({ entidade: entidade || undefined }, limit, offset);
     if (request.headers.accept?.includes('application/json') && !request.headers.accept.includes('text/html')) {
       return reply.send({ total, pagina: page, paginas: pages, itens: rows });
     }

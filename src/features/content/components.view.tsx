@@ -1,5 +1,6 @@
 // Shared pieces of the content screens: the staff page frame, labelled fields with their
 // pt-BR error beside them (aria-invalid + aria-describedby), notices, activate buttons.
+import { ErrorSummary as KitErrorSummary } from '../../views/form';
 import type { ComponentChildren } from 'preact';
 import { FieldError, Layout } from '../../views/layout';
 import type { FieldErrors, FormValues } from './validation';
@@ -62,15 +63,9 @@ export function StaffPage(props: {
   );
 }
 
+/** The form kit's summary: one link per refused field (fields are `f-<name>` here). */
 export function ErrorSummary({ errors }: { errors?: FieldErrors }) {
-  if (!errors || !Object.keys(errors).length) return null;
-  return (
-    <div class="alert alert-error" role="alert">
-      <p>
-        <strong>Nada foi gravado.</strong> Corrija o que está indicado abaixo e envie de novo.
-      </p>
-    </div>
-  );
+  return <KitErrorSummary errors={errors} idFor={(k) => `f-${k}`} intro="Nada foi gravado. Corrija o que está indicado abaixo e envie de novo:" />;
 }
 
 export function Csrf({ token }: { token: string }) {
@@ -215,7 +210,7 @@ export function CheckboxGroup({
   const error = errors?.[name];
   const id = `f-${name}`;
   return (
-    <fieldset aria-describedby={describedBy(id, hint, error)} class="checkbox-group">
+    <fieldset id={id} tabIndex={-1} aria-describedby={describedBy(id, hint, error)} class="checkbox-group">
       <legend>{legend}</legend>
       {hint ? (
         <p class="hint" id={`${id}-dica`}>

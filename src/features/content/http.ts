@@ -4,16 +4,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { staffLayout } from '../../http/auth';
 import type { VNode } from 'preact';
 import Type from 'typebox';
-import { sendError, wantsJson } from '../../http/errors';
+import { IdParam } from '../../http/params';
+import { sendError, sendInvalid as sendFormInvalid, wantsJson } from '../../http/errors';
 import type { StaffProps } from './components.view';
 import type { FieldErrors, FormValues } from './validation';
+import { toId } from '../../lib/form/index';
 
 export const FormBody = Type.Record(Type.String(), Type.Unknown());
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
-export const IdSubParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-  sub: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-});
+export const IdParams = Type.Object({ id: IdParam });
+export const IdSubParams = Type.Object({ id: IdParam, sub: IdParam });
 export const NoticeQuery = Type.Object({ ok: Type.Optional(Type.String({ maxLength: 40 })) });
 
 export function staffProps(request: FastifyRequest, reply: FastifyReply): StaffProps {
@@ -33,10 +32,9 @@ export function formValues(body: unknown): FormValues {
   return out;
 }
 
-/** 422: the same form with the values kept, or `{ errors }` for JSON clients. */
+/** 422: the same form with the values kept, or `{ error, message, errors }` for JSON clients (the form kit's shape). */
 export function sendInvalid(request: FastifyRequest, reply: FastifyReply, errors: FieldErrors, page: () => VNode<any>) {
-  if (wantsJson(request)) return reply.code(422).send({ errors });
-  return reply.page(page(), 422);
+  return sendFormInvalid(request, reply, errors, page);
 }
 
 /** After a change: 303 back to a page (PRG), or 200 JSON for JSON clients. */
@@ -61,6 +59,6 @@ export async function requireUnitAccess(request: FastifyRequest, reply: FastifyR
   const staff = request.staff;
   if (!staff) return;
   if (staff.papel === 'admin') return;
-  const id = Number((request.params as { id?: unknown }).id);
-  if (!staff.unidadeIds.includes(id)) await forbidden(request, reply);
+  const id = toId((request.params as { id?: unknown }).id);
+  if (id === null || !staff.unidadeIds.includes(id)) await forbidden(request, reply);
 }

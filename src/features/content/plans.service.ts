@@ -13,7 +13,7 @@ export function parsePlanForm(body: Record<string, unknown>): Result<{ fields: P
   if (!v.PERIODS.some((p) => p.value === periodicidade)) e.periodicidade = 'Escolha a periodicidade da cobrança.';
   const fields: PlanFields = {
     nome: v.requiredText(e, 'nome', f('nome'), 'o nome do plano', 120),
-    descricao: v.optionalText(e, 'descricao', f('descricao'), 1000),
+    descricao: v.optionalLongText(e, 'descricao', f('descricao'), 1000),
     preco_centavos: v.priceCents(e, 'preco', f('preco')),
     periodicidade,
     ordem: v.integerIn(e, 'ordem', f('ordem'), 0, 9999, 0),

@@ -1,6 +1,5 @@
 // Rules for the survey's questions and options. A question or option that already has
 // answers is deactivated, never deleted, so stored responses keep their meaning.
-import { cleanText } from '../../lib/text';
 import { createContentRepository } from './content.repository';
 import { change, NotFoundError, type Actor, type ContentDeps } from './shared';
 import * as v from './validation';
@@ -16,7 +15,7 @@ export function parseQuestionForm(body: Record<string, unknown>, creating: boole
   const ordem = v.integerIn(e, 'ordem', v.field(body, 'ordem'), 0, 999, 0);
   const obrigatoria = checked(body, 'obrigatoria');
   // New option lists come as one option per line.
-  const opcoes = v.field(body, 'opcoes').split(/\r?\n/).map(cleanText).filter(Boolean);
+  const opcoes = (v.optionalLongText(e, 'opcoes', v.field(body, 'opcoes'), 20_000) ?? '').split('\n').map((o) => o.trim()).filter(Boolean);
   if (creating && tipo === 'opcoes') {
     if (opcoes.length < 2) e.opcoes = 'Informe pelo menos duas opções, uma por linha.';
     else if (opcoes.some((o) => o.length > 200)) e.opcoes = 'Cada opção pode ter no máximo 200 caracteres.';

@@ -18,7 +18,7 @@ interface TaxonomyInput {
 export function parseTaxonomyForm(kind: TaxonomyKind, body: Record<string, unknown>): Result<TaxonomyInput> {
   const e: FieldErrors = {};
   const nome = v.requiredText(e, 'nome', v.field(body, 'nome'), kind === 'area' ? 'o nome da área' : 'o nome da modalidade', 120);
-  const descricao = kind === 'modalidade' ? v.optionalText(e, 'descricao', v.field(body, 'descricao'), 1000) : null;
+  const descricao = kind === 'modalidade' ? v.optionalLongText(e, 'descricao', v.field(body, 'descricao'), 1000) : null;
   return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: { nome, descricao, unitIds: v.idList(body, 'unidades') } };
 }
 

@@ -36,7 +36,7 @@ export function parseUnitForm(body: Record<string, unknown>): Result<UnitInput> 
     email: v.email(e, 'email', f('email')),
     latitude: v.coordinate(e, 'latitude', f('latitude'), 90),
     longitude: v.coordinate(e, 'longitude', f('longitude'), 180),
-    descricao: v.optionalText(e, 'descricao', f('descricao'), 2000),
+    descricao: v.optionalLongText(e, 'descricao', f('descricao'), 2000),
     beneficio_nome: v.optionalText(e, 'beneficio_nome', f('beneficio_nome'), 80),
     beneficio_url: v.httpsUrl(e, 'beneficio_url', f('beneficio_url')),
   };

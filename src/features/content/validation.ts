@@ -1,8 +1,14 @@
 // Field rules shared by the content screens and the catalog import, so a value the
-// screens refuse is refused by an import too. Pure functions: no HTTP, no SQL.
-import { cleanText, foldText, normalizeBrazilianPhone } from '../../lib/text';
+// screens refuse is refused by an import too. Pure functions: no HTTP, no SQL. Every
+// value is read through the form kit (src/lib/form): controls, NUL, lengths, phones,
+// e-mails, CEP, money and ids are parsed there, once for the whole site.
+import { foldText } from '../../lib/text';
+import * as kit from '../../lib/form/index';
 
-export type FieldErrors = Record<string, string>;
+export type FieldErrors = kit.FieldErrors;
+
+/** One line of text through the kit ("" when refused; the error is recorded). */
+const line = (errors: FieldErrors, key: string, raw: string, max = 500) => kit.take(errors, key, kit.oneLine(raw, { max }), '');
 /** Raw form values as the page re-renders them (checkbox groups are arrays). */
 export type FormValues = Record<string, string | string[]>;
 
@@ -26,38 +32,30 @@ export function list(body: Record<string, unknown>, name: string): string[] {
 
 /** Positive integer ids from a checkbox group; anything else is dropped. */
 export function idList(body: Record<string, unknown>, name: string): number[] {
-  return [...new Set(list(body, name).map((s) => Number(s)).filter((n) => Number.isSafeInteger(n) && n > 0))];
+  return kit.idList(list(body, name));
 }
 
 export function requiredText(errors: FieldErrors, key: string, raw: string, label: string, max: number): string {
-  const v = cleanText(raw);
-  if (!v) errors[key] = `Informe ${label}.`;
-  else if (v.length > max) errors[key] = `Use no máximo ${max} caracteres.`;
-  return v;
+  return kit.take(errors, key, kit.oneLine(raw, { max, required: `Informe ${label}.` }), '');
 }
 
 export function optionalText(errors: FieldErrors, key: string, raw: string, max: number): string | null {
-  const v = cleanText(raw);
-  if (v.length > max) errors[key] = `Use no máximo ${max} caracteres.`;
-  return v || null;
+  return kit.take(errors, key, kit.oneLine(raw, { max }), '') || null;
+}
+
+/** A description (textarea): several lines kept. */
+export function optionalLongText(errors: FieldErrors, key: string, raw: string, max: number): string | null {
+  return kit.take(errors, key, kit.multiLine(raw, { max }), '') || null;
 }
 
 export function phone(errors: FieldErrors, key: string, raw: string): string | null {
-  const v = cleanText(raw);
-  if (!v) return null;
-  const normalized = normalizeBrazilianPhone(v);
-  if (!normalized) errors[key] = 'Telefone inválido: use DDD e número, por exemplo (11) 3045-1200.';
-  return normalized;
+  return kit.take(errors, key, kit.parsePhone(raw, { message: 'Telefone inválido: use DDD e número, por exemplo (11) 3045-1200.' }), '') || null;
 }
 
 /** The benefit platform link is followed by customers' phones: https only, no credentials. */
 export function httpsUrl(errors: FieldErrors, key: string, raw: string): string | null {
-  const v = cleanText(raw);
+  const v = line(errors, key, raw, 500);
   if (!v) return null;
-  if (v.length > 500) {
-    errors[key] = 'Use no máximo 500 caracteres.';
-    return null;
-  }
   let url: URL;
   try {
     url = new URL(v);
@@ -71,19 +69,14 @@ export function httpsUrl(errors: FieldErrors, key: string, raw: string): string 
 }
 
 export function email(errors: FieldErrors, key: string, raw: string, required = false): string | null {
-  const v = cleanText(raw).toLowerCase();
-  if (!v) {
-    if (required) errors[key] = 'Informe o e-mail.';
-    return null;
-  }
-  if (v.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) errors[key] = 'E-mail inválido.';
-  return v;
+  const r = kit.parseEmail(raw, { required: required ? 'Informe o e-mail.' : undefined, lowerCase: true });
+  return kit.take(errors, key, r.ok ? r : { ok: false, error: r.error === kit.EMAIL_MESSAGE ? 'E-mail inválido.' : r.error }, '') || null;
 }
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** "7:30" is accepted and stored as "07:30". */
 export function time(errors: FieldErrors, key: string, raw: string, label: string): string {
-  let v = cleanText(raw).replace(/h$/i, '').replace('h', ':');
+  let v = line(errors, key, raw, 20).replace(/h$/i, '').replace('h', ':');
   if (/^\d:\d\d$/.test(v)) v = `0${v}`;
   if (!v) errors[key] ??= `Informe ${label}.`;
   else if (!TIME.test(v)) errors[key] ??= `Horário inválido: use HH:MM, por exemplo 07:30.`;
@@ -96,27 +89,20 @@ export const UFS = [
 ] as const;
 
 export function uf(errors: FieldErrors, key: string, raw: string): string {
-  const v = cleanText(raw).toUpperCase();
-  if (!v) errors[key] = 'Informe a UF.';
+  const v = line(errors, key, raw, 20).toUpperCase();
+  if (!v) errors[key] ??= 'Informe a UF.';
   else if (!(UFS as readonly string[]).includes(v)) errors[key] = 'UF inválida: use a sigla do estado, como SP.';
   return v;
 }
 
 export function cep(errors: FieldErrors, key: string, raw: string): string | null {
-  const v = cleanText(raw);
-  if (!v) return null;
-  const digits = v.replace(/\D/g, '');
-  if (digits.length !== 8 || /[^\d.\-\s]/.test(v)) {
-    errors[key] = 'CEP inválido: use 8 dígitos, como 05422-001.';
-    return null;
-  }
-  return `${digits.slice(0, 5)}-${digits.slice(5)}`;
+  return kit.take(errors, key, kit.parseCep(raw), '') || null;
 }
 
 export function coordinate(errors: FieldErrors, key: string, raw: string, limit: number): number | null {
-  const v = cleanText(raw).replace(',', '.');
+  const v = line(errors, key, raw, 30).replace(',', '.');
   if (!v) return null;
-  const n = Number(v);
+  const n = /^-?\d{1,3}(\.\d+)?$/.test(v) ? Number(v) : NaN;
   if (!Number.isFinite(n) || Math.abs(n) > limit) {
     errors[key] = `Coordenada inválida: use um número entre -${limit} e ${limit}.`;
     return null;
@@ -129,38 +115,14 @@ export function coordinate(errors: FieldErrors, key: string, raw: string, limit:
  * Returns integer cents.
  */
 export function priceCents(errors: FieldErrors, key: string, raw: string): number {
-  let v = cleanText(raw).replace(/^R\$\s*/i, '').replace(/\s/g, '');
-  if (!v) {
-    errors[key] = 'Informe o preço.';
-    return 0;
-  }
-  const negative = v.startsWith('-');
-  if (negative) v = v.slice(1);
-  // "1.299,90" → "1299.90"; "129.90" (dot as decimal) stays.
-  if (v.includes(',')) v = v.replace(/\./g, '').replace(',', '.');
-  else if (/^\d{1,3}(\.\d{3})+$/.test(v)) v = v.replace(/\./g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(v)) {
-    errors[key] = 'Preço inválido: use reais e centavos, como 129,90.';
-    return 0;
-  }
-  if (negative) {
-    errors[key] = 'O preço não pode ser negativo.';
-    return 0;
-  }
-  const cents = Math.round(Number(v) * 100);
-  if (cents > 100_000_000) errors[key] = 'Preço alto demais.';
-  return cents;
+  const r = kit.parseMoney(raw, { required: 'Informe o preço.' });
+  // The kit speaks of "valor"; on the plan screen the field is the price.
+  const price = r.ok ? r : { ok: false as const, error: r.error.replace('Valor inválido', 'Preço inválido').replace('O valor', 'O preço').replace('Valor alto', 'Preço alto') };
+  return kit.take(errors, key, price, 0) ?? 0;
 }
 
 export function integerIn(errors: FieldErrors, key: string, raw: string, min: number, max: number, fallback: number): number {
-  const v = cleanText(raw);
-  if (!v) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    errors[key] = `Use um número inteiro entre ${min} e ${max}.`;
-    return fallback;
-  }
-  return n;
+  return kit.take(errors, key, kit.parseInteger(raw, min, max, fallback), fallback);
 }
 
 export const PERIODS = [
@@ -206,6 +168,4 @@ export function overlaps(a: ClassSlot, b: ClassSlot): boolean {
   return a.inicio < b.fim && b.inicio < a.fim;
 }
 
-export function hasErrors(errors: FieldErrors): boolean {
-  return Object.keys(errors).length > 0;
-}
+export const hasErrors = kit.hasErrors;

@@ -3,8 +3,9 @@
 // (message + image rows + notification). A failure removes the files already written.
 import { randomBytes } from 'node:crypto';
 import { nowIso } from '../../db/index';
-import { multiLine, newEnvioId, oneLine, rawString, readEnvioId, take, toId } from '../../lib/form/index';
+import { echoValue, multiLine, newEnvioId, oneLine, readEnvioId, take, toId } from '../../lib/form/index';
 import { quoteCustomerText } from '../mail/quote';
+import { saoPauloYearMonth } from '../../lib/time';
 import type { FileStorage } from '../storage/index';
 import type { OutgoingMail } from '../mail/outbox.repository';
 import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
@@ -46,23 +47,19 @@ export type MessageResult =
   | { status: 'invalid'; httpStatus: 413 | 422; errors: MessageErrors; values: MessageValues };
 
 // For re-rendering the form only: the rules read the fields through the form kit.
-const str = (v: unknown) => rawString(v).replace(/\0/g, '').slice(0, 10_000);
-
 export function readMessageFields(fields: Record<string, unknown>): MessageValues {
   return {
-    nome_completo: str(fields.nome_completo),
-    unidade_id: str(fields.unidade_id).trim(),
-    unidade: str(fields.unidade),
-    mensagem: str(fields.mensagem),
+    nome_completo: echoValue(fields.nome_completo, { max: NAME_MAX * 2 }),
+    unidade_id: echoValue(fields.unidade_id, { max: 20 }).trim(),
+    unidade: echoValue(fields.unidade, { max: UNIT_TEXT_MAX * 2 }),
+    mensagem: echoValue(fields.mensagem, { max: MESSAGE_MAX * 2, multiLine: true }),
     envio_id: readEnvioId(fields) ?? newEnvioId(),
   };
 }
 
 /** "fale_aqui/2026/11/<32 hex>.jpg": year and month of São Paulo, a random name. */
 export function storedPath(now: Date, ext: string): string {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit' })
-    .format(now)
-    .split('-');
+  const [year, month] = saoPauloYearMonth(now);
   return `fale_aqui/${year}/${month}/${randomBytes(16).toString('hex')}.${ext}`;
 }
 

@@ -3,6 +3,7 @@
 import { nowIso } from '../../db/index';
 import type { FileStorage } from '../storage/index';
 import { csvDate } from '../../lib/csv';
+import { paginate } from '../../lib/form/index';
 import { MESSAGE_STATUSES, type FaleAquiRepository, type MessageFilter, type MessageStatus } from './fale-aqui.repository';
 import { IMAGE_TYPES } from './images';
 
@@ -14,11 +15,11 @@ const SAFE_TYPES = new Set(Object.values(IMAGE_TYPES).map((t) => t.mime));
 
 export function createMessagesAdminService(repo: FaleAquiRepository, storage: FileStorage) {
   return {
-    async inbox(filter: MessageFilter, page: number) {
+    /** `page`: `pagina` as asked, parsed by the form kit's paginate. */
+    async inbox(filter: MessageFilter, page: unknown) {
       const [total, counts] = await Promise.all([repo.count(filter), repo.countByStatus(filter)]);
-      const pages = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
-      const current = Math.min(Math.max(1, page), pages);
-      const rows = await repo.list(filter, INBOX_PAGE_SIZE, (current - 1) * INBOX_PAGE_SIZE);
+      const { page: current, pages, limit, offset } = paginate(total, INBOX_PAGE_SIZE, page);
+      const rows = await repo.list(filter, limit, offset);
       return { rows: rows.map((r) => ({ ...r, fotos: Number(r.fotos ?? 0) })), total, page: current, pages, counts };
     },
 

@@ -1,5 +1,10 @@
 // NPS arithmetic and the São Paulo calendar used by the staff views.
-import { saoPauloDayStartIso } from '../../lib/time';
+import { addDays, saoPauloDay, saoPauloDayStartIso } from '../../lib/time';
+import { isDay } from '../../lib/form/index';
+
+export { addDays, saoPauloDay };
+/** A calendar day that exists (the form kit's date rule). */
+export const isValidDay = isDay;
 
 export interface NpsCounts {
   total: number;
@@ -35,24 +40,6 @@ export function categoryOf(nota: number | null): NpsCategory | null {
 }
 export const CATEGORY_LABEL: Record<NpsCategory, string> = { promotores: 'Promotor', neutros: 'Neutro', detratores: 'Detrator' };
 
-const dayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** "2026-11-22": the São Paulo calendar day of an instant. */
-export function saoPauloDay(date: Date = new Date()): string {
-  return dayFormatter.format(date);
-}
-
-export function isValidDay(day: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
-  const d = new Date(`${day}T12:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day;
-}
-
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
 
 export interface Period {
   de: string;

@@ -8,18 +8,42 @@ import { sendError } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
 import { createLocalStorage } from '../storage/index';
 import { csvStream } from '../../lib/csv';
+import { toId } from '../../lib/form/index';
+import { saoPauloDay } from '../../lib/time';
+import { IdParam, QueryValue } from '../../http/params';
 import { createFaleAquiRepository } from './fale-aqui.repository';
 import { createMessagesAdminService, isStatus } from './messages-admin.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';
-import { resolvePeriod, saoPauloDay, type NpsCategory } from './nps';
+import { resolvePeriod, type NpsCategory } from './nps';
 import { canSeeUnit, unitScope } from './staff-scope';
 import { createSurveyReportService } from './survey-report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-report.view';
 import { createSurveyRepository } from './survey.repository';
 
-const OptionalId = Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' }));
-const OptionalDay = Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' }));
-const IdParams = Type.Object({ id: Type.String({ pattern: '^\\d{1,9}$' }) });
+// Query values are bounded strings here and parsed by the form kit in the handlers.
+const OptionalId = QueryValue;
+const OptionalDay = QueryValue;
+const IdParams = Type.Object({ id: IdParam });
+const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
+  sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
+
+/**
+ * The units a request may see from its `unidade_id` filter ("" = all of the account's).
+ * A malformed id is a 400, another unit's a 403; null when that answer was sent.
+ */
+async function scopeOf(request: FastifyRequest, reply: FastifyReply, raw: string | undefined): Promise<{ unitIds: number[] | null } | null> {
+  const requested = raw ? toId(raw.trim()) : null;
+  if (raw && requested === null) {
+    await sendError(request, reply, 400, 'Filtro inválido', 'O código da unidade no filtro não é válido.');
+    return null;
+  }
+  const scope = unitScope(request.staff!, requested);
+  if (scope.forbidden) {
+    await forbidden(request, reply);
+    return null;
+  }
+  return scope;
+}
 
 const ReportQuery = Type.Object({
   unidade_id: OptionalId,
@@ -34,9 +58,6 @@ const InboxQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('novo'), Type.Literal('lido'), Type.Literal('resolvido')])),
   pagina: OptionalId,
 });
-
-const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
-  sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
 
 export async function staffRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -55,11 +76,11 @@ export async function staffRoutes(app: FastifyInstance) {
 
   r.get(REPORT_PATH, { schema: { querystring: ReportQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
-    if (scope.forbidden) return forbidden(request, reply);
+    const scope = await scopeOf(request, reply, q.unidade_id);
+    if (!scope) return reply;
     const period = resolvePeriod(q.de, q.ate);
     const categoria = (q.categoria || undefined) as NpsCategory | undefined;
-    const data = await report.report({ unitIds: scope.unitIds, period, categoria, page: Number(q.pagina || 1) });
+    const data = await report.report({ unitIds: scope.unitIds, period, categoria, page: q.pagina });
     privatePage(reply);
     return reply.page(
       h(SurveyReportPage, {
@@ -73,8 +94,8 @@ export async function staffRoutes(app: FastifyInstance) {
 
   r.get(`${REPORT_PATH}/exportar.csv`, { schema: { querystring: ReportQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
-    if (scope.forbidden) return forbidden(request, reply);
+    const scope = await scopeOf(request, reply, q.unidade_id);
+    if (!scope) return reply;
     const period = resolvePeriod(q.de, q.ate);
     const { header, rows } = await report.exportRows({ unitIds: scope.unitIds, period, categoria: (q.categoria || undefined) as NpsCategory | undefined });
     // Who took which data out, without the data itself.
@@ -85,7 +106,7 @@ export async function staffRoutes(app: FastifyInstance) {
   });
 
   r.get(`${REPORT_PATH}/resposta/:id`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
-    const detail = await report.response(Number(request.params.id));
+    const detail = await report.response(request.params.id);
     if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
     if (!canSeeUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
     privatePage(reply);
@@ -94,9 +115,9 @@ export async function staffRoutes(app: FastifyInstance) {
 
   r.get(INBOX_PATH, { schema: { querystring: InboxQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
-    if (scope.forbidden) return forbidden(request, reply);
-    const inbox = await messages.inbox({ unitIds: scope.unitIds, status: q.status || undefined }, Number(q.pagina || 1));
+    const scope = await scopeOf(request, reply, q.unidade_id);
+    if (!scope) return reply;
+    const inbox = await messages.inbox({ unitIds: scope.unitIds, status: q.status || undefined }, q.pagina);
     privatePage(reply);
     return reply.page(
       h(InboxPage, {
@@ -110,8 +131,8 @@ export async function staffRoutes(app: FastifyInstance) {
 
   r.get(`${INBOX_PATH}/exportar.csv`, { schema: { querystring: InboxQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
-    if (scope.forbidden) return forbidden(request, reply);
+    const scope = await scopeOf(request, reply, q.unidade_id);
+    if (!scope) return reply;
     const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: q.status || undefined });
     request.log.info({ userId: request.staff!.id, export: 'mensagens', filters: q }, 'csv export');
     privatePage(reply);
@@ -123,7 +144,7 @@ export async function staffRoutes(app: FastifyInstance) {
     `${INBOX_PATH}/:id`,
     { schema: { params: IdParams, querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) }, preHandler: app.requireStaff },
     async (request, reply) => {
-      const detail = await messages.message(Number(request.params.id));
+      const detail = await messages.message(request.params.id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
       if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
       privatePage(reply);
@@ -139,7 +160,7 @@ export async function staffRoutes(app: FastifyInstance) {
       preHandler: [app.requireStaff, app.csrfProtection],
     },
     async (request, reply) => {
-      const id = Number(request.params.id);
+      const id = request.params.id;
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
       if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
@@ -154,7 +175,7 @@ export async function staffRoutes(app: FastifyInstance) {
     `${INBOX_PATH}/foto/:id`,
     { schema: { params: IdParams }, preHandler: app.requireStaff },
     async (request, reply) => {
-      const photo = await messages.photo(Number(request.params.id));
+      const photo = await messages.photo(request.params.id);
       if (!photo) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe.');
       if (!canSeeUnit(request.staff!, photo.file.unidade_id)) return forbidden(request, reply);
       if (photo.missing) return sendError(request, reply, 404, 'Foto não encontrada', 'O arquivo desta foto não está mais disponível.');

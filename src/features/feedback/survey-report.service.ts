@@ -1,6 +1,7 @@
 // What staff see of the survey: NPS per unit and overall, monthly trend, option
 // distributions, the filtered list of responses and the CSV export.
 import { csvDate } from '../../lib/csv';
+import { paginate } from '../../lib/form/index';
 import { categoryOf, CATEGORY_LABEL, computeNps, monthsOf, percent, type NpsCategory, type Period } from './nps';
 import type { ResponseFilter, SurveyRepository } from './survey.repository';
 
@@ -10,7 +11,8 @@ export interface ReportQuery {
   unitIds: number[] | null;
   period: Period;
   categoria?: NpsCategory;
-  page: number;
+  /** `pagina` as asked (parsed by the form kit's paginate) */
+  page: unknown;
 }
 
 export function createSurveyReportService(repo: SurveyRepository) {
@@ -67,9 +69,8 @@ export function createSurveyReportService(repo: SurveyRepository) {
           };
         })
         .filter((d) => d.ativo || d.answered > 0);
-      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-      const page = Math.min(Math.max(1, q.page), pages);
-      const rows = await repo.listResponses(listFilter, PAGE_SIZE, (page - 1) * PAGE_SIZE);
+      const { page, pages, limit, offset } = paginate(total, PAGE_SIZE, q.page);
+      const rows = await repo.listResponses(listFilter, limit, offset);
       return { byUnit, overall, trend, distribution, list: { rows, total, page, pages } };
     },
 

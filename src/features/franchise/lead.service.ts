@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { foldText } from '../../lib/text';
-import { formatPhone as formatBrazilianPhone, oneLine, parseEmail, parsePhone, rawString, take } from '../../lib/form/index';
+import { formatPhone as formatBrazilianPhone, echoValue, oneLine, parseEmail, parsePhone, rawString, take } from '../../lib/form/index';
 import { quoteCustomerText } from '../mail/quote';
 import { formatDateTime } from '../../lib/time';
 import { enqueueMail } from '../mail/outbox.repository';
@@ -21,7 +21,7 @@ export type LeadErrors = Partial<Record<LeadField, string>>;
 /** The submitted strings, for re-rendering the form (never stored as they are). */
 export function leadValuesFrom(body: Record<string, unknown>): LeadValues {
   const values: LeadValues = {};
-  for (const f of LEAD_FIELDS) values[f] = rawString(body[f]).replace(/\0/g, '').normalize('NFC').trim().slice(0, 1000);
+  for (const f of LEAD_FIELDS) values[f] = echoValue(body[f]).trim();
   return values;
 }
 

@@ -7,6 +7,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
+import { rawString, toId } from '../../lib/form/index';
+import { saoPauloDay } from '../../lib/time';
 import { staffLayout } from '../../http/auth';
 import { ADMIN_PATH, handleLogin, handleLogout, safeReturnPath, showLogin } from '../admin/login.routes';
 import { createPanelService, filterParams, parseFilters } from './panel.service';
@@ -15,14 +17,8 @@ import { DeleteConfirmPage, LeadDetailPage, LeadListPage } from './panel.view';
 const Query = Type.Record(Type.String(), Type.Unknown());
 const Body = Type.Record(Type.String(), Type.Unknown());
 
-const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '');
-function leadId(v: unknown): number | null {
-  const s = str(v);
-  if (!/^\d{1,10}$/.test(s)) return null;
-  const n = Number(s);
-  return n >= 1 && n <= 2_147_483_647 ? n : null;
-}
-const today = () => new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+const str = rawString;
+const leadId = (v: unknown): number | null => toId(rawString(v).trim());
 
 export default async function panelRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -83,7 +79,7 @@ export default async function panelRoutes(app: FastifyInstance) {
       request.log.info({ userId: request.staff!.id, filters: filterParams(filters) }, 'lead export');
       return reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="leads-franquia-${today()}.csv"`)
+        .header('content-disposition', `attachment; filename="leads-franquia-${saoPauloDay()}.csv"`)
         .send(panel.exportCsv(filters));
     }
     const list = await panel.list(filters, q.pagina);

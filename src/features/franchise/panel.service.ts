@@ -3,8 +3,9 @@
 import { Readable } from 'node:stream';
 import { csvStream } from '../../lib/csv';
 import type { Db } from '../../db/index';
-import { cleanText, foldText, formatBrazilianPhone } from '../../lib/text';
-import { formatDateTime, saoPauloDayStartIso } from '../../lib/time';
+import { foldText } from '../../lib/text';
+import { formatPhone as formatBrazilianPhone, isDay, multiLine, oneLine, paginate, rawString } from '../../lib/form/index';
+import { addDays, formatDateTime, saoPauloDayStartIso } from '../../lib/time';
 import { createLeadsRepository, type LeadCursor, type LeadFilters } from './leads.repository';
 import { isOption, isStatus, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, statusLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
 
@@ -20,9 +21,11 @@ export interface PanelFilters {
   options: Partial<Record<OptionField, string>>;
 }
 
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (v: string) => DAY_RE.test(v) && !Number.isNaN(Date.parse(`${v}T12:00:00Z`)) && new Date(`${v}T12:00:00Z`).toISOString().startsWith(v);
-const str = (v: unknown) => cleanText(Array.isArray(v) ? v[0] : v);
+/** A filter value through the form kit: one line, or "" (a bad filter is dropped, never an error). */
+const str = (v: unknown, max = 100) => {
+  const r = oneLine(rawString(v).slice(0, max), { max });
+  return r.ok ? r.value : '';
+};
 
 /** Reads the filters from the query; invalid values are dropped, never an error. */
 export function parseFilters(query: Record<string, unknown>): PanelFilters {
@@ -37,15 +40,12 @@ export function parseFilters(query: Record<string, unknown>): PanelFilters {
   return {
     q: str(query.q).slice(0, 100),
     status: isStatus(status) ? status : '',
-    de: validDay(de) ? de : '',
-    ate: validDay(ate) ? ate : '',
+    de: isDay(de) ? de : '',
+    ate: isDay(ate) ? ate : '',
     options,
   };
 }
 
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-}
 
 /** Panel filters → repository filters (São Paulo calendar days, folded text). */
 export function toLeadFilters(f: PanelFilters): LeadFilters {
@@ -57,7 +57,7 @@ export function toLeadFilters(f: PanelFilters): LeadFilters {
     status: f.status || undefined,
     options: f.options,
     from: f.de ? saoPauloDayStartIso(f.de) : undefined,
-    to: f.ate ? saoPauloDayStartIso(nextDay(f.ate)) : undefined,
+    to: f.ate ? saoPauloDayStartIso(addDays(f.ate, 1)) : undefined,
   };
 }
 
@@ -79,11 +79,9 @@ export function createPanelService(db: Db) {
     async list(filters: PanelFilters, requestedPage: unknown) {
       const where = toLeadFilters(filters);
       const total = await repo.count(where);
-      const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-      const asked = Number.parseInt(str(requestedPage), 10);
-      const page = Number.isFinite(asked) && asked >= 1 ? Math.min(asked, pages) : 1;
-      const rows = await repo.list(where, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-      return { rows, total, page, pages, outOfRange: Number.isFinite(asked) && asked > pages };
+      const { page, pages, limit, offset, outOfRange } = paginate(total, PAGE_SIZE, requestedPage);
+      const rows = await repo.list(where, limit, offset);
+      return { rows, total, page, pages, outOfRange };
     },
 
     async detail(id: number) {
@@ -99,9 +97,9 @@ export function createPanelService(db: Db) {
     },
 
     async addNote(id: number, texto: unknown, userId: number): Promise<'ok' | 'not-found' | string> {
-      const text = typeof texto === 'string' ? texto.normalize('NFC').trim() : '';
-      if (!text) return 'Escreva a anotação antes de salvar.';
-      if (text.length > LIMITS.nota) return `A anotação pode ter no máximo ${LIMITS.nota} caracteres (você digitou ${text.length}).`;
+      const note = multiLine(texto, { max: LIMITS.nota, required: 'Escreva a anotação antes de salvar.' });
+      if (!note.ok) return note.error;
+      const text = note.value;
       return (await repo.addNote(id, text, userId)) ? 'ok' : 'not-found';
     },
 

@@ -84,3 +84,15 @@ export function multiLine(value: unknown, rule: TextRule): Parsed<string> {
 export function hasNul(value: unknown): boolean {
   return rawString(value).includes('\u0000');
 }
+
+/**
+ * A refused value as the form shows it again (values are kept): NUL and other controls
+ * removed (LF and TAB kept in multi-line fields), NFC, cut to `max`. Never stored.
+ */
+export function echoValue(value: unknown, opts: { max?: number; multiLine?: boolean } = {}): string {
+  const raw = rawString(value).slice(0, (opts.max ?? 1000) * 2);
+  const cleaned = opts.multiLine
+    ? raw.replace(/\r\n/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+    : raw.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+  return [...cleaned.normalize('NFC')].slice(0, opts.max ?? 1000).join('');
+}
