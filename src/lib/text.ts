@@ -20,7 +20,6 @@ export function slugify(value: string): string {
 }
 
 // Phones are parsed and formatted by the form kit (src/lib/form): normalizePhone, formatPhone.
-export { normalizePhone as normalizeBrazilianPhone, formatPhone as formatBrazilianPhone } from './form/parsers';
 
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 export function formatBRL(cents: number): string {

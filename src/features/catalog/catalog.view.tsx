@@ -2,7 +2,8 @@
 import type { VNode } from 'preact';
 import { Layout, SITE_NAME } from '../../views/layout';
 import { jsonForScript } from '../../views/render';
-import { formatBRL, formatBrazilianPhone, normalizeBrazilianPhone } from '../../lib/text';
+import { formatBRL } from '../../lib/text';
+import { formatPhone as formatBrazilianPhone, normalizePhone, phoneDigits } from '../../lib/form/index';
 import { WEEKDAYS } from '../../lib/time';
 import type { PlanRow, UnitSummaryRow } from './catalog.repository';
 import type { CatalogSnapshot, NearbyUnit, PassPageData, SearchResultDetail, UnitPageData } from './catalog.service';
@@ -38,9 +39,9 @@ export function mapHref(u: { endereco: string; bairro: string; cidade: string; u
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`)}`;
 }
 
-function phoneDigits(value: string | null): string | null {
-  const e164 = value ? normalizeBrazilianPhone(value) : null;
-  return e164 ? e164.replace(/\D/g, '') : null;
+function linkDigits(value: string | null): string | null {
+  const e164 = value ? normalizePhone(value) : null;
+  return e164 ? phoneDigits(e164) : null;
 }
 
 function PlanPrice({ plan }: { plan: PlanRow }) {
@@ -220,7 +221,7 @@ function SearchResults({ q, results }: { q: string; results: SearchResultDetail[
 
 function unitJsonLd(d: UnitPageData) {
   const u = d.unit;
-  const phone = u.telefone ? normalizeBrazilianPhone(u.telefone) : null;
+  const phone = u.telefone ? normalizePhone(u.telefone) : null;
   return {
     '@context': 'https://schema.org',
     '@type': 'ExerciseGym',
@@ -261,8 +262,8 @@ function openGraph(title: string, description: string): VNode[] {
 export function UnitPage({ data }: { data: UnitPageData }) {
   const u = data.unit;
   const description = `${u.nome}: academia em ${u.bairro}, ${u.cidade} – ${u.uf}. Planos, horários, modalidades e grade de aulas.`;
-  const tel = phoneDigits(u.telefone);
-  const whats = phoneDigits(u.whatsapp);
+  const tel = linkDigits(u.telefone);
+  const whats = linkDigits(u.whatsapp);
   const benefit = safeExternalUrl(u.beneficio_url);
   const head = [
     ...openGraph(u.nome, description),

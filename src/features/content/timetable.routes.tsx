@@ -1,4 +1,5 @@
 // A unit's timetable: admins for any unit, managers for their own units only.
+import { toId } from '../../lib/form/index';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -93,9 +94,9 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
   r.post('/admin/conteudo/unidades/:id/aulas/copiar', { ...guardPost, schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
     const id = request.params.id;
     if (!(await s.timetable.page(id))) return notFound(request, reply, 'Unidade não encontrada');
-    const sourceId = Number(request.body.origem_id);
-    const allowed = (await sources(request)).some((u) => u.id === sourceId);
-    const result = allowed ? await s.timetable.copyFrom({ id: request.staff!.id }, id, sourceId) : ({ ok: false, errors: { origem_id: 'Escolha outra unidade para copiar a grade.' } } as const);
+    const sourceId = toId(request.body.origem_id);
+    const allowed = sourceId !== null && (await sources(request)).some((u) => u.id === sourceId);
+    const result = allowed && sourceId !== null ? await s.timetable.copyFrom({ id: request.staff!.id }, id, sourceId) : ({ ok: false, errors: { origem_id: 'Escolha outra unidade para copiar a grade.' } } as const);
     if (!result.ok) {
       if (request.headers.accept?.includes('application/json')) return reply.code(422).send({ errors: result.errors });
       return renderPage(request, reply, id, { copyErrors: result.errors }, 422);

@@ -1,6 +1,7 @@
 // Rules for a unit's weekly timetable: a class ends after it starts; two classes in the
 // same room (same unit, weekday and sala) never overlap. A class points to nothing else
 // (no answers or messages refer to it), so removing one is a real delete.
+import { toId } from '../../lib/form/index';
 import { cleanText, foldText } from '../../lib/text';
 import { WEEKDAYS } from '../../lib/time';
 import { createContentRepository, type ClassFields, type ContentRepository } from './content.repository';
@@ -29,7 +30,7 @@ export function parseClassFields(
     else if (!found) e.modalidade = `Modalidade desconhecida ou inativa: "${cleanText(get('modalidade')).slice(0, 60)}".`;
     else modalidade_id = found.id;
   } else {
-    modalidade_id = Number(get('modalidade_id'));
+    modalidade_id = toId(get('modalidade_id')) ?? 0;
     if (!modalities.some((m) => m.id === modalidade_id)) e.modalidade_id = 'Escolha a modalidade.';
   }
   const dia = v.parseWeekday(get('dia_semana'));

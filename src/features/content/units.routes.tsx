@@ -2,7 +2,7 @@
 // timetables they may edit).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { formatBrazilianPhone } from '../../lib/text';
+import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
 import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from './http';
 import type { FormValues } from './validation';
 import type { ContentServices } from './index';

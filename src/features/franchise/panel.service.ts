@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { csvStream } from '../../lib/csv';
 import type { Db } from '../../db/index';
 import { foldText } from '../../lib/text';
-import { formatPhone as formatBrazilianPhone, isDay, multiLine, oneLine, paginate, rawString } from '../../lib/form/index';
+import { formatPhone as formatBrazilianPhone, phoneDigits, isDay, multiLine, oneLine, paginate, rawString } from '../../lib/form/index';
 import { addDays, formatDateTime, saoPauloDayStartIso } from '../../lib/time';
 import { createLeadsRepository, type LeadCursor, type LeadFilters } from './leads.repository';
 import { isOption, isStatus, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, statusLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
@@ -51,7 +51,7 @@ export function parseFilters(query: Record<string, unknown>): PanelFilters {
 export function toLeadFilters(f: PanelFilters): LeadFilters {
   let text = foldText(f.q);
   // A phone number typed with punctuation matches the stored digits.
-  if (/\d{4}/.test(text.replace(/\D/g, '')) && /^[\d\s()+.\-]+$/.test(text)) text = text.replace(/\D/g, '');
+  if (/^[\d\s()+.\-]+$/.test(text) && phoneDigits(text).length >= 4) text = phoneDigits(text);
   return {
     text: text || undefined,
     status: f.status || undefined,

@@ -1,5 +1,5 @@
 import { Layout } from '../../views/layout';
-import { formatBrazilianPhone } from '../../lib/text';
+import { formatPhone as formatBrazilianPhone, phoneDigits } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
 import type { FranquiaLead } from '../../db/types';
 import { LEAD_STATUSES, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, type Option, optionLabel, statusLabel, TEXT_FIELD_LABELS } from './options';
@@ -179,7 +179,7 @@ export interface LeadDetailProps {
 const who = (userId: number | null, name: string | null) => (name ? name : userId === null ? 'Formulário do site' : 'Conta removida');
 
 export function LeadDetailPage({ staff, csrfToken, lead, history, notes, flash, noteError, noteValue }: LeadDetailProps) {
-  const wa = `https://wa.me/${lead.whatsapp.replace(/\D/g, '')}`;
+  const wa = `https://wa.me/${phoneDigits(lead.whatsapp)}`;
   return (
     <Layout title={`Lead: ${lead.nome_completo}`} staff={staff}>
       <p>

@@ -48,6 +48,11 @@ export function parsePhone(value: unknown, opts: { required?: string; message?: 
   return phone ? { ok: true, value: phone } : { ok: false, error: opts.message ?? PHONE_MESSAGE };
 }
 
+/** +5511987654321 → "5511987654321" (for tel: and wa.me links). */
+export function phoneDigits(e164: string): string {
+  return e164.replace(/\D/g, '');
+}
+
 /** +5511987654321 → (11) 98765-4321 */
 export function formatPhone(e164: string): string {
   const d = e164.replace(/\D/g, '').replace(/^55/, '');
