@@ -1,4 +1,5 @@
 import { Layout } from '../../views/layout';
+import { ErrorSummary } from '../../views/form';
 
 export interface LoginViewProps {
   csrfToken: string;
@@ -26,6 +27,7 @@ export function LoginView({ csrfToken, email = '', voltar, error, notice, fieldE
             {error}
           </p>
         ) : null}
+        <ErrorSummary errors={fieldErrors} labels={{ email: 'E-mail', senha: 'Senha' }} />
         <form method="post" action="/pages/Franquia/admin.php" novalidate>
           <input type="hidden" name="csrf_token" value={csrfToken} />
           <input type="hidden" name="acao" value="entrar" />

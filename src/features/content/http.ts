@@ -8,7 +8,7 @@ import { IdParam } from '../../http/params';
 import { sendError, sendInvalid as sendFormInvalid, wantsJson } from '../../http/errors';
 import type { StaffProps } from './components.view';
 import type { FieldErrors, FormValues } from './validation';
-import { toId } from '../../lib/form/index';
+import { echoValue, toId } from '../../lib/form/index';
 
 export const FormBody = Type.Record(Type.String(), Type.Unknown());
 export const IdParams = Type.Object({ id: IdParam });
@@ -26,8 +26,9 @@ export function formValues(body: unknown): FormValues {
   if (!body || typeof body !== 'object') return out;
   for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
     if (k === 'csrf_token' || k === 'senha' || k === 'nova_senha') continue;
-    if (typeof v === 'string') out[k] = v;
-    else if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
+    // Shown again as typed, minus controls (the rules read the raw body through the form kit).
+    if (typeof v === 'string') out[k] = echoValue(v, { max: 20_000, multiLine: true });
+    else if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string').map((x) => echoValue(x, { max: 200 }));
   }
   return out;
 }

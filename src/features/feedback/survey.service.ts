@@ -1,7 +1,7 @@
 // Survey rules (DESIGN "Survey"): every option must belong to its question, mandatory
 // questions answered, text only for text questions, unit active; one transaction; no mail.
 import { nowIso } from '../../db/index';
-import { multiLine, newEnvioId, oneLine, parseEmail, parsePhone, readEnvioId, take, toId, type FieldErrors, type Parsed } from '../../lib/form/index';
+import { echoValue, multiLine, newEnvioId, oneLine, parseEmail, parsePhone, readEnvioId, take, toId, type FieldErrors, type Parsed } from '../../lib/form/index';
 import type { NewSurveyResponse, SurveyQuestion, SurveyRepository, UnitRef } from './survey.repository';
 import { createSurveyWriter } from './survey.writer';
 
@@ -86,6 +86,13 @@ export function readSurveyBody(body: Record<string, unknown>): { values: SurveyV
     }
   }
   return { values, malformed };
+}
+
+/** The values as the refused form shows them again: controls and NUL removed (never stored). */
+function echoValues(v: SurveyValues): SurveyValues {
+  const echo = (s: string) => echoValue(s, { max: LIMITS.texto * 2, multiLine: true });
+  const map = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, s]) => [k, echo(s)]));
+  return { ...v, respostas: map(v.respostas), textos: map(v.textos), nome_cliente: echo(v.nome_cliente), contato_cliente: echo(v.contato_cliente), comentario: echo(v.comentario) };
 }
 
 export const parseUnitId = (raw: string): number | null => toId(raw.trim());
@@ -226,7 +233,7 @@ export function createSurveyService(repo: SurveyRepository, options: { cacheMs?:
       const unit = unitId ? (await activeUnits()).get(unitId) : undefined;
       const questions = await activeQuestions();
       const result = validateSurvey(values, malformed, unit ?? null, questions, nowIso());
-      if (!result.ok) return { status: 'invalid', errors: result.errors, values, unit: unit ?? null, questions };
+      if (!result.ok) return { status: 'invalid', errors: result.errors, values: echoValues(values), unit: unit ?? null, questions };
       const id = await writer.write(result.record);
       // Same envio_id as a stored response: a double click or a resend. Answer as the first
       // time did, store nothing.
