@@ -81,7 +81,7 @@ export function createPanelService(db: Db) {
       const total = await repo.count(where);
       const { page, pages, limit, offset, outOfRange } = paginate(total, PAGE_SIZE, requestedPage);
       const rows = await repo.list(where, limit, offset);
-      return { rows, total, page, pages, outOfRange };
+      return { rows, total, page, pages, offset, limit, outOfRange };
     },
 
     async detail(id: number) {

@@ -27,13 +27,16 @@ export interface LeadListProps {
   total: number;
   page: number;
   pages: number;
+  /** the page's first row (0-based) and size, from the form kit's paginate */
+  offset: number;
+  limit: number;
   outOfRange: boolean;
   flash?: string;
 }
 
-export function LeadListPage({ staff, filters, filterPairs, rows, total, page, pages, outOfRange, flash }: LeadListProps) {
-  const first = total ? (page - 1) * 25 + 1 : 0;
-  const last = Math.min(total, page * 25);
+export function LeadListPage({ staff, filters, filterPairs, rows, total, page, pages, offset, limit, outOfRange, flash }: LeadListProps) {
+  const first = total ? offset + 1 : 0;
+  const last = Math.min(total, offset + limit);
   const moreOpen = Boolean(filters.de || filters.ate || Object.keys(filters.options).length);
   const pageLink = (p: number) => panelUrl([...filterPairs, ...(p > 1 ? ([['pagina', String(p)]] as [string, string][]) : [])]);
   return (

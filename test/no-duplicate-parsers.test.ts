@@ -1,0 +1,57 @@
+// The form kit is the only place that parses e-mails, phones, ids and pages, and
+// src/lib/time.ts the only São Paulo clock (issues 10 and 11). This check greps src/ for
+// the shapes those parsers take; a second copy anywhere else fails the suite.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve('src');
+const KIT = path.join('src', 'lib', 'form') + path.sep;
+const TIME = path.join('src', 'lib', 'time.ts');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : /\.(ts|tsx)$/.test(name) ? [full] : [];
+  });
+}
+
+// Browser modules (src/client) only shape what a person types (input masks); the server decides.
+const sources = files(ROOT).filter((f) => !f.includes(`${path.sep}client${path.sep}`)).map((f) => ({ file: path.relative(process.cwd(), f), text: readFileSync(f, 'utf8') }));
+
+/** [what, pattern, files allowed to hold it] */
+const RULES: [string, RegExp, (file: string) => boolean][] = [
+  // a regex literal with an @ between character classes: an e-mail pattern
+  ['e-mail pattern', /\/\^?\[\^[^/\n]*\]\+?@/, (f) => f.startsWith(KIT)],
+  ['e-mail pattern', /EMAIL_RE\s*=/, (f) => f.startsWith(KIT)],
+  // a phone normaliser: a function named like one, or the "55" country prefix stripping
+  ['phone normaliser', /function\s+normali[sz]e\w*(Phone|Whatsapp)/i, (f) => f.startsWith(KIT)],
+  ['phone normaliser', /startsWith\('55'\)/, (f) => f.startsWith(KIT)],
+  // an id parser: a function named like one, or the digits-only test of an id
+  ['id parser', /function\s+(parse|to)\w*Id\b/, (f) => f.startsWith(KIT)],
+  ['id parser', /\/\^(\\d|\[1-9\]\[0-9\])\{\d*,?\d*\}\$\//, (f) => f.startsWith(KIT)],
+  ['id parser', /pattern:\s*'\^\(?\\\\d/, (f) => f.startsWith(KIT)],
+  // pagination arithmetic
+  ['pagination', /Math\.ceil\(\s*\w+\s*\/\s*\w*(PAGE|page|PER|per)\w*\s*\)/, (f) => f.startsWith(KIT)],
+  ['pagination', /\(\s*\w*page\w*\s*-\s*1\s*\)\s*\*/i, (f) => f.startsWith(KIT)],
+  // the São Paulo clock
+  ['São Paulo clock', /America\/Sao_Paulo/, (f) => f === TIME],
+  ['São Paulo clock', /-03:00|3\s*\*\s*3600/, (f) => f === TIME],
+  ['São Paulo clock', /timeZone:\s*TIME_ZONE/, (f) => f === TIME],
+];
+
+describe('no second copy of the form kit\'s parsers or of the São Paulo clock in src/', () => {
+  for (const [what, pattern, allowed] of RULES) {
+    it(`${what}: ${pattern}`, () => {
+      const offenders = sources.filter((s) => !allowed(s.file) && pattern.test(s.text)).map((s) => s.file);
+      expect(offenders, `${what} outside its one home`).toEqual([]);
+    });
+  }
+
+  it('the kit itself holds each parser', () => {
+    const kit = sources.filter((s) => s.file.startsWith(KIT)).map((s) => s.text).join('\n');
+    for (const name of ['parseEmail', 'normalizePhone', 'parseCep', 'toId', 'parseMoney', 'parseDay', 'paginate', 'oneLine', 'multiLine']) {
+      expect(kit, name).toContain(`function ${name}(`);
+    }
+  });
+});
