@@ -44,9 +44,14 @@ export function httpError(statusCode: number, title: string, message: string): S
 export function sendInvalid(request: FastifyRequest, reply: FastifyReply, errors: Record<string, string>, page: () => VNode<any>, status = 422) {
   reply.header('cache-control', 'no-store');
   if (wantsJson(request)) {
-    return reply.code(status).send({ error: 'Dados inválidos', message: 'Revise os campos indicados. Nada foi gravado.', errors });
+    return reply.code(status).send(invalidBody(errors));
   }
   return reply.page(page(), status);
+}
+
+/** The JSON body of a refused form (see sendInvalid), for routes that render their page themselves. */
+export function invalidBody(errors: Record<string, string>) {
+  return { error: 'Dados inválidos', message: 'Revise os campos indicados. Nada foi gravado.', errors };
 }
 
 // Values a database refuses (NUL/bad encoding, out-of-range number, too long for the

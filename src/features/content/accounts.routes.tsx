@@ -1,4 +1,5 @@
 // Staff accounts and the audit log (admin only).
+import { invalidBody } from '../../http/errors';
 import { paginate } from '../../lib/form/index';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -54,7 +55,7 @@ export function accountRoutes(app: FastifyInstance, s: ContentServices) {
     if (!(await s.accounts.get(id))) return notFound(request, reply, 'Conta não encontrada');
     const result = await s.accounts.update({ id: request.staff!.id }, id, request.body);
     if (!result.ok) {
-      if (request.headers.accept?.includes('application/json')) return reply.code(422).send({ errors: result.errors });
+      if (request.headers.accept?.includes('application/json')) return reply.code(422).send(invalidBody(result.errors));
       return editPage(request, reply, id, { values: formValues(request.body), errors: result.errors }, 422);
     }
     return done(request, reply, `/admin/contas/${id}?ok=salvo`, { id });
@@ -64,7 +65,7 @@ export function accountRoutes(app: FastifyInstance, s: ContentServices) {
     if (!(await s.accounts.get(id))) return notFound(request, reply, 'Conta não encontrada');
     const result = await s.accounts.resetPassword({ id: request.staff!.id }, id, request.body);
     if (!result.ok) {
-      if (request.headers.accept?.includes('application/json')) return reply.code(422).send({ errors: result.errors });
+      if (request.headers.accept?.includes('application/json')) return reply.code(422).send(invalidBody(result.errors));
       return editPage(request, reply, id, { passwordErrors: result.errors }, 422);
     }
     return done(request, reply, `/admin/contas/${id}?ok=senha`);
@@ -75,7 +76,7 @@ export function accountRoutes(app: FastifyInstance, s: ContentServices) {
     const active = request.body.ativo === '1';
     const result = await s.accounts.setActive({ id: request.staff!.id }, id, active);
     if (!result.ok) {
-      if (request.headers.accept?.includes('application/json')) return reply.code(422).send({ errors: result.errors });
+      if (request.headers.accept?.includes('application/json')) return reply.code(422).send(invalidBody(result.errors));
       return editPage(request, reply, id, { activeErrors: result.errors }, 422);
     }
     return done(request, reply, `/admin/contas/${id}?ok=${active ? 'ativado' : 'desativado'}`, { ativo: active });

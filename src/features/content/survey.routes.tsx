@@ -1,7 +1,7 @@
 // Survey questions and options (admin only).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { wantsJson } from '../../http/errors';
+import { wantsJson, invalidBody } from '../../http/errors';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, staffProps } from './http';
 import type { ContentServices } from './index';
 import { QuestionEditPage, QuestionNewPage, QuestionsListPage, type QuestionEditProps } from './survey.view';
@@ -26,7 +26,7 @@ export function surveyRoutes(app: FastifyInstance, s: ContentServices) {
     return reply.page(<QuestionEditPage staff={staffProps(request, reply)} question={q} values={values} optionValues={extra.optionValues ?? {}} {...extra} />, status);
   }
   function invalid(request: FastifyRequest, reply: FastifyReply, errors: FieldErrors, render: () => Promise<unknown>) {
-    if (wantsJson(request)) return reply.code(422).send({ errors });
+    if (wantsJson(request)) return reply.code(422).send(invalidBody(errors));
     return render();
   }
 

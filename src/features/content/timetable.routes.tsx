@@ -1,4 +1,5 @@
 // A unit's timetable: admins for any unit, managers for their own units only.
+import { invalidBody } from '../../http/errors';
 import { toId } from '../../lib/form/index';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -85,7 +86,7 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
     if (!(await s.timetable.page(id))) return notFound(request, reply, 'Unidade não encontrada');
     const result = await s.timetable.add({ id: request.staff!.id }, id, request.body);
     if (!result.ok) {
-      if (request.headers.accept?.includes('application/json')) return reply.code(422).send({ errors: result.errors });
+      if (request.headers.accept?.includes('application/json')) return reply.code(422).send(invalidBody(result.errors));
       return renderPage(request, reply, id, { values: formValues(request.body), errors: result.errors }, 422);
     }
     return done(request, reply, `${base(id)}?ok=aula_adicionada`, { id: result.value.id });
@@ -98,7 +99,7 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
     const allowed = sourceId !== null && (await sources(request)).some((u) => u.id === sourceId);
     const result = allowed && sourceId !== null ? await s.timetable.copyFrom({ id: request.staff!.id }, id, sourceId) : ({ ok: false, errors: { origem_id: 'Escolha outra unidade para copiar a grade.' } } as const);
     if (!result.ok) {
-      if (request.headers.accept?.includes('application/json')) return reply.code(422).send({ errors: result.errors });
+      if (request.headers.accept?.includes('application/json')) return reply.code(422).send(invalidBody(result.errors));
       return renderPage(request, reply, id, { copyErrors: result.errors }, 422);
     }
     return done(request, reply, `${base(id)}?ok=grade_copiada`, { aulas: result.value.count });
@@ -118,7 +119,7 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
       else if (!file.data?.length) problem = 'O arquivo está vazio.';
       else if (file.data.includes(0)) problem = 'O arquivo não é um CSV de texto.';
       if (problem) {
-        if (request.headers.accept?.includes('application/json')) return reply.code(422).send({ errors: { arquivo: problem } });
+        if (request.headers.accept?.includes('application/json')) return reply.code(422).send(invalidBody({ arquivo: problem }));
         return renderPage(request, reply, id, { uploadErrors: { arquivo: problem } }, 422);
       }
       const parsed = parseTimetableCsv(file!.data!.toString('utf8'));
@@ -156,7 +157,7 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
     }
     const result = await s.timetable.replaceWeek({ id: request.staff!.id }, id, rows);
     if (!result.ok) {
-      if (request.headers.accept?.includes('application/json')) return reply.code(422).send({ errors: result.errors });
+      if (request.headers.accept?.includes('application/json')) return reply.code(422).send(invalidBody(result.errors));
       return reply.page(
         <CsvPreviewPage staff={staffProps(request, reply)} unit={data.unit} rows={result.checked ?? []} fileProblems={[result.errors.arquivo ?? 'Arquivo inválido.']} replacing={data.classes.length} payload="[]" />,
         422,

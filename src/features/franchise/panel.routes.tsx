@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError, wantsJson } from '../../http/errors';
+import { sendError, wantsJson, invalidBody } from '../../http/errors';
 import { rawString, toId } from '../../lib/form/index';
 import { saoPauloDay } from '../../lib/time';
 import { staffLayout } from '../../http/auth';
@@ -115,7 +115,7 @@ export default async function panelRoutes(app: FastifyInstance) {
       const res = await panel.addNote(id, body.texto, userId);
       if (res === 'not-found') return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
       if (res !== 'ok') {
-        if (wantsJson(request)) return reply.code(422).send({ errors: { texto: res } });
+        if (wantsJson(request)) return reply.code(422).send(invalidBody({ texto: res }));
         return showDetail(request, reply, id, { noteError: res, noteValue: str(body.texto).slice(0, 5000), status: 422 });
       }
       return wantsJson(request) ? reply.send({ ok: true }) : reply.redirect(`${ADMIN_PATH}?lead=${id}&ok=nota`, 303);
