@@ -42,7 +42,9 @@ it('an admin creates a unit with a timetable and the public unit page shows it',
   await page.getByLabel('Fecha (Segunda-feira)').fill('22:00');
   await page.getByRole('checkbox', { name: 'Musculação' }).check();
   await page.getByRole('button', { name: 'Criar unidade' }).click();
-  await expect(page.getByText('O link precisa começar com https://.').isVisible()).resolves.toBe(true);
+  // The message by the field (the error summary on top repeats it as a link to the field).
+  await expect(page.locator('.field-error', { hasText: 'O link precisa começar com https://.' }).isVisible()).resolves.toBe(true);
+  await expect(page.getByRole('link', { name: 'O link precisa começar com https://.' }).isVisible()).resolves.toBe(true);
   await expect(page.getByLabel('Cidade').inputValue()).resolves.toBe('Curitiba');
   await expectNoA11yViolations(page);
 
@@ -148,7 +150,7 @@ it('every content, accounts and audit screen passes axe-core', async () => {
   await page.goto(`${suite.server.baseUrl}/admin/conteudo/planos/novo`);
   await page.getByLabel(/^Preço/).fill('-1');
   await page.getByRole('button', { name: 'Criar plano' }).click();
-  await expect(page.getByText('O preço não pode ser negativo.').isVisible()).resolves.toBe(true);
+  await expect(page.locator('.field-error', { hasText: 'O preço não pode ser negativo.' }).isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
   await page.goto(`${suite.server.baseUrl}/admin/conteudo/unidades/1/aulas`);
   await page.getByLabel('Arquivo CSV').setInputFiles({ name: 'grade.csv', mimeType: 'text/csv', buffer: Buffer.from('dia_semana;inicio;fim;modalidade;professor;sala\nsegunda;07:00;07:50;Yoga;Ana;Sala 9\nferiado;08:00;07:00;Yoga;;\n') });
