@@ -29,6 +29,15 @@ export function createEnvioRepository(db: Kysely<Database>) {
       return !!row;
     },
 
+    /** Records a stored submission whose form has a guard of its own (the survey's UNIQUE column). */
+    async record(form: EnvioForm, envioId: string, registroId: number, now: string): Promise<void> {
+      await db
+        .insertInto('envios')
+        .values({ formulario: form, envio_id: envioId, registro_id: registroId, criado_em: now })
+        .onConflict((oc) => oc.columns(['formulario', 'envio_id']).doUpdateSet({ registro_id: registroId, criado_em: now }))
+        .execute();
+    },
+
     /** Records which row the claimed submission stored (replayed to a second click). */
     async settle(form: EnvioForm, envioId: string, registroId: number): Promise<void> {
       await db.updateTable('envios').set({ registro_id: registroId }).where('formulario', '=', form).where('envio_id', '=', envioId).execute();

@@ -1,8 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
-import { nowIso } from '../../db/index';
 import { createEnvioRepository } from '../envio/envio.repository';
-import { staleBefore } from '../envio/index';
 
 export interface SurveyOption {
   id: number;
@@ -112,14 +110,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
       return db.transaction().execute(async (trx) => {
         const ids: (number | null)[] = [];
         const envios = createEnvioRepository(trx);
-        const now = new Date();
         for (const r of records) {
-          // The generic envios claim decides first (docs/decisions/082); the UNIQUE
-          // respostas_nps.envio_id stays as a second guard (e.g. a resend after 24 h).
-          if (r.envioId && !(await envios.claim('pesquisa', r.envioId, nowIso(now), staleBefore(now)))) {
-            ids.push(null);
-            continue;
-          }
           const row = await trx
             .insertInto('respostas_nps')
             .values({
@@ -149,7 +140,9 @@ export function createSurveyRepository(db: Kysely<Database>) {
               )
               .execute();
           }
-          if (row && r.envioId) await envios.settle('pesquisa', r.envioId, row.id);
+          // The survey's own UNIQUE envio_id decides (one statement on this hot path); the
+          // generic envios row records the stored form like the other public forms do.
+          if (row && r.envioId) await envios.record('pesquisa', r.envioId, row.id, r.criadoEm);
           ids.push(row ? row.id : null);
         }
         return ids;
