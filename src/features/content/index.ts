@@ -5,17 +5,17 @@ import { withStaffSession } from '../../http/session';
 import { invalidateCatalogCache } from '../catalog/index';
 import { accountRoutes } from './accounts.routes';
 import { createAccountsService } from './accounts.service';
-import { createAuditRepository } from './audit.repository';
-import { catalogContentRoutes } from './catalog.routes';
-import { createPlansService } from './plans.service';
-import { ForbiddenError, NotFoundError, type ContentDeps } from './shared';
-import { surveyRoutes } from './survey.routes';
-import { createSurveyService } from './survey.service';
-import { createTaxonomyService } from './taxonomy.service';
-import { timetableRoutes } from './timetable.routes';
-import { createTimetableService } from './timetable.service';
-import { unitRoutes } from './units.routes';
-import { createUnitsService } from './units.service';
+import { createAuditRepository } from './shared/audit.repository';
+import { catalogContentRoutes } from './plans-taxonomy/plans-taxonomy.routes';
+import { createPlansService } from './plans-taxonomy/plans.service';
+import { ForbiddenError, NotFoundError, type ContentDeps } from './shared/change';
+import { surveyRoutes } from './survey-questions/survey-questions.routes';
+import { createSurveyService } from './survey-questions/survey-questions.service';
+import { createTaxonomyService } from './plans-taxonomy/taxonomy.service';
+import { timetableRoutes } from './timetable/timetable.routes';
+import { createTimetableService } from './timetable/timetable.service';
+import { unitRoutes } from './units/units.routes';
+import { createUnitsService } from './units/units.service';
 
 export function createContentServices(deps: ContentDeps) {
   return {

@@ -1,7 +1,7 @@
 // The only place the content screens' SQL lives. Takes a Kysely instance or a
 // transaction, so a service can run a change and its audit row in one transaction.
 import type { Kysely } from 'kysely';
-import type { Database, Unidade } from '../../db/types';
+import type { Database, Unidade } from '../../../db/types';
 
 type Q = Kysely<Database>;
 

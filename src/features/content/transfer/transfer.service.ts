@@ -6,16 +6,16 @@
 import type { Kysely } from 'kysely';
 import Type, { type Static, type TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { nowIso } from '../../db/index';
-import type { Database } from '../../db/types';
-import { foldText, slugify } from '../../lib/text';
-import { createAuditRepository } from './audit.repository';
-import { createContentRepository } from './content.repository';
-import type { ContentDeps } from './shared';
-import { overlapMessage, parseClassFields } from './timetable.service';
+import { nowIso } from '../../../db/index';
+import type { Database } from '../../../db/types';
+import { foldText, slugify } from '../../../lib/text';
+import { createAuditRepository } from '../shared/audit.repository';
+import { createContentRepository } from '../shared/content.repository';
+import type { ContentDeps } from '../shared/change';
+import { overlapMessage, parseClassFields } from '../timetable/timetable.service';
 import { createTransferRepository } from './transfer.repository';
-import { parseUnitForm } from './units.service';
-import * as v from './validation';
+import { parseUnitForm } from '../units/units.service';
+import * as v from '../shared/validation';
 
 export const CATALOG_FORMAT_VERSION = 1;
 
