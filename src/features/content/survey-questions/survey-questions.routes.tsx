@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { wantsJson } from '../../../http/errors';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, staffProps } from '../shared/http';
-import type { ContentServices } from '../index';
+import type { ContentServices } from '../services';
 import { QuestionEditPage, QuestionNewPage, QuestionsListPage, type QuestionEditProps } from './survey-questions.view';
 import type { FieldErrors, FormValues } from '../shared/validation';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, requireUnitAccess, sendInvalid, staffProps } from '../shared/http';
-import type { ContentServices } from '../index';
+import type { ContentServices } from '../services';
 import { parseTimetableCsv } from './timetable-csv';
 import { ClassEditPage, CsvPreviewPage, TimetablePage } from './timetable.view';
 import type { FieldErrors, FormValues } from '../shared/validation';
