@@ -265,6 +265,17 @@ export interface AuditoriaTable {
   criado_em: string;
 }
 
+export interface CliquesCtaTable {
+  id: Id;
+  unidade_id: number | null;
+  /** matricula | aula_experimental | whatsapp | beneficio | plano | ... */
+  acao: string;
+  plano_id: number | null;
+  /** Monday of the click's week in São Paulo, aaaa-mm-dd */
+  semana: string;
+  criado_em: string;
+}
+
 /** Public-form submissions already stored, by the form's envio_id (kept 24 h; docs/decisions/082). */
 export interface EnviosTable {
   /** franquia | pesquisa | fale_aqui */
@@ -300,6 +311,7 @@ export interface Database {
   fila_emails: FilaEmailsTable;
   auditoria: AuditoriaTable;
   envios: EnviosTable;
+  cliques_cta: CliquesCtaTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

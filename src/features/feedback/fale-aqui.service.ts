@@ -2,13 +2,16 @@
 // re-encoded in memory BEFORE anything is written; then the files, then one transaction
 // (message + image rows + notification). A failure removes the files already written.
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index';
+import type { Database } from '../../db/types';
 import { echoValue, multiLine, newEnvioId, oneLine, readEnvioId, take, toId } from '../../lib/form/index';
 import { quoteCustomerText } from '../mail/quote';
 import { saoPauloYearMonth } from '../../lib/time';
+import { storeOnce } from '../envio/index';
 import type { FileStorage } from '../storage/index';
-import type { OutgoingMail } from '../mail/outbox.repository';
-import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
+import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
+import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
 import { ImageRejectedError, MAX_IMAGES, processImage, sanitizeOriginalName, type ProcessedImage } from './images';
 
 export const MESSAGE_MAX = 3000;
@@ -64,6 +67,8 @@ export function storedPath(now: Date, ext: string): string {
 }
 
 export interface FaleAquiDeps {
+  /** opens the transaction of message + image rows + notification */
+  db: Kysely<Database>;
   repo: FaleAquiRepository;
   storage: FileStorage;
   /** the one address that receives notifications, or null when mail is not configured */
@@ -186,7 +191,13 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
           written.push(f.caminho);
         }
         const to = deps.notificationEmail;
-        const stored = await repo.insertMessage(message, files, to ? (newId) => notificationMail(newId, message, files, to) : null, envioId);
+        // The message, its image rows and the notification: all of them are kept or none is,
+        // once per envio_id (a second POST of the same form stores nothing).
+        const stored = await storeOnce(deps.db, 'fale_aqui', envioId, async (trx) => {
+          const newId = await createFaleAquiRepository(trx).insertMessage(message, files);
+          if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
+          return newId;
+        });
         // A racing second click stored nothing: its files go.
         if (stored.status === 'duplicate') await Promise.all(written.map((p) => storage.remove(p).catch(() => {})));
         return stored;

@@ -6,19 +6,16 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
-import { createLocalStorage } from '../storage/index';
 import { csvStream } from '../../lib/csv';
 import { toId } from '../../lib/form/index';
 import { saoPauloDay } from '../../lib/time';
 import { IdParam, QueryValue } from '../../http/params';
-import { createFaleAquiRepository } from './fale-aqui.repository';
-import { createMessagesAdminService, isStatus } from './messages-admin.service';
+import { isStatus } from './messages-admin.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';
 import { resolvePeriod, type NpsCategory } from './nps';
 import { canSeeUnit, unitScope } from './staff-scope';
-import { createSurveyReportService } from './survey-report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-report.view';
-import { createSurveyRepository } from './survey.repository';
+import type { FeedbackServices } from './services';
 
 // Query values are bounded strings here and parsed by the form kit in the handlers.
 const OptionalId = QueryValue;
@@ -59,15 +56,13 @@ const InboxQuery = Type.Object({
   pagina: OptionalId,
 });
 
-export async function staffRoutes(app: FastifyInstance) {
+export async function staffRoutes(app: FastifyInstance, services: FeedbackServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const surveyRepo = createSurveyRepository(app.db);
-  const report = createSurveyReportService(surveyRepo);
-  const messages = createMessagesAdminService(createFaleAquiRepository(app.db), createLocalStorage(app.config.uploadsDir));
+  const { surveyReport: report, messages } = services;
 
   /** Units offered in the filters: all for admins, their own for managers. */
   async function visibleUnits(request: FastifyRequest) {
-    const all = await surveyRepo.allUnits();
+    const all = await report.allUnits();
     const staff = request.staff!;
     return staff.papel === 'admin' ? all : all.filter((u) => staff.unidadeIds.includes(u.id));
   }

@@ -11,7 +11,7 @@ import { rawString, toId } from '../../lib/form/index';
 import { saoPauloDay } from '../../lib/time';
 import { staffLayout } from '../../http/auth';
 import { ADMIN_PATH, handleLogin, handleLogout, safeReturnPath, showLogin } from '../admin/login.routes';
-import { createPanelService, filterParams, parseFilters } from './panel.service';
+import { filterParams, parseFilters, type PanelService } from './panel.service';
 import { DeleteConfirmPage, LeadDetailPage, LeadListPage } from './panel.view';
 
 const Query = Type.Record(Type.String(), Type.Unknown());
@@ -20,9 +20,8 @@ const Body = Type.Record(Type.String(), Type.Unknown());
 const str = rawString;
 const leadId = (v: unknown): number | null => toId(rawString(v).trim());
 
-export default async function panelRoutes(app: FastifyInstance) {
+export default async function panelRoutes(app: FastifyInstance, panel: PanelService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const panel = createPanelService(app.db);
 
   /** Admins only; unit managers get a 403. Returns false when the reply was sent. */
   async function admitAdmin(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {

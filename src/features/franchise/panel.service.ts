@@ -149,3 +149,5 @@ export function createPanelService(db: Db) {
     },
   };
 }
+
+export type PanelService = ReturnType<typeof createPanelService>;

@@ -1,8 +1,8 @@
 // Shared pieces of the content screens: the staff page frame, labelled fields with their
 // pt-BR error beside them (aria-invalid + aria-describedby), notices, activate buttons.
-import { ErrorSummary as KitErrorSummary } from '../../views/form';
+import { ErrorSummary as KitErrorSummary } from '../../../views/form';
 import type { ComponentChildren } from 'preact';
-import { FieldError, Layout } from '../../views/layout';
+import { FieldError, Layout } from '../../../views/layout';
 import type { FieldErrors, FormValues } from './validation';
 
 export interface StaffProps {
