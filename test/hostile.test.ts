@@ -295,6 +295,18 @@ describe('bodies: wrong content type, malformed, too many fields', () => {
     });
   }
 
+  it('a multipart free message with too many fields → 413, nothing stored', async () => {
+    const before = await counts();
+    const page = await fetchForm(t.app, FALE_FORM, '_token');
+    const fields: Fields = { _token: page.token, mensagem: 'oi' };
+    for (let i = 0; i < 60; i++) fields[`extra${i}`] = 'x';
+    const body = await multipartBody(fields);
+    const res = await t.app.inject({ method: 'POST', url: FALE_POST, remoteAddress: nextIp(), headers: { cookie: page.cookie, 'content-type': body.contentType }, payload: body.payload });
+    expect(res.statusCode).toBe(413);
+    expect(res.body).toContain('Campos demais');
+    expect(await counts()).toEqual(before);
+  });
+
   it('JSON clients get 4xx { error, message } for a refused body', async () => {
     const res = await t.app.inject({ method: 'POST', url: LEAD, headers: { 'content-type': 'application/json', accept: 'application/json' }, payload: '{}' });
     expect(res.statusCode).toBe(415);

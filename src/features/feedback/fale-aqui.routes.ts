@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendInvalid } from '../../http/errors';
+import { httpError, sendInvalid } from '../../http/errors';
 import { toId } from '../../lib/form/index';
 import { readMessageFields, type Upload, type UploadProblems } from './fale-aqui.service';
 import { FALE_AQUI_PATH, FALE_AQUI_POST_PATH, FaleAquiPage } from './fale-aqui.view';
@@ -55,7 +55,9 @@ async function readMultipart(request: FastifyRequest): Promise<void> {
     const code = (err as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT') parsed.problems.tooMany = true;
     else if (code === 'FST_REQ_FILE_TOO_LARGE') parsed.problems.tooLarge = true;
-    else if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') parsed.problems.tooMany = true;
+    else if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+      throw httpError(413, 'Campos demais', 'O formulário enviado tem campos demais. Envie-o pela página do site. Nada foi gravado.');
+    }
     else throw Object.assign(err as Error, { statusCode: (err as { statusCode?: number }).statusCode ?? 400 });
   }
   request.body = fields;
