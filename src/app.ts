@@ -10,11 +10,10 @@ import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
 import staticPlugin from './http/static';
 import formsPlugin from './http/forms';
-import sessionPlugin from './http/session';
-import authPlugin from './http/auth';
 import healthPlugin from './http/health';
 import catalogFeature from './features/catalog/index';
 import mailFeature from './features/mail/index';
+import identityFeature, { legacyPluginNames } from './features/identity/index';
 import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
@@ -36,6 +35,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
         level: config.logLevel,
         // Cookies carry session ids and CSRF secrets: never log them.
         redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+        // A password-reset link's token must not land in the request log.
+        serializers: {
+          req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+            method: req.method,
+            url: req.url.replace(/([?&]token=)[^&#]*/g, '$1oculto'),
+            host: req.host,
+            remoteAddress: req.ip,
+            remotePort: req.socket?.remotePort,
+          }),
+        },
       },
     // A hop count is valid at run time (proxy-addr) though the type omits it.
     trustProxy: config.trustProxy as boolean | string,
@@ -58,8 +67,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(notFoundPlugin);
   await app.register(staticPlugin, { root: path.resolve('public') });
   await app.register(formsPlugin, { secret: config.sessionSecret });
-  await app.register(sessionPlugin);
-  await app.register(authPlugin);
+  await app.register(identityFeature);
+  for (const alias of legacyPluginNames) await app.register(alias);
   await app.register(healthPlugin);
 
   await app.register(mailFeature);

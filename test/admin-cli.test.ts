@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb } from '../src/db/index';
-import { verifyPassword } from '../src/features/admin/password';
+import { verifyPassword } from '../src/features/identity/password';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-cli-'));
 const file = path.join(dir, 'cli.sqlite');

@@ -1,6 +1,6 @@
 // npm run user:password -- --email <e> [--password <p>]   (prompts when --password is absent)
 import { parseArgs } from 'node:util';
-import { createUsersService } from '../features/admin/users.service';
+import { createAccountsService } from '../features/identity/accounts.service';
 import { promptPassword, withDb } from './user-common';
 
 const USAGE = 'Uso: npm run user:password -- --email <e-mail> [--password <nova senha>]';
@@ -17,6 +17,6 @@ if (!args.email) {
 }
 await withDb(async (db) => {
   const password = args.password ?? (await promptPassword('Nova senha: '));
-  await createUsersService(db).resetPassword(args.email!, password);
+  await createAccountsService({ db }).resetPasswordFromCli(args.email!, password);
   console.log(`Senha redefinida para ${args.email!.toLowerCase()}; a conta está ativa.`);
 });

@@ -1,11 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../http/errors';
-import { withStaffSession } from '../../http/session';
 import { invalidateCatalogCache } from '../catalog/index';
-import { accountRoutes } from './accounts.routes';
-import { createAccountsService } from './accounts.service';
 import { createAuditRepository } from './audit.repository';
+import { auditRoutes } from './audit.routes';
 import { catalogContentRoutes } from './catalog.routes';
 import { createPlansService } from './plans.service';
 import { ForbiddenError, NotFoundError, type ContentDeps } from './shared';
@@ -25,19 +23,18 @@ export function createContentServices(deps: ContentDeps) {
     modalities: createTaxonomyService(deps, 'modalidade'),
     timetable: createTimetableService(deps),
     survey: createSurveyService(deps),
-    accounts: createAccountsService(deps),
     audit: createAuditRepository(deps.db),
   };
 }
 export type ContentServices = ReturnType<typeof createContentServices>;
 
-/** Staff screens for the chain's content, accounts and the audit log (issue 5). */
+/** Staff screens for the chain's content and the audit log (accounts: features/identity). */
 export default fp(
   async (app: FastifyInstance) => {
     // This instance drops its catalog snapshot at once; other instances refresh within the
     // catalog's TTL (5 s), so every instance shows a change within a few seconds.
     const services = createContentServices({ db: app.db, onCatalogChange: () => invalidateCatalogCache(app) });
-    await app.register(withStaffSession(async (scope) => {
+    await app.register(async (scope) => {
       // Staff pages show accounts, audit trails and unpublished content: never cached.
       scope.addHook('onRequest', async (_request, reply) => {
         reply.header('cache-control', 'private, no-store');
@@ -52,8 +49,8 @@ export default fp(
       catalogContentRoutes(scope, services);
       timetableRoutes(scope, services);
       surveyRoutes(scope, services);
-      accountRoutes(scope, services);
-    }));
+      auditRoutes(scope, services);
+    });
   },
   { name: 'feature-content', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import { faleAquiRoutes } from './fale-aqui.routes';
-import { withStaffSession } from '../../http/session';
 import { staffRoutes } from './staff.routes';
 import { surveyRoutes } from './survey.routes';
 
@@ -9,7 +8,7 @@ export default fp(
   async (app) => {
     await surveyRoutes(app);
     await faleAquiRoutes(app);
-    await app.register(withStaffSession(staffRoutes));
+    await app.register(staffRoutes);
   },
   { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import { withStaffSession } from '../../http/session';
 import panelRoutes from './panel.routes';
 import formRoutes from './form.routes';
 
@@ -7,7 +6,7 @@ import formRoutes from './form.routes';
 export default fp(
   async (app) => {
     await app.register(formRoutes);
-    await app.register(withStaffSession(panelRoutes));
+    await app.register(panelRoutes);
   },
   { name: 'feature-franchise', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );
