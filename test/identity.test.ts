@@ -421,6 +421,18 @@ describe('password reset by e-mail', () => {
     expect(tokens).toHaveLength(3);
   });
 
+  it('a NUL or control character in the e-mail is a field message, never a 5xx (login and reset)', async () => {
+    for (const email of ['ana\u0000@example.com', 'ana@exam\nple.com', 'ana\u0085@example.com']) {
+      const login = await postLogin(t.app, email, 'qualquer-senha-longa', '10.36.0.1');
+      expect(login.statusCode).toBe(422);
+      expect(login.body).toContain('O e-mail contém caracteres inválidos.');
+      const reset = await askReset(email, '10.36.0.2');
+      expect(reset.statusCode).toBe(422);
+    }
+    const rows = await t.db.selectFrom('tentativas_login').select('id').where('chave', 'in', ['ip:10.36.0.1', 'senha-ip:10.36.0.2']).execute();
+    expect(rows).toHaveLength(0);
+  });
+
   it('refuses a bad e-mail with a field message, and a missing CSRF token', async () => {
     const page = await fetchForm(t.app, RESET_URL);
     const bad = await t.app.inject({

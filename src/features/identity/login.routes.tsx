@@ -7,6 +7,7 @@ import { formatDateTime } from '../../lib/time';
 import { LoginView } from './login.view';
 
 export const ADMIN_PATH = '/pages/Franquia/admin.php';
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * Only same-site relative paths are honoured as "voltar" targets: "/x" yes, "//evil",
@@ -36,6 +37,8 @@ export async function handleLogin(request: FastifyRequest, reply: FastifyReply, 
 
   const fieldErrors: { email?: string; senha?: string } = {};
   if (!email) fieldErrors.email = 'Informe o seu e-mail.';
+  // NUL and other control characters can reach neither the attempt keys nor PostgreSQL.
+  else if (CONTROL_RE.test(email)) fieldErrors.email = 'O e-mail contém caracteres inválidos.';
   if (!password) fieldErrors.senha = 'Informe a sua senha.';
   if (fieldErrors.email || fieldErrors.senha) {
     if (wantsJson(request)) return reply.code(422).send({ errors: fieldErrors });

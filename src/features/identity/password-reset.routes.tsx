@@ -10,7 +10,8 @@ import { ADMIN_PATH } from './login.routes';
 import { RESET_PATH, type PasswordResetService } from './password-reset.service';
 import { InvalidLinkView, NewPasswordView, ResetRequestView, ResetSentView } from './password-reset.view';
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// No spaces and no control characters (NUL never reaches PostgreSQL).
+const EMAIL_RE = /^[^\s@\u0000-\u001f\u007f-\u009f]+@[^\s@\u0000-\u001f\u007f-\u009f]+\.[^\s@\u0000-\u001f\u007f-\u009f]+$/;
 const HOST_RE = /^(?:[A-Za-z0-9-]{1,63}\.)*[A-Za-z0-9-]{1,63}(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
