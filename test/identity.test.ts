@@ -20,7 +20,7 @@ let t: TestContext;
 let smtp: TestSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await createTestApp({ seed: false, env: { ...smtp.env, MAIL_FROM: 'Academia <nao-responda@academia.example>' } });
+  t = await createTestApp({ seed: false, env: { ...smtp.env, MAIL_FROM: 'Academia <nao-responda@academia.example>', PUBLIC_URL: 'https://www.academia.example' } });
 });
 afterAll(async () => {
   await t?.close();
@@ -289,7 +289,7 @@ function bodyOf(raw: string): string {
 }
 
 describe('password reset by e-mail', () => {
-  async function askReset(email: string, remoteAddress: string, host = 'academia.example') {
+  async function askReset(email: string, remoteAddress: string, host = 'forjado.example') {
     const page = await fetchForm(t.app, RESET_URL);
     return t.app.inject({
       method: 'POST',
@@ -345,7 +345,8 @@ describe('password reset by e-mail', () => {
     expect(rows).toHaveLength(1);
     const link = await deliveredLink(u.email);
     expect(smtp.messages.filter((m) => m.to.includes('ninguem-aqui@example.com'))).toHaveLength(0);
-    expect(link.startsWith('http://academia.example/pages/Franquia/senha.php?token=')).toBe(true);
+    // PUBLIC_URL, never the Host header the client sent (forjado.example).
+    expect(link.startsWith('https://www.academia.example/pages/Franquia/senha.php?token=')).toBe(true);
     const token = new URL(link).searchParams.get('token')!;
     expect(rows[0]!.token_hash).not.toContain(token);
 

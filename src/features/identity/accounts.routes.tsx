@@ -1,8 +1,8 @@
 // Staff accounts screens (admin only): /admin/contas, /nova, /:id, /:id/senha, /:id/ativo.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../content/http';
-import type { FieldErrors } from '../content/validation';
+import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../content/shared/http';
+import type { FieldErrors } from '../content/shared/validation';
 import type { AccountsService } from './accounts.service';
 import { AccountFormPage, AccountsListPage } from './accounts.view';
 import { sessionKey } from './sessions';

@@ -4,9 +4,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { cleanText } from '../../lib/text';
-import { change, NotFoundError, onUniqueConflict, type Actor } from '../content/shared';
-import * as v from '../content/validation';
-import type { FieldErrors, Result } from '../content/validation';
+import { change, NotFoundError, onUniqueConflict, type Actor } from '../content/shared/change';
+import * as v from '../content/shared/validation';
+import type { FieldErrors, Result } from '../content/shared/validation';
 import { createIdentityRepository, type IdentityRepository } from './identity.repository';
 import { accountKey } from './login.service';
 import { hashPassword, passwordProblem, type ScryptParams } from './password';

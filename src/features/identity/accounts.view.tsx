@@ -1,6 +1,6 @@
 // Staff accounts screens (admin only): list, create, edit role and units, password, disable.
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, type StaffProps, TableWrap } from '../content/components.view';
-import type { FieldErrors, FormValues } from '../content/validation';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, type StaffProps, TableWrap } from '../content/shared/components.view';
+import type { FieldErrors, FormValues } from '../content/shared/validation';
 
 const CRUMBS = [{ href: '/admin/contas', label: 'Contas' }];
 const ROLE_OPTIONS = [

@@ -1,6 +1,6 @@
 // GET/POST /pages/Franquia/senha.php: ask for a link (acao=pedir), and the link's page
 // to choose a new password (?token=…, acao=redefinir). See docs/decisions/051.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
@@ -12,20 +12,9 @@ import { InvalidLinkView, NewPasswordView, ResetRequestView, ResetSentView } fro
 
 // No spaces and no control characters (NUL never reaches PostgreSQL).
 const EMAIL_RE = /^[^\s@\u0000-\u001f\u007f-\u009f]+@[^\s@\u0000-\u001f\u007f-\u009f]+\.[^\s@\u0000-\u001f\u007f-\u009f]+$/;
-const HOST_RE = /^(?:[A-Za-z0-9-]{1,63}\.)*[A-Za-z0-9-]{1,63}(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-/**
- * Where the e-mailed link points: PUBLIC_URL when the installation sets it (another
- * branch adds it to the config), else this request's own origin.
- */
-function baseUrl(request: FastifyRequest): string | null {
-  const configured = (request.server.config as { publicUrl?: string | null }).publicUrl;
-  if (configured) return configured.replace(/\/+$/, '');
-  const host = request.host;
-  return HOST_RE.test(host) ? `${request.protocol}://${host}` : null;
-}
 
 export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -68,8 +57,9 @@ export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetSe
         if (wantsJson(request)) return reply.code(422).send({ errors: { email: fieldError } });
         return reply.page(h(ResetRequestView, { csrfToken: reply.generateCsrf(), email, fieldError }), 422);
       }
-      const base = baseUrl(request);
-      const result = base ? await reset.request({ email, ip: request.ip, baseUrl: base }) : { kind: 'done' as const };
+      // The link points at PUBLIC_URL, never at the request's Host header (which a
+      // client chooses: a forged one would send the token elsewhere).
+      const result = await reset.request({ email, ip: request.ip, baseUrl: app.config.publicUrl });
       if (result.kind === 'limited') {
         const seconds = Math.max(1, Math.ceil((result.retryAt.getTime() - Date.now()) / 1000));
         const message = `Muitos pedidos de redefinição a partir deste endereço. Tente novamente às ${formatDateTime(result.retryAt.toISOString()).slice(-5)} (horário de Brasília).`;
