@@ -10,6 +10,8 @@ import { createHashQueue, HashQueueFullError, HASH_CONCURRENCY, HASH_MAX_WAITING
 import { hashCounters } from '../src/features/identity/password';
 import { sessionKey } from '../src/features/identity/sessions';
 import { createTestApp, type TestContext } from './helpers/app';
+import { TEST_ENGINE } from './helpers/db';
+import { createDb } from '../src/db/index';
 import { cookiesFrom, fetchForm, form } from './helpers/http';
 import { startSmtp, type TestSmtp } from './helpers/smtp';
 import { createStaffUser, LOGIN_URL, loginAs, staffToken } from './helpers/staff';
@@ -88,6 +90,28 @@ describe('login lockout under concurrency', () => {
     const u = await createStaffUser(t.db);
     expect((await postLogin(t.app, u.email, u.password, '10.21.0.1')).statusCode).toBe(429);
     expect((await postLogin(t.app, u.email, u.password, '10.21.0.2')).statusCode).toBe(303);
+  });
+
+  it('two instances with their own database connections allow 5 in total, not 5 each', async () => {
+    // On PostgreSQL the second instance has a pool of its own, as a second process would.
+    // (Two SQLite writers in one process would block each other's event loop: SQLite runs
+    // one machine, where instances share the file's lock, so they share the handle here.)
+    const handle = TEST_ENGINE === 'postgres' ? createDb(t.config.database) : t.testDb.handle;
+    const second = await buildApp(t.config, { db: handle, logger: false });
+    await second.ready();
+    try {
+      const u = await createStaffUser(t.db);
+      const before = hashCounters.verifications;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => postLogin(i % 2 ? second : t.app, u.email, `senha-errada-${i}-yy`, `10.25.0.${i + 1}`)),
+      );
+      expect(answers.filter((r) => r.statusCode === 401)).toHaveLength(5);
+      expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(15);
+      expect(hashCounters.verifications - before).toBeLessThanOrEqual(5);
+    } finally {
+      await second.close();
+      if (handle !== t.testDb.handle) await handle.destroy();
+    }
   });
 
   it('parallel right passwords all get in (success releases its count)', async () => {
