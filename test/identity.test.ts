@@ -219,6 +219,18 @@ describe('sessions end for good', () => {
     expect(row.id).not.toContain(value);
   });
 
+  it('a request moves the idle clock (an UPDATE of the row), within the 12-hour limit', async () => {
+    const u = await createStaffUser(t.db);
+    const cookie = await loginAs(t.app, u.email, u.password);
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60 * 1000).toISOString();
+    await t.db.updateTable('sessoes').set({ visto_em: tenMinutesAgo }).where('usuario_id', '=', u.id).execute();
+    expect(await loggedIn(t.app, cookie)).toBe(true);
+    const row = await t.db.selectFrom('sessoes').selectAll().where('usuario_id', '=', u.id).executeTakeFirstOrThrow();
+    expect(Date.now() - Date.parse(row.visto_em)).toBeLessThan(60_000);
+    expect(Date.parse(row.expira_em)).toBeLessThanOrEqual(Date.parse(row.criado_em) + 12 * 60 * 60 * 1000);
+    expect(Date.parse(row.expira_em) - Date.parse(row.visto_em)).toBeLessThanOrEqual(30 * 60 * 1000);
+  });
+
   it('disabling an account on the accounts screen ends all its sessions at once', async () => {
     const admin = await createStaffUser(t.db, { papel: 'admin' });
     const target = await createStaffUser(t.db, { papel: 'admin' });
