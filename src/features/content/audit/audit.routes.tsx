@@ -1,0 +1,31 @@
+// The audit log (admin only): /admin/auditoria?entidade=&pagina=
+import { paginate } from '../../../lib/form/index';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { AUDIT_ENTITIES, AuditPage } from './audit.view';
+import { staffProps } from '../shared/http';
+import type { ContentServices } from '../services';
+
+const AUDIT_PAGE_SIZE = 50;
+const AuditQuery = Type.Object({
+  entidade: Type.Optional(Type.String({ maxLength: 40 })),
+  pagina: Type.Optional(Type.String({ maxLength: 10 })),
+});
+
+export function auditRoutes(app: FastifyInstance, s: ContentServices) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const admin = { preHandler: [app.requireAdmin] };
+
+  r.get('/admin/auditoria', { ...admin, schema: { querystring: AuditQuery } }, async (request, reply) => {
+    const entidade = AUDIT_ENTITIES.some((e) => e.value === request.query.entidade) ? request.query.entidade! : '';
+    const total = await s.audit.count({ entidade: entidade || undefined });
+    // An out-of-range page shows the nearest real page instead of an empty list.
+    const { page, pages, limit, offset } = paginate(total, AUDIT_PAGE_SIZE, request.query.pagina);
+    const rows = await s.audit.list({ entidade: entidade || undefined }, limit, offset);
+    if (request.headers.accept?.includes('application/json') && !request.headers.accept.includes('text/html')) {
+      return reply.send({ total, pagina: page, paginas: pages, itens: rows });
+    }
+    return reply.page(<AuditPage staff={staffProps(request, reply)} entidade={entidade} page={page} pages={pages} total={total} rows={rows} />);
+  });
+}
