@@ -462,7 +462,8 @@ describe('password reset by e-mail', () => {
     for (const email of ['ana\u0000@example.com', 'ana@exam\nple.com', 'ana\u0085@example.com']) {
       const login = await postLogin(t.app, email, 'qualquer-senha-longa', '10.36.0.1');
       expect(login.statusCode).toBe(422);
-      expect(login.body).toContain('O e-mail contém caracteres inválidos.');
+      // The form kit's messages: NUL has its own, other controls are "one line only".
+      expect(login.body).toMatch(/caractere inválido \(NUL\)|Use uma linha só/);
       const reset = await askReset(email, '10.36.0.2');
       expect(reset.statusCode).toBe(422);
     }
@@ -480,7 +481,7 @@ describe('password reset by e-mail', () => {
       payload: form({ csrf_token: page.token, acao: 'pedir', email: 'não é e-mail' }),
     });
     expect(bad.statusCode).toBe(422);
-    expect(bad.body).toContain('Informe um e-mail válido.');
+    expect(bad.body).toContain('Informe um e-mail válido');
     const noToken = await t.app.inject({
       method: 'POST',
       url: RESET_URL,
