@@ -259,6 +259,35 @@ describe('hostile input: a table of cases, each refused with its message and not
     expect(await counts()).toEqual(before);
   });
 
+  it('staff forms after login: NUL in a lead note, a mail-test address or a unit phone → 422 by the field, nothing stored', async () => {
+    expect((await sendLead({})).statusCode).toBe(303);
+    const lead = await t.db.selectFrom('franquia_leads').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const notes = async () => Number((await t.db.selectFrom('franquia_leads_notas').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await notes();
+    const token = await staffToken(t.app, adminCookie, `${LOGIN}?lead=${lead.id}`);
+    const note = await t.app.inject({
+      method: 'POST',
+      url: LOGIN,
+      headers: { cookie: adminCookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: token, acao: 'nota', lead_id: String(lead.id), texto: `ligar${NUL}amanhã` }),
+    });
+    expect(note.statusCode).toBe(422);
+    expect(note.body).toContain('caractere inválido (NUL)');
+    expect(await notes()).toBe(before);
+
+    const unitsBefore = Number((await t.db.selectFrom('unidades').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const unitToken = await staffToken(t.app, adminCookie, '/admin/conteudo/unidades/nova');
+    const unit = await t.app.inject({
+      method: 'POST',
+      url: '/admin/conteudo/unidades/nova',
+      headers: { cookie: adminCookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: unitToken, nome: 'Unidade Nova', cidade: 'Campinas', uf: 'SP', bairro: 'Centro', endereco: 'Rua A, 1', telefone: `(11) 3045${NUL}-1200` }),
+    });
+    expect(unit.statusCode).toBe(422);
+    expect(unit.body).toContain('caractere inválido (NUL)');
+    expect(Number((await t.db.selectFrom('unidades').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(unitsBefore);
+  });
+
   it('control characters and odd ids in staff filters never reach the database as they are', async () => {
     for (const url of [`${LOGIN}?q=%07%0A%C2%85`, `${LOGIN}?de=2026-02-30&ate=x&pagina=-1`, '/admin/mensagens?pagina=1e9', '/admin/pesquisa?pagina=abc&categoria=']) {
       const res = await t.app.inject({ url, headers: { cookie: adminCookie } });
