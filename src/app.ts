@@ -13,8 +13,10 @@ import formsPlugin from './http/forms';
 import sessionPlugin from './http/session';
 import authPlugin from './http/auth';
 import healthPlugin from './http/health';
+import { fastifyTrustProxy } from './http/proxy';
 import catalogFeature from './features/catalog/index';
 import mailFeature from './features/mail/index';
+import rateLimitPlugin from './features/ratelimit/index';
 import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
@@ -37,8 +39,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
         // Cookies carry session ids and CSRF secrets: never log them.
         redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       },
-    // A hop count is valid at run time (proxy-addr) though the type omits it.
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -55,6 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(dbPlugin, { handle, ownsHandle: !options.db });
   await app.register(securityPlugin);
   await app.register(errorsPlugin);
+  await app.register(rateLimitPlugin);
   await app.register(notFoundPlugin);
   await app.register(staticPlugin, { root: path.resolve('public') });
   await app.register(formsPlugin, { secret: config.sessionSecret });
