@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { nowIso } from '../../db/index';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
-import type { OutgoingMail } from '../mail/outbox.repository';
+import { MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
 import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
 import { ImageRejectedError, MAX_IMAGES, processImage, sanitizeOriginalName, type ProcessedImage } from './images';
 
@@ -93,6 +93,8 @@ export function notificationMail(
     text,
     attachments: files.map((f, i) => ({ filename: `foto-${i + 1}.${f.caminho.split('.').pop()}`, path: f.caminho, contentType: f.tipo })),
     origin: `fale_aqui:${id}`,
+    // A message to the chain goes before bulk mail (lead notices, digests).
+    priority: MAIL_PRIORITY.chain,
   };
 }
 
