@@ -98,6 +98,17 @@ export function createOutboxRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Gives back claimed messages not attempted (the worker is stopping): due at once elsewhere. */
+    async releaseClaim(ids: number[]): Promise<void> {
+      if (!ids.length) return;
+      await db
+        .updateTable('fila_emails')
+        .set({ status: 'pendente', bloqueado_ate: null })
+        .where('id', 'in', ids)
+        .where('status', '=', 'enviando')
+        .execute();
+    },
+
     /** Stores the Message-ID before the first attempt; every later attempt reuses it. */
     async setMessageId(id: number, messageId: string): Promise<void> {
       await db.updateTable('fila_emails').set({ message_id: messageId }).where('id', '=', id).where('message_id', 'is', null).execute();

@@ -70,7 +70,10 @@ export async function deliverDueMail(ctx: MailContext, options: { now?: Date; li
   return (await deliverBatch(ctx, options)).result;
 }
 
-async function deliverBatch(ctx: MailContext, options: { now?: Date; limit?: number }): Promise<{ result: DeliveryResult; claimed: number }> {
+async function deliverBatch(
+  ctx: MailContext,
+  options: { now?: Date; limit?: number; shouldStop?: () => boolean },
+): Promise<{ result: DeliveryResult; claimed: number }> {
   const result: DeliveryResult = { sent: 0, retried: 0, failed: 0 };
   const smtp = ctx.config.smtp;
   if (!smtp) return { result, claimed: 0 };
@@ -97,6 +100,8 @@ async function deliverBatch(ctx: MailContext, options: { now?: Date; limit?: num
     // One at a time, each marked sent right after the server's 250: a crash can resend
     // at most the one message in flight (carrying the same Message-ID).
     for (const msg of claimed) {
+      // Shutting down (SIGTERM): hand the rest back instead of holding the drain.
+      if (options.shouldStop?.()) break;
       try {
         let messageId = msg.message_id;
         if (!messageId) {
@@ -140,6 +145,7 @@ async function deliverBatch(ctx: MailContext, options: { now?: Date; limit?: num
     clearInterval(renew);
     if (!ctx.transport) transport.close();
   }
+  if (pending.size) await repo.releaseClaim([...pending]);
   return { result, claimed: claimed.length };
 }
 
@@ -158,7 +164,7 @@ export function startMailWorker(ctx: MailContext, intervalMs = ctx.config.mail?.
   let stopped = false;
   const loop = async () => {
     while (!stopped) {
-      const { claimed } = await deliverBatch(worker, { limit: batchSize });
+      const { claimed } = await deliverBatch(worker, { limit: batchSize, shouldStop: () => stopped });
       if (claimed < batchSize) break;
     }
   };
