@@ -91,6 +91,26 @@ describe('mail priority, Message-ID and lease', () => {
     expect(smtp.connections - connectionsBefore).toBe(1);
   });
 
+  it('on shutdown, finishes the message in flight and hands the rest of its batch back', async () => {
+    await clearQueue();
+    for (let i = 0; i < 3; i++) await enqueueMail(t.db, { to: `s${i}@example.com`, subject: `Parada ${i}`, text: 'x' });
+    smtp.setHolding(true);
+    const worker = startMailWorker({ db: t.db, config: { ...t.config, mail: { batchSize: 10, intervalMs: 60_000, leaseMs: 60_000 } } });
+    try {
+      for (let i = 0; i < 100 && smtp.holding === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(smtp.holding).toBe(1);
+    } finally {
+      smtp.setHolding(false);
+    }
+    const stopping = worker.stop();
+    smtp.release();
+    await stopping;
+    expect(smtp.messages).toHaveLength(1);
+    const rows = await t.db.selectFrom('fila_emails').select(['status', 'bloqueado_ate']).orderBy('id').execute();
+    expect(rows.map((r) => r.status)).toEqual(['enviado', 'pendente', 'pendente']);
+    expect(rows[1]!.bloqueado_ate).toBeNull();
+  });
+
   it('reads batch size, interval and lease from the settings, and refuses a lease over a minute', () => {
     const c = loadConfig({ MAIL_BATCH_SIZE: '7', MAIL_INTERVAL_MS: '2500', MAIL_LEASE_MS: '30000' });
     expect(c.mail).toEqual({ batchSize: 7, intervalMs: 2500, leaseMs: 30_000 });
