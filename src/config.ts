@@ -44,6 +44,10 @@ const EnvSchema = Type.Object({
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2_000 }),
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
+  // The chain's name as customers read it; the rest of the brand lives in src/brand/.
+  BRAND_NAME: Type.String({ minLength: 2, maxLength: 80, default: 'Academia Movimento' }),
+  // Absolute links (sitemap, canonical, og:image, QR codes, links in e-mails).
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/\\s]+(/[^\\s]*)?$', maxLength: 200 })),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -85,6 +89,9 @@ export interface Config {
   demoSeed: boolean;
   mailWorker: boolean;
   mail: { batchSize: number; intervalMs: number; leaseMs: number };
+  brandName: string;
+  /** origin (and optional path prefix) for absolute links, without a trailing slash */
+  publicUrl: string;
 }
 
 /**
@@ -216,6 +223,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     demoSeed: env.DEMO_SEED,
     mailWorker: env.MAIL_WORKER,
     mail: { batchSize: env.MAIL_BATCH_SIZE, intervalMs: env.MAIL_INTERVAL_MS, leaseMs: env.MAIL_LEASE_MS },
+    brandName: env.BRAND_NAME,
+    // Outside production a local default keeps links usable; production should set it.
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
   };
 }
 
