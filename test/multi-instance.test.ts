@@ -168,6 +168,13 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
   });
 
   it('a message claimed by an instance killed mid-delivery is delivered by another within a minute, same Message-ID', async () => {
+    // Let the notifications of the earlier leads go out first: only ours is in flight.
+    await waitFor(
+      async () => Number((await db.query(`select count(*) as n from fila_emails where status in ('pendente', 'enviando')`)).rows[0].n) === 0,
+      30_000,
+      'the earlier mail to be delivered',
+    );
+    await sleep(200);
     smtp.messages.length = 0;
     await db.query(`delete from fila_emails`);
     smtp.setHolding(true);
