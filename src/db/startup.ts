@@ -1,8 +1,10 @@
 // Migrations and the demo seed, exactly once however many instances start at the same
 // moment. PostgreSQL: a session advisory lock around both, so the second instance waits
-// and then finds nothing to do. SQLite: one machine, and every transaction starts with
-// BEGIN IMMEDIATE, so migrations serialise and the seed checks emptiness inside its own
-// transaction.
+// and then finds nothing to do. SQLite: Kysely runs SQLite migrations outside a
+// transaction (no transactional DDL), so processes on one file take a write lock on a
+// small lock file next to it (BEGIN IMMEDIATE, polled so a waiting process stays
+// responsive); the seed also checks emptiness inside its own transaction.
+import SQLite from 'better-sqlite3';
 import { sql, type MigrationResultSet } from 'kysely';
 import type { DatabaseConfig } from '../config';
 import { createDb, migrateToLatest, type Db } from './index';
@@ -26,7 +28,10 @@ export interface PrepareResult {
 export async function withStartupLock<T>(config: DatabaseConfig, work: (db: Db) => Promise<T>): Promise<T> {
   const handle = createDb(config, { statementTimeoutMs: 0, max: 3 });
   try {
-    if (handle.engine !== 'postgres') return await work(handle.db);
+    if (config.engine === 'sqlite') {
+      if (config.filename === ':memory:') return await work(handle.db);
+      return await withSqliteFileLock(`${config.filename}.startup-lock`, () => work(handle.db));
+    }
     return await handle.db.connection().execute(async (conn) => {
       // Keyed by schema: installations sharing a database in separate schemas do not
       // wait for each other longer than a migration.
@@ -39,6 +44,30 @@ export async function withStartupLock<T>(config: DatabaseConfig, work: (db: Db) 
     });
   } finally {
     await handle.destroy();
+  }
+}
+
+async function withSqliteFileLock<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
+  const lock = new SQLite(lockFile);
+  try {
+    lock.pragma('busy_timeout = 0');
+    const deadline = Date.now() + 5 * 60_000;
+    for (;;) {
+      try {
+        lock.exec('begin immediate');
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    try {
+      return await work();
+    } finally {
+      lock.exec('rollback');
+    }
+  } finally {
+    lock.close();
   }
 }
 
