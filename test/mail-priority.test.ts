@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueMail, MAIL_PRIORITY } from '../src/features/mail/outbox.repository';
 import { deliverDueMail, startMailWorker } from '../src/features/mail/worker';
 import { loadConfig } from '../src/config';
+import { notificationMail } from '../src/features/feedback/fale-aqui.service';
 import { createTestApp, type TestContext } from './helpers/app';
 import { startSmtp, type TestSmtp } from './helpers/smtp';
 
@@ -109,6 +110,12 @@ describe('mail priority, Message-ID and lease', () => {
     const rows = await t.db.selectFrom('fila_emails').select(['status', 'bloqueado_ate']).orderBy('id').execute();
     expect(rows.map((r) => r.status)).toEqual(['enviado', 'pendente', 'pendente']);
     expect(rows[1]!.bloqueado_ate).toBeNull();
+  });
+
+  it('queues the free-message notification as a notification to the chain, lead notices as bulk', () => {
+    const mail = notificationMail(1, { unidade: 'Centro', nomeCompleto: 'Ana', anonimo: false, mensagem: 'Oi' }, [], 'rede@example.com');
+    expect(mail.priority).toBe(MAIL_PRIORITY.chain);
+    expect(MAIL_PRIORITY.chain).toBeLessThan(MAIL_PRIORITY.bulk);
   });
 
   it('reads batch size, interval and lease from the settings, and refuses a lease over a minute', () => {
