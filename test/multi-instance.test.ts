@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const FORM = '/pages/Franquia/index.php';
+const TRUST: Record<string, string> = { a: 'loopback', b: '1', c: '127.0.0.1,::1' };
 let server: TestPostgres;
 let smtp: TestSmtp;
 let proxy: TestProxy;
@@ -46,8 +47,9 @@ beforeAll(async () => {
     MAIL_LEASE_MS: '4000',
     DB_CONNECT_TIMEOUT_MS: '1000',
   };
-  // All three at the same moment, on the empty database.
-  instances.push(...(await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, env)))));
+  // All three at the same moment, on the empty database; each names the proxy another way
+  // TRUST_PROXY allows, and all must see the same client (the shared limit counts once).
+  instances.push(...(await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, { ...env, TRUST_PROXY: TRUST[n]! })))));
   proxy = await startProxy(instances);
   db = new pg.Pool({ connectionString: server.url('academia'), max: 2 });
   db.on('error', () => {});
@@ -120,12 +122,14 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
     for (const i of [0, 1, 2]) expect((await get('/readyz', { 'x-test-instance': String(i) })).status).toBe(200);
   });
 
-  it('believes X-Forwarded-Proto from the proxy: HSTS and Secure cookies', async () => {
-    const { res } = await openForm({ 'x-test-client': nextClient() });
-    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
-    const cookies = res.headers.getSetCookie();
-    expect(cookies.length).toBeGreaterThan(0);
-    for (const c of cookies) expect(c).toMatch(/;\s*Secure/i);
+  it('believes X-Forwarded-Proto from the proxy: HSTS and Secure cookies on every instance', async () => {
+    for (const i of [0, 1, 2]) {
+      const { res } = await openForm({ 'x-test-client': nextClient(), 'x-test-instance': String(i) });
+      expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+      const cookies = res.headers.getSetCookie();
+      expect(cookies.length).toBeGreaterThan(0);
+      for (const c of cookies) expect(c).toMatch(/;\s*Secure/i);
+    }
   });
 
   it('counts a rate limit once across instances, per client address from X-Forwarded-For', async () => {
@@ -207,7 +211,7 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
 
     // The operator's supervisor starts it again; it rejoins behind the proxy.
     const index = instances.indexOf(victim!);
-    instances[index] = await startInstance(victim!.name, env);
+    instances[index] = await startInstance(victim!.name, { ...env, TRUST_PROXY: TRUST[victim!.name]! });
     expect((await get('/readyz', { 'x-test-instance': String(index) })).status).toBe(200);
   });
 
