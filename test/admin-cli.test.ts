@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb } from '../src/db/index';
-import { verifyPassword } from '../src/features/admin/password';
+import { verifyPassword } from '../src/features/identity/password';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-cli-'));
 const file = path.join(dir, 'cli.sqlite');
@@ -47,6 +47,14 @@ it('creates, resets and disables staff accounts from the command line', async ()
   expect(await verifyPassword('uma-senha-longa-1', u!.senha_hash)).toBe(true);
 
   expect(run('user-create', ['--email', 'ops@example.com', '--password', 'uma-senha-longa-1']).out).toContain('Já existe');
+
+  // A script pipes the password on standard input: it is never on the command line, and
+  // never printed back.
+  const piped = run('user-create', ['--email', 'pipe@example.com', '--papel', 'admin'], 'senha-pela-entrada-1\n');
+  expect(piped.code).toBe(0);
+  expect(piped.out).not.toContain('senha-pela-entrada-1');
+  expect(await verifyPassword('senha-pela-entrada-1', (await user('pipe@example.com'))!.senha_hash)).toBe(true);
+  expect(run('user-create', []).out).not.toContain('--password');
   expect(run('user-create', ['--email', 'g@example.com', '--password', 'uma-senha-longa-1', '--papel', 'dono']).code).toBe(1);
 
   // Without --password the command reads it (here from a pipe, as a script would).
