@@ -10,7 +10,7 @@ import { quoteCustomerText } from '../mail/quote';
 import { saoPauloYearMonth } from '../../lib/time';
 import { storeOnce } from '../envio/index';
 import type { FileStorage } from '../storage/index';
-import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
+import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
 import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
 import { ImageRejectedError, MAX_IMAGES, processImage, sanitizeOriginalName, type ProcessedImage } from './images';
 
@@ -105,6 +105,8 @@ export function notificationMail(
     text,
     attachments: files.map((f, i) => ({ filename: `foto-${i + 1}.${f.caminho.split('.').pop()}`, path: f.caminho, contentType: f.tipo })),
     origin: `fale_aqui:${id}`,
+    // A message to the chain goes before bulk mail (lead notices, digests).
+    priority: MAIL_PRIORITY.chain,
   };
 }
 
