@@ -29,7 +29,8 @@ const RULES: [string, RegExp, (file: string) => boolean][] = [
   ['phone normaliser', /startsWith\('55'\)/, (f) => f.startsWith(KIT)],
   // an id parser: a function named like one, or the digits-only test of an id
   ['id parser', /function\s+(parse|to)\w*Id\b/, (f) => f.startsWith(KIT)],
-  ['id parser', /\/\^(\\d|\[1-9\]\[0-9\])\{\d*,?\d*\}\$\//, (f) => f.startsWith(KIT)],
+  // (src/config.ts reads the operator's environment, e.g. a CIDR prefix length, not a form)
+  ['id parser', /\/\^(\\d|\[1-9\]\[0-9\])\{\d*,?\d*\}\$\//, (f) => f.startsWith(KIT) || f === path.join('src', 'config.ts')],
   ['id parser', /pattern:\s*'\^\(?\\\\d/, (f) => f.startsWith(KIT)],
   // pagination arithmetic
   ['pagination', /Math\.ceil\(\s*\w+\s*\/\s*\w*(PAGE|page|PER|per)\w*\s*\)/, (f) => f.startsWith(KIT)],
