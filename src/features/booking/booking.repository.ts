@@ -48,8 +48,8 @@ export function createBookingRepository(plainDb: Db) {
       return db.transaction().execute((trx) => fn(trx, trx as unknown as Transaction<Database>));
     },
 
-    findUnit(id: number): Promise<BookingUnit | undefined> {
-      return db
+    findUnit(id: number, ex: Executor = db): Promise<BookingUnit | undefined> {
+      return ex
         .selectFrom('unidades')
         .select(['id', 'nome', 'endereco', 'bairro', 'cidade', 'uf', 'telefone', 'whatsapp', 'latitude', 'longitude', 'vagas_experimentais', 'ativo'])
         .where('id', '=', id)
