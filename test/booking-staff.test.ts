@@ -81,7 +81,8 @@ describe('bookings by day', () => {
     expect(page.headers['cache-control']).toContain('no-store');
     expect(page.body).toContain(mine.nome);
     expect(page.body).not.toContain(other.nome);
-    expect(page.body.indexOf('Hoje —')).toBeLessThan(page.body.indexOf(mine.nome));
+    expect(page.body.indexOf('<h2>Hoje</h2>')).toBeLessThan(page.body.indexOf('<h2>Próximos dias</h2>'));
+    expect(page.body.indexOf('<h2>Próximos dias</h2>')).toBeLessThan(page.body.indexOf(mine.nome));
     expect(page.body).toContain(`https://wa.me/${mine.whatsapp!.slice(1)}?text=`);
     expect((await ctx.app.inject({ url: '/admin/aulas-experimentais?unidade_id=2', headers: { cookie: manager } })).statusCode).toBe(403);
 

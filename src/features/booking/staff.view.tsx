@@ -21,7 +21,7 @@ function SubNav({ current }: { current: 'lista' | 'funil' | 'vagas' }) {
   ] as const;
   return (
     <nav aria-label="Aulas experimentais">
-      <ul class="tags">
+      <ul class="pagination">
         {items.map((i) => (
           <li key={i.key}>
             <a href={i.href} aria-current={current === i.key ? 'page' : undefined}>
@@ -56,14 +56,14 @@ export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unida
         </p>
       ) : null}
       {days.map((d) => {
-        const heading = d.when !== lastGroup && d.when !== 'hoje' ? <h2>{WHEN_TITLE[d.when]}</h2> : null;
+        const heading = d.when !== lastGroup ? <h2>{WHEN_TITLE[d.when]}</h2> : null;
         lastGroup = d.when;
         return (
           <>
             {heading}
             <section class="card" aria-labelledby={`dia-${d.day}`} key={d.day}>
               <h3 id={`dia-${d.day}`}>
-                {d.when === 'hoje' ? `Hoje — ${d.label}` : d.label} <span class="badge">{d.bookings.length}</span>
+                {d.label} <span class="badge">{d.bookings.length === 1 ? '1 agendamento' : `${d.bookings.length} agendamentos`}</span>
               </h3>
               {!d.bookings.length ? <p class="muted">Nenhuma aula experimental agendada.</p> : null}
               <ul class="booking-list">
@@ -172,8 +172,9 @@ export function FunnelPage(props: {
         </div>
       </form>
       <section class="card">
-        <h2>Total do período</h2>
-        <div class="table-wrap">
+        <h2 id="funil-total-titulo">Total do período</h2>
+        {/* Focusable so keyboard users can scroll the wide table on a phone. */}
+        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="funil-total-titulo">
           <table class="funnel" id="funil-total">
             <thead>
               <tr>
@@ -203,8 +204,8 @@ export function FunnelPage(props: {
         </div>
       </section>
       <section class="card">
-        <h2>Por semana</h2>
-        <div class="table-wrap">
+        <h2 id="funil-semanas-titulo">Por semana</h2>
+        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="funil-semanas-titulo">
           <table class="funnel" id="funil-semanas">
             <thead>
               <tr>
