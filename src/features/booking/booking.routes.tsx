@@ -72,13 +72,10 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
         if (wantsJson(request)) return reply.code(201).send({ ok: true, id: outcome.booking.id, url: thanksPath(outcome.booking.codigo) });
         return reply.redirect(thanksPath(outcome.booking.codigo), 303);
       }
-      if (outcome.kind === 'unit-unavailable') {
-        const unit = await unitFrom(request, reply, request.query.unidade ?? body.unidade);
-        if (!unit) return reply;
-        // Unit became available between the two reads: show the form.
-        return showForm(request, reply, unit, 409);
-      }
-      const unit = (await service.activeUnit(parseId(request.query.unidade ?? body.unidade) ?? 0))!;
+      // The unit again, for the form (an error page if it was deactivated meanwhile).
+      const unit = await unitFrom(request, reply, request.query.unidade ?? body.unidade);
+      if (!unit) return reply;
+      if (outcome.kind === 'unit-unavailable') return showForm(request, reply, unit, 409);
       if (outcome.kind === 'full') {
         const notice = 'Que pena: as vagas deste horário acabaram de ser preenchidas. Nada foi agendado. Escolha outro horário abaixo.';
         if (wantsJson(request)) return reply.code(409).send({ errors: { vaga: notice } });
