@@ -273,3 +273,31 @@ function nextDayWithWeekday(weekday: number): string {
 }
 
 void cookiesFrom;
+
+describe('calendar file and slots (pure)', () => {
+  it('folds long lines at 75 octets without splitting UTF-8 characters, and escapes text', async () => {
+    const { buildIcs, foldLine } = await import('../src/features/booking/ics');
+    const long = `DESCRIPTION:${'Musculação, avaliação; ação\\ '.repeat(12)}`;
+    const folded = foldLine(long);
+    for (const l of folded.split('\r\n')) expect(Buffer.byteLength(l)).toBeLessThanOrEqual(75);
+    expect(folded.replace(/\r\n /g, '')).toBe(long);
+    const ics = buildIcs(
+      { uid: 'x@y', start: new Date('2026-11-24T10:00:00Z'), end: new Date('2026-11-24T11:00:00Z'), stamp: new Date('2026-11-23T10:00:00Z'), summary: 'A, b; c\\d\ne', location: 'L', description: 'D' },
+      '-//T//PT-BR',
+    );
+    const summary = parseIcs(ics).find((p) => p.name === 'SUMMARY')!;
+    expect(summary.value).toBe('A, b; c\\d\ne');
+    expect(ics).toContain('SUMMARY:A\\, b\\; c\\\\d\\ne\r\n');
+    expect(ics).toContain('DTSTART:20261124T100000Z\r\n');
+  });
+
+  it('free-training slots fit the opening hours, including hours past midnight', async () => {
+    const { slotsOfDay } = await import('../src/features/booking/slots');
+    const day = '2026-11-27'; // a Friday
+    const slots = slotsOfDay(day, [], [{ dia_semana: 5, abre: '05:30', fecha: '08:00' }, { dia_semana: 5, abre: '22:00', fecha: '02:00' }]);
+    expect(slots.map((s) => s.inicio)).toEqual(['06:00', '07:00', '22:00', '23:00']);
+    const last = slots.at(-1)!;
+    expect(last.endsAt.toISOString()).toBe('2026-11-28T03:00:00.000Z'); // 00:00 São Paulo, next day
+    expect(slotsOfDay('2026-11-28', [], [{ dia_semana: 5, abre: '06:00', fecha: '22:00' }])).toEqual([]);
+  });
+});
