@@ -149,6 +149,9 @@ describe('funnel', () => {
     // clicks 8, bookings 4 (50%), attended 2 (50%), enrolled 1 (50%)
     expect(page.body).toContain(`<th scope="row">${unitName}</th><td>8</td><td>4</td><td>50%</td><td>2</td><td>50%</td><td>1</td><td>50%</td>`);
 
+    const list = await ctx.app.inject({ url: '/admin/aulas-experimentais?unidade_id=4', headers: { cookie: admin } });
+    expect(list.body.replace(/<!-- -->/g, '')).toContain('8 cliques → 4 agendamentos (50%) → 2 presenças (50%) → 1 matrículas (50%)');
+
     await ctx.db.updateTable('unidades').set({ nome: '=HYPERLINK("http://mal.example")' }).where('id', '=', 4).execute();
     const csv = await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=4', headers: { cookie: admin } });
     expect(csv.statusCode).toBe(200);

@@ -36,6 +36,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
         units: await visibleUnits(request),
         unidadeId: q.unidade_id ?? '',
         days: await service.days(scope.unitIds, now()),
+        recent: (await service.funnel(scope.unitIds, resolveWeeks(undefined, undefined, spDay(now())).weeks.slice(-4))).total,
         saved: q.salvo ? Number(q.salvo) : null,
         brandName: app.config.brandName,
       }),

@@ -36,14 +36,20 @@ function SubNav({ current }: { current: 'lista' | 'funil' | 'vagas' }) {
 
 const WHEN_TITLE = { hoje: 'Hoje', proximos: 'Próximos dias', anteriores: 'Dias anteriores' } as const;
 
-export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unidadeId: string; days: BookingDay[]; saved?: number | null; brandName: string }) {
-  const { staff, units, unidadeId, days, saved, brandName } = props;
+export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unidadeId: string; days: BookingDay[]; saved?: number | null; brandName: string; recent: FunnelCounts }) {
+  const { staff, units, unidadeId, days, saved, brandName, recent } = props;
   const returnTo = unidadeId ? `${STAFF_PATH}?unidade_id=${unidadeId}` : STAFF_PATH;
   let lastGroup = '';
   return (
     <Layout title="Aulas experimentais" staff={staff}>
       <h1>Aulas experimentais</h1>
       <SubNav current="lista" />
+      <p class="card" id="funil-resumo">
+        <strong>Últimas 4 semanas:</strong> {recent.cliques} cliques → {recent.agendamentos} agendamentos (
+        {formatConversion(conversion(recent.agendamentos, recent.cliques))}) → {recent.compareceram} presenças (
+        {formatConversion(conversion(recent.compareceram, recent.agendamentos))}) → {recent.matricularam} matrículas (
+        {formatConversion(conversion(recent.matricularam, recent.compareceram))}). <a href={FUNNEL_PATH}>Ver o funil por semana</a>
+      </p>
       <form method="get" action={STAFF_PATH} class="card">
         <UnitFilter units={units} selected={unidadeId} />
         <p>
