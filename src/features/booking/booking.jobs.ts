@@ -36,12 +36,13 @@ export async function sendReminders(ctx: JobContext, now: Date = new Date()): Pr
   const candidates = await repo.reminderCandidates(addDays(today, 1), spInstant(today, '00:00').toISOString());
   let queued = 0;
   for (const { id } of candidates) {
-    const sent = await repo.transaction(async (trx, plain) => {
-      const booking = await repo.claimReminder(trx, id, now.toISOString());
+    const sent = await ctx.db.transaction().execute(async (trx) => {
+      const tx = createBookingRepository(trx);
+      const booking = await tx.claimReminder(id, now.toISOString());
       if (!booking || !booking.email) return false;
-      const unit = await repo.findUnit(booking.unidade_id, trx);
+      const unit = await tx.findUnit(booking.unidade_id);
       if (!unit) return false;
-      await enqueueMail(plain, confirmationMail(ctx.config, unit, booking, 'lembrete'));
+      await enqueueMail(trx, confirmationMail(ctx.config, unit, booking, 'lembrete'));
       return true;
     });
     if (sent) queued++;

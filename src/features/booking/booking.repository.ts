@@ -1,4 +1,5 @@
-// The only place the booking feature's SQL lives.
+// The only place the booking feature's SQL lives. A repository runs its statements on the
+// db or the transaction it was built with; services open the transactions (decision 090).
 import { createHash } from 'node:crypto';
 import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/index';
@@ -6,7 +7,6 @@ import type { AulasExperimentaisTable, Database, WithTrialCapacity } from '../..
 import type { Insertable, Selectable } from 'kysely';
 
 type BookingDb = Kysely<WithTrialCapacity>;
-type Executor = BookingDb | Transaction<WithTrialCapacity>;
 export type Booking = Selectable<AulasExperimentaisTable>;
 export type NewBooking = Insertable<AulasExperimentaisTable>;
 
@@ -35,21 +35,15 @@ export interface BookingUnit {
   ativo: number;
 }
 
-export function createBookingRepository(plainDb: Db) {
+export function createBookingRepository(plainDb: Db | Transaction<Database>) {
   // The capacity column is declared apart from UnidadesTable (see db/types.ts).
   const db = plainDb as unknown as BookingDb;
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
   const repo = {
-    isPostgres,
 
-    /** A transaction over this feature's view of the schema; `plain` is the same one for other features' helpers (the outbox). */
-    transaction<T>(fn: (trx: Transaction<WithTrialCapacity>, plain: Transaction<Database>) => Promise<T>): Promise<T> {
-      return db.transaction().execute((trx) => fn(trx, trx as unknown as Transaction<Database>));
-    },
-
-    findUnit(id: number, ex: Executor = db): Promise<BookingUnit | undefined> {
-      return ex
+    findUnit(id: number): Promise<BookingUnit | undefined> {
+      return db
         .selectFrom('unidades')
         .select(['id', 'nome', 'endereco', 'bairro', 'cidade', 'uf', 'telefone', 'whatsapp', 'latitude', 'longitude', 'vagas_experimentais', 'ativo'])
         .where('id', '=', id)
@@ -85,8 +79,8 @@ export function createBookingRepository(plainDb: Db) {
       return map;
     },
 
-    findByEnvioId(envioId: string, ex: Executor = db) {
-      return ex.selectFrom('aulas_experimentais').selectAll().where('envio_id', '=', envioId).executeTakeFirst();
+    findByEnvioId(envioId: string) {
+      return db.selectFrom('aulas_experimentais').selectAll().where('envio_id', '=', envioId).executeTakeFirst();
     },
 
     findByCodigo(codigo: string) {
@@ -101,14 +95,14 @@ export function createBookingRepository(plainDb: Db) {
      * Serialises bookings of one WhatsApp number at one unit until the transaction ends
      * (PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises every writer).
      */
-    async lockContact(trx: Executor, unitId: number, whatsapp: string): Promise<void> {
+    async lockContact(unitId: number, whatsapp: string): Promise<void> {
       if (!isPostgres) return;
-      await sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, ${lockKey(`${unitId}:${whatsapp}`)})`.execute(trx);
+      await sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, ${lockKey(`${unitId}:${whatsapp}`)})`.execute(db);
     },
 
     /** The contact's booking at this unit that has not started yet, if any. */
-    futureBookingOf(trx: Executor, unitId: number, whatsapp: string, nowIso: string) {
-      return trx
+    futureBookingOf(unitId: number, whatsapp: string, nowIso: string) {
+      return db
         .selectFrom('aulas_experimentais')
         .select(['id', 'inicio_em', 'atividade'])
         .where('unidade_id', '=', unitId)
@@ -124,13 +118,13 @@ export function createBookingRepository(plainDb: Db) {
      * row. Concurrent callers queue on the row lock, and each re-checks `reservados <
      * capacity` after the one before it committed, so the count never passes the capacity.
      */
-    async takePlace(trx: Executor, unitId: number, vaga: string): Promise<boolean> {
-      await trx
+    async takePlace(unitId: number, vaga: string): Promise<boolean> {
+      await db
         .insertInto('aulas_experimentais_vagas')
         .values({ unidade_id: unitId, vaga, reservados: 0 })
         .onConflict((oc) => oc.columns(['unidade_id', 'vaga']).doNothing())
         .execute();
-      const result = await trx
+      const result = await db
         .updateTable('aulas_experimentais_vagas')
         .set((eb) => ({ reservados: eb('reservados', '+', 1) }))
         .where('unidade_id', '=', unitId)
@@ -142,8 +136,8 @@ export function createBookingRepository(plainDb: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    async insert(trx: Executor, booking: NewBooking): Promise<number> {
-      const row = await trx.insertInto('aulas_experimentais').values(booking).returning('id').executeTakeFirstOrThrow();
+    async insert(booking: NewBooking): Promise<number> {
+      const row = await db.insertInto('aulas_experimentais').values(booking).returning('id').executeTakeFirstOrThrow();
       return row.id;
     },
 
@@ -178,25 +172,19 @@ export function createBookingRepository(plainDb: Db) {
       return q.orderBy('nome').orderBy('id').execute();
     },
 
-    /** New capacity, with its audit row, in one transaction. */
-    async setCapacity(unitId: number, vagas: number, userId: number, nowIso: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const before = await trx.selectFrom('unidades').select('vagas_experimentais').where('id', '=', unitId).executeTakeFirst();
-        if (!before) return;
-        await trx.updateTable('unidades').set({ vagas_experimentais: vagas, atualizado_em: nowIso }).where('id', '=', unitId).execute();
-        await trx
-          .insertInto('auditoria')
-          .values({
-            usuario_id: userId,
-            acao: 'editar',
-            entidade: 'unidade',
-            entidade_id: unitId,
-            antes: JSON.stringify({ vagas_experimentais: before.vagas_experimentais }),
-            depois: JSON.stringify({ vagas_experimentais: vagas }),
-            criado_em: nowIso,
-          })
-          .execute();
-      });
+    async capacityOf(unitId: number): Promise<number | undefined> {
+      return (await db.selectFrom('unidades').select('vagas_experimentais').where('id', '=', unitId).executeTakeFirst())?.vagas_experimentais;
+    },
+
+    async setCapacity(unitId: number, vagas: number, nowIso: string): Promise<void> {
+      await db.updateTable('unidades').set({ vagas_experimentais: vagas, atualizado_em: nowIso }).where('id', '=', unitId).execute();
+    },
+
+    async audit(row: { usuario_id: number; entidade_id: number; antes: unknown; depois: unknown; criado_em: string }): Promise<void> {
+      await db
+        .insertInto('auditoria')
+        .values({ ...row, acao: 'editar', entidade: 'unidade', antes: JSON.stringify(row.antes), depois: JSON.stringify(row.depois) })
+        .execute();
     },
 
     // ---- jobs ----
@@ -221,15 +209,15 @@ export function createBookingRepository(plainDb: Db) {
      * racing: on PostgreSQL the second UPDATE waits for the first's row lock and then finds
      * lembrete_em set; on SQLite the write lock serialises them.
      */
-    async claimReminder(trx: Executor, id: number, nowIso: string) {
-      const result = await trx
+    async claimReminder(id: number, nowIso: string) {
+      const result = await db
         .updateTable('aulas_experimentais')
         .set({ lembrete_em: nowIso })
         .where('id', '=', id)
         .where('lembrete_em', 'is', null)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return undefined;
-      return trx.selectFrom('aulas_experimentais').selectAll().where('id', '=', id).executeTakeFirst();
+      return db.selectFrom('aulas_experimentais').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
     /** Personal data of bookings whose class started before the cut-off removed; returns how many. */

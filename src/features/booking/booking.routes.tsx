@@ -5,8 +5,7 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
 import { parseId } from '../catalog/catalog.service';
-import type { BookingUnit } from './booking.repository';
-import { addressOf, newEnvioId, thanksPath, valuesFrom, type BookingErrors, type BookingService, type BookingValues } from './booking.service';
+import { addressOf, newEnvioId, thanksPath, valuesFrom, type BookingErrors, type BookingService, type BookingUnit, type BookingValues } from './booking.service';
 import { BookingFormPage, FORM_PATH, ThanksPage } from './booking.view';
 import { buildIcs } from './ics';
 

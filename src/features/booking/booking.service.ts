@@ -8,6 +8,8 @@ import { cleanText, formatBrazilianPhone } from '../../lib/text';
 import { enqueueMail } from '../mail/outbox.repository';
 import { normalizeWhatsapp } from '../franchise/lead.service';
 import { createBookingRepository, type Booking, type BookingRepository, type BookingUnit } from './booking.repository';
+
+export type { Booking, BookingUnit } from './booking.repository';
 import { addDays, dayLabel, mondayOf, parseSlotValue, slotsOfDay, spDay, windowDays, type Slot } from './slots';
 
 export const FIELDS = ['nome', 'whatsapp', 'email', 'aceita_contato', 'vaga'] as const;
@@ -172,11 +174,12 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
       const nowIso = now.toISOString();
       const nome = values.nome!;
       try {
-        return await repo.transaction(async (trx, plain) => {
-          await repo.lockContact(trx, unit.id, whatsapp);
-          const earlier = await repo.findByEnvioId(envioId, trx);
+        return await deps.db.transaction().execute(async (trx) => {
+          const tx = createBookingRepository(trx);
+          await tx.lockContact(unit.id, whatsapp);
+          const earlier = await tx.findByEnvioId(envioId);
           if (earlier) return { kind: 'booked', booking: earlier, repeated: true } as const;
-          const existing = await repo.futureBookingOf(trx, unit.id, whatsapp, nowIso);
+          const existing = await tx.futureBookingOf(unit.id, whatsapp, nowIso);
           if (existing) {
             return {
               kind: 'invalid',
@@ -185,7 +188,7 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
               },
             } as const;
           }
-          if (!(await repo.takePlace(trx, unit.id, slot.value))) return { kind: 'full' } as const;
+          if (!(await tx.takePlace(unit.id, slot.value))) return { kind: 'full' } as const;
           const booking = {
             unidade_id: unit.id,
             aula_id: slot.aulaId,
@@ -208,10 +211,10 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
             criado_em: nowIso,
             atualizado_em: nowIso,
           };
-          const id = await repo.insert(trx, booking);
+          const id = await tx.insert(booking);
           const stored: Booking = { ...booking, id };
           if (email && deps.config.smtp) {
-            await enqueueMail(plain, confirmationMail(deps.config, unit, stored, 'confirmacao'));
+            await enqueueMail(trx, confirmationMail(deps.config, unit, stored, 'confirmacao'));
           }
           return { kind: 'booked', booking: stored, repeated: false } as const;
         });

@@ -1,8 +1,7 @@
 // Public pages of trial-class booking: the form and the thanks page. Pure functions of props.
 import { Layout } from '../../views/layout';
 import { formatBrazilianPhone } from '../../lib/text';
-import type { Booking, BookingUnit } from './booking.repository';
-import { addressOf, CONSENT_VALUE, LIMITS, mapUrl, timeOf, whenLabel, type BookingErrors, type BookingValues, type OfferedDay } from './booking.service';
+import { addressOf, CONSENT_VALUE, LIMITS, mapUrl, timeOf, whenLabel, type Booking, type BookingErrors, type BookingUnit, type BookingValues, type OfferedDay } from './booking.service';
 
 export const FORM_PATH = '/aula-experimental';
 

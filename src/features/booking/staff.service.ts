@@ -2,8 +2,11 @@
 // per-unit capacity, and the funnel (CTA clicks → bookings → attended → enrolled).
 import type { StaffUser } from '../../http/auth';
 import { canSeeUnit } from '../feedback/staff-scope';
-import { STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
+import type { Db } from '../../db/index';
+import { createBookingRepository, STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
+
+export { STATUSES };
 
 export const STATUS_LABEL: Record<BookingStatus, string> = {
   agendado: 'Agendado',
@@ -68,7 +71,7 @@ export function resolveWeeks(de: string | undefined, ate: string | undefined, to
   return { de: start, ate: end, weeks };
 }
 
-export function createStaffService(repo: BookingRepository) {
+export function createStaffService(db: Db, repo: BookingRepository = createBookingRepository(db)) {
   return {
     /** Today first, then the coming days, then the past days (most recent first). */
     async days(unitIds: number[] | null, now: Date): Promise<BookingDay[]> {
@@ -100,7 +103,16 @@ export function createStaffService(repo: BookingRepository) {
       if (!/^\d{1,3}$/.test(text) || Number(text) < 1 || Number(text) > MAX_CAPACITY) {
         return { ok: false, error: `Informe um número inteiro de 1 a ${MAX_CAPACITY}.` };
       }
-      await repo.setCapacity(unitId, Number(text), staff.id, now.toISOString());
+      const vagas = Number(text);
+      const at = now.toISOString();
+      // The new capacity and its audit row, together or not at all.
+      await db.transaction().execute(async (trx) => {
+        const tx = createBookingRepository(trx);
+        const before = await tx.capacityOf(unitId);
+        if (before === undefined) return;
+        await tx.setCapacity(unitId, vagas, at);
+        await tx.audit({ usuario_id: staff.id, entidade_id: unitId, antes: { vagas_experimentais: before }, depois: { vagas_experimentais: vagas }, criado_em: at });
+      });
       return { ok: true };
     },
 

@@ -2,10 +2,9 @@
 import { Layout } from '../../views/layout';
 import { formatBrazilianPhone } from '../../lib/text';
 import { UnitFilter, type StaffProps } from '../feedback/filters.view';
-import { STATUSES } from './booking.repository';
 import { timeOf } from './booking.service';
 import { whatsappLink } from './booking.view';
-import { conversion, formatConversion, MAX_CAPACITY, STATUS_LABEL, type BookingDay, type FunnelCounts, type FunnelRow } from './staff.service';
+import { conversion, formatConversion, MAX_CAPACITY, STATUS_LABEL, STATUSES, type BookingDay, type FunnelCounts, type FunnelRow } from './staff.service';
 
 export const STAFF_PATH = '/admin/aulas-experimentais';
 export const FUNNEL_PATH = `${STAFF_PATH}/funil`;
