@@ -257,7 +257,7 @@ export function ThanksPage({ booking, unit, brandName }: { booking: Booking; uni
           {contact ? (
             <li>
               <a href={whatsappLink(contact, `Olá! Agendei uma aula experimental pelo site: ${booking.atividade}, ${when}.`)} rel="noopener noreferrer">
-                Falar com a unidade no WhatsApp ({formatBrazilianPhone(contact)})
+                Falar com a unidade no WhatsApp: {formatBrazilianPhone(contact)}
               </a>
             </li>
           ) : null}
