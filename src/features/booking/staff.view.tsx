@@ -20,7 +20,7 @@ function SubNav({ current }: { current: 'lista' | 'funil' | 'vagas' }) {
   ] as const;
   return (
     <nav aria-label="Aulas experimentais">
-      <ul class="pagination">
+      <ul class="subnav">
         {items.map((i) => (
           <li key={i.key}>
             <a href={i.href} aria-current={current === i.key ? 'page' : undefined}>
