@@ -301,3 +301,13 @@ describe('calendar file and slots (pure)', () => {
     expect(slotsOfDay('2026-11-28', [], [{ dia_semana: 5, abre: '06:00', fecha: '22:00' }])).toEqual([]);
   });
 });
+
+describe('a POST without envio_id (old pages, scripts)', () => {
+  it('is accepted, like on every public form', async () => {
+    const slot = await futureClass(1, 6);
+    const res = await post(1, { nome: 'Sem Envio', whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value });
+    expect(res.statusCode).toBe(303);
+    const row = await ctx.db.selectFrom('aulas_experimentais').select('envio_id').where('nome', '=', 'Sem Envio').executeTakeFirstOrThrow();
+    expect(row.envio_id).toMatch(/^sem-envio-/);
+  });
+});

@@ -147,10 +147,6 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
           errors.vaga = `Esta ${slot.kind === 'aula' ? 'aula' : 'faixa de horário'} já começou. Escolha outro horário da lista.`;
         }
       }
-      if (ENVIO_RE.test(values.envio_id ?? '') === false) {
-        // Not a person's mistake (the field is hidden): a fresh id comes with the form again.
-        errors.vaga ??= 'O formulário expirou. Escolha o horário e envie de novo.';
-      }
       if (Object.keys(errors).length || !slot) return { ok: false, errors };
       return { ok: true, slot, whatsapp: whatsapp!, email: email || null };
     },
@@ -161,11 +157,11 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
      * booking rule, a place from the slot's counter, the booking and its confirmation mail.
      */
     async book(unitId: number, values: BookingValues, now: Date = new Date()): Promise<BookingOutcome> {
-      const envioId = values.envio_id ?? '';
-      if (ENVIO_RE.test(envioId)) {
-        const earlier = await repo.findByEnvioId(envioId);
-        if (earlier) return { kind: 'booked', booking: earlier, repeated: true };
-      }
+      // A POST without a (well-formed) envio_id is accepted, as on every public form; it
+      // just has no double-submit protection.
+      const envioId = ENVIO_RE.test(values.envio_id ?? '') ? values.envio_id! : `sem-envio-${newEnvioId()}`;
+      const earlier = await repo.findByEnvioId(envioId);
+      if (earlier) return { kind: 'booked', booking: earlier, repeated: true };
       const unit = await this.activeUnit(unitId);
       if (!unit) return { kind: 'unit-unavailable' };
       const checked = await this.validate(unit, values, now);
