@@ -1,7 +1,6 @@
 // Trial classes: the public booking form, thanks page and .ics; the staff list, funnel and
 // capacity screens; the reminder and anonymisation jobs (timer here, npm run jobs:* at once).
 import fp from 'fastify-plugin';
-import { withStaffSession } from '../../http/session';
 import { anonymizeOldBookings, sendReminders, startBookingJobs } from './booking.jobs';
 import { createBookingRepository } from './booking.repository';
 import { bookingRoutes } from './booking.routes';
@@ -32,7 +31,7 @@ export default fp(
     const now = () => new Date();
     bookingRoutes(app, { service, now });
     const staff = createStaffService(app.db, repo);
-    await app.register(withStaffSession(async (scope) => staffRoutes(scope, { staff, now })));
+    await app.register(async (scope) => staffRoutes(scope, { staff, now }));
 
     app.decorate('bookingJobs', {
       reminders: (at?: Date) => sendReminders(deps, at),

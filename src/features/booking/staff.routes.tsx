@@ -5,9 +5,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
-import { staffLayout } from '../../http/auth';
+import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
-import { unitScope } from '../feedback/staff-scope';
+import { accessibleUnits, unitScope } from '../identity/access';
 import { spDay } from './slots';
 import { isStatus, resolveWeeks, type StaffService } from './staff.service';
 import { BookingListPage, CAPACITY_PATH, CapacityPage, FUNNEL_PATH, funnelCsv, FunnelPage, STAFF_PATH } from './staff.view';
@@ -23,7 +23,7 @@ const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
 export function staffRoutes(app: FastifyInstance, { staff: service, now }: { staff: StaffService; now: () => Date }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const privatePage = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
-  const visibleUnits = (request: FastifyRequest) => service.units(request.staff!.papel === 'admin' ? null : request.staff!.unidadeIds);
+  const visibleUnits = async (request: FastifyRequest) => accessibleUnits(request.staff!, await service.units(null));
 
   r.get(STAFF_PATH, { schema: { querystring: Type.Object({ unidade_id: OptionalId, salvo: OptionalId }) }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;

@@ -1,7 +1,6 @@
 // The staff side of trial classes: bookings by day, attendance/enrolment marks, the
 // per-unit capacity, and the funnel (CTA clicks → bookings → attended → enrolled).
-import type { StaffUser } from '../../http/auth';
-import { canSeeUnit } from '../feedback/staff-scope';
+import { canAccessUnit, type StaffUser } from '../identity/access';
 import type { Db } from '../../db/index';
 import { createBookingRepository, STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
@@ -90,7 +89,7 @@ export function createStaffService(db: Db, repo: BookingRepository = createBooki
     async setStatus(staff: StaffUser, id: number, status: BookingStatus, now: Date): Promise<'ok' | 'forbidden' | 'missing'> {
       const booking = await repo.findById(id);
       if (!booking) return 'missing';
-      if (!canSeeUnit(staff, booking.unidade_id)) return 'forbidden';
+      if (!canAccessUnit(staff, booking.unidade_id)) return 'forbidden';
       await repo.setStatus(id, status, staff.id, now.toISOString());
       return 'ok';
     },
@@ -98,7 +97,7 @@ export function createStaffService(db: Db, repo: BookingRepository = createBooki
     units: (unitIds: number[] | null) => repo.units(unitIds),
 
     async setCapacity(staff: StaffUser, unitId: number, raw: unknown, now: Date): Promise<{ ok: true } | { ok: false; error: string } | 'forbidden'> {
-      if (!canSeeUnit(staff, unitId)) return 'forbidden';
+      if (!canAccessUnit(staff, unitId)) return 'forbidden';
       const text = typeof raw === 'string' ? raw.trim() : '';
       if (!/^\d{1,3}$/.test(text) || Number(text) < 1 || Number(text) > MAX_CAPACITY) {
         return { ok: false, error: `Informe um número inteiro de 1 a ${MAX_CAPACITY}.` };
