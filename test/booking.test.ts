@@ -316,3 +316,15 @@ describe('a POST without envio_id (old pages, scripts)', () => {
     expect(row.envio_id).toMatch(/^sem-envio-/);
   });
 });
+
+describe('rate limit', () => {
+  it('at most 30 POSTs per address in 10 minutes, then 429 with Retry-After', async () => {
+    const page = await openForm();
+    const send = () =>
+      ctx.app.inject({ method: 'POST', url: '/aula-experimental?unidade=1', remoteAddress: '10.99.0.1', headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: page.token, nome: '' }) });
+    for (let i = 0; i < 30; i++) expect((await send()).statusCode).toBe(422);
+    const limited = await send();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeTruthy();
+  });
+});
