@@ -14,6 +14,7 @@ import sessionPlugin from './http/session';
 import authPlugin from './http/auth';
 import healthPlugin from './http/health';
 import catalogFeature from './features/catalog/index';
+import storageFeature from './features/storage/index';
 import mailFeature from './features/mail/index';
 import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
@@ -62,6 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(authPlugin);
   await app.register(healthPlugin);
 
+  await app.register(storageFeature);
   await app.register(mailFeature);
   await app.register(adminFeature);
   await app.register(catalogFeature);

@@ -14,6 +14,12 @@ const EnvSchema = Type.Object({
   HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   UPLOADS_DIR: Type.String({ minLength: 1, default: './data/uploads' }),
+  // Where uploaded files live: "local" (UPLOADS_DIR, one machine) or "database" (a table,
+  // shared by every instance). Unset: local on SQLite, database on PostgreSQL.
+  STORAGE_DRIVER: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('database')])),
+  // The orphan sweep (docs/decisions/071): how often it runs and how old a leftover must be.
+  STORAGE_SWEEP_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 120 }),
+  STORAGE_SWEEP_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 120 }),
   SESSION_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   SMTP_HOST: Type.Optional(Type.String({ minLength: 1 })),
   SMTP_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
@@ -41,6 +47,14 @@ export type DatabaseConfig =
   | { engine: 'sqlite'; filename: string }
   | { engine: 'postgres'; connectionString: string; schema?: string };
 
+export interface StorageConfig {
+  driver: 'local' | 'database';
+  /** the orphan sweep runs at start-up and then every `sweepIntervalMs` */
+  sweepIntervalMs: number;
+  /** a temporary file not written to, or an unreferenced final file, older than this is removed */
+  sweepAgeMs: number;
+}
+
 export interface SmtpConfig {
   host: string;
   port: number;
@@ -56,6 +70,7 @@ export interface Config {
   host: string;
   database: DatabaseConfig;
   uploadsDir: string;
+  storage: StorageConfig;
   sessionSecret: string;
   smtp: SmtpConfig | null;
   mailFrom: string;
@@ -142,6 +157,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     database,
     uploadsDir: path.resolve(env.UPLOADS_DIR),
+    storage: {
+      driver: env.STORAGE_DRIVER ?? (database.engine === 'postgres' ? 'database' : 'local'),
+      sweepIntervalMs: env.STORAGE_SWEEP_INTERVAL_SECONDS * 1000,
+      sweepAgeMs: env.STORAGE_SWEEP_AGE_SECONDS * 1000,
+    },
     // Outside production a per-process secret is fine: sessions simply end at restart.
     sessionSecret: env.SESSION_SECRET ?? randomBytes(32).toString('hex'),
     smtp,

@@ -57,9 +57,15 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
 
     /**
      * The message, its image rows and (when mail is configured) the notification, in one
-     * transaction: all of them are kept or none is.
+     * transaction: all of them are kept or none is. `finalizeFiles` makes the stored files
+     * final inside it (the storage driver's commit), after their rows.
      */
-    async insertMessage(message: NewMessage, files: NewMessageFile[], mail: ((id: number) => OutgoingMail) | null): Promise<number> {
+    async insertMessage(
+      message: NewMessage,
+      files: NewMessageFile[],
+      mail: ((id: number) => OutgoingMail) | null,
+      finalizeFiles?: (trx: Kysely<Database>) => Promise<void>,
+    ): Promise<number> {
       return db.transaction().execute(async (trx) => {
         const { id } = await trx
           .insertInto('fale_aqui')
@@ -94,6 +100,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
             .execute();
         }
         if (mail) await enqueueMail(trx, mail(id));
+        if (finalizeFiles && files.length) await finalizeFiles(trx);
         return id;
       });
     },

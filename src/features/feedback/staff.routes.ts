@@ -6,7 +6,6 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
-import { createLocalStorage } from '../storage/index';
 import { csvStream } from '../../lib/csv';
 import { createFaleAquiRepository } from './fale-aqui.repository';
 import { createMessagesAdminService, isStatus } from './messages-admin.service';
@@ -42,7 +41,7 @@ export async function staffRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const surveyRepo = createSurveyRepository(app.db);
   const report = createSurveyReportService(surveyRepo);
-  const messages = createMessagesAdminService(createFaleAquiRepository(app.db), createLocalStorage(app.config.uploadsDir));
+  const messages = createMessagesAdminService(createFaleAquiRepository(app.db), app.storage);
 
   /** Units offered in the filters: all for admins, their own for managers. */
   async function visibleUnits(request: FastifyRequest) {

@@ -1,1 +1,49 @@
-export { createLocalStorage, UnsafePathError, type FileStorage } from './local-storage';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config';
+import type { Database } from '../../db/types';
+import { createDatabaseStorage } from './database-storage';
+import { createLocalStorage } from './local-storage';
+import type { FileStorage } from './storage';
+import { startSweeper, type Sweeper } from './sweep';
+
+export { createLocalStorage, type LocalStorage } from './local-storage';
+export { createDatabaseStorage } from './database-storage';
+export { UnsafePathError, type FileStorage, type StoredFile, type StorageDriver } from './storage';
+export { sweepOrphans, startSweeper } from './sweep';
+export { FILE_REFERENCES } from './references';
+
+/** The driver STORAGE_DRIVER chose (docs/decisions/070). */
+export function createFileStorage(config: Pick<Config, 'storage' | 'uploadsDir'>, db: Kysely<Database>): FileStorage {
+  if (config.storage.driver === 'database') {
+    // Photos stored on disk before the switch stay readable (read-only fallback).
+    return createDatabaseStorage(db, { legacy: createLocalStorage(config.uploadsDir) });
+  }
+  return createLocalStorage(config.uploadsDir);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** where uploaded files live (local disk or the database) */
+    storage: FileStorage;
+    /** the orphan sweep of this instance (started when the app is ready) */
+    storageSweeper: { runNow(): Promise<unknown> };
+  }
+}
+
+/** Storage of uploaded files and the orphan sweep (at start-up, then every interval). */
+export default fp(
+  async (app) => {
+    const storage = createFileStorage(app.config, app.db);
+    app.decorate('storage', storage);
+    let sweeper: Sweeper | null = null;
+    app.decorate('storageSweeper', { runNow: async () => sweeper?.runNow() ?? null });
+    app.addHook('onReady', async () => {
+      sweeper = startSweeper(storage, app.db, { intervalMs: app.config.storage.sweepIntervalMs, ageMs: app.config.storage.sweepAgeMs, log: app.log });
+    });
+    app.addHook('onClose', async () => {
+      await sweeper?.stop();
+    });
+  },
+  { name: 'storage', fastify: '5.x', dependencies: ['db'] },
+);

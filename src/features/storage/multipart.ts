@@ -1,0 +1,118 @@
+// The one reader of multipart bodies (docs/decisions/072). A route puts it BEFORE the CSRF
+// check: request.body then holds the text fields only (so the check finds the token), and
+// the files wait aside, in memory, bounded by the route's rules, until the service judges
+// them. Nothing is written anywhere while reading.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from '../../http/errors';
+import { sanitizeOriginalName } from './images';
+
+export interface MultipartRules {
+  /** field names whose files are kept; a file under another name is read and dropped */
+  fileFields: readonly string[];
+  /** more files than this is a problem ("tooManyFiles"); one extra part is read to say so politely */
+  maxFiles: number;
+  /** a bigger file is a problem ("fileTooLarge"); the rest of the body is still read */
+  maxFileBytes: number;
+  /** text fields (default 40) and bytes per text field (default 64 KB) */
+  maxFields?: number;
+  maxFieldBytes?: number;
+  /** also take urlencoded bodies (no files) — old pages and scripts (default true) */
+  allowUrlencoded?: boolean;
+}
+
+export type UploadProblem = 'fileTooLarge' | 'tooManyFiles';
+
+export interface ReceivedFile {
+  field: string;
+  /** the client's file name as a label only: no path parts, printable, ≤ 255 characters */
+  label: string | null;
+  data: Buffer;
+}
+
+export interface ReceivedUpload {
+  files: ReceivedFile[];
+  /** the first problem met; the files read so far are dropped then */
+  problem: UploadProblem | null;
+}
+
+const received = new WeakMap<FastifyRequest, ReceivedUpload>();
+
+/** The files the reader kept for this request (none for urlencoded bodies). */
+export function receivedUpload(request: FastifyRequest): ReceivedUpload {
+  return received.get(request) ?? { files: [], problem: null };
+}
+
+const MALFORMED = 'O formulário chegou incompleto ou corrompido, e nada foi gravado. Abra a página de novo e envie mais uma vez.';
+
+/** A preHandler that reads the body by `rules` (see MultipartRules). */
+export function multipartReader(rules: MultipartRules) {
+  const maxFields = rules.maxFields ?? 40;
+  const maxFieldBytes = rules.maxFieldBytes ?? 64 * 1024;
+
+  return async function readMultipart(request: FastifyRequest, reply: FastifyReply) {
+    const upload: ReceivedUpload = { files: [], problem: null };
+    received.set(request, upload);
+    if (!request.isMultipart()) {
+      const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (rules.allowUrlencoded !== false && type === 'application/x-www-form-urlencoded') return; // formbody parsed it
+      // A JSON (or any other) body to a form: refused before anything else looks at it.
+      return sendError(request, reply, 415, 'Formato não aceito', 'Envie o formulário pela página: este endereço aceita apenas formulários (multipart/form-data).');
+    }
+    const fields: Record<string, string> = {};
+    try {
+      // throwFileSizeLimit is read at run time though the parts() type omits it: an oversized
+      // file is then marked `truncated` and the body is still read to its end.
+      const options = {
+        limits: { files: rules.maxFiles + 1, fileSize: rules.maxFileBytes, fields: maxFields, fieldSize: maxFieldBytes, parts: maxFields + rules.maxFiles + 2 },
+        throwFileSizeLimit: false,
+      };
+      for await (const part of request.parts(options as Parameters<typeof request.parts>[0])) {
+        if (part.type === 'file') {
+          const keep = upload.problem === null && rules.fileFields.includes(part.fieldname);
+          const chunks: Buffer[] = [];
+          for await (const chunk of part.file) if (keep) chunks.push(chunk as Buffer);
+          if (!keep) continue;
+          if (part.file.truncated) {
+            upload.problem = 'fileTooLarge';
+            upload.files = [];
+            continue;
+          }
+          const data = Buffer.concat(chunks);
+          // An empty file input is sent as a part with no name and no bytes.
+          if (!part.filename && data.length === 0) continue;
+          upload.files.push({ field: part.fieldname, label: sanitizeOriginalName(part.filename), data });
+          if (upload.files.length > rules.maxFiles) {
+            upload.problem = 'tooManyFiles';
+            upload.files = [];
+          }
+        } else {
+          if (part.valueTruncated || part.fieldnameTruncated) {
+            return sendError(request, reply, 413, 'Campo grande demais', `Um dos campos passou de ${Math.floor(maxFieldBytes / 1024)} KB. Nada foi gravado.`);
+          }
+          // The first value of a name counts (as the urlencoded parser does for our forms).
+          if (typeof part.value === 'string' && !Object.hasOwn(fields, part.fieldname)) fields[part.fieldname] = part.value;
+        }
+      }
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_FILES_LIMIT') {
+        upload.problem ??= 'tooManyFiles';
+        upload.files = [];
+      } else if (code === 'FST_REQ_FILE_TOO_LARGE') {
+        upload.problem ??= 'fileTooLarge';
+        upload.files = [];
+      } else if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+        return sendError(request, reply, 413, 'Campos demais', `O formulário tem mais de ${maxFields} campos. Nada foi gravado.`);
+      } else if (code === 'FST_PROTO_VIOLATION') {
+        return sendError(request, reply, 400, 'Envio inválido', MALFORMED);
+      } else {
+        // busboy's "Unexpected end of form", "Malformed part header", a missing boundary…
+        const status = (err as { statusCode?: number }).statusCode;
+        if (status && status >= 500) throw err;
+        request.log.info({ err: { code, message: (err as Error).message } }, 'malformed multipart body refused');
+        return sendError(request, reply, 400, 'Envio inválido', MALFORMED);
+      }
+    }
+    request.body = fields;
+  };
+}

@@ -1,0 +1,38 @@
+// What the storage driver of a test app holds, in any state: for the local driver the
+// files under UPLOADS_DIR (relative paths, "*.tmp" included), for the database driver the
+// rows of `arquivos` (a temporary one shown as "<key>.tmp").
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { TestContext } from './app';
+
+export async function storedFiles(t: Pick<TestContext, 'app' | 'uploadsDir'>): Promise<string[]> {
+  if (t.app.storage.driver === 'database') {
+    const rows = await t.app.db.selectFrom('arquivos').select(['chave', 'finalizado_em']).execute();
+    return rows.map((r) => (r.finalizado_em === null ? `${r.chave}.tmp` : r.chave)).sort();
+  }
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push(path.relative(t.uploadsDir, full).split(path.sep).join('/'));
+    }
+  };
+  walk(t.uploadsDir);
+  return out.sort();
+}
+
+/** The bytes of a final stored file (through the driver, as staff and the mail worker read it). */
+export async function readStored(t: Pick<TestContext, 'app'>, key: string): Promise<Buffer> {
+  const file = await t.app.storage.get(key);
+  if (!file) throw new Error(`not stored: ${key}`);
+  const chunks: Buffer[] = [];
+  for await (const c of file.open()) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
