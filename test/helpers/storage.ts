@@ -1,16 +1,16 @@
-// What the storage driver of a test app holds, in any state: for the local driver the
-// files under UPLOADS_DIR (relative paths, "*.tmp" included), for the database driver the
-// rows of `arquivos` (a temporary one shown as "<key>.tmp").
+// What a test app holds of uploads, in any state: the files under UPLOADS_DIR (relative
+// paths; "*.tmp" and the ".spool" of files being received included) and, for the
+// database driver, the rows of `arquivos` (a temporary one shown as "<key>.tmp").
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { TestContext } from './app';
 
 export async function storedFiles(t: Pick<TestContext, 'app' | 'uploadsDir'>): Promise<string[]> {
+  const out: string[] = [];
   if (t.app.storage.driver === 'database') {
     const rows = await t.app.db.selectFrom('arquivos').select(['chave', 'finalizado_em']).execute();
-    return rows.map((r) => (r.finalizado_em === null ? `${r.chave}.tmp` : r.chave)).sort();
+    out.push(...rows.map((r) => (r.finalizado_em === null ? `db:${r.chave}.tmp` : `db:${r.chave}`)));
   }
-  const out: string[] = [];
   const walk = (dir: string) => {
     let names: string[];
     try {

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, requireUnitAccess, sendInvalid, staffProps } from './http';
 import type { ContentServices } from './index';
-import { multipartReader, receivedUpload } from '../storage/multipart';
+import { multipartReader, receivedUpload, releaseUpload } from '../storage/multipart';
 import { parseTimetableCsv } from './timetable-csv';
 import { ClassEditPage, CsvPreviewPage, TimetablePage } from './timetable.view';
 import type { FieldErrors, FormValues } from './validation';
@@ -13,15 +13,16 @@ const MAX_CSV_BYTES = 256 * 1024;
 
 // The CSV upload goes through the shared multipart reader (before the CSRF check, so the
 // check finds csrf_token in request.body). The file is kept in memory: it is small text.
-const readCsv = multipartReader({ fileFields: ['arquivo'], maxFiles: 1, maxFileBytes: MAX_CSV_BYTES, allowUrlencoded: false });
+let readCsv: ReturnType<typeof multipartReader> | undefined;
 
 async function readUpload(request: FastifyRequest, reply: FastifyReply) {
+  readCsv ??= multipartReader({ fileFields: ['arquivo'], maxFiles: 1, maxFileBytes: MAX_CSV_BYTES, allowUrlencoded: false }, () => request.server.uploadSpool);
   await readCsv(request, reply);
   if (reply.sent) return reply;
   const upload = receivedUpload(request);
   const body = (request.body ?? {}) as Record<string, unknown>;
   if (upload.problem) body.arquivo = { tooLarge: true };
-  else if (upload.files[0]) body.arquivo = { filename: upload.files[0].label, data: upload.files[0].data, truncated: false };
+  else if (upload.files[0]) body.arquivo = { filename: upload.files[0].label, data: await upload.files[0].read(), truncated: false };
   request.body = body;
 }
 
@@ -93,7 +94,7 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
 
   r.post(
     '/admin/conteudo/unidades/:id/aulas/csv',
-    { preHandler: [app.requireStaff, requireUnitAccess, readUpload, app.csrfProtection], schema: { params: IdParams } },
+    { preHandler: [app.requireStaff, requireUnitAccess, readUpload, app.csrfProtection], onSend: releaseUpload, schema: { params: IdParams } },
     async (request, reply) => {
       const id = request.params.id;
       const data = await s.timetable.page(id);

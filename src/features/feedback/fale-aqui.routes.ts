@@ -3,18 +3,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { wantsJson } from '../../http/errors';
-import { multipartReader, receivedUpload } from '../storage/multipart';
+import { multipartReader, receivedUpload, releaseUpload } from '../storage/multipart';
 import { createFaleAquiRepository } from './fale-aqui.repository';
 import { createFaleAquiService, readMessageFields } from './fale-aqui.service';
 import { FALE_AQUI_PATH, FALE_AQUI_POST_PATH, FaleAquiPage } from './fale-aqui.view';
 import { IMAGE_FIELDS, MAX_IMAGE_BYTES, MAX_IMAGES } from './images';
 import { THANKS_PATH } from './survey.view';
 
-// The photos wait in memory (at most 3 parts × 20 MB: the third only to refuse it with a
-// clear message) while the CSRF check and the service look at the text fields.
-const readMultipart = multipartReader({ fileFields: IMAGE_FIELDS, maxFiles: MAX_IMAGES, maxFileBytes: MAX_IMAGE_BYTES });
-
 export async function faleAquiRoutes(app: FastifyInstance) {
+  // The photos wait in spool files (at most 3 parts × 20 MB: the third only to refuse it
+  // with a clear message) while the CSRF check and the service look at the text fields.
+  const readMultipart = multipartReader({ fileFields: IMAGE_FIELDS, maxFiles: MAX_IMAGES, maxFileBytes: MAX_IMAGE_BYTES }, () => app.uploadSpool);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const repo = createFaleAquiRepository(app.db);
   const notificationEmail = app.config.smtp && app.config.notificationEmail ? app.config.notificationEmail : null;
@@ -40,6 +39,7 @@ export async function faleAquiRoutes(app: FastifyInstance) {
     {
       // The multipart body is a stream: read by readMultipart, checked by the service.
       preHandler: [readMultipart, app.csrfProtection],
+      onSend: releaseUpload,
       // Each request may hold up to 30 MB in memory while it is checked: a per-address
       // limit keeps one client from filling the memory (a gym's wi-fi stays far below it).
       config: { formPath: FALE_AQUI_PATH, rateLimit: { max: 10, timeWindow: 60_000 } },

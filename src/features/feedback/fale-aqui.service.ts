@@ -17,7 +17,8 @@ export const NAME_MAX = 120;
 export const UNIT_TEXT_MAX = 120;
 export const ANONYMOUS_NAME = 'Anônimo';
 
-export type Upload = Pick<ReceivedFile, 'label' | 'data'>;
+/** a received photo: its label and its spool file (or its bytes, for callers outside HTTP) */
+export type Upload = Pick<ReceivedFile, 'label'> & ({ path: string } | { data: Buffer });
 
 export interface MessageValues {
   nome_completo: string;
@@ -131,7 +132,7 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         const problemsByFile: string[] = [];
         for (const [i, upload] of uploads.entries()) {
           try {
-            const [image] = await processImage(upload.data, { variants: MESSAGE_PHOTO_VARIANTS, filename: upload.label });
+            const [image] = await processImage('path' in upload ? upload.path : upload.data, { variants: MESSAGE_PHOTO_VARIANTS, filename: upload.label });
             images.push({ image: image!, upload });
           } catch (err) {
             if (!(err instanceof ImageRejectedError)) throw err;

@@ -4,6 +4,7 @@
 // auto-rotated and re-encoded with NO metadata (GPS, camera, owner). Callers choose their
 // size variants (the free message keeps one; unit photos may ask for several).
 import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import type { Metadata, OutputInfo, Sharp } from 'sharp';
 
 // sharp (libvips) is loaded on the first photo, not at start-up: it adds ~16 MB to every
@@ -129,7 +130,19 @@ function extensionOf(filename: string | null | undefined): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
-async function readHeader(input: Buffer, sharp: Awaited<ReturnType<typeof loadSharp>>): Promise<Metadata> {
+/** The first bytes of a spool file (for the sniff), without reading the rest. */
+async function firstBytes(file: string, n = 16): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await handle.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readHeader(input: Buffer | string, sharp: Awaited<ReturnType<typeof loadSharp>>): Promise<Metadata> {
   try {
     // Header only: no pixel is decoded here. The pixel limit is checked by us below,
     // with a message naming the size, so it is off for this call.
@@ -142,10 +155,11 @@ async function readHeader(input: Buffer, sharp: Awaited<ReturnType<typeof loadSh
 /**
  * Checks and re-encodes one image into each variant. Throws ImageRejectedError with a
  * pt-BR message the customer can act on; never returns the input bytes.
+ * `input` is the bytes or, better, the path of a spool file (decoded from disk in strips).
  * `filename` (the client's label) only matters when its extension contradicts the content.
  */
-export async function processImage(input: Buffer, options: { variants: ImageVariant[]; filename?: string | null }): Promise<ProcessedImage[]> {
-  const claimed = sniffImageFormat(input);
+export async function processImage(input: Buffer | string, options: { variants: ImageVariant[]; filename?: string | null }): Promise<ProcessedImage[]> {
+  const claimed = sniffImageFormat(typeof input === 'string' ? await firstBytes(input) : input);
   if (!claimed) throw new ImageRejectedError('type', NOT_AN_IMAGE);
   const named = EXTENSION_CLAIMS[extensionOf(options.filename) ?? ''];
   if (named && named !== claimed) {

@@ -5,6 +5,7 @@ import type { Database } from '../../db/types';
 import { createDatabaseStorage } from './database-storage';
 import { createLocalStorage } from './local-storage';
 import type { FileStorage } from './storage';
+import { createSpool, type Spool } from './spool';
 import { startSweeper, type Sweeper } from './sweep';
 
 export { createLocalStorage, type LocalStorage } from './local-storage';
@@ -12,6 +13,7 @@ export { createDatabaseStorage } from './database-storage';
 export { UnsafePathError, type FileStorage, type StoredFile, type StorageDriver } from './storage';
 export { sweepOrphans, startSweeper } from './sweep';
 export { FILE_REFERENCES } from './references';
+export { createSpool, type Spool } from './spool';
 
 /** The driver STORAGE_DRIVER chose (docs/decisions/070). */
 export function createFileStorage(config: Pick<Config, 'storage' | 'uploadsDir'>, db: Kysely<Database>): FileStorage {
@@ -26,6 +28,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** where uploaded files live (local disk or the database) */
     storage: FileStorage;
+    /** where files being received wait (UPLOADS_DIR/.spool, this machine only) */
+    uploadSpool: Spool;
     /** the orphan sweep of this instance (started when the app is ready) */
     storageSweeper: { runNow(): Promise<unknown> };
   }
@@ -36,10 +40,12 @@ export default fp(
   async (app) => {
     const storage = createFileStorage(app.config, app.db);
     app.decorate('storage', storage);
+    const spool = createSpool(app.config.uploadsDir);
+    app.decorate('uploadSpool', spool);
     let sweeper: Sweeper | null = null;
     app.decorate('storageSweeper', { runNow: async () => sweeper?.runNow() ?? null });
     app.addHook('onReady', async () => {
-      sweeper = startSweeper(storage, app.db, { intervalMs: app.config.storage.sweepIntervalMs, ageMs: app.config.storage.sweepAgeMs, log: app.log });
+      sweeper = startSweeper(storage, app.db, { spool, intervalMs: app.config.storage.sweepIntervalMs, ageMs: app.config.storage.sweepAgeMs, log: app.log });
     });
     app.addHook('onClose', async () => {
       await sweeper?.stop();

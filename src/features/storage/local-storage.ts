@@ -112,7 +112,8 @@ export function createLocalStorage(rootDir: string): LocalStorage {
         for (const entry of entries) {
           const full = path.join(dir, entry.name);
           if (entry.isDirectory()) {
-            yield* walk(full);
+            // ".spool" (files being received) is swept on its own
+            if (!entry.name.startsWith('.')) yield* walk(full);
             continue;
           }
           if (!entry.isFile()) continue;

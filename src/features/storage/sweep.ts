@@ -6,11 +6,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { FILE_REFERENCES, isManagedKey, referencedKeys, type FileReference } from './references';
+import type { Spool } from './spool';
 import type { FileStorage, SweepCandidate } from './storage';
 
 export interface SweepResult {
   temporary: number;
   unreferenced: number;
+  /** spool files of requests that never finished (a crash while receiving) */
+  spool: number;
 }
 
 const BATCH = 500;
@@ -18,11 +21,11 @@ const BATCH = 500;
 export async function sweepOrphans(
   storage: FileStorage,
   db: Kysely<Database>,
-  options: { ageMs: number; now?: Date; references?: FileReference[] },
+  options: { ageMs: number; now?: Date; references?: FileReference[]; spool?: Spool },
 ): Promise<SweepResult> {
   const before = new Date((options.now ?? new Date()).getTime() - options.ageMs);
   const references = options.references ?? FILE_REFERENCES;
-  const result: SweepResult = { temporary: 0, unreferenced: 0 };
+  const result: SweepResult = { temporary: 0, unreferenced: 0, spool: options.spool ? await options.spool.sweep(before) : 0 };
   let batch: SweepCandidate[] = [];
   const flush = async () => {
     const finals = batch.filter((c) => !c.temporary && isManagedKey(c.key, references)).map((c) => c.key);
@@ -56,16 +59,16 @@ export interface Sweeper {
 export function startSweeper(
   storage: FileStorage,
   db: Kysely<Database>,
-  options: { intervalMs: number; ageMs: number; log?: { info(o: object, m: string): void; error(o: object, m: string): void } },
+  options: { intervalMs: number; ageMs: number; spool?: Spool; log?: { info(o: object, m: string): void; error(o: object, m: string): void } },
 ): Sweeper {
   let running: Promise<SweepResult | null> | null = null;
   let stopped = false;
   const run = (): Promise<SweepResult | null> => {
     if (running) return running;
     if (stopped) return Promise.resolve(null);
-    running = sweepOrphans(storage, db, { ageMs: options.ageMs })
+    running = sweepOrphans(storage, db, { ageMs: options.ageMs, spool: options.spool })
       .then((r) => {
-        if (r.temporary || r.unreferenced) options.log?.info({ ...r, driver: storage.driver }, 'storage sweep removed orphan files');
+        if (r.temporary || r.unreferenced || r.spool) options.log?.info({ ...r, driver: storage.driver }, 'storage sweep removed orphan files');
         return r;
       })
       .catch((err) => {

@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+sharp.cache(false);
+const input = readFileSync('/tmp/imgs/48mp.jpg');
+const rss = () => Math.round(process.memoryUsage().rss / 1e6);
+const side = Number(process.env.SIDE ?? 3072);
+const rot = process.env.ROT !== '0';
+let peak = rss();
+const timer = setInterval(() => (peak = Math.max(peak, rss())), 5);
+const idle = rss();
+const t = Date.now();
+let p = sharp(input, { sequentialRead: true, limitInputPixels: 50e6 });
+if (rot) p = p.rotate();
+const out = await p.resize({ width: side, height: side, fit: 'inside' }).jpeg({ quality: 85 }).toBuffer();
+const ms = Date.now() - t;
+await new Promise((r) => setTimeout(r, 50));
+clearInterval(timer);
+console.log(JSON.stringify({ side, rot, ms, idle, above: peak - idle }));
