@@ -4,6 +4,8 @@
 //   1. one upload on a fresh server: time to the 303, RSS above idle (targets ≤ 2.5 s, ≤ 150 MB);
 //   2. ten uploads at once: every one stored, the process peak RSS (VmHWM) (target ≤ 400 MB).
 // BENCH_STORAGE_DRIVER=database stores the photos in the database instead of UPLOADS_DIR.
+// The server runs with MALLOC_ARENA_MAX=2, as `npm start` runs it; BENCH_MALLOC_ARENA_MAX=padrao
+// measures glibc's default instead (or give another number).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +49,9 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
     return (await d.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()).id;
   });
   const env: Record<string, string> = { TRUST_PROXY: 'loopback', STORAGE_DRIVER: process.env.BENCH_STORAGE_DRIVER ?? 'local' };
-  if (process.env.MALLOC_ARENA_MAX) env.MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX;
+  const arenas = process.env.BENCH_MALLOC_ARENA_MAX ?? '2';
+  if (arenas !== 'padrao') env.MALLOC_ARENA_MAX = arenas;
+  console.log(`Fotos: servidor com STORAGE_DRIVER=${env.STORAGE_DRIVER}, MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX ?? '(padrão da glibc)'}`);
   const app = await startAppServer(db.databaseUrl, env);
   try {
     const { token, cookie } = await fetchFormToken(`${app.url}/NPS/nps_app_php/fale_aqui.php`, '_token');

@@ -173,12 +173,12 @@ describe('spool (files being received)', () => {
     const spool = createSpool(path.join(root, 'spool-test'));
     const a = await spool.create();
     a.stream.end('x');
-    await new Promise((r) => a.stream.once('close', r));
+    await new Promise<void>((r) => a.stream.once('close', () => r()));
     const old = new Date(Date.now() - AGE - 1000);
     utimesSync(a.path, old, old);
     const b = await spool.create();
     b.stream.end('y');
-    await new Promise((r) => b.stream.once('close', r));
+    await new Promise<void>((r) => b.stream.once('close', () => r()));
     const storage = createLocalStorage(path.join(root, 'spool-test'));
     const result = await sweepOrphans(storage, testDb.handle.db, { ageMs: AGE, spool });
     expect(result.spool).toBe(1);

@@ -35,6 +35,17 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * True when glibc's allocator runs with its default arenas: each thread that decoded an
+ * image keeps that memory, and ten large uploads can pass 400 MB. MALLOC_ARENA_MAX=2 (set
+ * by `npm start`) or jemalloc avoid it (docs/decisions/072).
+ */
+export function defaultGlibcArenas(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (process.platform !== 'linux' || env.MALLOC_ARENA_MAX || /jemalloc|tcmalloc/.test(env.LD_PRELOAD ?? '')) return false;
+  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+  return Boolean(header?.glibcVersionRuntime);
+}
+
 /** Storage of uploaded files and the orphan sweep (at start-up, then every interval). */
 export default fp(
   async (app) => {
@@ -45,6 +56,9 @@ export default fp(
     let sweeper: Sweeper | null = null;
     app.decorate('storageSweeper', { runNow: async () => sweeper?.runNow() ?? null });
     app.addHook('onReady', async () => {
+      if (app.config.env !== 'test' && defaultGlibcArenas()) {
+        app.log.warn('MALLOC_ARENA_MAX não está definido: com glibc, fotos grandes podem fazer a memória crescer. Use MALLOC_ARENA_MAX=2 (o `npm start` já define).');
+      }
       sweeper = startSweeper(storage, app.db, { spool, intervalMs: app.config.storage.sweepIntervalMs, ageMs: app.config.storage.sweepAgeMs, log: app.log });
     });
     app.addHook('onClose', async () => {
