@@ -16,7 +16,7 @@ const EnvSchema = Type.Object({
   UPLOADS_DIR: Type.String({ minLength: 1, default: './data/uploads' }),
   // Where uploaded files live: "local" (UPLOADS_DIR, one machine) or "database" (a table,
   // shared by every instance). Unset: local on SQLite, database on PostgreSQL.
-  STORAGE_DRIVER: Type.Optional(Type.Union([Type.Literal('local'), Type.Literal('database')])),
+  STORAGE_DRIVER: Type.Optional(Type.String()),
   // The orphan sweep (docs/decisions/071): how often it runs and how old a leftover must be.
   STORAGE_SWEEP_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 120 }),
   STORAGE_SWEEP_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 120 }),
@@ -131,6 +131,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.SMTP_HOST && (env.SMTP_USER ? !env.SMTP_PASS : false)) {
     problems.push('SMTP_PASS: obrigatório quando SMTP_USER está definido');
   }
+  if (env.STORAGE_DRIVER !== undefined && env.STORAGE_DRIVER !== 'local' && env.STORAGE_DRIVER !== 'database') {
+    problems.push(
+      `STORAGE_DRIVER: use "local" (arquivos em UPLOADS_DIR, uma máquina) ou "database" (arquivos no banco, várias instâncias; funciona em SQLite e PostgreSQL) (valor atual: ${JSON.stringify(env.STORAGE_DRIVER)})`,
+    );
+  }
   let database: DatabaseConfig | undefined;
   try {
     database = parseDatabaseUrl(env.DATABASE_URL);
@@ -158,7 +163,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database,
     uploadsDir: path.resolve(env.UPLOADS_DIR),
     storage: {
-      driver: env.STORAGE_DRIVER ?? (database.engine === 'postgres' ? 'database' : 'local'),
+      driver: (env.STORAGE_DRIVER as 'local' | 'database' | undefined) ?? (database.engine === 'postgres' ? 'database' : 'local'),
       sweepIntervalMs: env.STORAGE_SWEEP_INTERVAL_SECONDS * 1000,
       sweepAgeMs: env.STORAGE_SWEEP_AGE_SECONDS * 1000,
     },

@@ -205,3 +205,23 @@ describe('image helpers', () => {
     expect([...(sanitizeOriginalName('é'.repeat(300)) ?? '')]).toHaveLength(255);
   });
 });
+
+describe('settings', () => {
+  it('STORAGE_DRIVER: local on SQLite, database on PostgreSQL unless set; a bad value stops start-up with a pt-BR message', async () => {
+    const { ConfigError, loadConfig } = await import('../src/config');
+    expect(loadConfig({}).storage).toEqual({ driver: 'local', sweepIntervalMs: 120_000, sweepAgeMs: 120_000 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).storage.driver).toBe('database');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', STORAGE_DRIVER: 'local' }).storage.driver).toBe('local');
+    expect(loadConfig({ STORAGE_DRIVER: 'database' }).storage.driver).toBe('database');
+    expect(loadConfig({ STORAGE_SWEEP_INTERVAL_SECONDS: '5', STORAGE_SWEEP_AGE_SECONDS: '7' }).storage).toMatchObject({ sweepIntervalMs: 5000, sweepAgeMs: 7000 });
+    try {
+      loadConfig({ STORAGE_DRIVER: 'postgres', STORAGE_SWEEP_AGE_SECONDS: '0' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as InstanceType<typeof ConfigError>).problems.join('\n');
+      expect(problems).toMatch(/STORAGE_SWEEP_AGE_SECONDS/);
+    }
+    expect(() => loadConfig({ STORAGE_DRIVER: 'postgres' })).toThrow(/STORAGE_DRIVER: use "local" .* ou "database"/);
+  });
+});
