@@ -54,7 +54,7 @@ export interface FileStorage {
 
 export class UnsafePathError extends Error {
   constructor(key: string) {
-    super(`chave de arquivo inválida: ${JSON.stringify(key)}`);
+    super(`chave de arquivo inválida ou fora da pasta de uploads: ${JSON.stringify(key)}`);
     this.name = 'UnsafePathError';
   }
 }
