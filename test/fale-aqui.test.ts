@@ -1,5 +1,3 @@
-import { readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDueMail } from '../src/features/mail/worker';

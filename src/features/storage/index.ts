@@ -1,3 +1,12 @@
+// Uploaded files (docs/decisions/070–073). A feature that receives files (the free
+// message today, unit photos next) uses, in this order:
+//   1. multipartReader(rules, () => app.uploadSpool) as a preHandler before the CSRF check,
+//      and releaseUpload as the route's onSend (spool files gone before the answer leaves);
+//   2. processImage(file.path, { variants, filename: file.label }) for each received file;
+//   3. app.storage.put(key, bytes, type) for each variant, then, inside the transaction
+//      that inserts the rows, app.storage.commit(trx, keys); app.storage.delete(key) on failure;
+//   4. an entry in FILE_REFERENCES (references.ts) for its table, or the sweep leaves its
+//      keys alone (never removes them, and never cleans its orphans either).
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
