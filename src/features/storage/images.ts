@@ -194,7 +194,7 @@ export async function processImage(input: Buffer | string, options: { variants: 
         .resize({ width: variant.maxSide, height: variant.maxSide, fit: 'inside', withoutEnlargement: true, fastShrinkOnLoad: true });
       // No withMetadata()/keepMetadata(): sharp writes no EXIF, XMP, IPTC or ICC by default.
       if (format === 'jpeg') pipeline = pipeline.jpeg({ quality: variant.quality ?? 85, mozjpeg: false });
-      else if (format === 'png') pipeline = pipeline.png({ compressionLevel: 9 });
+      else if (format === 'png') pipeline = pipeline.png({ compressionLevel: 6 });
       else pipeline = pipeline.webp({ quality: variant.quality ?? 85 });
       let result: { data: Buffer; info: OutputInfo };
       try {
