@@ -6,17 +6,21 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowIso } from '../src/db/index';
+import { createDb, nowIso } from '../src/db/index';
 import { createDatabaseStorage, createLocalStorage, createSpool, sweepOrphans, UnsafePathError, type FileStorage } from '../src/features/storage/index';
 import { sanitizeOriginalName, sniffImageFormat } from '../src/features/storage/images';
-import { createTestDb, type TestDb } from './helpers/db';
+import { createTestDb, TEST_ENGINE, type TestDb } from './helpers/db';
 
 let testDb: TestDb;
+let otherHandle: ReturnType<typeof createDb>;
 const root = mkdtempSync(path.join(os.tmpdir(), 'gym-storage-'));
 beforeAll(async () => {
   testDb = await createTestDb();
+  // a second connection pool: another instance on the same database
+  otherHandle = createDb(testDb.config);
 });
 afterAll(async () => {
+  await otherHandle?.destroy();
   await testDb?.cleanup();
   rmSync(root, { recursive: true, force: true });
 });
@@ -125,6 +129,43 @@ describe.each(drivers)('%s driver', (driver, make) => {
     ]);
     expect(a.temporary + b.temporary).toBeGreaterThanOrEqual(20);
     expect((await listAll(storage)).some((k) => k.includes('par'))).toBe(false);
+  });
+});
+
+describe('database driver: a sweep racing a commit', () => {
+  it('never removes a file that a transaction is making final, even if its upload is older than the age', async () => {
+    const storage = createDatabaseStorage(testDb.handle.db);
+    const key = 'fale_aqui/2026/11/corrida0000000000000000000000001.png';
+    await storage.put(key, Buffer.from('c'), 'image/png');
+    // the upload was slow: its temporary row is already older than the sweep age
+    await testDb.handle.db.updateTable('arquivos').set({ criado_em: nowIso(new Date(Date.now() - AGE - 60_000)) }).where('chave', '=', key).execute();
+
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    let sweep: Promise<unknown> | null = null;
+    const committed = testDb.handle.db.transaction().execute(async (trx) => {
+      await storage.commit(trx, [key]);
+      const now = nowIso();
+      const { id } = await trx
+        .insertInto('fale_aqui')
+        .values({ unidade_id: null, unidade: 'U', nome_completo: 'N', anonimo: 0, mensagem: 'M', status: 'novo', criado_em: now, atualizado_em: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('fale_aqui_arquivos')
+        .values({ fale_aqui_id: id, caminho: key, nome_original: null, tipo: 'image/png', tamanho: 1, largura: 1, altura: 1, sha256: 'x', criado_em: now })
+        .execute();
+      // another instance sweeps while this transaction is still open (on SQLite the same
+      // handle: better-sqlite3 waits for a lock synchronously, so a second handle in this
+      // one process would block the transaction it waits for; instances are processes)
+      const sweeper = TEST_ENGINE === 'postgres' ? otherHandle : testDb.handle;
+      sweep = sweepOrphans(createDatabaseStorage(sweeper.db), sweeper.db, { ageMs: AGE });
+      await Promise.race([hold, new Promise((r) => setTimeout(r, 300))]);
+    });
+    await committed;
+    release();
+    await sweep;
+    expect(await bytesOf(storage, key)).toBe('c');
   });
 });
 
