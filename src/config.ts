@@ -39,6 +39,10 @@ const EnvSchema = Type.Object({
   ),
   DEMO_SEED: Type.Boolean({ default: true }),
   MAIL_WORKER: Type.Boolean({ default: true }),
+  // The chain's name as customers read it; the rest of the brand lives in src/brand/.
+  BRAND_NAME: Type.String({ minLength: 2, maxLength: 80, default: 'Academia Movimento' }),
+  // Absolute links (sitemap, canonical, og:image, QR codes, links in e-mails).
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/\\s]+(/[^\\s]*)?$', maxLength: 200 })),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -81,6 +85,9 @@ export interface Config {
   logLevel: string;
   demoSeed: boolean;
   mailWorker: boolean;
+  brandName: string;
+  /** origin (and optional path prefix) for absolute links, without a trailing slash */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -177,6 +184,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     demoSeed: env.DEMO_SEED,
     mailWorker: env.MAIL_WORKER,
+    brandName: env.BRAND_NAME,
+    // Outside production a local default keeps links usable; production should set it.
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
   };
 }
 

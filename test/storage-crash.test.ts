@@ -104,7 +104,13 @@ async function everything(): Promise<{ files: string[]; rows: { chave: string; f
     if (!existsSync(d)) return;
     for (const name of readdirSync(d)) {
       const full = path.join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
+      let info;
+      try {
+        info = statSync(full); // a spool file may go between readdir and stat
+      } catch {
+        continue;
+      }
+      if (info.isDirectory()) walk(full);
       else files.push(path.relative(uploadsDir, full).split(path.sep).join('/'));
     }
   };

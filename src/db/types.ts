@@ -276,6 +276,17 @@ export interface AuditoriaTable {
   criado_em: string;
 }
 
+export interface CliquesCtaTable {
+  id: Id;
+  unidade_id: number | null;
+  /** matricula | aula_experimental | whatsapp | beneficio | plano | ... */
+  acao: string;
+  plano_id: number | null;
+  /** Monday of the click's week in São Paulo, aaaa-mm-dd */
+  semana: string;
+  criado_em: string;
+}
+
 export interface Database {
   unidades: UnidadesTable;
   unidade_horarios: UnidadeHorariosTable;
@@ -302,6 +313,7 @@ export interface Database {
   tentativas_login: TentativasLoginTable;
   fila_emails: FilaEmailsTable;
   auditoria: AuditoriaTable;
+  cliques_cta: CliquesCtaTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

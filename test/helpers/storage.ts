@@ -20,7 +20,13 @@ export async function storedFiles(t: Pick<TestContext, 'app' | 'uploadsDir'>): P
     }
     for (const name of names) {
       const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
+      let info;
+      try {
+        info = statSync(full); // a spool file may go between readdir and stat
+      } catch {
+        continue;
+      }
+      if (info.isDirectory()) walk(full);
       else out.push(path.relative(t.uploadsDir, full).split(path.sep).join('/'));
     }
   };

@@ -4,20 +4,19 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { wantsJson } from '../../http/errors';
 import { multipartReader, receivedUpload, releaseUpload } from '../storage/multipart';
-import { createFaleAquiRepository } from './fale-aqui.repository';
-import { createFaleAquiService, readMessageFields } from './fale-aqui.service';
+import { readMessageFields } from './fale-aqui.service';
 import { FALE_AQUI_PATH, FALE_AQUI_POST_PATH, FaleAquiPage } from './fale-aqui.view';
 import { IMAGE_FIELDS, MAX_IMAGE_BYTES, MAX_IMAGES } from './images';
+import type { FeedbackServices } from './services';
 import { THANKS_PATH } from './survey.view';
 
-export async function faleAquiRoutes(app: FastifyInstance) {
+export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackServices) {
   // The photos wait in spool files (at most 3 parts × 20 MB: the third only to refuse it
   // with a clear message) while the CSRF check and the service look at the text fields.
   const readMultipart = multipartReader({ fileFields: IMAGE_FIELDS, maxFiles: MAX_IMAGES, maxFileBytes: MAX_IMAGE_BYTES }, () => app.uploadSpool);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const repo = createFaleAquiRepository(app.db);
-  const notificationEmail = app.config.smtp && app.config.notificationEmail ? app.config.notificationEmail : null;
-  const service = createFaleAquiService({ repo, storage: app.storage, notificationEmail });
+  const service = services.faleAqui;
+  const repo = service.repo;
 
   async function renderForm(reply: FastifyReply, props: Omit<Parameters<typeof FaleAquiPage>[0], 'units' | 'csrfToken'>, status = 200) {
     reply.header('cache-control', 'no-store');

@@ -4,12 +4,14 @@
 // and makes the files final (docs/decisions/071). A failure removes the files; a crash
 // leaves only temporary files, which the orphan sweep removes.
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index';
+import type { Database } from '../../db/types';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
-import type { OutgoingMail } from '../mail/outbox.repository';
-import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
+import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
 import type { ReceivedFile, UploadProblem } from '../storage/multipart';
+import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
 import { ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGES, MESSAGE_PHOTO_VARIANTS, processImage, type ProcessedImage } from './images';
 
 export const MESSAGE_MAX = 3000;
@@ -54,6 +56,8 @@ export function storedPath(now: Date, ext: string): string {
 }
 
 export interface FaleAquiDeps {
+  /** opens the transaction of message + image rows + notification */
+  db: Kysely<Database>;
   repo: FaleAquiRepository;
   storage: FileStorage;
   /** the one address that receives notifications, or null when mail is not configured */
@@ -172,12 +176,14 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         // Free the re-encoded bytes before the transaction: they are stored now.
         images.length = 0;
         const to = deps.notificationEmail;
-        const id = await repo.insertMessage(
-          message,
-          files,
-          to ? (newId) => notificationMail(newId, message, files, to) : null,
-          (trx) => storage.commit(trx, keys),
-        );
+        // The message, its image rows and the notification: all of them are kept or none is.
+        // The photos become final in the same transaction, after their rows (decision 071).
+        const id = await deps.db.transaction().execute(async (trx) => {
+          const newId = await createFaleAquiRepository(trx).insertMessage(message, files);
+          if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
+          if (keys.length) await storage.commit(trx, keys);
+          return newId;
+        });
         return { status: 'stored', id };
       } catch (err) {
         // Nothing of a failed request stays behind (temporary or final).
