@@ -121,7 +121,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   runUploadBench()
     .then((r) => {
       console.log(`Fotos: ${r.pass ? 'PASS' : 'MISS'}`);
-      process.exitCode = r.pass ? 0 : 1;
+      // As the other benchmarks: a missed target is reported, only a lost upload fails.
+      process.exitCode = r.tenStored === 10 ? 0 : 1;
     })
     .catch((err) => {
       console.error(err);

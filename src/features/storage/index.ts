@@ -39,8 +39,6 @@ declare module 'fastify' {
     storage: FileStorage;
     /** where files being received wait (UPLOADS_DIR/.spool, this machine only) */
     uploadSpool: Spool;
-    /** the orphan sweep of this instance (started when the app is ready) */
-    storageSweeper: { runNow(): Promise<unknown> };
   }
 }
 
@@ -63,7 +61,6 @@ export default fp(
     const spool = createSpool(app.config.uploadsDir);
     app.decorate('uploadSpool', spool);
     let sweeper: Sweeper | null = null;
-    app.decorate('storageSweeper', { runNow: async () => sweeper?.runNow() ?? null });
     app.addHook('onReady', async () => {
       if (app.config.env !== 'test' && defaultGlibcArenas()) {
         app.log.warn('MALLOC_ARENA_MAX não está definido: com glibc, fotos grandes podem fazer a memória crescer. Use MALLOC_ARENA_MAX=2 (o `npm start` já define).');
