@@ -148,6 +148,8 @@ export function multipartReader(rules: MultipartRules, spool: () => Spool) {
         return sendError(request, reply, 400, 'Envio inválido', MALFORMED);
       } else {
         drop();
+        // Our own disk failing (spool: ENOSPC, EACCES…) is our fault, not the client's.
+        if ((err as NodeJS.ErrnoException).syscall && (err as NodeJS.ErrnoException).code !== 'ECONNRESET') throw err;
         // busboy's "Unexpected end of form", "Malformed part header", a missing boundary…
         const status = (err as { statusCode?: number }).statusCode;
         if (status && status >= 500) throw err;
