@@ -13,7 +13,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../src/config';
-import { createDb, nowIso, type DbHandle } from '../src/db/index';
+import { createDb, migrateToLatest, nowIso, type DbHandle } from '../src/db/index';
 import { TEST_ENGINE, TEST_PG_URL } from './helpers/db';
 import { multipartBody } from './helpers/upload';
 
@@ -34,6 +34,11 @@ beforeAll(async () => {
     await c.end();
     databaseUrl = `${TEST_PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     dbConfig = { engine: 'postgres', connectionString: TEST_PG_URL, schema };
+    // Migrated here with the schema named: the server's own migrator (no schema setting)
+    // could otherwise take another test schema's bookkeeping table for its own.
+    const pre = createDb(dbConfig);
+    await migrateToLatest(pre.db, schema);
+    await pre.destroy();
   } else {
     databaseUrl = `sqlite:${path.join(dir, 'db.sqlite')}`;
     dbConfig = { engine: 'sqlite', filename: path.join(dir, 'db.sqlite') };
