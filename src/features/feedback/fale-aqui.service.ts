@@ -9,7 +9,7 @@ import { nowIso } from '../../db/index';
 import type { Database } from '../../db/types';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
-import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
+import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
 import type { ReceivedFile, UploadProblem } from '../storage/multipart';
 import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
 import { ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGES, MESSAGE_PHOTO_VARIANTS, processImage, type ProcessedImage } from './images';
@@ -90,6 +90,8 @@ export function notificationMail(
     text,
     attachments: files.map((f, i) => ({ filename: `foto-${i + 1}.${f.caminho.split('.').pop()}`, path: f.caminho, contentType: f.tipo })),
     origin: `fale_aqui:${id}`,
+    // A message to the chain goes before bulk mail (lead notices, digests).
+    priority: MAIL_PRIORITY.chain,
   };
 }
 
