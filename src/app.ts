@@ -14,6 +14,7 @@ import formsPlugin from './http/forms';
 import healthPlugin from './http/health';
 import { fastifyTrustProxy } from './http/proxy';
 import catalogFeature from './features/catalog/index';
+import storageFeature from './features/storage/index';
 import mailFeature from './features/mail/index';
 import rateLimitPlugin from './features/ratelimit/index';
 import identityFeature, { legacyPluginNames } from './features/identity/index';
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   for (const alias of legacyPluginNames) await app.register(alias);
   await app.register(healthPlugin);
 
+  await app.register(storageFeature);
   await app.register(mailFeature);
   await app.register(adminFeature);
   await app.register(catalogFeature);

@@ -152,7 +152,7 @@ export interface FaleAquiTable {
 export interface FaleAquiArquivosTable {
   id: Id;
   fale_aqui_id: number;
-  /** relative to UPLOADS_DIR, e.g. fale_aqui/2026/11/3f…9a.jpg */
+  /** the storage key (relative to UPLOADS_DIR, or arquivos.chave), e.g. fale_aqui/2026/11/3f…9a.jpg */
   caminho: string;
   nome_original: string | null;
   tipo: string;
@@ -161,6 +161,17 @@ export interface FaleAquiArquivosTable {
   altura: number;
   sha256: string;
   criado_em: string;
+}
+
+/** Uploaded files with STORAGE_DRIVER=database (src/features/storage/database-storage.ts). */
+export interface ArquivosTable {
+  chave: string;
+  bytes: Buffer;
+  tipo: string;
+  tamanho: number;
+  criado_em: string;
+  /** null while temporary; set in the transaction that stores the row referencing the file */
+  finalizado_em: string | null;
 }
 
 export interface FranquiaLeadsTable {
@@ -371,6 +382,7 @@ export interface Database {
   respostas_itens: RespostasItensTable;
   fale_aqui: FaleAquiTable;
   fale_aqui_arquivos: FaleAquiArquivosTable;
+  arquivos: ArquivosTable;
   franquia_leads: FranquiaLeadsTable;
   franquia_leads_historico: FranquiaLeadsHistoricoTable;
   franquia_leads_notas: FranquiaLeadsNotasTable;
