@@ -14,6 +14,7 @@ import formsPlugin from './http/forms';
 import healthPlugin from './http/health';
 import { fastifyTrustProxy } from './http/proxy';
 import catalogFeature from './features/catalog/index';
+import storageFeature from './features/storage/index';
 import mailFeature from './features/mail/index';
 import rateLimitPlugin from './features/ratelimit/index';
 import identityFeature, { legacyPluginNames } from './features/identity/index';
@@ -21,6 +22,7 @@ import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
+import bookingFeature from './features/booking/index';
 import envioFeature from './features/envio/index';
 
 export interface BuildOptions {
@@ -60,6 +62,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   for (const alias of legacyPluginNames) await app.register(alias);
   await app.register(healthPlugin);
 
+  await app.register(storageFeature);
   await app.register(envioFeature);
   await app.register(mailFeature);
   await app.register(adminFeature);
@@ -67,6 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(franchiseFeature);
   await app.register(feedbackFeature);
   await app.register(contentFeature);
+  await app.register(bookingFeature);
 
   return app;
 }
