@@ -105,7 +105,8 @@ describe('free-message form page', () => {
     expect(res.body).toContain('name="_token"');
     expect(res.body).toContain('<select id="unidade_id" name="unidade_id"');
     expect(res.body).toContain(`data-nome="${unit.nome}"`);
-    expect(res.body).toContain('name="unidade"');
+    expect(res.body).not.toContain('name="unidade"'); // the free-text unit left the form
+    expect(res.body).toContain('name="contato_email"');
     expect(res.body).toContain('name="arquivos[]"');
     expect(res.body).toContain('accept="image/jpeg,image/png,image/webp"');
     expect(res.body).toContain('/assets/feedback-fale-aqui.js');
@@ -159,7 +160,7 @@ describe('free-message submission', () => {
     const before = await state();
     const empty = await send({ nome_completo: 'Dora', unidade_id: '', unidade: '', mensagem: '   ' }, [], { accept: 'application/json' });
     expect(empty.statusCode).toBe(422);
-    expect(empty.json().errors).toEqual({ mensagem: 'Escreva sua mensagem.', unidade: 'Escolha a unidade ou escreva o nome dela.' });
+    expect(empty.json().errors).toEqual({ mensagem: 'Escreva sua mensagem.', unidade_id: 'Escolha a sua unidade na lista.' });
     for (const id of [String(inactiveUnitId), '999999', 'abc']) {
       const res = await send({ ...base(), unidade_id: id, unidade: 'Qualquer', nome_completo: 'Dora <script>' });
       expect(res.statusCode).toBe(422);

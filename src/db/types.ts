@@ -143,6 +143,11 @@ export interface FaleAquiTable {
   nome_completo: string;
   anonimo: ColumnType<Flag, Flag | undefined, Flag>;
   mensagem: string;
+  /** optional contact the sender gave to be answered (e-mail, Brazilian phone as +55…) */
+  contato_email: ColumnType<string | null, string | null | undefined, string | null>;
+  contato_telefone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 = the sender agreed to be contacted (required with a contact) */
+  aceite_contato: ColumnType<Flag, Flag | undefined, Flag>;
   /** novo | lido | resolvido */
   status: ColumnType<string, string | undefined, string>;
   criado_em: string;

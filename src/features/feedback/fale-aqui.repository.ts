@@ -11,6 +11,9 @@ export interface NewMessage {
   nomeCompleto: string;
   anonimo: boolean;
   mensagem: string;
+  contatoEmail: string | null;
+  contatoTelefone: string | null;
+  aceiteContato: boolean;
   criadoEm: string;
 }
 
@@ -44,7 +47,10 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     return q;
   }
 
-  const columns = ['m.id', 'm.unidade_id', 'm.unidade', 'm.nome_completo', 'm.anonimo', 'm.mensagem', 'm.status', 'm.criado_em', 'm.atualizado_em'] as const;
+  const columns = [
+    'm.id', 'm.unidade_id', 'm.unidade', 'm.nome_completo', 'm.anonimo', 'm.mensagem', 'm.status', 'm.criado_em', 'm.atualizado_em',
+    'm.contato_email', 'm.contato_telefone', 'm.aceite_contato',
+  ] as const;
 
   return {
     async activeUnits() {
@@ -69,6 +75,9 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
             nome_completo: message.nomeCompleto,
             anonimo: message.anonimo ? 1 : 0,
             mensagem: message.mensagem,
+            contato_email: message.contatoEmail,
+            contato_telefone: message.contatoTelefone,
+            aceite_contato: message.aceiteContato ? 1 : 0,
             status: 'novo',
             criado_em: message.criadoEm,
             atualizado_em: message.criadoEm,
