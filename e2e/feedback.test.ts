@@ -97,7 +97,7 @@ it('a staff member logs in and sees the NPS and the message with its photos', as
     await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
   }
   await expectNoA11yViolations(page);
-  await page.getByLabel('Mudar a situação').selectOption('lido');
+  await page.getByLabel('Mudar a situação').selectOption('resolvida');
   await page.getByRole('button', { name: 'Salvar' }).click();
   await expect(page.getByText('Situação atualizada.').isVisible()).resolves.toBe(true);
   expect(watch.errors).toEqual([]);

@@ -125,7 +125,7 @@ describe('free-message submission', () => {
     expect(after.arquivos).toBe(before.arquivos);
     expect(after.emails).toBe(before.emails + 1);
     const row = await t.db.selectFrom('fale_aqui').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Carla Souza', anonimo: 0, status: 'novo', mensagem: 'A esteira 4 está parada.' });
+    expect(row).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Carla Souza', anonimo: 0, status: 'nova', mensagem: 'A esteira 4 está parada.' });
   });
 
   it('stores an empty name as anonymous', async () => {

@@ -65,7 +65,7 @@ async function fixtures() {
   const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0b6e4f' } }).png().toBuffer();
   mkdirSync(path.join(t.uploadsDir, 'fale_aqui/2026/11'), { recursive: true });
   async function message(unit: { id: number; nome: string }, text: string, file: string) {
-    const id = (await db.insertInto('fale_aqui').values({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Cliente', anonimo: 0, mensagem: text, status: 'novo', criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
+    const id = (await db.insertInto('fale_aqui').values({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Cliente', anonimo: 0, mensagem: text, status: 'nova', criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
     writeFileSync(path.join(t.uploadsDir, `fale_aqui/2026/11/${file}`), png);
     const photo = (await db.insertInto('fale_aqui_arquivos').values({ fale_aqui_id: id, caminho: `fale_aqui/2026/11/${file}`, nome_original: 'foto.png', tipo: 'image/png', tamanho: png.length, largura: 8, altura: 8, sha256: 'x'.repeat(64), criado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
     return { id, photo };
@@ -323,7 +323,7 @@ describe('role matrix', () => {
     for (const c of cases()) await check(c, 'gerente');
     expect(await fingerprint()).toBe(before);
     // what the manager was allowed to do did happen
-    expect(await t.db.selectFrom('fale_aqui').select('status').where('id', '=', ids.msgA).executeTakeFirstOrThrow()).toEqual({ status: 'lido' });
+    expect(await t.db.selectFrom('fale_aqui').select('status').where('id', '=', ids.msgA).executeTakeFirstOrThrow()).toEqual({ status: 'lida' });
     expect(await t.db.selectFrom('aulas').select('id').where('id', '=', ids.classA2).execute()).toEqual([]);
   });
 

@@ -148,10 +148,39 @@ export interface FaleAquiTable {
   contato_telefone: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1 = the sender agreed to be contacted (required with a contact) */
   aceite_contato: ColumnType<Flag, Flag | undefined, Flag>;
-  /** novo | lido | resolvido */
+  /** nova | lida | respondida | resolvida */
   status: ColumnType<string, string | undefined, string>;
   criado_em: string;
   atualizado_em: string;
+  /** first opened by staff: when and who */
+  lida_em: ColumnType<string | null, string | null | undefined, string | null>;
+  lida_por: ColumnType<number | null, number | null | undefined, number | null>;
+  /** when the first reply (e-mail or WhatsApp) was recorded */
+  primeira_resposta_em: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Every status change of a free message: who and when. */
+export interface FaleAquiHistoricoTable {
+  id: Id;
+  fale_aqui_id: number;
+  status_de: string | null;
+  status_para: string;
+  usuario_id: number | null;
+  criado_em: string;
+}
+
+/** The staff side of a message's thread. */
+export interface FaleAquiRespostasTable {
+  id: Id;
+  fale_aqui_id: number;
+  usuario_id: number | null;
+  /** email | whatsapp */
+  canal: string;
+  destinatario: string | null;
+  texto: string;
+  /** the outbox row of an e-mail reply */
+  fila_email_id: number | null;
+  criado_em: string;
 }
 
 export interface FaleAquiArquivosTable {
@@ -254,6 +283,8 @@ export interface FilaEmailsTable {
   origem: string | null;
   criado_em: string;
   enviado_em: string | null;
+  /** Reply-To header (e.g. the unit's e-mail on a reply to a customer) */
+  responder_para: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Audit log of staff changes to the content: who, when, what, before and after (JSON text). */
@@ -297,6 +328,8 @@ export interface Database {
   respostas_itens: RespostasItensTable;
   fale_aqui: FaleAquiTable;
   fale_aqui_arquivos: FaleAquiArquivosTable;
+  fale_aqui_historico: FaleAquiHistoricoTable;
+  fale_aqui_respostas: FaleAquiRespostasTable;
   franquia_leads: FranquiaLeadsTable;
   franquia_leads_historico: FranquiaLeadsHistoricoTable;
   franquia_leads_notas: FranquiaLeadsNotasTable;

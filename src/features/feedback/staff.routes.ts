@@ -4,12 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError } from '../../http/errors';
+import { sendError, wantsJson } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
 import { createLocalStorage } from '../storage/index';
 import { csvStream } from '../../lib/csv';
 import { createFaleAquiRepository } from './fale-aqui.repository';
-import { createMessagesAdminService, isStatus } from './messages-admin.service';
+import { createMessagesAdminService, toStatus, type StaffRef } from './messages-admin.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';
 import { resolvePeriod, saoPauloDay, type NpsCategory } from './nps';
 import { canSeeUnit, unitScope } from './staff-scope';
@@ -31,7 +31,10 @@ const ReportQuery = Type.Object({
 
 const InboxQuery = Type.Object({
   unidade_id: OptionalId,
-  status: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('novo'), Type.Literal('lido'), Type.Literal('resolvido')])),
+  // The four statuses, and the older three from bookmarks (mapped by toStatus).
+  status: Type.Optional(
+    Type.Union(['', 'nova', 'lida', 'respondida', 'resolvida', 'novo', 'lido', 'resolvido'].map((s) => Type.Literal(s))),
+  ),
   pagina: OptionalId,
 });
 
@@ -42,7 +45,12 @@ export async function staffRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const surveyRepo = createSurveyRepository(app.db);
   const report = createSurveyReportService(surveyRepo);
-  const messages = createMessagesAdminService(createFaleAquiRepository(app.db), createLocalStorage(app.config.uploadsDir));
+  const messages = createMessagesAdminService(createFaleAquiRepository(app.db), createLocalStorage(app.config.uploadsDir), {
+    mailConfigured: Boolean(app.config.smtp),
+    brandName: app.config.brandName,
+    publicUrl: app.config.publicUrl,
+  });
+  const staffRef = (request: FastifyRequest): StaffRef => ({ id: request.staff!.id, nome: request.staff!.nome });
 
   /** Units offered in the filters: all for admins, their own for managers. */
   async function visibleUnits(request: FastifyRequest) {
@@ -96,14 +104,18 @@ export async function staffRoutes(app: FastifyInstance) {
     const q = request.query;
     const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
     if (scope.forbidden) return forbidden(request, reply);
-    const inbox = await messages.inbox({ unitIds: scope.unitIds, status: q.status || undefined }, Number(q.pagina || 1));
+    const status = toStatus(q.status) ?? undefined;
+    const inbox = await messages.inbox({ unitIds: scope.unitIds, status }, Number(q.pagina || 1));
+    // Time to first reply over the messages of the last 90 days (the same units).
+    const replyTimes = await messages.replyTimes({ unitIds: scope.unitIds, fromIso: resolvePeriod(undefined, undefined).fromIso });
     privatePage(reply);
     return reply.page(
       h(InboxPage, {
         staff: staffLayout(request, reply),
         units: await visibleUnits(request),
-        filters: { unidade_id: q.unidade_id ?? '', status: q.status ?? '' },
+        filters: { unidade_id: q.unidade_id ?? '', status: status ?? '' },
         inbox,
+        replyTimes,
       }),
     );
   });
@@ -112,7 +124,7 @@ export async function staffRoutes(app: FastifyInstance) {
     const q = request.query;
     const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
     if (scope.forbidden) return forbidden(request, reply);
-    const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: q.status || undefined });
+    const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: toStatus(q.status) ?? undefined });
     request.log.info({ userId: request.staff!.id, export: 'mensagens', filters: q }, 'csv export');
     privatePage(reply);
     reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="mensagens-${saoPauloDay()}.csv"`);
@@ -121,14 +133,59 @@ export async function staffRoutes(app: FastifyInstance) {
 
   r.get(
     `${INBOX_PATH}/:id`,
-    { schema: { params: IdParams, querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) }, preHandler: app.requireStaff },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })), respondida: Type.Optional(Type.String({ maxLength: 1 })) }),
+      },
+      preHandler: app.requireStaff,
+    },
     async (request, reply) => {
-      const detail = await messages.message(Number(request.params.id));
+      const id = Number(request.params.id);
+      let detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
       if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      // Opening a new message marks it read (who, when): only after the scope check.
+      if (detail.message.status === 'nova') detail = (await messages.markRead(id, staffRef(request)))!;
       privatePage(reply);
       const staff = staffLayout(request, reply);
-      return reply.page(h(MessagePage, { staff, detail, csrfToken: staff!.csrfToken, saved: request.query.salvo === '1' }));
+      const notice = request.query.respondida === '1' ? 'Resposta registrada.' : request.query.salvo === '1' ? 'Situação atualizada.' : null;
+      return reply.page(
+        h(MessagePage, { staff, detail, csrfToken: staff!.csrfToken, notice, me: staffRef(request), brandName: app.config.brandName, mailConfigured: Boolean(app.config.smtp) }),
+      );
+    },
+  );
+
+  r.post(
+    `${INBOX_PATH}/:id/responder`,
+    {
+      schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) },
+      preHandler: [app.requireStaff, app.csrfProtection],
+    },
+    async (request, reply) => {
+      const id = Number(request.params.id);
+      const detail = await messages.message(id);
+      if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
+      if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      const body = request.body as Record<string, unknown>;
+      const result = await messages.reply(id, body.canal, body.texto, staffRef(request));
+      if (result.ok) return reply.redirect(`${INBOX_PATH}/${id}?respondida=1`, 303);
+      if (wantsJson(request)) return reply.code(422).send({ errors: result.errors });
+      privatePage(reply);
+      const staff = staffLayout(request, reply);
+      return reply.page(
+        h(MessagePage, {
+          staff,
+          detail,
+          csrfToken: staff!.csrfToken,
+          notice: null,
+          me: staffRef(request),
+          brandName: app.config.brandName,
+          mailConfigured: Boolean(app.config.smtp),
+          replyForm: { canal: body.canal === 'whatsapp' ? 'whatsapp' : 'email', texto: typeof body.texto === 'string' ? body.texto : '', errors: result.errors },
+        }),
+        422,
+      );
     },
   );
 
@@ -143,9 +200,9 @@ export async function staffRoutes(app: FastifyInstance) {
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
       if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
-      const status = (request.body as Record<string, unknown>).status;
-      if (!isStatus(status)) return sendError(request, reply, 422, 'Situação inválida', 'Escolha Novo, Lido ou Resolvido.');
-      await messages.setStatus(id, status);
+      const status = toStatus((request.body as Record<string, unknown>).status);
+      if (!status) return sendError(request, reply, 422, 'Situação inválida', 'Escolha Nova, Lida, Respondida ou Resolvida.');
+      await messages.setStatus(id, status, staffRef(request));
       return reply.redirect(`${INBOX_PATH}/${id}?salvo=1`, 303);
     },
   );

@@ -76,6 +76,7 @@ export async function deliverDueMail(ctx: MailContext, options: { now?: Date; li
           subject: msg.assunto,
           text: msg.texto,
           ...(msg.html ? { html: msg.html } : {}),
+          ...(msg.responder_para ? { replyTo: msg.responder_para } : {}),
           attachments: resolveAttachments(msg.anexos, ctx.config.uploadsDir),
           // Lets the receiving side (and our tests) tie a message to its outbox row.
           headers: { 'X-Outbox-Id': String(msg.id) },

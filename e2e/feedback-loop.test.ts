@@ -1,0 +1,79 @@
+// The feedback loop in a real browser: a customer leaves a contact, a manager answers
+// from the inbox and the reply reaches a real SMTP server with the staff member's text.
+import { afterAll, expect, it } from 'vitest';
+import { deliverDueMail } from '../src/features/mail/worker';
+import { createStaffUser } from '../test/helpers/staff';
+import { startSmtp, type TestSmtp } from '../test/helpers/smtp';
+import { expectNoA11yViolations, phoneContext, useServerAndBrowser, watchPage } from './helpers';
+import type { Page } from 'playwright-core';
+
+let smtp: TestSmtp;
+const suite = useServerAndBrowser(async () => {
+  smtp = await startSmtp();
+  return { env: { ...smtp.env, BRAND_NAME: 'Rede Teste', PUBLIC_URL: 'https://rede.example' } };
+});
+afterAll(async () => smtp?.close());
+
+async function login(page: Page, path: string, email: string, password: string) {
+  await page.goto(`${suite.server.baseUrl}${path}`);
+  await page.waitForURL(/admin\.php\?voltar=/);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Senha').fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.waitForURL((u) => u.pathname === path);
+}
+
+it('a customer leaves an e-mail; the unit manager replies from the inbox and the mail reaches SMTP with the text', async () => {
+  const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+  await suite.server.db.updateTable('unidades').set({ email: 'gerencia@rede.example' }).where('id', '=', unit.id).execute();
+  const context = await phoneContext(suite.browser);
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  await page.goto(`${suite.server.baseUrl}/NPS/nps_app_php/fale_aqui.php?unidade=${unit.id}`);
+  await expect(page.getByLabel('Unidade', { exact: true }).inputValue()).resolves.toBe(String(unit.id));
+  await page.getByLabel('Seu nome').fill('Marina Costa');
+  await page.getByLabel('Mensagem', { exact: true }).fill('O bebedouro do 2º andar não funciona.');
+  await page.getByLabel('E-mail').fill('marina@cliente.example');
+  await expectNoA11yViolations(page);
+  await page.getByRole('button', { name: 'Enviar mensagem' }).click();
+  // the agreement is required with a contact: the same form, values kept
+  await expect(page.getByText('marque que aceita ser contatado').isVisible()).resolves.toBe(true);
+  await expect(page.getByLabel('E-mail').inputValue()).resolves.toBe('marina@cliente.example');
+  await expectNoA11yViolations(page);
+  await page.getByLabel(/Aceito que a equipe/).check();
+  await page.getByRole('button', { name: 'Enviar mensagem' }).click();
+  await page.waitForURL(/obrigado\.php$/);
+
+  const manager = await createStaffUser(suite.server.db, { papel: 'gerente', nome: 'Rita Gerente', unidadeIds: [unit.id] });
+  const staffPage = await context.newPage();
+  const staffWatch = watchPage(staffPage);
+  await login(staffPage, '/admin/mensagens', manager.email, manager.password);
+  await expectNoA11yViolations(staffPage);
+  await staffPage.locator('table a').first().click();
+  await staffPage.waitForURL(/\/admin\/mensagens\/\d+$/);
+  await expect(staffPage.locator('[data-status]').textContent()).resolves.toBe('Lida');
+  await expectNoA11yViolations(staffPage);
+  await staffPage.getByLabel('Resposta').fill('Oi, Marina! O bebedouro já foi trocado. Obrigada por avisar.');
+  await staffPage.getByRole('button', { name: 'Enviar resposta' }).click();
+  await expect(staffPage.getByText('Resposta registrada.').isVisible()).resolves.toBe(true);
+  await expect(staffPage.locator('[data-status]').textContent()).resolves.toBe('Respondida');
+  await expectNoA11yViolations(staffPage);
+
+  await deliverDueMail({ db: suite.server.db, config: suite.server.config });
+  const mail = smtp.messages.find((m) => m.to.includes('marina@cliente.example'));
+  expect(mail).toBeDefined();
+  expect(mail!.headers['reply-to']).toBe('gerencia@rede.example');
+  expect(decodeQp(mail!.raw)).toContain('Oi, Marina! O bebedouro já foi trocado. Obrigada por avisar.');
+  // the refused submission answers 422 (Chromium logs it); nothing else may fail
+  expect(watch.errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
+  expect(staffWatch.errors).toEqual([]);
+  await context.close();
+});
+
+/** The text of a quoted-printable (or plain 8-bit) body. */
+function decodeQp(raw: string): string {
+  const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n\n');
+  if (!/quoted-printable/i.test(raw)) return body;
+  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
