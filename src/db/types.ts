@@ -125,6 +125,9 @@ export interface RespostasNpsTable {
   /** one per rendered form: a double submit stores one response */
   envio_id: string | null;
   criado_em: string;
+  /** a detractor's answer dealt with by staff (leaves the attention queue): when and who */
+  tratada_em: ColumnType<string | null, string | null | undefined, string | null>;
+  tratada_por: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface RespostasItensTable {

@@ -254,6 +254,21 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
       });
     },
 
+    /** Open messages (nova, lida) with no reply, created before `beforeIso`, oldest first. */
+    async unansweredBefore(unitIds: number[] | null, beforeIso: string, limit: number) {
+      return applyFilter(
+        db
+          .selectFrom('fale_aqui as m')
+          .select(['m.id', 'm.unidade_id', 'm.unidade', 'm.nome_completo', 'm.anonimo', 'm.mensagem', 'm.status', 'm.criado_em', 'm.contato_email', 'm.contato_telefone'])
+          .where('m.status', 'in', OPEN_STATUSES)
+          .where('m.primeira_resposta_em', 'is', null)
+          .orderBy('m.criado_em')
+          .orderBy('m.id')
+          .limit(limit),
+        { unitIds, toIso: beforeIso },
+      ).execute();
+    },
+
     /** Messages created since `sinceIso` with their first reply, for the time to first reply. */
     async replyTimes(f: MessageFilter) {
       return applyFilter(

@@ -16,6 +16,9 @@ import { canSeeUnit, unitScope } from './staff-scope';
 import { createSurveyReportService } from './survey-report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-report.view';
 import { createSurveyRepository } from './survey.repository';
+import { createAttentionService } from './attention.service';
+import { HOME_PATH, StaffHomePage } from './home.view';
+import { nowIso } from '../../db/index';
 
 const OptionalId = Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' }));
 const OptionalDay = Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' }));
@@ -50,6 +53,7 @@ export async function staffRoutes(app: FastifyInstance) {
     brandName: app.config.brandName,
     publicUrl: app.config.publicUrl,
   });
+  const attention = createAttentionService(surveyRepo, createFaleAquiRepository(app.db));
   const staffRef = (request: FastifyRequest): StaffRef => ({ id: request.staff!.id, nome: request.staff!.nome });
 
   /** Units offered in the filters: all for admins, their own for managers. */
@@ -92,12 +96,38 @@ export async function staffRoutes(app: FastifyInstance) {
     return reply.send(csvStream(header, rows));
   });
 
-  r.get(`${REPORT_PATH}/resposta/:id`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
+  r.get(
+    `${REPORT_PATH}/resposta/:id`,
+    { schema: { params: IdParams, querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) }, preHandler: app.requireStaff },
+    async (request, reply) => {
     const detail = await report.response(Number(request.params.id));
     if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
     if (!canSeeUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
     privatePage(reply);
-    return reply.page(h(SurveyResponsePage, { staff: staffLayout(request, reply), detail }));
+    const staff = staffLayout(request, reply);
+    return reply.page(h(SurveyResponsePage, { staff, detail, csrfToken: staff!.csrfToken, saved: (request.query as { salvo?: string }).salvo === '1' }));
+  });
+
+  r.post(
+    `${REPORT_PATH}/resposta/:id/tratada`,
+    { schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) }, preHandler: [app.requireStaff, app.csrfProtection] },
+    async (request, reply) => {
+      const id = Number(request.params.id);
+      const detail = await report.response(id);
+      if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
+      if (!canSeeUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
+      await surveyRepo.markHandled(id, request.staff!.id, nowIso());
+      return reply.redirect(`${REPORT_PATH}/resposta/${id}?salvo=1`, 303);
+    },
+  );
+
+  r.get(HOME_PATH, { preHandler: app.requireStaff }, async (request, reply) => {
+    const scope = unitScope(request.staff!, null);
+    if (scope.forbidden) return forbidden(request, reply);
+    const now = new Date();
+    const queue = await attention.queue(scope.unitIds, now);
+    privatePage(reply);
+    return reply.page(h(StaffHomePage, { staff: staffLayout(request, reply), queue, now }));
   });
 
   r.get(INBOX_PATH, { schema: { querystring: InboxQuery }, preHandler: app.requireStaff }, async (request, reply) => {

@@ -232,7 +232,7 @@ function Pagination({ base, filters, page, pages }: { base: string; filters: Sur
 
 type Detail = NonNullable<Awaited<ReturnType<ReturnType<typeof createSurveyReportService>['response']>>>;
 
-export function SurveyResponsePage({ staff, detail }: { staff: StaffProps; detail: Detail }) {
+export function SurveyResponsePage({ staff, detail, csrfToken, saved }: { staff: StaffProps; detail: Detail; csrfToken?: string; saved?: boolean }) {
   const { header, items } = detail;
   const cat = categoryOf(header.nota_nps);
   return (
@@ -257,6 +257,25 @@ export function SurveyResponsePage({ staff, detail }: { staff: StaffProps; detai
         <dt>Comentário</dt>
         <dd class="pre-line">{header.comentario ?? '—'}</dd>
       </dl>
+      {saved ? (
+        <p class="alert alert-ok" role="status">
+          Marcada como tratada.
+        </p>
+      ) : null}
+      {cat === 'detratores' ? (
+        header.tratada_em ? (
+          <p class="card" data-tratada="">
+            Tratada em {formatDateTime(header.tratada_em)}
+            {header.tratada_por_nome ? ` por ${header.tratada_por_nome}` : ''}.
+          </p>
+        ) : csrfToken ? (
+          <form method="post" action={`${REPORT_PATH}/resposta/${header.id}/tratada`} class="card">
+            <input type="hidden" name="csrf_token" value={csrfToken} />
+            <p>Falou com o cliente ou resolveu o problema? Marque como tratada para tirar esta resposta da fila de atenção.</p>
+            <button type="submit">Marcar como tratada</button>
+          </form>
+        ) : null
+      ) : null}
       <h2>Respostas</h2>
       <dl class="card details">
         {items.map((i) => (

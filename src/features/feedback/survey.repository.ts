@@ -268,11 +268,35 @@ export function createSurveyRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Detractor answers (0–6) with a comment not yet dealt with, oldest first. */
+    async detractorsToHandle(unitIds: number[] | null, sinceIso: string, limit: number) {
+      let q = db
+        .selectFrom('respostas_nps as r')
+        .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+        .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+        .where('r.nota_nps', '<=', 6)
+        .where('r.comentario', 'is not', null)
+        .where('r.comentario', '<>', '')
+        .where('r.tratada_em', 'is', null)
+        .where('r.criado_em', '>=', sinceIso)
+        .orderBy('r.criado_em')
+        .orderBy('r.id')
+        .limit(limit);
+      if (unitIds) q = unitIds.length ? q.where('r.unidade_id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
+      return q.execute();
+    },
+
+    async markHandled(id: number, userId: number, now: string): Promise<void> {
+      await db.updateTable('respostas_nps').set({ tratada_em: now, tratada_por: userId }).where('id', '=', id).where('tratada_em', 'is', null).execute();
+    },
+
     async responseById(id: number) {
       return db
         .selectFrom('respostas_nps as r')
         .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+        .leftJoin('usuarios as t', 't.id', 'r.tratada_por')
         .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+        .select(['r.tratada_em', 't.nome as tratada_por_nome'])
         .where('r.id', '=', id)
         .executeTakeFirst();
     },
