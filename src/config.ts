@@ -33,6 +33,8 @@ const EnvSchema = Type.Object({
   ),
   DEMO_SEED: Type.Boolean({ default: true }),
   MAIL_WORKER: Type.Boolean({ default: true }),
+  // Checks every minute whether the weekly digest (Monday 08:00, São Paulo) is due.
+  WEEKLY_DIGEST: Type.Boolean({ default: true }),
   // The chain's name as customers read it; the rest of the brand lives in src/brand/.
   BRAND_NAME: Type.String({ minLength: 2, maxLength: 80, default: 'Academia Movimento' }),
   // Absolute links (sitemap, canonical, og:image, QR codes, links in e-mails).
@@ -70,6 +72,8 @@ export interface Config {
   logLevel: string;
   demoSeed: boolean;
   mailWorker: boolean;
+  /** run the weekly digest scheduler in this process */
+  weeklyDigest: boolean;
   brandName: string;
   /** origin (and optional path prefix) for absolute links, without a trailing slash */
   publicUrl: string;
@@ -159,6 +163,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     demoSeed: env.DEMO_SEED,
     mailWorker: env.MAIL_WORKER,
+    weeklyDigest: env.WEEKLY_DIGEST,
     brandName: env.BRAND_NAME,
     // Outside production a local default keeps links usable; production should set it.
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),

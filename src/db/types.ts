@@ -247,6 +247,18 @@ export interface UsuariosTable {
   ativo: ColumnType<Flag, Flag | undefined, Flag>;
   criado_em: string;
   atualizado_em: string;
+  /** 1 = receives the weekly digest mail (default); the account can switch it off */
+  resumo_semanal: ColumnType<Flag, Flag | undefined, Flag>;
+}
+
+/** One weekly digest per account and week (UNIQUE usuario_id + semana). */
+export interface ResumosSemanaisTable {
+  id: Id;
+  usuario_id: number;
+  /** Monday of the week in São Paulo, aaaa-mm-dd */
+  semana: string;
+  fila_email_id: number | null;
+  criado_em: string;
 }
 
 export interface UsuariosUnidadesTable {
@@ -333,6 +345,7 @@ export interface Database {
   fale_aqui_arquivos: FaleAquiArquivosTable;
   fale_aqui_historico: FaleAquiHistoricoTable;
   fale_aqui_respostas: FaleAquiRespostasTable;
+  resumos_semanais: ResumosSemanaisTable;
   franquia_leads: FranquiaLeadsTable;
   franquia_leads_historico: FranquiaLeadsHistoricoTable;
   franquia_leads_notas: FranquiaLeadsNotasTable;

@@ -54,7 +54,8 @@ export function StaffHomePage({ staff, queue, now }: { staff: StaffProps; queue:
         )}
       </section>
       <p>
-        <a href="/admin/pesquisa">Pesquisa de satisfação</a> · <a href="/admin/mensagens">Mensagens</a>
+        <a href="/admin/pesquisa">Pesquisa de satisfação</a> · <a href="/admin/mensagens">Mensagens</a> ·{' '}
+        <a href="/admin/preferencias">Preferências (resumo semanal por e-mail)</a>
       </p>
     </Layout>
   );

@@ -3,6 +3,15 @@ import { faleAquiRoutes } from './fale-aqui.routes';
 import { withStaffSession } from '../../http/session';
 import { staffRoutes } from './staff.routes';
 import { surveyRoutes } from './survey.routes';
+import { createDigestRepository } from './digest.repository';
+import { createDigestService, startDigestScheduler, type DigestService } from './digest.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the weekly digest (tests and the jobs:digest command call run() with their own clock) */
+    weeklyDigest: DigestService;
+  }
+}
 
 /** Feature plugin: feedback (survey, free messages with photos, and the staff views of both). */
 export default fp(
@@ -10,6 +19,22 @@ export default fp(
     await surveyRoutes(app);
     await faleAquiRoutes(app);
     await app.register(withStaffSession(staffRoutes));
+
+    const digest = createDigestService(createDigestRepository(app.db), {
+      brandName: app.config.brandName,
+      publicUrl: app.config.publicUrl,
+      mailConfigured: Boolean(app.config.smtp),
+    });
+    app.decorate('weeklyDigest', digest);
+    if (app.config.weeklyDigest && app.config.smtp) {
+      let scheduler: { stop(): Promise<void> } | null = null;
+      app.addHook('onReady', async () => {
+        scheduler = startDigestScheduler(digest, { log: app.log });
+      });
+      app.addHook('onClose', async () => {
+        await scheduler?.stop();
+      });
+    }
   },
   { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

@@ -18,6 +18,8 @@ import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-repo
 import { createSurveyRepository } from './survey.repository';
 import { createAttentionService } from './attention.service';
 import { HOME_PATH, StaffHomePage } from './home.view';
+import { createDigestRepository } from './digest.repository';
+import { PREFERENCES_PATH, PreferencesPage } from './preferences.view';
 import { nowIso } from '../../db/index';
 
 const OptionalId = Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' }));
@@ -53,6 +55,7 @@ export async function staffRoutes(app: FastifyInstance) {
     brandName: app.config.brandName,
     publicUrl: app.config.publicUrl,
   });
+  const digestRepo = createDigestRepository(app.db);
   const attention = createAttentionService(surveyRepo, createFaleAquiRepository(app.db));
   const staffRef = (request: FastifyRequest): StaffRef => ({ id: request.staff!.id, nome: request.staff!.nome });
 
@@ -118,6 +121,26 @@ export async function staffRoutes(app: FastifyInstance) {
       if (!canSeeUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
       await surveyRepo.markHandled(id, request.staff!.id, nowIso());
       return reply.redirect(`${REPORT_PATH}/resposta/${id}?salvo=1`, 303);
+    },
+  );
+
+  r.get(
+    PREFERENCES_PATH,
+    { schema: { querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) }, preHandler: app.requireStaff },
+    async (request, reply) => {
+      privatePage(reply);
+      const staff = staffLayout(request, reply);
+      const digest = await digestRepo.preference(request.staff!.id);
+      return reply.page(h(PreferencesPage, { staff, csrfToken: staff!.csrfToken, digest, saved: request.query.salvo === '1' }));
+    },
+  );
+
+  r.post(
+    PREFERENCES_PATH,
+    { schema: { body: Type.Record(Type.String(), Type.Unknown()) }, preHandler: [app.requireStaff, app.csrfProtection] },
+    async (request, reply) => {
+      await digestRepo.setPreference(request.staff!.id, (request.body as Record<string, unknown>).resumo_semanal === 'sim', nowIso());
+      return reply.redirect(`${PREFERENCES_PATH}?salvo=1`, 303);
     },
   );
 
