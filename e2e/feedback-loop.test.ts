@@ -77,3 +77,38 @@ function decodeQp(raw: string): string {
   const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
+
+it('the dashboard shows the hand-computed NPS as headline and on the server-drawn chart; staff home and preferences pass axe', async () => {
+  const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const now = new Date();
+  // 10, 9, 8, 3 → (2 promoters − 1 detractor) / 4 = NPS 25
+  for (const nota_nps of [10, 9, 8, 3]) {
+    await suite.server.db.insertInto('respostas_nps').values({ unidade_id: unit.id, nota_nps, comentario: nota_nps === 3 ? 'Fila enorme na recepção' : null, criado_em: now.toISOString() }).execute();
+  }
+  const admin = await createStaffUser(suite.server.db, { papel: 'admin', nome: 'Dora Diretora' });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  await login(page, '/admin', admin.email, admin.password);
+  // the detractor with a comment waits in the attention queue
+  await expect(page.getByText('Fila enorme na recepção').isVisible()).resolves.toBe(true);
+  await expectNoA11yViolations(page);
+
+  await page.goto(`${suite.server.baseUrl}/admin/pesquisa?unidade_id=${unit.id}`);
+  await expect(page.locator('[data-nps-geral]').textContent()).resolves.toBe('25');
+  await expect(page.locator('[data-nps-contagem]').textContent()).resolves.toBe('4 notas: 2 promotores, 1 neutro, 1 detrator');
+  const chart = page.locator('svg[data-nps-chart]');
+  await expect(chart.isVisible()).resolves.toBe(true);
+  const label = now.toLocaleDateString('en-CA', { timeZone: 'America/Sao_Paulo' }).slice(0, 7);
+  await expect(chart.locator(`[data-mes="${label}"] text`).textContent()).resolves.toBe('25');
+  // drawn, not just present: the point sits in the upper half (NPS > 0)
+  const box = await chart.boundingBox();
+  const point = await chart.locator(`[data-mes="${label}"] circle`).boundingBox();
+  expect(point!.y + point!.height / 2).toBeLessThan(box!.y + box!.height / 2);
+  await expectNoA11yViolations(page);
+
+  await page.goto(`${suite.server.baseUrl}/admin/preferencias`);
+  await expectNoA11yViolations(page);
+  expect(watch.errors).toEqual([]);
+  await context.close();
+});

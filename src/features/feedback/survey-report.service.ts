@@ -1,7 +1,7 @@
 // What staff see of the survey: NPS per unit and overall, monthly trend, option
 // distributions, the filtered list of responses and the CSV export.
 import { csvDate } from '../../lib/csv';
-import { categoryOf, CATEGORY_LABEL, computeNps, monthsOf, percent, type NpsCategory, type Period } from './nps';
+import { categoryOf, CATEGORY_LABEL, computeNps, lastTwelveMonths, monthsOf, percent, type NpsCategory, type Period } from './nps';
 import type { ResponseFilter, SurveyRepository } from './survey.repository';
 
 export const PAGE_SIZE = 25;
@@ -27,10 +27,13 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const scoreFilter = filterOf({ ...q, categoria: undefined });
       const listFilter = filterOf(q);
       const months = monthsOf(q.period);
-      const [units, byUnitRaw, byMonthRaw, optionCounts, questions, total] = await Promise.all([
+      // The chart: the 12 months ending with the period's last month (same units).
+      const chartMonths = monthsOf(lastTwelveMonths(q.period.ate));
+      const [units, byUnitRaw, byMonthRaw, chartRaw, optionCounts, questions, total] = await Promise.all([
         repo.allUnits(),
         repo.npsByUnit(scoreFilter),
         repo.npsByMonth(scoreFilter, months),
+        repo.npsByMonth({ unitIds: q.unitIds, fromIso: chartMonths[0]!.startIso, toIso: chartMonths[chartMonths.length - 1]!.endIso }, chartMonths),
         repo.optionCounts(scoreFilter),
         repo.allQuestionsWithOptions(),
         repo.countResponses(listFilter),
@@ -43,7 +46,8 @@ export function createSurveyReportService(repo: SurveyRepository) {
           neutros: u.total - u.promotores - u.detratores,
           nps: computeNps(u),
         }))
-        .sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
+        // Ranked: best NPS first, units without notes last, ties by name.
+        .sort((a, b) => (b.nps ?? -Infinity) - (a.nps ?? -Infinity) || b.total - a.total || a.nome.localeCompare(b.nome, 'pt-BR'));
       const sum = (k: 'respostas' | 'total' | 'promotores' | 'detratores') => byUnit.reduce((acc, u) => acc + u[k], 0);
       const overallCounts = { respostas: sum('respostas'), total: sum('total'), promotores: sum('promotores'), detratores: sum('detratores') };
       const overall = { ...overallCounts, neutros: overallCounts.total - overallCounts.promotores - overallCounts.detratores, nps: computeNps(overallCounts) };
@@ -51,6 +55,11 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const trend = months.map((m) => {
         const c = monthMap.get(m.label) ?? { total: 0, promotores: 0, detratores: 0 };
         return { label: m.label, title: m.title, total: c.total, promotores: c.promotores, detratores: c.detratores, nps: computeNps(c) };
+      });
+      const chartMap = new Map(chartRaw.map((m) => [m.mes, m]));
+      const chart = chartMonths.map((m) => {
+        const c = chartMap.get(m.label) ?? { total: 0, promotores: 0, detratores: 0 };
+        return { label: m.label, title: m.title, total: c.total, nps: computeNps(c) };
       });
       const distribution = questions
         .filter((qq) => qq.tipo === 'opcoes' || qq.tipo === 'escala')
@@ -70,7 +79,7 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
       const page = Math.min(Math.max(1, q.page), pages);
       const rows = await repo.listResponses(listFilter, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-      return { byUnit, overall, trend, distribution, list: { rows, total, page, pages } };
+      return { byUnit, overall, trend, chart, distribution, list: { rows, total, page, pages } };
     },
 
     async response(id: number) {
