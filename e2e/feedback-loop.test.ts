@@ -6,6 +6,8 @@ import { createStaffUser } from '../test/helpers/staff';
 import { startSmtp, type TestSmtp } from '../test/helpers/smtp';
 import { expectNoA11yViolations, phoneContext, useServerAndBrowser, watchPage } from './helpers';
 import type { Page } from 'playwright-core';
+import jsQR from 'jsqr';
+import sharp from 'sharp';
 
 let smtp: TestSmtp;
 const suite = useServerAndBrowser(async () => {
@@ -110,5 +112,52 @@ it('the dashboard shows the hand-computed NPS as headline and on the server-draw
   await page.goto(`${suite.server.baseUrl}/admin/preferencias`);
   await expectNoA11yViolations(page);
   expect(watch.errors).toEqual([]);
+  await context.close();
+});
+
+it("the poster's QR code, decoded from a screenshot, opens the right unit's survey and the answer is counted as cartaz", async () => {
+  const units = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(3).execute();
+  const unit = units[2]!;
+  const manager = await createStaffUser(suite.server.db, { papel: 'gerente', nome: 'Paulo Gerente', unidadeIds: [unit.id] });
+  const context = await suite.browser.newContext({ viewport: { width: 1000, height: 1400 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  await login(page, '/admin', manager.email, manager.password);
+  await page.getByRole('link', { name: new RegExp(`Cartaz com QR code · ${unit.nome}`) }).click();
+  await page.waitForURL(new RegExp(`/admin/pesquisa/cartaz/${unit.id}$`));
+  await expect(page.getByRole('heading', { name: unit.nome }).isVisible()).resolves.toBe(true);
+  await expect(page.getByText('Rede Teste').first().isVisible()).resolves.toBe(true);
+  await expectNoA11yViolations(page);
+  // printed on one A4 page
+  const pdf = await page.pdf({ format: 'A4' });
+  expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBe(1);
+
+  const png = await page.locator('[data-qr]').screenshot();
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const decoded = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+  expect(decoded?.data).toBe(`https://rede.example/NPS/nps_app_php/index.php?unidade_id=${unit.id}&origem=cartaz`);
+
+  // a customer's phone opens it (PUBLIC_URL is the production origin; here the test server)
+  const phone = await phoneContext(suite.browser);
+  const customer = await phone.newPage();
+  const customerWatch = watchPage(customer);
+  await customer.goto(decoded!.data.replace('https://rede.example', suite.server.baseUrl));
+  await expect(customer.getByText(unit.nome).first().isVisible()).resolves.toBe(true);
+  await customer.locator('.scale label').nth(10).click();
+  for (const q of await customer.locator('fieldset.question').all()) {
+    if ((await q.locator('input[type=radio]:checked').count()) === 0 && (await q.locator('.scale').count()) === 0) {
+      const radios = q.locator('input[type=radio]');
+      if (await radios.count()) await radios.first().check();
+      const ok = q.locator('input[type=checkbox]');
+      if (await ok.count()) await ok.first().check();
+    }
+  }
+  await customer.getByRole('button', { name: 'Enviar avaliação' }).click();
+  await customer.waitForURL(/obrigado\.php$/);
+  const stored = await suite.server.db.selectFrom('respostas_nps').select(['unidade_id', 'origem', 'nota_nps']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  expect(stored).toEqual({ unidade_id: unit.id, origem: 'cartaz', nota_nps: 10 });
+  expect(watch.errors).toEqual([]);
+  expect(customerWatch.errors).toEqual([]);
+  await phone.close();
   await context.close();
 });

@@ -128,6 +128,8 @@ export interface RespostasNpsTable {
   /** a detractor's answer dealt with by staff (leaves the attention queue): when and who */
   tratada_em: ColumnType<string | null, string | null | undefined, string | null>;
   tratada_por: ColumnType<number | null, number | null | undefined, number | null>;
+  /** site | cartaz | quiosque: the channel the answer came through */
+  origem: ColumnType<string, string | undefined, string>;
 }
 
 export interface RespostasItensTable {

@@ -8,7 +8,7 @@ export const HOME_PATH = '/admin';
 
 const excerpt = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
-export function StaffHomePage({ staff, queue, now }: { staff: StaffProps; queue: AttentionGroup[]; now: Date }) {
+export function StaffHomePage({ staff, queue, now, units }: { staff: StaffProps; queue: AttentionGroup[]; now: Date; units: { id: number; nome: string }[] }) {
   const total = queue.reduce((n, g) => n + g.items.length, 0);
   return (
     <Layout title="Início" staff={staff}>
@@ -53,6 +53,18 @@ export function StaffHomePage({ staff, queue, now }: { staff: StaffProps; queue:
           ))
         )}
       </section>
+      {units.length ? (
+        <section aria-labelledby="unidades-titulo">
+          <h2 id="unidades-titulo">Pesquisa na unidade</h2>
+          <ul class="unit-tools">
+            {units.map((u) => (
+              <li key={u.id}>
+                {u.nome}: <a href={`/admin/pesquisa/cartaz/${u.id}`}>Cartaz com QR code<span class="visually-hidden"> · {u.nome}</span></a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <p>
         <a href="/admin/pesquisa">Pesquisa de satisfação</a> · <a href="/admin/mensagens">Mensagens</a> ·{' '}
         <a href="/admin/preferencias">Preferências (resumo semanal por e-mail)</a>

@@ -21,6 +21,8 @@ import { HOME_PATH, StaffHomePage } from './home.view';
 import { createDigestRepository } from './digest.repository';
 import { PREFERENCES_PATH, PreferencesPage } from './preferences.view';
 import { nowIso } from '../../db/index';
+import { qrSvg, surveyUrl } from './poster.service';
+import { POSTER_PATH, PosterPage } from './poster.view';
 
 const OptionalId = Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' }));
 const OptionalDay = Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' }));
@@ -144,13 +146,46 @@ export async function staffRoutes(app: FastifyInstance) {
     },
   );
 
+  /** The unit of a poster/kiosk route, or an answer already sent (404/403). */
+  async function unitFor(request: FastifyRequest, reply: FastifyReply, id: number) {
+    const unit = (await surveyRepo.allUnits()).find((u) => u.id === id && u.ativo === 1);
+    if (!unit) {
+      await sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está ativa.');
+      return null;
+    }
+    if (!canSeeUnit(request.staff!, unit.id)) {
+      await forbidden(request, reply);
+      return null;
+    }
+    return unit;
+  }
+
+  r.get(`${POSTER_PATH}/:id`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
+    const unit = await unitFor(request, reply, Number(request.params.id));
+    if (!unit) return reply;
+    const url = surveyUrl(app.config.publicUrl, unit.id, 'cartaz');
+    privatePage(reply);
+    return reply.page(h(PosterPage, { brandName: app.config.brandName, unit, url, svg: await qrSvg(url) }));
+  });
+
+  r.get(`${POSTER_PATH}/:id/qr.svg`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
+    const unit = await unitFor(request, reply, Number(request.params.id));
+    if (!unit) return reply;
+    privatePage(reply);
+    return reply
+      .type('image/svg+xml; charset=utf-8')
+      .header('content-disposition', `attachment; filename="qr-pesquisa-unidade-${unit.id}.svg"`)
+      .send(await qrSvg(surveyUrl(app.config.publicUrl, unit.id, 'cartaz')));
+  });
+
   r.get(HOME_PATH, { preHandler: app.requireStaff }, async (request, reply) => {
     const scope = unitScope(request.staff!, null);
     if (scope.forbidden) return forbidden(request, reply);
     const now = new Date();
     const queue = await attention.queue(scope.unitIds, now);
     privatePage(reply);
-    return reply.page(h(StaffHomePage, { staff: staffLayout(request, reply), queue, now }));
+    const units = (await visibleUnits(request)).filter((u) => u.ativo === 1);
+    return reply.page(h(StaffHomePage, { staff: staffLayout(request, reply), queue, now, units }));
   });
 
   r.get(INBOX_PATH, { schema: { querystring: InboxQuery }, preHandler: app.requireStaff }, async (request, reply) => {

@@ -3,6 +3,7 @@
 import { csvDate } from '../../lib/csv';
 import { categoryOf, CATEGORY_LABEL, computeNps, lastTwelveMonths, monthsOf, percent, type NpsCategory, type Period } from './nps';
 import type { ResponseFilter, SurveyRepository } from './survey.repository';
+import { ORIGIN_LABEL, ORIGINS } from './origin';
 
 export const PAGE_SIZE = 25;
 
@@ -29,11 +30,12 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const months = monthsOf(q.period);
       // The chart: the 12 months ending with the period's last month (same units).
       const chartMonths = monthsOf(lastTwelveMonths(q.period.ate));
-      const [units, byUnitRaw, byMonthRaw, chartRaw, optionCounts, questions, total] = await Promise.all([
+      const [units, byUnitRaw, byMonthRaw, chartRaw, byOriginRaw, optionCounts, questions, total] = await Promise.all([
         repo.allUnits(),
         repo.npsByUnit(scoreFilter),
         repo.npsByMonth(scoreFilter, months),
         repo.npsByMonth({ unitIds: q.unitIds, fromIso: chartMonths[0]!.startIso, toIso: chartMonths[chartMonths.length - 1]!.endIso }, chartMonths),
+        repo.npsByOrigin(scoreFilter),
         repo.optionCounts(scoreFilter),
         repo.allQuestionsWithOptions(),
         repo.countResponses(listFilter),
@@ -79,7 +81,11 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
       const page = Math.min(Math.max(1, q.page), pages);
       const rows = await repo.listResponses(listFilter, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-      return { byUnit, overall, trend, chart, distribution, list: { rows, total, page, pages } };
+      const byOrigin = ORIGINS.map((origem) => {
+        const c = byOriginRaw.find((o) => o.origem === origem) ?? { total: 0, promotores: 0, detratores: 0 };
+        return { origem, label: ORIGIN_LABEL[origem], total: c.total, promotores: c.promotores, detratores: c.detratores, neutros: c.total - c.promotores - c.detratores, nps: computeNps(c) };
+      });
+      return { byUnit, overall, trend, chart, byOrigin, distribution, list: { rows, total, page, pages } };
     },
 
     async response(id: number) {

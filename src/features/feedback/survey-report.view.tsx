@@ -29,7 +29,7 @@ export function query(filters: SurveyReportProps['filters'], extra: Record<strin
 const br = (day: string) => day.split('-').reverse().join('/');
 
 export function SurveyReportPage({ staff, units, filters, report }: SurveyReportProps) {
-  const { byUnit, overall, trend, chart, distribution, list } = report;
+  const { byUnit, overall, trend, chart, byOrigin, distribution, list } = report;
   const chosen = filters.unidade_id ? units.find((u) => String(u.id) === filters.unidade_id) : undefined;
   return (
     <Layout title="Pesquisa de satisfação" staff={staff}>
@@ -124,6 +124,32 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
       <section aria-labelledby="grafico-titulo">
         <h2 id="grafico-titulo">NPS mês a mês (últimos 12 meses)</h2>
         <NpsChart points={chart} id="grafico-nps" caption={`NPS mensal ${chosen ? `da unidade ${chosen.nome}` : 'da rede'}, de ${chart[0]!.title} a ${chart[chart.length - 1]!.title}`} />
+      </section>
+
+      <section aria-labelledby="canal-titulo">
+        <h2 id="canal-titulo">Por canal</h2>
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela do NPS por canal">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Canal</th>
+                <th scope="col">Notas</th>
+                <th scope="col">NPS</th>
+              </tr>
+            </thead>
+            <tbody>
+              {byOrigin.map((o) => (
+                <tr key={o.origem} data-canal={o.origem}>
+                  <th scope="row">{o.label}</th>
+                  <td>{npsCountsText(o)}</td>
+                  <td>
+                    <strong>{formatNps(o.nps)}</strong>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
 
       <section aria-labelledby="tendencia-titulo">

@@ -28,6 +28,8 @@ export interface NewSurveyResponse {
   comentario: string | null;
   notaNps: number | null;
   envioId: string | null;
+  /** site | cartaz | quiosque */
+  origem?: string;
   criadoEm: string;
   itens: { perguntaId: number; opcaoId: number | null; texto: string | null; textoOk: boolean }[];
 }
@@ -118,6 +120,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
               comentario: r.comentario,
               nota_nps: r.notaNps,
               envio_id: r.envioId,
+              origem: r.origem ?? 'site',
               criado_em: r.criadoEm,
             })
             // The UNIQUE envio_id decides, so two racing clicks cannot both store.
@@ -200,6 +203,23 @@ export function createSurveyRepository(db: Kysely<Database>) {
           promotores: Number(r.promotores ?? 0),
           detratores: Number(r.detratores ?? 0),
         }));
+    },
+
+    /** Counts per channel (site, cartaz, quiosque) for the NPS split. */
+    async npsByOrigin(f: ResponseFilter) {
+      const rows = await applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .select((eb) => [
+            'r.origem',
+            eb.fn.count<number>('r.nota_nps').as('total'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
+          ])
+          .groupBy('r.origem'),
+        f,
+      ).execute();
+      return rows.map((r) => ({ origem: r.origem, total: Number(r.total), promotores: Number(r.promotores ?? 0), detratores: Number(r.detratores ?? 0) }));
     },
 
     /** How often each option was chosen, per question, over the filtered responses. */

@@ -4,6 +4,7 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
 import { createSurveyRepository } from './survey.repository';
+import { readOrigin } from './origin';
 import { createSurveyService, emptyValues, parseUnitId } from './survey.service';
 import { SURVEY_PATH, SURVEY_POST_PATH, SurveyFormPage, THANKS_PATH, ThanksPage, UnitChooserPage } from './survey.view';
 
@@ -15,7 +16,11 @@ export async function surveyRoutes(app: FastifyInstance) {
 
   r.get(
     SURVEY_PATH,
-    { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })) }) } },
+    {
+      schema: {
+        querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })), origem: Type.Optional(Type.String({ maxLength: 30 })) }),
+      },
+    },
     async (request, reply) => {
       const raw = request.query.unidade_id?.trim() ?? '';
       if (raw === '') {
@@ -29,7 +34,7 @@ export async function surveyRoutes(app: FastifyInstance) {
       }
       reply.header('cache-control', 'no-store');
       return reply.page(
-        h(SurveyFormPage, { ...form, values: emptyValues(form.unit.id), errors: {}, csrfToken: reply.generateCsrf() }),
+        h(SurveyFormPage, { ...form, values: { ...emptyValues(form.unit.id), origem: readOrigin(request.query.origem) }, errors: {}, csrfToken: reply.generateCsrf() }),
       );
     },
   );

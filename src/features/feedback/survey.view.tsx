@@ -51,6 +51,7 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
         <input type="hidden" name="_token" value={csrfToken} />
         <input type="hidden" name="unidade_id" value={String(unit.id)} />
         {values.envio_id ? <input type="hidden" name="envio_id" value={values.envio_id} /> : null}
+        {values.origem !== 'site' ? <input type="hidden" name="origem" value={values.origem} /> : null}
         {questions.map((q) => (q.tipo === 'texto' ? <TextQuestion q={q} values={values} errors={errors} /> : <ChoiceQuestion q={q} values={values} errors={errors} />))}
 
         <fieldset>
