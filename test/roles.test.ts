@@ -162,6 +162,20 @@ function cases(): Case[] {
     { name: 'message status, unit A', method: 'POST', url: `/admin/mensagens/${ids.msgA}/status`, body: { status: 'lido' }, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
     { name: 'message status, unit B', method: 'POST', url: `/admin/mensagens/${ids.msgB}/status`, body: { status: 'lido' }, expect: { admin: 303, gerente: 403, anonimo: LOGIN } },
 
+    // ---- feedback loop: staff home, preferences, replies, handled detractors, posters
+    { name: 'staff home', method: 'GET', url: '/admin', expect: { admin: 200, gerente: { status: 200, ...noB }, anonimo: LOGIN } },
+    { name: 'preferences', method: 'GET', url: '/admin/preferencias', expect: { admin: 200, gerente: 200, anonimo: LOGIN } },
+    { name: 'save preferences', method: 'POST', url: '/admin/preferencias', body: { resumo_semanal: 'sim' }, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
+    // 422: the (contact-less) message reached the reply rules — the role check let it through
+    { name: 'reply, unit A', method: 'POST', url: `/admin/mensagens/${ids.msgA}/responder`, body: { canal: 'email', texto: 'Oi' }, expect: { admin: 422, gerente: 422, anonimo: LOGIN } },
+    { name: 'reply, unit B', method: 'POST', url: `/admin/mensagens/${ids.msgB}/responder`, body: { canal: 'email', texto: 'Oi' }, expect: { admin: 422, gerente: 403, anonimo: LOGIN } },
+    { name: 'handled answer, unit A', method: 'POST', url: `/admin/pesquisa/resposta/${ids.respA}/tratada`, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
+    { name: 'handled answer, unit B', method: 'POST', url: `/admin/pesquisa/resposta/${ids.respB}/tratada`, expect: { admin: 303, gerente: 403, anonimo: LOGIN } },
+    { name: 'poster, unit A', method: 'GET', url: `/admin/pesquisa/cartaz/${A}`, expect: { admin: 200, gerente: 200, anonimo: LOGIN } },
+    { name: 'poster, unit B', method: 'GET', url: `/admin/pesquisa/cartaz/${B}`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
+    { name: 'poster QR, unit A', method: 'GET', url: `/admin/pesquisa/cartaz/${A}/qr.svg`, expect: { admin: 200, gerente: 200, anonimo: LOGIN } },
+    { name: 'poster QR, unit B', method: 'GET', url: `/admin/pesquisa/cartaz/${B}/qr.svg`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
+
     // ---- content: the hub and a unit's timetable are open to managers of that unit
     { name: 'content hub', method: 'GET', url: '/admin/conteudo', expect: { admin: { status: 200, contains: ['/admin/conteudo/unidades'] }, gerente: { status: 200, contains: [`/admin/conteudo/unidades/${A}/aulas`], notContains: [`/admin/conteudo/unidades/${B}/aulas`, ids.nameB] }, anonimo: LOGIN } },
     { name: 'timetable of unit A', method: 'GET', url: `/admin/conteudo/unidades/${A}/aulas`, expect: { admin: 200, gerente: { status: 200, contains: [ids.nameA] }, anonimo: LOGIN } },
@@ -301,15 +315,16 @@ describe('role matrix', () => {
       '/admin/conteudo/perguntas/:id/excluir', '/admin/conteudo/perguntas/:id/opcoes', '/admin/conteudo/perguntas/:id/opcoes/:id',
       '/admin/conteudo/perguntas/:id/opcoes/:id/ativo', '/admin/conteudo/perguntas/:id/opcoes/:id/excluir',
       '/admin/contas', '/admin/contas/nova', '/admin/contas/:id', '/admin/contas/:id/senha', '/admin/contas/:id/ativo', '/admin/auditoria',
+      '/admin', '/admin/preferencias', '/admin/mensagens/:id/responder', '/admin/pesquisa/resposta/:id/tratada',
+      '/admin/pesquisa/cartaz/:id', '/admin/pesquisa/cartaz/:id/qr.svg',
     ];
     for (const p of staffPaths) expect(tested.has(p), `no case for ${p}`).toBe(true);
     // Any /admin route registered later and not listed above makes this test fail, so the
     // matrix cannot silently fall behind the app.
-    const registered = (routes.match(/admin\/[^\s(]*/g) ?? []).length;
-    expect(registered).toBeGreaterThan(0);
-    for (const leaf of ['pesquisa', 'mensagens', 'conteudo', 'contas', 'auditoria']) expect(routes).toContain(`admin/${leaf}`);
-    const adminRoots = new Set((routes.match(/admin\/([a-z]+)/g) ?? []).map((m) => m));
-    expect([...adminRoots].sort()).toEqual(['admin/auditoria', 'admin/contas', 'admin/conteudo', 'admin/mensagens', 'admin/pesquisa']);
+    const full = flattenRoutes(routes).filter((p) => p.startsWith('/admin'));
+    expect(full.length).toBeGreaterThan(0);
+    const normalise = (p: string) => p.replace(/\/:[a-z]+/g, '/:id');
+    for (const p of full) expect(tested.has(normalise(p)), `no case for registered route ${p}`).toBe(true);
   });
 
   it('anonymous visitors get the login page, never data', async () => {
@@ -335,3 +350,21 @@ describe('role matrix', () => {
     expect(await t.db.selectFrom('franquia_leads').select('status').where('id', '=', ids.lead).executeTakeFirst()).toEqual({ status: 'em_contato' });
   });
 });
+
+/** Full paths from Fastify's printRoutes() tree (each line: indentation, branch, segment). */
+function flattenRoutes(tree: string): string[] {
+  const out: string[] = [];
+  const stack: { depth: number; path: string }[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^([\s│]*)[├└]── (\S+)/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length;
+    while (stack.length && stack[stack.length - 1]!.depth >= depth) stack.pop();
+    const seg = m[2]!;
+    const parent = stack.length ? stack[stack.length - 1]!.path : '';
+    const path = parent === '' && !seg.startsWith('/') ? `/${seg}` : `${parent}${seg}`;
+    stack.push({ depth, path });
+    out.push(path);
+  }
+  return out;
+}
