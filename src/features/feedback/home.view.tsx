@@ -59,7 +59,8 @@ export function StaffHomePage({ staff, queue, now, units }: { staff: StaffProps;
           <ul class="unit-tools">
             {units.map((u) => (
               <li key={u.id}>
-                {u.nome}: <a href={`/admin/pesquisa/cartaz/${u.id}`}>Cartaz com QR code<span class="visually-hidden"> · {u.nome}</span></a>
+                {u.nome}: <a href={`/admin/pesquisa/cartaz/${u.id}`}>Cartaz com QR code<span class="visually-hidden"> · {u.nome}</span></a> ·{' '}
+                <a href={`/NPS/nps_app_php/quiosque.php?unidade_id=${u.id}`}>Modo quiosque (tablet da recepção)<span class="visually-hidden"> · {u.nome}</span></a>
               </li>
             ))}
           </ul>

@@ -108,7 +108,7 @@ function Required({ on }: { on: boolean }) {
   return on ? <span class="hint"> (obrigatória)</span> : <span class="hint"> (opcional)</span>;
 }
 
-function ChoiceQuestion({ q, values, errors }: { q: SurveyQuestion; values: SurveyValues; errors: SurveyErrors }) {
+export function ChoiceQuestion({ q, values, errors }: { q: SurveyQuestion; values: SurveyValues; errors: SurveyErrors }) {
   const field = `respostas[${q.id}]`;
   const chosen = values.respostas[String(q.id)] ?? '';
   const invalid = errors[field] ? 'true' : undefined;
@@ -153,7 +153,7 @@ function ChoiceQuestion({ q, values, errors }: { q: SurveyQuestion; values: Surv
   );
 }
 
-function TextQuestion({ q, values, errors }: { q: SurveyQuestion; values: SurveyValues; errors: SurveyErrors }) {
+export function TextQuestion({ q, values, errors }: { q: SurveyQuestion; values: SurveyValues; errors: SurveyErrors }) {
   const field = `textos[${q.id}]`;
   const id = `textos-${q.id}`;
   return (
