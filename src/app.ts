@@ -5,16 +5,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config';
 import { createDb, type DbHandle } from './db/index';
 import dbPlugin from './http/db';
+import { loggerOptions } from './http/logger';
 import securityPlugin from './http/security';
 import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
 import staticPlugin from './http/static';
 import formsPlugin from './http/forms';
-import sessionPlugin from './http/session';
-import authPlugin from './http/auth';
 import healthPlugin from './http/health';
 import catalogFeature from './features/catalog/index';
 import mailFeature from './features/mail/index';
+import identityFeature, { legacyPluginNames } from './features/identity/index';
 import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
@@ -31,12 +31,7 @@ export type App = FastifyInstance;
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
-    logger:
-      options.logger ?? {
-        level: config.logLevel,
-        // Cookies carry session ids and CSRF secrets: never log them.
-        redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-      },
+    logger: options.logger ?? loggerOptions(config),
     // A hop count is valid at run time (proxy-addr) though the type omits it.
     trustProxy: config.trustProxy as boolean | string,
     genReqId: () => randomUUID(),
@@ -58,8 +53,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(notFoundPlugin);
   await app.register(staticPlugin, { root: path.resolve('public') });
   await app.register(formsPlugin, { secret: config.sessionSecret });
-  await app.register(sessionPlugin);
-  await app.register(authPlugin);
+  await app.register(identityFeature);
+  for (const alias of legacyPluginNames) await app.register(alias);
   await app.register(healthPlugin);
 
   await app.register(mailFeature);

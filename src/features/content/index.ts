@@ -1,43 +1,27 @@
+// Staff screens for the chain's content (units, plans and taxonomy, timetables, survey
+// questions, catalog import/export) and the audit log; one folder per thing edited. Staff
+// accounts live in features/identity.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../http/errors';
-import { withStaffSession } from '../../http/session';
 import { invalidateCatalogCache } from '../catalog/index';
-import { accountRoutes } from './accounts.routes';
-import { createAccountsService } from './accounts.service';
-import { createAuditRepository } from './audit.repository';
-import { catalogContentRoutes } from './catalog.routes';
-import { createPlansService } from './plans.service';
-import { ForbiddenError, NotFoundError, type ContentDeps } from './shared';
-import { surveyRoutes } from './survey.routes';
-import { createSurveyService } from './survey.service';
-import { createTaxonomyService } from './taxonomy.service';
-import { timetableRoutes } from './timetable.routes';
-import { createTimetableService } from './timetable.service';
-import { unitRoutes } from './units.routes';
-import { createUnitsService } from './units.service';
+import { auditRoutes } from './audit/audit.routes';
+import { catalogContentRoutes } from './plans-taxonomy/plans-taxonomy.routes';
+import { ForbiddenError, NotFoundError } from './shared/change';
+import { createContentServices } from './services';
+import { surveyRoutes } from './survey-questions/survey-questions.routes';
+import { timetableRoutes } from './timetable/timetable.routes';
+import { unitRoutes } from './units/units.routes';
 
-export function createContentServices(deps: ContentDeps) {
-  return {
-    units: createUnitsService(deps),
-    plans: createPlansService(deps),
-    areas: createTaxonomyService(deps, 'area'),
-    modalities: createTaxonomyService(deps, 'modalidade'),
-    timetable: createTimetableService(deps),
-    survey: createSurveyService(deps),
-    accounts: createAccountsService(deps),
-    audit: createAuditRepository(deps.db),
-  };
-}
-export type ContentServices = ReturnType<typeof createContentServices>;
+export { createContentServices, type ContentServices } from './services';
 
-/** Staff screens for the chain's content, accounts and the audit log (issue 5). */
+/** Staff screens for the chain's content and the audit log (accounts: features/identity). */
 export default fp(
   async (app: FastifyInstance) => {
     // This instance drops its catalog snapshot at once; other instances refresh within the
     // catalog's TTL (5 s), so every instance shows a change within a few seconds.
     const services = createContentServices({ db: app.db, onCatalogChange: () => invalidateCatalogCache(app) });
-    await app.register(withStaffSession(async (scope) => {
+    await app.register(async (scope) => {
       // Staff pages show accounts, audit trails and unpublished content: never cached.
       scope.addHook('onRequest', async (_request, reply) => {
         reply.header('cache-control', 'private, no-store');
@@ -52,8 +36,8 @@ export default fp(
       catalogContentRoutes(scope, services);
       timetableRoutes(scope, services);
       surveyRoutes(scope, services);
-      accountRoutes(scope, services);
-    }));
+      auditRoutes(scope, services);
+    });
   },
   { name: 'feature-content', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

@@ -1,9 +1,10 @@
+// Feedback from members: the survey (NPS) and free messages with photos ("Fale aqui"),
+// and the staff views of both (report, inbox, CSV exports, photos).
 import fp from 'fastify-plugin';
 import { faleAquiRoutes } from './fale-aqui.routes';
-import { withStaffSession } from '../../http/session';
+import { createFeedbackServices } from './services';
 import { staffRoutes } from './staff.routes';
 import { surveyRoutes } from './survey.routes';
-import { createDigestRepository } from './digest.repository';
 import { createDigestService, startDigestScheduler, type DigestService } from './digest.service';
 
 declare module 'fastify' {
@@ -16,11 +17,12 @@ declare module 'fastify' {
 /** Feature plugin: feedback (survey, free messages with photos, and the staff views of both). */
 export default fp(
   async (app) => {
-    await surveyRoutes(app);
-    await faleAquiRoutes(app);
-    await app.register(withStaffSession(staffRoutes));
+    const services = createFeedbackServices(app);
+    await surveyRoutes(app, services);
+    await faleAquiRoutes(app, services);
+    await app.register((scope) => staffRoutes(scope, services));
 
-    const digest = createDigestService(createDigestRepository(app.db), {
+    const digest = createDigestService(services.digestRepo, {
       brandName: app.config.brandName,
       publicUrl: app.config.publicUrl,
       mailConfigured: Boolean(app.config.smtp),

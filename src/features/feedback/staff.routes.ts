@@ -5,24 +5,19 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
-import { staffLayout } from '../../http/auth';
-import { createLocalStorage } from '../storage/index';
+import { accessibleUnits, canAccessUnit, unitScope } from '../identity/access';
+import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
-import { createFaleAquiRepository } from './fale-aqui.repository';
-import { createMessagesAdminService, toStatus, type StaffRef } from './messages-admin.service';
+import { toStatus, type StaffRef } from './messages-admin.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';
 import { resolvePeriod, saoPauloDay, type NpsCategory } from './nps';
-import { canSeeUnit, unitScope } from './staff-scope';
-import { createSurveyReportService } from './survey-report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-report.view';
-import { createSurveyRepository } from './survey.repository';
-import { createAttentionService } from './attention.service';
 import { HOME_PATH, StaffHomePage } from './home.view';
-import { createDigestRepository } from './digest.repository';
 import { PREFERENCES_PATH, PreferencesPage } from './preferences.view';
 import { nowIso } from '../../db/index';
 import { qrSvg, surveyUrl } from './poster.service';
 import { POSTER_PATH, PosterPage } from './poster.view';
+import type { FeedbackServices } from './services';
 
 const OptionalId = Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' }));
 const OptionalDay = Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' }));
@@ -48,24 +43,14 @@ const InboxQuery = Type.Object({
 const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
   sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
 
-export async function staffRoutes(app: FastifyInstance) {
+export async function staffRoutes(app: FastifyInstance, services: FeedbackServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const surveyRepo = createSurveyRepository(app.db);
-  const report = createSurveyReportService(surveyRepo);
-  const messages = createMessagesAdminService(createFaleAquiRepository(app.db), createLocalStorage(app.config.uploadsDir), {
-    mailConfigured: Boolean(app.config.smtp),
-    brandName: app.config.brandName,
-    publicUrl: app.config.publicUrl,
-  });
-  const digestRepo = createDigestRepository(app.db);
-  const attention = createAttentionService(surveyRepo, createFaleAquiRepository(app.db));
+  const { surveyReport: report, messages, surveyRepo, digestRepo, attention } = services;
   const staffRef = (request: FastifyRequest): StaffRef => ({ id: request.staff!.id, nome: request.staff!.nome });
 
   /** Units offered in the filters: all for admins, their own for managers. */
   async function visibleUnits(request: FastifyRequest) {
-    const all = await surveyRepo.allUnits();
-    const staff = request.staff!;
-    return staff.papel === 'admin' ? all : all.filter((u) => staff.unidadeIds.includes(u.id));
+    return accessibleUnits(request.staff!, await report.allUnits());
   }
 
   const privatePage = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
@@ -107,7 +92,7 @@ export async function staffRoutes(app: FastifyInstance) {
     async (request, reply) => {
     const detail = await report.response(Number(request.params.id));
     if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-    if (!canSeeUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
+    if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
     privatePage(reply);
     const staff = staffLayout(request, reply);
     return reply.page(h(SurveyResponsePage, { staff, detail, csrfToken: staff!.csrfToken, saved: (request.query as { salvo?: string }).salvo === '1' }));
@@ -120,7 +105,7 @@ export async function staffRoutes(app: FastifyInstance) {
       const id = Number(request.params.id);
       const detail = await report.response(id);
       if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-      if (!canSeeUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
       await surveyRepo.markHandled(id, request.staff!.id, nowIso());
       return reply.redirect(`${REPORT_PATH}/resposta/${id}?salvo=1`, 303);
     },
@@ -153,7 +138,7 @@ export async function staffRoutes(app: FastifyInstance) {
       await sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está ativa.');
       return null;
     }
-    if (!canSeeUnit(request.staff!, unit.id)) {
+    if (!canAccessUnit(request.staff!, unit.id)) {
       await forbidden(request, reply);
       return null;
     }
@@ -232,7 +217,7 @@ export async function staffRoutes(app: FastifyInstance) {
       const id = Number(request.params.id);
       let detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
       // Opening a new message marks it read (who, when): only after the scope check.
       if (detail.message.status === 'nova') detail = (await messages.markRead(id, staffRef(request)))!;
       privatePage(reply);
@@ -254,7 +239,7 @@ export async function staffRoutes(app: FastifyInstance) {
       const id = Number(request.params.id);
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
       const body = request.body as Record<string, unknown>;
       const result = await messages.reply(id, body.canal, body.texto, staffRef(request));
       if (result.ok) return reply.redirect(`${INBOX_PATH}/${id}?respondida=1`, 303);
@@ -287,7 +272,7 @@ export async function staffRoutes(app: FastifyInstance) {
       const id = Number(request.params.id);
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
       const status = toStatus((request.body as Record<string, unknown>).status);
       if (!status) return sendError(request, reply, 422, 'Situação inválida', 'Escolha Nova, Lida, Respondida ou Resolvida.');
       await messages.setStatus(id, status, staffRef(request));
@@ -301,7 +286,7 @@ export async function staffRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const photo = await messages.photo(Number(request.params.id));
       if (!photo) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe.');
-      if (!canSeeUnit(request.staff!, photo.file.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(request.staff!, photo.file.unidade_id)) return forbidden(request, reply);
       if (photo.missing) return sendError(request, reply, 404, 'Foto não encontrada', 'O arquivo desta foto não está mais disponível.');
       const ext = photo.file.caminho.split('.').pop();
       return reply

@@ -7,9 +7,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
-import { staffLayout } from '../../http/auth';
-import { ADMIN_PATH, handleLogin, handleLogout, safeReturnPath, showLogin } from '../admin/login.routes';
-import { createPanelService, filterParams, parseFilters } from './panel.service';
+import { staffLayout } from '../identity/staff-layout';
+import { ADMIN_PATH, handleLogin, handleLogout, safeReturnPath, showLogin } from '../identity/login.routes';
+import { filterParams, parseFilters, type PanelService } from './panel.service';
 import { DeleteConfirmPage, LeadDetailPage, LeadListPage } from './panel.view';
 
 const Query = Type.Record(Type.String(), Type.Unknown());
@@ -24,9 +24,8 @@ function leadId(v: unknown): number | null {
 }
 const today = () => new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
 
-export default async function panelRoutes(app: FastifyInstance) {
+export default async function panelRoutes(app: FastifyInstance, panel: PanelService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const panel = createPanelService(app.db);
 
   /** Admins only; unit managers get a 403. Returns false when the reply was sent. */
   async function admitAdmin(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
@@ -51,10 +50,13 @@ export default async function panelRoutes(app: FastifyInstance) {
   r.get(ADMIN_PATH, { schema: { querystring: Query } }, async (request, reply) => {
     const q = request.query as Record<string, unknown>;
     reply.header('cache-control', 'no-store');
-    if (!request.session.userId) {
+    // No session (or an unknown one): the login form. A session that just ended (idle,
+    // too old, disabled) goes through requireStaff below, which says so and clears it.
+    if ((await app.identity.state(request)).kind === 'none') {
+      if (request.cookies.sid) app.identity.sessions.clearCookie(request, reply);
       return showLogin(request, reply, {
         voltar: safeReturnPath(q.voltar),
-        notice: q.saiu ? 'Você saiu da área da equipe.' : undefined,
+        notice: q.saiu ? 'Você saiu da área da equipe.' : q.senha ? 'Senha alterada. Entre com a nova senha.' : undefined,
       });
     }
     // Already logged in and sent here to log in (an old tab, a bookmark): go on.

@@ -1,0 +1,64 @@
+// Rules for plans: name, description, price in R$ (stored in cents), billing period and
+// the units that offer them. Plans are deactivated, never deleted (old contracts).
+import { createContentRepository, type PlanFields } from '../shared/content.repository';
+import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
+import { existing } from '../units/units.service';
+import * as v from '../shared/validation';
+import type { FieldErrors, Result } from '../shared/validation';
+
+export function parsePlanForm(body: Record<string, unknown>): Result<{ fields: PlanFields; unitIds: number[] }> {
+  const e: FieldErrors = {};
+  const f = (k: string) => v.field(body, k);
+  const periodicidade = f('periodicidade');
+  if (!v.PERIODS.some((p) => p.value === periodicidade)) e.periodicidade = 'Escolha a periodicidade da cobrança.';
+  const fields: PlanFields = {
+    nome: v.requiredText(e, 'nome', f('nome'), 'o nome do plano', 120),
+    descricao: v.optionalText(e, 'descricao', f('descricao'), 1000),
+    preco_centavos: v.priceCents(e, 'preco', f('preco')),
+    periodicidade,
+    ordem: v.integerIn(e, 'ordem', f('ordem'), 0, 9999, 0),
+  };
+  return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: { fields, unitIds: v.idList(body, 'unidades') } };
+}
+
+export function createPlansService(deps: ContentDeps) {
+  const read = createContentRepository(deps.db);
+  async function snapshot(repo: typeof read, id: number) {
+    const plan = await repo.findPlan(id);
+    return plan ? { ...plan, unidadeIds: await repo.planUnitIds(id) } : null;
+  }
+  return {
+    list: () => read.listPlans(),
+    get: (id: number) => snapshot(read, id),
+    async create(actor: Actor, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
+      const parsed = parsePlanForm(body);
+      if (!parsed.ok) return parsed;
+      return change(deps, actor, async (repo, audit, _trx, now) => {
+        const id = await repo.insertPlan(parsed.value.fields, now);
+        await repo.replacePlanUnits(id, await existing(parsed.value.unitIds, (x) => repo.findUnit(x)));
+        await audit({ acao: 'criar', entidade: 'plano', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
+        return { ok: true, value: { id } };
+      });
+    },
+    async update(actor: Actor, id: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
+      const parsed = parsePlanForm(body);
+      if (!parsed.ok) return parsed;
+      return change(deps, actor, async (repo, audit, _trx, now) => {
+        const before = await snapshot(repo, id);
+        if (!before) throw new NotFoundError();
+        await repo.updatePlan(id, parsed.value.fields, now);
+        await repo.replacePlanUnits(id, await existing(parsed.value.unitIds, (x) => repo.findUnit(x)));
+        await audit({ acao: 'editar', entidade: 'plano', entidadeId: id, antes: before, depois: await snapshot(repo, id) });
+        return { ok: true, value: { id } };
+      });
+    },
+    async setActive(actor: Actor, id: number, active: boolean) {
+      await change(deps, actor, async (repo, audit, _trx, now) => {
+        const before = await repo.findPlan(id);
+        if (!before) throw new NotFoundError();
+        await repo.setPlanActive(id, active ? 1 : 0, now);
+        await audit({ acao: active ? 'ativar' : 'desativar', entidade: 'plano', entidadeId: id, antes: { ativo: before.ativo }, depois: { ativo: active ? 1 : 0 } });
+      });
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// HTTP helpers shared by the content routes: staff props for the layout, the 422 answer
+// (page or JSON), and the per-unit access check for managers.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { canAccessUnit } from '../../identity/access';
+import { staffLayout } from '../../identity/staff-layout';
+import type { VNode } from 'preact';
+import Type from 'typebox';
+import { sendError, wantsJson } from '../../../http/errors';
+import type { StaffProps } from './components.view';
+import type { FieldErrors, FormValues } from './validation';
+
+export const FormBody = Type.Record(Type.String(), Type.Unknown());
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+export const IdSubParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  sub: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+});
+export const NoticeQuery = Type.Object({ ok: Type.Optional(Type.String({ maxLength: 40 })) });
+
+export function staffProps(request: FastifyRequest, reply: FastifyReply): StaffProps {
+  // Only called behind requireStaff, so there is always a staff member.
+  return staffLayout(request, reply)!;
+}
+
+/** The body as the form re-renders it: strings and string lists only. */
+export function formValues(body: unknown): FormValues {
+  const out: FormValues = {};
+  if (!body || typeof body !== 'object') return out;
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    if (k === 'csrf_token' || k === 'senha' || k === 'nova_senha') continue;
+    if (typeof v === 'string') out[k] = v;
+    else if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
+  }
+  return out;
+}
+
+/** 422: the same form with the values kept, or `{ errors }` for JSON clients. */
+export function sendInvalid(request: FastifyRequest, reply: FastifyReply, errors: FieldErrors, page: () => VNode<any>) {
+  if (wantsJson(request)) return reply.code(422).send({ errors });
+  return reply.page(page(), 422);
+}
+
+/** After a change: 303 back to a page (PRG), or 200 JSON for JSON clients. */
+export function done(request: FastifyRequest, reply: FastifyReply, location: string, data: Record<string, unknown> = {}) {
+  if (wantsJson(request)) return reply.code(200).send({ ok: true, ...data });
+  return reply.redirect(location, 303);
+}
+
+export function notFound(request: FastifyRequest, reply: FastifyReply, what = 'Cadastro não encontrado') {
+  return sendError(request, reply, 404, what, 'O endereço não corresponde a nenhum cadastro. Volte para a lista e tente de novo.');
+}
+
+export function forbidden(request: FastifyRequest, reply: FastifyReply) {
+  return sendError(request, reply, 403, 'Acesso negado', 'Sua conta não tem permissão para esta unidade.');
+}
+
+/**
+ * preHandler after requireStaff: admins may touch any unit; a manager only the units
+ * assigned to them. Another unit's id is 403 whether it exists or not.
+ */
+export async function requireUnitAccess(request: FastifyRequest, reply: FastifyReply) {
+  const staff = request.staff;
+  if (!staff) return;
+  if (!canAccessUnit(staff, Number((request.params as { id?: unknown }).id))) await forbidden(request, reply);
+}

@@ -1,0 +1,97 @@
+// SQL for the catalog export/import: whole-table reads for the export, and the upserts
+// by natural key (unit slug, plan/area/modality name, question text) for the import.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/types';
+
+export function createTransferRepository(db: Kysely<Database>) {
+  return {
+    async readAll() {
+      const [unidades, horarios, areas, unidadesAreas, modalidades, unidadesModalidades, aulas, planos, planosUnidades, perguntas, opcoes] = await Promise.all([
+        db.selectFrom('unidades').selectAll().orderBy('slug').execute(),
+        db.selectFrom('unidade_horarios').select(['unidade_id', 'dia_semana', 'abre', 'fecha']).orderBy('unidade_id').orderBy('dia_semana').orderBy('abre').execute(),
+        db.selectFrom('areas').select(['id', 'nome', 'ativo']).orderBy('nome').execute(),
+        db.selectFrom('unidades_areas').select(['unidade_id', 'area_id']).execute(),
+        db.selectFrom('modalidades').select(['id', 'nome', 'descricao', 'ativo']).orderBy('nome').execute(),
+        db.selectFrom('unidades_modalidades').select(['unidade_id', 'modalidade_id']).execute(),
+        db.selectFrom('aulas').select(['unidade_id', 'modalidade_id', 'dia_semana', 'inicio', 'fim', 'professor', 'sala']).orderBy('unidade_id').orderBy('dia_semana').orderBy('inicio').orderBy('id').execute(),
+        db.selectFrom('planos').selectAll().orderBy('ordem').orderBy('nome').orderBy('id').execute(),
+        db.selectFrom('planos_unidades').select(['plano_id', 'unidade_id']).execute(),
+        db.selectFrom('perguntas').selectAll().orderBy('ordem').orderBy('id').execute(),
+        db.selectFrom('perguntas_opcoes').selectAll().orderBy('pergunta_id').orderBy('ordem').orderBy('id').execute(),
+      ]);
+      return { unidades, horarios, areas, unidadesAreas, modalidades, unidadesModalidades, aulas, planos, planosUnidades, perguntas, opcoes };
+    },
+
+    /** Natural keys already in the database, for the import's referential checks. */
+    async keys() {
+      const [units, areas, modalities, questions] = await Promise.all([
+        db.selectFrom('unidades').select(['id', 'slug']).execute(),
+        db.selectFrom('areas').select(['id', 'nome']).execute(),
+        db.selectFrom('modalidades').select(['id', 'nome']).execute(),
+        db.selectFrom('perguntas').select(['id', 'texto', 'tipo']).execute(),
+      ]);
+      const answered = await db.selectFrom('respostas_itens').select('pergunta_id').distinct().execute();
+      return { units, areas, modalities, questions, answeredQuestionIds: new Set(answered.map((r) => r.pergunta_id)) };
+    },
+
+    async upsertArea(nome: string, ativo: number): Promise<{ id: number; created: boolean }> {
+      const found = await db.selectFrom('areas').select('id').where('nome', '=', nome).executeTakeFirst();
+      if (found) {
+        await db.updateTable('areas').set({ ativo }).where('id', '=', found.id).execute();
+        return { id: found.id, created: false };
+      }
+      return { id: (await db.insertInto('areas').values({ nome, ativo }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+    },
+
+    async upsertModality(nome: string, descricao: string | null, ativo: number): Promise<{ id: number; created: boolean }> {
+      const found = await db.selectFrom('modalidades').select('id').where('nome', '=', nome).executeTakeFirst();
+      if (found) {
+        await db.updateTable('modalidades').set({ descricao, ativo }).where('id', '=', found.id).execute();
+        return { id: found.id, created: false };
+      }
+      return { id: (await db.insertInto('modalidades').values({ nome, descricao, ativo }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+    },
+
+    async upsertUnit(
+      u: Omit<Database['unidades'], 'id' | 'criado_em' | 'atualizado_em' | 'ativo'> & { ativo: number },
+      now: string,
+    ): Promise<{ id: number; created: boolean }> {
+      const found = await db.selectFrom('unidades').select('id').where('slug', '=', u.slug).executeTakeFirst();
+      if (found) {
+        await db.updateTable('unidades').set({ ...u, atualizado_em: now }).where('id', '=', found.id).execute();
+        return { id: found.id, created: false };
+      }
+      return { id: (await db.insertInto('unidades').values({ ...u, criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+    },
+
+    async upsertPlan(
+      p: { nome: string; descricao: string | null; preco_centavos: number; periodicidade: string; ordem: number; ativo: number },
+      now: string,
+    ): Promise<{ id: number; created: boolean }> {
+      const found = await db.selectFrom('planos').select('id').where('nome', '=', p.nome).orderBy('id').executeTakeFirst();
+      if (found) {
+        await db.updateTable('planos').set({ ...p, atualizado_em: now }).where('id', '=', found.id).execute();
+        return { id: found.id, created: false };
+      }
+      return { id: (await db.insertInto('planos').values({ ...p, criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+    },
+
+    async upsertQuestion(
+      q: { texto: string; tipo: string; obrigatoria: number; ordem: number; ativo: number },
+      now: string,
+    ): Promise<{ id: number; created: boolean }> {
+      const found = await db.selectFrom('perguntas').select('id').where('texto', '=', q.texto).orderBy('id').executeTakeFirst();
+      if (found) {
+        await db.updateTable('perguntas').set(q).where('id', '=', found.id).execute();
+        return { id: found.id, created: false };
+      }
+      return { id: (await db.insertInto('perguntas').values({ ...q, criado_em: now }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+    },
+
+    async upsertOption(perguntaId: number, o: { texto: string; valor: number | null; ordem: number; ativo: number }) {
+      const found = await db.selectFrom('perguntas_opcoes').select('id').where('pergunta_id', '=', perguntaId).where('texto', '=', o.texto).orderBy('id').executeTakeFirst();
+      if (found) await db.updateTable('perguntas_opcoes').set(o).where('id', '=', found.id).execute();
+      else await db.insertInto('perguntas_opcoes').values({ ...o, pergunta_id: perguntaId }).execute();
+    },
+  };
+}

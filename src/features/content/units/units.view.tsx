@@ -1,0 +1,191 @@
+import { WEEKDAYS } from '../../../lib/time';
+import { FieldError } from '../../../views/layout';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, StaffPage, str, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import { UFS, type FieldErrors, type FormValues } from '../shared/validation';
+
+const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
+const UNIT_CRUMBS = [...CONTENT_CRUMBS, { href: '/admin/conteudo/unidades', label: 'Unidades' }];
+
+export interface ContentHomeProps {
+  staff: StaffProps;
+  /** for a manager: the units whose timetable they edit */
+  units: { id: number; nome: string; cidade: string }[];
+}
+
+export function ContentHome({ staff, units }: ContentHomeProps) {
+  return (
+    <StaffPage title="Conteúdo do site" staff={staff}>
+      {staff.papel === 'admin' ? (
+        <ul class="content-menu">
+          <li><a href="/admin/conteudo/unidades">Unidades</a> <span class="muted">dados, horários, link da plataforma de benefício e grade de aulas</span></li>
+          <li><a href="/admin/conteudo/planos">Planos</a> <span class="muted">preços, periodicidade e unidades</span></li>
+          <li><a href="/admin/conteudo/areas">Áreas</a> <span class="muted">musculação, piscina...</span></li>
+          <li><a href="/admin/conteudo/modalidades">Modalidades</a> <span class="muted">spinning, yoga...</span></li>
+          <li><a href="/admin/conteudo/perguntas">Pesquisa de satisfação</a> <span class="muted">perguntas e opções</span></li>
+          <li><a href="/admin/contas">Contas da equipe</a></li>
+          <li><a href="/admin/auditoria">Registro de alterações</a></li>
+        </ul>
+      ) : (
+        <>
+          <p>Você edita a grade de aulas das suas unidades:</p>
+          {units.length ? (
+            <ul class="content-menu">
+              {units.map((u) => (
+                <li key={u.id}>
+                  <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>Grade de aulas · {u.nome}</a> <span class="muted">{u.cidade}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">Nenhuma unidade foi atribuída à sua conta. Fale com um administrador.</p>
+          )}
+        </>
+      )}
+    </StaffPage>
+  );
+}
+
+export function UnitsListPage({ staff, units, notice }: { staff: StaffProps; notice?: string; units: { id: number; nome: string; cidade: string; uf: string; bairro: string; ativo: number }[] }) {
+  return (
+    <StaffPage title="Unidades" staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
+      <p>
+        <a class="button" href="/admin/conteudo/unidades/nova">Nova unidade</a>
+      </p>
+      <TableWrap label="Tabela das unidades">
+        <table>
+          <caption class="visually-hidden">Unidades da rede</caption>
+          <thead>
+            <tr>
+              <th scope="col">Unidade</th>
+              <th scope="col">Cidade</th>
+              <th scope="col">Situação</th>
+              <th scope="col">Ações</th>
+            </tr>
+          </thead>
+          <tbody>
+            {units.map((u) => (
+              <tr key={u.id}>
+                <td>
+                  <a href={`/admin/conteudo/unidades/${u.id}`}>{u.nome}</a>
+                  <br />
+                  <span class="muted">{u.bairro}</span>
+                </td>
+                <td>
+                  {u.cidade}/{u.uf}
+                </td>
+                <td>
+                  <ActiveBadge ativo={u.ativo} />
+                </td>
+                <td>
+                  <a href={`/admin/conteudo/unidades/${u.id}`}>Editar<span class="visually-hidden"> {u.nome}</span></a> ·{' '}
+                  <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>Grade<span class="visually-hidden"> de {u.nome}</span></a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+    </StaffPage>
+  );
+}
+
+export interface UnitFormProps {
+  staff: StaffProps;
+  unit: { id: number; nome: string; ativo: number } | null;
+  values: FormValues;
+  errors?: FieldErrors;
+  notice?: string;
+  options: { areas: { id: number; nome: string; ativo: number }[]; modalities: { id: number; nome: string; ativo: number }[]; plans: { id: number; nome: string; ativo: number }[] };
+}
+
+const inactive = (x: { nome: string; ativo: number }) => (x.ativo ? x.nome : `${x.nome} (inativo)`);
+
+export function UnitFormPage({ staff, unit, values, errors, notice, options }: UnitFormProps) {
+  const action = unit ? `/admin/conteudo/unidades/${unit.id}` : '/admin/conteudo/unidades/nova';
+  return (
+    <StaffPage title={unit ? `Editar ${unit.nome}` : 'Nova unidade'} staff={staff} crumbs={UNIT_CRUMBS} notice={notice}>
+      {unit ? (
+        <p class="actions">
+          <ActiveBadge ativo={unit.ativo} /> <a href={`/admin/conteudo/unidades/${unit.id}/aulas`}>Grade de aulas</a> ·{' '}
+          <a href={`/Detalhes.php?id=${unit.id}`}>Ver no site</a> · <a href={`/admin/pesquisa/cartaz/${unit.id}`}>Cartaz da pesquisa (QR code)</a>{' '}
+          <ToggleActive action={`/admin/conteudo/unidades/${unit.id}/ativo`} ativo={unit.ativo} csrfToken={staff.csrfToken} label={unit.nome} />
+        </p>
+      ) : null}
+      <ErrorSummary errors={errors} />
+      <form method="post" action={action} novalidate>
+        <Csrf token={staff.csrfToken} />
+        <fieldset>
+          <legend>Dados da unidade</legend>
+          <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
+          <Field name="slug" label="Identificador no endereço" values={values} errors={errors} hint="Letras, números e hífens; em branco, é gerado a partir do nome. Usado na importação do catálogo." maxLength={140} />
+          <div class="grid">
+            <Field name="cidade" label="Cidade" values={values} errors={errors} required maxLength={120} />
+            <div class="field">
+              <label for="f-uf">UF</label>
+              <select id="f-uf" name="uf" aria-invalid={errors?.uf ? 'true' : undefined} aria-describedby={errors?.uf ? 'f-uf-erro' : undefined}>
+                <option value="">Escolha</option>
+                {UFS.map((u) => (
+                  <option value={u} selected={str(values, 'uf') === u} key={u}>
+                    {u}
+                  </option>
+                ))}
+              </select>
+              <FieldError id="f-uf-erro" message={errors?.uf} />
+            </div>
+          </div>
+          <Field name="bairro" label="Bairro" values={values} errors={errors} required maxLength={120} />
+          <Field name="endereco" label="Endereço" values={values} errors={errors} required maxLength={255} hint="Rua e número, como aparece no mapa." />
+          <Field name="cep" label="CEP" values={values} errors={errors} inputMode="numeric" maxLength={9} />
+          <div class="grid">
+            <Field name="telefone" label="Telefone" type="tel" values={values} errors={errors} hint="Com DDD, por exemplo (11) 3045-1200." maxLength={20} />
+            <Field name="whatsapp" label="WhatsApp" type="tel" values={values} errors={errors} hint="Com DDD, por exemplo (11) 98745-1200." maxLength={20} />
+          </div>
+          <Field name="email" label="E-mail da unidade" type="email" values={values} errors={errors} maxLength={254} />
+          <div class="grid">
+            <Field name="latitude" label="Latitude" values={values} errors={errors} inputMode="decimal" hint="Por exemplo -23.5665" />
+            <Field name="longitude" label="Longitude" values={values} errors={errors} inputMode="decimal" hint="Por exemplo -46.6917" />
+          </div>
+          <TextArea name="descricao" label="Descrição" values={values} errors={errors} maxLength={2000} />
+        </fieldset>
+
+        <fieldset>
+          <legend>Plataforma de benefício</legend>
+          <Field name="beneficio_nome" label="Nome da plataforma" values={values} errors={errors} hint="Por exemplo Wellhub ou TotalPass." maxLength={80} />
+          <Field name="beneficio_url" label="Link da unidade na plataforma" type="url" values={values} errors={errors} hint="Só links https://" maxLength={500} />
+        </fieldset>
+
+        <fieldset>
+          <legend>Horário de funcionamento</legend>
+          <p class="hint">Deixe os dois campos em branco nos dias em que a unidade não abre.</p>
+          {WEEKDAYS.map((day, d) => {
+            const error = errors?.[`horario_${d}`];
+            const errId = `f-horario_${d}-erro`;
+            return (
+              <div class="hours-row" key={day} role="group" aria-labelledby={`dia-${d}`}>
+                <span class="hours-day" id={`dia-${d}`}>
+                  {day}
+                </span>
+                <label for={`f-abre_${d}`}>
+                  Abre<span class="visually-hidden"> ({day})</span>
+                </label>
+                <input id={`f-abre_${d}`} name={`abre_${d}`} type="time" value={str(values, `abre_${d}`)} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? errId : undefined} />
+                <label for={`f-fecha_${d}`}>
+                  Fecha<span class="visually-hidden"> ({day})</span>
+                </label>
+                <input id={`f-fecha_${d}`} name={`fecha_${d}`} type="time" value={str(values, `fecha_${d}`)} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? errId : undefined} />
+                <FieldError id={errId} message={error} />
+              </div>
+            );
+          })}
+        </fieldset>
+
+        <CheckboxGroup name="areas" legend="Áreas da unidade" values={values} errors={errors} options={options.areas.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
+        <CheckboxGroup name="modalidades" legend="Modalidades oferecidas" values={values} errors={errors} options={options.modalities.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
+        <CheckboxGroup name="planos" legend="Planos vendidos na unidade" values={values} errors={errors} options={options.plans.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
+        <p>
+          <button type="submit">{unit ? 'Salvar alterações' : 'Criar unidade'}</button>
+        </p>
+      </form>
+    </StaffPage>
+  );
+}
