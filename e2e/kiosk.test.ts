@@ -19,7 +19,7 @@ async function answer(page: Page, score: number, comment: string) {
   }
   await page.getByLabel('Comentário').fill(comment);
   await page.getByRole('button', { name: 'Enviar avaliação' }).click();
-  await expect(page.getByRole('heading', { name: 'Obrigado!' }).isVisible()).resolves.toBe(true);
+  await page.getByRole('heading', { name: 'Obrigado!' }).waitFor({ state: 'visible', timeout: 3000 });
 }
 
 const stored = (comentario: string) =>
