@@ -5,6 +5,7 @@ import * as m20261122T0130 from './2026-11-22T0130_initial';
 import * as m20261122T0200 from './2026-11-22T0200_auditoria';
 import * as m20261123T0200 from './2026-11-23T0200_cliques_cta';
 import * as m20261123T0300 from './2026-11-23T0300_identity';
+import * as m20261123T0400 from './2026-11-23T0400_infra';
 import * as m20261123T0800 from './2026-11-23T0800_fale_aqui_contato';
 import * as m20261123T0810 from './2026-11-23T0810_fale_aqui_atendimento';
 import * as m20261123T0820 from './2026-11-23T0820_respostas_tratadas';
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0200_auditoria': m20261122T0200,
   '2026-11-23T0200_cliques_cta': m20261123T0200,
   '2026-11-23T0300_identity': m20261123T0300,
+  '2026-11-23T0400_infra': m20261123T0400,
   '2026-11-23T0800_fale_aqui_contato': m20261123T0800,
   '2026-11-23T0810_fale_aqui_atendimento': m20261123T0810,
   '2026-11-23T0820_respostas_tratadas': m20261123T0820,

@@ -3,7 +3,7 @@
 // to first reply per unit, the CSV export. Photos are read through the storage module.
 import { nowIso } from '../../db/index';
 import type { FileStorage } from '../storage/index';
-import type { OutgoingMail } from '../mail/outbox.repository';
+import { MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
 import { csvDate } from '../../lib/csv';
 import { cleanText, formatBrazilianPhone } from '../../lib/text';
 import { formatDateTime } from '../../lib/time';
@@ -69,6 +69,8 @@ export function replyMail(m: Message, texto: string, staff: StaffRef, s: ReplySe
       `${s.brandName} · ${s.publicUrl}/`,
     ].join('\n'),
     replyTo: m.unidade_email || null,
+    // A person waits for it: ahead of bulk mail (lead notices, weekly digests).
+    priority: MAIL_PRIORITY.chain,
     origin: `fale_aqui_resposta:${m.id}`,
   };
 }
