@@ -21,6 +21,7 @@ import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
+import bookingFeature from './features/booking/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -65,6 +66,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(franchiseFeature);
   await app.register(feedbackFeature);
   await app.register(contentFeature);
+  await app.register(bookingFeature);
 
   return app;
 }

@@ -36,6 +36,8 @@ const EnvSchema = Type.Object({
   MAIL_WORKER: Type.Boolean({ default: true }),
   // Checks every minute whether the weekly digest (Monday 08:00, São Paulo) is due.
   WEEKLY_DIGEST: Type.Boolean({ default: true }),
+  // Timers for the scheduled jobs (trial-class reminders and anonymisation) in this process.
+  SCHEDULED_JOBS: Type.Boolean({ default: true }),
   // Outbox delivery: messages claimed per round, pause between rounds when the queue is
   // empty, and how long a claim holds before another instance takes the message over.
   MAIL_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
@@ -92,6 +94,8 @@ export interface Config {
   mailWorker: boolean;
   /** run the weekly digest scheduler in this process */
   weeklyDigest: boolean;
+  /** run the scheduled jobs' timers (trial-class reminders, anonymisation) in this process */
+  scheduledJobs: boolean;
   mail: { batchSize: number; intervalMs: number; leaseMs: number };
   brandName: string;
   /** origin (and optional path prefix) for absolute links, without a trailing slash */
@@ -227,6 +231,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     demoSeed: env.DEMO_SEED,
     mailWorker: env.MAIL_WORKER,
     weeklyDigest: env.WEEKLY_DIGEST,
+    scheduledJobs: env.SCHEDULED_JOBS,
     mail: { batchSize: env.MAIL_BATCH_SIZE, intervalMs: env.MAIL_INTERVAL_MS, leaseMs: env.MAIL_LEASE_MS },
     brandName: env.BRAND_NAME,
     // Outside production a local default keeps links usable; production should set it.

@@ -11,6 +11,7 @@ import * as m20261123T0810 from './2026-11-23T0810_fale_aqui_atendimento';
 import * as m20261123T0820 from './2026-11-23T0820_respostas_tratadas';
 import * as m20261123T0830 from './2026-11-23T0830_resumo_semanal';
 import * as m20261123T0840 from './2026-11-23T0840_respostas_origem';
+import * as m20261123T0900 from './2026-11-23T0900_aulas_experimentais';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0130_initial': m20261122T0130,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0820_respostas_tratadas': m20261123T0820,
   '2026-11-23T0830_resumo_semanal': m20261123T0830,
   '2026-11-23T0840_respostas_origem': m20261123T0840,
+  '2026-11-23T0900_aulas_experimentais': m20261123T0900,
 };
