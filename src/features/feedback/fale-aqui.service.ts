@@ -12,6 +12,7 @@ import type { FileStorage } from '../storage/index';
 import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
 import type { ReceivedFile, UploadProblem } from '../storage/multipart';
 import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
+import { checkContact, readContactFields, type ContactValues } from './contact';
 import { ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGES, MESSAGE_PHOTO_VARIANTS, processImage, type ProcessedImage } from './images';
 
 export const MESSAGE_MAX = 3000;
@@ -22,9 +23,10 @@ export const ANONYMOUS_NAME = 'Anônimo';
 /** a received photo: its label and its spool file (or its bytes, for callers outside HTTP) */
 export type Upload = Pick<ReceivedFile, 'label'> & ({ path: string } | { data: Buffer });
 
-export interface MessageValues {
+export interface MessageValues extends ContactValues {
   nome_completo: string;
   unidade_id: string;
+  /** free-text unit: no longer on the form, still accepted from old pages */
   unidade: string;
   mensagem: string;
 }
@@ -44,6 +46,7 @@ export function readMessageFields(fields: Record<string, unknown>): MessageValue
     unidade_id: str(fields.unidade_id).trim(),
     unidade: str(fields.unidade),
     mensagem: str(fields.mensagem),
+    ...readContactFields(fields),
   };
 }
 
@@ -66,7 +69,7 @@ export interface FaleAquiDeps {
 
 export function notificationMail(
   id: number,
-  m: { unidade: string; nomeCompleto: string; anonimo: boolean; mensagem: string },
+  m: { unidade: string; nomeCompleto: string; anonimo: boolean; mensagem: string; contatoEmail?: string | null; contatoTelefone?: string | null },
   files: NewMessageFile[],
   to: string,
 ): OutgoingMail {
@@ -76,6 +79,7 @@ export function notificationMail(
     '',
     `Unidade: ${m.unidade}`,
     `Enviada por: ${sender}`,
+    `Contato: ${[m.contatoEmail, m.contatoTelefone].filter(Boolean).join(' · ') || 'não deixou (não pode ser respondida)'}`,
     `Fotos: ${files.length ? `${files.length} (em anexo)` : 'nenhuma'}`,
     '',
     'Mensagem:',
@@ -118,9 +122,12 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
       let unidade = cleanText(values.unidade);
       if (unidade === '' && unit) unidade = unit.nome;
       if (!errors.unidade_id) {
-        if (unidade === '') errors.unidade = 'Escolha a unidade ou escreva o nome dela.';
+        if (unidade === '') errors.unidade_id = 'Escolha a sua unidade na lista.';
         else if (length(unidade) > UNIT_TEXT_MAX) errors.unidade = `O nome da unidade pode ter no máximo ${UNIT_TEXT_MAX} caracteres.`;
       }
+
+      const { contact, errors: contactErrors } = checkContact(values);
+      Object.assign(errors, contactErrors);
 
       const mensagem = cleanText(values.mensagem);
       if (mensagem === '') errors.mensagem = 'Escreva sua mensagem.';
@@ -169,6 +176,9 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         nomeCompleto: anonimo ? ANONYMOUS_NAME : nome,
         anonimo,
         mensagem,
+        contatoEmail: contact.email,
+        contatoTelefone: contact.telefone,
+        aceiteContato: contact.aceite,
         criadoEm,
       };
 
