@@ -40,9 +40,7 @@ const EnvSchema = Type.Object({
   ),
   DEMO_SEED: Type.Boolean({ default: true }),
   MAIL_WORKER: Type.Boolean({ default: true }),
-  // Checks every minute whether the weekly digest (Monday 08:00, São Paulo) is due.
-  WEEKLY_DIGEST: Type.Boolean({ default: true }),
-  // Timers for the scheduled jobs (trial-class reminders and anonymisation) in this process.
+  // Timers for the scheduled jobs (trial-class reminders, anonymisation, weekly digest) in this process.
   SCHEDULED_JOBS: Type.Boolean({ default: true }),
   // Outbox delivery: messages claimed per round, pause between rounds when the queue is
   // empty, and how long a claim holds before another instance takes the message over.
@@ -108,7 +106,6 @@ export interface Config {
   demoSeed: boolean;
   mailWorker: boolean;
   /** run the weekly digest scheduler in this process */
-  weeklyDigest: boolean;
   /** run the scheduled jobs' timers (trial-class reminders, anonymisation) in this process */
   scheduledJobs: boolean;
   mail: { batchSize: number; intervalMs: number; leaseMs: number };
@@ -255,7 +252,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     demoSeed: env.DEMO_SEED,
     mailWorker: env.MAIL_WORKER,
-    weeklyDigest: env.WEEKLY_DIGEST,
     scheduledJobs: env.SCHEDULED_JOBS,
     mail: { batchSize: env.MAIL_BATCH_SIZE, intervalMs: env.MAIL_INTERVAL_MS, leaseMs: env.MAIL_LEASE_MS },
     brandName: env.BRAND_NAME,

@@ -28,7 +28,7 @@ export default fp(
       mailConfigured: Boolean(app.config.smtp),
     });
     app.decorate('weeklyDigest', digest);
-    if (app.config.weeklyDigest && app.config.smtp) {
+    if (app.config.scheduledJobs && app.config.smtp) {
       let scheduler: { stop(): Promise<void> } | null = null;
       app.addHook('onReady', async () => {
         scheduler = startDigestScheduler(digest, { log: app.log });
