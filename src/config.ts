@@ -40,7 +40,7 @@ const EnvSchema = Type.Object({
   ),
   DEMO_SEED: Type.Boolean({ default: true }),
   MAIL_WORKER: Type.Boolean({ default: true }),
-  // Timers for the scheduled jobs (trial-class reminders and anonymisation) in this process.
+  // Timers for the scheduled jobs (trial-class reminders, anonymisation, weekly digest) in this process.
   SCHEDULED_JOBS: Type.Boolean({ default: true }),
   // Outbox delivery: messages claimed per round, pause between rounds when the queue is
   // empty, and how long a claim holds before another instance takes the message over.
@@ -105,6 +105,7 @@ export interface Config {
   logLevel: string;
   demoSeed: boolean;
   mailWorker: boolean;
+  /** run the weekly digest scheduler in this process */
   /** run the scheduled jobs' timers (trial-class reminders, anonymisation) in this process */
   scheduledJobs: boolean;
   mail: { batchSize: number; intervalMs: number; leaseMs: number };

@@ -92,7 +92,8 @@ describe('free-message form page', () => {
     expect(res.body).toContain('name="_token"');
     expect(res.body).toContain('<select id="unidade_id" name="unidade_id"');
     expect(res.body).toContain(`data-nome="${unit.nome}"`);
-    expect(res.body).toContain('name="unidade"');
+    expect(res.body).not.toContain('name="unidade"'); // the free-text unit left the form
+    expect(res.body).toContain('name="contato_email"');
     expect(res.body).toContain('name="arquivos[]"');
     expect(res.body).toContain('accept="image/jpeg,image/png,image/webp"');
     expect(res.body).toContain('/assets/feedback-fale-aqui.js');
@@ -111,7 +112,7 @@ describe('free-message submission', () => {
     expect(after.arquivos).toBe(before.arquivos);
     expect(after.emails).toBe(before.emails + 1);
     const row = await t.db.selectFrom('fale_aqui').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Carla Souza', anonimo: 0, status: 'novo', mensagem: 'A esteira 4 está parada.' });
+    expect(row).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Carla Souza', anonimo: 0, status: 'nova', mensagem: 'A esteira 4 está parada.' });
   });
 
   it('stores an empty name as anonymous', async () => {
@@ -146,7 +147,7 @@ describe('free-message submission', () => {
     const before = await state();
     const empty = await send({ nome_completo: 'Dora', unidade_id: '', unidade: '', mensagem: '   ' }, [], { accept: 'application/json' });
     expect(empty.statusCode).toBe(422);
-    expect(empty.json().errors).toEqual({ mensagem: 'Escreva sua mensagem.', unidade: 'Escolha a unidade ou escreva o nome dela.' });
+    expect(empty.json().errors).toEqual({ mensagem: 'Escreva sua mensagem.', unidade_id: 'Escolha a sua unidade na lista.' });
     for (const id of [String(inactiveUnitId), '999999', 'abc']) {
       const res = await send({ ...base(), unidade_id: id, unidade: 'Qualquer', nome_completo: 'Dora <script>' });
       expect(res.statusCode).toBe(422);

@@ -26,9 +26,14 @@ export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackSer
 
   r.get(
     FALE_AQUI_PATH,
-    { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })) }) } },
+    {
+      schema: {
+        // ?unidade=ID (links from the unit pages) or the older ?unidade_id=ID preselect the unit.
+        querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })), unidade: Type.Optional(Type.String({ maxLength: 30 })) }),
+      },
+    },
     async (request, reply) => {
-      const values = readMessageFields({ unidade_id: request.query.unidade_id ?? '' });
+      const values = readMessageFields({ unidade_id: request.query.unidade ?? request.query.unidade_id ?? '' });
       if (toId(values.unidade_id) === null) values.unidade_id = '';
       return renderForm(reply, { values, errors: {}, hadFiles: false });
     },

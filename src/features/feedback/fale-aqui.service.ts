@@ -15,6 +15,7 @@ import type { FileStorage } from '../storage/index';
 import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
 import type { ReceivedFile, UploadProblem } from '../storage/multipart';
 import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
+import { checkContact, readContactFields, type ContactValues } from './contact';
 import { ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGES, MESSAGE_PHOTO_VARIANTS, processImage, type ProcessedImage } from './images';
 
 export const MESSAGE_MAX = 3000;
@@ -25,9 +26,10 @@ export const ANONYMOUS_NAME = 'Anônimo';
 /** a received photo: its label and its spool file (or its bytes, for callers outside HTTP) */
 export type Upload = Pick<ReceivedFile, 'label'> & ({ path: string } | { data: Buffer });
 
-export interface MessageValues {
+export interface MessageValues extends ContactValues {
   nome_completo: string;
   unidade_id: string;
+  /** free-text unit: no longer on the form, still accepted from old pages */
   unidade: string;
   mensagem: string;
   /** one per rendered form (docs/decisions/082) */
@@ -50,6 +52,7 @@ export function readMessageFields(fields: Record<string, unknown>): MessageValue
     unidade: echoValue(fields.unidade, { max: UNIT_TEXT_MAX * 2 }),
     mensagem: echoValue(fields.mensagem, { max: MESSAGE_MAX * 2, multiLine: true }),
     envio_id: readEnvioId(fields) ?? newEnvioId(),
+    ...readContactFields(fields),
   };
 }
 
@@ -70,7 +73,7 @@ export interface FaleAquiDeps {
 
 export function notificationMail(
   id: number,
-  m: { unidade: string; nomeCompleto: string; anonimo: boolean; mensagem: string },
+  m: { unidade: string; nomeCompleto: string; anonimo: boolean; mensagem: string; contatoEmail?: string | null; contatoTelefone?: string | null },
   files: NewMessageFile[],
   to: string,
 ): OutgoingMail {
@@ -84,6 +87,7 @@ export function notificationMail(
     quoteCustomerText(m.unidade),
     'Enviada por:',
     quoteCustomerText(sender),
+    `Contato: ${[m.contatoEmail, m.contatoTelefone].filter(Boolean).join(' · ') || 'não deixou (não pode ser respondida)'}`,
     `Fotos: ${files.length ? `${files.length} (em anexo)` : 'nenhuma'}`,
     '',
     'Mensagem:',
@@ -132,7 +136,10 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
       // Without JavaScript the picker fills only unidade_id: the server fills the name.
       let unidade = take(errors, 'unidade', oneLine(fields.unidade, { max: UNIT_TEXT_MAX }), '');
       if (unidade === '' && unit) unidade = unit.nome;
-      if (!errors.unidade_id && !errors.unidade && unidade === '') errors.unidade = 'Escolha a unidade ou escreva o nome dela.';
+      if (!errors.unidade_id && !errors.unidade && unidade === '') errors.unidade_id = 'Escolha a sua unidade na lista.';
+
+      const { contact, errors: contactErrors } = checkContact(values);
+      Object.assign(errors, contactErrors);
 
       const mensagem = take(errors, 'mensagem', multiLine(fields.mensagem, { max: MESSAGE_MAX, required: 'Escreva sua mensagem.' }), '');
 
@@ -177,6 +184,9 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         nomeCompleto: anonimo ? ANONYMOUS_NAME : nome,
         anonimo,
         mensagem,
+        contatoEmail: contact.email,
+        contatoTelefone: contact.telefone,
+        aceiteContato: contact.aceite,
         criadoEm,
       };
 

@@ -7,6 +7,8 @@ import { createMessagesAdminService } from './messages-admin.service';
 import { createSurveyReportService } from './survey-report.service';
 import { createSurveyRepository } from './survey.repository';
 import { createSurveyService } from './survey.service';
+import { createAttentionService } from './attention.service';
+import { createDigestRepository } from './digest.repository';
 
 export function createFeedbackServices(app: FastifyInstance) {
   const surveyRepo = createSurveyRepository(app.db);
@@ -17,7 +19,14 @@ export function createFeedbackServices(app: FastifyInstance) {
     survey: createSurveyService(surveyRepo),
     surveyReport: createSurveyReportService(surveyRepo),
     faleAqui: createFaleAquiService({ db: app.db, repo: faleAquiRepo, storage, notificationEmail }),
-    messages: createMessagesAdminService(faleAquiRepo, storage),
+    messages: createMessagesAdminService(faleAquiRepo, storage, {
+      mailConfigured: Boolean(app.config.smtp),
+      brandName: app.config.brandName,
+      publicUrl: app.config.publicUrl,
+    }),
+    surveyRepo,
+    digestRepo: createDigestRepository(app.db),
+    attention: createAttentionService(surveyRepo, faleAquiRepo),
   };
 }
 export type FeedbackServices = ReturnType<typeof createFeedbackServices>;

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError, sendInvalid } from '../../http/errors';
+import { sendError, sendInvalid, wantsJson } from '../../http/errors';
+import { readOrigin } from './origin';
+import { KIOSK_PATH, KioskPage, TOKEN_PATH } from './kiosk.view';
 import type { FeedbackServices } from './services';
 import { emptyValues, parseUnitId } from './survey.service';
 import { SURVEY_PATH, SURVEY_POST_PATH, SurveyFormPage, THANKS_PATH, ThanksPage, UnitChooserPage } from './survey.view';
@@ -15,7 +17,11 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
 
   r.get(
     SURVEY_PATH,
-    { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })) }) } },
+    {
+      schema: {
+        querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })), origem: Type.Optional(Type.String({ maxLength: 30 })) }),
+      },
+    },
     async (request, reply) => {
       const raw = request.query.unidade_id?.trim() ?? '';
       if (raw === '') {
@@ -29,7 +35,7 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
       }
       reply.header('cache-control', 'no-store');
       return reply.page(
-        h(SurveyFormPage, { ...form, values: emptyValues(form.unit.id), errors: {}, csrfToken: reply.generateCsrf() }),
+        h(SurveyFormPage, { ...form, values: { ...emptyValues(form.unit.id), origem: readOrigin(request.query.origem) }, errors: {}, csrfToken: reply.generateCsrf() }),
       );
     },
   );
@@ -43,8 +49,12 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
     },
     async (request, reply) => {
       const result = await service.submit(request.body ?? {});
-      // Stored, or a second POST of the same form (stored nothing): the same answer.
-      if (result.status !== 'invalid') return reply.redirect(THANKS_PATH, 303);
+      if (result.status !== 'invalid') {
+        // JSON clients (the kiosk's queue) learn the outcome without following a redirect.
+        // Stored, or a second POST of the same form (stored nothing): the same answer.
+        if (wantsJson(request)) return reply.code(result.status === 'stored' ? 201 : 200).send({ ok: true, duplicado: result.status === 'duplicate' });
+        return reply.redirect(THANKS_PATH, 303);
+      }
       if (!result.unit) {
         const units = await service.repo.activeUnits();
         return sendInvalid(request, reply, result.errors, () => h(UnitChooserPage, { units, error: result.errors.unidade_id ?? 'Escolha uma unidade.' }));
@@ -57,4 +67,24 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
   );
 
   r.get(THANKS_PATH, { schema: {} }, async (_request, reply) => reply.page(h(ThanksPage, {})));
+
+  // Kiosk mode: the survey on a reception tablet, left open for days (see src/client/kiosk.ts).
+  r.get(
+    KIOSK_PATH,
+    { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })) }) } },
+    async (request, reply) => {
+      const unitId = parseUnitId(request.query.unidade_id?.trim() ?? '');
+      if (!unitId) return sendError(request, reply, 400, 'Endereço inválido', 'Abra o modo quiosque pela área da equipe, escolhendo a unidade.');
+      const form = await service.formFor(unitId);
+      if (!form) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não recebe avaliações no momento.');
+      reply.header('cache-control', 'no-store');
+      return reply.page(h(KioskPage, { ...form, csrfToken: reply.generateCsrf() }));
+    },
+  );
+
+  // A fresh CSRF token for a page that stays open for days (the kiosk refreshes it).
+  r.get(TOKEN_PATH, { schema: {} }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return reply.send({ token: reply.generateCsrf() });
+  });
 }

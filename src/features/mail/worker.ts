@@ -118,6 +118,7 @@ async function deliverBatch(
           subject: msg.assunto,
           text: msg.texto,
           ...(msg.html ? { html: msg.html } : {}),
+          ...(msg.responder_para ? { replyTo: msg.responder_para } : {}),
           attachments: await loadAttachments(msg.anexos, storage),
           messageId,
           // Lets the receiving side (and our tests) tie a message to its outbox row.
