@@ -39,7 +39,7 @@ it('a customer leaves an e-mail; the unit manager replies from the inbox and the
   await expectNoA11yViolations(page);
   await page.getByRole('button', { name: 'Enviar mensagem' }).click();
   // the agreement is required with a contact: the same form, values kept
-  await expect(page.getByText('marque que aceita ser contatado').isVisible()).resolves.toBe(true);
+  await expect(page.locator('.field-error', { hasText: 'marque que aceita ser contatado' }).isVisible()).resolves.toBe(true);
   await expect(page.getByLabel('E-mail').inputValue()).resolves.toBe('marina@cliente.example');
   await expectNoA11yViolations(page);
   await page.getByLabel(/Aceito que a equipe/).check();
