@@ -6,8 +6,8 @@ const Health = Type.Object({ status: Type.String() });
 
 export default fp(
   async (app) => {
-    app.get('/healthz', { schema: { response: { 200: Health } } }, async () => ({ status: 'ok' }));
-    app.get('/readyz', { schema: { response: { 200: Health, 503: Health } } }, async (request, reply) => {
+    app.get('/healthz', { schema: { response: { 200: Health } }, config: { securityHeaders: 'json' } }, async () => ({ status: 'ok' }));
+    app.get('/readyz', { schema: { response: { 200: Health, 503: Health } }, config: { securityHeaders: 'json' } }, async (request, reply) => {
       try {
         await ping(app.db);
         return { status: 'ok' };
