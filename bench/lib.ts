@@ -119,16 +119,17 @@ function wrap(name: string, child: ChildProcess, url: string): ChildServer {
 /**
  * The real production build (dist/server.js, as `npm start` runs it) on the given database.
  * Request logging is off (LOG_LEVEL=warn) so the figures measure the app, not the log pipe.
- * BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=2") adds V8/Node flags to try settings.
+ * It runs with the Node flags of `npm start` (read from package.json, so they cannot drift);
+ * BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=4") adds flags to try settings, and
+ * BENCH_SERVER another build to compare (e.g. a copy of an older dist/).
  */
 export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
-  const entry = path.resolve('dist/server.js');
+  const entry = path.resolve(process.env.BENCH_SERVER ?? 'dist/server.js');
   if (!existsSync(entry)) throw new Error('dist/server.js não existe: rode `npm run build` antes (o `npm run bench` já faz isso).');
   const port = await freePort();
   const uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-uploads-'));
-  const sourceMaps = process.env.BENCH_SOURCE_MAPS === 'off' ? [] : ['--enable-source-maps'];
-  const child = spawn(process.execPath, [...nodeFlags, ...sourceMaps, entry], {
+  const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, entry], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -153,6 +154,13 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
     rmSync(uploads, { recursive: true, force: true });
   };
   return server;
+}
+
+/** The flags `npm start` gives node before dist/server.js. */
+export function startFlags(): string[] {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const m = /\bnode((?:\s+--\S+)*)\s+dist\/server\.js/.exec(start);
+  return m ? m[1]!.trim().split(/\s+/).filter(Boolean) : [];
 }
 
 /** One route's full answer as the app sent it: status, headers in order, body bytes. */

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type SQLiteDatabase from 'better-sqlite3';
+import type PgModule from 'pg';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -45,13 +46,24 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-// PostgreSQL returns BIGINT (count(*), sum) as text: parse it, our counts fit in a double.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
-pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+// Each engine's driver is loaded when that engine is used: a process on SQLite never holds
+// pg in memory, nor one on PostgreSQL the SQLite addon.
+const require = createRequire(import.meta.url);
+let pgModule: typeof PgModule | undefined;
+function loadPg(): typeof PgModule {
+  if (!pgModule) {
+    pgModule = require('pg') as typeof PgModule;
+    // PostgreSQL returns BIGINT (count(*), sum) as text: parse it, our counts fit in a double.
+    pgModule.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+    pgModule.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+  }
+  return pgModule;
+}
 
 export function createDb(config: DatabaseConfig): DbHandle {
   if (config.engine === 'sqlite') {
     if (config.filename !== ':memory:') mkdirSync(path.dirname(config.filename), { recursive: true });
+    const SQLite = require('better-sqlite3') as typeof SQLiteDatabase;
     const sqlite = new SQLite(config.filename);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('busy_timeout = 5000');
@@ -60,7 +72,7 @@ export function createDb(config: DatabaseConfig): DbHandle {
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
     return { db, engine: 'sqlite', destroy: () => db.destroy() };
   }
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: config.connectionString,
     max: 10,
     // A per-schema search_path lets tests (and several installations) share one database.

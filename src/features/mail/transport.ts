@@ -1,6 +1,7 @@
 // The SMTP transport, built from config.smtp. The security mode maps to nodemailer:
 // "tls" = implicit TLS (465), "starttls" = upgrade required, "none" = plain (local relays).
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
 import type { SmtpConfig } from '../../config';
 
@@ -25,6 +26,10 @@ export function smtpTransportOptions(smtp: SmtpConfig, extra: Partial<SMTPTransp
   };
 }
 
+// Loaded on first use (a mail is sent or the diagnostic runs), not at start: it only costs memory before.
+const require = createRequire(import.meta.url);
+
 export function createSmtpTransport(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> = {}) {
+  const nodemailer = require('nodemailer') as typeof Nodemailer;
   return nodemailer.createTransport(smtpTransportOptions(smtp, extra));
 }
