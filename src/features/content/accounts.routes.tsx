@@ -6,10 +6,12 @@ import { AccountFormPage, AccountsListPage, AUDIT_ENTITIES, AuditPage } from './
 import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from './shared/http';
 import type { ContentServices } from './services';
 import type { FieldErrors } from './shared/validation';
+import { LIST_PAGE_SIZE, ListQuery, listPage } from './shared/list';
+import { pageInfo } from '../../lib/pagination';
 
-const AUDIT_PAGE_SIZE = 50;
 const AuditQuery = Type.Object({
   entidade: Type.Optional(Type.String({ maxLength: 40 })),
+  q: Type.Optional(Type.String({ maxLength: 100 })),
   pagina: Type.Optional(Type.String({ maxLength: 10 })),
 });
 
@@ -31,9 +33,10 @@ export function accountRoutes(app: FastifyInstance, s: ContentServices) {
     return reply.page(<AccountFormPage staff={staffProps(request, reply)} user={user} values={values} units={await s.units.list()} {...extra} />, status);
   }
 
-  r.get('/admin/contas', { ...admin, schema: { querystring: NoticeQuery } }, async (request, reply) =>
-    reply.page(<AccountsListPage staff={staffProps(request, reply)} users={await s.accounts.list()} notice={request.query.ok} />),
-  );
+  r.get('/admin/contas', { ...admin, schema: { querystring: ListQuery } }, async (request, reply) => {
+    const { items, list } = listPage(await s.accounts.list(), request.query, '/admin/contas', (u) => `${u.nome} ${u.email} ${u.unidades.join(' ')}`);
+    return reply.page(<AccountsListPage staff={staffProps(request, reply)} users={items} list={list} notice={request.query.ok} />);
+  });
   r.get('/admin/contas/nova', admin, async (request, reply) =>
     reply.page(<AccountFormPage staff={staffProps(request, reply)} user={null} values={{ papel: 'gerente' }} units={await s.units.list()} />),
   );
@@ -82,15 +85,15 @@ export function accountRoutes(app: FastifyInstance, s: ContentServices) {
 
   r.get('/admin/auditoria', { ...admin, schema: { querystring: AuditQuery } }, async (request, reply) => {
     const entidade = AUDIT_ENTITIES.some((e) => e.value === request.query.entidade) ? request.query.entidade! : '';
-    const total = await s.audit.count({ entidade: entidade || undefined });
-    const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
-    const asked = Number.parseInt(request.query.pagina ?? '1', 10);
-    // An out-of-range page shows the nearest real page instead of an empty list.
-    const page = Number.isFinite(asked) ? Math.min(Math.max(asked, 1), pages) : 1;
-    const rows = await s.audit.list({ entidade: entidade || undefined }, AUDIT_PAGE_SIZE, (page - 1) * AUDIT_PAGE_SIZE);
+    const q = (request.query.q ?? '').trim();
+    const filter = { entidade: entidade || undefined, text: q || undefined };
+    // An out-of-range page shows the last real page instead of an empty list.
+    const info = pageInfo(await s.audit.count(filter), request.query.pagina, LIST_PAGE_SIZE);
+    const rows = await s.audit.list(filter, info.size, info.offset);
     if (request.headers.accept?.includes('application/json') && !request.headers.accept.includes('text/html')) {
-      return reply.send({ total, pagina: page, paginas: pages, itens: rows });
+      return reply.send({ total: info.total, pagina: info.page, paginas: info.pages, itens: rows });
     }
-    return reply.page(<AuditPage staff={staffProps(request, reply)} entidade={entidade} page={page} pages={pages} total={total} rows={rows} />);
+    const list = { ...info, path: '/admin/auditoria', q, params: entidade ? { entidade } : undefined };
+    return reply.page(<AuditPage staff={staffProps(request, reply)} entidade={entidade} list={list} rows={rows} />);
   });
 }

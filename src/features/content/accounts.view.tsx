@@ -1,6 +1,7 @@
 // Staff accounts (admin only) and the audit log.
 import { formatDateTime } from '../../lib/time';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, type StaffProps, TableWrap } from './shared/components.view';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, ListFilter, Pagination, Select, StaffPage, type StaffProps, TableWrap } from './shared/components.view';
+import type { ListState } from './shared/list';
 import type { FieldErrors, FormValues } from './shared/validation';
 
 const CRUMBS = [{ href: '/admin/contas', label: 'Contas' }];
@@ -8,15 +9,16 @@ const ROLE_OPTIONS = [
   { value: 'admin', label: 'Administrador (tudo)' },
   { value: 'gerente', label: 'Gerente de unidade (pesquisa, mensagens e grade das suas unidades)' },
 ];
-type UnitChoice = { id: number; nome: string; cidade: string; ativo: number };
-const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u.id), label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}` }));
+type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
+const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u.id), label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`, group: `${u.cidade}/${u.uf}` }));
 
-export function AccountsListPage({ staff, users, notice }: { staff: StaffProps; notice?: string; users: { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] }[] }) {
+export function AccountsListPage({ staff, users, notice, list }: { staff: StaffProps; notice?: string; list: ListState; users: { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] }[] }) {
   return (
     <StaffPage title="Contas da equipe" staff={staff} notice={notice}>
       <p>
         <a class="button" href="/admin/contas/nova">Nova conta</a>
       </p>
+      <ListFilter list={list} label="Filtrar contas por nome, e-mail ou unidade" />
       <TableWrap label="Tabela das contas">
         <table>
           <caption class="visually-hidden">Contas</caption>
@@ -46,6 +48,7 @@ export function AccountsListPage({ staff, users, notice }: { staff: StaffProps; 
           </tbody>
         </table>
       </TableWrap>
+      <Pagination list={list} />
     </StaffPage>
   );
 }
@@ -140,21 +143,19 @@ function pretty(json: string | null): string {
 export function AuditPage(p: {
   staff: StaffProps;
   entidade: string;
-  page: number;
-  pages: number;
-  total: number;
+  list: ListState;
   rows: { id: number; acao: string; entidade: string; entidade_id: number | null; antes: string | null; depois: string | null; criado_em: string; usuario_nome: string | null; usuario_email: string | null }[];
 }) {
-  const link = (page: number) => `/admin/auditoria?${new URLSearchParams({ ...(p.entidade ? { entidade: p.entidade } : {}), pagina: String(page) })}`;
   return (
     <StaffPage title="Registro de alterações" staff={p.staff}>
       <form method="get" action="/admin/auditoria" class="filters">
         <Select name="entidade" label="Tipo de cadastro" values={{ entidade: p.entidade }} placeholder="Todos" options={AUDIT_ENTITIES} />
+        <Field name="q" label="Contém o texto (nome, valor antes ou depois)" values={{ q: p.list.q }} type="text" maxLength={100} />
         <p>
           <button type="submit" class="secondary">Filtrar</button>
         </p>
       </form>
-      <p class="muted">{p.total === 1 ? '1 alteração' : `${p.total} alterações`}</p>
+      <p class="muted">{p.list.total === 1 ? '1 alteração' : `${p.list.total} alterações`}</p>
       <TableWrap label="Tabela das alterações">
         <table class="audit">
           <caption class="visually-hidden">Alterações, da mais recente para a mais antiga</caption>
@@ -187,15 +188,7 @@ export function AuditPage(p: {
           </tbody>
         </table>
       </TableWrap>
-      {p.pages > 1 ? (
-        <nav class="pagination" aria-label="Páginas">
-          {p.page > 1 ? <a href={link(p.page - 1)}>Anterior</a> : null}
-          <span>
-            Página {p.page} de {p.pages}
-          </span>
-          {p.page < p.pages ? <a href={link(p.page + 1)}>Próxima</a> : null}
-        </nav>
-      ) : null}
+      <Pagination list={p.list} />
     </StaffPage>
   );
 }
