@@ -1,8 +1,7 @@
-// Staff accounts (admin only) and the audit log.
-import { formatDateTime } from '../../lib/time';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, ListFilter, Pagination, Select, StaffPage, type StaffProps, TableWrap } from './shared/components.view';
-import type { ListState } from './shared/list';
-import type { FieldErrors, FormValues } from './shared/validation';
+// Staff accounts screens (admin only): list, create, edit role and units, password, disable.
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, ListFilter, Pagination, Select, StaffPage, type StaffProps, TableWrap } from '../content/shared/components.view';
+import type { ListState } from '../content/shared/list';
+import type { FieldErrors, FormValues } from '../content/shared/validation';
 
 const CRUMBS = [{ href: '/admin/contas', label: 'Contas' }];
 const ROLE_OPTIONS = [
@@ -114,81 +113,6 @@ export function AccountFormPage(p: {
           </section>
         </>
       ) : null}
-    </StaffPage>
-  );
-}
-
-export const AUDIT_ENTITIES = [
-  { value: 'unidade', label: 'Unidades' },
-  { value: 'plano', label: 'Planos' },
-  { value: 'area', label: 'Áreas' },
-  { value: 'modalidade', label: 'Modalidades' },
-  { value: 'aula', label: 'Aulas' },
-  { value: 'grade', label: 'Grades inteiras' },
-  { value: 'pergunta', label: 'Perguntas' },
-  { value: 'opcao', label: 'Opções' },
-  { value: 'usuario', label: 'Contas' },
-  { value: 'catalogo', label: 'Importações do catálogo' },
-];
-
-function pretty(json: string | null): string {
-  if (!json) return '—';
-  try {
-    return JSON.stringify(JSON.parse(json), null, 1);
-  } catch {
-    return json;
-  }
-}
-
-export function AuditPage(p: {
-  staff: StaffProps;
-  entidade: string;
-  list: ListState;
-  rows: { id: number; acao: string; entidade: string; entidade_id: number | null; antes: string | null; depois: string | null; criado_em: string; usuario_nome: string | null; usuario_email: string | null }[];
-}) {
-  return (
-    <StaffPage title="Registro de alterações" staff={p.staff}>
-      <form method="get" action="/admin/auditoria" class="filters">
-        <Select name="entidade" label="Tipo de cadastro" values={{ entidade: p.entidade }} placeholder="Todos" options={AUDIT_ENTITIES} />
-        <Field name="q" label="Contém o texto (nome, valor antes ou depois)" values={{ q: p.list.q }} type="text" maxLength={100} />
-        <p>
-          <button type="submit" class="secondary">Filtrar</button>
-        </p>
-      </form>
-      <p class="muted">{p.list.total === 1 ? '1 alteração' : `${p.list.total} alterações`}</p>
-      <TableWrap label="Tabela das alterações">
-        <table class="audit">
-          <caption class="visually-hidden">Alterações, da mais recente para a mais antiga</caption>
-          <thead>
-            <tr>
-              <th scope="col">Quando</th>
-              <th scope="col">Quem</th>
-              <th scope="col">O quê</th>
-              <th scope="col">Antes</th>
-              <th scope="col">Depois</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.rows.map((r) => (
-              <tr key={r.id}>
-                <td>{formatDateTime(r.criado_em)}</td>
-                <td>{r.usuario_nome ? `${r.usuario_nome} (${r.usuario_email})` : 'Linha de comando'}</td>
-                <td>
-                  {r.acao} · {r.entidade}
-                  {r.entidade_id ? ` #${r.entidade_id}` : ''}
-                </td>
-                <td>
-                  <pre class="json">{pretty(r.antes)}</pre>
-                </td>
-                <td>
-                  <pre class="json">{pretty(r.depois)}</pre>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
-      <Pagination list={p.list} />
     </StaffPage>
   );
 }
