@@ -325,7 +325,7 @@ const listHref = (list: ListLinks, page: number) => {
 /** The `q` filter of a staff list (a plain GET form) and how many rows match. */
 export function ListFilter({ list, label }: { list: { path: string; q: string; total: number }; label: string }) {
   return (
-    <form method="get" action={list.path} class="list-filter" role="search" aria-label={label}>
+    <form method="get" action={list.path} class="list-filter" role="search" aria-label="Filtro da lista">
       <label for="lista-q">{label}</label>
       <input id="lista-q" name="q" type="search" value={list.q} maxLength={100} />
       <button type="submit">Filtrar</button>
