@@ -7,6 +7,8 @@
 //
 // Both servers stay up and each app route is measured right after the replay server on the
 // same path: the ratio uses that neighbouring run, so background load skews both alike.
+// BENCH_ROUNDS (default 3) repeats every pair; the median ratio and median p99 are reported,
+// so one burst of load from another process does not decide a route's figure.
 import { seedLargeCatalog } from '../src/db/seeds/large';
 import {
   atLeast,
@@ -32,6 +34,12 @@ const UNITS = Number(process.env.BENCH_UNITS ?? 300);
 const PLANS = Number(process.env.BENCH_PLANS ?? 3000);
 const COMMON_WORD = 'movimento'; // in every unit's name: every unit matches, top 20 returned
 const RARE_WORD = 'pituba'; // one neighbourhood of Salvador: a handful of matches
+const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)) || 1);
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 /** every public GET ≥ 75 % of the same-bytes server, p99 ≤ 10 ms, RSS after load ≤ 128 MB */
 export const CATALOG_TARGETS = { ratio: 0.75, p99Ms: 10, rssMb: 128 };
@@ -53,7 +61,8 @@ function headerBytes(c: CapturedResponse): number {
 }
 
 async function main() {
-  const duration = benchDuration();
+  // 5 s per measure by default here: three rounds of every pair keep the whole run to a few minutes.
+  const duration = process.env.BENCH_DURATION ? benchDuration() : 5;
   console.log(`Preparando o banco: ${UNITS} unidades e ${PLANS} planos gerados (SQLite)…`);
   const db = await prepareDatabase((d) => seedLargeCatalog(d, { units: UNITS, plans: PLANS }));
   const { fullTimetableUnitId, unitIds } = db.seeded;
@@ -73,7 +82,7 @@ async function main() {
   ];
 
   const all: LoadResult[] = [];
-  const measured: { route: Route; captured: CapturedResponse; app: LoadResult; replay: LoadResult }[] = [];
+  const measured: { route: Route; captured: CapturedResponse; app: LoadResult[]; replay: LoadResult[] }[] = [];
   const skipped: string[] = [];
   let replay: ChildServer | null = null;
   let app: ChildServer | null = null;
@@ -96,12 +105,16 @@ async function main() {
       captured.push({ route, c });
     }
     replay = await startReplayServer(captured.map((x) => x.c));
-    console.log(`Cada rota: servidor node:http com os mesmos bytes, depois o app; ${DEFAULT_CONNECTIONS} conexões, ${duration} s cada…`);
-    for (const { route, c } of captured) {
-      const same = await runLoad(replay, `${route.label} (mesmos bytes)`, route.path);
-      const r = await runLoad(app, route.label, route.path);
-      all.push(same, r);
-      measured.push({ route, captured: c, app: r, replay: same });
+    console.log(`Cada rota: servidor node:http com os mesmos bytes, depois o app; ${DEFAULT_CONNECTIONS} conexões, ${duration} s cada, ${ROUNDS} rodada(s)…`);
+    for (const { route, c } of captured) measured.push({ route, captured: c, app: [], replay: [] });
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const m of measured) {
+        const same = await runLoad(replay, `${m.route.label} (mesmos bytes)`, m.route.path, { duration });
+        const r = await runLoad(app, m.route.label, m.route.path, { duration });
+        all.push(same, r);
+        m.replay.push(same);
+        m.app.push(r);
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     afterRss = app.rssMb();
@@ -114,8 +127,11 @@ async function main() {
   const T = CATALOG_TARGETS;
   const rows: string[][] = [];
   const targets: Target[] = [];
-  for (const { route, captured: c, app: r, replay: same } of measured) {
-    const ratio = r.reqPerSec / same.reqPerSec;
+  for (const { route, captured: c, app: runs, replay: sameRuns } of measured) {
+    const ratios = runs.map((r, i) => r.reqPerSec / sameRuns[i]!.reqPerSec);
+    const ratio = median(ratios);
+    const r = { label: runs[0]!.label, path: runs[0]!.path, reqPerSec: median(runs.map((x) => x.reqPerSec)), p99: median(runs.map((x) => x.p99)) };
+    const same = { reqPerSec: median(sameRuns.map((x) => x.reqPerSec)), p99: median(sameRuns.map((x) => x.p99)) };
     const tRatio = route.target ? atLeast(ratio * 100, T.ratio * 100, '%', 0) : undefined;
     const tP99 = route.target ? atMost(r.p99, T.p99Ms, ' ms', 0) : undefined;
     if (tRatio && tP99) targets.push(tRatio, tP99);
@@ -126,7 +142,7 @@ async function main() {
       fmt.rps(r.reqPerSec),
       fmt.ms(r.p99),
       `${fmt.rps(same.reqPerSec)} (p99 ${fmt.ms(same.p99)})`,
-      ratio.toFixed(2),
+      ROUNDS > 1 ? `${ratio.toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(' ')})` : ratio.toFixed(2),
       tRatio ? formatTarget(tRatio) : '(sem meta)',
       tP99 ? formatTarget(tP99) : '',
     ]);
@@ -135,11 +151,12 @@ async function main() {
   console.log(
     `Resultados (${DEFAULT_CONNECTIONS} conexões, ${duration} s por medida, ${UNITS} unidades, ${PLANS} planos, ${new Date().toISOString()}):`,
   );
-  printTable(['medida', 'rota', 'bytes (cab. + corpo)', 'app req/s', 'app p99', 'mesmos bytes req/s', 'razão', 'meta de vazão', 'meta p99'], rows);
+  printTable(['medida', 'rota', 'bytes (cab. + corpo)', 'app req/s', 'app p99', 'mesmos bytes req/s', 'razão (mediana; rodadas)', 'meta de vazão', 'meta p99'], rows);
+  if (ROUNDS > 1) console.log(`req/s e p99: medianas de ${ROUNDS} rodadas; razão: mediana das razões de cada par de medidas vizinhas.`);
   for (const s of skipped) console.log(`Pulada: ${s}`);
 
-  const peakRss = Math.max(...measured.map((m) => m.app.rssMb ?? 0));
-  const replayRss = Math.max(...measured.map((m) => m.replay.rssMb ?? 0));
+  const peakRss = Math.max(...measured.flatMap((m) => m.app.map((r) => r.rssMb ?? 0)));
+  const replayRss = Math.max(...measured.flatMap((m) => m.replay.map((r) => r.rssMb ?? 0)));
   const tRss = atMost(afterRss ?? peakRss, T.rssMb, ' MB', 0);
   targets.push(tRss);
   console.log('');
