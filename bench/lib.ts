@@ -121,7 +121,8 @@ function wrap(name: string, child: ChildProcess, url: string): ChildServer {
  * Request logging is off (LOG_LEVEL=warn) so the figures measure the app, not the log pipe.
  * It runs with the Node flags of `npm start` (read from package.json, so they cannot drift);
  * BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=4") adds flags to try settings, and
- * BENCH_SERVER another build to compare (e.g. a copy of an older dist/).
+ * BENCH_SERVER another build to compare (e.g. a copy of an older dist/) and BENCH_START_FLAGS
+ * the flags it was started with.
  */
 export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
@@ -158,6 +159,8 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
 
 /** The flags `npm start` gives node before dist/server.js. */
 export function startFlags(): string[] {
+  // BENCH_START_FLAGS replaces them, e.g. to measure an older build as it was started then.
+  if (process.env.BENCH_START_FLAGS !== undefined) return process.env.BENCH_START_FLAGS.split(/\s+/).filter(Boolean);
   const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
   const m = /\bnode((?:\s+--\S+)*)\s+dist\/server\.js/.exec(start);
   return m ? m[1]!.trim().split(/\s+/).filter(Boolean) : [];
