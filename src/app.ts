@@ -12,8 +12,10 @@ import notFoundPlugin from './http/not-found';
 import staticPlugin from './http/static';
 import formsPlugin from './http/forms';
 import healthPlugin from './http/health';
+import { fastifyTrustProxy } from './http/proxy';
 import catalogFeature from './features/catalog/index';
 import mailFeature from './features/mail/index';
+import rateLimitPlugin from './features/ratelimit/index';
 import identityFeature, { legacyPluginNames } from './features/identity/index';
 import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
@@ -32,8 +34,7 @@ export type App = FastifyInstance;
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
-    // A hop count is valid at run time (proxy-addr) though the type omits it.
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: createRequestIdGenerator(),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -50,6 +51,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(dbPlugin, { handle, ownsHandle: !options.db });
   await app.register(securityPlugin);
   await app.register(errorsPlugin);
+  await app.register(rateLimitPlugin);
   await app.register(notFoundPlugin);
   await app.register(staticPlugin, { root: path.resolve('public') });
   await app.register(formsPlugin, { secret: config.sessionSecret });

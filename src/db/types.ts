@@ -265,6 +265,20 @@ export interface FilaEmailsTable {
   origem: string | null;
   criado_em: string;
   enviado_em: string | null;
+  /** 0 = notification to the chain (sent first), 10 = bulk; see mail/outbox.repository.ts */
+  prioridade: ColumnType<number, number | undefined, number>;
+  /** the Message-ID every attempt carries, set before the first one */
+  message_id: string | null;
+}
+
+/** Rate-limit counters shared by every instance: one row per key and fixed window. */
+export interface LimitesTable {
+  chave: string;
+  /** window start, epoch ms */
+  janela: number;
+  /** window end, epoch ms: the row can be pruned after it */
+  expira_em: number;
+  contagem: ColumnType<number, number | undefined, number>;
 }
 
 /** Audit log of staff changes to the content: who, when, what, before and after (JSON text). */
@@ -319,6 +333,7 @@ export interface Database {
   fila_emails: FilaEmailsTable;
   auditoria: AuditoriaTable;
   cliques_cta: CliquesCtaTable;
+  limites: LimitesTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

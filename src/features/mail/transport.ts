@@ -29,7 +29,9 @@ export function smtpTransportOptions(smtp: SmtpConfig, extra: Partial<SMTPTransp
 // Loaded on first use (a mail is sent or the diagnostic runs), not at start: it only costs memory before.
 const require = createRequire(import.meta.url);
 
-export function createSmtpTransport(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> = {}) {
+/** `pool: true` (the worker) keeps the connection open across messages. */
+export function createSmtpTransport(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> & { pool?: boolean; maxConnections?: number } = {}) {
   const nodemailer = require('nodemailer') as typeof Nodemailer;
-  return nodemailer.createTransport(smtpTransportOptions(smtp, extra));
+  return nodemailer.createTransport(smtpTransportOptions(smtp, extra) as SMTPTransportOptions);
 }
+export type SmtpTransport = ReturnType<typeof createSmtpTransport>;
