@@ -89,7 +89,7 @@ async function main() {
   let idleRss: number | null = null;
   let afterRss: number | null = null;
   try {
-    app = await startAppServer(db.databaseUrl);
+    app = await startAppServer(db.databaseUrl, { MALLOC_ARENA_MAX: '2' }); // as npm start runs it
     idleRss = app.rssMb();
     // One capture per route, before any load: the replay server answers with these bytes.
     const captured: { route: Route; c: CapturedResponse }[] = [];

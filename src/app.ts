@@ -14,6 +14,7 @@ import formsPlugin from './http/forms';
 import healthPlugin from './http/health';
 import { fastifyTrustProxy } from './http/proxy';
 import catalogFeature from './features/catalog/index';
+import storageFeature from './features/storage/index';
 import mailFeature from './features/mail/index';
 import rateLimitPlugin from './features/ratelimit/index';
 import identityFeature, { legacyPluginNames } from './features/identity/index';
@@ -21,6 +22,7 @@ import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
+import bookingFeature from './features/booking/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -59,12 +61,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   for (const alias of legacyPluginNames) await app.register(alias);
   await app.register(healthPlugin);
 
+  await app.register(storageFeature);
   await app.register(mailFeature);
   await app.register(adminFeature);
   await app.register(catalogFeature);
   await app.register(franchiseFeature);
   await app.register(feedbackFeature);
   await app.register(contentFeature);
+  await app.register(bookingFeature);
 
   return app;
 }

@@ -152,7 +152,7 @@ export interface FaleAquiTable {
 export interface FaleAquiArquivosTable {
   id: Id;
   fale_aqui_id: number;
-  /** relative to UPLOADS_DIR, e.g. fale_aqui/2026/11/3f…9a.jpg */
+  /** the storage key (relative to UPLOADS_DIR, or arquivos.chave), e.g. fale_aqui/2026/11/3f…9a.jpg */
   caminho: string;
   nome_original: string | null;
   tipo: string;
@@ -161,6 +161,17 @@ export interface FaleAquiArquivosTable {
   altura: number;
   sha256: string;
   criado_em: string;
+}
+
+/** Uploaded files with STORAGE_DRIVER=database (src/features/storage/database-storage.ts). */
+export interface ArquivosTable {
+  chave: string;
+  bytes: Buffer;
+  tipo: string;
+  tamanho: number;
+  criado_em: string;
+  /** null while temporary; set in the transaction that stores the row referencing the file */
+  finalizado_em: string | null;
 }
 
 export interface FranquiaLeadsTable {
@@ -306,6 +317,55 @@ export interface CliquesCtaTable {
   criado_em: string;
 }
 
+/**
+ * unidades.vagas_experimentais (NOT NULL, default 3): trial guests a class or free-training
+ * slot takes. Declared apart from UnidadesTable so the code that builds whole unit rows
+ * (content, import) need not know it; the booking repository reads it through
+ * `WithTrialCapacity`.
+ */
+export interface UnidadesTrialCapacityColumn {
+  vagas_experimentais: ColumnType<number, number | undefined, number>;
+}
+export type WithTrialCapacity = Omit<Database, 'unidades'> & { unidades: UnidadesTable & UnidadesTrialCapacityColumn };
+
+/** Trial-class bookings (issue 14). */
+export interface AulasExperimentaisTable {
+  id: Id;
+  unidade_id: number;
+  aula_id: number | null;
+  /** aula:<aula_id>:<aaaa-mm-dd> | livre:<aaaa-mm-dd>:<HH:MM> */
+  vaga: string;
+  /** modality name, or "Treino livre" */
+  atividade: string;
+  inicio_em: string;
+  fim_em: string;
+  /** São Paulo day of the class, aaaa-mm-dd */
+  dia: string;
+  nome: string;
+  /** +55…; null once anonymised */
+  whatsapp: string | null;
+  email: string | null;
+  aceita_contato: ColumnType<Flag, Flag | undefined, Flag>;
+  envio_id: string;
+  codigo: string;
+  /** agendado | compareceu | nao_compareceu | matriculou */
+  status: ColumnType<string, string | undefined, string>;
+  status_por: number | null;
+  lembrete_em: string | null;
+  anonimizado_em: string | null;
+  /** Monday (São Paulo) of the week the booking was made */
+  semana: string;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+/** Per-slot booking counters: raised only while reservados < the unit's capacity. */
+export interface AulasExperimentaisVagasTable {
+  unidade_id: number;
+  vaga: string;
+  reservados: ColumnType<number, number | undefined, number>;
+}
+
 export interface Database {
   unidades: UnidadesTable;
   unidade_horarios: UnidadeHorariosTable;
@@ -322,6 +382,7 @@ export interface Database {
   respostas_itens: RespostasItensTable;
   fale_aqui: FaleAquiTable;
   fale_aqui_arquivos: FaleAquiArquivosTable;
+  arquivos: ArquivosTable;
   franquia_leads: FranquiaLeadsTable;
   franquia_leads_historico: FranquiaLeadsHistoricoTable;
   franquia_leads_notas: FranquiaLeadsNotasTable;
@@ -333,6 +394,8 @@ export interface Database {
   fila_emails: FilaEmailsTable;
   auditoria: AuditoriaTable;
   cliques_cta: CliquesCtaTable;
+  aulas_experimentais: AulasExperimentaisTable;
+  aulas_experimentais_vagas: AulasExperimentaisVagasTable;
   limites: LimitesTable;
 }
 

@@ -94,6 +94,9 @@ function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?:
         <li>
           <a href="/admin/mensagens">Mensagens</a>
         </li>
+        <li>
+          <a href="/admin/aulas-experimentais">Aulas experimentais</a>
+        </li>
         {manager ? null : (
           <li>
             <a href="/pages/Franquia/smtp_test.php">E-mail</a>

@@ -31,6 +31,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
     ...loadConfig({ NODE_ENV: 'test', MAIL_WORKER: 'false', LOG_LEVEL: 'silent', UPLOADS_DIR: uploadsDir, ...options.env }),
     database: testDb.config,
   };
+  // As in production: without STORAGE_DRIVER, PostgreSQL stores files in the database.
+  if (!options.env?.STORAGE_DRIVER && testDb.config.engine === 'postgres') config.storage = { ...config.storage, driver: 'database' };
   const app = await buildApp(config, { db: testDb.handle, logger: false });
   await app.ready();
   return {

@@ -1,6 +1,8 @@
 // Free-message rules (DESIGN "Free message"). Everything is checked and every photo
-// re-encoded in memory BEFORE anything is written; then the files, then one transaction
-// (message + image rows + notification). A failure removes the files already written.
+// re-encoded in memory BEFORE anything is written; then the files are stored as
+// temporary, and one transaction stores the message, the image rows and the notification
+// and makes the files final (docs/decisions/071). A failure removes the files; a crash
+// leaves only temporary files, which the orphan sweep removes.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index';
@@ -8,26 +10,17 @@ import type { Database } from '../../db/types';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
 import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
+import type { ReceivedFile, UploadProblem } from '../storage/multipart';
 import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
-import { ImageRejectedError, MAX_IMAGES, processImage, sanitizeOriginalName, type ProcessedImage } from './images';
+import { ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGES, MESSAGE_PHOTO_VARIANTS, processImage, type ProcessedImage } from './images';
 
 export const MESSAGE_MAX = 3000;
 export const NAME_MAX = 120;
 export const UNIT_TEXT_MAX = 120;
 export const ANONYMOUS_NAME = 'Anônimo';
 
-export interface Upload {
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
-
-export interface UploadProblems {
-  /** a file went past the per-file byte limit */
-  tooLarge: boolean;
-  /** more file parts than allowed (the parser stopped) */
-  tooMany: boolean;
-}
+/** a received photo: its label and its spool file (or its bytes, for callers outside HTTP) */
+export type Upload = Pick<ReceivedFile, 'label'> & ({ path: string } | { data: Buffer });
 
 export interface MessageValues {
   nome_completo: string;
@@ -108,7 +101,7 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
   return {
     repo,
 
-    async submit(fields: Record<string, unknown>, uploads: Upload[], problems: UploadProblems): Promise<MessageResult> {
+    async submit(fields: Record<string, unknown>, uploads: Upload[], problem: UploadProblem | null = null): Promise<MessageResult> {
       const values = readMessageFields(fields);
       const errors: MessageErrors = {};
       let httpStatus: 413 | 422 = 422;
@@ -136,19 +129,20 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
       }
 
       const images: { image: ProcessedImage; upload: Upload }[] = [];
-      if (problems.tooLarge) {
-        errors.arquivos = 'Cada foto pode ter no máximo 10 MB. Nada foi gravado: escolha uma foto menor.';
+      if (problem === 'fileTooLarge') {
+        errors.arquivos = `Cada foto pode ter no máximo ${MAX_IMAGE_BYTES / 1024 / 1024} MB. Nada foi gravado: escolha uma foto menor.`;
         httpStatus = 413;
-      } else if (problems.tooMany || uploads.length > MAX_IMAGES) {
+      } else if (problem === 'tooManyFiles' || uploads.length > MAX_IMAGES) {
         errors.arquivos = `Envie no máximo ${MAX_IMAGES} fotos.`;
       } else {
         const problemsByFile: string[] = [];
         for (const [i, upload] of uploads.entries()) {
           try {
-            images.push({ image: await processImage(upload.data), upload });
+            const [image] = await processImage('path' in upload ? upload.path : upload.data, { variants: MESSAGE_PHOTO_VARIANTS, filename: upload.label });
+            images.push({ image: image!, upload });
           } catch (err) {
             if (!(err instanceof ImageRejectedError)) throw err;
-            const name = sanitizeOriginalName(upload.filename) ?? `foto ${i + 1}`;
+            const name = upload.label ?? `foto ${i + 1}`;
             problemsByFile.push(`${name}: ${err.message}`);
           }
         }
@@ -161,7 +155,7 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
       const criadoEm = nowIso(now);
       const files: NewMessageFile[] = images.map(({ image, upload }) => ({
         caminho: storedPath(now, image.ext),
-        nomeOriginal: sanitizeOriginalName(upload.filename),
+        nomeOriginal: upload.label,
         tipo: image.mime,
         tamanho: image.size,
         largura: image.width,
@@ -178,23 +172,24 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         criadoEm,
       };
 
-      const written: string[] = [];
+      const keys = files.map((f) => f.caminho);
       try {
-        for (const [i, f] of files.entries()) {
-          await storage.write(f.caminho, images[i]!.image.data);
-          written.push(f.caminho);
-        }
+        for (const [i, f] of files.entries()) await storage.put(f.caminho, images[i]!.image.data, f.tipo);
+        // Free the re-encoded bytes before the transaction: they are stored now.
+        images.length = 0;
         const to = deps.notificationEmail;
         // The message, its image rows and the notification: all of them are kept or none is.
+        // The photos become final in the same transaction, after their rows (decision 071).
         const id = await deps.db.transaction().execute(async (trx) => {
           const newId = await createFaleAquiRepository(trx).insertMessage(message, files);
           if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
+          if (keys.length) await storage.commit(trx, keys);
           return newId;
         });
         return { status: 'stored', id };
       } catch (err) {
-        // Nothing of a failed request stays on disk.
-        await Promise.all(written.map((p) => storage.remove(p).catch(() => {})));
+        // Nothing of a failed request stays behind (temporary or final).
+        await Promise.all(keys.map((k) => storage.delete(k).catch(() => {})));
         throw err;
       }
     },

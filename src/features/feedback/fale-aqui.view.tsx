@@ -88,7 +88,7 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
           {...aria(errors, 'arquivos', 'arquivos-dica')}
         />
         <p class="hint" id="arquivos-dica">
-          Até 2 fotos JPEG, PNG ou WebP, com no máximo 10 MB cada. A localização e os dados da câmera são apagados.
+          Até 2 fotos JPEG, PNG ou WebP (até 20 MB e 50 megapixels cada; fotos de celular servem). A localização e os dados da câmera são apagados.
         </p>
         <p class="field-error" data-files-error="" hidden aria-live="polite"></p>
         <FieldError id={errId('arquivos')} message={errors.arquivos} />

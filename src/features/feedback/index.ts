@@ -14,5 +14,5 @@ export default fp(
     await faleAquiRoutes(app, services);
     await app.register((scope) => staffRoutes(scope, services));
   },
-  { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
+  { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth', 'storage'] },
 );

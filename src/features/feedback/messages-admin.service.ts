@@ -36,14 +36,14 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
     async photo(fileId: number) {
       const file = await repo.fileById(fileId);
       if (!file) return null;
-      const size = await storage.size(file.caminho);
-      if (size === null) return { file, missing: true as const };
+      const stored = await storage.get(file.caminho);
+      if (!stored) return { file, missing: true as const };
       return {
         file,
         missing: false as const,
-        size,
+        size: stored.size,
         contentType: SAFE_TYPES.has(file.tipo) ? file.tipo : 'application/octet-stream',
-        open: () => storage.open(file.caminho),
+        open: () => stored.open(),
       };
     },
 
