@@ -4,7 +4,8 @@
 // Other features add their own bench/<name>.ts on top of these.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -118,15 +119,18 @@ function wrap(name: string, child: ChildProcess, url: string): ChildServer {
 /**
  * The real production build (dist/server.js, as `npm start` runs it) on the given database.
  * Request logging is off (LOG_LEVEL=warn) so the figures measure the app, not the log pipe.
- * BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=2") adds V8/Node flags to try settings.
+ * It runs with the Node flags of `npm start` (read from package.json, so they cannot drift);
+ * BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=4") adds flags to try settings, and
+ * BENCH_SERVER another build to compare (e.g. a copy of an older dist/) and BENCH_START_FLAGS
+ * the flags it was started with.
  */
 export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
-  const entry = path.resolve('dist/server.js');
+  const entry = path.resolve(process.env.BENCH_SERVER ?? 'dist/server.js');
   if (!existsSync(entry)) throw new Error('dist/server.js não existe: rode `npm run build` antes (o `npm run bench` já faz isso).');
   const port = await freePort();
   const uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-uploads-'));
-  const child = spawn(process.execPath, [...nodeFlags, '--enable-source-maps', entry], {
+  const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, entry], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -153,21 +157,90 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
   return server;
 }
 
-/** The yardstick: node:http answering a constant body, in its own process. */
-export async function startPlainServer(): Promise<ChildServer> {
+/** The flags `npm start` gives node before dist/server.js. */
+export function startFlags(): string[] {
+  // BENCH_START_FLAGS replaces them, e.g. to measure an older build as it was started then.
+  if (process.env.BENCH_START_FLAGS !== undefined) return process.env.BENCH_START_FLAGS.split(/\s+/).filter(Boolean);
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const m = /\bnode((?:\s+--\S+)*)\s+dist\/server\.js/.exec(start);
+  return m ? m[1]!.trim().split(/\s+/).filter(Boolean) : [];
+}
+
+/** One route's full answer as the app sent it: status, headers in order, body bytes. */
+export interface CapturedResponse {
+  path: string;
+  status: number;
+  /** flat [name, value, name, value, …] as received (rawHeaders) */
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+/**
+ * GETs a path with no request headers but Host (what autocannon sends), so the answer is
+ * exactly what the load run will get: no compression, no cookie.
+ */
+export function captureResponse(baseUrl: string, urlPath: string): Promise<CapturedResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${baseUrl}${urlPath}`, { method: 'GET', agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ path: urlPath, status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Headers node:http writes itself (or that describe the connection, not the answer). */
+const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * The yardstick: a bare node:http server, in its own process, that answers each captured
+ * path with the app's exact bytes (status, the same headers in the same order, the same
+ * body), precomputed. What the app costs beyond it is the framework and the app's own work.
+ */
+export async function startReplayServer(responses: CapturedResponse[]): Promise<ChildServer> {
   const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-replay-'));
+  const file = path.join(dir, 'responses.json');
+  writeFileSync(
+    file,
+    JSON.stringify(
+      responses.map((r) => {
+        const headers: string[] = [];
+        for (let i = 0; i < r.rawHeaders.length; i += 2) {
+          if (!HOP_HEADERS.has(r.rawHeaders[i]!.toLowerCase())) headers.push(r.rawHeaders[i]!, r.rawHeaders[i + 1]!);
+        }
+        return { path: r.path, status: r.status, headers, body: r.body.toString('base64') };
+      }),
+    ),
+  );
   const code = `
     const http = require('node:http');
-    const body = Buffer.from('[{"tipo":"unidade","id":1,"nome":"Movimento Pinheiros","cidade":"São Paulo"}]');
+    const fs = require('node:fs');
+    const routes = new Map();
+    for (const r of JSON.parse(fs.readFileSync(${JSON.stringify(file)}, 'utf8'))) {
+      routes.set(r.path, { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') });
+    }
+    const missing = Buffer.from('not captured');
     http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-      res.end(body);
+      const r = routes.get(req.url);
+      if (!r) { res.writeHead(404, { 'content-length': missing.length }); res.end(missing); return; }
+      res.writeHead(r.status, r.headers);
+      res.end(r.body);
     }).listen(${port}, '127.0.0.1');
   `;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/`, child);
-  return wrap('plain', child, url);
+  await waitForHttp(`${url}${responses[0]?.path ?? '/'}`, child);
+  const server = wrap('replay', child, url);
+  const stop = server.stop;
+  server.stop = async () => {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return server;
 }
 
 export interface LoadResult {

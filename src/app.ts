@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -6,6 +5,7 @@ import type { Config } from './config';
 import { createDb, type DbHandle } from './db/index';
 import dbPlugin from './http/db';
 import { loggerOptions } from './http/logger';
+import { createRequestIdGenerator } from './http/request-id';
 import securityPlugin from './http/security';
 import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
@@ -38,7 +38,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     trustProxy: fastifyTrustProxy(config.trustProxy),
-    genReqId: () => randomUUID(),
+    genReqId: createRequestIdGenerator(),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -34,8 +34,10 @@ async function main() {
   let closing = false;
   // While draining, answers close their keep-alive connection, so server.close() is not
   // held open by clients that would otherwise reuse it.
-  app.addHook('onSend', async (_request, reply) => {
+  // A callback hook, not async: it runs on every response.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -66,11 +66,11 @@ describe('catalog import', () => {
     empty = seeded;
     expect((await exportCatalog(empty.handle.db)).unidades).toEqual([]);
     const first = await importCatalog({ db: empty.handle.db }, JSON.parse(JSON.stringify(original)));
-    expect(first).toMatchObject({ ok: true, resumo: { unidades: { criados: 8, atualizados: 0 } } });
+    expect(first).toMatchObject({ ok: true, resumo: { unidades: { criados: 8, atualizados: 0, inalterados: 0 } } });
     expect(await exportCatalog(empty.handle.db)).toEqual(original);
 
     const second = await importCatalog({ db: empty.handle.db }, JSON.parse(JSON.stringify(original)));
-    expect(second).toMatchObject({ ok: true, resumo: { unidades: { criados: 0, atualizados: 8 }, planos: { criados: 0, atualizados: 6 } } });
+    expect(second).toMatchObject({ ok: true, resumo: { unidades: { criados: 0, atualizados: 0, inalterados: 8 }, planos: { criados: 0, atualizados: 0, inalterados: 6 } } });
     expect(await exportCatalog(empty.handle.db)).toEqual(original);
 
     const audit = await empty.handle.db.selectFrom('auditoria').selectAll().where('entidade', '=', 'catalogo').execute();

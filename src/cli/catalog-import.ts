@@ -32,7 +32,7 @@ try {
       process.exitCode = 1;
     } else {
       console.log(`Catálogo importado de ${file}:`);
-      for (const [entity, c] of Object.entries(result.resumo)) console.log(`  ${entity}: ${c.criados} criados, ${c.atualizados} atualizados`);
+      for (const [entity, c] of Object.entries(result.resumo)) console.log(`  ${entity}: ${c.criados} criados, ${c.atualizados} atualizados, ${c.inalterados} inalterados`);
       console.log('Instâncias em execução mostram as mudanças em até 5 segundos.');
     }
   } finally {

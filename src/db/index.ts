@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type SQLiteDatabase from 'better-sqlite3';
+import type PgModule from 'pg';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -45,9 +46,19 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-// PostgreSQL returns BIGINT (count(*), sum) as text: parse it, our counts fit in a double.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
-pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+// Each engine's driver is loaded when that engine is used: a process on SQLite never holds
+// pg in memory, nor one on PostgreSQL the SQLite addon.
+const require = createRequire(import.meta.url);
+let pgModule: typeof PgModule | undefined;
+function loadPg(): typeof PgModule {
+  if (!pgModule) {
+    pgModule = require('pg') as typeof PgModule;
+    // PostgreSQL returns BIGINT (count(*), sum) as text: parse it, our counts fit in a double.
+    pgModule.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+    pgModule.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+  }
+  return pgModule;
+}
 
 export interface CreateDbOptions {
   /** told about errors of idle or checked-out PostgreSQL connections (a restart, a dropped link) */
@@ -60,6 +71,7 @@ export interface CreateDbOptions {
 export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}): DbHandle {
   if (config.engine === 'sqlite') {
     if (config.filename !== ':memory:') mkdirSync(path.dirname(config.filename), { recursive: true });
+    const SQLite = require('better-sqlite3') as typeof SQLiteDatabase;
     const sqlite = new SQLite(config.filename);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('busy_timeout = 5000');
@@ -70,7 +82,7 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
   }
   const tuning = { ...DEFAULT_PG_POOL, ...config.pool };
   const statementTimeout = options.statementTimeoutMs ?? tuning.statementTimeoutMs;
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: config.connectionString,
     max: options.max ?? tuning.max,
     // A database that is down must answer "unavailable" quickly, not hang a request:

@@ -1,7 +1,8 @@
 // CSV exports for spreadsheets used in Brazil: UTF-8 with BOM, ";" separators, CRLF,
 // São Paulo dates, and cells that a spreadsheet would run as a formula defused.
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { createRequire } from 'node:module';
+import type * as CsvStringify from 'csv-stringify';
 import { formatDateTimeCsv } from './time';
 
 /** A leading = + - @ tab or CR makes Excel/LibreOffice evaluate the cell: prefix a quote. */
@@ -20,6 +21,8 @@ export const csvDate = formatDateTimeCsv;
  * cell is defused, the header row too (it holds texts staff edit, e.g. survey questions).
  */
 export function csvStream(header: string[], rows: AsyncIterable<unknown[]>): Readable {
+  // Loaded on the first export (staff only), not at start.
+  const { stringify } = createRequire(import.meta.url)('csv-stringify') as typeof CsvStringify;
   const stringifier = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
   stringifier.write(header.map(defuseCell));
   const source = Readable.from(

@@ -103,9 +103,18 @@ export interface LargeSeedResult {
   noBenefitUnitId: number | null;
 }
 
-/** Adds `units` active units with plans, areas, modalities, hours and a full timetable. */
-export async function seedLargeCatalog(db: Kysely<Database>, options: { units?: number; seed?: number } = {}): Promise<LargeSeedResult> {
+/**
+ * Adds `units` active units with plans, areas, modalities, hours and a full timetable.
+ * `plans` (default 8, the chain-wide ones) is the total number of plans: beyond the eight,
+ * regional plans named after a city ("Plano Anual Recife 12") are linked to one to three
+ * units of that city, as a chain with local offers has.
+ */
+export async function seedLargeCatalog(
+  db: Kysely<Database>,
+  options: { units?: number; plans?: number; seed?: number } = {},
+): Promise<LargeSeedResult> {
   const count = options.units ?? 500;
+  const regionalPlans = Math.max(0, (options.plans ?? PLANS.length) - PLANS.length);
   const random = mulberry32(options.seed ?? 20261122);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const sample = <T>(list: readonly T[], n: number): T[] => {
@@ -217,6 +226,32 @@ export async function seedLargeCatalog(db: Kysely<Database>, options: { units?: 
       for (let d = 1; d <= 5; d++) for (const s of WEEKDAY_SLOTS) add(d, s);
       for (const s of SATURDAY_SLOTS) add(6, s);
       for (const s of SUNDAY_SLOTS) add(0, s);
+    }
+    if (regionalPlans > 0) {
+      const unitsByCity = new Map<string, number[]>();
+      units.forEach((u, i) => unitsByCity.set(u.cidade, [...(unitsByCity.get(u.cidade) ?? []), unitIds[i]!]));
+      const cities = [...unitsByCity.keys()];
+      const wanted = Array.from({ length: regionalPlans }, (_, i) => {
+        const template = PLANS[i % PLANS.length]!;
+        const cidade = cities[i % cities.length]!;
+        return { ...template, nome: `${template.nome} ${cidade} ${Math.floor(i / cities.length) + 1}`, cidade };
+      });
+      // Deterministic names: a second run reuses the plans it made before.
+      const existing = new Map<string, number>();
+      for (let i = 0; i < wanted.length; i += 400) {
+        const names = wanted.slice(i, i + 400).map((w) => w.nome);
+        for (const r of await trx.selectFrom('planos').select(['id', 'nome']).where('nome', 'in', names).execute()) existing.set(r.nome, r.id);
+      }
+      const missing = wanted.filter((w) => !existing.has(w.nome));
+      for (let i = 0; i < missing.length; i += 200) {
+        const rows = missing.slice(i, i + 200).map(({ cidade: _c, ...p }, j) => ({ ...p, ativo: 1 as const, ordem: 100 + i + j, criado_em: now, atualizado_em: now }));
+        for (const r of await trx.insertInto('planos').values(rows).returning(['id', 'nome']).execute()) existing.set(r.nome, r.id);
+      }
+      for (const w of wanted) {
+        for (const unitId of sample(unitsByCity.get(w.cidade)!, 1 + Math.floor(random() * 3))) {
+          planLinks.push({ plano_id: existing.get(w.nome)!, unidade_id: unitId });
+        }
+      }
     }
     await insertChunked(trx, 'unidade_horarios', hourRows);
     await insertChunked(trx, 'planos_unidades', planLinks);

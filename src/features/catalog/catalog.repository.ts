@@ -58,15 +58,12 @@ export function createCatalogRepository(db: Db) {
         .orderBy('ordem')
         .orderBy('id')
         .execute();
+      // Every link: buildSnapshot keeps those whose plan and unit are active (no join needed).
       const planUnits = await db
-        .selectFrom('planos_unidades as pu')
-        .innerJoin('planos as p', 'p.id', 'pu.plano_id')
-        .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
-        .select(['pu.plano_id', 'pu.unidade_id'])
-        .where('p.ativo', '=', 1)
-        .where('u.ativo', '=', 1)
-        .orderBy('pu.plano_id')
-        .orderBy('pu.unidade_id')
+        .selectFrom('planos_unidades')
+        .select(['plano_id', 'unidade_id'])
+        .orderBy('plano_id')
+        .orderBy('unidade_id')
         .execute();
       return { units, plans, planUnits };
     },

@@ -19,6 +19,7 @@ const SearchError = Type.Object({ error: Type.String(), message: Type.String() }
 const SearchQuery = Type.Object({ q: Type.Optional(Type.String()) });
 const IdQuery = Type.Object({ id: Type.Optional(Type.String()) });
 const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 interface CachedPage {
   /** encoded once: a cached page is written as is, with no per-request UTF-8 encoding */
@@ -48,20 +49,28 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
   const unknownUnit = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está mais em funcionamento. Veja as outras unidades na página inicial.');
 
+  // The service keeps each answer (one array per query per snapshot); its JSON bytes are
+  // kept next to it, made once by the route's own serializer.
+  const searchJson = new WeakMap<readonly object[], Buffer>();
   const searchHandler = async (request: FastifyRequest<{ Querystring: { q?: string } }>, reply: FastifyReply) => {
     if (request.validationError) {
       return reply.code(400).send({ error: 'Busca inválida', message: 'Envie um único parâmetro q com o texto da busca.' });
     }
     const outcome = await service.search(request.query.q);
     if (!outcome.ok) return reply.code(400).send({ error: outcome.error, message: outcome.message });
-    return outcome.items;
+    let body = searchJson.get(outcome.items);
+    if (!body) {
+      body = Buffer.from(reply.serialize(outcome.items) as string);
+      searchJson.set(outcome.items, body);
+    }
+    return reply.type(JSON_TYPE).send(body);
   };
   const searchSchema = {
     querystring: SearchQuery,
     response: { 200: Type.Array(SearchItem), 400: SearchError },
   };
   for (const url of ['/search_ajax.php', '/pesquisa.php']) {
-    r.get(url, { schema: searchSchema, attachValidation: true }, searchHandler);
+    r.get(url, { schema: searchSchema, attachValidation: true, config: { securityHeaders: 'json' } }, searchHandler);
   }
 
   r.get('/', { schema: { querystring: SearchQuery }, attachValidation: true }, async (request, reply) => {

@@ -6,6 +6,7 @@ import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvali
 import type { FieldErrors } from '../content/shared/validation';
 import type { AccountsService } from './accounts.service';
 import { AccountFormPage, AccountsListPage } from './accounts.view';
+import { ListQuery, listPage } from '../content/shared/list';
 import { sessionKey } from './sessions';
 
 export function accountRoutes(app: FastifyInstance, accounts: AccountsService) {
@@ -26,9 +27,10 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountsService) {
     return reply.page(<AccountFormPage staff={staffProps(request, reply)} user={user} values={values} units={await accounts.units()} {...extra} />, status);
   }
 
-  r.get('/admin/contas', { ...admin, schema: { querystring: NoticeQuery } }, async (request, reply) =>
-    reply.page(<AccountsListPage staff={staffProps(request, reply)} users={await accounts.list()} notice={request.query.ok} />),
-  );
+  r.get('/admin/contas', { ...admin, schema: { querystring: ListQuery } }, async (request, reply) => {
+    const { items, list } = listPage(await accounts.list(), request.query, '/admin/contas', (u) => `${u.nome} ${u.email} ${u.unidades.join(' ')}`);
+    return reply.page(<AccountsListPage staff={staffProps(request, reply)} users={items} list={list} notice={request.query.ok} />);
+  });
   r.get('/admin/contas/nova', admin, async (request, reply) =>
     reply.page(<AccountFormPage staff={staffProps(request, reply)} user={null} values={{ papel: 'gerente' }} units={await accounts.units()} />),
   );

@@ -1,5 +1,6 @@
 // Staff accounts screens (admin only): list, create, edit role and units, password, disable.
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, type StaffProps, TableWrap } from '../content/shared/components.view';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, ListFilter, Pagination, Select, StaffPage, type StaffProps, TableWrap } from '../content/shared/components.view';
+import type { ListState } from '../content/shared/list';
 import type { FieldErrors, FormValues } from '../content/shared/validation';
 
 const CRUMBS = [{ href: '/admin/contas', label: 'Contas' }];
@@ -7,15 +8,16 @@ const ROLE_OPTIONS = [
   { value: 'admin', label: 'Administrador (tudo)' },
   { value: 'gerente', label: 'Gerente de unidade (pesquisa, mensagens e grade das suas unidades)' },
 ];
-type UnitChoice = { id: number; nome: string; cidade: string; ativo: number };
-const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u.id), label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}` }));
+type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
+const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u.id), label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`, group: `${u.cidade}/${u.uf}` }));
 
-export function AccountsListPage({ staff, users, notice }: { staff: StaffProps; notice?: string; users: { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] }[] }) {
+export function AccountsListPage({ staff, users, notice, list }: { staff: StaffProps; notice?: string; list: ListState; users: { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] }[] }) {
   return (
     <StaffPage title="Contas da equipe" staff={staff} notice={notice}>
       <p>
         <a class="button" href="/admin/contas/nova">Nova conta</a>
       </p>
+      <ListFilter list={list} label="Filtrar contas por nome, e-mail ou unidade" />
       <TableWrap label="Tabela das contas">
         <table>
           <caption class="visually-hidden">Contas</caption>
@@ -45,6 +47,7 @@ export function AccountsListPage({ staff, users, notice }: { staff: StaffProps; 
           </tbody>
         </table>
       </TableWrap>
+      <Pagination list={list} />
     </StaffPage>
   );
 }

@@ -76,7 +76,7 @@ function buildRepository(db: Conn) {
 
     /** Every unit, for the account form's unit picker. */
     allUnits() {
-      return db.selectFrom('unidades').select(['id', 'nome', 'cidade', 'ativo']).orderBy('nome').execute();
+      return db.selectFrom('unidades').select(['id', 'nome', 'cidade', 'uf', 'ativo']).orderBy('nome').execute();
     },
 
     async existingUnitIds(ids: number[]): Promise<number[]> {

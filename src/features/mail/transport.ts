@@ -1,6 +1,7 @@
 // The SMTP transport, built from config.smtp. The security mode maps to nodemailer:
 // "tls" = implicit TLS (465), "starttls" = upgrade required, "none" = plain (local relays).
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
 import type { SmtpConfig } from '../../config';
 
@@ -25,8 +26,12 @@ export function smtpTransportOptions(smtp: SmtpConfig, extra: Partial<SMTPTransp
   };
 }
 
+// Loaded on first use (a mail is sent or the diagnostic runs), not at start: it only costs memory before.
+const require = createRequire(import.meta.url);
+
 /** `pool: true` (the worker) keeps the connection open across messages. */
 export function createSmtpTransport(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> & { pool?: boolean; maxConnections?: number } = {}) {
+  const nodemailer = require('nodemailer') as typeof Nodemailer;
   return nodemailer.createTransport(smtpTransportOptions(smtp, extra) as SMTPTransportOptions);
 }
 export type SmtpTransport = ReturnType<typeof createSmtpTransport>;

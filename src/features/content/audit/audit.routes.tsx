@@ -6,10 +6,12 @@ import Type from 'typebox';
 import { AUDIT_ENTITIES, AuditPage } from './audit.view';
 import { staffProps } from '../shared/http';
 import type { ContentServices } from '../services';
+import { LIST_PAGE_SIZE } from '../shared/list';
+import { pageInfo } from '../../../lib/pagination';
 
-const AUDIT_PAGE_SIZE = 50;
 const AuditQuery = Type.Object({
   entidade: Type.Optional(Type.String({ maxLength: 40 })),
+  q: Type.Optional(Type.String({ maxLength: 100 })),
   pagina: Type.Optional(Type.String({ maxLength: 10 })),
 });
 
@@ -19,13 +21,15 @@ export function auditRoutes(app: FastifyInstance, s: ContentServices) {
 
   r.get('/admin/auditoria', { ...admin, schema: { querystring: AuditQuery } }, async (request, reply) => {
     const entidade = AUDIT_ENTITIES.some((e) => e.value === request.query.entidade) ? request.query.entidade! : '';
-    const total = await s.audit.count({ entidade: entidade || undefined });
-    // An out-of-range page shows the nearest real page instead of an empty list.
-    const { page, pages, limit, offset } = paginate(total, AUDIT_PAGE_SIZE, request.query.pagina);
-    const rows = await s.audit.list({ entidade: entidade || undefined }, limit, offset);
+    const q = (request.query.q ?? '').trim();
+    const filter = { entidade: entidade || undefined, text: q || undefined };
+    // An out-of-range page shows the last real page instead of an empty list.
+    const info = pageInfo(await s.audit.count(filter), request.query.pagina, LIST_PAGE_SIZE);
+    const rows = await s.audit.list(filter, info.size, info.offset);
     if (request.headers.accept?.includes('application/json') && !request.headers.accept.includes('text/html')) {
-      return reply.send({ total, pagina: page, paginas: pages, itens: rows });
+      return reply.send({ total: info.total, pagina: info.page, paginas: info.pages, itens: rows });
     }
-    return reply.page(<AuditPage staff={staffProps(request, reply)} entidade={entidade} page={page} pages={pages} total={total} rows={rows} />);
+    const list = { ...info, path: '/admin/auditoria', q, params: entidade ? { entidade } : undefined };
+    return reply.page(<AuditPage staff={staffProps(request, reply)} entidade={entidade} list={list} rows={rows} />);
   });
 }

@@ -1,6 +1,7 @@
 // The audit log page (admin only): who changed what, before and after.
 import { formatDateTime } from '../../../lib/time';
-import { Select, StaffPage, type StaffProps, TableWrap } from '../shared/components.view';
+import { Field, Pagination, Select, StaffPage, type StaffProps, TableWrap } from '../shared/components.view';
+import type { ListState } from '../shared/list';
 
 export const AUDIT_ENTITIES = [
   { value: 'unidade', label: 'Unidades' },
@@ -27,21 +28,19 @@ function pretty(json: string | null): string {
 export function AuditPage(p: {
   staff: StaffProps;
   entidade: string;
-  page: number;
-  pages: number;
-  total: number;
+  list: ListState;
   rows: { id: number; acao: string; entidade: string; entidade_id: number | null; antes: string | null; depois: string | null; criado_em: string; usuario_nome: string | null; usuario_email: string | null }[];
 }) {
-  const link = (page: number) => `/admin/auditoria?${new URLSearchParams({ ...(p.entidade ? { entidade: p.entidade } : {}), pagina: String(page) })}`;
   return (
     <StaffPage title="Registro de alterações" staff={p.staff}>
       <form method="get" action="/admin/auditoria" class="filters">
         <Select name="entidade" label="Tipo de cadastro" values={{ entidade: p.entidade }} placeholder="Todos" options={AUDIT_ENTITIES} />
+        <Field name="q" label="Contém o texto (nome, valor antes ou depois)" values={{ q: p.list.q }} maxLength={100} />
         <p>
           <button type="submit" class="secondary">Filtrar</button>
         </p>
       </form>
-      <p class="muted">{p.total === 1 ? '1 alteração' : `${p.total} alterações`}</p>
+      <p class="muted">{p.list.total === 1 ? '1 alteração' : `${p.list.total} alterações`}</p>
       <TableWrap label="Tabela das alterações">
         <table class="audit">
           <caption class="visually-hidden">Alterações, da mais recente para a mais antiga</caption>
@@ -74,15 +73,7 @@ export function AuditPage(p: {
           </tbody>
         </table>
       </TableWrap>
-      {p.pages > 1 ? (
-        <nav class="pagination" aria-label="Páginas">
-          {p.page > 1 ? <a href={link(p.page - 1)}>Anterior</a> : null}
-          <span>
-            Página {p.page} de {p.pages}
-          </span>
-          {p.page < p.pages ? <a href={link(p.page + 1)}>Próxima</a> : null}
-        </nav>
-      ) : null}
+      <Pagination list={p.list} />
     </StaffPage>
   );
 }

@@ -4,6 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PlanFormPage, PlansListPage, TAXONOMY_LABELS, TaxonomyFormPage, TaxonomyListPage } from './plans-taxonomy.view';
 import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../shared/http';
 import type { ContentServices } from '../services';
+import { ListQuery, listPage } from '../shared/list';
+import { PERIODS } from '../shared/validation';
 
 const centsToInput = (c: number) => (c / 100).toFixed(2).replace('.', ',');
 
@@ -13,9 +15,11 @@ export function catalogContentRoutes(app: FastifyInstance, s: ContentServices) {
   const adminPost = { preHandler: [app.requireAdmin, app.csrfProtection] };
 
   // ---------- plans ----------
-  r.get('/admin/conteudo/planos', { ...admin, schema: { querystring: NoticeQuery } }, async (request, reply) =>
-    reply.page(<PlansListPage staff={staffProps(request, reply)} plans={await s.plans.list()} notice={request.query.ok} />),
-  );
+  r.get('/admin/conteudo/planos', { ...admin, schema: { querystring: ListQuery } }, async (request, reply) => {
+    const period = (v: string) => PERIODS.find((p) => p.value === v)?.label ?? v;
+    const { items, list } = listPage(await s.plans.list(), request.query, '/admin/conteudo/planos', (p) => `${p.nome} ${period(p.periodicidade)}`);
+    return reply.page(<PlansListPage staff={staffProps(request, reply)} plans={items} list={list} notice={request.query.ok} />);
+  });
   r.get('/admin/conteudo/planos/novo', admin, async (request, reply) =>
     reply.page(<PlanFormPage staff={staffProps(request, reply)} plan={null} values={{ periodicidade: 'mensal' }} units={await s.units.list()} />),
   );
@@ -64,9 +68,10 @@ export function catalogContentRoutes(app: FastifyInstance, s: ContentServices) {
     const base = `/admin/conteudo/${TAXONOMY_LABELS[kind].path}`;
     const missing = kind === 'area' ? 'Área não encontrada' : 'Modalidade não encontrada';
 
-    r.get(base, { ...admin, schema: { querystring: NoticeQuery } }, async (request, reply) =>
-      reply.page(<TaxonomyListPage staff={staffProps(request, reply)} kind={kind} items={await service.list()} notice={request.query.ok} />),
-    );
+    r.get(base, { ...admin, schema: { querystring: ListQuery } }, async (request, reply) => {
+      const { items, list } = listPage(await service.list(), request.query, base, (i) => i.nome);
+      return reply.page(<TaxonomyListPage staff={staffProps(request, reply)} kind={kind} items={items} list={list} notice={request.query.ok} />);
+    });
     r.get(`${base}/nova`, admin, async (request, reply) =>
       reply.page(<TaxonomyFormPage staff={staffProps(request, reply)} kind={kind} item={null} values={{}} units={await s.units.list()} />),
     );

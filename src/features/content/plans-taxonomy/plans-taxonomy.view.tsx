@@ -1,18 +1,20 @@
 // Plans, areas and modalities screens.
 import { formatBRL } from '../../../lib/text';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, ListFilter, Pagination, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import type { ListState } from '../shared/list';
 import { PERIODS, type FieldErrors, type FormValues } from '../shared/validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
-type UnitChoice = { id: number; nome: string; cidade: string; ativo: number };
-const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u.id), label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}` }));
+type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
+const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u.id), label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`, group: `${u.cidade}/${u.uf}` }));
 
-export function PlansListPage({ staff, plans, notice }: { staff: StaffProps; notice?: string; plans: { id: number; nome: string; preco_centavos: number; periodicidade: string; ativo: number }[] }) {
+export function PlansListPage({ staff, plans, notice, list }: { staff: StaffProps; notice?: string; list: ListState; plans: { id: number; nome: string; preco_centavos: number; periodicidade: string; ativo: number }[] }) {
   return (
     <StaffPage title="Planos" staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
       <p>
         <a class="button" href="/admin/conteudo/planos/novo">Novo plano</a>
       </p>
+      <ListFilter list={list} label="Filtrar planos por nome ou periodicidade" />
       <TableWrap label="Tabela dos planos">
         <table>
           <caption class="visually-hidden">Planos</caption>
@@ -40,6 +42,7 @@ export function PlansListPage({ staff, plans, notice }: { staff: StaffProps; not
           </tbody>
         </table>
       </TableWrap>
+      <Pagination list={list} />
     </StaffPage>
   );
 }
@@ -75,13 +78,14 @@ export const TAXONOMY_LABELS = {
   modalidade: { plural: 'Modalidades', singular: 'modalidade', novo: 'Nova modalidade', path: 'modalidades' },
 } as const;
 
-export function TaxonomyListPage({ staff, kind, items, notice }: { staff: StaffProps; kind: 'area' | 'modalidade'; notice?: string; items: { id: number; nome: string; ativo: number }[] }) {
+export function TaxonomyListPage({ staff, kind, items, notice, list }: { staff: StaffProps; kind: 'area' | 'modalidade'; notice?: string; list: ListState; items: { id: number; nome: string; ativo: number }[] }) {
   const l = TAXONOMY_LABELS[kind];
   return (
     <StaffPage title={l.plural} staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
       <p>
         <a class="button" href={`/admin/conteudo/${l.path}/nova`}>{l.novo}</a>
       </p>
+      <ListFilter list={list} label={`Filtrar ${l.plural.toLowerCase()} por nome`} />
       <ul class="item-list">
         {items.map((i) => (
           <li key={i.id}>
@@ -89,6 +93,7 @@ export function TaxonomyListPage({ staff, kind, items, notice }: { staff: StaffP
           </li>
         ))}
       </ul>
+      <Pagination list={list} />
     </StaffPage>
   );
 }

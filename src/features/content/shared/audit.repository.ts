@@ -1,5 +1,5 @@
 // The audit log's SQL. Rows are written inside the transaction of the change they record.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 
 export interface AuditEntry {
@@ -14,7 +14,11 @@ export interface AuditEntry {
 export interface AuditFilter {
   entidade?: string;
   entidadeId?: number;
+  /** text the row's before/after values contain (case-insensitive for unaccented letters) */
+  text?: string;
 }
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
@@ -23,6 +27,10 @@ export function createAuditRepository(db: Kysely<Database>) {
     let q = db.selectFrom('auditoria');
     if (filter.entidade) q = q.where('auditoria.entidade', '=', filter.entidade);
     if (filter.entidadeId) q = q.where('auditoria.entidade_id', '=', filter.entidadeId);
+    if (filter.text) {
+      const pattern = `%${escapeLike(filter.text.toLowerCase())}%`;
+      q = q.where(sql<boolean>`lower(coalesce(auditoria.antes, '') || ' ' || coalesce(auditoria.depois, '')) like ${pattern} escape '\\'`);
+    }
     return q;
   }
   return {

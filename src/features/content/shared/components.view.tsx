@@ -40,7 +40,7 @@ export function StaffPage(props: {
 }) {
   const notice = props.notice ? NOTICES[props.notice] : undefined;
   return (
-    <Layout title={props.title} staff={props.staff} scripts={['content-confirm.js', ...(props.scripts ?? [])]}>
+    <Layout title={props.title} staff={props.staff} scripts={['content-confirm.js', 'content-checklist.js', ...(props.scripts ?? [])]}>
       {props.crumbs?.length ? (
         <nav aria-label="Você está em" class="breadcrumbs">
           <ol>
@@ -191,6 +191,23 @@ export function Select({
   );
 }
 
+/** Above this many options, a group with `group` keys is shown as one collapsible block per group. */
+const GROUPED_FROM = 13;
+const groupCollator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+
+export interface CheckboxOption {
+  value: string;
+  label: string;
+  /** e.g. the unit's city: long lists are shown one collapsible block per group */
+  group?: string;
+}
+
+/**
+ * A group of checkboxes. At chain scale (hundreds of units, thousands of plans) options
+ * with a `group` come in one <details> per group (a city, a billing period), open when
+ * something in it is ticked, with the count ticked: usable without JavaScript, and
+ * content-checklist.js adds a filter box. Closed blocks still submit their boxes.
+ */
 export function CheckboxGroup({
   name,
   legend,
@@ -203,14 +220,24 @@ export function CheckboxGroup({
   legend: string;
   values: FormValues;
   errors?: FieldErrors;
-  options: { value: string; label: string }[];
+  options: CheckboxOption[];
   hint?: string;
 }) {
   const chosen = new Set(arr(values, name));
   const error = errors?.[name];
   const id = `f-${name}`;
+  const box = (o: CheckboxOption) => (
+    <label class="choice" key={o.value}>
+      <input type="checkbox" name={name} value={o.value} checked={chosen.has(o.value)} />
+      {o.label}
+    </label>
+  );
+  const grouped = options.length >= GROUPED_FROM && options.every((o) => o.group);
+  const groups = new Map<string, CheckboxOption[]>();
+  if (grouped) for (const o of options) groups.set(o.group!, [...(groups.get(o.group!) ?? []), o]);
+  const ticked = options.filter((o) => chosen.has(o.value)).length;
   return (
-    <fieldset id={id} tabIndex={-1} aria-describedby={describedBy(id, hint, error)} class="checkbox-group">
+    <fieldset id={id} tabIndex={-1} aria-describedby={describedBy(id, hint, error)} class={grouped ? 'checkbox-group checklist' : 'checkbox-group'} data-checklist={grouped ? '' : undefined}>
       <legend>{legend}</legend>
       {hint ? (
         <p class="hint" id={`${id}-dica`}>
@@ -218,12 +245,27 @@ export function CheckboxGroup({
         </p>
       ) : null}
       {options.length ? null : <p class="muted">Nenhum cadastro ainda.</p>}
-      {options.map((o) => (
-        <label class="choice" key={o.value}>
-          <input type="checkbox" name={name} value={o.value} checked={chosen.has(o.value)} />
-          {o.label}
-        </label>
-      ))}
+      {grouped ? (
+        <>
+          <p class="muted">
+            {ticked} de {options.length} marcadas
+          </p>
+          {[...groups.keys()].sort(groupCollator.compare).map((g) => {
+            const items = groups.get(g)!;
+            const on = items.filter((o) => chosen.has(o.value)).length;
+            return (
+              <details key={g} open={on > 0}>
+                <summary>
+                  {g} <span class="muted">({on} de {items.length})</span>
+                </summary>
+                {items.map(box)}
+              </details>
+            );
+          })}
+        </>
+      ) : (
+        options.map(box)
+      )}
       <FieldError id={`${id}-erro`} message={error} />
     </fieldset>
   );
@@ -263,5 +305,44 @@ export function TableWrap({ label, children }: { label: string; children: Compon
     <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>
+  );
+}
+
+type ListLinks = { path: string; q: string; params?: Record<string, string> };
+const listHref = (list: ListLinks, page: number) => {
+  const params = new URLSearchParams(list.params);
+  if (list.q) params.set('q', list.q);
+  if (page > 1) params.set('pagina', String(page));
+  const qs = params.toString();
+  return qs ? `${list.path}?${qs}` : list.path;
+};
+
+/** The `q` filter of a staff list (a plain GET form) and how many rows match. */
+export function ListFilter({ list, label }: { list: { path: string; q: string; total: number }; label: string }) {
+  return (
+    <form method="get" action={list.path} class="list-filter" role="search" aria-label="Filtro da lista">
+      <label for="lista-q">{label}</label>
+      <input id="lista-q" name="q" type="search" value={list.q} maxLength={100} />
+      <button type="submit">Filtrar</button>
+      {list.q ? <a href={list.path}>Limpar filtro</a> : null}
+      <p class="muted">
+        {list.total === 1 ? '1 cadastro' : `${list.total} cadastros`}
+        {list.q ? ` contêm “${list.q}”` : ''}
+      </p>
+    </form>
+  );
+}
+
+/** Previous / next page links (keeping the filter); nothing when everything fits on one page. */
+export function Pagination({ list }: { list: ListLinks & { page: number; pages: number } }) {
+  if (list.pages <= 1) return null;
+  return (
+    <nav class="pagination" aria-label="Páginas">
+      {list.page > 1 ? <a href={listHref(list, list.page - 1)} rel="prev">Anterior</a> : null}
+      <span>
+        Página {list.page} de {list.pages}
+      </span>
+      {list.page < list.pages ? <a href={listHref(list, list.page + 1)} rel="next">Próxima</a> : null}
+    </nav>
   );
 }

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { invalidBody, wantsJson } from '../../../http/errors';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, staffProps } from '../shared/http';
 import type { ContentServices } from '../services';
+import { ListQuery, listPage } from '../shared/list';
 import { QuestionEditPage, QuestionNewPage, QuestionsListPage, type QuestionEditProps } from './survey-questions.view';
 import type { FieldErrors, FormValues } from '../shared/validation';
 
@@ -30,9 +31,10 @@ export function surveyRoutes(app: FastifyInstance, s: ContentServices) {
     return render();
   }
 
-  r.get(base, { ...admin, schema: { querystring: NoticeQuery } }, async (request, reply) =>
-    reply.page(<QuestionsListPage staff={staffProps(request, reply)} questions={await s.survey.list()} notice={request.query.ok} />),
-  );
+  r.get(base, { ...admin, schema: { querystring: ListQuery } }, async (request, reply) => {
+    const { items, list } = listPage(await s.survey.list(), request.query, base, (q) => q.texto);
+    return reply.page(<QuestionsListPage staff={staffProps(request, reply)} questions={items} list={list} notice={request.query.ok} />);
+  });
   r.get(`${base}/nova`, admin, async (request, reply) => reply.page(<QuestionNewPage staff={staffProps(request, reply)} values={{ obrigatoria: '1' }} />));
   r.post(`${base}/nova`, { ...adminPost, schema: { body: FormBody }, config: { formPath: `${base}/nova` } }, async (request, reply) => {
     const result = await s.survey.create({ id: request.staff!.id }, request.body);

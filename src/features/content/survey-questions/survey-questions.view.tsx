@@ -1,5 +1,6 @@
 // Survey questions and their options.
-import { ActiveBadge, Checkbox, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import { ActiveBadge, Checkbox, Csrf, ErrorSummary, Field, ListFilter, Pagination, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import type { ListState } from '../shared/list';
 import { QUESTION_TYPES, type FieldErrors, type FormValues } from '../shared/validation';
 
 const CRUMBS = [
@@ -8,12 +9,13 @@ const CRUMBS = [
 ];
 const typeLabel = (t: string) => QUESTION_TYPES.find((q) => q.value === t)?.label ?? t;
 
-export function QuestionsListPage({ staff, questions, notice }: { staff: StaffProps; notice?: string; questions: { id: number; texto: string; tipo: string; obrigatoria: number; ordem: number; ativo: number; respostas: number }[] }) {
+export function QuestionsListPage({ staff, questions, notice, list }: { staff: StaffProps; notice?: string; list: ListState; questions: { id: number; texto: string; tipo: string; obrigatoria: number; ordem: number; ativo: number; respostas: number }[] }) {
   return (
     <StaffPage title="Perguntas da pesquisa" staff={staff} crumbs={CRUMBS.slice(0, 1)} notice={notice}>
       <p>
         <a class="button" href="/admin/conteudo/perguntas/nova">Nova pergunta</a>
       </p>
+      <ListFilter list={list} label="Filtrar perguntas pelo texto" />
       <TableWrap label="Tabela das perguntas">
         <table>
           <caption class="visually-hidden">Perguntas</caption>
@@ -45,6 +47,7 @@ export function QuestionsListPage({ staff, questions, notice }: { staff: StaffPr
           </tbody>
         </table>
       </TableWrap>
+      <Pagination list={list} />
     </StaffPage>
   );
 }

@@ -1,7 +1,8 @@
 // The timetable upload: ";" (pt-BR spreadsheets) or "," separated, double-quoted cells,
 // a UTF-8 BOM, any line ending. Parsing is csv-parse's (the sibling of the csv-stringify
 // used by the exports); this file maps columns and reports problems in pt-BR.
-import { CsvError, parse } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
+import type * as CsvParseLib from 'csv-parse/sync';
 import { foldText } from '../../../lib/text';
 
 export const CSV_COLUMNS = ['dia_semana', 'inicio', 'fim', 'modalidade', 'professor', 'sala'] as const;
@@ -27,11 +28,13 @@ export function parseTimetableCsv(input: string): CsvParse {
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
   const sep = (firstLine.match(/;/g)?.length ?? 0) >= (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
   let records: string[][];
+  // Loaded on the first upload (staff only), not at start.
+  const { parse, CsvError } = createRequire(import.meta.url)('csv-parse/sync') as typeof CsvParseLib;
   try {
     records = parse(text, { delimiter: sep, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] });
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
-    const line = (err as CsvError & { lines?: number }).lines;
+    const line = (err as CsvParseLib.CsvError & { lines?: number }).lines;
     return { rows: [], problems: [`O arquivo CSV está malformado${line ? ` perto da linha ${line}` : ''} (aspas sem fechar?).`] };
   }
   const header = (records[0] ?? []).map((h) => HEADER_ALIASES[foldText(h).replace(/_/g, ' ').replace('dia semana', 'dia da semana')] ?? HEADER_ALIASES[foldText(h)]);

@@ -103,8 +103,10 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
   };
   if (!isObj(data)) return [...problems].map(([l, m]) => `${l}: ${m}`);
 
-  const areaNames = new Set([...db.areas.map((a) => a.nome), ...arrayAt(data, 'areas').map((a) => s(isObj(a) ? a.nome : ''))]);
+  // Areas and modalities are matched by name with case and accents ignored ("yoga" is "Yoga").
+  const areaNames = new Set([...db.areas.map((a) => a.nome), ...arrayAt(data, 'areas').map((a) => s(isObj(a) ? a.nome : ''))].map(foldText));
   const modalityNames = [...db.modalities.map((m) => m.nome), ...arrayAt(data, 'modalidades').map((m) => s(isObj(m) ? m.nome : ''))];
+  const modalityFolded = new Set(modalityNames.map(foldText));
   const modalityChoices = modalityNames.map((nome, i) => ({ id: i + 1, nome, ativo: 1 }));
   const unitSlugs = new Set([...db.units.map((u) => u.slug), ...arrayAt(data, 'unidades').map((u) => s(isObj(u) ? u.slug : ''))]);
 
@@ -118,7 +120,7 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
       else seen.set(k, i);
     });
   };
-  duplicates(arrayAt(data, 'areas'), 'nome', 'areas');
+  duplicates(arrayAt(data, 'areas'), 'nome', 'areas', true);
   duplicates(arrayAt(data, 'modalidades'), 'nome', 'modalidades', true);
   duplicates(arrayAt(data, 'unidades'), 'slug', 'unidades');
   duplicates(arrayAt(data, 'planos'), 'nome', 'planos');
@@ -148,10 +150,10 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
     }
     if (typeof u.slug === 'string' && u.slug && slugify(u.slug) !== u.slug) add(`${at}.slug`, 'use só letras minúsculas sem acento, números e hífens.');
     arrayAt(u, 'areas').forEach((name, k) => {
-      if (typeof name === 'string' && !areaNames.has(name)) add(`${at}.areas[${k}]`, `área desconhecida: "${name}" (não está no arquivo nem no banco).`);
+      if (typeof name === 'string' && !areaNames.has(foldText(name))) add(`${at}.areas[${k}]`, `área desconhecida: "${name}" (não está no arquivo nem no banco).`);
     });
     arrayAt(u, 'modalidades').forEach((name, k) => {
-      if (typeof name === 'string' && !modalityNames.includes(name)) add(`${at}.modalidades[${k}]`, `modalidade desconhecida: "${name}" (não está no arquivo nem no banco).`);
+      if (typeof name === 'string' && !modalityFolded.has(foldText(name))) add(`${at}.modalidades[${k}]`, `modalidade desconhecida: "${name}" (não está no arquivo nem no banco).`);
     });
     const classes: { k: number; c: ReturnType<typeof parseClassFields> & { ok: true } }[] = [];
     arrayAt(u, 'aulas').forEach((c, k) => {

@@ -80,7 +80,8 @@ export const CatalogSchema = Type.Object(
 );
 export type CatalogFile = Static<typeof CatalogSchema>;
 
+/** Per kind (unidades, planos, areas, modalidades, perguntas): rows created, changed, and left as they were. */
 export interface ImportSummary {
-  [entity: string]: { criados: number; atualizados: number };
+  [entity: string]: { criados: number; atualizados: number; inalterados: number };
 }
 export type ImportResult = { ok: true; resumo: ImportSummary } | { ok: false; problemas: string[] };

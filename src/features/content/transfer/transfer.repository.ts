@@ -2,8 +2,15 @@
 // by natural key (unit slug, plan/area/modality name, question text) for the import.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
+import { foldText } from '../../../lib/text';
 
 export function createTransferRepository(db: Kysely<Database>) {
+  /** "yoga" finds "Yoga", "Musculacao" finds "Musculação": no second row that differs only in case or accents. */
+  async function findByFoldedName(table: 'areas' | 'modalidades', nome: string): Promise<{ id: number } | undefined> {
+    const key = foldText(nome);
+    const rows = await db.selectFrom(table).select(['id', 'nome']).orderBy('id').execute();
+    return rows.find((r) => foldText(r.nome) === key);
+  }
   return {
     async readAll() {
       const [unidades, horarios, areas, unidadesAreas, modalidades, unidadesModalidades, aulas, planos, planosUnidades, perguntas, opcoes] = await Promise.all([
@@ -35,7 +42,7 @@ export function createTransferRepository(db: Kysely<Database>) {
     },
 
     async upsertArea(nome: string, ativo: number): Promise<{ id: number; created: boolean }> {
-      const found = await db.selectFrom('areas').select('id').where('nome', '=', nome).executeTakeFirst();
+      const found = await findByFoldedName('areas', nome);
       if (found) {
         await db.updateTable('areas').set({ ativo }).where('id', '=', found.id).execute();
         return { id: found.id, created: false };
@@ -44,7 +51,7 @@ export function createTransferRepository(db: Kysely<Database>) {
     },
 
     async upsertModality(nome: string, descricao: string | null, ativo: number): Promise<{ id: number; created: boolean }> {
-      const found = await db.selectFrom('modalidades').select('id').where('nome', '=', nome).executeTakeFirst();
+      const found = await findByFoldedName('modalidades', nome);
       if (found) {
         await db.updateTable('modalidades').set({ descricao, ativo }).where('id', '=', found.id).execute();
         return { id: found.id, created: false };

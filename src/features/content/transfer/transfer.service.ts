@@ -77,6 +77,24 @@ export async function exportCatalog(db: Kysely<Database>): Promise<CatalogFile> 
 
 // ---------------------------------------------------------------- import
 
+const ENTITY_KINDS = ['areas', 'modalidades', 'unidades', 'planos', 'perguntas'] as const;
+type EntityKind = (typeof ENTITY_KINDS)[number];
+
+/** The natural key of an entity in the file: slug, name (case and accents ignored for areas and modalities) or text. */
+function entityKey(kind: EntityKind, e: object): string {
+  const r = e as { slug?: string; nome?: string; texto?: string };
+  if (kind === 'unidades') return r.slug!;
+  if (kind === 'perguntas') return r.texto!;
+  return kind === 'planos' ? r.nome! : foldText(r.nome!);
+}
+
+/** "kind:key" → the entity as exported (with its links, hours and classes), as JSON. */
+function entityFingerprints(file: CatalogFile): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const kind of ENTITY_KINDS) for (const e of file[kind]) out.set(`${kind}:${entityKey(kind, e)}`, JSON.stringify(e));
+  return out;
+}
+
 export async function importCatalog(deps: ContentDeps, data: unknown, actor: { id: number | null } = { id: null }): Promise<ImportResult> {
   const result = await deps.db.transaction().execute(async (trx): Promise<ImportResult> => {
     const transfer = createTransferRepository(trx);
@@ -85,21 +103,16 @@ export async function importCatalog(deps: ContentDeps, data: unknown, actor: { i
     const file = data as CatalogFile;
     const content = createContentRepository(trx);
     const now = nowIso();
-    const resumo: ImportSummary = {};
-    const count = (entity: string, created: boolean) => {
-      resumo[entity] ??= { criados: 0, atualizados: 0 };
-      resumo[entity]![created ? 'criados' : 'atualizados']++;
-    };
+    // Created / updated / unchanged: each entity's exported form before and after the import.
+    const before = entityFingerprints(await exportCatalog(trx));
 
     const areaIds = new Map<string, number>();
     for (const a of file.areas) {
-      const r = await transfer.upsertArea(a.nome, a.ativo ? 1 : 0);
-      count('areas', r.created);
+      await transfer.upsertArea(a.nome, a.ativo ? 1 : 0);
     }
-    for (const a of await content.listAreas()) areaIds.set(a.nome, a.id);
+    for (const a of await content.listAreas()) areaIds.set(foldText(a.nome), a.id);
     for (const m of file.modalidades) {
-      const r = await transfer.upsertModality(m.nome, m.descricao ?? null, m.ativo ? 1 : 0);
-      count('modalidades', r.created);
+      await transfer.upsertModality(m.nome, m.descricao ?? null, m.ativo ? 1 : 0);
     }
     const modalityIds = new Map<string, number>();
     for (const m of await content.listModalities()) modalityIds.set(foldText(m.nome), m.id);
@@ -115,10 +128,9 @@ export async function importCatalog(deps: ContentDeps, data: unknown, actor: { i
       const parsed = parseUnitForm(body);
       if (!parsed.ok) throw new Error('validated unit failed to parse'); // unreachable: validated above
       const r = await transfer.upsertUnit({ ...parsed.value.fields, ativo: u.ativo ? 1 : 0 }, now);
-      count('unidades', r.created);
       unitIds.set(u.slug, r.id);
       await content.replaceHours(r.id, parsed.value.hours);
-      await content.replaceUnitAreas(r.id, [...new Set(u.areas.map((n) => areaIds.get(n)!))]);
+      await content.replaceUnitAreas(r.id, [...new Set(u.areas.map((n) => areaIds.get(foldText(n))!))]);
       const classes = u.aulas.map((c) => ({
         modalidade_id: modalityIds.get(foldText(c.modalidade))!,
         dia_semana: c.dia_semana,
@@ -138,14 +150,25 @@ export async function importCatalog(deps: ContentDeps, data: unknown, actor: { i
         { nome: p.nome, descricao: p.descricao?.trim() || null, preco_centavos: p.preco_centavos, periodicidade: p.periodicidade, ordem: p.ordem, ativo: p.ativo ? 1 : 0 },
         now,
       );
-      count('planos', r.created);
       await content.replacePlanUnits(r.id, [...new Set(p.unidades.map((slug) => unitIds.get(slug)!))]);
     }
 
     for (const q of file.perguntas) {
       const r = await transfer.upsertQuestion({ texto: q.texto, tipo: q.tipo, obrigatoria: q.obrigatoria ? 1 : 0, ordem: q.ordem, ativo: q.ativo ? 1 : 0 }, now);
-      count('perguntas', r.created);
       for (const o of q.opcoes) await transfer.upsertOption(r.id, { texto: o.texto, valor: o.valor ?? null, ordem: o.ordem, ativo: o.ativo ? 1 : 0 });
+    }
+
+    const after = entityFingerprints(await exportCatalog(trx));
+    const resumo: ImportSummary = {};
+    for (const kind of ENTITY_KINDS) {
+      const c = { criados: 0, atualizados: 0, inalterados: 0 };
+      for (const key of new Set(file[kind].map((e) => entityKey(kind, e)))) {
+        const was = before.get(`${kind}:${key}`);
+        if (was === undefined) c.criados++;
+        else if (was === after.get(`${kind}:${key}`)) c.inalterados++;
+        else c.atualizados++;
+      }
+      resumo[kind] = c;
     }
 
     await createAuditRepository(trx).record({ usuarioId: actor.id, acao: 'importar', entidade: 'catalogo', entidadeId: null, antes: null, depois: resumo }, now);

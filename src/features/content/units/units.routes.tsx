@@ -7,6 +7,7 @@ import { scopeUnits } from '../../identity/access';
 import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../shared/http';
 import type { FormValues } from '../shared/validation';
 import type { ContentServices } from '../services';
+import { ListQuery, listPage } from '../shared/list';
 import { ContentHome, UnitFormPage, UnitsListPage } from './units.view';
 
 type UnitSnapshot = NonNullable<Awaited<ReturnType<ContentServices['units']['get']>>>;
@@ -51,8 +52,9 @@ export function unitRoutes(app: FastifyInstance, s: ContentServices) {
     return reply.page(<ContentHome staff={staffProps(request, reply)} units={units} />);
   });
 
-  r.get('/admin/conteudo/unidades', { ...admin, schema: { querystring: NoticeQuery } }, async (request, reply) => {
-    return reply.page(<UnitsListPage staff={staffProps(request, reply)} units={await s.units.list()} notice={request.query.ok} />);
+  r.get('/admin/conteudo/unidades', { ...admin, schema: { querystring: ListQuery } }, async (request, reply) => {
+    const { items, list } = listPage(await s.units.list(), request.query, '/admin/conteudo/unidades', (u) => `${u.nome} ${u.bairro} ${u.cidade} ${u.uf}`);
+    return reply.page(<UnitsListPage staff={staffProps(request, reply)} units={items} list={list} notice={request.query.ok} />);
   });
 
   r.get('/admin/conteudo/unidades/nova', admin, async (request, reply) => {

@@ -85,7 +85,7 @@ export function createUnitsService(deps: ContentDeps) {
     /** Choices for the checkbox groups of the unit form. */
     async formOptions() {
       const [areas, modalities, plans] = await Promise.all([read.listAreas(), read.listModalities(), read.listPlans()]);
-      return { areas, modalities, plans: plans.map((p) => ({ id: p.id, nome: p.nome, ativo: p.ativo })) };
+      return { areas, modalities, plans: plans.map((p) => ({ id: p.id, nome: p.nome, periodicidade: p.periodicidade, ativo: p.ativo })) };
     },
 
     async create(actor: Actor, body: Record<string, unknown>): Promise<Result<{ id: number }>> {

@@ -1,7 +1,8 @@
 import { WEEKDAYS } from '../../../lib/time';
 import { FieldError } from '../../../views/layout';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, StaffPage, str, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
-import { UFS, type FieldErrors, type FormValues } from '../shared/validation';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, ListFilter, Pagination, StaffPage, str, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import type { ListState } from '../shared/list';
+import { PERIODS, UFS, type FieldErrors, type FormValues } from '../shared/validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
 const UNIT_CRUMBS = [...CONTENT_CRUMBS, { href: '/admin/conteudo/unidades', label: 'Unidades' }];
@@ -45,12 +46,13 @@ export function ContentHome({ staff, units }: ContentHomeProps) {
   );
 }
 
-export function UnitsListPage({ staff, units, notice }: { staff: StaffProps; notice?: string; units: { id: number; nome: string; cidade: string; uf: string; bairro: string; ativo: number }[] }) {
+export function UnitsListPage({ staff, units, notice, list }: { staff: StaffProps; notice?: string; list: ListState; units: { id: number; nome: string; cidade: string; uf: string; bairro: string; ativo: number }[] }) {
   return (
     <StaffPage title="Unidades" staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
       <p>
         <a class="button" href="/admin/conteudo/unidades/nova">Nova unidade</a>
       </p>
+      <ListFilter list={list} label="Filtrar unidades por nome, bairro ou cidade" />
       <TableWrap label="Tabela das unidades">
         <table>
           <caption class="visually-hidden">Unidades da rede</caption>
@@ -85,6 +87,7 @@ export function UnitsListPage({ staff, units, notice }: { staff: StaffProps; not
           </tbody>
         </table>
       </TableWrap>
+      <Pagination list={list} />
     </StaffPage>
   );
 }
@@ -95,7 +98,7 @@ export interface UnitFormProps {
   values: FormValues;
   errors?: FieldErrors;
   notice?: string;
-  options: { areas: { id: number; nome: string; ativo: number }[]; modalities: { id: number; nome: string; ativo: number }[]; plans: { id: number; nome: string; ativo: number }[] };
+  options: { areas: { id: number; nome: string; ativo: number }[]; modalities: { id: number; nome: string; ativo: number }[]; plans: { id: number; nome: string; periodicidade: string; ativo: number }[] };
 }
 
 const inactive = (x: { nome: string; ativo: number }) => (x.ativo ? x.nome : `${x.nome} (inativo)`);
@@ -181,7 +184,7 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options }: U
 
         <CheckboxGroup name="areas" legend="Áreas da unidade" values={values} errors={errors} options={options.areas.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
         <CheckboxGroup name="modalidades" legend="Modalidades oferecidas" values={values} errors={errors} options={options.modalities.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
-        <CheckboxGroup name="planos" legend="Planos vendidos na unidade" values={values} errors={errors} options={options.plans.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
+        <CheckboxGroup name="planos" legend="Planos vendidos na unidade" values={values} errors={errors} options={options.plans.map((a) => ({ value: String(a.id), label: inactive(a), group: PERIODS.find((p) => p.value === a.periodicidade)?.label ?? a.periodicidade }))} />
         <p>
           <button type="submit">{unit ? 'Salvar alterações' : 'Criar unidade'}</button>
         </p>
