@@ -13,12 +13,14 @@ import formsPlugin from './http/forms';
 import sessionPlugin from './http/session';
 import authPlugin from './http/auth';
 import healthPlugin from './http/health';
+import brandPlugin from './brand/routes';
 import catalogFeature from './features/catalog/index';
 import mailFeature from './features/mail/index';
 import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
+import ctaFeature from './features/cta/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -61,6 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(sessionPlugin);
   await app.register(authPlugin);
   await app.register(healthPlugin);
+  await app.register(brandPlugin);
 
   await app.register(mailFeature);
   await app.register(adminFeature);
@@ -68,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(franchiseFeature);
   await app.register(feedbackFeature);
   await app.register(contentFeature);
+  await app.register(ctaFeature);
 
   return app;
 }

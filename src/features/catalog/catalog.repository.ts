@@ -13,6 +13,9 @@ export interface UnitSummaryRow {
   longitude: number | null;
   beneficio_nome: string | null;
   beneficio_url: string | null;
+  whatsapp: string | null;
+  /** last edit of the unit (sitemap lastmod) */
+  atualizado_em: string;
 }
 
 export interface PlanRow {
@@ -29,6 +32,8 @@ export interface SnapshotRows {
   plans: PlanRow[];
   /** active plan ↔ active unit pairs */
   planUnits: { plano_id: number; unidade_id: number }[];
+  /** active modalities and areas of active units, by name: search finds units by what they offer */
+  unitTags: { unidade_id: number; nome: string }[];
 }
 
 export interface UnitDetailRows {
@@ -47,7 +52,7 @@ export function createCatalogRepository(db: Db) {
     async loadSnapshot(): Promise<SnapshotRows> {
       const units = await db
         .selectFrom('unidades')
-        .select(['id', 'nome', 'cidade', 'uf', 'bairro', 'endereco', 'latitude', 'longitude', 'beneficio_nome', 'beneficio_url'])
+        .select(['id', 'nome', 'cidade', 'uf', 'bairro', 'endereco', 'latitude', 'longitude', 'beneficio_nome', 'beneficio_url', 'whatsapp', 'atualizado_em'])
         .where('ativo', '=', 1)
         .orderBy('id')
         .execute();
@@ -68,7 +73,23 @@ export function createCatalogRepository(db: Db) {
         .orderBy('pu.plano_id')
         .orderBy('pu.unidade_id')
         .execute();
-      return { units, plans, planUnits };
+      const modalityTags = await db
+        .selectFrom('unidades_modalidades as um')
+        .innerJoin('modalidades as m', 'm.id', 'um.modalidade_id')
+        .innerJoin('unidades as u', 'u.id', 'um.unidade_id')
+        .select(['um.unidade_id', 'm.nome'])
+        .where('m.ativo', '=', 1)
+        .where('u.ativo', '=', 1)
+        .execute();
+      const areaTags = await db
+        .selectFrom('unidades_areas as ua')
+        .innerJoin('areas as a', 'a.id', 'ua.area_id')
+        .innerJoin('unidades as u', 'u.id', 'ua.unidade_id')
+        .select(['ua.unidade_id', 'a.nome'])
+        .where('a.ativo', '=', 1)
+        .where('u.ativo', '=', 1)
+        .execute();
+      return { units, plans, planUnits, unitTags: [...modalityTags, ...areaTags] };
     },
 
     /** One active unit with everything its page shows; undefined when unknown or inactive. */

@@ -80,8 +80,46 @@ export interface NearbyUnit extends UnitSummaryRow {
 
 export interface PassPageData {
   unit: UnitSummaryRow;
-  /** when the unit has no benefit link: the nearest active units that have one */
+  /** when the unit has no benefit link: active units that have one within NEARBY_BENEFIT_KM, nearest first */
   nearby: NearbyUnit[];
+}
+
+/** A unit with a benefit is suggested only this close: farther is no help to someone on foot or by bus. */
+export const NEARBY_BENEFIT_KM = 50;
+
+export interface FeaturedPlans {
+  /** the lowest monthly price of any plan some unit offers, in cents */
+  fromCents: number | null;
+  plans: (PlanRow & { unitCount: number })[];
+}
+
+/** Plans offered by at least one active unit, in the chain's order (the first `limit`), and the lowest monthly price. */
+export function featuredPlans(snap: Pick<CatalogSnapshot, 'plans' | 'unitsByPlan'>, limit = 3): FeaturedPlans {
+  const offered = snap.plans.filter((p) => (snap.unitsByPlan.get(p.id)?.length ?? 0) > 0);
+  const monthly = offered.filter((p) => p.periodicidade === 'mensal').map((p) => p.preco_centavos);
+  return {
+    fromCents: monthly.length ? Math.min(...monthly) : null,
+    plans: offered.slice(0, limit).map((p) => ({ ...p, unitCount: snap.unitsByPlan.get(p.id)?.length ?? 0 })),
+  };
+}
+
+/**
+ * Active units by distance from a point, nearest first; units without coordinates last
+ * (by name) with no distance.
+ */
+export function unitsByDistance(units: UnitSummaryRow[], from: { latitude: number; longitude: number }, limit = Infinity): NearbyUnit[] {
+  return units
+    .map((u) => ({
+      ...u,
+      distanceKm: u.latitude !== null && u.longitude !== null ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude }) : null,
+    }))
+    .sort((a, b) => {
+      if (a.distanceKm === null || b.distanceKm === null) {
+        return (a.distanceKm === null ? 1 : 0) - (b.distanceKm === null ? 1 : 0) || collator.compare(a.nome, b.nome);
+      }
+      return a.distanceKm - b.distanceKm || collator.compare(a.nome, b.nome);
+    })
+    .slice(0, limit);
 }
 
 export interface SearchResultDetail {
@@ -115,6 +153,13 @@ export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSn
   const cities = [...cityMap.values()].sort((a, b) => collator.compare(a.cidade, b.cidade) || a.uf.localeCompare(b.uf));
   for (const c of cities) c.units.sort(byName);
 
+  const tagsByUnit = new Map<number, string[]>();
+  for (const { unidade_id, nome } of rows.unitTags) {
+    const list = tagsByUnit.get(unidade_id) ?? [];
+    list.push(nome);
+    tagsByUnit.set(unidade_id, list);
+  }
+
   return {
     loadedAt,
     units: rows.units,
@@ -123,7 +168,7 @@ export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSn
     plansById,
     unitsByPlan,
     cities,
-    index: buildSearchIndex(rows.units, rows.plans),
+    index: buildSearchIndex(rows.units, rows.plans, tagsByUnit),
     searchCache: new Map(),
   };
 }
@@ -241,13 +286,16 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
       const snap = await snapshot();
       const unit = snap.unitsById.get(id);
       if (!unit) return undefined;
-      return { unit, nearby: unit.beneficio_url ? [] : nearbyWithBenefit(snap, unit, 3) };
+      return { unit, nearby: unit.beneficio_url ? [] : nearbyWithBenefit(snap, unit, 3, NEARBY_BENEFIT_KM) };
     },
   };
 }
 
-/** Nearest active units with a benefit link: same city first, then by distance. */
-export function nearbyWithBenefit(snap: CatalogSnapshot, unit: UnitSummaryRow, limit: number): NearbyUnit[] {
+/**
+ * Nearest active units with a benefit link within `maxKm`: same city first, then by
+ * distance. Without coordinates (this unit's or theirs) only the same city counts.
+ */
+export function nearbyWithBenefit(snap: CatalogSnapshot, unit: UnitSummaryRow, limit: number, maxKm = NEARBY_BENEFIT_KM): NearbyUnit[] {
   const here = unit.latitude !== null && unit.longitude !== null ? { latitude: unit.latitude, longitude: unit.longitude } : null;
   return snap.units
     .filter((u) => u.id !== unit.id && u.beneficio_url)
@@ -256,6 +304,7 @@ export function nearbyWithBenefit(snap: CatalogSnapshot, unit: UnitSummaryRow, l
       distanceKm:
         here && u.latitude !== null && u.longitude !== null ? distanceKm(here, { latitude: u.latitude, longitude: u.longitude }) : null,
     }))
+    .filter((u) => (u.distanceKm !== null ? u.distanceKm <= maxKm : u.cidade === unit.cidade && u.uf === unit.uf))
     .sort((a, b) => {
       const sameA = a.cidade === unit.cidade && a.uf === unit.uf ? 0 : 1;
       const sameB = b.cidade === unit.cidade && b.uf === unit.uf ? 0 : 1;

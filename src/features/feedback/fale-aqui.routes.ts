@@ -74,9 +74,10 @@ export async function faleAquiRoutes(app: FastifyInstance) {
 
   r.get(
     FALE_AQUI_PATH,
-    { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })) }) } },
+    // `unidade` (from the unit page's link) preselects the unit like `unidade_id`.
+    { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })), unidade: Type.Optional(Type.String({ maxLength: 30 })) }) } },
     async (request, reply) => {
-      const values = readMessageFields({ unidade_id: request.query.unidade_id ?? '' });
+      const values = readMessageFields({ unidade_id: request.query.unidade_id || request.query.unidade || '' });
       if (!/^\d{1,9}$/.test(values.unidade_id)) values.unidade_id = '';
       return renderForm(reply, { values, errors: {}, hadFiles: false });
     },

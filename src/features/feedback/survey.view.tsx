@@ -1,4 +1,4 @@
-import { FieldError, Layout } from '../../views/layout';
+import { FieldError, Layout, siteName } from '../../views/layout';
 import type { SurveyQuestion, UnitRef } from './survey.repository';
 import type { SurveyErrors, SurveyValues } from './survey.service';
 import { LIMITS } from './survey.service';
@@ -29,7 +29,7 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
   for (const q of questions) shown.add(q.tipo === 'texto' ? `textos[${q.id}]` : `respostas[${q.id}]`);
   const loose = Object.entries(errors).filter(([k]) => !shown.has(k));
   return (
-    <Layout title={`Pesquisa de satisfação · ${unit.nome}`} description="Conte como foi sua experiência na Academia Movimento.">
+    <Layout title={`Pesquisa de satisfação · ${unit.nome}`} description={`Conte como foi sua experiência na ${siteName()}.`}>
       <h1>Como foi sua experiência?</h1>
       <p class="muted">
         Unidade <strong>{unit.nome}</strong> ({unit.cidade}). Leva menos de um minuto.{' '}

@@ -1,4 +1,4 @@
-import { Layout } from '../../views/layout';
+import { Layout, siteName } from '../../views/layout';
 import type { LeadErrors, LeadValues } from './lead.service';
 import { CONSENT_VALUE, LIMITS, OPTION_FIELDS, type Option, type OptionField, TEXT_FIELD_LABELS } from './options';
 
@@ -95,11 +95,11 @@ export function FranchiseFormPage({ csrfToken, values = {}, errors = {} }: Franc
   return (
     <Layout
       title="Seja um franqueado"
-      description="Leve a Academia Movimento para a sua cidade: conheça o modelo de franquia e fale com a equipe de expansão."
+      description={`Leve a ${siteName()} para a sua cidade: conheça o modelo de franquia e fale com a equipe de expansão.`}
       scripts={['franchise-form.js']}
     >
       <section class="franchise-intro">
-        <h1>Seja um franqueado Academia Movimento</h1>
+        <h1>Seja um franqueado {siteName()}</h1>
         <p>
           Somos uma rede de academias com unidades em várias cidades do Brasil. Procuramos parceiros que queiram levar
           musculação, aulas coletivas e atendimento de qualidade para a sua região.
@@ -212,7 +212,7 @@ export function ThankYouPage() {
     <Layout title="Interesse recebido">
       <section class="card">
         <h1>Obrigado! Recebemos o seu interesse.</h1>
-        <p>A equipe de expansão da Academia Movimento vai analisar as suas respostas e entrar em contato em breve pelo WhatsApp ou e-mail informados.</p>
+        <p>A equipe de expansão da {siteName()} vai analisar as suas respostas e entrar em contato em breve pelo WhatsApp ou e-mail informados.</p>
         <p>
           <a class="button" href="/">
             Voltar para a página inicial

@@ -1,0 +1,86 @@
+// GET /ir/:acao — count a call to action, then send the visitor on (302). The target comes
+// from the catalog, never from the request. GET /admin/cliques — the staff report.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { h } from 'preact';
+import { sendError } from '../../http/errors';
+import { staffLayout } from '../../http/auth';
+import { brand } from '../../brand/index';
+import { parseId } from '../catalog/catalog.service';
+import { ctaTarget, isCtaAction, lastWeeks, weekOf } from './cta';
+import type { CtaRepository } from './cta.repository';
+import { CLICKS_PATH, ClicksPage, type ClicksReport } from './cta.view';
+import { CTA_ACTIONS } from './cta';
+
+const GoQuery = Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })), plano: Type.Optional(Type.String({ maxLength: 20 })) });
+const ReportQuery = Type.Object({
+  unidade_id: Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' })),
+  semanas: Type.Optional(Type.String({ pattern: '^(\\d{1,2})?$' })),
+});
+
+export function ctaRoutes(app: FastifyInstance, repo: CtaRepository) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get('/ir/:acao', { schema: { params: Type.Object({ acao: Type.String() }), querystring: GoQuery }, attachValidation: true }, async (request, reply) => {
+    const { acao } = request.params;
+    if (!isCtaAction(acao)) return sendError(request, reply, 404, 'Página não encontrada', 'Este link não existe.');
+    const unitId = request.validationError ? null : parseId(request.query.unidade);
+    const rawPlan = request.validationError ? undefined : request.query.plano;
+    const planId = rawPlan === undefined || rawPlan === '' ? null : parseId(rawPlan);
+    if (unitId === null || (rawPlan && planId === null)) {
+      return sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.');
+    }
+    const snap = await app.catalog.snapshot();
+    const unit = snap.unitsById.get(unitId);
+    if (!unit) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está mais em funcionamento.');
+    // A plan only counts (and only goes into the message) when this unit offers it.
+    const plan = planId !== null && snap.unitsByPlan.get(planId)?.some((u) => u.id === unitId) ? snap.plansById.get(planId) ?? null : null;
+    const target = ctaTarget(acao, unit, plan, brand().whatsappDigits);
+    if (!target) return sendError(request, reply, 404, 'Indisponível', `A ${unit.nome} não oferece este contato no momento. Veja a página da unidade.`);
+    // HEAD (link checkers, previews) is not a click. A failed insert never blocks the visitor.
+    if (request.method === 'GET') {
+      const now = new Date();
+      await repo
+        .record({ unidade_id: unitId, acao, plano_id: plan ? plan.id : null, semana: weekOf(now), criado_em: now.toISOString() })
+        .catch((err) => request.log.warn({ err }, 'could not count a call-to-action click'));
+    }
+    reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+    return reply.redirect(target, 302);
+  });
+
+  r.get(CLICKS_PATH, { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true }, async (request, reply) => {
+    const staff = request.staff!;
+    const requested = request.validationError ? null : request.query.unidade_id ? Number(request.query.unidade_id) : null;
+    if (requested !== null && staff.papel !== 'admin' && !staff.unidadeIds.includes(requested)) {
+      return forbidden(request, reply);
+    }
+    const weeksRaw = request.validationError ? NaN : Number(request.query.semanas || 8);
+    const weekCount = [4, 8, 12, 26, 52].includes(weeksRaw) ? weeksRaw : 8;
+    const scope = staff.papel === 'admin' ? null : staff.unidadeIds;
+    const options = await repo.units(scope);
+    const unitIds = requested !== null ? [requested] : scope;
+    const weeks = lastWeeks(weekCount);
+    const counts = await repo.counts(weeks[weeks.length - 1]!, unitIds);
+    const units = requested !== null ? options.filter((u) => u.id === requested) : options;
+    const report: ClicksReport = {
+      weeks,
+      weekCount,
+      selectedUnit: requested,
+      unitOptions: options,
+      units: units.map((u) => {
+        const rows = weeks.map((semana) => {
+          const byAction: Record<string, number> = {};
+          for (const c of counts) if (c.unidade_id === u.id && c.semana === semana) byAction[c.acao] = (byAction[c.acao] ?? 0) + c.total;
+          return { semana, byAction, total: CTA_ACTIONS.reduce((s, a) => s + (byAction[a] ?? 0), 0) };
+        });
+        return { ...u, weeks: rows, total: rows.reduce((s, w) => s + w.total, 0) };
+      }),
+    };
+    reply.header('cache-control', 'private, no-store');
+    return reply.page(h(ClicksPage, { staff: staffLayout(request, reply)!, report }));
+  });
+}
+
+const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
+  sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
