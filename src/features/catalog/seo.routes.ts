@@ -2,7 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { absoluteUrl } from '../../brand/index';
 import type { CatalogService } from './catalog.service';
+import { h } from 'preact';
+import { renderPage } from '../../views/render';
 import { passHref, unitHref } from './catalog.view';
+import { PRIVACY_PATH, PrivacyPage } from './privacy.view';
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -10,6 +13,13 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export const ROBOTS_DISALLOW = ['/admin/', '/pages/Franquia/admin.php', '/pages/Franquia/smtp_test.php', '/ir/'];
 
 export function seoRoutes(app: FastifyInstance, service: CatalogService) {
+  // The privacy notice changes only with a deploy: rendered once.
+  let privacy: Buffer | null = null;
+  app.get(PRIVACY_PATH, async (_request, reply) => {
+    privacy ??= Buffer.from(renderPage(h(PrivacyPage, {})));
+    return reply.type('text/html; charset=utf-8').send(privacy);
+  });
+
   app.get('/sitemap.xml', async (_request, reply) => {
     const snap = await service.snapshot();
     const latest = snap.units.reduce((max, u) => (u.atualizado_em > max ? u.atualizado_em : max), '');
@@ -20,6 +30,7 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService) {
       '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
       entry('/', latest || undefined),
       entry('/unidades', latest || undefined),
+      entry(PRIVACY_PATH),
       ...snap.units.flatMap((u) => [entry(unitHref(u.id), u.atualizado_em), entry(passHref(u.id), u.atualizado_em)]),
       '</urlset>',
     ].join('\n');

@@ -19,6 +19,7 @@ const ReportQuery = Type.Object({
   semanas: Type.Optional(Type.String({ pattern: '^(\\d{1,2})?$' })),
 });
 
+/** Public: the counted redirects (no session, no cookie). */
 export function ctaRoutes(app: FastifyInstance, repo: CtaRepository) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -48,38 +49,44 @@ export function ctaRoutes(app: FastifyInstance, repo: CtaRepository) {
     reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
     return reply.redirect(target, 302);
   });
+}
 
-  r.get(CLICKS_PATH, { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true }, async (request, reply) => {
-    const staff = request.staff!;
-    const requested = request.validationError ? null : request.query.unidade_id ? Number(request.query.unidade_id) : null;
-    if (requested !== null && staff.papel !== 'admin' && !staff.unidadeIds.includes(requested)) {
-      return forbidden(request, reply);
-    }
-    const weeksRaw = request.validationError ? NaN : Number(request.query.semanas || 8);
-    const weekCount = [4, 8, 12, 26, 52].includes(weeksRaw) ? weeksRaw : 8;
-    const scope = staff.papel === 'admin' ? null : staff.unidadeIds;
-    const options = await repo.units(scope);
-    const unitIds = requested !== null ? [requested] : scope;
-    const weeks = lastWeeks(weekCount);
-    const counts = await repo.counts(weeks[weeks.length - 1]!, unitIds);
-    const units = requested !== null ? options.filter((u) => u.id === requested) : options;
-    const report: ClicksReport = {
-      weeks,
-      weekCount,
-      selectedUnit: requested,
-      unitOptions: options,
-      units: units.map((u) => {
-        const rows = weeks.map((semana) => {
-          const byAction: Record<string, number> = {};
-          for (const c of counts) if (c.unidade_id === u.id && c.semana === semana) byAction[c.acao] = (byAction[c.acao] ?? 0) + c.total;
-          return { semana, byAction, total: CTA_ACTIONS.reduce((s, a) => s + (byAction[a] ?? 0), 0) };
-        });
-        return { ...u, weeks: rows, total: rows.reduce((s, w) => s + w.total, 0) };
-      }),
-    };
-    reply.header('cache-control', 'private, no-store');
-    return reply.page(h(ClicksPage, { staff: staffLayout(request, reply)!, report }));
-  });
+/** Staff: the clicks report (inside a staff session scope). */
+export function ctaStaffRoutes(repo: CtaRepository) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    r.get(CLICKS_PATH, { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true }, async (request, reply) => {
+      const staff = request.staff!;
+      const requested = request.validationError ? null : request.query.unidade_id ? Number(request.query.unidade_id) : null;
+      if (requested !== null && staff.papel !== 'admin' && !staff.unidadeIds.includes(requested)) {
+        return forbidden(request, reply);
+      }
+      const weeksRaw = request.validationError ? NaN : Number(request.query.semanas || 8);
+      const weekCount = [4, 8, 12, 26, 52].includes(weeksRaw) ? weeksRaw : 8;
+      const scope = staff.papel === 'admin' ? null : staff.unidadeIds;
+      const options = await repo.units(scope);
+      const unitIds = requested !== null ? [requested] : scope;
+      const weeks = lastWeeks(weekCount);
+      const counts = await repo.counts(weeks[weeks.length - 1]!, unitIds);
+      const units = requested !== null ? options.filter((u) => u.id === requested) : options;
+      const report: ClicksReport = {
+        weeks,
+        weekCount,
+        selectedUnit: requested,
+        unitOptions: options,
+        units: units.map((u) => {
+          const rows = weeks.map((semana) => {
+            const byAction: Record<string, number> = {};
+            for (const c of counts) if (c.unidade_id === u.id && c.semana === semana) byAction[c.acao] = (byAction[c.acao] ?? 0) + c.total;
+            return { semana, byAction, total: CTA_ACTIONS.reduce((s, a) => s + (byAction[a] ?? 0), 0) };
+          });
+          return { ...u, weeks: rows, total: rows.reduce((s, w) => s + w.total, 0) };
+        }),
+      };
+      reply.header('cache-control', 'private, no-store');
+      return reply.page(h(ClicksPage, { staff: staffLayout(request, reply)!, report }));
+    });
+  };
 }
 
 const forbidden = (request: FastifyRequest, reply: FastifyReply) =>

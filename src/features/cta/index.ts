@@ -1,11 +1,14 @@
 import fp from 'fastify-plugin';
 import { createCtaRepository } from './cta.repository';
-import { ctaRoutes } from './cta.routes';
+import { withStaffSession } from '../../http/session';
+import { ctaRoutes, ctaStaffRoutes } from './cta.routes';
 
 /** Calls to action: counted redirects (/ir/…) and the staff clicks report (/admin/cliques). */
 export default fp(
   async (app) => {
-    ctaRoutes(app, createCtaRepository(app.db));
+    const repo = createCtaRepository(app.db);
+    ctaRoutes(app, repo);
+    await app.register(withStaffSession(ctaStaffRoutes(repo)));
   },
   { name: 'feature-cta', fastify: '5.x', dependencies: ['db', 'errors', 'auth', 'feature-catalog'] },
 );

@@ -98,6 +98,9 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
             Enviar avaliação
           </button>
         </p>
+        <p class="hint">
+          <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê e por quanto tempo.
+        </p>
       </form>
     </Layout>
   );
