@@ -21,6 +21,7 @@ import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
 import ctaFeature from './features/cta/index';
+import unitPhotosFeature from './features/unit-photos/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -72,6 +73,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(feedbackFeature);
   await app.register(contentFeature);
   await app.register(ctaFeature);
+  await app.register(unitPhotosFeature);
 
   return app;
 }

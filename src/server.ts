@@ -3,6 +3,8 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { createDb, migrateToLatest } from './db/index';
 import { isCatalogEmpty, seedDemo } from './db/seeds/demo';
+import { seedDemoPhotos } from './features/unit-photos/demo';
+import { createLocalStorage } from './features/storage/index';
 
 async function main() {
   loadDotEnv();
@@ -19,7 +21,11 @@ async function main() {
 
   const handle = createDb(config.database);
   await migrateToLatest(handle.db);
-  if (config.demoSeed && (await isCatalogEmpty(handle.db))) await seedDemo(handle.db);
+  if (config.demoSeed && (await isCatalogEmpty(handle.db))) {
+    await seedDemo(handle.db);
+    // drawn with sharp, stored like staff uploads (about a second for the demo units)
+    await seedDemoPhotos(handle.db, createLocalStorage(config.uploadsDir));
+  }
 
   const app = await buildApp(config, { db: handle });
   app.addHook('onClose', async () => handle.destroy());

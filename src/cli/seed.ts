@@ -3,6 +3,8 @@
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest } from '../db/index';
 import { isCatalogEmpty, seedDemo } from '../db/seeds/demo';
+import { seedDemoPhotos } from '../features/unit-photos/demo';
+import { createLocalStorage } from '../features/storage/index';
 
 loadDotEnv();
 try {
@@ -14,6 +16,7 @@ try {
       console.log('O catálogo já tem unidades; nada foi feito. Use --force para carregar a demonstração mesmo assim.');
     } else {
       await seedDemo(handle.db);
+      await seedDemoPhotos(handle.db, createLocalStorage(config.uploadsDir));
       console.log('Conteúdo de demonstração carregado.');
     }
   } finally {

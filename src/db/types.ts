@@ -265,6 +265,20 @@ export interface AuditoriaTable {
   criado_em: string;
 }
 
+export interface UnidadeFotosTable {
+  id: Id;
+  unidade_id: number;
+  /** position among the unit's photos: the lowest is the cover */
+  ordem: number;
+  alt: string;
+  /** content hash (16 hex digits) in every file name and URL of the photo */
+  hash: string;
+  largura: number;
+  altura: number;
+  criado_em: string;
+  atualizado_em: string;
+}
+
 export interface CliquesCtaTable {
   id: Id;
   unidade_id: number | null;
@@ -302,6 +316,7 @@ export interface Database {
   fila_emails: FilaEmailsTable;
   auditoria: AuditoriaTable;
   cliques_cta: CliquesCtaTable;
+  unidade_fotos: UnidadeFotosTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

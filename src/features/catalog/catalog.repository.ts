@@ -1,6 +1,7 @@
 // The only place the catalog's SQL lives. Public pages read active rows only.
 import type { Db } from '../../db/index';
 import type { Unidade } from '../../db/types';
+import type { UnitPhoto } from '../unit-photos/photos';
 
 export interface UnitSummaryRow {
   id: number;
@@ -34,6 +35,8 @@ export interface SnapshotRows {
   planUnits: { plano_id: number; unidade_id: number }[];
   /** active modalities and areas of active units, by name: search finds units by what they offer */
   unitTags: { unidade_id: number; nome: string }[];
+  /** photos of active units, in their order (the first is the cover) */
+  photos: UnitPhoto[];
 }
 
 export interface UnitDetailRows {
@@ -89,7 +92,16 @@ export function createCatalogRepository(db: Db) {
         .where('a.ativo', '=', 1)
         .where('u.ativo', '=', 1)
         .execute();
-      return { units, plans, planUnits, unitTags: [...modalityTags, ...areaTags] };
+      const photos = await db
+        .selectFrom('unidade_fotos as f')
+        .innerJoin('unidades as u', 'u.id', 'f.unidade_id')
+        .select(['f.id', 'f.unidade_id', 'f.ordem', 'f.alt', 'f.hash', 'f.largura', 'f.altura'])
+        .where('u.ativo', '=', 1)
+        .orderBy('f.unidade_id')
+        .orderBy('f.ordem')
+        .orderBy('f.id')
+        .execute();
+      return { units, plans, planUnits, unitTags: [...modalityTags, ...areaTags], photos };
     },
 
     /** One active unit with everything its page shows; undefined when unknown or inactive. */

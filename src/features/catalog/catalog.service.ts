@@ -1,6 +1,7 @@
 // Catalog rules: the in-memory snapshot, search, unit page and Pass page data. Never sees HTTP.
 import { saoPauloClock } from '../../lib/time';
 import type { CatalogRepository, PlanRow, UnitDetailRows, UnitSummaryRow } from './catalog.repository';
+import type { UnitPhoto } from '../unit-photos/photos';
 import { buildSearchIndex, parseQuery, searchIndex, type SearchEntry, type SearchItem, type SearchOutcome } from './catalog.search';
 
 /** How old the snapshot may get before it is read again: other instances' edits show within this. */
@@ -19,6 +20,8 @@ export interface CatalogSnapshot {
   /** units grouped by city, cities and units in name order */
   cities: { cidade: string; uf: string; units: UnitSummaryRow[] }[];
   index: SearchEntry[];
+  /** each active unit's photos in order (the first is the cover) */
+  photosByUnit: Map<number, UnitPhoto[]>;
   /** answers already computed from this snapshot, by folded query (popular searches repeat) */
   searchCache: Map<string, SearchItem[]>;
 }
@@ -68,6 +71,7 @@ export function distanceKm(a: { latitude: number; longitude: number }, b: { lati
 }
 
 export interface UnitPageData extends UnitDetailRows {
+  photos: UnitPhoto[];
   openNow: boolean;
   today: number;
   /** the week from today on, each day with its classes */
@@ -153,6 +157,12 @@ export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSn
   const cities = [...cityMap.values()].sort((a, b) => collator.compare(a.cidade, b.cidade) || a.uf.localeCompare(b.uf));
   for (const c of cities) c.units.sort(byName);
 
+  const photosByUnit = new Map<number, UnitPhoto[]>();
+  for (const p of rows.photos) {
+    const list = photosByUnit.get(p.unidade_id) ?? [];
+    list.push(p);
+    photosByUnit.set(p.unidade_id, list);
+  }
   const tagsByUnit = new Map<number, string[]>();
   for (const { unidade_id, nome } of rows.unitTags) {
     const list = tagsByUnit.get(unidade_id) ?? [];
@@ -169,6 +179,7 @@ export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSn
     unitsByPlan,
     cities,
     index: buildSearchIndex(rows.units, rows.plans, tagsByUnit),
+    photosByUnit,
     searchCache: new Map(),
   };
 }
@@ -271,7 +282,8 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
     },
 
     async unitPage(id: number, at: Date = new Date(now())): Promise<UnitPageData | undefined> {
-      if (!(await snapshot()).unitsById.has(id)) return undefined;
+      const snap = await snapshot();
+      if (!snap.unitsById.has(id)) return undefined;
       const rows = await repo.findActiveUnitDetail(id);
       if (!rows) return undefined;
       const clock = saoPauloClock(at);
@@ -279,7 +291,7 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
         dia_semana: dia,
         classes: rows.classes.filter((c) => c.dia_semana === dia),
       }));
-      return { ...rows, openNow: isOpenAt(rows.hours, clock.weekday, clock.time), today: clock.weekday, timetable };
+      return { ...rows, photos: snap.photosByUnit.get(id) ?? [], openNow: isOpenAt(rows.hours, clock.weekday, clock.time), today: clock.weekday, timetable };
     },
 
     async passPage(id: number): Promise<PassPageData | undefined> {

@@ -5,6 +5,8 @@ import { jsonForScript } from '../../views/render';
 import { formatBRL, formatBrazilianPhone, normalizeBrazilianPhone } from '../../lib/text';
 import { WEEKDAYS } from '../../lib/time';
 import { ctaHref } from '../cta/cta';
+import type { UnitPhoto } from '../unit-photos/photos';
+import { shareImagePath, UnitPhotoPicture } from '../unit-photos/picture.view';
 import type { PlanRow, UnitSummaryRow } from './catalog.repository';
 import { NEARBY_BENEFIT_KM, type CatalogSnapshot, type FeaturedPlans, type NearbyUnit, type PassPageData, type SearchResultDetail, type UnitPageData } from './catalog.service';
 
@@ -85,27 +87,14 @@ export function formatKm(km: number): string {
   return km < 1 ? 'a menos de 1 km' : `a ${kmFormat.format(km)} km`;
 }
 
-/** A unit's photo, or the branded placeholder (decorative: the unit's name is next to it). */
-export function UnitPicture({ lazy = true }: { lazy?: boolean }) {
-  return (
-    <img
-      class="unit-photo placeholder"
-      src={brand().placeholder}
-      alt=""
-      width={960}
-      height={540}
-      loading={lazy ? 'lazy' : undefined}
-      decoding="async"
-    />
-  );
-}
-
 /** A card per unit: picture, name, where, how far, benefit. */
-export function UnitCard({ unit, distanceKm, headingLevel = 3 }: { unit: UnitSummaryRow; distanceKm?: number | null; headingLevel?: 3 | 4 }) {
+const CARD_SIZES = '(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 92vw';
+
+export function UnitCard({ unit, photo, distanceKm, headingLevel = 3 }: { unit: UnitSummaryRow; photo?: UnitPhoto; distanceKm?: number | null; headingLevel?: 3 | 4 }) {
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
   return (
     <li class="unit-card">
-      <UnitPicture />
+      <UnitPhotoPicture photo={photo} sizes={CARD_SIZES} decorative />
       <div class="unit-card-body">
         <Heading class="unit-card-title">
           <a class="unit-name" href={unitHref(unit.id)}>
@@ -131,7 +120,7 @@ export function UnitCard({ unit, distanceKm, headingLevel = 3 }: { unit: UnitSum
 // ---------------------------------------------------------------- home
 
 export interface HomeProps {
-  snapshot: Pick<CatalogSnapshot, 'cities' | 'units'>;
+  snapshot: Pick<CatalogSnapshot, 'cities' | 'units' | 'photosByUnit'>;
   featured?: FeaturedPlans;
   q: string;
   results: SearchResultDetail[] | null;
@@ -232,7 +221,7 @@ export function HomePage({ snapshot, featured, q, results, error }: HomeProps) {
             </h3>
             <ul class="unit-cards city-units">
               {city.units.map((u) => (
-                <UnitCard unit={u} key={u.id} headingLevel={4} />
+                <UnitCard unit={u} photo={snapshot.photosByUnit.get(u.id)?.[0]} key={u.id} headingLevel={4} />
               ))}
             </ul>
           </section>
@@ -377,13 +366,13 @@ export function UnitPage({ data }: { data: UnitPageData }) {
     </nav>
   );
   return (
-    <Layout title={u.nome} description={description} head={head} canonical={unitHref(u.id)} ogTitle={u.nome} bottomBar={bar}>
+    <Layout title={u.nome} description={description} head={head} canonical={unitHref(u.id)} ogTitle={u.nome} image={shareImagePath(data.photos[0])} bottomBar={bar}>
       <nav aria-label="Trilha de navegação" class="breadcrumb">
         <a href="/">Início</a> › <a href={UNITS_HREF}>Unidades</a> › <span aria-current="page">{u.nome}</span>
       </nav>
       <div class="unit-top">
         <figure class="unit-hero">
-          <UnitPicture lazy={false} />
+          <UnitPhotoPicture photo={data.photos[0]} sizes="(min-width: 60rem) 36rem, 100vw" eager />
         </figure>
         <div class="unit-intro">
           <h1>{u.nome}</h1>
@@ -409,6 +398,21 @@ export function UnitPage({ data }: { data: UnitPageData }) {
           ) : null}
         </div>
       </div>
+
+      {data.photos.length > 1 ? (
+        <section aria-labelledby="fotos-titulo">
+          <h2 id="fotos-titulo" class="visually-hidden">
+            Fotos da unidade
+          </h2>
+          <ul class="photo-strip">
+            {data.photos.slice(1).map((p) => (
+              <li key={p.id}>
+                <UnitPhotoPicture photo={p} sizes="(min-width: 60rem) 18rem, 70vw" />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section id="planos" aria-labelledby="planos-titulo">
         <h2 id="planos-titulo">Planos</h2>

@@ -4,7 +4,7 @@ import type { CatalogSnapshot } from './catalog.service';
 import { UnitCard } from './catalog.view';
 import type { NearOutcome, NearQuery } from './nearby';
 
-export function UnitsPage({ snapshot, query, outcome }: { snapshot: Pick<CatalogSnapshot, 'cities' | 'units'>; query: NearQuery; outcome: NearOutcome }) {
+export function UnitsPage({ snapshot, query, outcome }: { snapshot: Pick<CatalogSnapshot, 'cities' | 'units' | 'photosByUnit'>; query: NearQuery; outcome: NearOutcome }) {
   const error = outcome.kind === 'invalid' || outcome.kind === 'unknown' ? outcome : null;
   const cepError = error?.field === 'cep' ? error.message : undefined;
   const cityError = error?.field === 'cidade' ? error.message : undefined;
@@ -86,7 +86,7 @@ export function UnitsPage({ snapshot, query, outcome }: { snapshot: Pick<Catalog
           <h2 id="perto-titulo">Mais perto primeiro</h2>
           <ol class="unit-cards near-list">
             {outcome.units.map((u) => (
-              <UnitCard unit={u} distanceKm={u.distanceKm} key={u.id} />
+              <UnitCard unit={u} photo={snapshot.photosByUnit.get(u.id)?.[0]} distanceKm={u.distanceKm} key={u.id} />
             ))}
           </ol>
         </section>
@@ -100,7 +100,7 @@ export function UnitsPage({ snapshot, query, outcome }: { snapshot: Pick<Catalog
               </h3>
               <ul class="unit-cards city-units">
                 {city.units.map((u) => (
-                  <UnitCard unit={u} key={u.id} headingLevel={4} />
+                  <UnitCard unit={u} photo={snapshot.photosByUnit.get(u.id)?.[0]} key={u.id} headingLevel={4} />
                 ))}
               </ul>
             </section>

@@ -1,0 +1,93 @@
+// Rules for unit photos: at most 8 per unit, an alt text for each, order, removal.
+import { nowIso } from '../../db/index';
+import { cleanText } from '../../lib/text';
+import type { FileStorage } from '../storage/index';
+import { ImageRejectedError } from '../feedback/images';
+import { ALT_MAX, ALT_MIN, MAX_UNIT_PHOTOS } from './photos';
+import { removeUnitPhotoFiles, storeUnitPhoto } from './photos.pipeline';
+import type { PhotosRepository } from './photos.repository';
+
+export interface PhotoErrors {
+  foto?: string;
+  alt?: string;
+}
+
+export type PhotoOutcome = { ok: true } | { ok: false; status: 413 | 422 | 404; errors: PhotoErrors };
+
+export function checkAlt(raw: unknown): { alt: string } | { error: string } {
+  const alt = cleanText(raw).replace(/\s+/g, ' ');
+  const length = [...alt].length;
+  if (length < ALT_MIN) return { error: 'Descreva a foto em poucas palavras, por exemplo “Sala de musculação com janelas amplas”.' };
+  if (length > ALT_MAX) return { error: `Use no máximo ${ALT_MAX} caracteres.` };
+  return { alt };
+}
+
+export function createPhotosService(repo: PhotosRepository, storage: FileStorage, onChange: () => void) {
+  return {
+    repo,
+
+    async upload(unitId: number, usuarioId: number | null, input: { alt: unknown; file: Buffer | null; tooLarge: boolean }): Promise<PhotoOutcome> {
+      const errors: PhotoErrors = {};
+      const alt = checkAlt(input.alt);
+      if ('error' in alt) errors.alt = alt.error;
+      if (input.tooLarge) return { ok: false, status: 413, errors: { ...errors, foto: 'A foto passa de 10 MB. Envie uma versão menor.' } };
+      if (!input.file || input.file.length === 0) errors.foto = 'Escolha uma foto JPEG, PNG ou WebP.';
+      const current = await repo.list(unitId);
+      if (current.length >= MAX_UNIT_PHOTOS) {
+        errors.foto = `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.`;
+      }
+      if (errors.alt || errors.foto) return { ok: false, status: 422, errors };
+      let stored;
+      try {
+        stored = await storeUnitPhoto(storage, unitId, input.file!);
+      } catch (err) {
+        if (err instanceof ImageRejectedError) return { ok: false, status: 422, errors: { foto: err.message } };
+        throw err;
+      }
+      const id = await repo
+        .add({ unidade_id: unitId, alt: (alt as { alt: string }).alt, hash: stored.hash, largura: stored.largura, altura: stored.altura }, MAX_UNIT_PHOTOS, usuarioId, nowIso())
+        .catch(async (err) => {
+          if (!(await repo.hashInUse(unitId, stored.hash))) await Promise.all(stored.paths.map((p) => storage.remove(p)));
+          throw err;
+        });
+      if (id === null) {
+        if (!(await repo.hashInUse(unitId, stored.hash))) await Promise.all(stored.paths.map((p) => storage.remove(p)));
+        return { ok: false, status: 422, errors: { foto: `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.` } };
+      }
+      onChange();
+      return { ok: true };
+    },
+
+    async setAlt(unitId: number, photoId: number, usuarioId: number | null, raw: unknown): Promise<PhotoOutcome> {
+      const alt = checkAlt(raw);
+      if ('error' in alt) return { ok: false, status: 422, errors: { alt: alt.error } };
+      if (!(await repo.setAlt(unitId, photoId, alt.alt, usuarioId, nowIso()))) return { ok: false, status: 404, errors: {} };
+      onChange();
+      return { ok: true };
+    },
+
+    /** Moves a photo one place up (towards the cover) or down. */
+    async move(unitId: number, photoId: number, usuarioId: number | null, direction: 'subir' | 'descer'): Promise<PhotoOutcome> {
+      const ids = (await repo.list(unitId)).map((p) => p.id);
+      const i = ids.indexOf(photoId);
+      if (i < 0) return { ok: false, status: 404, errors: {} };
+      const j = direction === 'subir' ? i - 1 : i + 1;
+      if (j < 0 || j >= ids.length) return { ok: true };
+      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+      await repo.reorder(unitId, ids, usuarioId, nowIso());
+      onChange();
+      return { ok: true };
+    },
+
+    async remove(unitId: number, photoId: number, usuarioId: number | null): Promise<PhotoOutcome> {
+      const row = await repo.remove(unitId, photoId, usuarioId, nowIso());
+      if (!row) return { ok: false, status: 404, errors: {} };
+      // The same picture may be on the unit twice (uploaded again): keep the files it shares.
+      if (!(await repo.hashInUse(unitId, row.hash))) await removeUnitPhotoFiles(storage, unitId, row);
+      onChange();
+      return { ok: true };
+    },
+  };
+}
+
+export type PhotosService = ReturnType<typeof createPhotosService>;
