@@ -4,11 +4,21 @@
 // location, axe on every new page, and the transfer budget of a unit page.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { invalidateCatalogCache } from '../src/features/catalog/index';
+import { createLocalStorage } from '../src/features/storage/index';
+import { seedDemoPhotos } from '../src/features/unit-photos/demo';
 import { expectNoA11yViolations, useServerAndBrowser, watchPage } from './helpers';
 
 const suite = useServerAndBrowser();
+// Photos as staff would upload them (drawn by the demo seed), except for one unit that keeps the placeholder.
+beforeAll(async () => {
+  const boaViagem = (await suite.server.db.selectFrom('unidades').select('id').where('nome', '=', 'Movimento Boa Viagem').executeTakeFirstOrThrow()).id;
+  const others = (await suite.server.db.selectFrom('unidades').select('id').where('id', '!=', boaViagem).execute()).map((u) => u.id);
+  await seedDemoPhotos(suite.server.db, createLocalStorage(suite.server.uploadsDir), 3, others);
+  invalidateCatalogCache(suite.server.app);
+});
 const SCREENS = path.resolve('test-results/screens');
 mkdirSync(SCREENS, { recursive: true });
 
@@ -137,6 +147,15 @@ it('the first view of a unit page transfers at most 150 KB on a phone', async ()
     bytes += e.encodedDataLength;
   });
   await page.goto(`${suite.server.baseUrl}/Detalhes.php?id=${id}`, { waitUntil: 'networkidle' });
+  // the cover photo is there, loaded at a phone width in WebP; the others wait below the fold
+  const cover = await page.evaluate(() => {
+    const img = document.querySelector<HTMLImageElement>('.unit-hero img')!;
+    return { src: img.currentSrc, done: img.complete && img.naturalWidth > 0, lazy: img.loading };
+  });
+  expect(cover.done).toBe(true);
+  expect(cover.src).toMatch(/-(480|960)\.webp$/);
+  expect(cover.lazy).not.toBe('lazy');
+  expect(await page.locator('.photo-strip img[loading="lazy"]').count()).toBe(2);
   expect(bytes).toBeGreaterThan(1000);
   expect(bytes).toBeLessThanOrEqual(150 * 1024);
   await ctx.close();

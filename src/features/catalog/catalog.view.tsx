@@ -400,18 +400,21 @@ export function UnitPage({ data }: { data: UnitPageData }) {
       </div>
 
       {data.photos.length > 1 ? (
-        <section aria-labelledby="fotos-titulo">
+        <div class="unit-photos">
           <h2 id="fotos-titulo" class="visually-hidden">
             Fotos da unidade
           </h2>
-          <ul class="photo-strip">
-            {data.photos.slice(1).map((p) => (
-              <li key={p.id}>
-                <UnitPhotoPicture photo={p} sizes="(min-width: 60rem) 18rem, 70vw" />
-              </li>
-            ))}
-          </ul>
-        </section>
+          {/* scrolls sideways inside its own box: focusable, so a keyboard can scroll it too */}
+          <div class="photo-strip" tabIndex={0} role="region" aria-labelledby="fotos-titulo">
+            <ul>
+              {data.photos.slice(1).map((p) => (
+                <li key={p.id}>
+                  <UnitPhotoPicture photo={p} sizes="(min-width: 60rem) 18rem, 70vw" />
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
       ) : null}
 
       <section id="planos" aria-labelledby="planos-titulo">
