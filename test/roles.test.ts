@@ -235,6 +235,13 @@ function cases(): Case[] {
     adminOnlyPost('reset password', `/admin/contas/${ids.account}/senha`, { nova_senha: 'curta' }, 422),
     adminOnlyPost('activate account', `/admin/contas/${ids.account}/ativo`, { ativo: '1' }, 303),
     adminOnlyGet('audit log', '/admin/auditoria'),
+
+    // ---- calls-to-action clicks (managers: their units) and unit photos (admins)
+    { name: 'clicks report', method: 'GET', url: '/admin/cliques', expect: { admin: { status: 200, contains: [ids.nameB] }, gerente: { status: 200, contains: [ids.nameA], notContains: [ids.nameB] }, anonimo: LOGIN } },
+    { name: 'clicks report, unit B', method: 'GET', url: `/admin/cliques?unidade_id=${B}`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
+    adminOnlyGet('unit photos', `/admin/conteudo/unidades/${A}/fotos`),
+    adminOnlyPost('unit photo upload without a file', `/admin/conteudo/unidades/${A}/fotos`, { alt: 'Sala' }, 422),
+    adminOnlyPost('unit photo action on a missing photo', `/admin/conteudo/unidades/${A}/fotos/999999`, { acao: 'remover' }, 404),
     adminOnlyGet('audit log, filtered', '/admin/auditoria?entidade=unidade&pagina=2'),
   ];
   return list;
@@ -301,6 +308,7 @@ describe('role matrix', () => {
       '/admin/conteudo/perguntas/:id/excluir', '/admin/conteudo/perguntas/:id/opcoes', '/admin/conteudo/perguntas/:id/opcoes/:id',
       '/admin/conteudo/perguntas/:id/opcoes/:id/ativo', '/admin/conteudo/perguntas/:id/opcoes/:id/excluir',
       '/admin/contas', '/admin/contas/nova', '/admin/contas/:id', '/admin/contas/:id/senha', '/admin/contas/:id/ativo', '/admin/auditoria',
+      '/admin/cliques', '/admin/conteudo/unidades/:id/fotos', '/admin/conteudo/unidades/:id/fotos/:id',
     ];
     for (const p of staffPaths) expect(tested.has(p), `no case for ${p}`).toBe(true);
     // Any /admin route registered later and not listed above makes this test fail, so the
@@ -309,7 +317,7 @@ describe('role matrix', () => {
     expect(registered).toBeGreaterThan(0);
     for (const leaf of ['pesquisa', 'mensagens', 'conteudo', 'contas', 'auditoria']) expect(routes).toContain(`admin/${leaf}`);
     const adminRoots = new Set((routes.match(/admin\/([a-z]+)/g) ?? []).map((m) => m));
-    expect([...adminRoots].sort()).toEqual(['admin/auditoria', 'admin/contas', 'admin/conteudo', 'admin/mensagens', 'admin/pesquisa']);
+    expect([...adminRoots].sort()).toEqual(['admin/auditoria', 'admin/cliques', 'admin/contas', 'admin/conteudo', 'admin/mensagens', 'admin/pesquisa']);
   });
 
   it('anonymous visitors get the login page, never data', async () => {
