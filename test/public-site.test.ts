@@ -6,6 +6,8 @@ import { nowIso } from '../src/db/index';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
 import { weekOf, lastWeeks } from '../src/features/cta/cta';
 import { placeForCep, placeForCity } from '../src/features/catalog/places';
+import { configureBrand } from '../src/brand/index';
+import { ConfigError, loadConfig } from '../src/config';
 import { createTestApp, type TestContext } from './helpers/app';
 import { createStaffUser, loginAs } from './helpers/staff';
 
@@ -336,8 +338,15 @@ describe('brand', () => {
     } finally {
       await other.close();
       // the brand is per process: put this suite's back
-      await t.app.inject('/');
+      configureBrand(t.config);
     }
+  });
+
+  it('bad brand settings stop the start with a message per variable', () => {
+    expect(() => loadConfig({ BRAND_WHATSAPP: '123' })).toThrow(ConfigError);
+    expect(() => loadConfig({ BRAND_WHATSAPP: '123' })).toThrow(/BRAND_WHATSAPP/);
+    expect(() => loadConfig({ BRAND_INSTAGRAM: 'http://instagram.com/x' })).toThrow(/BRAND_INSTAGRAM/);
+    expect(loadConfig({ BRAND_WHATSAPP: '(11) 4000-1234' }).brandWhatsapp).toBe('+551140001234');
   });
 
   it('Permissions-Policy lets our own pages ask for the location', async () => {
