@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config';
 import { createDb, type DbHandle } from './db/index';
 import dbPlugin from './http/db';
+import { loggerOptions } from './http/logger';
 import securityPlugin from './http/security';
 import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
@@ -34,12 +35,7 @@ export type App = FastifyInstance;
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
-    logger:
-      options.logger ?? {
-        level: config.logLevel,
-        // Cookies carry session ids and CSRF secrets: never log them.
-        redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-      },
+    logger: options.logger ?? loggerOptions(config),
     // A hop count is valid at run time (proxy-addr) though the type omits it.
     trustProxy: config.trustProxy as boolean | string,
     genReqId: () => randomUUID(),

@@ -1,7 +1,7 @@
 // Timetable CSV upload: multipart upload → preview with per-row problems (nothing
 // written) → "Aplicar" re-validates the rows and replaces the week in one transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTimetableCsv } from '../src/features/content/timetable-csv';
+import { parseTimetableCsv } from '../src/features/content/timetable/timetable-csv';
 import { createTestApp, type TestContext } from './helpers/app';
 import { form } from './helpers/http';
 import { createStaffUser, loginAs, staffToken } from './helpers/staff';

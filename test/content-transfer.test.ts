@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/db/seeds/demo';
-import { exportCatalog, importCatalog, parseCatalogText, type CatalogFile } from '../src/features/content/transfer.service';
+import { exportCatalog, importCatalog, parseCatalogText, type CatalogFile } from '../src/features/content/transfer/transfer.service';
 import { createTestDb, type TestDb } from './helpers/db';
 
 const run = promisify(execFile);

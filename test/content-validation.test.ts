@@ -1,8 +1,8 @@
 // The field rules shared by the content screens and the catalog import.
 import { describe, expect, it } from 'vitest';
-import { parseClassFields } from '../src/features/content/timetable.service';
-import { parseUnitForm } from '../src/features/content/units.service';
-import { httpsUrl, overlaps, parseWeekday, phone, priceCents, time, type FieldErrors } from '../src/features/content/validation';
+import { parseClassFields } from '../src/features/content/timetable/timetable.service';
+import { parseUnitForm } from '../src/features/content/units/units.service';
+import { httpsUrl, overlaps, parseWeekday, phone, priceCents, time, type FieldErrors } from '../src/features/content/shared/validation';
 
 const run = <T>(f: (e: FieldErrors) => T) => {
   const e: FieldErrors = {};

@@ -332,14 +332,19 @@ describe('free-message submission', () => {
 
   it('removes the files already written when the transaction fails', async () => {
     const before = await state();
-    // The real service and storage, with a repository whose transaction fails (the
-    // database going away between the file writes and the commit).
+    // The real service, storage and database, whose INSERTs fail (the database going away
+    // between the file writes and the commit); reads still work.
     const { createFaleAquiService } = await import('../src/features/feedback/fale-aqui.service');
     const { createFaleAquiRepository } = await import('../src/features/feedback/fale-aqui.repository');
     const { createLocalStorage } = await import('../src/features/storage/index');
-    const repo = createFaleAquiRepository(t.db);
-    const failing = { ...repo, insertMessage: async () => Promise.reject(new Error('banco fora do ar')) };
-    const service = createFaleAquiService({ repo: failing, storage: createLocalStorage(t.uploadsDir), notificationEmail: NOTIFY });
+    const failingDb = t.db.withPlugin({
+      transformQuery: (args) => {
+        if (args.node.kind === 'InsertQueryNode') throw new Error('banco fora do ar');
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const service = createFaleAquiService({ db: failingDb, repo: createFaleAquiRepository(t.db), storage: createLocalStorage(t.uploadsDir), notificationEmail: NOTIFY });
     await expect(
       service.submit(base(), [{ filename: 'a.png', mimetype: 'image/png', data: await png() }], { tooLarge: false, tooMany: false }),
     ).rejects.toThrow('banco fora do ar');

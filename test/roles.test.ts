@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportCatalog } from '../src/features/content/transfer.service';
+import { exportCatalog } from '../src/features/content/transfer/transfer.service';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 import { createStaffUser, LOGIN_URL, loginAs, staffToken } from './helpers/staff';

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest } from '../db/index';
-import { exportCatalog } from '../features/content/transfer.service';
+import { exportCatalog } from '../features/content/transfer/transfer.service';
 
 loadDotEnv();
 try {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest } from '../db/index';
-import { importCatalog, parseCatalogText } from '../features/content/transfer.service';
+import { importCatalog, parseCatalogText } from '../features/content/transfer/transfer.service';
 
 loadDotEnv();
 const file = process.argv.slice(2).find((a) => !a.startsWith('-'));

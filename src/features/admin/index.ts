@@ -1,3 +1,5 @@
+// Staff sign-in: the login and logout pages, staff accounts' passwords and login
+// throttling, and the mail diagnostic page.
 import fp from 'fastify-plugin';
 import { createLoginService } from './login.service';
 import { withStaffSession } from '../../http/session';

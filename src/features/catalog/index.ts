@@ -1,3 +1,5 @@
+// The public catalog: home, unit search and unit pages, benefit landing pages, served
+// from an in-memory snapshot of units, plans and modalities (dropped on content changes).
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { createCatalogRepository } from './catalog.repository';

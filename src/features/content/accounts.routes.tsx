@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { AccountFormPage, AccountsListPage, AUDIT_ENTITIES, AuditPage } from './accounts.view';
-import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from './http';
-import type { ContentServices } from './index';
-import type { FieldErrors } from './validation';
+import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from './shared/http';
+import type { ContentServices } from './services';
+import type { FieldErrors } from './shared/validation';
 
 const AUDIT_PAGE_SIZE = 50;
 const AuditQuery = Type.Object({

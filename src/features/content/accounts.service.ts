@@ -1,12 +1,12 @@
 // Rules for staff accounts (admin only): create, edit role and units, disable, reset a
 // password. Passwords use the admin feature's hash so login verifies them.
 import { hashPassword, passwordProblem } from '../admin/password';
-import { createContentRepository } from './content.repository';
+import { createContentRepository } from './shared/content.repository';
 import { createAccountsRepository } from './accounts.repository';
-import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from './shared';
-import { existing } from './units.service';
-import * as v from './validation';
-import type { FieldErrors, Result } from './validation';
+import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from './shared/change';
+import { existing } from './units/units.service';
+import * as v from './shared/validation';
+import type { FieldErrors, Result } from './shared/validation';
 
 const ROLES = ['admin', 'gerente'] as const;
 

@@ -1,7 +1,7 @@
 // Staff accounts (admin only) and the audit log.
 import { formatDateTime } from '../../lib/time';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, type StaffProps, TableWrap } from './components.view';
-import type { FieldErrors, FormValues } from './validation';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, type StaffProps, TableWrap } from './shared/components.view';
+import type { FieldErrors, FormValues } from './shared/validation';
 
 const CRUMBS = [{ href: '/admin/contas', label: 'Contas' }];
 const ROLE_OPTIONS = [

@@ -1,35 +1,19 @@
+// Staff screens for the chain's content (units, plans and taxonomy, timetables, survey
+// questions, catalog import/export), staff accounts and the audit log; one folder per thing edited.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../http/errors';
 import { withStaffSession } from '../../http/session';
 import { invalidateCatalogCache } from '../catalog/index';
 import { accountRoutes } from './accounts.routes';
-import { createAccountsService } from './accounts.service';
-import { createAuditRepository } from './audit.repository';
-import { catalogContentRoutes } from './catalog.routes';
-import { createPlansService } from './plans.service';
-import { ForbiddenError, NotFoundError, type ContentDeps } from './shared';
-import { surveyRoutes } from './survey.routes';
-import { createSurveyService } from './survey.service';
-import { createTaxonomyService } from './taxonomy.service';
-import { timetableRoutes } from './timetable.routes';
-import { createTimetableService } from './timetable.service';
-import { unitRoutes } from './units.routes';
-import { createUnitsService } from './units.service';
+import { catalogContentRoutes } from './plans-taxonomy/plans-taxonomy.routes';
+import { ForbiddenError, NotFoundError } from './shared/change';
+import { createContentServices } from './services';
+import { surveyRoutes } from './survey-questions/survey-questions.routes';
+import { timetableRoutes } from './timetable/timetable.routes';
+import { unitRoutes } from './units/units.routes';
 
-export function createContentServices(deps: ContentDeps) {
-  return {
-    units: createUnitsService(deps),
-    plans: createPlansService(deps),
-    areas: createTaxonomyService(deps, 'area'),
-    modalities: createTaxonomyService(deps, 'modalidade'),
-    timetable: createTimetableService(deps),
-    survey: createSurveyService(deps),
-    accounts: createAccountsService(deps),
-    audit: createAuditRepository(deps.db),
-  };
-}
-export type ContentServices = ReturnType<typeof createContentServices>;
+export { createContentServices, type ContentServices } from './services';
 
 /** Staff screens for the chain's content, accounts and the audit log (issue 5). */
 export default fp(

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
-import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
 
 export const MESSAGE_STATUSES = ['novo', 'lido', 'resolvido'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -55,47 +54,41 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
       return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('id', '=', id).where('ativo', '=', 1).executeTakeFirst();
     },
 
-    /**
-     * The message, its image rows and (when mail is configured) the notification, in one
-     * transaction: all of them are kept or none is.
-     */
-    async insertMessage(message: NewMessage, files: NewMessageFile[], mail: ((id: number) => OutgoingMail) | null): Promise<number> {
-      return db.transaction().execute(async (trx) => {
-        const { id } = await trx
-          .insertInto('fale_aqui')
-          .values({
-            unidade_id: message.unidadeId,
-            unidade: message.unidade,
-            nome_completo: message.nomeCompleto,
-            anonimo: message.anonimo ? 1 : 0,
-            mensagem: message.mensagem,
-            status: 'novo',
-            criado_em: message.criadoEm,
-            atualizado_em: message.criadoEm,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        if (files.length) {
-          await trx
-            .insertInto('fale_aqui_arquivos')
-            .values(
-              files.map((f) => ({
-                fale_aqui_id: id,
-                caminho: f.caminho,
-                nome_original: f.nomeOriginal,
-                tipo: f.tipo,
-                tamanho: f.tamanho,
-                largura: f.largura,
-                altura: f.altura,
-                sha256: f.sha256,
-                criado_em: message.criadoEm,
-              })),
-            )
-            .execute();
-        }
-        if (mail) await enqueueMail(trx, mail(id));
-        return id;
-      });
+    /** The message and its image rows; the service runs it in its transaction (with the notification). */
+    async insertMessage(message: NewMessage, files: NewMessageFile[]): Promise<number> {
+      const { id } = await db
+        .insertInto('fale_aqui')
+        .values({
+          unidade_id: message.unidadeId,
+          unidade: message.unidade,
+          nome_completo: message.nomeCompleto,
+          anonimo: message.anonimo ? 1 : 0,
+          mensagem: message.mensagem,
+          status: 'novo',
+          criado_em: message.criadoEm,
+          atualizado_em: message.criadoEm,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (files.length) {
+        await db
+          .insertInto('fale_aqui_arquivos')
+          .values(
+            files.map((f) => ({
+              fale_aqui_id: id,
+              caminho: f.caminho,
+              nome_original: f.nomeOriginal,
+              tipo: f.tipo,
+              tamanho: f.tamanho,
+              largura: f.largura,
+              altura: f.altura,
+              sha256: f.sha256,
+              criado_em: message.criadoEm,
+            })),
+          )
+          .execute();
+      }
+      return id;
     },
 
     async count(f: MessageFilter): Promise<number> {

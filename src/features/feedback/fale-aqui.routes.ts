@@ -3,11 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { wantsJson } from '../../http/errors';
-import { createLocalStorage } from '../storage/index';
-import { createFaleAquiRepository } from './fale-aqui.repository';
-import { createFaleAquiService, readMessageFields, type Upload, type UploadProblems } from './fale-aqui.service';
+import { readMessageFields, type Upload, type UploadProblems } from './fale-aqui.service';
 import { FALE_AQUI_PATH, FALE_AQUI_POST_PATH, FaleAquiPage } from './fale-aqui.view';
 import { MAX_IMAGE_BYTES, MAX_IMAGES } from './images';
+import type { FeedbackServices } from './services';
 import { THANKS_PATH } from './survey.view';
 
 interface ParsedUpload {
@@ -61,11 +60,10 @@ async function readMultipart(request: FastifyRequest): Promise<void> {
   request.body = fields;
 }
 
-export async function faleAquiRoutes(app: FastifyInstance) {
+export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const repo = createFaleAquiRepository(app.db);
-  const notificationEmail = app.config.smtp && app.config.notificationEmail ? app.config.notificationEmail : null;
-  const service = createFaleAquiService({ repo, storage: createLocalStorage(app.config.uploadsDir), notificationEmail });
+  const service = services.faleAqui;
+  const repo = service.repo;
 
   async function renderForm(reply: FastifyReply, props: Omit<Parameters<typeof FaleAquiPage>[0], 'units' | 'csrfToken'>, status = 200) {
     reply.header('cache-control', 'no-store');

@@ -2,11 +2,13 @@
 // re-encoded in memory BEFORE anything is written; then the files, then one transaction
 // (message + image rows + notification). A failure removes the files already written.
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index';
+import type { Database } from '../../db/types';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
-import type { OutgoingMail } from '../mail/outbox.repository';
-import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
+import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
+import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
 import { ImageRejectedError, MAX_IMAGES, processImage, sanitizeOriginalName, type ProcessedImage } from './images';
 
 export const MESSAGE_MAX = 3000;
@@ -61,6 +63,8 @@ export function storedPath(now: Date, ext: string): string {
 }
 
 export interface FaleAquiDeps {
+  /** opens the transaction of message + image rows + notification */
+  db: Kysely<Database>;
   repo: FaleAquiRepository;
   storage: FileStorage;
   /** the one address that receives notifications, or null when mail is not configured */
@@ -179,7 +183,12 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
           written.push(f.caminho);
         }
         const to = deps.notificationEmail;
-        const id = await repo.insertMessage(message, files, to ? (newId) => notificationMail(newId, message, files, to) : null);
+        // The message, its image rows and the notification: all of them are kept or none is.
+        const id = await deps.db.transaction().execute(async (trx) => {
+          const newId = await createFaleAquiRepository(trx).insertMessage(message, files);
+          if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
+          return newId;
+        });
         return { status: 'stored', id };
       } catch (err) {
         // Nothing of a failed request stays on disk.

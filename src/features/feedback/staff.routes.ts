@@ -6,16 +6,13 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
-import { createLocalStorage } from '../storage/index';
 import { csvStream } from '../../lib/csv';
-import { createFaleAquiRepository } from './fale-aqui.repository';
-import { createMessagesAdminService, isStatus } from './messages-admin.service';
+import { isStatus } from './messages-admin.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';
 import { resolvePeriod, saoPauloDay, type NpsCategory } from './nps';
 import { canSeeUnit, unitScope } from './staff-scope';
-import { createSurveyReportService } from './survey-report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-report.view';
-import { createSurveyRepository } from './survey.repository';
+import type { FeedbackServices } from './services';
 
 const OptionalId = Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' }));
 const OptionalDay = Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' }));
@@ -38,15 +35,13 @@ const InboxQuery = Type.Object({
 const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
   sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
 
-export async function staffRoutes(app: FastifyInstance) {
+export async function staffRoutes(app: FastifyInstance, services: FeedbackServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const surveyRepo = createSurveyRepository(app.db);
-  const report = createSurveyReportService(surveyRepo);
-  const messages = createMessagesAdminService(createFaleAquiRepository(app.db), createLocalStorage(app.config.uploadsDir));
+  const { surveyReport: report, messages } = services;
 
   /** Units offered in the filters: all for admins, their own for managers. */
   async function visibleUnits(request: FastifyRequest) {
-    const all = await surveyRepo.allUnits();
+    const all = await report.allUnits();
     const staff = request.staff!;
     return staff.papel === 'admin' ? all : all.filter((u) => staff.unidadeIds.includes(u.id));
   }

@@ -22,6 +22,11 @@ export function createSurveyReportService(repo: SurveyRepository) {
   });
 
   return {
+    /** Every unit, for the staff filters (narrowed to a manager's units by the routes). */
+    allUnits() {
+      return repo.allUnits();
+    },
+
     async report(q: ReportQuery) {
       // The NPS figures cover the unit and period chosen; the score filter applies to the list only.
       const scoreFilter = filterOf({ ...q, categoria: undefined });

@@ -3,15 +3,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
-import { createSurveyRepository } from './survey.repository';
-import { createSurveyService, emptyValues, parseUnitId } from './survey.service';
+import type { FeedbackServices } from './services';
+import { emptyValues, parseUnitId } from './survey.service';
 import { SURVEY_PATH, SURVEY_POST_PATH, SurveyFormPage, THANKS_PATH, ThanksPage, UnitChooserPage } from './survey.view';
 
 const FormBody = Type.Record(Type.String(), Type.Unknown());
 
-export async function surveyRoutes(app: FastifyInstance) {
+export async function surveyRoutes(app: FastifyInstance, services: FeedbackServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createSurveyService(createSurveyRepository(app.db));
+  const service = services.survey;
 
   r.get(
     SURVEY_PATH,

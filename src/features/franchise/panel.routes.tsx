@@ -9,7 +9,7 @@ import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
 import { ADMIN_PATH, handleLogin, handleLogout, safeReturnPath, showLogin } from '../admin/login.routes';
-import { createPanelService, filterParams, parseFilters } from './panel.service';
+import { filterParams, parseFilters, type PanelService } from './panel.service';
 import { DeleteConfirmPage, LeadDetailPage, LeadListPage } from './panel.view';
 
 const Query = Type.Record(Type.String(), Type.Unknown());
@@ -24,9 +24,8 @@ function leadId(v: unknown): number | null {
 }
 const today = () => new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
 
-export default async function panelRoutes(app: FastifyInstance) {
+export default async function panelRoutes(app: FastifyInstance, panel: PanelService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const panel = createPanelService(app.db);
 
   /** Admins only; unit managers get a 403. Returns false when the reply was sent. */
   async function admitAdmin(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {

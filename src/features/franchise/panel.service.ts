@@ -151,3 +151,5 @@ export function createPanelService(db: Db) {
     },
   };
 }
+
+export type PanelService = ReturnType<typeof createPanelService>;

@@ -1,3 +1,5 @@
+// Outgoing e-mail: the outbox table (enqueueMail, inside the caller's transaction), the
+// SMTP transport and the delivery worker that retries with backoff.
 import fp from 'fastify-plugin';
 import { startMailWorker } from './worker';
 

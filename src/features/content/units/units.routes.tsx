@@ -2,10 +2,10 @@
 // timetables they may edit).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { formatBrazilianPhone } from '../../lib/text';
-import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from './http';
-import type { FormValues } from './validation';
-import type { ContentServices } from './index';
+import { formatBrazilianPhone } from '../../../lib/text';
+import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../shared/http';
+import type { FormValues } from '../shared/validation';
+import type { ContentServices } from '../services';
 import { ContentHome, UnitFormPage, UnitsListPage } from './units.view';
 
 type UnitSnapshot = NonNullable<Awaited<ReturnType<ContentServices['units']['get']>>>;

@@ -1,6 +1,6 @@
 // Survey questions and their options.
-import { ActiveBadge, Checkbox, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from './components.view';
-import { QUESTION_TYPES, type FieldErrors, type FormValues } from './validation';
+import { ActiveBadge, Checkbox, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import { QUESTION_TYPES, type FieldErrors, type FormValues } from '../shared/validation';
 
 const CRUMBS = [
   { href: '/admin/conteudo', label: 'Conteúdo' },

@@ -1,7 +1,7 @@
 // SQL for the catalog export/import: whole-table reads for the export, and the upserts
 // by natural key (unit slug, plan/area/modality name, question text) for the import.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types';
+import type { Database } from '../../../db/types';
 
 export function createTransferRepository(db: Kysely<Database>) {
   return {

@@ -1,11 +1,11 @@
 // Rules for units: every field of the unit page, opening hours per weekday, the benefit
 // platform (https only), the areas, modalities and plans the unit offers.
-import { slugify } from '../../lib/text';
-import { WEEKDAYS } from '../../lib/time';
-import { createContentRepository, type HourRow, type UnitFields } from './content.repository';
-import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from './shared';
-import * as v from './validation';
-import type { FieldErrors, Result } from './validation';
+import { slugify } from '../../../lib/text';
+import { WEEKDAYS } from '../../../lib/time';
+import { createContentRepository, type HourRow, type UnitFields } from '../shared/content.repository';
+import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from '../shared/change';
+import * as v from '../shared/validation';
+import type { FieldErrors, Result } from '../shared/validation';
 
 export interface UnitInput {
   fields: UnitFields;

@@ -1,7 +1,7 @@
-import { WEEKDAYS } from '../../lib/time';
-import { FieldError } from '../../views/layout';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, StaffPage, str, TextArea, ToggleActive, type StaffProps, TableWrap } from './components.view';
-import { UFS, type FieldErrors, type FormValues } from './validation';
+import { WEEKDAYS } from '../../../lib/time';
+import { FieldError } from '../../../views/layout';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, StaffPage, str, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import { UFS, type FieldErrors, type FormValues } from '../shared/validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
 const UNIT_CRUMBS = [...CONTENT_CRUMBS, { href: '/admin/conteudo/unidades', label: 'Unidades' }];

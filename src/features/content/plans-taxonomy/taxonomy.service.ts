@@ -1,11 +1,11 @@
 // Rules for areas (weight room, pool...) and modalities (spinning, yoga...) and the units
 // that have them. Both have unique names; both are deactivated, never deleted (classes
 // point to modalities).
-import { createContentRepository } from './content.repository';
-import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from './shared';
-import { existing } from './units.service';
-import * as v from './validation';
-import type { FieldErrors, Result } from './validation';
+import { createContentRepository } from '../shared/content.repository';
+import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from '../shared/change';
+import { existing } from '../units/units.service';
+import * as v from '../shared/validation';
+import type { FieldErrors, Result } from '../shared/validation';
 
 export type TaxonomyKind = 'area' | 'modalidade';
 

@@ -1,10 +1,10 @@
 // Rules for plans: name, description, price in R$ (stored in cents), billing period and
 // the units that offer them. Plans are deactivated, never deleted (old contracts).
-import { createContentRepository, type PlanFields } from './content.repository';
-import { change, NotFoundError, type Actor, type ContentDeps } from './shared';
-import { existing } from './units.service';
-import * as v from './validation';
-import type { FieldErrors, Result } from './validation';
+import { createContentRepository, type PlanFields } from '../shared/content.repository';
+import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
+import { existing } from '../units/units.service';
+import * as v from '../shared/validation';
+import type { FieldErrors, Result } from '../shared/validation';
 
 export function parsePlanForm(body: Record<string, unknown>): Result<{ fields: PlanFields; unitIds: number[] }> {
   const e: FieldErrors = {};

@@ -1,7 +1,7 @@
 // Plans, areas and modalities screens.
-import { formatBRL } from '../../lib/text';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from './components.view';
-import { PERIODS, type FieldErrors, type FormValues } from './validation';
+import { formatBRL } from '../../../lib/text';
+import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import { PERIODS, type FieldErrors, type FormValues } from '../shared/validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
 type UnitChoice = { id: number; nome: string; cidade: string; ativo: number };

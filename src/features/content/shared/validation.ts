@@ -1,6 +1,6 @@
 // Field rules shared by the content screens and the catalog import, so a value the
 // screens refuse is refused by an import too. Pure functions: no HTTP, no SQL.
-import { cleanText, foldText, normalizeBrazilianPhone } from '../../lib/text';
+import { cleanText, foldText, normalizeBrazilianPhone } from '../../../lib/text';
 
 export type FieldErrors = Record<string, string>;
 /** Raw form values as the page re-renders them (checkbox groups are arrays). */

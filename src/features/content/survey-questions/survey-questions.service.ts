@@ -1,10 +1,10 @@
 // Rules for the survey's questions and options. A question or option that already has
 // answers is deactivated, never deleted, so stored responses keep their meaning.
-import { cleanText } from '../../lib/text';
-import { createContentRepository } from './content.repository';
-import { change, NotFoundError, type Actor, type ContentDeps } from './shared';
-import * as v from './validation';
-import type { FieldErrors, Result } from './validation';
+import { cleanText } from '../../../lib/text';
+import { createContentRepository } from '../shared/content.repository';
+import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
+import * as v from '../shared/validation';
+import type { FieldErrors, Result } from '../shared/validation';
 
 const checked = (body: Record<string, unknown>, k: string) => (v.field(body, k) === '1' ? 1 : 0);
 

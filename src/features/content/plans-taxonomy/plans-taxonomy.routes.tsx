@@ -1,9 +1,9 @@
 // Plans, areas and modalities screens (admin only).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { PlanFormPage, PlansListPage, TAXONOMY_LABELS, TaxonomyFormPage, TaxonomyListPage } from './catalog.view';
-import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from './http';
-import type { ContentServices } from './index';
+import { PlanFormPage, PlansListPage, TAXONOMY_LABELS, TaxonomyFormPage, TaxonomyListPage } from './plans-taxonomy.view';
+import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../shared/http';
+import type { ContentServices } from '../services';
 
 const centsToInput = (c: number) => (c / 100).toFixed(2).replace('.', ',');
 

@@ -2,11 +2,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, requireUnitAccess, sendInvalid, staffProps } from './http';
-import type { ContentServices } from './index';
+import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, requireUnitAccess, sendInvalid, staffProps } from '../shared/http';
+import type { ContentServices } from '../services';
 import { parseTimetableCsv } from './timetable-csv';
 import { ClassEditPage, CsvPreviewPage, TimetablePage } from './timetable.view';
-import type { FieldErrors, FormValues } from './validation';
+import type { FieldErrors, FormValues } from '../shared/validation';
 
 const MAX_CSV_BYTES = 256 * 1024;
 

@@ -1,7 +1,7 @@
 // Shared pieces of the content screens: the staff page frame, labelled fields with their
 // pt-BR error beside them (aria-invalid + aria-describedby), notices, activate buttons.
 import type { ComponentChildren } from 'preact';
-import { FieldError, Layout } from '../../views/layout';
+import { FieldError, Layout } from '../../../views/layout';
 import type { FieldErrors, FormValues } from './validation';
 
 export interface StaffProps {

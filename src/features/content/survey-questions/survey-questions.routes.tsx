@@ -1,11 +1,11 @@
 // Survey questions and options (admin only).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { wantsJson } from '../../http/errors';
-import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, staffProps } from './http';
-import type { ContentServices } from './index';
-import { QuestionEditPage, QuestionNewPage, QuestionsListPage, type QuestionEditProps } from './survey.view';
-import type { FieldErrors, FormValues } from './validation';
+import { wantsJson } from '../../../http/errors';
+import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, staffProps } from '../shared/http';
+import type { ContentServices } from '../services';
+import { QuestionEditPage, QuestionNewPage, QuestionsListPage, type QuestionEditProps } from './survey-questions.view';
+import type { FieldErrors, FormValues } from '../shared/validation';
 
 export function surveyRoutes(app: FastifyInstance, s: ContentServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,6 +1,6 @@
 // The audit log's SQL. Rows are written inside the transaction of the change they record.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types';
+import type { Database } from '../../../db/types';
 
 export interface AuditEntry {
   usuarioId: number | null;

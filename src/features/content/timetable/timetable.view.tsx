@@ -1,11 +1,11 @@
 // A unit's timetable: the week, add/edit/remove a class, copy another unit's week, and the
 // CSV upload with its preview.
-import { WEEKDAYS } from '../../lib/time';
-import { FieldError } from '../../views/layout';
-import { Csrf, ErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps, TableWrap } from './components.view';
+import { WEEKDAYS } from '../../../lib/time';
+import { FieldError } from '../../../views/layout';
+import { Csrf, ErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps, TableWrap } from '../shared/components.view';
 import { CSV_COLUMNS } from './timetable-csv';
 import type { CsvRowCheck } from './timetable.service';
-import type { FieldErrors, FormValues } from './validation';
+import type { FieldErrors, FormValues } from '../shared/validation';
 
 interface UnitRef {
   id: number;

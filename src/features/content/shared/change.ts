@@ -1,8 +1,8 @@
 // What every content service needs: the database, who acts, and the hook that tells the
 // public catalog to drop its snapshot after a change.
 import type { Kysely, Transaction } from 'kysely';
-import { nowIso } from '../../db/index';
-import type { Database } from '../../db/types';
+import { nowIso } from '../../../db/index';
+import type { Database } from '../../../db/types';
 import { createAuditRepository, type AuditEntry } from './audit.repository';
 import { createContentRepository, type ContentRepository } from './content.repository';
 

@@ -2,7 +2,7 @@
 // a UTF-8 BOM, any line ending. Parsing is csv-parse's (the sibling of the csv-stringify
 // used by the exports); this file maps columns and reports problems in pt-BR.
 import { CsvError, parse } from 'csv-parse/sync';
-import { foldText } from '../../lib/text';
+import { foldText } from '../../../lib/text';
 
 export const CSV_COLUMNS = ['dia_semana', 'inicio', 'fim', 'modalidade', 'professor', 'sala'] as const;
 export const MAX_CSV_ROWS = 500;

@@ -1,10 +1,10 @@
 // HTTP helpers shared by the content routes: staff props for the layout, the 422 answer
 // (page or JSON), and the per-unit access check for managers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { staffLayout } from '../../http/auth';
+import { staffLayout } from '../../../http/auth';
 import type { VNode } from 'preact';
 import Type from 'typebox';
-import { sendError, wantsJson } from '../../http/errors';
+import { sendError, wantsJson } from '../../../http/errors';
 import type { StaffProps } from './components.view';
 import type { FieldErrors, FormValues } from './validation';
 

@@ -1,12 +1,12 @@
 // Rules for a unit's weekly timetable: a class ends after it starts; two classes in the
 // same room (same unit, weekday and sala) never overlap. A class points to nothing else
 // (no answers or messages refer to it), so removing one is a real delete.
-import { cleanText, foldText } from '../../lib/text';
-import { WEEKDAYS } from '../../lib/time';
-import { createContentRepository, type ClassFields, type ContentRepository } from './content.repository';
-import { change, NotFoundError, type Actor, type ContentDeps } from './shared';
-import * as v from './validation';
-import type { FieldErrors, Result } from './validation';
+import { cleanText, foldText } from '../../../lib/text';
+import { WEEKDAYS } from '../../../lib/time';
+import { createContentRepository, type ClassFields, type ContentRepository } from '../shared/content.repository';
+import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
+import * as v from '../shared/validation';
+import type { FieldErrors, Result } from '../shared/validation';
 
 export interface ModalityChoice {
   id: number;
