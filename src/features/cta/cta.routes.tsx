@@ -8,10 +8,9 @@ import { sendError } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
 import { brand } from '../../brand/index';
 import { parseId } from '../catalog/catalog.service';
-import { ctaTarget, isCtaAction, lastWeeks, weekOf } from './cta';
-import type { CtaRepository } from './cta.repository';
-import { CLICKS_PATH, ClicksPage, type ClicksReport } from './cta.view';
-import { CTA_ACTIONS } from './cta';
+import { ctaTarget, isCtaAction } from './cta';
+import type { CtaService } from './cta.service';
+import { CLICKS_PATH, ClicksPage } from './cta.view';
 
 const GoQuery = Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })), plano: Type.Optional(Type.String({ maxLength: 20 })) });
 const ReportQuery = Type.Object({
@@ -20,7 +19,7 @@ const ReportQuery = Type.Object({
 });
 
 /** Public: the counted redirects (no session, no cookie). */
-export function ctaRoutes(app: FastifyInstance, repo: CtaRepository) {
+export function ctaRoutes(app: FastifyInstance, service: CtaService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get('/ir/:acao', { schema: { params: Type.Object({ acao: Type.String() }), querystring: GoQuery }, attachValidation: true }, async (request, reply) => {
@@ -41,10 +40,7 @@ export function ctaRoutes(app: FastifyInstance, repo: CtaRepository) {
     if (!target) return sendError(request, reply, 404, 'Indisponível', `A ${unit.nome} não oferece este contato no momento. Veja a página da unidade.`);
     // HEAD (link checkers, previews) is not a click. A failed insert never blocks the visitor.
     if (request.method === 'GET') {
-      const now = new Date();
-      await repo
-        .record({ unidade_id: unitId, acao, plano_id: plan ? plan.id : null, semana: weekOf(now), criado_em: now.toISOString() })
-        .catch((err) => request.log.warn({ err }, 'could not count a call-to-action click'));
+      await service.record(unitId, acao, plan ? plan.id : null, (err) => request.log.warn({ err }, 'could not count a call-to-action click'));
     }
     reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
     return reply.redirect(target, 302);
@@ -52,37 +48,14 @@ export function ctaRoutes(app: FastifyInstance, repo: CtaRepository) {
 }
 
 /** Staff: the clicks report (inside a staff session scope). */
-export function ctaStaffRoutes(repo: CtaRepository) {
+export function ctaStaffRoutes(service: CtaService) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     r.get(CLICKS_PATH, { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true }, async (request, reply) => {
-      const staff = request.staff!;
       const requested = request.validationError ? null : request.query.unidade_id ? Number(request.query.unidade_id) : null;
-      if (requested !== null && staff.papel !== 'admin' && !staff.unidadeIds.includes(requested)) {
-        return forbidden(request, reply);
-      }
-      const weeksRaw = request.validationError ? NaN : Number(request.query.semanas || 8);
-      const weekCount = [4, 8, 12, 26, 52].includes(weeksRaw) ? weeksRaw : 8;
-      const scope = staff.papel === 'admin' ? null : staff.unidadeIds;
-      const options = await repo.units(scope);
-      const unitIds = requested !== null ? [requested] : scope;
-      const weeks = lastWeeks(weekCount);
-      const counts = await repo.counts(weeks[weeks.length - 1]!, unitIds);
-      const units = requested !== null ? options.filter((u) => u.id === requested) : options;
-      const report: ClicksReport = {
-        weeks,
-        weekCount,
-        selectedUnit: requested,
-        unitOptions: options,
-        units: units.map((u) => {
-          const rows = weeks.map((semana) => {
-            const byAction: Record<string, number> = {};
-            for (const c of counts) if (c.unidade_id === u.id && c.semana === semana) byAction[c.acao] = (byAction[c.acao] ?? 0) + c.total;
-            return { semana, byAction, total: CTA_ACTIONS.reduce((s, a) => s + (byAction[a] ?? 0), 0) };
-          });
-          return { ...u, weeks: rows, total: rows.reduce((s, w) => s + w.total, 0) };
-        }),
-      };
+      const weeks = request.validationError ? NaN : Number(request.query.semanas || 8);
+      const report = await service.report(request.staff!, requested, weeks);
+      if (report === 'forbidden') return forbidden(request, reply);
       reply.header('cache-control', 'private, no-store');
       return reply.page(h(ClicksPage, { staff: staffLayout(request, reply)!, report }));
     });
