@@ -1,3 +1,5 @@
+// Calls to action: the counted redirects of the public site (/ir/…, no cookie) and the
+// staff report of clicks per unit and week (/admin/cliques).
 import fp from 'fastify-plugin';
 import { createCtaRepository } from './cta.repository';
 import { createCtaService } from './cta.service';

@@ -54,10 +54,10 @@ export function photosStaffRoutes(service: PhotosService) {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
     async function render(request: FastifyRequest, reply: FastifyReply, unitId: number, status = 200, extra: { errors?: PhotoErrors & { foto_id?: number }; values?: { alt?: string }; saved?: boolean } = {}) {
-      const unit = await service.repo.unit(unitId);
+      const unit = await service.unit(unitId);
       if (!unit) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
       reply.header('cache-control', 'private, no-store');
-      return reply.page(h(PhotosPage, { staff: staffLayout(request, reply)!, unit, photos: await service.repo.list(unitId), ...extra }), status);
+      return reply.page(h(PhotosPage, { staff: staffLayout(request, reply)!, unit, photos: await service.list(unitId), ...extra }), status);
     }
 
     r.get(photosPath(0).replace('/0/', '/:id/'), { preHandler: app.requireAdmin, schema: { params: UnitParams, querystring: Type.Object({ salvo: Type.Optional(Type.String()) }) } }, async (request, reply) =>
@@ -69,7 +69,7 @@ export function photosStaffRoutes(service: PhotosService) {
       { preHandler: [app.requireAdmin, readPhotoUpload, app.csrfProtection], schema: { params: UnitParams }, config: { formPath: '/admin/conteudo/unidades' } },
       async (request, reply) => {
         const unitId = Number(request.params.id);
-        if (!(await service.repo.unit(unitId))) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
+        if (!(await service.unit(unitId))) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
         const upload = uploads.get(request) ?? { fields: {}, file: null, tooLarge: false };
         const result = await service.upload(unitId, request.staff!.id, { alt: upload.fields.alt, file: upload.file, tooLarge: upload.tooLarge });
         if (result.ok) return reply.redirect(`${photosPath(unitId)}?salvo=1`, 303);

@@ -1,11 +1,11 @@
 // Rules for unit photos: at most 8 per unit, an alt text for each, order, removal.
-import { nowIso } from '../../db/index';
+import { nowIso, type Db } from '../../db/index';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
 import { ImageRejectedError } from '../feedback/images';
 import { ALT_MAX, ALT_MIN, MAX_UNIT_PHOTOS } from './photos';
 import { removeUnitPhotoFiles, storeUnitPhoto } from './photos.pipeline';
-import type { PhotosRepository } from './photos.repository';
+import { createPhotosRepository, type PhotosRepository } from './photos.repository';
 
 export interface PhotoErrors {
   foto?: string;
@@ -22,9 +22,14 @@ export function checkAlt(raw: unknown): { alt: string } | { error: string } {
   return { alt };
 }
 
-export function createPhotosService(repo: PhotosRepository, storage: FileStorage, onChange: () => void) {
+export function createPhotosService(db: Db, storage: FileStorage, onChange: () => void) {
+  const repo: PhotosRepository = createPhotosRepository(db);
+  /** One transaction with a repository bound to it. */
+  const inTransaction = <T>(work: (trx: PhotosRepository) => Promise<T>) => db.transaction().execute((trx) => work(createPhotosRepository(trx)));
+
   return {
-    repo,
+    unit: (id: number) => repo.unit(id),
+    list: (unitId: number) => repo.list(unitId),
 
     async upload(unitId: number, usuarioId: number | null, input: { alt: unknown; file: Buffer | null; tooLarge: boolean }): Promise<PhotoOutcome> {
       const errors: PhotoErrors = {};
@@ -44,12 +49,21 @@ export function createPhotosService(repo: PhotosRepository, storage: FileStorage
         if (err instanceof ImageRejectedError) return { ok: false, status: 422, errors: { foto: err.message } };
         throw err;
       }
-      const id = await repo
-        .add({ unidade_id: unitId, alt: (alt as { alt: string }).alt, hash: stored.hash, largura: stored.largura, altura: stored.altura }, MAX_UNIT_PHOTOS, usuarioId, nowIso())
-        .catch(async (err) => {
-          if (!(await repo.hashInUse(unitId, stored.hash))) await Promise.all(stored.paths.map((p) => storage.remove(p)));
-          throw err;
-        });
+      const text = (alt as { alt: string }).alt;
+      const id = await inTransaction(async (trx) => {
+        // counted again inside the transaction: two uploads at once cannot make nine
+        await trx.lockUnit(unitId);
+        const rows = await trx.list(unitId);
+        if (rows.length >= MAX_UNIT_PHOTOS) return null;
+        const now = nowIso();
+        const ordem = rows.reduce((m, r) => Math.max(m, r.ordem), 0) + 1;
+        const newId = await trx.insert({ unidade_id: unitId, ordem, alt: text, hash: stored.hash, largura: stored.largura, altura: stored.altura }, now);
+        await trx.audit(usuarioId, 'criar', newId, null, { unidade_id: unitId, alt: text, hash: stored.hash }, now);
+        return newId;
+      }).catch(async (err) => {
+        if (!(await repo.hashInUse(unitId, stored.hash))) await Promise.all(stored.paths.map((p) => storage.remove(p)));
+        throw err;
+      });
       if (id === null) {
         if (!(await repo.hashInUse(unitId, stored.hash))) await Promise.all(stored.paths.map((p) => storage.remove(p)));
         return { ok: false, status: 422, errors: { foto: `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.` } };
@@ -61,7 +75,15 @@ export function createPhotosService(repo: PhotosRepository, storage: FileStorage
     async setAlt(unitId: number, photoId: number, usuarioId: number | null, raw: unknown): Promise<PhotoOutcome> {
       const alt = checkAlt(raw);
       if ('error' in alt) return { ok: false, status: 422, errors: { alt: alt.error } };
-      if (!(await repo.setAlt(unitId, photoId, alt.alt, usuarioId, nowIso()))) return { ok: false, status: 404, errors: {} };
+      const found = await inTransaction(async (trx) => {
+        const before = await trx.find(unitId, photoId);
+        if (!before) return false;
+        const now = nowIso();
+        await trx.setAlt(photoId, alt.alt, now);
+        await trx.audit(usuarioId, 'editar', photoId, { alt: before.alt }, { alt: alt.alt }, now);
+        return true;
+      });
+      if (!found) return { ok: false, status: 404, errors: {} };
       onChange();
       return { ok: true };
     },
@@ -74,13 +96,24 @@ export function createPhotosService(repo: PhotosRepository, storage: FileStorage
       const j = direction === 'subir' ? i - 1 : i + 1;
       if (j < 0 || j >= ids.length) return { ok: true };
       [ids[i], ids[j]] = [ids[j]!, ids[i]!];
-      await repo.reorder(unitId, ids, usuarioId, nowIso());
+      await inTransaction(async (trx) => {
+        const now = nowIso();
+        for (const [k, id] of ids.entries()) await trx.setOrder(unitId, id, k + 1, now);
+        await trx.audit(usuarioId, 'ordenar', photoId, null, { ordem: ids }, now);
+      });
       onChange();
       return { ok: true };
     },
 
     async remove(unitId: number, photoId: number, usuarioId: number | null): Promise<PhotoOutcome> {
-      const row = await repo.remove(unitId, photoId, usuarioId, nowIso());
+      const row = await inTransaction(async (trx) => {
+        const found = await trx.find(unitId, photoId);
+        if (!found) return undefined;
+        const now = nowIso();
+        await trx.delete(photoId);
+        await trx.audit(usuarioId, 'excluir', photoId, { alt: found.alt, hash: found.hash }, null, now);
+        return found;
+      });
       if (!row) return { ok: false, status: 404, errors: {} };
       // The same picture may be on the unit twice (uploaded again): keep the files it shares.
       if (!(await repo.hashInUse(unitId, row.hash))) await removeUnitPhotoFiles(storage, unitId, row);
