@@ -11,12 +11,11 @@ import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
 import staticPlugin from './http/static';
 import formsPlugin from './http/forms';
-import sessionPlugin from './http/session';
-import authPlugin from './http/auth';
 import healthPlugin from './http/health';
 import brandPlugin from './brand/routes';
 import catalogFeature from './features/catalog/index';
 import mailFeature from './features/mail/index';
+import identityFeature, { legacyPluginNames } from './features/identity/index';
 import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
@@ -57,8 +56,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(notFoundPlugin);
   await app.register(staticPlugin, { root: path.resolve('public') });
   await app.register(formsPlugin, { secret: config.sessionSecret });
-  await app.register(sessionPlugin);
-  await app.register(authPlugin);
+  await app.register(identityFeature);
+  for (const alias of legacyPluginNames) await app.register(alias);
   await app.register(healthPlugin);
   await app.register(brandPlugin);
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb } from '../src/db/index';
-import { verifyPassword } from '../src/features/admin/password';
+import { verifyPassword } from '../src/features/identity/password';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-cli-'));
 const file = path.join(dir, 'cli.sqlite');
@@ -32,6 +32,8 @@ async function user(email: string) {
   }
 }
 
+// Each command is a real process that migrates and hashes with the production cost: slow
+// on a busy machine, hence the longer timeouts.
 it('creates, resets and disables staff accounts from the command line', async () => {
   const short = run('user-create', ['--email', 'ops@example.com', '--password', 'curta']);
   expect(short.code).toBe(1);
@@ -47,6 +49,7 @@ it('creates, resets and disables staff accounts from the command line', async ()
   expect(await verifyPassword('uma-senha-longa-1', u!.senha_hash)).toBe(true);
 
   expect(run('user-create', ['--email', 'ops@example.com', '--password', 'uma-senha-longa-1']).out).toContain('Já existe');
+
   expect(run('user-create', ['--email', 'g@example.com', '--password', 'uma-senha-longa-1', '--papel', 'dono']).code).toBe(1);
 
   // Without --password the command reads it (here from a pipe, as a script would).
@@ -60,4 +63,13 @@ it('creates, resets and disables staff accounts from the command line', async ()
   expect((await user('ops@example.com'))!.ativo).toBe(0);
   expect(run('user-disable', ['--email', 'ninguem@example.com']).code).toBe(1);
   expect(run('user-create', []).out).toContain('Uso: npm run user:create');
-});
+}, 120_000);
+
+it('user:create reads the password from standard input and never shows it', async () => {
+  // A script pipes the password: it is never on the command line, and never printed back.
+  const piped = run('user-create', ['--email', 'pipe@example.com', '--papel', 'admin'], 'senha-pela-entrada-1\n');
+  expect(piped.code).toBe(0);
+  expect(piped.out).not.toContain('senha-pela-entrada-1');
+  expect(await verifyPassword('senha-pela-entrada-1', (await user('pipe@example.com'))!.senha_hash)).toBe(true);
+  expect(run('user-create', []).out).not.toContain('--password');
+}, 60_000);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';
 import { cookiesFrom, fetchForm, form } from './helpers/http';
 import { createStaffUser, loginAs, LOGIN_URL, staffToken } from './helpers/staff';
-import { createUsersService } from '../src/features/admin/users.service';
+import { createAccountsService } from '../src/features/identity/accounts.service';
+import { sessionKey } from '../src/features/identity/sessions';
 import { buildApp } from '../src/app';
 
 let t: TestContext;
@@ -12,8 +13,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const sidOf = (cookie: string) => /(?:^|; )sid=([^;]+)/.exec(cookie)?.[1] ?? null;
-// The cookie is signed ("<sid>.<signature>"); the row key is the part before the dot.
-const rowSid = (cookie: string) => decodeURIComponent(sidOf(cookie) ?? '').split('.')[0]!;
+// The row id is the sha256 of the cookie's value (a leaked table opens no session).
+const rowSid = (cookie: string) => sessionKey(decodeURIComponent(sidOf(cookie) ?? ''));
 
 async function postLogin(email: string, senha: string, opts: { remoteAddress?: string; headers?: Record<string, string>; extra?: Record<string, string> } = {}) {
   const page = await fetchForm(t.app, LOGIN_URL);
@@ -60,7 +61,7 @@ describe('staff login', () => {
     expect(setCookie).toMatch(/SameSite=Lax/i);
     const second = cookiesFrom(res, page.cookie);
     expect(sidOf(second)).not.toBe(sid1);
-    const old = await t.db.selectFrom('sessoes').select('sid').where('sid', '=', rowSid(first)).executeTakeFirst();
+    const old = await t.db.selectFrom('sessoes').select('id').where('id', '=', rowSid(first)).executeTakeFirst();
     expect(old).toBeUndefined();
     const stale = await t.app.inject({ url: LOGIN_URL, headers: { cookie: first } });
     expect(stale.body).toContain('name="senha"');
@@ -113,7 +114,7 @@ describe('staff login', () => {
       payload: form({ csrf_token: token, acao: 'sair' }),
     });
     expect(res.statusCode).toBe(303);
-    const row = await t.db.selectFrom('sessoes').select('sid').where('sid', '=', rowSid(cookie)).executeTakeFirst();
+    const row = await t.db.selectFrom('sessoes').select('id').where('id', '=', rowSid(cookie)).executeTakeFirst();
     expect(row).toBeUndefined();
     const after = await t.app.inject({ url: LOGIN_URL, headers: { cookie } });
     expect(after.body).toContain('name="senha"');
@@ -136,11 +137,15 @@ describe('staff login', () => {
   });
 
   async function ageSession(cookie: string, change: (d: { loginAt: number; lastSeen: number }) => void) {
-    const sid = rowSid(cookie);
-    const row = await t.db.selectFrom('sessoes').select('dados').where('sid', '=', sid).executeTakeFirstOrThrow();
-    const data = JSON.parse(row.dados);
+    const id = rowSid(cookie);
+    const row = await t.db.selectFrom('sessoes').select(['criado_em', 'visto_em']).where('id', '=', id).executeTakeFirstOrThrow();
+    const data = { loginAt: Date.parse(row.criado_em), lastSeen: Date.parse(row.visto_em) };
     change(data);
-    await t.db.updateTable('sessoes').set({ dados: JSON.stringify(data) }).where('sid', '=', sid).execute();
+    await t.db
+      .updateTable('sessoes')
+      .set({ criado_em: new Date(data.loginAt).toISOString(), visto_em: new Date(data.lastSeen).toISOString() })
+      .where('id', '=', id)
+      .execute();
   }
 
   it('ends a session idle for more than 30 minutes', async () => {
@@ -179,7 +184,7 @@ describe('staff login', () => {
   it('ends the session of a disabled account', async () => {
     const u = await createStaffUser(t.db);
     const cookie = await loginAs(t.app, u.email, u.password);
-    await createUsersService(t.db).disable(u.email);
+    await createAccountsService({ db: t.db }).disableFromCli(u.email);
     const res = await t.app.inject({ url: LOGIN_URL, headers: { cookie } });
     expect(res.body).toContain('name="senha"');
     expect(await postLogin(u.email, u.password, { remoteAddress: '10.0.0.99' })).toMatchObject({ statusCode: 401 });

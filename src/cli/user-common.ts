@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest, type Db } from '../db/index';
-import { UserInputError } from '../features/admin/users.service';
+import { UserInputError } from '../features/identity/accounts.service';
 
 /** Asks for a password twice on the terminal without echoing it. */
 export async function promptPassword(label = 'Senha: '): Promise<string> {

@@ -1,9 +1,12 @@
-// npm run user:create -- --email <e> [--password <p>] [--name <n>] [--papel admin|gerente] [--unidade <id> ...]
+// npm run user:create -- --email <e> [--name <n>] [--papel admin|gerente] [--unidade <id> ...]
+// The password is asked twice without echo on a terminal, or read as one line from standard
+// input (scripts: `printf '%s\n' "$SENHA" | npm run user:create -- ...`). `--password` still
+// works for old scripts but is not documented: shell history and `ps` would keep it.
 import { parseArgs } from 'node:util';
-import { createUsersService, UserInputError } from '../features/admin/users.service';
+import { createAccountsService, UserInputError } from '../features/identity/accounts.service';
 import { promptPassword, withDb } from './user-common';
 
-const USAGE = 'Uso: npm run user:create -- --email <e-mail> [--password <senha>] [--name <nome>] [--papel admin|gerente] [--unidade <id>]…';
+const USAGE = 'Uso: npm run user:create -- --email <e-mail> [--name <nome>] [--papel admin|gerente] [--unidade <id>]…  (a senha é pedida sem eco, ou lida da entrada padrão)';
 
 let args;
 try {
@@ -30,6 +33,6 @@ await withDb(async (db) => {
   const papel = (args.papel ?? 'admin') as 'admin' | 'gerente';
   const unidadeIds = (args.unidade ?? []).map((v) => Number.parseInt(v, 10));
   if (unidadeIds.some((n) => !Number.isInteger(n) || n < 1)) throw new UserInputError('--unidade deve ser o id numérico de uma unidade.');
-  const id = await createUsersService(db).create({ email: args.email!, password, nome: args.name, papel, unidadeIds });
+  const id = await createAccountsService({ db }).createFromCli({ email: args.email!, password, nome: args.name, papel, unidadeIds });
   console.log(`Conta criada (id ${id}): ${args.email!.toLowerCase()} (${papel}).`);
 });

@@ -1,6 +1,6 @@
 // npm run user:disable -- --email <e>   (ends the account's open sessions too)
 import { parseArgs } from 'node:util';
-import { createUsersService } from '../features/admin/users.service';
+import { createAccountsService } from '../features/identity/accounts.service';
 import { withDb } from './user-common';
 
 const USAGE = 'Uso: npm run user:disable -- --email <e-mail>';
@@ -16,6 +16,6 @@ if (!args.email) {
   process.exit(1);
 }
 await withDb(async (db) => {
-  await createUsersService(db).disable(args.email!);
+  await createAccountsService({ db }).disableFromCli(args.email!);
   console.log(`Conta ${args.email!.toLowerCase()} desativada; as sessões abertas foram encerradas.`);
 });

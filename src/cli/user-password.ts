@@ -1,9 +1,11 @@
-// npm run user:password -- --email <e> [--password <p>]   (prompts when --password is absent)
+// npm run user:password -- --email <e>   (asks for the password without echo, or reads one line
+// from standard input; the undocumented --password stays for old scripts). Ends the
+// account's sessions and re-enables it.
 import { parseArgs } from 'node:util';
-import { createUsersService } from '../features/admin/users.service';
+import { createAccountsService } from '../features/identity/accounts.service';
 import { promptPassword, withDb } from './user-common';
 
-const USAGE = 'Uso: npm run user:password -- --email <e-mail> [--password <nova senha>]';
+const USAGE = 'Uso: npm run user:password -- --email <e-mail>  (a nova senha é pedida sem eco, ou lida da entrada padrão)';
 let args;
 try {
   args = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } }).values;
@@ -17,6 +19,6 @@ if (!args.email) {
 }
 await withDb(async (db) => {
   const password = args.password ?? (await promptPassword('Nova senha: '));
-  await createUsersService(db).resetPassword(args.email!, password);
-  console.log(`Senha redefinida para ${args.email!.toLowerCase()}; a conta está ativa.`);
+  await createAccountsService({ db }).resetPasswordFromCli(args.email!, password);
+  console.log(`Senha redefinida para ${args.email!.toLowerCase()}; a conta está ativa e as sessões abertas foram encerradas.`);
 });

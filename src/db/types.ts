@@ -217,16 +217,32 @@ export interface UsuariosUnidadesTable {
   unidade_id: number;
 }
 
+/** Staff sessions: one row per login, keyed by the sha256 of the cookie's value. */
 export interface SessoesTable {
-  sid: string;
-  dados: string; // JSON
-  expira_em: string;
+  id: string;
+  usuario_id: number;
+  dados: ColumnType<string, string | undefined, string>; // JSON
+  /** login time: the absolute (12 h) expiry counts from here */
   criado_em: string;
+  /** last request: the idle (30 min) expiry counts from here */
+  visto_em: string;
+  /** the earlier of the two expiries (purge and lookup) */
+  expira_em: string;
+}
+
+/** Single-use password-reset links: only the sha256 of the token is stored. */
+export interface SenhaRedefinicoesTable {
+  id: Id;
+  usuario_id: number;
+  token_hash: string;
+  criado_em: string;
+  expira_em: string;
+  usado_em: string | null;
 }
 
 export interface TentativasLoginTable {
   id: Id;
-  /** "conta:<email>" or "ip:<address>" */
+  /** "conta:<email>" or "ip:<address>" (login); "senha-conta:<email>" or "senha-ip:<address>" (reset requests) */
   chave: string;
   criado_em: string;
 }
@@ -312,6 +328,7 @@ export interface Database {
   usuarios: UsuariosTable;
   usuarios_unidades: UsuariosUnidadesTable;
   sessoes: SessoesTable;
+  senha_redefinicoes: SenhaRedefinicoesTable;
   tentativas_login: TentativasLoginTable;
   fila_emails: FilaEmailsTable;
   auditoria: AuditoriaTable;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { staffLayout } from '../../http/auth';
+import { staffLayout } from '../identity/staff-layout';
 import { wantsJson } from '../../http/errors';
 import { mailLibraryInfo, outboxSummary, runSmtpTest, smtpSettings, type SmtpTestResult } from './mail-diagnostic.service';
 import { DiagnosticPage, DIAGNOSTIC_PATH } from './mail-diagnostic.view';

@@ -1,11 +1,11 @@
 // Staff screens for the chain's content (units, plans and taxonomy, timetables, survey
-// questions, catalog import/export), staff accounts and the audit log; one folder per thing edited.
+// questions, catalog import/export) and the audit log; one folder per thing edited. Staff
+// accounts live in features/identity.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../http/errors';
-import { withStaffSession } from '../../http/session';
 import { invalidateCatalogCache } from '../catalog/index';
-import { accountRoutes } from './accounts.routes';
+import { auditRoutes } from './audit/audit.routes';
 import { catalogContentRoutes } from './plans-taxonomy/plans-taxonomy.routes';
 import { ForbiddenError, NotFoundError } from './shared/change';
 import { createContentServices } from './services';
@@ -15,13 +15,13 @@ import { unitRoutes } from './units/units.routes';
 
 export { createContentServices, type ContentServices } from './services';
 
-/** Staff screens for the chain's content, accounts and the audit log (issue 5). */
+/** Staff screens for the chain's content and the audit log (accounts: features/identity). */
 export default fp(
   async (app: FastifyInstance) => {
     // This instance drops its catalog snapshot at once; other instances refresh within the
     // catalog's TTL (5 s), so every instance shows a change within a few seconds.
     const services = createContentServices({ db: app.db, onCatalogChange: () => invalidateCatalogCache(app) });
-    await app.register(withStaffSession(async (scope) => {
+    await app.register(async (scope) => {
       // Staff pages show accounts, audit trails and unpublished content: never cached.
       scope.addHook('onRequest', async (_request, reply) => {
         reply.header('cache-control', 'private, no-store');
@@ -36,8 +36,8 @@ export default fp(
       catalogContentRoutes(scope, services);
       timetableRoutes(scope, services);
       surveyRoutes(scope, services);
-      accountRoutes(scope, services);
-    }));
+      auditRoutes(scope, services);
+    });
   },
   { name: 'feature-content', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

@@ -1,6 +1,5 @@
 // Builds the content services once, for index.ts and the tests. Kept apart from index.ts so
 // route files can name the services' type without importing the plugin that imports them.
-import { createAccountsService } from './accounts.service';
 import { createPlansService } from './plans-taxonomy/plans.service';
 import { createTaxonomyService } from './plans-taxonomy/taxonomy.service';
 import { createAuditRepository } from './shared/audit.repository';
@@ -17,7 +16,6 @@ export function createContentServices(deps: ContentDeps) {
     modalities: createTaxonomyService(deps, 'modalidade'),
     timetable: createTimetableService(deps),
     survey: createSurveyService(deps),
-    accounts: createAccountsService(deps),
     audit: createAuditRepository(deps.db),
   };
 }

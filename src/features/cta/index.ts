@@ -3,7 +3,6 @@
 import fp from 'fastify-plugin';
 import { createCtaRepository } from './cta.repository';
 import { createCtaService } from './cta.service';
-import { withStaffSession } from '../../http/session';
 import { ctaRoutes, ctaStaffRoutes } from './cta.routes';
 
 /** Calls to action: counted redirects (/ir/…) and the staff clicks report (/admin/cliques). */
@@ -11,7 +10,7 @@ export default fp(
   async (app) => {
     const service = createCtaService(createCtaRepository(app.db));
     ctaRoutes(app, service);
-    await app.register(withStaffSession(ctaStaffRoutes(service)));
+    await app.register(ctaStaffRoutes(service));
   },
   { name: 'feature-cta', fastify: '5.x', dependencies: ['db', 'errors', 'auth', 'feature-catalog'] },
 );

@@ -2,7 +2,6 @@
 // and the staff views of both (report, inbox, CSV exports, photos).
 import fp from 'fastify-plugin';
 import { faleAquiRoutes } from './fale-aqui.routes';
-import { withStaffSession } from '../../http/session';
 import { createFeedbackServices } from './services';
 import { staffRoutes } from './staff.routes';
 import { surveyRoutes } from './survey.routes';
@@ -13,7 +12,7 @@ export default fp(
     const services = createFeedbackServices(app);
     await surveyRoutes(app, services);
     await faleAquiRoutes(app, services);
-    await app.register(withStaffSession((scope) => staffRoutes(scope, services)));
+    await app.register((scope) => staffRoutes(scope, services));
   },
   { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

@@ -5,12 +5,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
-import { staffLayout } from '../../http/auth';
+import { accessibleUnits, canAccessUnit, unitScope } from '../identity/access';
+import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
 import { isStatus } from './messages-admin.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';
 import { resolvePeriod, saoPauloDay, type NpsCategory } from './nps';
-import { canSeeUnit, unitScope } from './staff-scope';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-report.view';
 import type { FeedbackServices } from './services';
 
@@ -41,9 +41,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
 
   /** Units offered in the filters: all for admins, their own for managers. */
   async function visibleUnits(request: FastifyRequest) {
-    const all = await report.allUnits();
-    const staff = request.staff!;
-    return staff.papel === 'admin' ? all : all.filter((u) => staff.unidadeIds.includes(u.id));
+    return accessibleUnits(request.staff!, await report.allUnits());
   }
 
   const privatePage = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
@@ -82,7 +80,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
   r.get(`${REPORT_PATH}/resposta/:id`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
     const detail = await report.response(Number(request.params.id));
     if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-    if (!canSeeUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
+    if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
     privatePage(reply);
     return reply.page(h(SurveyResponsePage, { staff: staffLayout(request, reply), detail }));
   });
@@ -120,7 +118,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
     async (request, reply) => {
       const detail = await messages.message(Number(request.params.id));
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
       privatePage(reply);
       const staff = staffLayout(request, reply);
       return reply.page(h(MessagePage, { staff, detail, csrfToken: staff!.csrfToken, saved: request.query.salvo === '1' }));
@@ -137,7 +135,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
       const id = Number(request.params.id);
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canSeeUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
       const status = (request.body as Record<string, unknown>).status;
       if (!isStatus(status)) return sendError(request, reply, 422, 'Situação inválida', 'Escolha Novo, Lido ou Resolvido.');
       await messages.setStatus(id, status);
@@ -151,7 +149,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
     async (request, reply) => {
       const photo = await messages.photo(Number(request.params.id));
       if (!photo) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe.');
-      if (!canSeeUnit(request.staff!, photo.file.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(request.staff!, photo.file.unidade_id)) return forbidden(request, reply);
       if (photo.missing) return sendError(request, reply, 404, 'Foto não encontrada', 'O arquivo desta foto não está mais disponível.');
       const ext = photo.file.caminho.split('.').pop();
       return reply

@@ -7,8 +7,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
-import { staffLayout } from '../../http/auth';
-import { ADMIN_PATH, handleLogin, handleLogout, safeReturnPath, showLogin } from '../admin/login.routes';
+import { staffLayout } from '../identity/staff-layout';
+import { ADMIN_PATH, handleLogin, handleLogout, safeReturnPath, showLogin } from '../identity/login.routes';
 import { filterParams, parseFilters, type PanelService } from './panel.service';
 import { DeleteConfirmPage, LeadDetailPage, LeadListPage } from './panel.view';
 
@@ -50,10 +50,13 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
   r.get(ADMIN_PATH, { schema: { querystring: Query } }, async (request, reply) => {
     const q = request.query as Record<string, unknown>;
     reply.header('cache-control', 'no-store');
-    if (!request.session.userId) {
+    // No session (or an unknown one): the login form. A session that just ended (idle,
+    // too old, disabled) goes through requireStaff below, which says so and clears it.
+    if ((await app.identity.state(request)).kind === 'none') {
+      if (request.cookies.sid) app.identity.sessions.clearCookie(request, reply);
       return showLogin(request, reply, {
         voltar: safeReturnPath(q.voltar),
-        notice: q.saiu ? 'Você saiu da área da equipe.' : undefined,
+        notice: q.saiu ? 'Você saiu da área da equipe.' : q.senha ? 'Senha alterada. Entre com a nova senha.' : undefined,
       });
     }
     // Already logged in and sent here to log in (an old tab, a bookmark): go on.

@@ -1,7 +1,6 @@
 // Unit photos: the staff screen where admins upload, order and describe up to 8 photos per
 // unit, and the public, content-hashed copies the site serves.
 import fp from 'fastify-plugin';
-import { withStaffSession } from '../../http/session';
 import { createLocalStorage } from '../storage/index';
 import { invalidateCatalogCache } from '../catalog/index';
 import { createPhotosService } from './photos.service';
@@ -13,7 +12,7 @@ export default fp(
     const storage = createLocalStorage(app.config.uploadsDir);
     const service = createPhotosService(app.db, storage, () => invalidateCatalogCache(app));
     photoFileRoutes(app, storage);
-    await app.register(withStaffSession(photosStaffRoutes(service)));
+    await app.register(photosStaffRoutes(service));
   },
   { name: 'feature-unit-photos', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth', 'feature-catalog'] },
 );

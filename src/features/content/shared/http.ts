@@ -1,7 +1,8 @@
 // HTTP helpers shared by the content routes: staff props for the layout, the 422 answer
 // (page or JSON), and the per-unit access check for managers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { staffLayout } from '../../../http/auth';
+import { canAccessUnit } from '../../identity/access';
+import { staffLayout } from '../../identity/staff-layout';
 import type { VNode } from 'preact';
 import Type from 'typebox';
 import { sendError, wantsJson } from '../../../http/errors';
@@ -60,7 +61,5 @@ export function forbidden(request: FastifyRequest, reply: FastifyReply) {
 export async function requireUnitAccess(request: FastifyRequest, reply: FastifyReply) {
   const staff = request.staff;
   if (!staff) return;
-  if (staff.papel === 'admin') return;
-  const id = Number((request.params as { id?: unknown }).id);
-  if (!staff.unidadeIds.includes(id)) await forbidden(request, reply);
+  if (!canAccessUnit(staff, Number((request.params as { id?: unknown }).id))) await forbidden(request, reply);
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
+import { canAccessUnit } from '../../identity/access';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, requireUnitAccess, sendInvalid, staffProps } from '../shared/http';
 import type { ContentServices } from '../services';
 import { parseTimetableCsv } from './timetable-csv';
@@ -46,7 +47,7 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
   async function sources(request: FastifyRequest) {
     // The week of any active unit is public on the site; managers may copy it into their own units.
     const all = await s.units.list();
-    return request.staff!.papel === 'admin' ? all : all.filter((u) => u.ativo === 1 || request.staff!.unidadeIds.includes(u.id));
+    return all.filter((u) => u.ativo === 1 || canAccessUnit(request.staff!, u.id));
   }
 
   async function renderPage(

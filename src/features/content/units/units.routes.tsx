@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatBrazilianPhone } from '../../../lib/text';
+import { scopeUnits } from '../../identity/access';
 import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../shared/http';
 import type { FormValues } from '../shared/validation';
 import type { ContentServices } from '../services';
@@ -45,7 +46,8 @@ export function unitRoutes(app: FastifyInstance, s: ContentServices) {
 
   r.get('/admin/conteudo', { preHandler: [app.requireStaff] }, async (request, reply) => {
     const staff = request.staff!;
-    const units = staff.papel === 'admin' ? [] : await s.units.listByIds(staff.unidadeIds);
+    const mine = scopeUnits(staff);
+    const units = mine === null ? [] : await s.units.listByIds(mine);
     return reply.page(<ContentHome staff={staffProps(request, reply)} units={units} />);
   });
 

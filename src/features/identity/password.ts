@@ -1,7 +1,10 @@
 // Staff passwords: scrypt from node:crypto (no native dependency), OWASP parameters
 // (N=2^17, r=8, p=1). The stored string carries its parameters so they can be raised
-// later without invalidating existing hashes.
+// later without invalidating existing hashes. Every hash in the process goes through
+// one small queue (hash-queue.ts), so a burst of logins cannot take libuv's threadpool
+// away from file reads and the rest of the server.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { passwordHashQueue } from './hash-queue';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -36,10 +39,16 @@ export function passwordProblem(password: string): string | null {
 export async function hashPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT_PARAMS): Promise<string> {
   const salt = randomBytes(16);
   const { N, r, p } = params;
-  const key = await scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r, p) });
+  // Creating or changing a password (admins, the reset link, the CLI) waits its turn
+  // rather than being refused: it is rare and already limited elsewhere.
+  const key = await passwordHashQueue.run(() => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r, p) }), { wait: true });
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/**
+ * Checks a password. Throws HashQueueFullError when the queue is full (the caller answers
+ * 429); `verifications` counts the hashes actually computed (tests and the benchmark).
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
@@ -48,9 +57,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const salt = Buffer.from(parts[4]!, 'base64url');
   const expected = Buffer.from(parts[5]!, 'base64url');
   if (password.length > MAX_PASSWORD_LENGTH) return false;
-  const key = await scrypt(password.normalize('NFC'), salt, expected.length, { N, r, p, maxmem: maxmem(N, r, p) });
+  const key = await passwordHashQueue.run(() => {
+    hashCounters.verifications++;
+    return scrypt(password.normalize('NFC'), salt, expected.length, { N, r, p, maxmem: maxmem(N, r, p) });
+  });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
+
+/** Hashes computed by verifyPassword in this process (never reset; read differences). */
+export const hashCounters = { verifications: 0 };
 
 // Verifying against this when the account does not exist keeps the response time the
 // same, so timing does not reveal which e-mails have accounts.

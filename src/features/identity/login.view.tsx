@@ -67,6 +67,9 @@ export function LoginView({ csrfToken, email = '', voltar, error, notice, fieldE
             <button type="submit">Entrar</button>
           </p>
         </form>
+        <p>
+          <a href="/pages/Franquia/senha.php">Esqueci minha senha</a>
+        </p>
       </section>
     </Layout>
   );

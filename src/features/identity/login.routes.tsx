@@ -2,13 +2,12 @@
 // lead panel (the interface's path), so the franchise panel route calls them.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { h } from 'preact';
-import { endStaffSession, startStaffSession } from '../../http/session';
 import { wantsJson } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
-import { createLoginService } from './login.service';
 import { LoginView } from './login.view';
 
 export const ADMIN_PATH = '/pages/Franquia/admin.php';
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * Only same-site relative paths are honoured as "voltar" targets: "/x" yes, "//evil",
@@ -38,13 +37,22 @@ export async function handleLogin(request: FastifyRequest, reply: FastifyReply, 
 
   const fieldErrors: { email?: string; senha?: string } = {};
   if (!email) fieldErrors.email = 'Informe o seu e-mail.';
+  // NUL and other control characters can reach neither the attempt keys nor PostgreSQL.
+  else if (CONTROL_RE.test(email)) fieldErrors.email = 'O e-mail contém caracteres inválidos.';
   if (!password) fieldErrors.senha = 'Informe a sua senha.';
   if (fieldErrors.email || fieldErrors.senha) {
     if (wantsJson(request)) return reply.code(422).send({ errors: fieldErrors });
     return showLogin(request, reply, { status: 422, email, voltar, fieldErrors });
   }
 
-  const result = await createLoginService(request.server.db).login({ email, password, ip: request.ip });
+  const identity = request.server.identity;
+  const result = await identity.login.login({ email, password, ip: request.ip });
+  if (result.kind === 'busy') {
+    const message = 'Muitos acessos ao mesmo tempo. Aguarde alguns segundos e tente entrar de novo.';
+    reply.header('retry-after', '5');
+    if (wantsJson(request)) return reply.code(429).send({ error: 'Servidor ocupado', message });
+    return showLogin(request, reply, { status: 429, email, voltar, error: message });
+  }
   if (result.kind === 'locked') {
     const seconds = Math.max(1, Math.ceil((result.retryAt.getTime() - Date.now()) / 1000));
     const minutes = Math.ceil(seconds / 60);
@@ -59,13 +67,17 @@ export async function handleLogin(request: FastifyRequest, reply: FastifyReply, 
     return showLogin(request, reply, { status: 401, email, voltar, error: message });
   }
 
-  await startStaffSession(request, result.user.id);
+  await identity.sessions.start(request, reply, result.user.id);
   request.log.info({ userId: result.user.id }, 'staff login');
   const fallback = result.user.papel === 'admin' ? ADMIN_PATH : '/admin/pesquisa';
   return reply.redirect(voltar ?? fallback, 303);
 }
 
+/** "Sair" ends every session of the account (every browser), for good. */
 export async function handleLogout(request: FastifyRequest, reply: FastifyReply) {
-  await endStaffSession(request, reply);
+  const identity = request.server.identity;
+  const state = await identity.state(request);
+  if (state.kind === 'active') await identity.sessions.endAllOf(state.staff.id);
+  identity.sessions.clearCookie(request, reply);
   return reply.redirect(`${ADMIN_PATH}?saiu=1`, 303);
 }

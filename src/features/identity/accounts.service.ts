@@ -1,0 +1,180 @@
+// Staff accounts: created, edited, disabled and given a new password from the accounts
+// screen (admins, audited) or the command line. Disabling an account or changing its
+// password ends all its sessions in the same transaction.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import { cleanText } from '../../lib/text';
+import { change, NotFoundError, onUniqueConflict, type Actor } from '../content/shared/change';
+import * as v from '../content/shared/validation';
+import type { FieldErrors, Result } from '../content/shared/validation';
+import { createIdentityRepository, type IdentityRepository } from './identity.repository';
+import { accountKey } from './login.service';
+import { hashPassword, passwordProblem, type ScryptParams } from './password';
+
+/** A command-line mistake: printed as is, exit code 1. */
+export class UserInputError extends Error {}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ROLES = ['admin', 'gerente'] as const;
+const EMAIL_TAKEN = 'Já existe uma conta com este e-mail.';
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  nome?: string;
+  papel?: 'admin' | 'gerente';
+  unidadeIds?: number[];
+}
+
+export interface AccountsDeps {
+  db: Kysely<Database>;
+  /** test fixtures use a cheaper cost; verification reads it from the hash */
+  scrypt?: ScryptParams;
+}
+
+export function createAccountsService(deps: AccountsDeps) {
+  const read = createIdentityRepository(deps.db);
+  const audited = <T>(actor: Actor, work: Parameters<typeof change<T>>[2]) => change<T>({ db: deps.db }, actor, work, false);
+  const repoOf = (trx: Parameters<typeof createIdentityRepository>[0]) => createIdentityRepository(trx);
+
+  async function snapshot(repo: IdentityRepository, id: number) {
+    const u = await repo.findById(id);
+    return u ? { ...u, unidadeIds: await repo.unitIds(id) } : null;
+  }
+
+  function parseRoleAndUnits(e: FieldErrors, body: Record<string, unknown>) {
+    const papel = v.field(body, 'papel');
+    if (!(ROLES as readonly string[]).includes(papel)) e.papel = 'Escolha o papel: administrador ou gerente de unidade.';
+    const unitIds = papel === 'gerente' ? v.idList(body, 'unidades') : [];
+    if (papel === 'gerente' && !unitIds.length) e.unidades = 'Escolha pelo menos uma unidade para o gerente.';
+    return { papel: papel as 'admin' | 'gerente', unitIds };
+  }
+
+  /** New password + every session ended + the account's failed logins forgiven, in one transaction. */
+  async function storePassword(repo: IdentityRepository, user: { id: number; email: string }, hash: string, options: { reactivate?: boolean; keepSession?: string; now?: string } = {}) {
+    await repo.setPasswordHash(user.id, hash, options);
+    await repo.deleteSessionsOf(user.id, options.keepSession);
+    await repo.clearAttempts(accountKey(user.email));
+  }
+
+  return {
+    list: () => read.list(),
+    units: () => read.allUnits(),
+    get: (id: number) => snapshot(read, id),
+
+    // ---- the accounts screen (admins; every change audited) --------------------------
+    async create(actor: Actor, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
+      const e: FieldErrors = {};
+      const email = v.email(e, 'email', v.field(body, 'email'), true);
+      const nome = v.requiredText(e, 'nome', v.field(body, 'nome'), 'o nome', 120);
+      const { papel, unitIds } = parseRoleAndUnits(e, body);
+      const senha = v.field(body, 'senha');
+      const problem = passwordProblem(senha);
+      if (problem) e.senha = problem;
+      if (!e.email && email && (await read.emailTaken(email))) e.email = EMAIL_TAKEN;
+      if (v.hasErrors(e)) return { ok: false, errors: e };
+      const senhaHash = await hashPassword(senha, deps.scrypt);
+      return onUniqueConflict({ email: EMAIL_TAKEN }, () =>
+        audited(actor, async (_content, audit, trx, now) => {
+          const repo = repoOf(trx);
+          const id = await repo.insertAccount({ email: email!, nome, papel, senhaHash, unidadeIds: await repo.existingUnitIds(unitIds) }, now);
+          await audit({ acao: 'criar', entidade: 'usuario', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
+          return { ok: true as const, value: { id } };
+        }),
+      );
+    },
+
+    async update(actor: Actor, id: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
+      const e: FieldErrors = {};
+      const nome = v.requiredText(e, 'nome', v.field(body, 'nome'), 'o nome', 120);
+      const { papel, unitIds } = parseRoleAndUnits(e, body);
+      if (v.hasErrors(e)) return { ok: false, errors: e };
+      return audited(actor, async (_content, audit, trx, now) => {
+        const repo = repoOf(trx);
+        const before = await snapshot(repo, id);
+        if (!before) throw new NotFoundError();
+        if (before.papel === 'admin' && papel !== 'admin' && before.ativo === 1 && (await repo.activeAdminCount()) <= 1) {
+          return { ok: false, errors: { papel: 'Esta é a única conta de administrador ativa; crie outra antes de mudar o papel desta.' } };
+        }
+        await repo.updateAccount(id, { nome, papel }, now);
+        await repo.replaceUnits(id, await repo.existingUnitIds(unitIds));
+        await audit({ acao: 'editar', entidade: 'usuario', entidadeId: id, antes: before, depois: await snapshot(repo, id) });
+        return { ok: true, value: { id } };
+      });
+    },
+
+    /** Disabling ends the account's sessions at once, in the same transaction. */
+    async setActive(actor: Actor, id: number, active: boolean): Promise<Result<null>> {
+      return audited(actor, async (_content, audit, trx, now) => {
+        const repo = repoOf(trx);
+        const before = await repo.findById(id);
+        if (!before) throw new NotFoundError();
+        if (!active && id === actor.id) return { ok: false, errors: { ativo: 'Você não pode desativar a sua própria conta.' } };
+        if (!active && before.papel === 'admin' && before.ativo === 1 && (await repo.activeAdminCount()) <= 1) {
+          return { ok: false, errors: { ativo: 'Esta é a única conta de administrador ativa.' } };
+        }
+        await repo.setActive(id, active ? 1 : 0, now);
+        if (!active) await repo.deleteSessionsOf(id);
+        await audit({ acao: active ? 'ativar' : 'desativar', entidade: 'usuario', entidadeId: id, antes: { ativo: before.ativo }, depois: { ativo: active ? 1 : 0 } });
+        return { ok: true, value: null };
+      });
+    },
+
+    /**
+     * A new password set by an admin ends every session of the account (but the admin's
+     * own current one, when they change their own). Never logged or audited in clear.
+     */
+    async resetPassword(actor: Actor & { sessionId?: string }, id: number, body: Record<string, unknown>): Promise<Result<null>> {
+      const senha = v.field(body, 'nova_senha');
+      const problem = passwordProblem(senha);
+      if (problem) return { ok: false, errors: { nova_senha: problem } };
+      const user = await read.findById(id);
+      if (!user) throw new NotFoundError();
+      const hash = await hashPassword(senha, deps.scrypt);
+      return audited(actor, async (_content, audit, trx, now) => {
+        await storePassword(repoOf(trx), user, hash, { now, keepSession: id === actor.id ? actor.sessionId : undefined });
+        await audit({ acao: 'redefinir_senha', entidade: 'usuario', entidadeId: id, antes: null, depois: { senha: 'redefinida' } });
+        return { ok: true, value: null };
+      });
+    },
+
+    // ---- the command line (npm run user:*) and test fixtures --------------------------
+    async createFromCli(input: CreateUserInput): Promise<number> {
+      const email = cleanText(input.email).toLowerCase();
+      if (!EMAIL_RE.test(email) || email.length > 254) throw new UserInputError('Informe um e-mail válido (--email).');
+      const problem = passwordProblem(input.password);
+      if (problem) throw new UserInputError(problem);
+      const papel = input.papel ?? 'admin';
+      if (papel !== 'admin' && papel !== 'gerente') throw new UserInputError('--papel deve ser "admin" ou "gerente".');
+      if (await read.emailTaken(email)) throw new UserInputError(`Já existe uma conta com o e-mail ${email}.`);
+      const unidadeIds = [...new Set(input.unidadeIds ?? [])];
+      const found = await read.existingUnitIds(unidadeIds);
+      const missing = unidadeIds.filter((id) => !found.includes(id));
+      if (missing.length) throw new UserInputError(`Unidade(s) inexistente(s): ${missing.join(', ')}.`);
+      const nome = cleanText(input.nome ?? '').slice(0, 120) || email.split('@')[0]!;
+      const senhaHash = await hashPassword(input.password, deps.scrypt);
+      return read.transaction((repo) => repo.insertAccount({ email, nome, papel, senhaHash, unidadeIds }));
+    },
+
+    /** Sets a new password, re-enables the account and ends its sessions. */
+    async resetPasswordFromCli(email: string, password: string): Promise<void> {
+      const problem = passwordProblem(password);
+      if (problem) throw new UserInputError(problem);
+      const user = await read.findByEmail(cleanText(email));
+      if (!user) throw new UserInputError(`Nenhuma conta com o e-mail ${email}.`);
+      const hash = await hashPassword(password, deps.scrypt);
+      await read.transaction((repo) => storePassword(repo, user, hash, { reactivate: true }));
+    },
+
+    /** Disables the account and ends all its sessions. */
+    async disableFromCli(email: string): Promise<void> {
+      const user = await read.findByEmail(cleanText(email));
+      if (!user) throw new UserInputError(`Nenhuma conta com o e-mail ${email}.`);
+      await read.transaction(async (repo) => {
+        await repo.setActive(user.id, 0);
+        await repo.deleteSessionsOf(user.id);
+      });
+    },
+  };
+}
+export type AccountsService = ReturnType<typeof createAccountsService>;

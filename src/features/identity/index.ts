@@ -1,0 +1,123 @@
+// Staff identity and access: accounts, password hashing, login attempts and lockout,
+// sessions, roles, the per-unit access check, the accounts screens and password reset.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError, wantsJson } from '../../http/errors';
+import { NotFoundError } from '../content/shared/change';
+import type { StaffUser } from './access';
+import { accountRoutes } from './accounts.routes';
+import { createAccountsService } from './accounts.service';
+import { createIdentityRepository } from './identity.repository';
+import { ADMIN_PATH } from './login.routes';
+import { createLoginService } from './login.service';
+import { passwordResetRoutes } from './password-reset.routes';
+import { createPasswordResetService } from './password-reset.service';
+import { createSessions, type SessionState } from './sessions';
+
+export { canAccessUnit, scopeUnits, unitScope, accessibleUnits, type StaffUser, type Role } from './access';
+export { staffLayout } from './staff-layout';
+export const LOGIN_PATH = ADMIN_PATH;
+
+export function createIdentityServices(app: Pick<FastifyInstance, 'db' | 'config' | 'log'>) {
+  const repo = createIdentityRepository(app.db);
+  const sessions = createSessions(repo);
+  return {
+    repo,
+    sessions,
+    login: createLoginService(repo),
+    accounts: createAccountsService({ db: app.db }),
+    reset: createPasswordResetService({ repo, config: app.config, log: app.log }),
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    staff: StaffUser | null;
+  }
+  interface FastifyInstance {
+    identity: ReturnType<typeof createIdentityServices> & {
+      /** The request's session, read once per request. */
+      state(request: FastifyRequest): Promise<SessionState>;
+    };
+    /** preHandler: lets logged-in, active staff through; others go to the login page. */
+    requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** preHandler: admins only (403 for a unit manager). */
+    requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+}
+
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+export default fp(
+  async (app) => {
+    const services = createIdentityServices(app);
+    // Read lazily and once per request: public pages never touch sessions at all.
+    const states = new WeakMap<FastifyRequest, Promise<SessionState>>();
+    const state = (request: FastifyRequest) => {
+      let s = states.get(request);
+      if (!s) {
+        s = services.sessions.read(request);
+        states.set(request, s);
+      }
+      return s;
+    };
+    app.decorate('identity', { ...services, state });
+    app.decorateRequest('staff', null);
+
+    app.decorate('requireStaff', async (request: FastifyRequest, reply: FastifyReply) => {
+      const s = await state(request);
+      if (s.kind === 'active') {
+        const unidadeIds = s.staff.papel === 'admin' ? [] : await services.repo.unitIds(s.staff.id);
+        request.staff = { ...s.staff, unidadeIds };
+        return;
+      }
+      if (request.cookies?.sid) services.sessions.clearCookie(request, reply);
+      if (wantsJson(request)) {
+        await reply.code(401).send({ error: 'Faça login para continuar.' });
+        return;
+      }
+      const back = request.method === 'GET' ? `?voltar=${encodeURIComponent(request.url)}` : '';
+      await reply.redirect(`${ADMIN_PATH}${back}`, 303);
+    });
+
+    app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
+      await app.requireStaff(request, reply);
+      if (reply.sent) return;
+      if (request.staff?.papel !== 'admin') {
+        await sendError(request, reply, 403, 'Acesso negado', 'Sua conta não tem permissão para esta página.');
+      }
+    });
+
+    passwordResetRoutes(app, services.reset);
+    await app.register(async (scope) => {
+      // Account pages are never cached; a record removed between page and POST is a 404.
+      scope.addHook('onRequest', async (_request, reply) => {
+        reply.header('cache-control', 'private, no-store');
+      });
+      scope.setErrorHandler((error, request, reply) => {
+        if (error instanceof NotFoundError) return sendError(request, reply, 404, 'Conta não encontrada', 'A conta não existe mais. Volte para a lista.');
+        throw error;
+      });
+      accountRoutes(scope, services.accounts);
+    });
+
+    // Expired sessions, login attempts out of the window and old reset links go away.
+    const timer = setInterval(() => {
+      Promise.all([services.sessions.purge(), services.login.purge(), services.reset.purge()]).catch((err) =>
+        app.log.warn({ err }, 'identity purge failed'),
+      );
+    }, PURGE_EVERY_MS);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  },
+  { name: 'identity', fastify: '5.x', dependencies: ['db', 'errors', 'forms'] },
+);
+
+/**
+ * Plugins written before the identity module declare `dependencies: ['auth']` or
+ * ['session']; these names stay registered (after identity) so they keep working.
+ */
+export const legacyPluginNames = [
+  fp(async () => {}, { name: 'session', fastify: '5.x', dependencies: ['identity'] }),
+  fp(async () => {}, { name: 'auth', fastify: '5.x', dependencies: ['identity'] }),
+];
