@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { createDb, migrateToLatest } from './db/index';
 import { isCatalogEmpty, seedDemo } from './db/seeds/demo';
 import { seedDemoPhotos } from './features/unit-photos/demo';
+import { invalidateCatalogCache } from './features/catalog/index';
 import { createLocalStorage } from './features/storage/index';
 
 async function main() {
@@ -21,11 +22,8 @@ async function main() {
 
   const handle = createDb(config.database);
   await migrateToLatest(handle.db);
-  if (config.demoSeed && (await isCatalogEmpty(handle.db))) {
-    await seedDemo(handle.db);
-    // drawn with sharp, stored like staff uploads (about a second for the demo units)
-    await seedDemoPhotos(handle.db, createLocalStorage(config.uploadsDir));
-  }
+  const seeded = config.demoSeed && (await isCatalogEmpty(handle.db));
+  if (seeded) await seedDemo(handle.db);
 
   const app = await buildApp(config, { db: handle });
   app.addHook('onClose', async () => handle.destroy());
@@ -59,6 +57,16 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (seeded) {
+    // Demo photos are drawn with sharp after the site is up (several seconds on a small
+    // machine): units show the placeholder until their photos are stored.
+    seedDemoPhotos(handle.db, createLocalStorage(config.uploadsDir))
+      .then((n) => {
+        invalidateCatalogCache(app);
+        app.log.info({ photos: n }, 'demo photos stored');
+      })
+      .catch((err) => app.log.warn({ err }, 'demo photos could not be stored'));
+  }
 }
 
 main().catch((err) => {
