@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../src/db/index';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
-import { weekOf, lastWeeks } from '../src/features/cta/cta';
+import { ctaTarget, weekOf, lastWeeks } from '../src/features/cta/cta';
 import { placeForCep, placeForCity } from '../src/features/catalog/places';
 import { configureBrand } from '../src/brand/index';
 import { ConfigError, loadConfig } from '../src/config';
@@ -165,8 +165,15 @@ describe('calls to action', () => {
     const after = await t.db.selectFrom('cliques_cta').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n) + 1);
 
+    // to the booking page when the app has one; until then, a WhatsApp message asking for the class
     const trial = await t.app.inject(`/ir/aula_experimental?unidade=${id}`);
-    expect(trial.headers.location).toBe(`/aula-experimental?unidade=${id}`);
+    if (t.app.hasRoute({ method: 'GET', url: '/aula-experimental' })) {
+      expect(trial.headers.location).toBe(`/aula-experimental?unidade=${id}`);
+    } else {
+      const wa = new URL(String(trial.headers.location));
+      expect(wa.origin + wa.pathname).toBe('https://wa.me/5511987451200');
+      expect(wa.searchParams.get('text')).toBe('Olá! Quero agendar uma aula experimental na Movimento Pinheiros.');
+    }
     // HEAD (link previews) does not count
     await t.app.inject({ method: 'HEAD', url: `/ir/aula_experimental?unidade=${id}` });
     const trials = await t.db.selectFrom('cliques_cta').select((eb) => eb.fn.countAll<number>().as('n')).where('acao', '=', 'aula_experimental').executeTakeFirstOrThrow();
@@ -221,6 +228,13 @@ describe('calls to action', () => {
     expect(mine.body).toMatch(/<strong>1<\/strong> clique no período/);
     expect((await t.app.inject({ url: `/admin/cliques?unidade_id=${ids['Movimento Pinheiros']}`, headers: { cookie } })).statusCode).toBe(403);
     expect((await t.app.inject('/admin/cliques')).statusCode).toBe(303);
+  });
+
+  it('the trial class goes to the booking page once the app has one', () => {
+    const unit = { id: 3, nome: 'Movimento X', whatsapp: null, beneficio_url: null };
+    expect(ctaTarget('aula_experimental', unit, null, null, true)).toBe('/aula-experimental?unidade=3');
+    expect(ctaTarget('aula_experimental', unit, null, null, false)).toBeNull();
+    expect(ctaTarget('aula_experimental', unit, null, '551140001234', false)).toMatch(/^https:\/\/wa\.me\/551140001234\?text=/);
   });
 
   it('weeks are São Paulo Mondays', () => {

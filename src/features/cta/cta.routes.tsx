@@ -8,7 +8,7 @@ import { sendError } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
 import { brand } from '../../brand/index';
 import { parseId } from '../catalog/catalog.service';
-import { ctaTarget, isCtaAction } from './cta';
+import { ctaTarget, isCtaAction, TRIAL_CLASS_PATH } from './cta';
 import type { CtaService } from './cta.service';
 import { CLICKS_PATH, ClicksPage } from './cta.view';
 
@@ -21,6 +21,11 @@ const ReportQuery = Type.Object({
 /** Public: the counted redirects (no session, no cookie). */
 export function ctaRoutes(app: FastifyInstance, service: CtaService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  // The booking page is another feature's: known once every route is registered.
+  let bookingAvailable = false;
+  app.addHook('onReady', async () => {
+    bookingAvailable = app.hasRoute({ method: 'GET', url: TRIAL_CLASS_PATH });
+  });
 
   r.get('/ir/:acao', { schema: { params: Type.Object({ acao: Type.String() }), querystring: GoQuery }, attachValidation: true }, async (request, reply) => {
     const { acao } = request.params;
@@ -36,7 +41,7 @@ export function ctaRoutes(app: FastifyInstance, service: CtaService) {
     if (!unit) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está mais em funcionamento.');
     // A plan only counts (and only goes into the message) when this unit offers it.
     const plan = planId !== null && snap.unitsByPlan.get(planId)?.some((u) => u.id === unitId) ? snap.plansById.get(planId) ?? null : null;
-    const target = ctaTarget(acao, unit, plan, brand().whatsappDigits);
+    const target = ctaTarget(acao, unit, plan, brand().whatsappDigits, bookingAvailable);
     if (!target) return sendError(request, reply, 404, 'Indisponível', `A ${unit.nome} não oferece este contato no momento. Veja a página da unidade.`);
     // HEAD (link checkers, previews) is not a click. A failed insert never blocks the visitor.
     if (request.method === 'GET') {

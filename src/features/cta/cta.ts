@@ -61,13 +61,21 @@ export function enrolmentMessage(unit: { nome: string }, plan?: { nome: string }
  * page shows no such button and /ir/ answers 404). `brandWhatsapp`: the chain's number,
  * used when a unit has none.
  */
-export function ctaTarget(acao: CtaAction, unit: CtaUnit, plan: { nome: string } | null, brandWhatsapp: string | null): string | null {
+export function ctaTarget(
+  acao: CtaAction,
+  unit: CtaUnit,
+  plan: { nome: string } | null,
+  brandWhatsapp: string | null,
+  /** is the trial-class booking page there? Until it is, the trial class is asked for on WhatsApp */
+  bookingAvailable = true,
+): string | null {
   const wa = digits(unit.whatsapp) ?? brandWhatsapp;
   switch (acao) {
     case 'matricula':
       return wa ? `https://wa.me/${wa}?text=${encodeURIComponent(enrolmentMessage(unit, plan))}` : null;
     case 'aula_experimental':
-      return `${TRIAL_CLASS_PATH}?unidade=${unit.id}`;
+      if (bookingAvailable) return `${TRIAL_CLASS_PATH}?unidade=${unit.id}`;
+      return wa ? `https://wa.me/${wa}?text=${encodeURIComponent(`Olá! Quero agendar uma aula experimental na ${unit.nome}.`)}` : null;
     case 'whatsapp':
       return wa ? `https://wa.me/${wa}?text=${encodeURIComponent(`Olá! Tenho uma dúvida sobre a ${unit.nome}.`)}` : null;
     case 'beneficio':
