@@ -3,6 +3,7 @@
 // staff page scrolls sideways at 360 px.
 import { expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
 import { createStaffUser } from '../test/helpers/staff';
 import { expectNoA11yViolations, useServerAndBrowser, watchPage } from './helpers';
 
@@ -66,6 +67,7 @@ it('staff pages at 360 px never scroll sideways, and the clicks report has no a1
     '/admin/conteudo/unidades',
     `/admin/conteudo/unidades/${unit}`,
     `/admin/conteudo/unidades/${unit}/aulas`,
+    `/admin/conteudo/unidades/${unit}/fotos`,
     '/admin/conteudo/planos',
     '/admin/conteudo/perguntas',
     '/admin/contas',
@@ -82,5 +84,18 @@ it('staff pages at 360 px never scroll sideways, and the clicks report has no a1
     }
   }
   expect(wide).toEqual([]);
+
+  // the photo screen on a phone: upload one with its description, then it is the cover
+  await page.goto(`${suite.server.baseUrl}/admin/conteudo/unidades/${unit}/fotos`);
+  await expectNoA11yViolations(page);
+  const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 20, g: 110, b: 80 } } }).jpeg().toBuffer();
+  await page.getByLabel('Foto', { exact: true }).setInputFiles({ name: 'sala.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await page.getByLabel(/^Descrição \(para quem/).fill('Sala de musculação vista da entrada');
+  await Promise.all([page.waitForURL(/fotos\?salvo=1$/), page.getByRole('button', { name: 'Enviar foto' }).click()]);
+  await expect(page.getByLabel('Descrição da foto 1').inputValue()).resolves.toBe('Sala de musculação vista da entrada');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expectNoA11yViolations(page);
+  await page.goto(`${suite.server.baseUrl}/Detalhes.php?id=${unit}`);
+  await expect(page.locator('.unit-hero img').getAttribute('alt')).resolves.toBe('Sala de musculação vista da entrada');
   await ctx.close();
 });
