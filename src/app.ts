@@ -13,8 +13,10 @@ import staticPlugin from './http/static';
 import formsPlugin from './http/forms';
 import healthPlugin from './http/health';
 import brandPlugin from './brand/routes';
+import { fastifyTrustProxy } from './http/proxy';
 import catalogFeature from './features/catalog/index';
 import mailFeature from './features/mail/index';
+import rateLimitPlugin from './features/ratelimit/index';
 import identityFeature, { legacyPluginNames } from './features/identity/index';
 import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
@@ -22,6 +24,7 @@ import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
 import ctaFeature from './features/cta/index';
 import unitPhotosFeature from './features/unit-photos/index';
+import bookingFeature from './features/booking/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -35,8 +38,7 @@ export type App = FastifyInstance;
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
-    // A hop count is valid at run time (proxy-addr) though the type omits it.
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -53,6 +55,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(dbPlugin, { handle, ownsHandle: !options.db });
   await app.register(securityPlugin);
   await app.register(errorsPlugin);
+  await app.register(rateLimitPlugin);
   await app.register(notFoundPlugin);
   await app.register(staticPlugin, { root: path.resolve('public') });
   await app.register(formsPlugin, { secret: config.sessionSecret });
@@ -69,6 +72,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(contentFeature);
   await app.register(ctaFeature);
   await app.register(unitPhotosFeature);
+  await app.register(bookingFeature);
 
   return app;
 }

@@ -2,6 +2,7 @@
 // the process at start-up with one message per field instead of failing later.
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
@@ -34,6 +35,18 @@ const EnvSchema = Type.Object({
   ),
   DEMO_SEED: Type.Boolean({ default: true }),
   MAIL_WORKER: Type.Boolean({ default: true }),
+  // Timers for the scheduled jobs (trial-class reminders and anonymisation) in this process.
+  SCHEDULED_JOBS: Type.Boolean({ default: true }),
+  // Outbox delivery: messages claimed per round, pause between rounds when the queue is
+  // empty, and how long a claim holds before another instance takes the message over.
+  MAIL_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  MAIL_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5_000 }),
+  MAIL_LEASE_MS: Type.Integer({ minimum: 2_000, maximum: 60_000, default: 60_000 }),
+  // PostgreSQL pool: connections per instance, and how long a request may wait for a
+  // connection or a statement before it answers 503.
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2_000 }),
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
   // The chain's name as customers read it; the rest of the brand lives in src/brand/.
   BRAND_NAME: Type.String({ minLength: 2, maxLength: 80, default: 'Academia Movimento' }),
   // Absolute links (sitemap, canonical, og:image, QR codes, links in e-mails).
@@ -48,7 +61,14 @@ export type Env = Static<typeof EnvSchema>;
 
 export type DatabaseConfig =
   | { engine: 'sqlite'; filename: string }
-  | { engine: 'postgres'; connectionString: string; schema?: string };
+  | { engine: 'postgres'; connectionString: string; schema?: string; pool?: PgPoolConfig };
+
+/** PostgreSQL connection pool tuning (DB_POOL_MAX, DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS). */
+export interface PgPoolConfig {
+  max: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+}
 
 export interface SmtpConfig {
   host: string;
@@ -70,11 +90,14 @@ export interface Config {
   mailFrom: string;
   notificationEmail: string | null;
   franchiseNotificationEmail: string | null;
-  /** Passed to Fastify's trustProxy: false, true, a hop count or a list of addresses. */
-  trustProxy: boolean | number | string;
+  /** TRUST_PROXY, checked: see parseTrustProxy and http/proxy.ts */
+  trustProxy: TrustProxy;
   logLevel: string;
   demoSeed: boolean;
   mailWorker: boolean;
+  /** run the scheduled jobs' timers (trial-class reminders, anonymisation) in this process */
+  scheduledJobs: boolean;
+  mail: { batchSize: number; intervalMs: number; leaseMs: number };
   brandName: string;
   /** origin (and optional path prefix) for absolute links, without a trailing slash */
   publicUrl: string;
@@ -83,6 +106,13 @@ export interface Config {
   brandInstagram: string | null;
   brandFacebook: string | null;
 }
+
+/**
+ * false: X-Forwarded-* ignored. true: every peer is a proxy. addresses: the proxies'
+ * addresses, subnets or the names loopback/linklocal/uniquelocal. hops: exactly that many
+ * proxies in front (the client is the Nth address from the right of X-Forwarded-For).
+ */
+export type TrustProxy = false | true | { addresses: string[] } | { hops: number };
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -96,12 +126,39 @@ export function loadDotEnv(file = '.env'): void {
   if (existsSync(file)) process.loadEnvFile(file);
 }
 
-function parseTrustProxy(value: string): boolean | number | string {
-  const v = value.trim().toLowerCase();
-  if (v === '' || v === 'false' || v === '0') return false;
-  if (v === 'true') return true;
-  if (/^\d+$/.test(v)) return Number(v);
-  return value.trim();
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(item: string): boolean {
+  if (PROXY_NAMES.has(item.toLowerCase())) return true;
+  const [ip, range, ...rest] = item.split('/');
+  if (rest.length || !ip) return false;
+  const family = isIP(ip);
+  if (!family) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4; // 10.0.0.0/255.0.0.0
+}
+
+/** Refuses what cannot work (a host name, a negative count) with what to write instead. */
+export function parseTrustProxy(value: string): TrustProxy {
+  const v = value.trim();
+  const lower = v.toLowerCase();
+  if (lower === '' || lower === 'false' || lower === '0') return false;
+  if (lower === 'true') return true;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 10) throw new ConfigError([`TRUST_PROXY: ${hops} proxies em sequência não é plausível; informe o número de proxies (1 a 10) ou os endereços deles, ex.: TRUST_PROXY=10.0.0.5,10.0.0.6`]);
+    return { hops };
+  }
+  const items = v.split(',').map((i) => i.trim()).filter(Boolean);
+  const bad = items.filter((i) => !isProxyAddress(i));
+  if (bad.length) {
+    throw new ConfigError([
+      `TRUST_PROXY: ${bad.map((b) => JSON.stringify(b)).join(', ')} não é endereço IP, sub-rede nem um dos nomes loopback, linklocal, uniquelocal. ` +
+        'Use true, o número de proxies à frente (ex.: 1) ou os endereços/sub-redes dos proxies separados por vírgula (ex.: 127.0.0.1,10.0.0.0/8). Nomes de máquina não são aceitos: informe o IP.',
+    ]);
+  }
+  return { addresses: items };
 }
 
 export function parseDatabaseUrl(url: string | undefined): DatabaseConfig {
@@ -135,6 +192,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   let database: DatabaseConfig | undefined;
   try {
     database = parseDatabaseUrl(env.DATABASE_URL);
+    if (database.engine === 'postgres') {
+      database.pool = { max: env.DB_POOL_MAX, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS };
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) problems.push(...err.problems);
+    else throw err;
+  }
+  let trustProxy: TrustProxy = false;
+  try {
+    trustProxy = parseTrustProxy(env.TRUST_PROXY);
   } catch (err) {
     if (err instanceof ConfigError) problems.push(...err.problems);
     else throw err;
@@ -168,10 +235,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailFrom: env.MAIL_FROM,
     notificationEmail: env.NOTIFICATION_EMAIL ?? null,
     franchiseNotificationEmail: env.FRANCHISE_NOTIFICATION_EMAIL ?? null,
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy,
     logLevel: env.LOG_LEVEL,
     demoSeed: env.DEMO_SEED,
     mailWorker: env.MAIL_WORKER,
+    scheduledJobs: env.SCHEDULED_JOBS,
+    mail: { batchSize: env.MAIL_BATCH_SIZE, intervalMs: env.MAIL_INTERVAL_MS, leaseMs: env.MAIL_LEASE_MS },
     brandName: env.BRAND_NAME,
     // Outside production a local default keeps links usable; production should set it.
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),

@@ -1,11 +1,11 @@
 // Listen and shut down gracefully; everything else is in app.ts.
 import { buildApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
-import { createDb, migrateToLatest } from './db/index';
-import { isCatalogEmpty, seedDemo } from './db/seeds/demo';
-import { seedDemoPhotos } from './features/unit-photos/demo';
+import { createDb } from './db/index';
+import { prepareDatabase } from './db/startup';
 import { invalidateCatalogCache } from './features/catalog/index';
 import { createLocalStorage } from './features/storage/index';
+import { seedDemoPhotos } from './features/unit-photos/demo';
 
 async function main() {
   loadDotEnv();
@@ -20,14 +20,19 @@ async function main() {
     throw err;
   }
 
-  const handle = createDb(config.database);
-  await migrateToLatest(handle.db);
-  const seeded = config.demoSeed && (await isCatalogEmpty(handle.db));
-  if (seeded) await seedDemo(handle.db);
+  // Several instances may start at once on an empty database: migrations and the demo
+  // seed run under a database lock, once.
+  const prepared = await prepareDatabase(config.database, { seed: config.demoSeed ? 'if-empty' : false });
 
+  // Errors of pooled connections (a database restart) are logged; the pool replaces the
+  // connection and requests meanwhile answer 503.
+  let onConnectionError: (err: Error) => void = () => {};
+  const handle = createDb(config.database, { onConnectionError: (err) => onConnectionError(err) });
   const app = await buildApp(config, { db: handle });
+  onConnectionError = (err) => app.log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost');
   app.addHook('onClose', async () => handle.destroy());
-  if (config.demoSeed) app.log.info('demo content is loaded on an empty database (DEMO_SEED=false turns this off)');
+  for (const m of prepared.migrations.results ?? []) app.log.info({ migration: m.migrationName, status: m.status }, 'migration applied');
+  if (prepared.seeded) app.log.info('demo content loaded on the empty database (DEMO_SEED=false turns this off)');
 
   let closing = false;
   // While draining, answers close their keep-alive connection, so server.close() is not
@@ -57,7 +62,7 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  if (seeded) {
+  if (prepared.seeded) {
     // Demo photos are drawn with sharp after the site is up (several seconds on a small
     // machine): units show the placeholder until their photos are stored.
     seedDemoPhotos(handle.db, createLocalStorage(config.uploadsDir))

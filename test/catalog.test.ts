@@ -448,6 +448,51 @@ describe('catalog cache', () => {
     await expect(cold.search('moema')).rejects.toThrow('database down');
   });
 
+  it('during a database outage serves the last snapshot without waiting, even after an invalidation, and recovers', async () => {
+    let clock = 0;
+    let mode: 'up' | 'down' | 'slow' = 'up';
+    let calls = 0;
+    const repo = createCatalogRepository(t.db);
+    const flaky = {
+      ...repo,
+      loadSnapshot: () => {
+        calls++;
+        if (mode === 'down') return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+        // A database that does not answer: the pool's timeout ends the attempt later.
+        if (mode === 'slow') return new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), 1_500));
+        return repo.loadSnapshot();
+      },
+    };
+    const service = createCatalogService(flaky, { ttlMs: 5000, now: () => clock });
+    const nameOf = async () => {
+      const r = await service.search('moema');
+      return r.ok ? r.items[0]?.nome : undefined;
+    };
+    expect(await nameOf()).toBe('Movimento Moema');
+
+    mode = 'slow';
+    clock += 6000;
+    const started = Date.now();
+    expect(await nameOf()).toBe('Movimento Moema');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await new Promise((r) => setTimeout(r, 1_600));
+
+    mode = 'down';
+    clock += 1_100;
+    expect(await nameOf()).toBe('Movimento Moema');
+    const attempts = calls;
+    expect(await nameOf()).toBe('Movimento Moema');
+    expect(calls).toBe(attempts); // within a second of a failure, no new attempt
+    service.invalidate();
+    expect(await nameOf()).toBe('Movimento Moema');
+
+    mode = 'up';
+    await t.db.updateTable('unidades').set({ nome: 'Movimento Moema Voltou' }).where('id', '=', ids['Movimento Moema']!).execute();
+    clock += 1_100;
+    expect(await nameOf()).toBe('Movimento Moema Voltou');
+    await t.db.updateTable('unidades').set({ nome: 'Movimento Moema' }).where('id', '=', ids['Movimento Moema']!).execute();
+  });
+
   it('reloads the snapshot once it is older than the TTL (another instance\'s edit)', async () => {
     let clock = 1_000_000;
     const service = createCatalogService(createCatalogRepository(t.db), { ttlMs: 5000, now: () => clock });

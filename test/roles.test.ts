@@ -36,6 +36,7 @@ const ids = {} as {
   msgA: number; msgB: number; photoA: number; photoB: number; respA: number; respB: number;
   classA: number; classA2: number; classB: number;
   plan: number; area: number; modality: number; question: number; option: number; account: number;
+  bookA: number; bookB: number;
 };
 const SECRET = {
   lead: 'Lead Secreto da Silva',
@@ -43,6 +44,8 @@ const SECRET = {
   msgB: 'Mensagem B: segredo da outra unidade',
   respA: 'Comentário A: ótimo atendimento',
   respB: 'Comentário B: segredo da outra unidade',
+  bookA: 'Visitante A Experimental',
+  bookB: 'Visitante B Experimental Secreta',
 };
 const LOGIN: Expect = { status: 303, login: true };
 const OK: Expect = { status: 200 };
@@ -96,6 +99,18 @@ async function fixtures() {
   ids.plan = (await db.selectFrom('planos').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   ids.area = (await db.selectFrom('areas').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   ids.modality = (await db.selectFrom('modalidades').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+
+  // Trial-class bookings of both units, today (São Paulo), so the staff list shows them.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+  async function booking(unitId: number, nome: string, tag: string) {
+    return (await db.insertInto('aulas_experimentais').values({
+      unidade_id: unitId, aula_id: null, vaga: `livre:${today}:23:00`, atividade: 'Treino livre', inicio_em: now, fim_em: now, dia: today,
+      nome, whatsapp: '+5511912345678', email: null, aceita_contato: 1, envio_id: `papel-${tag}-envio-0000`, codigo: `papel-${tag}-codigo-0000`,
+      status: 'agendado', status_por: null, lembrete_em: null, anonimizado_em: null, semana: today, criado_em: now, atualizado_em: now,
+    }).returning('id').executeTakeFirstOrThrow()).id;
+  }
+  ids.bookA = await booking(ids.A, SECRET.bookA, 'a');
+  ids.bookB = await booking(ids.B, SECRET.bookB, 'b');
 }
 
 /** Everything a manager or a visitor must not be able to change. */
@@ -115,6 +130,9 @@ async function fingerprint() {
     // a manager may change the status of unit A's messages (and only those)
     messages: await db.selectFrom('fale_aqui').select(['id', 'status']).where('unidade_id', '!=', ids.A).orderBy('id').execute(),
     outbox: await db.selectFrom('fila_emails').select('id').execute(),
+    // a manager may mark unit A's trial bookings and set unit A's capacity (and only those)
+    bookings: await db.selectFrom('aulas_experimentais').select(['id', 'status']).where('unidade_id', '!=', ids.A).orderBy('id').execute(),
+    otherUnits: await db.selectFrom('unidades').selectAll().where('id', '!=', ids.A).orderBy('id').execute(),
   });
 }
 
@@ -161,6 +179,19 @@ function cases(): Case[] {
     { name: 'photo of unit B', method: 'GET', url: `/admin/mensagens/foto/${ids.photoB}`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
     { name: 'message status, unit A', method: 'POST', url: `/admin/mensagens/${ids.msgA}/status`, body: { status: 'lido' }, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
     { name: 'message status, unit B', method: 'POST', url: `/admin/mensagens/${ids.msgB}/status`, body: { status: 'lido' }, expect: { admin: 303, gerente: 403, anonimo: LOGIN } },
+
+    // ---- trial classes: managers see and change their units only
+    { name: 'trial bookings', method: 'GET', url: '/admin/aulas-experimentais', expect: { admin: { status: 200, contains: [SECRET.bookA, SECRET.bookB] }, gerente: { status: 200, contains: [SECRET.bookA], notContains: [SECRET.bookB, ids.nameB] }, anonimo: LOGIN } },
+    { name: 'trial bookings, unit B', method: 'GET', url: `/admin/aulas-experimentais?unidade_id=${B}`, expect: { admin: { status: 200, contains: [SECRET.bookB] }, gerente: 403, anonimo: LOGIN } },
+    { name: 'trial booking status, unit A', method: 'POST', url: `/admin/aulas-experimentais/${ids.bookA}/status`, body: { status: 'compareceu' }, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
+    { name: 'trial booking status, unit B', method: 'POST', url: `/admin/aulas-experimentais/${ids.bookB}/status`, body: { status: 'compareceu' }, expect: { admin: 303, gerente: 403, anonimo: LOGIN } },
+    { name: 'trial funnel', method: 'GET', url: '/admin/aulas-experimentais/funil', expect: { admin: { status: 200, contains: [ids.nameB] }, gerente: { status: 200, contains: [ids.nameA], notContains: [ids.nameB] }, anonimo: LOGIN } },
+    { name: 'trial funnel, unit B', method: 'GET', url: `/admin/aulas-experimentais/funil?unidade_id=${B}`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
+    { name: 'trial funnel CSV', method: 'GET', url: '/admin/aulas-experimentais/funil.csv', expect: { admin: { status: 200, contains: [ids.nameB] }, gerente: { status: 200, contains: [ids.nameA], notContains: [ids.nameB] }, anonimo: LOGIN } },
+    { name: 'trial funnel CSV, unit B', method: 'GET', url: `/admin/aulas-experimentais/funil.csv?unidade_id=${B}`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
+    { name: 'trial capacity', method: 'GET', url: '/admin/aulas-experimentais/vagas', expect: { admin: { status: 200, contains: [ids.nameB] }, gerente: { status: 200, contains: [ids.nameA], notContains: [ids.nameB] }, anonimo: LOGIN } },
+    { name: 'trial capacity, unit A', method: 'POST', url: `/admin/aulas-experimentais/vagas/${A}`, body: { vagas_experimentais: '4' }, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
+    { name: 'trial capacity, unit B', method: 'POST', url: `/admin/aulas-experimentais/vagas/${B}`, body: { vagas_experimentais: '4' }, expect: { admin: 303, gerente: 403, anonimo: LOGIN } },
 
     // ---- content: the hub and a unit's timetable are open to managers of that unit
     { name: 'content hub', method: 'GET', url: '/admin/conteudo', expect: { admin: { status: 200, contains: ['/admin/conteudo/unidades'] }, gerente: { status: 200, contains: [`/admin/conteudo/unidades/${A}/aulas`], notContains: [`/admin/conteudo/unidades/${B}/aulas`, ids.nameB] }, anonimo: LOGIN } },
@@ -309,6 +340,8 @@ describe('role matrix', () => {
       '/admin/conteudo/perguntas/:id/opcoes/:id/ativo', '/admin/conteudo/perguntas/:id/opcoes/:id/excluir',
       '/admin/contas', '/admin/contas/nova', '/admin/contas/:id', '/admin/contas/:id/senha', '/admin/contas/:id/ativo', '/admin/auditoria',
       '/admin/cliques', '/admin/conteudo/unidades/:id/fotos', '/admin/conteudo/unidades/:id/fotos/:id',
+      '/admin/aulas-experimentais', '/admin/aulas-experimentais/:id/status', '/admin/aulas-experimentais/funil', '/admin/aulas-experimentais/funil.csv',
+      '/admin/aulas-experimentais/vagas', '/admin/aulas-experimentais/vagas/:id',
     ];
     for (const p of staffPaths) expect(tested.has(p), `no case for ${p}`).toBe(true);
     // Any /admin route registered later and not listed above makes this test fail, so the
@@ -317,7 +350,7 @@ describe('role matrix', () => {
     expect(registered).toBeGreaterThan(0);
     for (const leaf of ['pesquisa', 'mensagens', 'conteudo', 'contas', 'auditoria']) expect(routes).toContain(`admin/${leaf}`);
     const adminRoots = new Set((routes.match(/admin\/([a-z]+)/g) ?? []).map((m) => m));
-    expect([...adminRoots].sort()).toEqual(['admin/auditoria', 'admin/cliques', 'admin/contas', 'admin/conteudo', 'admin/mensagens', 'admin/pesquisa']);
+    expect([...adminRoots].sort()).toEqual(['admin/auditoria', 'admin/aulas', 'admin/cliques', 'admin/contas', 'admin/conteudo', 'admin/mensagens', 'admin/pesquisa']);
   });
 
   it('anonymous visitors get the login page, never data', async () => {

@@ -1,27 +1,31 @@
 // npm run seed: loads the demo content (after migrating). Refuses a non-empty catalog
-// unless --force is given, so it never duplicates units by accident.
+// unless --force is given, so it never duplicates units by accident. Runs under the
+// start-up database lock, so it never races a starting instance.
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
-import { createDb, migrateToLatest } from '../db/index';
-import { isCatalogEmpty, seedDemo } from '../db/seeds/demo';
-import { seedDemoPhotos } from '../features/unit-photos/demo';
+import { createDb } from '../db/index';
+import { prepareDatabase } from '../db/startup';
 import { createLocalStorage } from '../features/storage/index';
+import { seedDemoPhotos } from '../features/unit-photos/demo';
 
 loadDotEnv();
 try {
   const config = loadConfig();
-  const handle = createDb(config.database);
-  try {
-    await migrateToLatest(handle.db);
-    if (!(await isCatalogEmpty(handle.db)) && !process.argv.includes('--force')) {
-      console.log('O catálogo já tem unidades; nada foi feito. Use --force para carregar a demonstração mesmo assim.');
-    } else {
-      await seedDemo(handle.db);
+  const force = process.argv.includes('--force');
+  const { seeded } = await prepareDatabase(config.database, { seed: force ? 'force' : 'if-empty' });
+  if (seeded) {
+    // drawn with sharp and stored like staff uploads; units that already have photos keep theirs
+    const handle = createDb(config.database);
+    try {
       await seedDemoPhotos(handle.db, createLocalStorage(config.uploadsDir));
-      console.log('Conteúdo de demonstração carregado.');
+    } finally {
+      await handle.destroy();
     }
-  } finally {
-    await handle.destroy();
   }
+  console.log(
+    seeded
+      ? 'Conteúdo de demonstração carregado.'
+      : 'O catálogo já tem unidades; nada foi feito. Use --force para carregar a demonstração mesmo assim.',
+  );
 } catch (err) {
   console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);

@@ -49,7 +49,15 @@ class ImmediateSqliteDialect extends SqliteDialect {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
-export function createDb(config: DatabaseConfig): DbHandle {
+export interface CreateDbOptions {
+  /** told about errors of idle or checked-out PostgreSQL connections (a restart, a dropped link) */
+  onConnectionError?: (err: Error) => void;
+  /** 0 turns the statement timeout off (migrations, the start-up lock) */
+  statementTimeoutMs?: number;
+  max?: number;
+}
+
+export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}): DbHandle {
   if (config.engine === 'sqlite') {
     if (config.filename !== ':memory:') mkdirSync(path.dirname(config.filename), { recursive: true });
     const sqlite = new SQLite(config.filename);
@@ -60,15 +68,32 @@ export function createDb(config: DatabaseConfig): DbHandle {
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
     return { db, engine: 'sqlite', destroy: () => db.destroy() };
   }
+  const tuning = { ...DEFAULT_PG_POOL, ...config.pool };
+  const statementTimeout = options.statementTimeoutMs ?? tuning.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: config.connectionString,
-    max: 10,
+    max: options.max ?? tuning.max,
+    // A database that is down must answer "unavailable" quickly, not hang a request:
+    // connecting (or waiting for a free connection) and every statement have a ceiling.
+    connectionTimeoutMillis: tuning.connectTimeoutMs,
+    ...(statementTimeout > 0 ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + 2_000 } : {}),
+    idleTimeoutMillis: 30_000,
+    // Notices a silently dropped link (a firewall, a failover) instead of waiting forever.
+    keepAlive: true,
     // A per-schema search_path lets tests (and several installations) share one database.
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   });
+  // An 'error' event without a listener ends the process. Idle clients are covered by the
+  // pool's listener; a checked-out client (between two statements of a transaction) emits
+  // on itself. Either way the client is dropped on release and a new one is made later.
+  const onError = (err: Error) => options.onConnectionError?.(err);
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', destroy: () => db.destroy() };
 }
+
+export const DEFAULT_PG_POOL = { max: 10, connectTimeoutMs: 2_000, statementTimeoutMs: 10_000 };
 
 /**
  * `schema`: a PostgreSQL schema of our own (tests, shared databases). Kysely must keep its

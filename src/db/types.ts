@@ -265,6 +265,20 @@ export interface FilaEmailsTable {
   origem: string | null;
   criado_em: string;
   enviado_em: string | null;
+  /** 0 = notification to the chain (sent first), 10 = bulk; see mail/outbox.repository.ts */
+  prioridade: ColumnType<number, number | undefined, number>;
+  /** the Message-ID every attempt carries, set before the first one */
+  message_id: string | null;
+}
+
+/** Rate-limit counters shared by every instance: one row per key and fixed window. */
+export interface LimitesTable {
+  chave: string;
+  /** window start, epoch ms */
+  janela: number;
+  /** window end, epoch ms: the row can be pruned after it */
+  expira_em: number;
+  contagem: ColumnType<number, number | undefined, number>;
 }
 
 /** Audit log of staff changes to the content: who, when, what, before and after (JSON text). */
@@ -306,6 +320,55 @@ export interface CliquesCtaTable {
   criado_em: string;
 }
 
+/**
+ * unidades.vagas_experimentais (NOT NULL, default 3): trial guests a class or free-training
+ * slot takes. Declared apart from UnidadesTable so the code that builds whole unit rows
+ * (content, import) need not know it; the booking repository reads it through
+ * `WithTrialCapacity`.
+ */
+export interface UnidadesTrialCapacityColumn {
+  vagas_experimentais: ColumnType<number, number | undefined, number>;
+}
+export type WithTrialCapacity = Omit<Database, 'unidades'> & { unidades: UnidadesTable & UnidadesTrialCapacityColumn };
+
+/** Trial-class bookings (issue 14). */
+export interface AulasExperimentaisTable {
+  id: Id;
+  unidade_id: number;
+  aula_id: number | null;
+  /** aula:<aula_id>:<aaaa-mm-dd> | livre:<aaaa-mm-dd>:<HH:MM> */
+  vaga: string;
+  /** modality name, or "Treino livre" */
+  atividade: string;
+  inicio_em: string;
+  fim_em: string;
+  /** São Paulo day of the class, aaaa-mm-dd */
+  dia: string;
+  nome: string;
+  /** +55…; null once anonymised */
+  whatsapp: string | null;
+  email: string | null;
+  aceita_contato: ColumnType<Flag, Flag | undefined, Flag>;
+  envio_id: string;
+  codigo: string;
+  /** agendado | compareceu | nao_compareceu | matriculou */
+  status: ColumnType<string, string | undefined, string>;
+  status_por: number | null;
+  lembrete_em: string | null;
+  anonimizado_em: string | null;
+  /** Monday (São Paulo) of the week the booking was made */
+  semana: string;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+/** Per-slot booking counters: raised only while reservados < the unit's capacity. */
+export interface AulasExperimentaisVagasTable {
+  unidade_id: number;
+  vaga: string;
+  reservados: ColumnType<number, number | undefined, number>;
+}
+
 export interface Database {
   unidades: UnidadesTable;
   unidade_horarios: UnidadeHorariosTable;
@@ -334,6 +397,9 @@ export interface Database {
   auditoria: AuditoriaTable;
   cliques_cta: CliquesCtaTable;
   unidade_fotos: UnidadeFotosTable;
+  aulas_experimentais: AulasExperimentaisTable;
+  aulas_experimentais_vagas: AulasExperimentaisVagasTable;
+  limites: LimitesTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

@@ -4,6 +4,7 @@ import type { VNode } from 'preact';
 import { h } from 'preact';
 import { ErrorPage } from '../views/layout';
 import { renderPage } from '../views/render';
+import { isDbUnavailableError } from '../db/unavailable';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -40,6 +41,19 @@ export default fp(
     });
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
+      // The database is restarting or unreachable: a transaction never committed, so
+      // nothing was stored. Say so and when to retry, instead of a 500.
+      if (isDbUnavailableError(error)) {
+        request.log.warn({ err: error, reqId: request.id }, 'database unavailable');
+        reply.header('retry-after', '5');
+        return sendError(
+          request,
+          reply,
+          503,
+          'Serviço temporariamente indisponível',
+          'Estamos com uma instabilidade passageira e nada foi gravado. Aguarde alguns segundos e envie de novo.',
+        );
+      }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
 
       if (CSRF_CODES.has(error.code)) {

@@ -3,13 +3,22 @@ import Type from 'typebox';
 import { ping } from '../db/index';
 
 const Health = Type.Object({ status: Type.String() });
+const READY_TIMEOUT_MS = 1_000;
 
 export default fp(
   async (app) => {
     app.get('/healthz', { schema: { response: { 200: Health } } }, async () => ({ status: 'ok' }));
     app.get('/readyz', { schema: { response: { 200: Health, 503: Health } } }, async (request, reply) => {
       try {
-        await ping(app.db);
+        // A load balancer probes often and gives up quickly: answer within a second even
+        // when connecting hangs (the pool's own timeout is longer).
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          ping(app.db),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('readiness ping timed out')), READY_TIMEOUT_MS);
+          }),
+        ]).finally(() => clearTimeout(timer));
         return { status: 'ok' };
       } catch (err) {
         request.log.warn({ err }, 'readiness: database unreachable');

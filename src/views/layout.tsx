@@ -167,6 +167,9 @@ function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?:
           <a href="/admin/mensagens">Mensagens</a>
         </li>
         <li>
+          <a href="/admin/aulas-experimentais">Aulas experimentais</a>
+        </li>
+        <li>
           <a href="/admin/cliques">Cliques</a>
         </li>
         {manager ? null : (

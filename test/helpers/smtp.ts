@@ -16,8 +16,18 @@ export interface CapturedMail {
 export interface TestSmtp {
   port: number;
   messages: CapturedMail[];
+  /** SMTP connections accepted so far */
+  readonly connections: number;
   /** smtp env for createTestApp */
   env: Record<string, string>;
+  /**
+   * While on, a message is kept (in `messages`) but its final "250" is held back, as if
+   * the server were slow: the sender is left waiting mid-delivery. release() answers them.
+   */
+  setHolding(on: boolean): void;
+  /** messages whose answer is being held */
+  readonly holding: number;
+  release(): void;
   /** answer 421 to every MAIL FROM while true */
   setRejecting(on: boolean): void;
   /** close the listening socket (connections are refused) */
@@ -49,6 +59,9 @@ function parseHeaders(raw: string): Record<string, string> {
 export async function startSmtp(options: { user?: string; pass?: string } = {}): Promise<TestSmtp> {
   const messages: CapturedMail[] = [];
   let rejecting = false;
+  let connections = 0;
+  let hold = false;
+  const held: (() => void)[] = [];
   const needsAuth = Boolean(options.user);
 
   const makeServer = () =>
@@ -59,6 +72,10 @@ export async function startSmtp(options: { user?: string; pass?: string } = {}):
       allowInsecureAuth: true,
       logger: false,
       banner: 'Servidor de teste',
+      onConnect(_session, cb) {
+        connections++;
+        cb();
+      },
       onAuth(auth, _session, cb) {
         if (auth.username === options.user && auth.password === options.pass) return cb(null, { user: auth.username });
         return cb(Object.assign(new Error('Credenciais inválidas'), { responseCode: 535 }));
@@ -80,7 +97,8 @@ export async function startSmtp(options: { user?: string; pass?: string } = {}):
             subject: headers.subject ?? '',
             headers,
           });
-          cb();
+          if (hold) held.push(() => cb());
+          else cb();
         });
       },
     });
@@ -104,11 +122,23 @@ export async function startSmtp(options: { user?: string; pass?: string } = {}):
   return {
     port,
     messages,
+    get connections() {
+      return connections;
+    },
     env: {
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(port),
       SMTP_SECURE: 'none',
       ...(options.user ? { SMTP_USER: options.user, SMTP_PASS: options.pass ?? '' } : {}),
+    },
+    setHolding(on) {
+      hold = on;
+    },
+    get holding() {
+      return held.length;
+    },
+    release() {
+      for (const answer of held.splice(0)) answer();
     },
     setRejecting(on) {
       rejecting = on;

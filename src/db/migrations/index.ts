@@ -5,12 +5,16 @@ import * as m20261122T0130 from './2026-11-22T0130_initial';
 import * as m20261122T0200 from './2026-11-22T0200_auditoria';
 import * as m20261123T0200 from './2026-11-23T0200_cliques_cta';
 import * as m20261123T0300 from './2026-11-23T0300_identity';
+import * as m20261123T0400 from './2026-11-23T0400_infra';
 import * as m20261123T0700 from './2026-11-23T0700_unidade_fotos';
+import * as m20261123T0900 from './2026-11-23T0900_aulas_experimentais';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0130_initial': m20261122T0130,
   '2026-11-22T0200_auditoria': m20261122T0200,
   '2026-11-23T0200_cliques_cta': m20261123T0200,
   '2026-11-23T0300_identity': m20261123T0300,
+  '2026-11-23T0400_infra': m20261123T0400,
   '2026-11-23T0700_unidade_fotos': m20261123T0700,
+  '2026-11-23T0900_aulas_experimentais': m20261123T0900,
 };

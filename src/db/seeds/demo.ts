@@ -243,9 +243,14 @@ export async function isCatalogEmpty(db: Kysely<Database>): Promise<boolean> {
   return !row;
 }
 
-/** Loads the demo content in one transaction. */
-export async function seedDemo(db: Kysely<Database>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/**
+ * Loads the demo content in one transaction. `onlyIfEmpty`: checks the catalog inside that
+ * transaction (on SQLite BEGIN IMMEDIATE makes check-and-load atomic across processes);
+ * returns whether it loaded anything.
+ */
+export async function seedDemo(db: Kysely<Database>, options: { onlyIfEmpty?: boolean } = {}): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (options.onlyIfEmpty && !(await isCatalogEmpty(trx))) return false;
     const now = nowIso();
     const id = async (table: 'areas' | 'modalidades', nome: string) => {
       const found = await trx.selectFrom(table).select('id').where('nome', '=', nome).executeTakeFirst();
@@ -344,5 +349,6 @@ export async function seedDemo(db: Kysely<Database>): Promise<void> {
           .execute();
       }
     }
+    return true;
   });
 }

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
+import { isDbUnavailableError } from '../../db/unavailable';
 import { renderPage } from '../../views/render';
 import { featuredPlans, parseId, type CatalogService, type CatalogSnapshot } from './catalog.service';
 import { HomePage, PassPage, UnitPage } from './catalog.view';
@@ -103,7 +104,14 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
       return reply.type(HTML).send(cached.html);
     }
     const generation = service.generation;
-    const data = await service.unitPage(id);
+    let data;
+    try {
+      data = await service.unitPage(id);
+    } catch (err) {
+      // Database unreachable: the page rendered before is better than an error.
+      if (cached && isDbUnavailableError(err)) return reply.type(HTML).send(cached.html);
+      throw err;
+    }
     if (!data) return unknownUnit(request, reply);
     const html = Buffer.from(renderPage(h(UnitPage, { data })));
     remember(unitPages, id, { html, generation, expires: now + service.ttlMs });

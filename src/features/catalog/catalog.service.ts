@@ -6,6 +6,10 @@ import { buildSearchIndex, parseQuery, searchIndex, type SearchEntry, type Searc
 
 /** How old the snapshot may get before it is read again: other instances' edits show within this. */
 export const CATALOG_TTL_MS = 5_000;
+/** after a failed reload, requests get the last snapshot without waiting for this long */
+const RETRY_AFTER_FAILURE_MS = 1_000;
+/** how long a request waits for a slow reload before it gets the stale snapshot */
+const STALE_WAIT_MS = 300;
 
 const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
 
@@ -195,7 +199,11 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
   const ttlMs = options.ttlMs ?? CATALOG_TTL_MS;
   const now = options.now ?? Date.now;
   let current: CatalogSnapshot | null = null;
+  /** the last snapshot read, kept across invalidate(): served while the database is down */
+  let last: CatalogSnapshot | null = null;
   let loading: Promise<CatalogSnapshot> | null = null;
+  /** when the last reload failed: for a moment after it, requests do not wait for another */
+  let failedAt = Number.NEGATIVE_INFINITY;
   /** bumped by invalidate(): rendered pages made before it are thrown away */
   let generation = 0;
 
@@ -205,13 +213,20 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
       const started = generation;
       loading = repo
         .loadSnapshot()
-        .then((rows) => {
-          const snap = buildSnapshot(rows, now());
-          // An invalidation during the read may have missed the change: keep it stale.
-          if (started !== generation) snap.loadedAt = 0;
-          current = snap;
-          return snap;
-        })
+        .then(
+          (rows) => {
+            const snap = buildSnapshot(rows, now());
+            // An invalidation during the read may have missed the change: keep it stale.
+            if (started !== generation) snap.loadedAt = 0;
+            current = snap;
+            last = snap;
+            return snap;
+          },
+          (err) => {
+            failedAt = now();
+            throw err;
+          },
+        )
         .finally(() => {
           loading = null;
         });
@@ -221,16 +236,24 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
 
   async function snapshot(): Promise<CatalogSnapshot> {
     if (current && now() - current.loadedAt < ttlMs) return current;
-    const stale = current;
+    const fallback = current ?? last;
+    if (!fallback) return reload(); // nothing to serve yet: the error goes to the caller
+    // Database down a moment ago: serve the last snapshot at once, retry a little later.
+    if (current && now() - failedAt < RETRY_AFTER_FAILURE_MS) return fallback;
     try {
-      return await reload();
+      // A stale (not invalidated) snapshot is served if the read is slow, e.g. while
+      // connecting to a database that does not answer; after invalidate() the change
+      // must show, so the read is awaited.
+      if (!current) return await reload();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const slow = new Promise<CatalogSnapshot>((resolve) => {
+        timer = setTimeout(() => resolve(fallback), STALE_WAIT_MS);
+      });
+      return await Promise.race([reload(), slow]).finally(() => clearTimeout(timer));
     } catch (err) {
-      // Database briefly unreachable: an older catalog beats an error page. No snapshot yet → error.
-      if (stale) {
-        options.onStaleError?.(err);
-        return stale;
-      }
-      throw err;
+      // Database briefly unreachable: an older catalog beats an error page.
+      options.onStaleError?.(err);
+      return fallback;
     }
   }
 

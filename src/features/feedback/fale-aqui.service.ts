@@ -7,7 +7,7 @@ import { nowIso } from '../../db/index';
 import type { Database } from '../../db/types';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
-import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
+import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
 import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
 import { ImageRejectedError, MAX_IMAGES, processImage, sanitizeOriginalName, type ProcessedImage } from './images';
 
@@ -97,6 +97,8 @@ export function notificationMail(
     text,
     attachments: files.map((f, i) => ({ filename: `foto-${i + 1}.${f.caminho.split('.').pop()}`, path: f.caminho, contentType: f.tipo })),
     origin: `fale_aqui:${id}`,
+    // A message to the chain goes before bulk mail (lead notices, digests).
+    priority: MAIL_PRIORITY.chain,
   };
 }
 

@@ -11,7 +11,15 @@ export interface OutgoingMail {
   attachments?: { filename: string; path: string; contentType: string }[];
   /** what queued it, e.g. "fale_aqui:12" (shown on the diagnostic page) */
   origin?: string;
+  /** MAIL_PRIORITY.chain for notifications to the chain; bulk (the default) otherwise */
+  priority?: number;
 }
+
+/**
+ * Lower goes first. Notifications to the chain (a free message) must not wait behind a
+ * burst of lead notices or digests.
+ */
+export const MAIL_PRIORITY = { chain: 0, bulk: 10 } as const;
 
 // A header value can never carry a line break: no header injection from user text.
 const oneLine = (s: string) => s.replace(/[\r\n\u2028\u2029]+/g, ' ').trim();
@@ -32,6 +40,7 @@ export async function enqueueMail(db: Kysely<Database> | Transaction<Database>, 
       anexos: mail.attachments?.length ? JSON.stringify(mail.attachments) : null,
       proxima_tentativa_em: now,
       origem: mail.origin ? oneLine(mail.origin).slice(0, 60) : null,
+      prioridade: mail.priority ?? MAIL_PRIORITY.bulk,
       criado_em: now,
     })
     .returning('id')
@@ -62,6 +71,7 @@ export function createOutboxRepository(db: Kysely<Database>) {
             eb.and([eb('status', '=', 'enviando'), eb('bloqueado_ate', '<=', nowIsoValue)]),
           ]),
         )
+        .orderBy('prioridade')
         .orderBy('proxima_tentativa_em')
         .orderBy('id')
         .limit(limit);
@@ -72,6 +82,36 @@ export function createOutboxRepository(db: Kysely<Database>) {
         .where('id', 'in', due)
         .returningAll()
         .execute();
+    },
+
+    /**
+     * Keeps the claim of messages still being sent: a live worker holds them however long
+     * the SMTP server takes, a dead one loses them when the (short) lease runs out.
+     */
+    async renewClaim(ids: number[], lockUntilIso: string): Promise<void> {
+      if (!ids.length) return;
+      await db
+        .updateTable('fila_emails')
+        .set({ bloqueado_ate: lockUntilIso })
+        .where('id', 'in', ids)
+        .where('status', '=', 'enviando')
+        .execute();
+    },
+
+    /** Gives back claimed messages not attempted (the worker is stopping): due at once elsewhere. */
+    async releaseClaim(ids: number[]): Promise<void> {
+      if (!ids.length) return;
+      await db
+        .updateTable('fila_emails')
+        .set({ status: 'pendente', bloqueado_ate: null })
+        .where('id', 'in', ids)
+        .where('status', '=', 'enviando')
+        .execute();
+    },
+
+    /** Stores the Message-ID before the first attempt; every later attempt reuses it. */
+    async setMessageId(id: number, messageId: string): Promise<void> {
+      await db.updateTable('fila_emails').set({ message_id: messageId }).where('id', '=', id).where('message_id', 'is', null).execute();
     },
 
     async markSent(id: number, atIso: string): Promise<void> {

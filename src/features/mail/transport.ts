@@ -25,6 +25,8 @@ export function smtpTransportOptions(smtp: SmtpConfig, extra: Partial<SMTPTransp
   };
 }
 
-export function createSmtpTransport(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> = {}) {
-  return nodemailer.createTransport(smtpTransportOptions(smtp, extra));
+/** `pool: true` (the worker) keeps the connection open across messages. */
+export function createSmtpTransport(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> & { pool?: boolean; maxConnections?: number } = {}) {
+  return nodemailer.createTransport(smtpTransportOptions(smtp, extra) as SMTPTransportOptions);
 }
+export type SmtpTransport = ReturnType<typeof createSmtpTransport>;

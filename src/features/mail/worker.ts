@@ -1,5 +1,6 @@
 // Delivery of the outbox: claim due messages, send them over SMTP, record the outcome.
 // A failed send is retried with exponential backoff; after MAX_ATTEMPTS it is "falhou".
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -7,15 +8,15 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/types';
 import { nowIso } from '../../db/index';
 import { createOutboxRepository } from './outbox.repository';
-import { createSmtpTransport } from './transport';
+import { createSmtpTransport, type SmtpTransport } from './transport';
 
 export const MAX_ATTEMPTS = 8;
 /** first retry after 1 min, then 2, 4, 8 … capped at 6 h */
 export const BASE_DELAY_MS = 60_000;
 export const MAX_DELAY_MS = 6 * 60 * 60 * 1000;
-/** how long a claim holds before another worker may take the message over */
-export const CLAIM_MS = 5 * 60 * 1000;
-const BATCH = 20;
+/** default claim lease (MAIL_LEASE_MS): a dead worker's messages are retried after it */
+export const CLAIM_MS = 60_000;
+const BATCH = 50;
 
 export function retryDelayMs(attempt: number): number {
   return Math.min(BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1), MAX_DELAY_MS);
@@ -23,8 +24,10 @@ export function retryDelayMs(attempt: number): number {
 
 export interface MailContext {
   db: Kysely<Database>;
-  config: Pick<Config, 'smtp' | 'mailFrom' | 'uploadsDir'>;
+  config: Pick<Config, 'smtp' | 'mailFrom' | 'uploadsDir'> & { mail?: Partial<Config['mail']> };
   log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** a pooled transport kept by the worker; otherwise one is opened for the call */
+  transport?: SmtpTransport;
 }
 
 export interface DeliveryResult {
@@ -52,24 +55,59 @@ function resolveAttachments(anexos: string | null, uploadsDir: string) {
   });
 }
 
+/** "<random@domain-of-MAIL_FROM>": unique, and recognisable as ours. */
+export function newMessageId(mailFrom: string): string {
+  const domain = /@([A-Za-z0-9.-]+)/.exec(mailFrom)?.[1] ?? 'localhost';
+  return `<${randomUUID()}@${domain}>`;
+}
+
 /**
- * Sends every message that is due at `now`. Safe to call from several processes at
- * once: each message is claimed by exactly one caller. Tests call it directly (with
- * MAIL_WORKER=false); the app's timer calls it in production.
+ * Sends every message that is due at `now` (up to `limit`). Safe to call from several
+ * processes at once: each message is claimed by exactly one caller. Tests call it
+ * directly (with MAIL_WORKER=false); the app's worker calls it in production.
  */
 export async function deliverDueMail(ctx: MailContext, options: { now?: Date; limit?: number } = {}): Promise<DeliveryResult> {
+  return (await deliverBatch(ctx, options)).result;
+}
+
+async function deliverBatch(
+  ctx: MailContext,
+  options: { now?: Date; limit?: number; shouldStop?: () => boolean },
+): Promise<{ result: DeliveryResult; claimed: number }> {
   const result: DeliveryResult = { sent: 0, retried: 0, failed: 0 };
   const smtp = ctx.config.smtp;
-  if (!smtp) return result;
+  if (!smtp) return { result, claimed: 0 };
   const repo = createOutboxRepository(ctx.db);
   const now = options.now ?? new Date();
-  const claimed = await repo.claimDue(nowIso(now), nowIso(new Date(now.getTime() + CLAIM_MS)), options.limit ?? BATCH);
-  if (!claimed.length) return result;
+  const leaseMs = ctx.config.mail?.leaseMs ?? CLAIM_MS;
+  const limit = options.limit ?? ctx.config.mail?.batchSize ?? BATCH;
+  const claimed = await repo.claimDue(nowIso(now), nowIso(new Date(now.getTime() + leaseMs)), limit);
+  if (!claimed.length) return { result, claimed: 0 };
+  ctx.log?.info({ outboxIds: claimed.map((m) => m.id), pid: process.pid }, 'mail batch claimed');
 
-  const transport = createSmtpTransport(smtp);
+  // While this batch is being sent, its remaining messages stay claimed; if this process
+  // dies, the lease runs out and another instance retries them within leaseMs.
+  const pending = new Set(claimed.map((m) => m.id));
+  const renew = setInterval(() => {
+    repo
+      .renewClaim([...pending], nowIso(new Date(Date.now() + leaseMs)))
+      .catch((err) => ctx.log?.warn({ err }, 'mail claim renewal failed'));
+  }, Math.max(500, Math.floor(leaseMs / 3)));
+  renew.unref();
+
+  const transport = ctx.transport ?? createSmtpTransport(smtp, { pool: true, maxConnections: 1 });
   try {
+    // One at a time, each marked sent right after the server's 250: a crash can resend
+    // at most the one message in flight (carrying the same Message-ID).
     for (const msg of claimed) {
+      // Shutting down (SIGTERM): hand the rest back instead of holding the drain.
+      if (options.shouldStop?.()) break;
       try {
+        let messageId = msg.message_id;
+        if (!messageId) {
+          messageId = newMessageId(ctx.config.mailFrom);
+          await repo.setMessageId(msg.id, messageId);
+        }
         await transport.sendMail({
           from: ctx.config.mailFrom,
           to: msg.destinatario,
@@ -77,6 +115,7 @@ export async function deliverDueMail(ctx: MailContext, options: { now?: Date; li
           text: msg.texto,
           ...(msg.html ? { html: msg.html } : {}),
           attachments: resolveAttachments(msg.anexos, ctx.config.uploadsDir),
+          messageId,
           // Lets the receiving side (and our tests) tie a message to its outbox row.
           headers: { 'X-Outbox-Id': String(msg.id) },
         });
@@ -98,21 +137,40 @@ export async function deliverDueMail(ctx: MailContext, options: { now?: Date; li
           result.retried++;
           ctx.log?.warn({ outboxId: msg.id, attempts, error }, 'mail delivery failed; will retry');
         }
+      } finally {
+        pending.delete(msg.id);
       }
     }
   } finally {
-    transport.close();
+    clearInterval(renew);
+    if (!ctx.transport) transport.close();
   }
-  return result;
+  if (pending.size) await repo.releaseClaim([...pending]);
+  return { result, claimed: claimed.length };
 }
 
-/** Runs deliverDueMail every `intervalMs` until stopped; never overlaps itself. */
-export function startMailWorker(ctx: MailContext, intervalMs = 15_000): { stop(): Promise<void> } {
+/**
+ * Runs deliverBatch every MAIL_INTERVAL_MS, and at once again while batches come back
+ * full: throughput is set by the SMTP server, not by the timer. Never overlaps itself;
+ * a database or SMTP error is logged and the next tick tries again.
+ */
+export function startMailWorker(ctx: MailContext, intervalMs = ctx.config.mail?.intervalMs ?? 5_000): { stop(): Promise<void> } {
+  const smtp = ctx.config.smtp;
+  // One pooled connection per instance, reused across messages and ticks.
+  const transport = ctx.transport ?? (smtp ? createSmtpTransport(smtp, { pool: true, maxConnections: 1 }) : undefined);
+  const worker = { ...ctx, transport };
+  const batchSize = ctx.config.mail?.batchSize ?? BATCH;
   let running: Promise<unknown> | null = null;
   let stopped = false;
+  const loop = async () => {
+    while (!stopped) {
+      const { claimed } = await deliverBatch(worker, { limit: batchSize, shouldStop: () => stopped });
+      if (claimed < batchSize) break;
+    }
+  };
   const tick = () => {
     if (running || stopped) return;
-    running = deliverDueMail(ctx)
+    running = loop()
       .catch((err) => ctx.log?.error({ err }, 'mail worker tick failed'))
       .finally(() => {
         running = null;
@@ -120,12 +178,13 @@ export function startMailWorker(ctx: MailContext, intervalMs = 15_000): { stop()
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
-  setTimeout(tick, 1000).unref();
+  setTimeout(tick, Math.min(1000, intervalMs)).unref();
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
       await running;
+      if (!ctx.transport) transport?.close();
     },
   };
 }

@@ -1,0 +1,278 @@
+// The only place the booking feature's SQL lives. A repository runs its statements on the
+// db or the transaction it was built with; services open the transactions (decision 090).
+import { createHash } from 'node:crypto';
+import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
+import type { Db } from '../../db/index';
+import type { AulasExperimentaisTable, Database, WithTrialCapacity } from '../../db/types';
+import type { Insertable, Selectable } from 'kysely';
+
+type BookingDb = Kysely<WithTrialCapacity>;
+export type Booking = Selectable<AulasExperimentaisTable>;
+export type NewBooking = Insertable<AulasExperimentaisTable>;
+
+export const STATUSES = ['agendado', 'compareceu', 'nao_compareceu', 'matriculou'] as const;
+export type BookingStatus = (typeof STATUSES)[number];
+
+/** A 32-bit key for pg_advisory_xact_lock from any text. */
+function lockKey(text: string): number {
+  return createHash('sha256').update(text).digest().readInt32BE(0);
+}
+/** First argument of the two-key advisory locks: this feature's namespace. */
+const LOCK_NAMESPACE = 140_014;
+
+export interface BookingUnit {
+  id: number;
+  nome: string;
+  endereco: string;
+  bairro: string;
+  cidade: string;
+  uf: string;
+  telefone: string | null;
+  whatsapp: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  vagas_experimentais: number;
+  ativo: number;
+}
+
+export function createBookingRepository(plainDb: Db | Transaction<Database>) {
+  // The capacity column is declared apart from UnidadesTable (see db/types.ts).
+  const db = plainDb as unknown as BookingDb;
+  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  const repo = {
+
+    findUnit(id: number): Promise<BookingUnit | undefined> {
+      return db
+        .selectFrom('unidades')
+        .select(['id', 'nome', 'endereco', 'bairro', 'cidade', 'uf', 'telefone', 'whatsapp', 'latitude', 'longitude', 'vagas_experimentais', 'ativo'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async schedule(unitId: number) {
+      const [hours, classes] = await Promise.all([
+        db.selectFrom('unidade_horarios').select(['dia_semana', 'abre', 'fecha']).where('unidade_id', '=', unitId).execute(),
+        db
+          .selectFrom('aulas as a')
+          .innerJoin('modalidades as m', 'm.id', 'a.modalidade_id')
+          .select(['a.id', 'a.dia_semana', 'a.inicio', 'a.fim', 'm.nome as modalidade', 'a.professor', 'a.sala'])
+          .where('a.unidade_id', '=', unitId)
+          .where('m.ativo', '=', 1)
+          .orderBy('a.inicio')
+          .execute(),
+      ]);
+      return { hours, classes };
+    },
+
+    /** reservados per slot of a unit, for the slots asked. */
+    async reserved(unitId: number, vagas: string[]): Promise<Map<string, number>> {
+      const map = new Map<string, number>();
+      if (!vagas.length) return map;
+      const rows = await db
+        .selectFrom('aulas_experimentais_vagas')
+        .select(['vaga', 'reservados'])
+        .where('unidade_id', '=', unitId)
+        .where('vaga', 'in', vagas)
+        .execute();
+      for (const r of rows) map.set(r.vaga, r.reservados);
+      return map;
+    },
+
+    findByEnvioId(envioId: string) {
+      return db.selectFrom('aulas_experimentais').selectAll().where('envio_id', '=', envioId).executeTakeFirst();
+    },
+
+    findByCodigo(codigo: string) {
+      return db.selectFrom('aulas_experimentais').selectAll().where('codigo', '=', codigo).executeTakeFirst();
+    },
+
+    findById(id: number) {
+      return db.selectFrom('aulas_experimentais').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * Serialises bookings of one WhatsApp number at one unit until the transaction ends
+     * (PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises every writer).
+     */
+    async lockContact(unitId: number, whatsapp: string): Promise<void> {
+      if (!isPostgres) return;
+      await sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, ${lockKey(`${unitId}:${whatsapp}`)})`.execute(db);
+    },
+
+    /** The contact's booking at this unit that has not started yet, if any. */
+    futureBookingOf(unitId: number, whatsapp: string, nowIso: string) {
+      return db
+        .selectFrom('aulas_experimentais')
+        .select(['id', 'inicio_em', 'atividade'])
+        .where('unidade_id', '=', unitId)
+        .where('whatsapp', '=', whatsapp)
+        .where('status', '=', 'agendado')
+        .where('inicio_em', '>', nowIso)
+        .orderBy('inicio_em')
+        .executeTakeFirst();
+    },
+
+    /**
+     * Takes one place of the slot if one is left: a conditional UPDATE on the slot's counter
+     * row. Concurrent callers queue on the row lock, and each re-checks `reservados <
+     * capacity` after the one before it committed, so the count never passes the capacity.
+     */
+    async takePlace(unitId: number, vaga: string): Promise<boolean> {
+      await db
+        .insertInto('aulas_experimentais_vagas')
+        .values({ unidade_id: unitId, vaga, reservados: 0 })
+        .onConflict((oc) => oc.columns(['unidade_id', 'vaga']).doNothing())
+        .execute();
+      const result = await db
+        .updateTable('aulas_experimentais_vagas')
+        .set((eb) => ({ reservados: eb('reservados', '+', 1) }))
+        .where('unidade_id', '=', unitId)
+        .where('vaga', '=', vaga)
+        .where((eb) =>
+          eb('reservados', '<', eb.selectFrom('unidades').select('vagas_experimentais').where('id', '=', unitId)),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async insert(booking: NewBooking): Promise<number> {
+      const row = await db.insertInto('aulas_experimentais').values(booking).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    // ---- staff side ----
+
+    /** Bookings of the units (null = all) whose class falls between two São Paulo days. */
+    listByDays(unitIds: number[] | null, fromDay: string, toDay: string) {
+      let q = db
+        .selectFrom('aulas_experimentais as b')
+        .innerJoin('unidades as u', 'u.id', 'b.unidade_id')
+        .select([
+          'b.id', 'b.unidade_id', 'u.nome as unidade', 'b.atividade', 'b.inicio_em', 'b.fim_em', 'b.dia', 'b.nome',
+          'b.whatsapp', 'b.email', 'b.status', 'b.anonimizado_em', 'b.criado_em',
+        ])
+        .where('b.dia', '>=', fromDay)
+        .where('b.dia', '<=', toDay);
+      if (unitIds) q = unitIds.length ? q.where('b.unidade_id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
+      return q.orderBy('b.inicio_em').orderBy('b.id').execute();
+    },
+
+    async setStatus(id: number, status: BookingStatus, userId: number, nowIso: string): Promise<void> {
+      await db
+        .updateTable('aulas_experimentais')
+        .set({ status, status_por: userId, atualizado_em: nowIso })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    units(unitIds: number[] | null) {
+      let q = db.selectFrom('unidades').select(['id', 'nome', 'ativo', 'vagas_experimentais']);
+      if (unitIds) q = unitIds.length ? q.where('id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
+      return q.orderBy('nome').orderBy('id').execute();
+    },
+
+    async capacityOf(unitId: number): Promise<number | undefined> {
+      return (await db.selectFrom('unidades').select('vagas_experimentais').where('id', '=', unitId).executeTakeFirst())?.vagas_experimentais;
+    },
+
+    async setCapacity(unitId: number, vagas: number, nowIso: string): Promise<void> {
+      await db.updateTable('unidades').set({ vagas_experimentais: vagas, atualizado_em: nowIso }).where('id', '=', unitId).execute();
+    },
+
+    async audit(row: { usuario_id: number; entidade_id: number; antes: unknown; depois: unknown; criado_em: string }): Promise<void> {
+      await db
+        .insertInto('auditoria')
+        .values({ ...row, acao: 'editar', entidade: 'unidade', antes: JSON.stringify(row.antes), depois: JSON.stringify(row.depois) })
+        .execute();
+    },
+
+    // ---- jobs ----
+
+    /** Bookings of a São Paulo day that asked for mail and have no reminder yet. */
+    reminderCandidates(day: string, createdBeforeIso: string) {
+      return db
+        .selectFrom('aulas_experimentais')
+        .select('id')
+        .where('dia', '=', day)
+        .where('status', '=', 'agendado')
+        .where('email', 'is not', null)
+        .where('lembrete_em', 'is', null)
+        .where('anonimizado_em', 'is', null)
+        .where('criado_em', '<', createdBeforeIso)
+        .orderBy('id')
+        .execute();
+    },
+
+    /**
+     * Marks the reminder as sent if no one did yet; true when this caller won. Two instances
+     * racing: on PostgreSQL the second UPDATE waits for the first's row lock and then finds
+     * lembrete_em set; on SQLite the write lock serialises them.
+     */
+    async claimReminder(id: number, nowIso: string) {
+      const result = await db
+        .updateTable('aulas_experimentais')
+        .set({ lembrete_em: nowIso })
+        .where('id', '=', id)
+        .where('lembrete_em', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return undefined;
+      return db.selectFrom('aulas_experimentais').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Personal data of bookings whose class started before the cut-off removed; returns how many. */
+    async anonymizeBefore(cutoffIso: string, nowIso: string): Promise<number> {
+      const result = await db
+        .updateTable('aulas_experimentais')
+        .set({ nome: 'Pessoa anonimizada', whatsapp: null, email: null, anonimizado_em: nowIso, atualizado_em: nowIso })
+        .where('inicio_em', '<', cutoffIso)
+        .where('anonimizado_em', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    // ---- funnel ----
+
+    async funnelRows(unitIds: number[] | null, fromWeek: string, toWeek: string) {
+      let clicks = db
+        .selectFrom('cliques_cta')
+        .select(['unidade_id', 'semana', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('acao', '=', 'aula_experimental')
+        .where('unidade_id', 'is not', null)
+        .where('semana', '>=', fromWeek)
+        .where('semana', '<=', toWeek)
+        .groupBy(['unidade_id', 'semana']);
+      let bookings = db
+        .selectFrom('aulas_experimentais')
+        .select([
+          'unidade_id',
+          'semana',
+          (eb) => eb.fn.countAll<number>().as('agendamentos'),
+          sql<number>`sum(case when status in ('compareceu', 'matriculou') then 1 else 0 end)`.as('compareceram'),
+          sql<number>`sum(case when status = 'matriculou' then 1 else 0 end)`.as('matricularam'),
+        ])
+        .where('semana', '>=', fromWeek)
+        .where('semana', '<=', toWeek)
+        .groupBy(['unidade_id', 'semana']);
+      if (unitIds) {
+        const ids = unitIds.length ? unitIds : [-1];
+        clicks = clicks.where('unidade_id', 'in', ids);
+        bookings = bookings.where('unidade_id', 'in', ids);
+      }
+      const [c, b] = await Promise.all([clicks.execute(), bookings.execute()]);
+      return {
+        clicks: c.map((r) => ({ unidade_id: r.unidade_id as number, semana: r.semana, n: Number(r.n) })),
+        bookings: b.map((r) => ({
+          unidade_id: r.unidade_id,
+          semana: r.semana,
+          agendamentos: Number(r.agendamentos),
+          compareceram: Number(r.compareceram ?? 0),
+          matricularam: Number(r.matricularam ?? 0),
+        })),
+      };
+    },
+  };
+  return repo;
+}
+
+export type BookingRepository = ReturnType<typeof createBookingRepository>;

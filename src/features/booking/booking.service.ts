@@ -1,0 +1,280 @@
+// Rules of trial-class booking: which slots are offered, validating a request, booking it
+// under the capacity and one-future-booking rules, and the confirmation mail. Never sees HTTP.
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { Db } from '../../db/index';
+import { cleanText, formatBrazilianPhone } from '../../lib/text';
+import { enqueueMail } from '../mail/outbox.repository';
+import { normalizeWhatsapp } from '../franchise/lead.service';
+import { createBookingRepository, type Booking, type BookingRepository, type BookingUnit } from './booking.repository';
+
+export type { Booking, BookingUnit } from './booking.repository';
+import { addDays, dayLabel, mondayOf, parseSlotValue, slotsOfDay, spDay, windowDays, type Slot } from './slots';
+
+export const FIELDS = ['nome', 'whatsapp', 'email', 'aceita_contato', 'vaga'] as const;
+export type Field = (typeof FIELDS)[number];
+export type BookingValues = Partial<Record<Field | 'envio_id', string>>;
+export type BookingErrors = Partial<Record<Field, string>>;
+export const CONSENT_VALUE = 'sim';
+export const LIMITS = { nome: 120, whatsapp: 30, email: 254 } as const;
+
+const EMAIL_RE = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
+const CONTROL_RE = /[\u0000-\u001f\u007f]/;
+const ENVIO_RE = /^[A-Za-z0-9_-]{16,64}$/;
+
+export interface OfferedSlot extends Slot {
+  remaining: number;
+}
+export interface OfferedDay {
+  day: string;
+  label: string;
+  slots: OfferedSlot[];
+}
+
+export type BookingOutcome =
+  | { kind: 'booked'; booking: Booking; repeated: boolean }
+  | { kind: 'invalid'; errors: BookingErrors }
+  | { kind: 'full' }
+  | { kind: 'unit-unavailable' };
+
+export function newEnvioId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export function valuesFrom(body: Record<string, unknown>): BookingValues {
+  const values: BookingValues = {};
+  for (const f of [...FIELDS, 'envio_id'] as const) {
+    const v = body[f];
+    values[f] = cleanText(Array.isArray(v) ? v[0] : v).slice(0, 300);
+  }
+  return values;
+}
+
+/** Google Maps link for the unit (the same as the unit page's). */
+export function mapUrl(u: Pick<BookingUnit, 'endereco' | 'bairro' | 'cidade' | 'uf'>): string {
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`)}`;
+}
+
+export function addressOf(u: Pick<BookingUnit, 'endereco' | 'bairro' | 'cidade' | 'uf'>): string {
+  return `${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`;
+}
+
+const timeFormatter = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+/** "Terça-feira, 24/11, às 07:00" */
+export function whenLabel(b: Pick<Booking, 'dia' | 'inicio_em'>): string {
+  return `${dayLabel(b.dia)}, às ${timeFormatter.format(new Date(b.inicio_em))}`;
+}
+export function timeOf(iso: string): string {
+  return timeFormatter.format(new Date(iso));
+}
+
+export interface BookingDeps {
+  db: Db;
+  config: Pick<Config, 'smtp' | 'brandName' | 'publicUrl'>;
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+}
+
+export function createBookingService(deps: BookingDeps, repo: BookingRepository = createBookingRepository(deps.db)) {
+  /** Every slot of the window for a unit (no capacity or clock filter). */
+  async function allSlots(unitId: number, now: Date): Promise<Slot[]> {
+    const { hours, classes } = await repo.schedule(unitId);
+    return windowDays(now).flatMap((day) => slotsOfDay(day, classes, hours));
+  }
+
+  return {
+    repo,
+
+    /** An active unit, or undefined (unknown or inactive). */
+    async activeUnit(id: number): Promise<BookingUnit | undefined> {
+      const unit = await repo.findUnit(id);
+      return unit && unit.ativo === 1 ? unit : undefined;
+    },
+
+    /** What the form offers: slots that have not begun and still have a place, by day. */
+    async offeredDays(unit: BookingUnit, now: Date): Promise<OfferedDay[]> {
+      const slots = (await allSlots(unit.id, now)).filter((s) => s.startsAt.getTime() > now.getTime());
+      const reserved = await repo.reserved(unit.id, slots.map((s) => s.value));
+      const byDay = new Map<string, OfferedSlot[]>();
+      for (const day of windowDays(now)) byDay.set(day, []);
+      for (const s of slots) {
+        const remaining = unit.vagas_experimentais - (reserved.get(s.value) ?? 0);
+        if (remaining > 0) byDay.get(s.day)!.push({ ...s, remaining });
+      }
+      return [...byDay].map(([day, list]) => ({ day, label: dayLabel(day), slots: list }));
+    },
+
+    /** Checks the fields and the slot; the slot's explanation says why it cannot be booked. */
+    async validate(unit: BookingUnit, values: BookingValues, now: Date): Promise<{ ok: true; slot: Slot; whatsapp: string; email: string | null } | { ok: false; errors: BookingErrors }> {
+      const errors: BookingErrors = {};
+      const nome = values.nome ?? '';
+      if (!nome) errors.nome = 'Informe o seu nome.';
+      else if (nome.length < 2) errors.nome = 'Digite pelo menos 2 caracteres.';
+      else if (nome.length > LIMITS.nome) errors.nome = `Use no máximo ${LIMITS.nome} caracteres (você digitou ${nome.length}).`;
+      else if (CONTROL_RE.test(nome)) errors.nome = 'Remova os caracteres inválidos.';
+
+      const rawPhone = values.whatsapp ?? '';
+      const whatsapp = rawPhone.length <= LIMITS.whatsapp ? normalizeWhatsapp(rawPhone) : null;
+      if (!rawPhone) errors.whatsapp = 'Informe o seu WhatsApp com DDD.';
+      else if (!whatsapp) errors.whatsapp = 'Informe um número brasileiro com DDD, por exemplo (11) 98765-4321.';
+
+      const email = values.email ?? '';
+      if (email) {
+        if (email.length > LIMITS.email) errors.email = `Use no máximo ${LIMITS.email} caracteres.`;
+        else if (!EMAIL_RE.test(email) || CONTROL_RE.test(email)) errors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br, ou deixe em branco.';
+      }
+
+      if (values.aceita_contato !== CONSENT_VALUE) {
+        errors.aceita_contato = 'Para agendar, autorize a unidade a falar com você pelo WhatsApp sobre a aula.';
+      }
+
+      let slot: Slot | undefined;
+      const raw = values.vaga ?? '';
+      const parsed = raw ? parseSlotValue(raw) : null;
+      const today = spDay(now);
+      if (!raw) errors.vaga = 'Escolha o dia e o horário da sua aula.';
+      else if (!parsed) errors.vaga = 'Escolha um horário da lista.';
+      else if (parsed.day < today) errors.vaga = 'Este horário já passou. Escolha outro horário da lista.';
+      else if (parsed.day > addDays(today, 6)) errors.vaga = 'Só é possível agendar para os próximos 7 dias. Escolha um horário da lista.';
+      else {
+        slot = (await allSlots(unit.id, now)).find((s) => s.value === raw);
+        if (!slot) {
+          errors.vaga =
+            parsed.kind === 'aula'
+              ? 'Esta aula não está na grade da unidade para esse dia. Escolha um horário da lista.'
+              : 'A unidade não está aberta nesse horário. Escolha um horário da lista.';
+        } else if (slot.startsAt.getTime() <= now.getTime()) {
+          errors.vaga = `Esta ${slot.kind === 'aula' ? 'aula' : 'faixa de horário'} já começou. Escolha outro horário da lista.`;
+        }
+      }
+      if (Object.keys(errors).length || !slot) return { ok: false, errors };
+      return { ok: true, slot, whatsapp: whatsapp!, email: email || null };
+    },
+
+    /**
+     * Books a slot. A repeated envio_id answers with the booking it made the first time,
+     * storing nothing; otherwise one transaction: the contact's lock, the one-future-
+     * booking rule, a place from the slot's counter, the booking and its confirmation mail.
+     */
+    async book(unitId: number, values: BookingValues, now: Date = new Date()): Promise<BookingOutcome> {
+      // A POST without a (well-formed) envio_id is accepted, as on every public form; it
+      // just has no double-submit protection.
+      const envioId = ENVIO_RE.test(values.envio_id ?? '') ? values.envio_id! : `sem-envio-${newEnvioId()}`;
+      const earlier = await repo.findByEnvioId(envioId);
+      if (earlier) return { kind: 'booked', booking: earlier, repeated: true };
+      const unit = await this.activeUnit(unitId);
+      if (!unit) return { kind: 'unit-unavailable' };
+      const checked = await this.validate(unit, values, now);
+      if (!checked.ok) return { kind: 'invalid', errors: checked.errors };
+      const { slot, whatsapp, email } = checked;
+      const nowIso = now.toISOString();
+      const nome = values.nome!;
+      try {
+        return await deps.db.transaction().execute(async (trx) => {
+          const tx = createBookingRepository(trx);
+          await tx.lockContact(unit.id, whatsapp);
+          const earlier = await tx.findByEnvioId(envioId);
+          if (earlier) return { kind: 'booked', booking: earlier, repeated: true } as const;
+          const existing = await tx.futureBookingOf(unit.id, whatsapp, nowIso);
+          if (existing) {
+            return {
+              kind: 'invalid',
+              errors: {
+                whatsapp: `Este WhatsApp já tem uma aula experimental agendada nesta unidade (${existing.atividade}, ${whenLabel({ dia: spDay(new Date(existing.inicio_em)), inicio_em: existing.inicio_em })}). Para mudar o horário, fale com a unidade pelo WhatsApp.`,
+              },
+            } as const;
+          }
+          if (!(await tx.takePlace(unit.id, slot.value))) return { kind: 'full' } as const;
+          const booking = {
+            unidade_id: unit.id,
+            aula_id: slot.aulaId,
+            vaga: slot.value,
+            atividade: slot.atividade,
+            inicio_em: slot.startsAt.toISOString(),
+            fim_em: slot.endsAt.toISOString(),
+            dia: slot.day,
+            nome,
+            whatsapp,
+            email,
+            aceita_contato: 1,
+            envio_id: envioId,
+            codigo: randomBytes(18).toString('base64url'),
+            status: 'agendado',
+            status_por: null,
+            lembrete_em: null,
+            anonimizado_em: null,
+            semana: mondayOf(spDay(now)),
+            criado_em: nowIso,
+            atualizado_em: nowIso,
+          };
+          const id = await tx.insert(booking);
+          const stored: Booking = { ...booking, id };
+          if (email && deps.config.smtp) {
+            await enqueueMail(trx, confirmationMail(deps.config, unit, stored, 'confirmacao'));
+          }
+          return { kind: 'booked', booking: stored, repeated: false } as const;
+        });
+      } catch (err) {
+        // A double submit racing the first on another connection: the envio_id unique key
+        // rejected the second insert; answer with the first booking.
+        const code = (err as { code?: string }).code;
+        if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          const earlier = await repo.findByEnvioId(envioId);
+          if (earlier) return { kind: 'booked', booking: earlier, repeated: true };
+        }
+        throw err;
+      }
+    },
+
+    async thanks(codigo: string) {
+      const booking = await repo.findByCodigo(codigo);
+      if (!booking) return undefined;
+      const unit = await repo.findUnit(booking.unidade_id);
+      return unit ? { booking, unit } : undefined;
+    },
+  };
+}
+export type BookingService = ReturnType<typeof createBookingService>;
+
+export function thanksPath(codigo: string): string {
+  return `/aula-experimental/confirmada/${codigo}`;
+}
+
+/** The confirmation (right after booking) or the reminder (the day before). */
+export function confirmationMail(
+  config: Pick<Config, 'brandName' | 'publicUrl'>,
+  unit: Pick<BookingUnit, 'nome' | 'endereco' | 'bairro' | 'cidade' | 'uf' | 'whatsapp' | 'telefone'>,
+  booking: Booking,
+  kind: 'confirmacao' | 'lembrete',
+) {
+  const link = `${config.publicUrl}${thanksPath(booking.codigo)}`;
+  const contact = unit.whatsapp ?? unit.telefone;
+  const lines = [
+    `Olá, ${booking.nome}!`,
+    '',
+    kind === 'confirmacao'
+      ? `Sua aula experimental na ${config.brandName} está agendada.`
+      : `Lembrete: sua aula experimental na ${config.brandName} é amanhã.`,
+    '',
+    `Atividade: ${booking.atividade}`,
+    `Quando: ${whenLabel(booking)} (horário de Brasília)`,
+    `Unidade: ${unit.nome}`,
+    `Endereço: ${addressOf(unit)}`,
+    `Mapa: ${mapUrl(unit)}`,
+    ...(contact ? [`WhatsApp da unidade: ${formatBrazilianPhone(contact)}`] : []),
+    '',
+    `Detalhes e arquivo para a sua agenda (.ics): ${link}`,
+    '',
+    'Leve roupa confortável, tênis e uma garrafa de água. Chegue 10 minutos antes.',
+    'Se não puder vir, avise a unidade pelo WhatsApp.',
+  ];
+  return {
+    to: booking.email!,
+    subject:
+      kind === 'confirmacao'
+        ? `Aula experimental agendada: ${booking.atividade}, ${whenLabel(booking)}`
+        : `Lembrete: sua aula experimental é amanhã (${booking.atividade}, ${timeOf(booking.inicio_em)})`,
+    text: lines.join('\n'),
+    origin: `aulas_experimentais:${booking.id}:${kind}`,
+  };
+}

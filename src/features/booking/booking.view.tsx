@@ -1,0 +1,274 @@
+// Public pages of trial-class booking: the form and the thanks page. Pure functions of props.
+import { Layout } from '../../views/layout';
+import { formatBrazilianPhone } from '../../lib/text';
+import { addressOf, CONSENT_VALUE, LIMITS, mapUrl, timeOf, whenLabel, type Booking, type BookingErrors, type BookingUnit, type BookingValues, type OfferedDay } from './booking.service';
+
+export const FORM_PATH = '/aula-experimental';
+
+const LABELS: Record<keyof BookingErrors, string> = {
+  vaga: 'Dia e horário',
+  nome: 'Nome',
+  whatsapp: 'WhatsApp',
+  email: 'E-mail (opcional)',
+  aceita_contato: 'Autorização de contato',
+};
+
+export interface BookingFormProps {
+  unit: BookingUnit;
+  days: OfferedDay[];
+  csrfToken: string;
+  envioId: string;
+  values?: BookingValues;
+  errors?: BookingErrors;
+  /** a message above the form, e.g. the slot that just filled up */
+  notice?: string;
+}
+
+const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
+
+function TextField(props: { name: 'nome' | 'whatsapp' | 'email'; type: string; value?: string; error?: string; hint?: string; autocomplete: string; required?: boolean; maxLength: number }) {
+  const { name, error, hint } = props;
+  return (
+    <div class="field">
+      <label for={name}>{LABELS[name]}</label>
+      {hint ? (
+        <p class="hint" id={`${name}-dica`}>
+          {hint}
+        </p>
+      ) : null}
+      <input
+        id={name}
+        name={name}
+        type={props.type}
+        value={props.value ?? ''}
+        required={props.required}
+        maxLength={props.maxLength}
+        autocomplete={props.autocomplete}
+        inputMode={props.type === 'tel' ? 'tel' : undefined}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(hint && `${name}-dica`, error && `${name}-erro`)}
+      />
+      {error ? (
+        <p class="field-error" id={`${name}-erro`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string; error?: string }) {
+  const any = days.some((d) => d.slots.length);
+  let first = true;
+  return (
+    <fieldset id="vaga-grupo" aria-describedby={error ? 'vaga-erro' : undefined}>
+      <legend>{LABELS.vaga}</legend>
+      {error ? (
+        <p class="field-error" id="vaga-erro">
+          {error}
+        </p>
+      ) : null}
+      {!any ? <p>Não há horários disponíveis nos próximos 7 dias. Fale com a unidade pelo WhatsApp.</p> : null}
+      {days.map((d) => {
+        const classes = d.slots.filter((s) => s.kind === 'aula');
+        const free = d.slots.filter((s) => s.kind === 'livre');
+        return (
+          <fieldset class="booking-day" key={d.day}>
+            <legend>{d.label}</legend>
+            {!d.slots.length ? <p class="muted">Sem horários disponíveis neste dia.</p> : null}
+            {classes.length ? (
+              <ul class="slot-list">
+                {classes.map((s) => {
+                  const id = first ? 'vaga' : undefined;
+                  first = false;
+                  return (
+                    <li key={s.value}>
+                      <label class="choice">
+                        <input type="radio" name="vaga" value={s.value} id={id} checked={value === s.value} required aria-invalid={error ? 'true' : undefined} />
+                        <span>
+                          <strong>
+                            {s.inicio}–{s.fim} · {s.atividade}
+                          </strong>
+                          <span class="slot-meta">
+                            {[s.professor, s.sala].filter(Boolean).join(' · ')}
+                            {s.professor || s.sala ? ' · ' : ''}
+                            {s.remaining === 1 ? '1 vaga' : `${s.remaining} vagas`}
+                          </span>
+                        </span>
+                      </label>
+                    </li>
+                  );
+                })}
+              </ul>
+            ) : null}
+            {free.length ? (
+              <>
+                <p class="slot-free-title">Treino livre (musculação e cardio, 1 hora)</p>
+                <ul class="slot-chips">
+                  {free.map((s) => {
+                    const id = first ? 'vaga' : undefined;
+                    first = false;
+                    return (
+                      <li key={s.value}>
+                        <label>
+                          <input type="radio" name="vaga" value={s.value} id={id} checked={value === s.value} required aria-invalid={error ? 'true' : undefined} />
+                          <span>
+                            {s.inicio}
+                            <span class="visually-hidden"> treino livre, {d.label}</span>
+                          </span>
+                        </label>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </>
+            ) : null}
+          </fieldset>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, errors = {}, notice }: BookingFormProps) {
+  const errorList = (Object.keys(LABELS) as (keyof BookingErrors)[]).filter((f) => errors[f]);
+  return (
+    <Layout title={`Aula experimental · ${unit.nome}`} description={`Agende uma aula experimental grátis na unidade ${unit.nome}.`}>
+      <p class="breadcrumb">
+        <a href={`/Detalhes.php?id=${unit.id}`}>{unit.nome}</a> › Aula experimental
+      </p>
+      <h1>Agende uma aula experimental</h1>
+      <p>
+        Grátis, na unidade <strong>{unit.nome}</strong> ({addressOf(unit)}). Escolha uma aula da grade ou um horário de treino livre
+        nos próximos 7 dias.
+      </p>
+      {notice ? (
+        <div class="alert alert-error" role="alert">
+          <p>{notice}</p>
+        </div>
+      ) : null}
+      {errorList.length ? (
+        <div class="alert alert-error" role="alert" id="erros">
+          <p>
+            <strong>Revise {errorList.length === 1 ? 'o campo destacado' : `os ${errorList.length} campos destacados`}:</strong>
+          </p>
+          <ul>
+            {errorList.map((f) => (
+              <li key={f}>
+                <a href={`#${f}`}>{LABELS[f]}</a>: {errors[f]}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <form method="post" action={`${FORM_PATH}?unidade=${unit.id}`} novalidate class="booking-form card">
+        <input type="hidden" name="csrf_token" value={csrfToken} />
+        <input type="hidden" name="envio_id" value={envioId} />
+        <input type="hidden" name="unidade" value={String(unit.id)} />
+        <SlotPicker days={days} value={values.vaga} error={errors.vaga} />
+        <TextField name="nome" type="text" value={values.nome} error={errors.nome} autocomplete="name" required maxLength={LIMITS.nome} />
+        <TextField
+          name="whatsapp"
+          type="tel"
+          value={values.whatsapp}
+          error={errors.whatsapp}
+          hint="Com DDD, por exemplo (11) 98765-4321. A unidade confirma a aula por ele."
+          autocomplete="tel-national"
+          required
+          maxLength={LIMITS.whatsapp}
+        />
+        <TextField
+          name="email"
+          type="email"
+          value={values.email}
+          error={errors.email}
+          hint="Se informar, enviamos a confirmação e um lembrete na véspera."
+          autocomplete="email"
+          maxLength={LIMITS.email}
+        />
+        <div class="field">
+          {errors.aceita_contato ? (
+            <p class="field-error" id="aceita_contato-erro">
+              {errors.aceita_contato}
+            </p>
+          ) : null}
+          <label class="choice">
+            <input
+              type="checkbox"
+              id="aceita_contato"
+              name="aceita_contato"
+              value={CONSENT_VALUE}
+              checked={values.aceita_contato === CONSENT_VALUE}
+              required
+              aria-invalid={errors.aceita_contato ? 'true' : undefined}
+              aria-describedby={errors.aceita_contato ? 'aceita_contato-erro' : undefined}
+            />
+            Autorizo a unidade a falar comigo pelo WhatsApp (e pelo e-mail, se informado) sobre esta aula experimental.
+          </label>
+        </div>
+        <p class="hint">
+          Seus dados são usados só para esta aula e apagados (anonimizados) 12 meses depois. Veja a <a href="/privacidade">política de privacidade</a>.
+        </p>
+        <p>
+          <button type="submit">Agendar aula experimental</button>
+        </p>
+      </form>
+    </Layout>
+  );
+}
+
+export function whatsappLink(phone: string, text: string): string {
+  return `https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`;
+}
+
+export function ThanksPage({ booking, unit, brandName }: { booking: Booking; unit: BookingUnit; brandName: string }) {
+  const contact = unit.whatsapp ?? unit.telefone;
+  const when = whenLabel(booking);
+  return (
+    <Layout title="Aula experimental agendada">
+      <section class="card">
+        <h1>Aula experimental agendada!</h1>
+        <p>Esperamos você. Chegue 10 minutos antes, com roupa confortável, tênis e uma garrafa de água.</p>
+        <dl class="booking-summary">
+          <dt>Atividade</dt>
+          <dd>{booking.atividade}</dd>
+          <dt>Quando</dt>
+          <dd>
+            {when} até {timeOf(booking.fim_em)} (horário de Brasília)
+          </dd>
+          <dt>Unidade</dt>
+          <dd>
+            {brandName} · {unit.nome}
+          </dd>
+          <dt>Endereço</dt>
+          <dd>{addressOf(unit)}</dd>
+        </dl>
+        <ul class="contact-links">
+          <li>
+            <a href={mapUrl(unit)} rel="noopener noreferrer">
+              Ver no mapa
+            </a>
+          </li>
+          <li>
+            <a href={`${FORM_PATH}/confirmada/${booking.codigo}/agenda.ics`} download="aula-experimental.ics">
+              Adicionar à agenda (.ics)
+            </a>
+          </li>
+          {contact ? (
+            <li>
+              <a href={whatsappLink(contact, `Olá! Agendei uma aula experimental pelo site: ${booking.atividade}, ${when}.`)} rel="noopener noreferrer">
+                Falar com a unidade no WhatsApp: {formatBrazilianPhone(contact)}
+              </a>
+            </li>
+          ) : null}
+        </ul>
+        {booking.email ? <p class="hint">Enviamos a confirmação para o seu e-mail e um lembrete na véspera.</p> : null}
+        <p>
+          <a class="button secondary" href={`/Detalhes.php?id=${unit.id}`}>
+            Voltar para a unidade
+          </a>
+        </p>
+      </section>
+    </Layout>
+  );
+}

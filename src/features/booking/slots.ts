@@ -1,0 +1,150 @@
+// Which trial slots a unit offers: its timetable's classes of the next 7 days plus hourly
+// "treino livre" slots within its opening hours. Pure functions of the rows and the clock.
+import { WEEKDAYS } from '../../lib/time';
+
+/** Days ahead that can be booked, today included. */
+export const BOOKING_DAYS = 7;
+/** Length of a free-training slot. */
+export const FREE_SLOT_MINUTES = 60;
+export const FREE_TRAINING = 'Treino livre';
+
+const dayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** São Paulo calendar day (aaaa-mm-dd) of an instant. */
+export function spDay(at: Date): string {
+  return dayFormatter.format(at);
+}
+
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+/** 0 = domingo … 6 = sábado */
+export function weekdayOf(day: string): number {
+  return new Date(`${day}T12:00:00Z`).getUTCDay();
+}
+
+/** Monday of the day's week (aaaa-mm-dd): the funnel's week key, as in cliques_cta.semana. */
+export function mondayOf(day: string): string {
+  return addDays(day, -((weekdayOf(day) + 6) % 7));
+}
+
+/**
+ * The instant of a São Paulo wall-clock time. Brazil has had no daylight saving time since
+ * 2019, so the offset is a fixed -03:00 (as in src/lib/time.ts).
+ */
+export function spInstant(day: string, hhmm: string): Date {
+  return new Date(`${day}T${hhmm}:00-03:00`);
+}
+
+const labelFormatter = new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', day: '2-digit', month: '2-digit' });
+/** "Terça-feira, 24/11" */
+export function dayLabel(day: string): string {
+  return `${WEEKDAYS[weekdayOf(day)]}, ${labelFormatter.format(new Date(`${day}T12:00:00Z`))}`;
+}
+
+export interface ClassRow {
+  id: number;
+  dia_semana: number;
+  inicio: string;
+  fim: string;
+  modalidade: string;
+  professor: string | null;
+  sala: string | null;
+}
+export interface HoursRow {
+  dia_semana: number;
+  abre: string;
+  fecha: string;
+}
+
+export interface Slot {
+  /** form value and counter key: aula:<id>:<day> | livre:<day>:<HH:MM> */
+  value: string;
+  kind: 'aula' | 'livre';
+  aulaId: number | null;
+  day: string;
+  inicio: string;
+  fim: string;
+  startsAt: Date;
+  endsAt: Date;
+  atividade: string;
+  professor: string | null;
+  sala: string | null;
+}
+
+const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const toHhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+
+function endOf(day: string, inicio: string, fim: string): Date {
+  // A class that ends at or before it starts runs past midnight.
+  return fim > inicio ? spInstant(day, fim) : spInstant(addDays(day, 1), fim);
+}
+
+/** Every slot of one São Paulo day, classes first then free training, by start time. */
+export function slotsOfDay(day: string, classes: ClassRow[], hours: HoursRow[]): Slot[] {
+  const weekday = weekdayOf(day);
+  const slots: Slot[] = classes
+    .filter((c) => c.dia_semana === weekday)
+    .map((c) => ({
+      value: `aula:${c.id}:${day}`,
+      kind: 'aula' as const,
+      aulaId: c.id,
+      day,
+      inicio: c.inicio,
+      fim: c.fim,
+      startsAt: spInstant(day, c.inicio),
+      endsAt: endOf(day, c.inicio, c.fim),
+      atividade: c.modalidade,
+      professor: c.professor,
+      sala: c.sala,
+    }));
+  const starts = new Set<number>();
+  for (const h of hours.filter((x) => x.dia_semana === weekday)) {
+    const open = toMinutes(h.abre);
+    let close = toMinutes(h.fecha);
+    if (close <= open) close += 24 * 60; // open past midnight
+    // Whole hours only, a full slot before closing, starting on this day.
+    for (let m = Math.ceil(open / 60) * 60; m + FREE_SLOT_MINUTES <= close && m < 24 * 60; m += 60) starts.add(m);
+  }
+  for (const m of [...starts].sort((a, b) => a - b)) {
+    const inicio = toHhmm(m);
+    const fim = toHhmm((m + FREE_SLOT_MINUTES) % (24 * 60));
+    slots.push({
+      value: `livre:${day}:${inicio}`,
+      kind: 'livre',
+      aulaId: null,
+      day,
+      inicio,
+      fim,
+      startsAt: spInstant(day, inicio),
+      endsAt: endOf(day, inicio, fim),
+      atividade: FREE_TRAINING,
+      professor: null,
+      sala: null,
+    });
+  }
+  return slots.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || (a.kind === b.kind ? 0 : a.kind === 'aula' ? -1 : 1));
+}
+
+/** The bookable window's days: today (São Paulo) and the next six. */
+export function windowDays(now: Date): string[] {
+  const today = spDay(now);
+  return Array.from({ length: BOOKING_DAYS }, (_, i) => addDays(today, i));
+}
+
+/** A slot value's parts, or null when it is not one of our two shapes. */
+export function parseSlotValue(value: string): { kind: 'aula'; aulaId: number; day: string } | { kind: 'livre'; day: string; time: string } | null {
+  let m = /^aula:([1-9]\d{0,9}):(\d{4}-\d{2}-\d{2})$/.exec(value);
+  if (m && isRealDay(m[2]!)) return { kind: 'aula', aulaId: Number(m[1]), day: m[2]! };
+  m = /^livre:(\d{4}-\d{2}-\d{2}):([01]\d|2[0-3]):([0-5]\d)$/.exec(value);
+  if (m && isRealDay(m[1]!)) return { kind: 'livre', day: m[1]!, time: `${m[2]}:${m[3]}` };
+  return null;
+}
+
+function isRealDay(day: string): boolean {
+  const d = new Date(`${day}T12:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day;
+}

@@ -1,0 +1,310 @@
+// Staff pages of trial classes: bookings by day, the funnel, and the capacity per unit.
+import { Layout } from '../../views/layout';
+import { formatBrazilianPhone } from '../../lib/text';
+import { UnitFilter, type StaffProps } from '../feedback/filters.view';
+import { timeOf } from './booking.service';
+import { whatsappLink } from './booking.view';
+import { conversion, formatConversion, MAX_CAPACITY, STATUS_LABEL, STATUSES, type BookingDay, type FunnelCounts, type FunnelRow } from './staff.service';
+
+export const STAFF_PATH = '/admin/aulas-experimentais';
+export const FUNNEL_PATH = `${STAFF_PATH}/funil`;
+export const CAPACITY_PATH = `${STAFF_PATH}/vagas`;
+
+type Unit = { id: number; nome: string };
+
+function SubNav({ current }: { current: 'lista' | 'funil' | 'vagas' }) {
+  const items = [
+    { key: 'lista', href: STAFF_PATH, label: 'Agendamentos' },
+    { key: 'funil', href: FUNNEL_PATH, label: 'Funil de conversão' },
+    { key: 'vagas', href: CAPACITY_PATH, label: 'Vagas por aula' },
+  ] as const;
+  return (
+    <nav aria-label="Aulas experimentais">
+      <ul class="subnav">
+        {items.map((i) => (
+          <li key={i.key}>
+            <a href={i.href} aria-current={current === i.key ? 'page' : undefined}>
+              {i.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+const WHEN_TITLE = { hoje: 'Hoje', proximos: 'Próximos dias', anteriores: 'Dias anteriores' } as const;
+
+export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unidadeId: string; days: BookingDay[]; saved?: number | null; brandName: string; recent: FunnelCounts }) {
+  const { staff, units, unidadeId, days, saved, brandName, recent } = props;
+  const returnTo = unidadeId ? `${STAFF_PATH}?unidade_id=${unidadeId}` : STAFF_PATH;
+  let lastGroup = '';
+  return (
+    <Layout title="Aulas experimentais" staff={staff}>
+      <h1>Aulas experimentais</h1>
+      <SubNav current="lista" />
+      <p class="card" id="funil-resumo">
+        <strong>Últimas 4 semanas:</strong> {recent.cliques} cliques → {recent.agendamentos} agendamentos (
+        {formatConversion(conversion(recent.agendamentos, recent.cliques))}) → {recent.compareceram} presenças (
+        {formatConversion(conversion(recent.compareceram, recent.agendamentos))}) → {recent.matricularam} matrículas (
+        {formatConversion(conversion(recent.matricularam, recent.compareceram))}). <a href={FUNNEL_PATH}>Ver o funil por semana</a>
+      </p>
+      <form method="get" action={STAFF_PATH} class="card">
+        <UnitFilter units={units} selected={unidadeId} />
+        <p>
+          <button type="submit">Filtrar</button>
+        </p>
+      </form>
+      {saved ? (
+        <p class="alert alert-ok" role="status">
+          Situação do agendamento atualizada.
+        </p>
+      ) : null}
+      {days.map((d) => {
+        const heading = d.when !== lastGroup ? <h2>{WHEN_TITLE[d.when]}</h2> : null;
+        lastGroup = d.when;
+        return (
+          <>
+            {heading}
+            <section class="card" aria-labelledby={`dia-${d.day}`} key={d.day}>
+              <h3 id={`dia-${d.day}`}>
+                {d.label} <span class="badge">{d.bookings.length === 1 ? '1 agendamento' : `${d.bookings.length} agendamentos`}</span>
+              </h3>
+              {!d.bookings.length ? <p class="muted">Nenhuma aula experimental agendada.</p> : null}
+              <ul class="booking-list">
+                {d.bookings.map((b) => (
+                  <li id={`agendamento-${b.id}`} key={b.id}>
+                    <p>
+                      <strong>
+                        {timeOf(b.inicio_em)}–{timeOf(b.fim_em)} · {b.atividade}
+                      </strong>{' '}
+                      <span class={`badge status-${b.status}`}>{STATUS_LABEL[b.status as keyof typeof STATUS_LABEL] ?? b.status}</span>
+                      {units.length > 1 ? <span class="slot-meta">{b.unidade}</span> : null}
+                    </p>
+                    <p>
+                      {b.nome}
+                      {b.whatsapp ? (
+                        <>
+                          {' · '}
+                          <a
+                            href={whatsappLink(b.whatsapp, `Olá, ${b.nome}! Aqui é da ${brandName}, unidade ${b.unidade}, sobre a sua aula experimental de ${b.atividade} (${d.label}, às ${timeOf(b.inicio_em)}).`)}
+                            rel="noopener noreferrer"
+                          >
+                            WhatsApp {formatBrazilianPhone(b.whatsapp)}
+                            <span class="visually-hidden"> de {b.nome}</span>
+                          </a>
+                        </>
+                      ) : null}
+                      {b.email ? (
+                        <>
+                          {' · '}
+                          <a href={`mailto:${b.email}`}>{b.email}</a>
+                        </>
+                      ) : null}
+                    </p>
+                    {b.anonimizado_em ? null : (
+                      <form method="post" action={`${STAFF_PATH}/${b.id}/status`} class="status-form">
+                        <input type="hidden" name="csrf_token" value={staff?.csrfToken ?? ''} />
+                        <input type="hidden" name="voltar" value={returnTo} />
+                        {STATUSES.filter((s) => s !== 'agendado' && s !== b.status).map((s) => (
+                          <button type="submit" name="status" value={s} class="secondary" key={s} aria-label={`${STATUS_LABEL[s]}: ${b.nome}, ${timeOf(b.inicio_em)}`}>
+                            {STATUS_LABEL[s]}
+                          </button>
+                        ))}
+                      </form>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          </>
+        );
+      })}
+    </Layout>
+  );
+}
+
+const weekLabel = (w: string) => `${w.slice(8, 10)}/${w.slice(5, 7)}/${w.slice(0, 4)}`;
+
+function Steps({ c }: { c: FunnelCounts }) {
+  return (
+    <>
+      <td>{c.cliques}</td>
+      <td>{c.agendamentos}</td>
+      <td>{formatConversion(conversion(c.agendamentos, c.cliques))}</td>
+      <td>{c.compareceram}</td>
+      <td>{formatConversion(conversion(c.compareceram, c.agendamentos))}</td>
+      <td>{c.matricularam}</td>
+      <td>{formatConversion(conversion(c.matricularam, c.compareceram))}</td>
+    </>
+  );
+}
+
+const HEAD = ['Cliques em “aula experimental”', 'Agendamentos', 'Clique → agendamento', 'Compareceram', 'Agendamento → presença', 'Matricularam', 'Presença → matrícula'];
+
+export function FunnelPage(props: {
+  staff: StaffProps;
+  units: Unit[];
+  unidadeId: string;
+  period: { de: string; ate: string; weeks: string[] };
+  funnel: { rows: FunnelRow[]; perUnit: (FunnelCounts & { unidade: string; unidade_id: number })[]; total: FunnelCounts };
+  csvHref: string;
+}) {
+  const { staff, units, unidadeId, period, funnel, csvHref } = props;
+  return (
+    <Layout title="Funil de conversão" staff={staff}>
+      <h1>Funil de conversão</h1>
+      <SubNav current="funil" />
+      <p>
+        Por unidade e semana (segunda a domingo, horário de Brasília): cliques no botão de aula experimental → agendamentos → presença →
+        matrícula. Agendamentos, presenças e matrículas contam na semana em que o agendamento foi feito.
+      </p>
+      <form method="get" action={FUNNEL_PATH} class="card filters">
+        <UnitFilter units={units} selected={unidadeId} />
+        <div>
+          <label for="f-de">Da semana de</label>
+          <input id="f-de" name="de" type="date" value={period.de} />
+        </div>
+        <div>
+          <label for="f-ate">Até a semana de</label>
+          <input id="f-ate" name="ate" type="date" value={period.ate} />
+        </div>
+        <div class="actions">
+          <button type="submit">Ver funil</button>
+          <a class="button secondary" href={csvHref}>
+            Exportar CSV
+          </a>
+        </div>
+      </form>
+      <section class="card">
+        <h2 id="funil-total-titulo">Total do período</h2>
+        {/* Focusable so keyboard users can scroll the wide table on a phone. */}
+        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="funil-total-titulo">
+          <table class="funnel" id="funil-total">
+            <thead>
+              <tr>
+                <th scope="col">Unidade</th>
+                {HEAD.map((h) => (
+                  <th scope="col" key={h}>
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {funnel.perUnit.map((u) => (
+                <tr key={u.unidade_id}>
+                  <th scope="row">{u.unidade}</th>
+                  <Steps c={u} />
+                </tr>
+              ))}
+              {funnel.perUnit.length > 1 ? (
+                <tr>
+                  <th scope="row">Todas</th>
+                  <Steps c={funnel.total} />
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section class="card">
+        <h2 id="funil-semanas-titulo">Por semana</h2>
+        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="funil-semanas-titulo">
+          <table class="funnel" id="funil-semanas">
+            <thead>
+              <tr>
+                <th scope="col">Unidade</th>
+                <th scope="col">Semana de</th>
+                {HEAD.map((h) => (
+                  <th scope="col" key={h}>
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {funnel.rows
+                .filter((r) => r.cliques || r.agendamentos)
+                .map((r) => (
+                  <tr key={`${r.unidade_id}-${r.semana}`}>
+                    <th scope="row">{r.unidade}</th>
+                    <td>{weekLabel(r.semana)}</td>
+                    <Steps c={r} />
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
+        {!funnel.rows.some((r) => r.cliques || r.agendamentos) ? <p class="muted">Nenhum clique ou agendamento no período.</p> : null}
+      </section>
+    </Layout>
+  );
+}
+
+export function funnelCsv(rows: FunnelRow[]) {
+  const header = ['Unidade', 'Semana (segunda-feira)', 'Cliques aula experimental', 'Agendamentos', 'Compareceram', 'Matricularam', 'Clique → agendamento', 'Agendamento → presença', 'Presença → matrícula', 'Clique → matrícula'];
+  async function* gen() {
+    for (const r of rows) {
+      yield [
+        r.unidade,
+        weekLabel(r.semana),
+        r.cliques,
+        r.agendamentos,
+        r.compareceram,
+        r.matricularam,
+        formatConversion(conversion(r.agendamentos, r.cliques)),
+        formatConversion(conversion(r.compareceram, r.agendamentos)),
+        formatConversion(conversion(r.matricularam, r.compareceram)),
+        formatConversion(conversion(r.matricularam, r.cliques)),
+      ];
+    }
+  }
+  return { header, rows: gen() };
+}
+
+export function CapacityPage(props: { staff: StaffProps; units: { id: number; nome: string; ativo: number; vagas_experimentais: number }[]; errors: Record<number, string>; values: Record<number, string>; saved?: number | null }) {
+  const { staff, units, errors, values, saved } = props;
+  return (
+    <Layout title="Vagas de aula experimental" staff={staff}>
+      <h1>Vagas de aula experimental</h1>
+      <SubNav current="vagas" />
+      <p>Quantas pessoas em aula experimental cada aula (ou horário de treino livre) recebe. Vale para os próximos agendamentos.</p>
+      {saved ? (
+        <p class="alert alert-ok" role="status">
+          Vagas atualizadas.
+        </p>
+      ) : null}
+      {units.map((u) => (
+        <form method="post" action={`${CAPACITY_PATH}/${u.id}`} class="card" key={u.id}>
+          <input type="hidden" name="csrf_token" value={staff?.csrfToken ?? ''} />
+          <div class="field">
+            <label for={`vagas-${u.id}`}>
+              {u.nome}
+              {u.ativo ? '' : ' (inativa)'}
+            </label>
+            <input
+              id={`vagas-${u.id}`}
+              name="vagas_experimentais"
+              type="number"
+              min={1}
+              max={MAX_CAPACITY}
+              inputMode="numeric"
+              value={values[u.id] ?? String(u.vagas_experimentais)}
+              aria-invalid={errors[u.id] ? 'true' : undefined}
+              aria-describedby={errors[u.id] ? `vagas-${u.id}-erro` : undefined}
+            />
+            {errors[u.id] ? (
+              <p class="field-error" id={`vagas-${u.id}-erro`}>
+                {errors[u.id]}
+              </p>
+            ) : null}
+          </div>
+          <button type="submit">
+            Salvar<span class="visually-hidden"> vagas de {u.nome}</span>
+          </button>
+        </form>
+      ))}
+    </Layout>
+  );
+}
