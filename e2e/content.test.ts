@@ -93,7 +93,7 @@ it('a unit manager sees only the messages of their unit and gets 403 on another 
   const insert = (unit: { id: number; nome: string }, mensagem: string) =>
     suite.server.db
       .insertInto('fale_aqui')
-      .values({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Cliente', anonimo: 0, mensagem, status: 'novo', criado_em: now, atualizado_em: now })
+      .values({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Cliente', anonimo: 0, mensagem, status: 'nova', criado_em: now, atualizado_em: now })
       .returning('id')
       .executeTakeFirstOrThrow();
   await insert(unitA!, 'Mensagem da unidade A: o bebedouro quebrou.');

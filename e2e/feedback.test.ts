@@ -47,7 +47,8 @@ it('sends a message with 2 photos (previews, counter, unit picker)', async () =>
   const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').executeTakeFirstOrThrow();
   await page.getByLabel('Seu nome').fill('Helena Dias');
   await page.getByLabel('Unidade', { exact: true }).selectOption(String(unit.id));
-  await expect(page.getByLabel('Nome da unidade').inputValue()).resolves.toBe(unit.nome);
+  await page.getByLabel('E-mail').fill('helena@exemplo.com.br');
+  await page.getByLabel(/Aceito que a equipe/).check();
   await page.getByLabel('Mensagem', { exact: true }).fill('O espelho da sala 2 está trincado.');
   await expect(page.getByText('34/3000').isVisible()).resolves.toBe(true);
   const red = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#d03030' } }).jpeg().toBuffer();
@@ -63,7 +64,7 @@ it('sends a message with 2 photos (previews, counter, unit picker)', async () =>
   await page.waitForURL(/obrigado\.php$/);
   const messages = await suite.server.db.selectFrom('fale_aqui').selectAll().execute();
   expect(messages).toHaveLength(1);
-  expect(messages[0]).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Helena Dias', anonimo: 0 });
+  expect(messages[0]).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Helena Dias', anonimo: 0, contato_email: 'helena@exemplo.com.br', aceite_contato: 1 });
   const files = await suite.server.db.selectFrom('fale_aqui_arquivos').selectAll().orderBy('id').execute();
   expect(files.map((f) => f.tipo)).toEqual(['image/jpeg', 'image/png']);
   expect(watch.errors).toEqual([]);
@@ -96,7 +97,7 @@ it('a staff member logs in and sees the NPS and the message with its photos', as
     await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
   }
   await expectNoA11yViolations(page);
-  await page.getByLabel('Mudar a situação').selectOption('lido');
+  await page.getByLabel('Mudar a situação').selectOption('resolvida');
   await page.getByRole('button', { name: 'Salvar' }).click();
   await expect(page.getByText('Situação atualizada.').isVisible()).resolves.toBe(true);
   expect(watch.errors).toEqual([]);

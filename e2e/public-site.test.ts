@@ -7,7 +7,6 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
-import { createLocalStorage } from '../src/features/storage/index';
 import { seedDemoPhotos } from '../src/features/unit-photos/demo';
 import { expectNoA11yViolations, useServerAndBrowser, watchPage } from './helpers';
 
@@ -16,7 +15,7 @@ const suite = useServerAndBrowser();
 beforeAll(async () => {
   const boaViagem = (await suite.server.db.selectFrom('unidades').select('id').where('nome', '=', 'Movimento Boa Viagem').executeTakeFirstOrThrow()).id;
   const others = (await suite.server.db.selectFrom('unidades').select('id').where('id', '!=', boaViagem).execute()).map((u) => u.id);
-  await seedDemoPhotos(suite.server.db, createLocalStorage(suite.server.uploadsDir), 3, others);
+  await seedDemoPhotos(suite.server.db, suite.server.app.storage, 3, others);
   invalidateCatalogCache(suite.server.app);
 });
 const SCREENS = path.resolve('test-results/screens');

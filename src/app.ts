@@ -15,6 +15,7 @@ import healthPlugin from './http/health';
 import brandPlugin from './brand/routes';
 import { fastifyTrustProxy } from './http/proxy';
 import catalogFeature from './features/catalog/index';
+import storageFeature from './features/storage/index';
 import mailFeature from './features/mail/index';
 import rateLimitPlugin from './features/ratelimit/index';
 import identityFeature, { legacyPluginNames } from './features/identity/index';
@@ -64,6 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(healthPlugin);
   await app.register(brandPlugin);
 
+  await app.register(storageFeature);
   await app.register(mailFeature);
   await app.register(adminFeature);
   await app.register(catalogFeature);

@@ -16,6 +16,12 @@ const EnvSchema = Type.Object({
   HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   UPLOADS_DIR: Type.String({ minLength: 1, default: './data/uploads' }),
+  // Where uploaded files live: "local" (UPLOADS_DIR, one machine) or "database" (a table,
+  // shared by every instance). Unset: local on SQLite, database on PostgreSQL.
+  STORAGE_DRIVER: Type.Optional(Type.String()),
+  // The orphan sweep (docs/decisions/071): how often it runs and how old a leftover must be.
+  STORAGE_SWEEP_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 120 }),
+  STORAGE_SWEEP_AGE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 120 }),
   SESSION_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   SMTP_HOST: Type.Optional(Type.String({ minLength: 1 })),
   SMTP_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
@@ -35,7 +41,7 @@ const EnvSchema = Type.Object({
   ),
   DEMO_SEED: Type.Boolean({ default: true }),
   MAIL_WORKER: Type.Boolean({ default: true }),
-  // Timers for the scheduled jobs (trial-class reminders and anonymisation) in this process.
+  // Timers for the scheduled jobs (trial-class reminders, anonymisation, weekly digest) in this process.
   SCHEDULED_JOBS: Type.Boolean({ default: true }),
   // Outbox delivery: messages claimed per round, pause between rounds when the queue is
   // empty, and how long a claim holds before another instance takes the message over.
@@ -70,6 +76,14 @@ export interface PgPoolConfig {
   statementTimeoutMs: number;
 }
 
+export interface StorageConfig {
+  driver: 'local' | 'database';
+  /** the orphan sweep runs at start-up and then every `sweepIntervalMs` */
+  sweepIntervalMs: number;
+  /** a temporary file not written to, or an unreferenced final file, older than this is removed */
+  sweepAgeMs: number;
+}
+
 export interface SmtpConfig {
   host: string;
   port: number;
@@ -85,6 +99,7 @@ export interface Config {
   host: string;
   database: DatabaseConfig;
   uploadsDir: string;
+  storage: StorageConfig;
   sessionSecret: string;
   smtp: SmtpConfig | null;
   mailFrom: string;
@@ -95,6 +110,7 @@ export interface Config {
   logLevel: string;
   demoSeed: boolean;
   mailWorker: boolean;
+  /** run the weekly digest scheduler in this process */
   /** run the scheduled jobs' timers (trial-class reminders, anonymisation) in this process */
   scheduledJobs: boolean;
   mail: { batchSize: number; intervalMs: number; leaseMs: number };
@@ -189,6 +205,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.SMTP_HOST && (env.SMTP_USER ? !env.SMTP_PASS : false)) {
     problems.push('SMTP_PASS: obrigatório quando SMTP_USER está definido');
   }
+  if (env.STORAGE_DRIVER !== undefined && env.STORAGE_DRIVER !== 'local' && env.STORAGE_DRIVER !== 'database') {
+    problems.push(
+      `STORAGE_DRIVER: use "local" (arquivos em UPLOADS_DIR, uma máquina) ou "database" (arquivos no banco, várias instâncias; funciona em SQLite e PostgreSQL) (valor atual: ${JSON.stringify(env.STORAGE_DRIVER)})`,
+    );
+  }
   let database: DatabaseConfig | undefined;
   try {
     database = parseDatabaseUrl(env.DATABASE_URL);
@@ -229,6 +250,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     database,
     uploadsDir: path.resolve(env.UPLOADS_DIR),
+    storage: {
+      driver: (env.STORAGE_DRIVER as 'local' | 'database' | undefined) ?? (database.engine === 'postgres' ? 'database' : 'local'),
+      sweepIntervalMs: env.STORAGE_SWEEP_INTERVAL_SECONDS * 1000,
+      sweepAgeMs: env.STORAGE_SWEEP_AGE_SECONDS * 1000,
+    },
     // Outside production a per-process secret is fine: sessions simply end at restart.
     sessionSecret: env.SESSION_SECRET ?? randomBytes(32).toString('hex'),
     smtp,

@@ -4,7 +4,6 @@ import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { createDb } from './db/index';
 import { prepareDatabase } from './db/startup';
 import { invalidateCatalogCache } from './features/catalog/index';
-import { createLocalStorage } from './features/storage/index';
 import { seedDemoPhotos } from './features/unit-photos/demo';
 
 async function main() {
@@ -65,7 +64,7 @@ async function main() {
   if (prepared.seeded) {
     // Demo photos are drawn with sharp after the site is up (several seconds on a small
     // machine): units show the placeholder until their photos are stored.
-    seedDemoPhotos(handle.db, createLocalStorage(config.uploadsDir))
+    seedDemoPhotos(handle.db, app.storage)
       .then((n) => {
         invalidateCatalogCache(app);
         app.log.info({ photos: n }, 'demo photos stored');

@@ -174,7 +174,7 @@ describe('staff login', () => {
   it('keeps unit managers out of the lead panel', async () => {
     const u = await createStaffUser(t.db, { papel: 'gerente' });
     const login = await postLogin(u.email, u.password);
-    expect(login.headers.location).toBe('/admin/pesquisa');
+    expect(login.headers.location).toBe('/admin');
     const cookie = cookiesFrom(login, '');
     const page = await fetchForm(t.app, LOGIN_URL);
     const res = await t.app.inject({ url: LOGIN_URL, headers: { cookie: `${page.cookie}; ${cookie}` } });

@@ -1,11 +1,10 @@
-import { readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDueMail } from '../src/features/mail/worker';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm } from './helpers/http';
 import { startSmtp, type TestSmtp } from './helpers/smtp';
+import { readStored, storedFiles } from './helpers/storage';
 
 const FORM = '/NPS/nps_app_php/fale_aqui.php';
 const POST = '/NPS/nps_app_php/salvar_fale_aqui.php';
@@ -63,23 +62,11 @@ async function send(fields: Record<string, string>, files: FilePart[] = [], opts
   });
 }
 
-function filesOnDisk(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.push(path.relative(t.uploadsDir, full).split(path.sep).join('/'));
-    }
-  };
-  walk(t.uploadsDir);
-  return out.sort();
-}
 
 async function state() {
   const n = async (table: 'fale_aqui' | 'fale_aqui_arquivos' | 'fila_emails') =>
     Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return { mensagens: await n('fale_aqui'), arquivos: await n('fale_aqui_arquivos'), emails: await n('fila_emails'), files: filesOnDisk() };
+  return { mensagens: await n('fale_aqui'), arquivos: await n('fale_aqui_arquivos'), emails: await n('fila_emails'), files: await storedFiles(t) };
 }
 
 const base = () => ({ nome_completo: 'Carla Souza', unidade_id: String(unit.id), unidade: '', mensagem: 'A esteira 4 está parada.' });
@@ -105,7 +92,8 @@ describe('free-message form page', () => {
     expect(res.body).toContain('name="_token"');
     expect(res.body).toContain('<select id="unidade_id" name="unidade_id"');
     expect(res.body).toContain(`data-nome="${unit.nome}"`);
-    expect(res.body).toContain('name="unidade"');
+    expect(res.body).not.toContain('name="unidade"'); // the free-text unit left the form
+    expect(res.body).toContain('name="contato_email"');
     expect(res.body).toContain('name="arquivos[]"');
     expect(res.body).toContain('accept="image/jpeg,image/png,image/webp"');
     expect(res.body).toContain('/assets/feedback-fale-aqui.js');
@@ -124,7 +112,7 @@ describe('free-message submission', () => {
     expect(after.arquivos).toBe(before.arquivos);
     expect(after.emails).toBe(before.emails + 1);
     const row = await t.db.selectFrom('fale_aqui').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Carla Souza', anonimo: 0, status: 'novo', mensagem: 'A esteira 4 está parada.' });
+    expect(row).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Carla Souza', anonimo: 0, status: 'nova', mensagem: 'A esteira 4 está parada.' });
   });
 
   it('stores an empty name as anonymous', async () => {
@@ -159,7 +147,7 @@ describe('free-message submission', () => {
     const before = await state();
     const empty = await send({ nome_completo: 'Dora', unidade_id: '', unidade: '', mensagem: '   ' }, [], { accept: 'application/json' });
     expect(empty.statusCode).toBe(422);
-    expect(empty.json().errors).toEqual({ mensagem: 'Escreva sua mensagem.', unidade: 'Escolha a unidade ou escreva o nome dela.' });
+    expect(empty.json().errors).toEqual({ mensagem: 'Escreva sua mensagem.', unidade_id: 'Escolha a sua unidade na lista.' });
     for (const id of [String(inactiveUnitId), '999999', 'abc']) {
       const res = await send({ ...base(), unidade_id: id, unidade: 'Qualquer', nome_completo: 'Dora <script>' });
       expect(res.statusCode).toBe(422);
@@ -202,10 +190,10 @@ describe('free-message submission', () => {
     const month = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit' }).format(new Date()).replace('-', '/');
     for (const r of rows) {
       expect(r.caminho).toMatch(new RegExp(`^fale_aqui/${month}/[0-9a-f]{32}\\.(jpg|png|webp)$`));
-      expect(after.files).toContain(r.caminho);
-      const onDisk = statSync(path.join(t.uploadsDir, r.caminho));
-      expect(onDisk.size).toBe(r.tamanho);
-      const meta = await sharp(path.join(t.uploadsDir, r.caminho)).metadata();
+      expect(after.files).toContain(t.app.storage.driver === 'database' ? `db:${r.caminho}` : r.caminho);
+      const bytes = await readStored(t, r.caminho);
+      expect(bytes.length).toBe(r.tamanho);
+      const meta = await sharp(bytes).metadata();
       expect({ w: meta.width, h: meta.height }).toEqual({ w: r.largura, h: r.altura });
       expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
     }
@@ -227,8 +215,8 @@ describe('free-message submission', () => {
 
     expect((await send(base(), [{ name: 'gps.jpg', type: 'image/jpeg', data: original }])).statusCode).toBe(303);
     const row = await t.db.selectFrom('fale_aqui_arquivos').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
-    const stored = await sharp(path.join(t.uploadsDir, row.caminho)).toBuffer();
-    const bytes = Buffer.from(await import('node:fs/promises').then((fs) => fs.readFile(path.join(t.uploadsDir, row.caminho))));
+    const bytes = await readStored(t, row.caminho);
+    const stored = await sharp(bytes).toBuffer();
     const meta = await sharp(bytes).metadata();
     expect(meta.exif).toBeUndefined();
     expect(meta.xmp).toBeUndefined();
@@ -288,24 +276,24 @@ describe('free-message submission', () => {
     expect(await state()).toEqual(before);
   });
 
-  it('refuses a file over 10 MB with 413 and a clear message: nothing stored, no file left', async () => {
+  it('refuses a file over 20 MB with 413 and a clear message: nothing stored, no file left', async () => {
     const before = await state();
-    const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x41);
+    const big = Buffer.alloc(20 * 1024 * 1024 + 1, 0x41);
     big[0] = 0xff;
     big[1] = 0xd8;
     big[2] = 0xff;
     const res = await send(base(), [{ name: 'grande.jpg', type: 'image/jpeg', data: big }]);
     expect(res.statusCode).toBe(413);
-    expect(res.body).toContain('no máximo 10 MB');
+    expect(res.body).toContain('no máximo 20 MB');
     const json = await send(base(), [{ name: 'grande.jpg', type: 'image/jpeg', data: big }], { accept: 'application/json' });
     expect(json.statusCode).toBe(413);
-    expect(json.json().errors.arquivos).toMatch(/10 MB/);
+    expect(json.json().errors.arquivos).toMatch(/20 MB/);
     expect(await state()).toEqual(before);
   });
 
   it('refuses a text file named .jpg, an SVG with a script, a JPEG/HTML polyglot and a huge-pixel PNG, even next to a good image', async () => {
     const before = await state();
-    const hugePng = await sharp({ create: { width: 10000, height: 5000, channels: 3, background: '#ffffff' }, limitInputPixels: false })
+    const hugePng = await sharp({ create: { width: 10000, height: 5100, channels: 3, background: '#ffffff' }, limitInputPixels: false })
       .png()
       .toBuffer();
     expect(hugePng.length).toBeLessThan(10 * 1024 * 1024);
@@ -317,7 +305,7 @@ describe('free-message submission', () => {
         /JPEG, PNG ou WebP/,
       ],
       [{ name: 'poly.jpg', type: 'image/jpeg', data: polyglot }, /Não conseguimos ler/],
-      [{ name: 'enorme.png', type: 'image/png', data: hugePng }, /40 megapixels/],
+      [{ name: 'enorme.png', type: 'image/png', data: hugePng }, /51 megapixels; o máximo é 50 megapixels/],
     ];
     for (const [file, message] of cases) {
       const res = await send(base(), [{ name: 'boa.png', type: 'image/png', data: await png() }, file], { accept: 'application/json' });
@@ -336,7 +324,6 @@ describe('free-message submission', () => {
     // between the file writes and the commit); reads still work.
     const { createFaleAquiService } = await import('../src/features/feedback/fale-aqui.service');
     const { createFaleAquiRepository } = await import('../src/features/feedback/fale-aqui.repository');
-    const { createLocalStorage } = await import('../src/features/storage/index');
     const failingDb = t.db.withPlugin({
       transformQuery: (args) => {
         if (args.node.kind === 'InsertQueryNode') throw new Error('banco fora do ar');
@@ -344,9 +331,9 @@ describe('free-message submission', () => {
       },
       transformResult: async (args) => args.result,
     });
-    const service = createFaleAquiService({ db: failingDb, repo: createFaleAquiRepository(t.db), storage: createLocalStorage(t.uploadsDir), notificationEmail: NOTIFY });
+    const service = createFaleAquiService({ db: failingDb, repo: createFaleAquiRepository(t.db), storage: t.app.storage, notificationEmail: NOTIFY });
     await expect(
-      service.submit(base(), [{ filename: 'a.png', mimetype: 'image/png', data: await png() }], { tooLarge: false, tooMany: false }),
+      service.submit(base(), [{ label: 'a.png', data: await png() }]),
     ).rejects.toThrow('banco fora do ar');
     expect(await state()).toEqual(before);
   });

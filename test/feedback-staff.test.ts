@@ -221,7 +221,7 @@ describe('messages inbox and photos', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain(`/admin/mensagens/${messageId}`);
     expect(res.body).toContain(`/admin/mensagens/${unitlessId}`);
-    expect(res.body).toContain('Novo: 2');
+    expect(res.body).toContain('Nova: 2');
     const mine = await get('/admin/mensagens', managerA);
     expect(mine.body).toContain(`/admin/mensagens/${messageId}`);
     expect(mine.body).not.toContain(`/admin/mensagens/${unitlessId}"`);
@@ -274,7 +274,7 @@ describe('messages inbox and photos', () => {
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe(`/admin/mensagens/${messageId}?salvo=1`);
     const row = await t.db.selectFrom('fale_aqui').select('status').where('id', '=', messageId).executeTakeFirstOrThrow();
-    expect(row.status).toBe('resolvido');
+    expect(row.status).toBe('resolvida'); // the older value is still accepted, stored as the new one
     const otherPage = await fetchForm(t.app, '/admin/mensagens', 'csrf_token', managerB);
     expect((await post(otherPage.cookie, `csrf_token=${encodeURIComponent(otherPage.token)}&status=novo`)).statusCode).toBe(403);
     expect((await get('/admin/mensagens?status=resolvido', adminCookie)).body).toContain(`/admin/mensagens/${messageId}"`);
@@ -285,7 +285,7 @@ describe('messages inbox and photos', () => {
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('id;data;unidade;nome;anonimo;status;mensagem;fotos');
+    expect(lines[0]).toBe('id;data;unidade;nome;anonimo;status;mensagem;fotos;contato_email;contato_telefone;primeira_resposta');
     expect(res.body).toContain("'=cmd|calc esteira quebrada");
     expect(lines).toHaveLength(3);
     const mine = await get('/admin/mensagens/exportar.csv', managerA);

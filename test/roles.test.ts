@@ -68,7 +68,7 @@ async function fixtures() {
   const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0b6e4f' } }).png().toBuffer();
   mkdirSync(path.join(t.uploadsDir, 'fale_aqui/2026/11'), { recursive: true });
   async function message(unit: { id: number; nome: string }, text: string, file: string) {
-    const id = (await db.insertInto('fale_aqui').values({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Cliente', anonimo: 0, mensagem: text, status: 'novo', criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
+    const id = (await db.insertInto('fale_aqui').values({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Cliente', anonimo: 0, mensagem: text, status: 'nova', criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
     writeFileSync(path.join(t.uploadsDir, `fale_aqui/2026/11/${file}`), png);
     const photo = (await db.insertInto('fale_aqui_arquivos').values({ fale_aqui_id: id, caminho: `fale_aqui/2026/11/${file}`, nome_original: 'foto.png', tipo: 'image/png', tamanho: png.length, largura: 8, altura: 8, sha256: 'x'.repeat(64), criado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
     return { id, photo };
@@ -180,6 +180,19 @@ function cases(): Case[] {
     { name: 'message status, unit A', method: 'POST', url: `/admin/mensagens/${ids.msgA}/status`, body: { status: 'lido' }, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
     { name: 'message status, unit B', method: 'POST', url: `/admin/mensagens/${ids.msgB}/status`, body: { status: 'lido' }, expect: { admin: 303, gerente: 403, anonimo: LOGIN } },
 
+    // ---- feedback loop: staff home, preferences, replies, handled detractors, posters
+    { name: 'staff home', method: 'GET', url: '/admin', expect: { admin: 200, gerente: { status: 200, ...noB }, anonimo: LOGIN } },
+    { name: 'preferences', method: 'GET', url: '/admin/preferencias', expect: { admin: 200, gerente: 200, anonimo: LOGIN } },
+    { name: 'save preferences', method: 'POST', url: '/admin/preferencias', body: { resumo_semanal: 'sim' }, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
+    // 422: the (contact-less) message reached the reply rules — the role check let it through
+    { name: 'reply, unit A', method: 'POST', url: `/admin/mensagens/${ids.msgA}/responder`, body: { canal: 'email', texto: 'Oi' }, expect: { admin: 422, gerente: 422, anonimo: LOGIN } },
+    { name: 'reply, unit B', method: 'POST', url: `/admin/mensagens/${ids.msgB}/responder`, body: { canal: 'email', texto: 'Oi' }, expect: { admin: 422, gerente: 403, anonimo: LOGIN } },
+    { name: 'handled answer, unit A', method: 'POST', url: `/admin/pesquisa/resposta/${ids.respA}/tratada`, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
+    { name: 'handled answer, unit B', method: 'POST', url: `/admin/pesquisa/resposta/${ids.respB}/tratada`, expect: { admin: 303, gerente: 403, anonimo: LOGIN } },
+    { name: 'poster, unit A', method: 'GET', url: `/admin/pesquisa/cartaz/${A}`, expect: { admin: 200, gerente: 200, anonimo: LOGIN } },
+    { name: 'poster, unit B', method: 'GET', url: `/admin/pesquisa/cartaz/${B}`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
+    { name: 'poster QR, unit A', method: 'GET', url: `/admin/pesquisa/cartaz/${A}/qr.svg`, expect: { admin: 200, gerente: 200, anonimo: LOGIN } },
+    { name: 'poster QR, unit B', method: 'GET', url: `/admin/pesquisa/cartaz/${B}/qr.svg`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
     // ---- trial classes: managers see and change their units only
     { name: 'trial bookings', method: 'GET', url: '/admin/aulas-experimentais', expect: { admin: { status: 200, contains: [SECRET.bookA, SECRET.bookB] }, gerente: { status: 200, contains: [SECRET.bookA], notContains: [SECRET.bookB, ids.nameB] }, anonimo: LOGIN } },
     { name: 'trial bookings, unit B', method: 'GET', url: `/admin/aulas-experimentais?unidade_id=${B}`, expect: { admin: { status: 200, contains: [SECRET.bookB] }, gerente: 403, anonimo: LOGIN } },
@@ -340,17 +353,18 @@ describe('role matrix', () => {
       '/admin/conteudo/perguntas/:id/opcoes/:id/ativo', '/admin/conteudo/perguntas/:id/opcoes/:id/excluir',
       '/admin/contas', '/admin/contas/nova', '/admin/contas/:id', '/admin/contas/:id/senha', '/admin/contas/:id/ativo', '/admin/auditoria',
       '/admin/cliques', '/admin/conteudo/unidades/:id/fotos', '/admin/conteudo/unidades/:id/fotos/:id',
+      '/admin', '/admin/preferencias', '/admin/mensagens/:id/responder', '/admin/pesquisa/resposta/:id/tratada',
+      '/admin/pesquisa/cartaz/:id', '/admin/pesquisa/cartaz/:id/qr.svg',
       '/admin/aulas-experimentais', '/admin/aulas-experimentais/:id/status', '/admin/aulas-experimentais/funil', '/admin/aulas-experimentais/funil.csv',
       '/admin/aulas-experimentais/vagas', '/admin/aulas-experimentais/vagas/:id',
     ];
     for (const p of staffPaths) expect(tested.has(p), `no case for ${p}`).toBe(true);
     // Any /admin route registered later and not listed above makes this test fail, so the
     // matrix cannot silently fall behind the app.
-    const registered = (routes.match(/admin\/[^\s(]*/g) ?? []).length;
-    expect(registered).toBeGreaterThan(0);
-    for (const leaf of ['pesquisa', 'mensagens', 'conteudo', 'contas', 'auditoria']) expect(routes).toContain(`admin/${leaf}`);
-    const adminRoots = new Set((routes.match(/admin\/([a-z]+)/g) ?? []).map((m) => m));
-    expect([...adminRoots].sort()).toEqual(['admin/auditoria', 'admin/aulas', 'admin/cliques', 'admin/contas', 'admin/conteudo', 'admin/mensagens', 'admin/pesquisa']);
+    const full = flattenRoutes(routes).filter((p) => p.startsWith('/admin'));
+    expect(full.length).toBeGreaterThan(0);
+    const normalise = (p: string) => p.replace(/\/:[A-Za-z_]+/g, '/:id');
+    for (const p of full) expect(tested.has(normalise(p)), `no case for registered route ${p}`).toBe(true);
   });
 
   it('anonymous visitors get the login page, never data', async () => {
@@ -364,7 +378,7 @@ describe('role matrix', () => {
     for (const c of cases()) await check(c, 'gerente');
     expect(await fingerprint()).toBe(before);
     // what the manager was allowed to do did happen
-    expect(await t.db.selectFrom('fale_aqui').select('status').where('id', '=', ids.msgA).executeTakeFirstOrThrow()).toEqual({ status: 'lido' });
+    expect(await t.db.selectFrom('fale_aqui').select('status').where('id', '=', ids.msgA).executeTakeFirstOrThrow()).toEqual({ status: 'lida' });
     expect(await t.db.selectFrom('aulas').select('id').where('id', '=', ids.classA2).execute()).toEqual([]);
   });
 
@@ -376,3 +390,21 @@ describe('role matrix', () => {
     expect(await t.db.selectFrom('franquia_leads').select('status').where('id', '=', ids.lead).executeTakeFirst()).toEqual({ status: 'em_contato' });
   });
 });
+
+/** Full paths from Fastify's printRoutes() tree (each line: indentation, branch, segment). */
+function flattenRoutes(tree: string): string[] {
+  const out: string[] = [];
+  const stack: { depth: number; path: string }[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^([\s│]*)[├└]── (\S+)/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length;
+    while (stack.length && stack[stack.length - 1]!.depth >= depth) stack.pop();
+    const seg = m[2]!;
+    const parent = stack.length ? stack[stack.length - 1]!.path : '';
+    const path = parent === '' && !seg.startsWith('/') ? `/${seg}` : `${parent}${seg}`;
+    stack.push({ depth, path });
+    out.push(path);
+  }
+  return out;
+}

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
-import { createLocalStorage } from '../src/features/storage/index';
 import { seedDemoPhotos } from '../src/features/unit-photos/demo';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
@@ -55,6 +54,13 @@ async function act(photoId: number, fields: Record<string, string>) {
   });
 }
 
+async function bytes(key: string): Promise<Buffer> {
+  const file = await t.app.storage.get(key);
+  const chunks: Buffer[] = [];
+  for await (const c of file!.open()) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
 const photos = () => t.db.selectFrom('unidade_fotos').selectAll().where('unidade_id', '=', unitId).orderBy('ordem').execute();
 
 describe('staff upload', () => {
@@ -73,14 +79,14 @@ describe('staff upload', () => {
     const [row] = await photos();
     expect(row).toMatchObject({ alt: 'Sala de musculação com janelas amplas', largura: 2000, altura: 1250, ordem: 1 });
     expect(row!.hash).toMatch(/^[a-f0-9]{16}$/);
-    const storage = createLocalStorage(t.uploadsDir);
+    const storage = t.app.storage;
     for (const w of [480, 960, 1440]) {
       for (const ext of ['webp', 'jpg']) {
         const file = `unidade_fotos/${unitId}/${row!.hash}-${w}.${ext}`;
-        expect(await storage.size(file), file).toBeGreaterThan(0);
+        expect((await storage.get(file))?.size, file).toBeGreaterThan(0);
       }
     }
-    const copy = await sharp(storage.resolve(`unidade_fotos/${unitId}/${row!.hash}-1440.jpg`)).metadata();
+    const copy = await sharp(await bytes(`unidade_fotos/${unitId}/${row!.hash}-1440.jpg`)).metadata();
     expect(copy.width).toBe(1440);
     expect(copy.exif).toBeUndefined();
     const audit = await t.db.selectFrom('auditoria').selectAll().where('entidade', '=', 'unidade_foto').execute();
@@ -147,7 +153,7 @@ describe('staff upload', () => {
 
     expect((await act(small.id, { acao: 'remover' })).statusCode).toBe(303);
     expect((await photos()).map((r) => r.id)).not.toContain(small.id);
-    expect(await createLocalStorage(t.uploadsDir).size(`unidade_fotos/${unitId}/${small.hash}-480.jpg`)).toBeNull();
+    expect(await t.app.storage.get(`unidade_fotos/${unitId}/${small.hash}-480.jpg`)).toBeNull();
     expect((await act(small.id, { acao: 'remover' })).statusCode).toBe(404);
     expect((await act(small.id, { acao: 'girar' })).statusCode).toBe(400);
   });
@@ -186,7 +192,7 @@ describe('staff upload', () => {
 describe('demo photos', () => {
   it('draws photos for units without any, nothing fetched', async () => {
     const other = (await t.db.selectFrom('unidades').select('id').where('nome', '=', 'Movimento Moema').executeTakeFirstOrThrow()).id;
-    const added = await seedDemoPhotos(t.db, createLocalStorage(t.uploadsDir), 2, [other, unitId]);
+    const added = await seedDemoPhotos(t.db, t.app.storage, 2, [other, unitId]);
     expect(added).toBe(2); // Pinheiros already has photos
     invalidateCatalogCache(t.app);
     const html = (await t.app.inject(`/Detalhes.php?id=${other}`)).body;

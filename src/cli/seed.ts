@@ -4,7 +4,7 @@
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb } from '../db/index';
 import { prepareDatabase } from '../db/startup';
-import { createLocalStorage } from '../features/storage/index';
+import { createFileStorage } from '../features/storage/index';
 import { seedDemoPhotos } from '../features/unit-photos/demo';
 
 loadDotEnv();
@@ -16,7 +16,7 @@ try {
     // drawn with sharp and stored like staff uploads; units that already have photos keep theirs
     const handle = createDb(config.database);
     try {
-      await seedDemoPhotos(handle.db, createLocalStorage(config.uploadsDir));
+      await seedDemoPhotos(handle.db, createFileStorage(config, handle.db));
     } finally {
       await handle.destroy();
     }

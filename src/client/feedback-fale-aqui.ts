@@ -1,7 +1,7 @@
 // "Fale aqui" form enhancements: the unit picker fills the unit name, a live character
 // counter, and previews of at most 2 photos. The form works without this script.
 const MAX_FILES = 2;
-const MAX_BYTES = 10 * 1024 * 1024;
+const MAX_BYTES = 20 * 1024 * 1024;
 const TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
 function init(form: HTMLFormElement) {
@@ -47,7 +47,7 @@ function init(form: HTMLFormElement) {
     const tooBig = files.find((f) => f.size > MAX_BYTES);
     if (tooBig) {
       input.value = '';
-      showError(`A foto ${tooBig.name} tem mais de 10 MB. Escolha uma foto menor.`);
+      showError(`A foto ${tooBig.name} tem mais de 20 MB. Escolha uma foto menor.`);
       return;
     }
     const wrong = files.find((f) => !TYPES.includes(f.type));

@@ -125,6 +125,11 @@ export interface RespostasNpsTable {
   /** one per rendered form: a double submit stores one response */
   envio_id: string | null;
   criado_em: string;
+  /** a detractor's answer dealt with by staff (leaves the attention queue): when and who */
+  tratada_em: ColumnType<string | null, string | null | undefined, string | null>;
+  tratada_por: ColumnType<number | null, number | null | undefined, number | null>;
+  /** site | cartaz | quiosque: the channel the answer came through */
+  origem: ColumnType<string, string | undefined, string>;
 }
 
 export interface RespostasItensTable {
@@ -143,16 +148,50 @@ export interface FaleAquiTable {
   nome_completo: string;
   anonimo: ColumnType<Flag, Flag | undefined, Flag>;
   mensagem: string;
-  /** novo | lido | resolvido */
+  /** optional contact the sender gave to be answered (e-mail, Brazilian phone as +55…) */
+  contato_email: ColumnType<string | null, string | null | undefined, string | null>;
+  contato_telefone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 = the sender agreed to be contacted (required with a contact) */
+  aceite_contato: ColumnType<Flag, Flag | undefined, Flag>;
+  /** nova | lida | respondida | resolvida */
   status: ColumnType<string, string | undefined, string>;
   criado_em: string;
   atualizado_em: string;
+  /** first opened by staff: when and who */
+  lida_em: ColumnType<string | null, string | null | undefined, string | null>;
+  lida_por: ColumnType<number | null, number | null | undefined, number | null>;
+  /** when the first reply (e-mail or WhatsApp) was recorded */
+  primeira_resposta_em: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Every status change of a free message: who and when. */
+export interface FaleAquiHistoricoTable {
+  id: Id;
+  fale_aqui_id: number;
+  status_de: string | null;
+  status_para: string;
+  usuario_id: number | null;
+  criado_em: string;
+}
+
+/** The staff side of a message's thread. */
+export interface FaleAquiRespostasTable {
+  id: Id;
+  fale_aqui_id: number;
+  usuario_id: number | null;
+  /** email | whatsapp */
+  canal: string;
+  destinatario: string | null;
+  texto: string;
+  /** the outbox row of an e-mail reply */
+  fila_email_id: number | null;
+  criado_em: string;
 }
 
 export interface FaleAquiArquivosTable {
   id: Id;
   fale_aqui_id: number;
-  /** relative to UPLOADS_DIR, e.g. fale_aqui/2026/11/3f…9a.jpg */
+  /** the storage key (relative to UPLOADS_DIR, or arquivos.chave), e.g. fale_aqui/2026/11/3f…9a.jpg */
   caminho: string;
   nome_original: string | null;
   tipo: string;
@@ -161,6 +200,17 @@ export interface FaleAquiArquivosTable {
   altura: number;
   sha256: string;
   criado_em: string;
+}
+
+/** Uploaded files with STORAGE_DRIVER=database (src/features/storage/database-storage.ts). */
+export interface ArquivosTable {
+  chave: string;
+  bytes: Buffer;
+  tipo: string;
+  tamanho: number;
+  criado_em: string;
+  /** null while temporary; set in the transaction that stores the row referencing the file */
+  finalizado_em: string | null;
 }
 
 export interface FranquiaLeadsTable {
@@ -210,6 +260,18 @@ export interface UsuariosTable {
   ativo: ColumnType<Flag, Flag | undefined, Flag>;
   criado_em: string;
   atualizado_em: string;
+  /** 1 = receives the weekly digest mail (default); the account can switch it off */
+  resumo_semanal: ColumnType<Flag, Flag | undefined, Flag>;
+}
+
+/** One weekly digest per account and week (UNIQUE usuario_id + semana). */
+export interface ResumosSemanaisTable {
+  id: Id;
+  usuario_id: number;
+  /** Monday of the week in São Paulo, aaaa-mm-dd */
+  semana: string;
+  fila_email_id: number | null;
+  criado_em: string;
 }
 
 export interface UsuariosUnidadesTable {
@@ -265,6 +327,8 @@ export interface FilaEmailsTable {
   origem: string | null;
   criado_em: string;
   enviado_em: string | null;
+  /** Reply-To header (e.g. the unit's e-mail on a reply to a customer) */
+  responder_para: ColumnType<string | null, string | null | undefined, string | null>;
   /** 0 = notification to the chain (sent first), 10 = bulk; see mail/outbox.repository.ts */
   prioridade: ColumnType<number, number | undefined, number>;
   /** the Message-ID every attempt carries, set before the first one */
@@ -385,6 +449,10 @@ export interface Database {
   respostas_itens: RespostasItensTable;
   fale_aqui: FaleAquiTable;
   fale_aqui_arquivos: FaleAquiArquivosTable;
+  arquivos: ArquivosTable;
+  fale_aqui_historico: FaleAquiHistoricoTable;
+  fale_aqui_respostas: FaleAquiRespostasTable;
+  resumos_semanais: ResumosSemanaisTable;
   franquia_leads: FranquiaLeadsTable;
   franquia_leads_historico: FranquiaLeadsHistoricoTable;
   franquia_leads_notas: FranquiaLeadsNotasTable;

@@ -155,6 +155,9 @@ function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?:
   return (
     <nav aria-label="Equipe">
       <ul class="nav">
+        <li>
+          <a href="/admin">Início</a>
+        </li>
         {manager ? null : (
           <li>
             <a href="/pages/Franquia/admin.php">Leads</a>

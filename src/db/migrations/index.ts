@@ -6,7 +6,13 @@ import * as m20261122T0200 from './2026-11-22T0200_auditoria';
 import * as m20261123T0200 from './2026-11-23T0200_cliques_cta';
 import * as m20261123T0300 from './2026-11-23T0300_identity';
 import * as m20261123T0400 from './2026-11-23T0400_infra';
+import * as m20261123T0500 from './2026-11-23T0500_arquivos';
 import * as m20261123T0700 from './2026-11-23T0700_unidade_fotos';
+import * as m20261123T0800 from './2026-11-23T0800_fale_aqui_contato';
+import * as m20261123T0810 from './2026-11-23T0810_fale_aqui_atendimento';
+import * as m20261123T0820 from './2026-11-23T0820_respostas_tratadas';
+import * as m20261123T0830 from './2026-11-23T0830_resumo_semanal';
+import * as m20261123T0840 from './2026-11-23T0840_respostas_origem';
 import * as m20261123T0900 from './2026-11-23T0900_aulas_experimentais';
 
 export const migrations: Record<string, Migration> = {
@@ -15,6 +21,12 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0200_cliques_cta': m20261123T0200,
   '2026-11-23T0300_identity': m20261123T0300,
   '2026-11-23T0400_infra': m20261123T0400,
+  '2026-11-23T0500_arquivos': m20261123T0500,
   '2026-11-23T0700_unidade_fotos': m20261123T0700,
+  '2026-11-23T0800_fale_aqui_contato': m20261123T0800,
+  '2026-11-23T0810_fale_aqui_atendimento': m20261123T0810,
+  '2026-11-23T0820_respostas_tratadas': m20261123T0820,
+  '2026-11-23T0830_resumo_semanal': m20261123T0830,
+  '2026-11-23T0840_respostas_origem': m20261123T0840,
   '2026-11-23T0900_aulas_experimentais': m20261123T0900,
 };

@@ -1,6 +1,8 @@
 // Free-message rules (DESIGN "Free message"). Everything is checked and every photo
-// re-encoded in memory BEFORE anything is written; then the files, then one transaction
-// (message + image rows + notification). A failure removes the files already written.
+// re-encoded in memory BEFORE anything is written; then the files are stored as
+// temporary, and one transaction stores the message, the image rows and the notification
+// and makes the files final (docs/decisions/071). A failure removes the files; a crash
+// leaves only temporary files, which the orphan sweep removes.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index';
@@ -8,30 +10,23 @@ import type { Database } from '../../db/types';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
 import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
+import type { ReceivedFile, UploadProblem } from '../storage/multipart';
 import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
-import { ImageRejectedError, MAX_IMAGES, processImage, sanitizeOriginalName, type ProcessedImage } from './images';
+import { checkContact, readContactFields, type ContactValues } from './contact';
+import { ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGES, MESSAGE_PHOTO_VARIANTS, processImage, type ProcessedImage } from './images';
 
 export const MESSAGE_MAX = 3000;
 export const NAME_MAX = 120;
 export const UNIT_TEXT_MAX = 120;
 export const ANONYMOUS_NAME = 'Anônimo';
 
-export interface Upload {
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
+/** a received photo: its label and its spool file (or its bytes, for callers outside HTTP) */
+export type Upload = Pick<ReceivedFile, 'label'> & ({ path: string } | { data: Buffer });
 
-export interface UploadProblems {
-  /** a file went past the per-file byte limit */
-  tooLarge: boolean;
-  /** more file parts than allowed (the parser stopped) */
-  tooMany: boolean;
-}
-
-export interface MessageValues {
+export interface MessageValues extends ContactValues {
   nome_completo: string;
   unidade_id: string;
+  /** free-text unit: no longer on the form, still accepted from old pages */
   unidade: string;
   mensagem: string;
 }
@@ -51,6 +46,7 @@ export function readMessageFields(fields: Record<string, unknown>): MessageValue
     unidade_id: str(fields.unidade_id).trim(),
     unidade: str(fields.unidade),
     mensagem: str(fields.mensagem),
+    ...readContactFields(fields),
   };
 }
 
@@ -73,7 +69,7 @@ export interface FaleAquiDeps {
 
 export function notificationMail(
   id: number,
-  m: { unidade: string; nomeCompleto: string; anonimo: boolean; mensagem: string },
+  m: { unidade: string; nomeCompleto: string; anonimo: boolean; mensagem: string; contatoEmail?: string | null; contatoTelefone?: string | null },
   files: NewMessageFile[],
   to: string,
 ): OutgoingMail {
@@ -83,6 +79,7 @@ export function notificationMail(
     '',
     `Unidade: ${m.unidade}`,
     `Enviada por: ${sender}`,
+    `Contato: ${[m.contatoEmail, m.contatoTelefone].filter(Boolean).join(' · ') || 'não deixou (não pode ser respondida)'}`,
     `Fotos: ${files.length ? `${files.length} (em anexo)` : 'nenhuma'}`,
     '',
     'Mensagem:',
@@ -108,7 +105,7 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
   return {
     repo,
 
-    async submit(fields: Record<string, unknown>, uploads: Upload[], problems: UploadProblems): Promise<MessageResult> {
+    async submit(fields: Record<string, unknown>, uploads: Upload[], problem: UploadProblem | null = null): Promise<MessageResult> {
       const values = readMessageFields(fields);
       const errors: MessageErrors = {};
       let httpStatus: 413 | 422 = 422;
@@ -125,9 +122,12 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
       let unidade = cleanText(values.unidade);
       if (unidade === '' && unit) unidade = unit.nome;
       if (!errors.unidade_id) {
-        if (unidade === '') errors.unidade = 'Escolha a unidade ou escreva o nome dela.';
+        if (unidade === '') errors.unidade_id = 'Escolha a sua unidade na lista.';
         else if (length(unidade) > UNIT_TEXT_MAX) errors.unidade = `O nome da unidade pode ter no máximo ${UNIT_TEXT_MAX} caracteres.`;
       }
+
+      const { contact, errors: contactErrors } = checkContact(values);
+      Object.assign(errors, contactErrors);
 
       const mensagem = cleanText(values.mensagem);
       if (mensagem === '') errors.mensagem = 'Escreva sua mensagem.';
@@ -136,19 +136,20 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
       }
 
       const images: { image: ProcessedImage; upload: Upload }[] = [];
-      if (problems.tooLarge) {
-        errors.arquivos = 'Cada foto pode ter no máximo 10 MB. Nada foi gravado: escolha uma foto menor.';
+      if (problem === 'fileTooLarge') {
+        errors.arquivos = `Cada foto pode ter no máximo ${MAX_IMAGE_BYTES / 1024 / 1024} MB. Nada foi gravado: escolha uma foto menor.`;
         httpStatus = 413;
-      } else if (problems.tooMany || uploads.length > MAX_IMAGES) {
+      } else if (problem === 'tooManyFiles' || uploads.length > MAX_IMAGES) {
         errors.arquivos = `Envie no máximo ${MAX_IMAGES} fotos.`;
       } else {
         const problemsByFile: string[] = [];
         for (const [i, upload] of uploads.entries()) {
           try {
-            images.push({ image: await processImage(upload.data), upload });
+            const [image] = await processImage('path' in upload ? upload.path : upload.data, { variants: MESSAGE_PHOTO_VARIANTS, filename: upload.label });
+            images.push({ image: image!, upload });
           } catch (err) {
             if (!(err instanceof ImageRejectedError)) throw err;
-            const name = sanitizeOriginalName(upload.filename) ?? `foto ${i + 1}`;
+            const name = upload.label ?? `foto ${i + 1}`;
             problemsByFile.push(`${name}: ${err.message}`);
           }
         }
@@ -161,7 +162,7 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
       const criadoEm = nowIso(now);
       const files: NewMessageFile[] = images.map(({ image, upload }) => ({
         caminho: storedPath(now, image.ext),
-        nomeOriginal: sanitizeOriginalName(upload.filename),
+        nomeOriginal: upload.label,
         tipo: image.mime,
         tamanho: image.size,
         largura: image.width,
@@ -175,26 +176,30 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         nomeCompleto: anonimo ? ANONYMOUS_NAME : nome,
         anonimo,
         mensagem,
+        contatoEmail: contact.email,
+        contatoTelefone: contact.telefone,
+        aceiteContato: contact.aceite,
         criadoEm,
       };
 
-      const written: string[] = [];
+      const keys = files.map((f) => f.caminho);
       try {
-        for (const [i, f] of files.entries()) {
-          await storage.write(f.caminho, images[i]!.image.data);
-          written.push(f.caminho);
-        }
+        for (const [i, f] of files.entries()) await storage.put(f.caminho, images[i]!.image.data, f.tipo);
+        // Free the re-encoded bytes before the transaction: they are stored now.
+        images.length = 0;
         const to = deps.notificationEmail;
         // The message, its image rows and the notification: all of them are kept or none is.
+        // The photos become final in the same transaction, after their rows (decision 071).
         const id = await deps.db.transaction().execute(async (trx) => {
           const newId = await createFaleAquiRepository(trx).insertMessage(message, files);
           if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
+          if (keys.length) await storage.commit(trx, keys);
           return newId;
         });
         return { status: 'stored', id };
       } catch (err) {
-        // Nothing of a failed request stays on disk.
-        await Promise.all(written.map((p) => storage.remove(p).catch(() => {})));
+        // Nothing of a failed request stays behind (temporary or final).
+        await Promise.all(keys.map((k) => storage.delete(k).catch(() => {})));
         throw err;
       }
     },

@@ -1,6 +1,7 @@
 import { FieldError, Layout } from '../../views/layout';
 import type { MessageErrors, MessageValues } from './fale-aqui.service';
-import { MESSAGE_MAX, NAME_MAX, UNIT_TEXT_MAX } from './fale-aqui.service';
+import { MESSAGE_MAX, NAME_MAX } from './fale-aqui.service';
+import { EMAIL_MAX, PHONE_MAX } from './contact';
 
 export const FALE_AQUI_PATH = '/NPS/nps_app_php/fale_aqui.php';
 export const FALE_AQUI_POST_PATH = '/NPS/nps_app_php/salvar_fale_aqui.php';
@@ -58,10 +59,8 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
         </select>
         <FieldError id={errId('unidade_id')} message={errors.unidade_id} />
 
-        <label for="unidade">
-          Nome da unidade <span class="hint">(preenchido ao escolher na lista; escreva se a sua não estiver nela)</span>
-        </label>
-        <input type="text" id="unidade" name="unidade" maxLength={UNIT_TEXT_MAX} value={values.unidade} {...aria(errors, 'unidade')} />
+        {/* An old page's free-text unit is kept through a failed submission, never shown. */}
+        {values.unidade && !values.unidade_id ? <input type="hidden" name="unidade" value={values.unidade} /> : null}
         <FieldError id={errId('unidade')} message={errors.unidade} />
 
         <label for="mensagem">Mensagem</label>
@@ -88,11 +87,51 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
           {...aria(errors, 'arquivos', 'arquivos-dica')}
         />
         <p class="hint" id="arquivos-dica">
-          Até 2 fotos JPEG, PNG ou WebP, com no máximo 10 MB cada. A localização e os dados da câmera são apagados.
+          Até 2 fotos JPEG, PNG ou WebP (até 20 MB e 50 megapixels cada; fotos de celular servem). A localização e os dados da câmera são apagados.
         </p>
         <p class="field-error" data-files-error="" hidden aria-live="polite"></p>
         <FieldError id={errId('arquivos')} message={errors.arquivos} />
         <div class="photo-previews" data-previews=""></div>
+
+        <fieldset class="contact-fields">
+          <legend>
+            Quer uma resposta? <span class="hint">(opcional)</span>
+          </legend>
+          <p class="hint" id="contato-dica">
+            Deixe um e-mail ou telefone para a equipe da unidade responder. Sem contato, a mensagem é lida, mas não pode ser respondida.
+          </p>
+          <label for="contato_email">E-mail</label>
+          <input
+            type="email"
+            id="contato_email"
+            name="contato_email"
+            autoComplete="email"
+            inputMode="email"
+            maxLength={EMAIL_MAX}
+            value={values.contato_email}
+            {...aria(errors, 'contato_email', 'contato-dica')}
+          />
+          <FieldError id={errId('contato_email')} message={errors.contato_email} />
+          <label for="contato_telefone">
+            Telefone ou WhatsApp <span class="hint">(com DDD)</span>
+          </label>
+          <input
+            type="tel"
+            id="contato_telefone"
+            name="contato_telefone"
+            autoComplete="tel"
+            inputMode="tel"
+            maxLength={PHONE_MAX}
+            value={values.contato_telefone}
+            {...aria(errors, 'contato_telefone', 'contato-dica')}
+          />
+          <FieldError id={errId('contato_telefone')} message={errors.contato_telefone} />
+          <label class="choice">
+            <input type="checkbox" name="aceite_contato" value="sim" checked={values.aceite_contato === 'sim'} {...aria(errors, 'aceite_contato')} />
+            Aceito que a equipe da unidade entre em contato comigo sobre esta mensagem.
+          </label>
+          <FieldError id={errId('aceite_contato')} message={errors.aceite_contato} />
+        </fieldset>
 
         <p>
           <button type="submit" class="button big-button">

@@ -5,6 +5,14 @@ import { faleAquiRoutes } from './fale-aqui.routes';
 import { createFeedbackServices } from './services';
 import { staffRoutes } from './staff.routes';
 import { surveyRoutes } from './survey.routes';
+import { createDigestService, startDigestScheduler, type DigestService } from './digest.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the weekly digest (tests and the jobs:digest command call run() with their own clock) */
+    weeklyDigest: DigestService;
+  }
+}
 
 /** Feature plugin: feedback (survey, free messages with photos, and the staff views of both). */
 export default fp(
@@ -13,6 +21,22 @@ export default fp(
     await surveyRoutes(app, services);
     await faleAquiRoutes(app, services);
     await app.register((scope) => staffRoutes(scope, services));
+
+    const digest = createDigestService(services.digestRepo, {
+      brandName: app.config.brandName,
+      publicUrl: app.config.publicUrl,
+      mailConfigured: Boolean(app.config.smtp),
+    });
+    app.decorate('weeklyDigest', digest);
+    if (app.config.scheduledJobs && app.config.smtp) {
+      let scheduler: { stop(): Promise<void> } | null = null;
+      app.addHook('onReady', async () => {
+        scheduler = startDigestScheduler(digest, { log: app.log });
+      });
+      app.addHook('onClose', async () => {
+        await scheduler?.stop();
+      });
+    }
   },
-  { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
+  { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth', 'storage'] },
 );

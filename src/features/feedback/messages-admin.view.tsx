@@ -1,12 +1,13 @@
-import { Layout } from '../../views/layout';
+import { FieldError, Layout } from '../../views/layout';
 import { formatDateTime } from '../../lib/time';
 import { UnitFilter, type StaffProps } from './filters.view';
 import { MESSAGE_STATUSES, type MessageStatus } from './fale-aqui.repository';
-import { STATUS_LABEL, type createMessagesAdminService } from './messages-admin.service';
+import { formatDuration, REPLY_MAX, STATUS_LABEL, whatsappLink, type createMessagesAdminService, type StaffRef } from './messages-admin.service';
 
 type Service = ReturnType<typeof createMessagesAdminService>;
 type Inbox = Awaited<ReturnType<Service['inbox']>>;
 type Detail = NonNullable<Awaited<ReturnType<Service['message']>>>;
+type ReplyTimes = Awaited<ReturnType<Service['replyTimes']>>;
 
 export const INBOX_PATH = '/admin/mensagens';
 
@@ -24,7 +25,19 @@ function query(filters: InboxFilters, extra: Record<string, string | number> = {
   return s ? `?${s}` : '';
 }
 
-export function InboxPage({ staff, units, filters, inbox }: { staff: StaffProps; units: { id: number; nome: string }[]; filters: InboxFilters; inbox: Inbox }) {
+export function InboxPage({
+  staff,
+  units,
+  filters,
+  inbox,
+  replyTimes,
+}: {
+  staff: StaffProps;
+  units: { id: number; nome: string }[];
+  filters: InboxFilters;
+  inbox: Inbox;
+  replyTimes: ReplyTimes;
+}) {
   return (
     <Layout title="Mensagens" staff={staff}>
       <h1>Mensagens “Fale aqui”</h1>
@@ -74,7 +87,7 @@ export function InboxPage({ staff, units, filters, inbox }: { staff: StaffProps;
               </tr>
             ) : (
               inbox.rows.map((m) => (
-                <tr key={m.id} class={m.status === 'novo' ? 'unread' : undefined}>
+                <tr key={m.id} class={m.status === 'nova' ? 'unread' : undefined}>
                   <td>
                     <a href={`${INBOX_PATH}/${m.id}`}>{formatDateTime(m.criado_em)}</a>
                   </td>
@@ -100,22 +113,80 @@ export function InboxPage({ staff, units, filters, inbox }: { staff: StaffProps;
           {inbox.page < inbox.pages ? <a href={`${INBOX_PATH}${query(filters, { pagina: inbox.page + 1 })}`}>Próxima</a> : null}
         </nav>
       ) : null}
+      <section aria-labelledby="tempo-resposta">
+        <h2 id="tempo-resposta">Tempo até a primeira resposta (últimos 90 dias)</h2>
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela do tempo até a primeira resposta">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Unidade</th>
+                <th scope="col">Recebidas</th>
+                <th scope="col">Respondidas</th>
+                <th scope="col">Aguardando</th>
+                <th scope="col">Mediana até a 1ª resposta</th>
+              </tr>
+            </thead>
+            <tbody>
+              {replyTimes.length === 0 ? (
+                <tr>
+                  <td colSpan={5}>Nenhuma mensagem no período.</td>
+                </tr>
+              ) : (
+                replyTimes.map((u) => (
+                  <tr key={u.unidade}>
+                    <th scope="row">{u.unidade}</th>
+                    <td>{u.recebidas}</td>
+                    <td>{u.respondidas}</td>
+                    <td>{u.abertas}</td>
+                    <td data-tempo-resposta="">{u.mediana === null ? '—' : formatDuration(u.mediana)}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </section>
     </Layout>
   );
 }
 
-export function MessagePage({ staff, detail, csrfToken, saved }: { staff: StaffProps; detail: Detail; csrfToken: string; saved: boolean }) {
-  const { message: m, files } = detail;
+export interface ReplyFormState {
+  canal: 'email' | 'whatsapp';
+  texto: string;
+  errors: Record<string, string>;
+}
+
+export interface MessagePageProps {
+  staff: StaffProps;
+  detail: Detail;
+  csrfToken: string;
+  notice: string | null;
+  me: StaffRef;
+  brandName: string;
+  mailConfigured: boolean;
+  replyForm?: ReplyFormState;
+}
+
+export function MessagePage({ staff, detail, csrfToken, notice, me, brandName, mailConfigured, replyForm }: MessagePageProps) {
+  const { message: m, files, replies, history } = detail;
+  const wa = whatsappLink(m, me, brandName);
+  const errors = replyForm?.errors ?? {};
+  const canal = replyForm?.canal ?? (m.contato_email ? 'email' : 'whatsapp');
   return (
     <Layout title={`Mensagem #${m.id}`} staff={staff}>
       <p>
         <a href={INBOX_PATH}>← Voltar para as mensagens</a>
       </p>
       <h1>Mensagem #{m.id}</h1>
-      {saved ? (
+      {notice ? (
         <p class="alert alert-ok" role="status">
-          Situação atualizada.
+          {notice}
         </p>
+      ) : null}
+      {Object.keys(errors).length ? (
+        <div class="alert alert-error" role="alert">
+          <p>A resposta não foi registrada: confira o campo indicado.</p>
+        </div>
       ) : null}
       <dl class="card details">
         <dt>Data</dt>
@@ -124,13 +195,50 @@ export function MessagePage({ staff, detail, csrfToken, saved }: { staff: StaffP
         <dd>{m.unidade}</dd>
         <dt>De</dt>
         <dd>{m.anonimo ? 'Anônimo (não se identificou)' : m.nome_completo}</dd>
+        <dt>Contato</dt>
+        <dd>
+          {m.contato_email || m.contato_telefone ? (
+            <>
+              {m.contato_email ? <a href={`mailto:${m.contato_email}`}>{m.contato_email}</a> : null}
+              {m.contato_email && m.contato_telefone ? ' · ' : null}
+              {m.contato_telefone ? <a href={`tel:${m.contato_telefone}`}>{m.telefone_formatado}</a> : null}
+              {m.aceite_contato ? <span class="hint"> (aceitou ser contatado)</span> : null}
+            </>
+          ) : (
+            <span class="muted">Não deixou contato: a mensagem não pode ser respondida.</span>
+          )}
+        </dd>
         <dt>Situação</dt>
         <dd>
-          <span class={`badge status-${m.status}`}>{STATUS_LABEL[m.status as MessageStatus] ?? m.status}</span>
+          <span class={`badge status-${m.status}`} data-status={m.status}>
+            {STATUS_LABEL[m.status as MessageStatus] ?? m.status}
+          </span>
+          {m.lida_em ? (
+            <span class="hint">
+              {' '}
+              · lida em {formatDateTime(m.lida_em)}
+              {m.lida_por_nome ? ` por ${m.lida_por_nome}` : ''}
+            </span>
+          ) : null}
         </dd>
       </dl>
-      <h2>Mensagem</h2>
-      <p class="card pre-line">{m.mensagem}</p>
+      <h2>Conversa</h2>
+      <ol class="thread">
+        <li class="card thread-item thread-customer">
+          <p class="hint">
+            {m.anonimo ? 'Anônimo' : m.nome_completo} · {formatDateTime(m.criado_em)}
+          </p>
+          <p class="pre-line">{m.mensagem}</p>
+        </li>
+        {replies.map((r) => (
+          <li class="card thread-item thread-staff" key={r.id}>
+            <p class="hint">
+              {r.usuario ?? 'Equipe'} · {formatDateTime(r.criado_em)} · {r.canal === 'email' ? `e-mail para ${r.destinatario}` : `WhatsApp/telefone ${r.destinatario ?? ''}`}
+            </p>
+            <p class="pre-line">{r.texto}</p>
+          </li>
+        ))}
+      </ol>
       {files.length ? (
         <>
           <h2>Fotos</h2>
@@ -148,6 +256,58 @@ export function MessagePage({ staff, detail, csrfToken, saved }: { staff: StaffP
           </div>
         </>
       ) : null}
+      {m.contato_email || m.contato_telefone ? (
+        <section aria-labelledby="responder-titulo">
+          <h2 id="responder-titulo">Responder</h2>
+          {wa ? (
+            <p>
+              <a class="button secondary" href={wa} target="_blank" rel="noopener noreferrer">
+                Abrir conversa no WhatsApp
+              </a>{' '}
+              <span class="hint">(abre com uma saudação pronta; depois registre aqui o que foi dito)</span>
+            </p>
+          ) : null}
+          <form method="post" action={`${INBOX_PATH}/${m.id}/responder`} class="card reply-form">
+            <input type="hidden" name="csrf_token" value={csrfToken} />
+            {m.contato_email && m.contato_telefone ? (
+              <fieldset>
+                <legend>Como responder</legend>
+                <label class="choice">
+                  <input type="radio" name="canal" value="email" checked={canal === 'email'} /> Enviar por e-mail para {m.contato_email}
+                </label>
+                <label class="choice">
+                  <input type="radio" name="canal" value="whatsapp" checked={canal === 'whatsapp'} /> Registrar resposta dada por WhatsApp/telefone
+                </label>
+              </fieldset>
+            ) : (
+              <input type="hidden" name="canal" value={m.contato_email ? 'email' : 'whatsapp'} />
+            )}
+            <label for="texto">
+              {m.contato_email ? 'Resposta' : 'O que foi dito ao cliente'}
+            </label>
+            <textarea
+              id="texto"
+              name="texto"
+              maxLength={REPLY_MAX}
+              rows={6}
+              aria-invalid={errors.texto ? 'true' : undefined}
+              aria-describedby={['resposta-dica', errors.texto ? 'erro-texto' : ''].filter(Boolean).join(' ')}
+            >
+              {replyForm?.texto ?? ''}
+            </textarea>
+            <p class="hint" id="resposta-dica">
+              {m.contato_email
+                ? `O e-mail sai em nome da ${brandName}${m.unidade_email ? `; se o cliente responder, a resposta vai para ${m.unidade_email}` : ''}.${mailConfigured ? '' : ' O envio de e-mail não está configurado neste servidor.'}`
+                : 'Sem e-mail: use o WhatsApp e registre aqui a resposta.'}
+            </p>
+            <FieldError id="erro-texto" message={errors.texto} />
+            <FieldError id="erro-canal" message={errors.canal} />
+            <p>
+              <button type="submit">{m.contato_email ? 'Enviar resposta' : 'Registrar resposta'}</button>
+            </p>
+          </form>
+        </section>
+      ) : null}
       <form method="post" action={`${INBOX_PATH}/${m.id}/status`} class="card">
         <input type="hidden" name="csrf_token" value={csrfToken} />
         <label for="status">Mudar a situação</label>
@@ -162,6 +322,20 @@ export function MessagePage({ staff, detail, csrfToken, saved }: { staff: StaffP
           <button type="submit">Salvar</button>
         </p>
       </form>
+      {history.length ? (
+        <section aria-labelledby="historico-titulo">
+          <h2 id="historico-titulo">Histórico</h2>
+          <ul class="history">
+            {history.map((h) => (
+              <li key={h.id}>
+                {formatDateTime(h.criado_em)}: {h.status_de ? `${STATUS_LABEL[h.status_de as MessageStatus] ?? h.status_de} → ` : ''}
+                {STATUS_LABEL[h.status_para as MessageStatus] ?? h.status_para}
+                {h.usuario ? ` por ${h.usuario}` : ''}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </Layout>
   );
 }

@@ -94,3 +94,24 @@ export function monthsOf(period: Period, max = 60): { label: string; title: stri
   }
   return out;
 }
+
+const integer = new Intl.NumberFormat('pt-BR');
+/** "1 promotor", "2 promotores", "1.234 notas": pt-BR singular only for exactly one. */
+export function countLabel(n: number, singular: string, plural: string): string {
+  return `${integer.format(n)} ${n === 1 ? singular : plural}`;
+}
+
+/** "12 notas: 5 promotores, 1 neutro, 6 detratores" */
+export function npsCountsText(c: { total: number; promotores: number; neutros: number; detratores: number }): string {
+  return `${countLabel(c.total, 'nota', 'notas')}: ${countLabel(c.promotores, 'promotor', 'promotores')}, ${countLabel(c.neutros, 'neutro', 'neutros')}, ${countLabel(c.detratores, 'detrator', 'detratores')}`;
+}
+
+/** The 12 São Paulo months ending with the month of `day` (aaaa-mm-dd), as a period. */
+export function lastTwelveMonths(day: string): Period {
+  const [y, m] = day.split('-').map(Number) as [number, number];
+  const start = new Date(Date.UTC(y, m - 1 - 11, 1, 12));
+  const end = new Date(Date.UTC(y, m, 0, 12)); // last day of `day`'s month
+  const de = start.toISOString().slice(0, 10);
+  const ate = end.toISOString().slice(0, 10);
+  return { de, ate, fromIso: saoPauloDayStartIso(de), toIso: saoPauloDayStartIso(addDays(ate, 1)) };
+}

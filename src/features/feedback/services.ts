@@ -1,24 +1,32 @@
 // Builds the feedback repositories and services once, for index.ts. Kept apart from index.ts
 // so route files can name the services' type without importing the plugin that imports them.
 import type { FastifyInstance } from 'fastify';
-import { createLocalStorage } from '../storage/index';
 import { createFaleAquiRepository } from './fale-aqui.repository';
 import { createFaleAquiService } from './fale-aqui.service';
 import { createMessagesAdminService } from './messages-admin.service';
 import { createSurveyReportService } from './survey-report.service';
 import { createSurveyRepository } from './survey.repository';
 import { createSurveyService } from './survey.service';
+import { createAttentionService } from './attention.service';
+import { createDigestRepository } from './digest.repository';
 
 export function createFeedbackServices(app: FastifyInstance) {
   const surveyRepo = createSurveyRepository(app.db);
   const faleAquiRepo = createFaleAquiRepository(app.db);
-  const storage = createLocalStorage(app.config.uploadsDir);
+  const storage = app.storage;
   const notificationEmail = app.config.smtp && app.config.notificationEmail ? app.config.notificationEmail : null;
   return {
     survey: createSurveyService(surveyRepo),
     surveyReport: createSurveyReportService(surveyRepo),
     faleAqui: createFaleAquiService({ db: app.db, repo: faleAquiRepo, storage, notificationEmail }),
-    messages: createMessagesAdminService(faleAquiRepo, storage),
+    messages: createMessagesAdminService(faleAquiRepo, storage, {
+      mailConfigured: Boolean(app.config.smtp),
+      brandName: app.config.brandName,
+      publicUrl: app.config.publicUrl,
+    }),
+    surveyRepo,
+    digestRepo: createDigestRepository(app.db),
+    attention: createAttentionService(surveyRepo, faleAquiRepo),
   };
 }
 export type FeedbackServices = ReturnType<typeof createFeedbackServices>;

@@ -4,14 +4,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError } from '../../http/errors';
+import { sendError, wantsJson } from '../../http/errors';
 import { accessibleUnits, canAccessUnit, unitScope } from '../identity/access';
 import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
-import { isStatus } from './messages-admin.service';
+import { toStatus, type StaffRef } from './messages-admin.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';
 import { resolvePeriod, saoPauloDay, type NpsCategory } from './nps';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-report.view';
+import { HOME_PATH, StaffHomePage } from './home.view';
+import { PREFERENCES_PATH, PreferencesPage } from './preferences.view';
+import { nowIso } from '../../db/index';
+import { qrSvg, surveyUrl } from './poster.service';
+import { POSTER_PATH, PosterPage } from './poster.view';
 import type { FeedbackServices } from './services';
 
 const OptionalId = Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' }));
@@ -28,7 +33,10 @@ const ReportQuery = Type.Object({
 
 const InboxQuery = Type.Object({
   unidade_id: OptionalId,
-  status: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('novo'), Type.Literal('lido'), Type.Literal('resolvido')])),
+  // The four statuses, and the older three from bookmarks (mapped by toStatus).
+  status: Type.Optional(
+    Type.Union(['', 'nova', 'lida', 'respondida', 'resolvida', 'novo', 'lido', 'resolvido'].map((s) => Type.Literal(s))),
+  ),
   pagina: OptionalId,
 });
 
@@ -37,7 +45,8 @@ const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
 
 export async function staffRoutes(app: FastifyInstance, services: FeedbackServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { surveyReport: report, messages } = services;
+  const { surveyReport: report, messages, surveyRepo, digestRepo, attention } = services;
+  const staffRef = (request: FastifyRequest): StaffRef => ({ id: request.staff!.id, nome: request.staff!.nome });
 
   /** Units offered in the filters: all for admins, their own for managers. */
   async function visibleUnits(request: FastifyRequest) {
@@ -77,26 +86,109 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
     return reply.send(csvStream(header, rows));
   });
 
-  r.get(`${REPORT_PATH}/resposta/:id`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
+  r.get(
+    `${REPORT_PATH}/resposta/:id`,
+    { schema: { params: IdParams, querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) }, preHandler: app.requireStaff },
+    async (request, reply) => {
     const detail = await report.response(Number(request.params.id));
     if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
     if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
     privatePage(reply);
-    return reply.page(h(SurveyResponsePage, { staff: staffLayout(request, reply), detail }));
+    const staff = staffLayout(request, reply);
+    return reply.page(h(SurveyResponsePage, { staff, detail, csrfToken: staff!.csrfToken, saved: (request.query as { salvo?: string }).salvo === '1' }));
+  });
+
+  r.post(
+    `${REPORT_PATH}/resposta/:id/tratada`,
+    { schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) }, preHandler: [app.requireStaff, app.csrfProtection] },
+    async (request, reply) => {
+      const id = Number(request.params.id);
+      const detail = await report.response(id);
+      if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
+      if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
+      await surveyRepo.markHandled(id, request.staff!.id, nowIso());
+      return reply.redirect(`${REPORT_PATH}/resposta/${id}?salvo=1`, 303);
+    },
+  );
+
+  r.get(
+    PREFERENCES_PATH,
+    { schema: { querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) }, preHandler: app.requireStaff },
+    async (request, reply) => {
+      privatePage(reply);
+      const staff = staffLayout(request, reply);
+      const digest = await digestRepo.preference(request.staff!.id);
+      return reply.page(h(PreferencesPage, { staff, csrfToken: staff!.csrfToken, digest, saved: request.query.salvo === '1' }));
+    },
+  );
+
+  r.post(
+    PREFERENCES_PATH,
+    { schema: { body: Type.Record(Type.String(), Type.Unknown()) }, preHandler: [app.requireStaff, app.csrfProtection] },
+    async (request, reply) => {
+      await digestRepo.setPreference(request.staff!.id, (request.body as Record<string, unknown>).resumo_semanal === 'sim', nowIso());
+      return reply.redirect(`${PREFERENCES_PATH}?salvo=1`, 303);
+    },
+  );
+
+  /** The unit of a poster/kiosk route, or an answer already sent (404/403). */
+  async function unitFor(request: FastifyRequest, reply: FastifyReply, id: number) {
+    const unit = (await surveyRepo.allUnits()).find((u) => u.id === id && u.ativo === 1);
+    if (!unit) {
+      await sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está ativa.');
+      return null;
+    }
+    if (!canAccessUnit(request.staff!, unit.id)) {
+      await forbidden(request, reply);
+      return null;
+    }
+    return unit;
+  }
+
+  r.get(`${POSTER_PATH}/:id`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
+    const unit = await unitFor(request, reply, Number(request.params.id));
+    if (!unit) return reply;
+    const url = surveyUrl(app.config.publicUrl, unit.id, 'cartaz');
+    privatePage(reply);
+    return reply.page(h(PosterPage, { brandName: app.config.brandName, unit, url, svg: await qrSvg(url) }));
+  });
+
+  r.get(`${POSTER_PATH}/:id/qr.svg`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
+    const unit = await unitFor(request, reply, Number(request.params.id));
+    if (!unit) return reply;
+    privatePage(reply);
+    return reply
+      .type('image/svg+xml; charset=utf-8')
+      .header('content-disposition', `attachment; filename="qr-pesquisa-unidade-${unit.id}.svg"`)
+      .send(await qrSvg(surveyUrl(app.config.publicUrl, unit.id, 'cartaz')));
+  });
+
+  r.get(HOME_PATH, { preHandler: app.requireStaff }, async (request, reply) => {
+    const scope = unitScope(request.staff!, null);
+    if (scope.forbidden) return forbidden(request, reply);
+    const now = new Date();
+    const queue = await attention.queue(scope.unitIds, now);
+    privatePage(reply);
+    const units = (await visibleUnits(request)).filter((u) => u.ativo === 1);
+    return reply.page(h(StaffHomePage, { staff: staffLayout(request, reply), queue, now, units }));
   });
 
   r.get(INBOX_PATH, { schema: { querystring: InboxQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
     const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
     if (scope.forbidden) return forbidden(request, reply);
-    const inbox = await messages.inbox({ unitIds: scope.unitIds, status: q.status || undefined }, Number(q.pagina || 1));
+    const status = toStatus(q.status) ?? undefined;
+    const inbox = await messages.inbox({ unitIds: scope.unitIds, status }, Number(q.pagina || 1));
+    // Time to first reply over the messages of the last 90 days (the same units).
+    const replyTimes = await messages.replyTimes({ unitIds: scope.unitIds, fromIso: resolvePeriod(undefined, undefined).fromIso });
     privatePage(reply);
     return reply.page(
       h(InboxPage, {
         staff: staffLayout(request, reply),
         units: await visibleUnits(request),
-        filters: { unidade_id: q.unidade_id ?? '', status: q.status ?? '' },
+        filters: { unidade_id: q.unidade_id ?? '', status: status ?? '' },
         inbox,
+        replyTimes,
       }),
     );
   });
@@ -105,7 +197,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
     const q = request.query;
     const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
     if (scope.forbidden) return forbidden(request, reply);
-    const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: q.status || undefined });
+    const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: toStatus(q.status) ?? undefined });
     request.log.info({ userId: request.staff!.id, export: 'mensagens', filters: q }, 'csv export');
     privatePage(reply);
     reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="mensagens-${saoPauloDay()}.csv"`);
@@ -114,14 +206,59 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
 
   r.get(
     `${INBOX_PATH}/:id`,
-    { schema: { params: IdParams, querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) }, preHandler: app.requireStaff },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })), respondida: Type.Optional(Type.String({ maxLength: 1 })) }),
+      },
+      preHandler: app.requireStaff,
+    },
     async (request, reply) => {
-      const detail = await messages.message(Number(request.params.id));
+      const id = Number(request.params.id);
+      let detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
       if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      // Opening a new message marks it read (who, when): only after the scope check.
+      if (detail.message.status === 'nova') detail = (await messages.markRead(id, staffRef(request)))!;
       privatePage(reply);
       const staff = staffLayout(request, reply);
-      return reply.page(h(MessagePage, { staff, detail, csrfToken: staff!.csrfToken, saved: request.query.salvo === '1' }));
+      const notice = request.query.respondida === '1' ? 'Resposta registrada.' : request.query.salvo === '1' ? 'Situação atualizada.' : null;
+      return reply.page(
+        h(MessagePage, { staff, detail, csrfToken: staff!.csrfToken, notice, me: staffRef(request), brandName: app.config.brandName, mailConfigured: Boolean(app.config.smtp) }),
+      );
+    },
+  );
+
+  r.post(
+    `${INBOX_PATH}/:id/responder`,
+    {
+      schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) },
+      preHandler: [app.requireStaff, app.csrfProtection],
+    },
+    async (request, reply) => {
+      const id = Number(request.params.id);
+      const detail = await messages.message(id);
+      if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
+      if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      const body = request.body as Record<string, unknown>;
+      const result = await messages.reply(id, body.canal, body.texto, staffRef(request));
+      if (result.ok) return reply.redirect(`${INBOX_PATH}/${id}?respondida=1`, 303);
+      if (wantsJson(request)) return reply.code(422).send({ errors: result.errors });
+      privatePage(reply);
+      const staff = staffLayout(request, reply);
+      return reply.page(
+        h(MessagePage, {
+          staff,
+          detail,
+          csrfToken: staff!.csrfToken,
+          notice: null,
+          me: staffRef(request),
+          brandName: app.config.brandName,
+          mailConfigured: Boolean(app.config.smtp),
+          replyForm: { canal: body.canal === 'whatsapp' ? 'whatsapp' : 'email', texto: typeof body.texto === 'string' ? body.texto : '', errors: result.errors },
+        }),
+        422,
+      );
     },
   );
 
@@ -136,9 +273,9 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
       if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
-      const status = (request.body as Record<string, unknown>).status;
-      if (!isStatus(status)) return sendError(request, reply, 422, 'Situação inválida', 'Escolha Novo, Lido ou Resolvido.');
-      await messages.setStatus(id, status);
+      const status = toStatus((request.body as Record<string, unknown>).status);
+      if (!status) return sendError(request, reply, 422, 'Situação inválida', 'Escolha Nova, Lida, Respondida ou Resolvida.');
+      await messages.setStatus(id, status, staffRef(request));
       return reply.redirect(`${INBOX_PATH}/${id}?salvo=1`, 303);
     },
   );

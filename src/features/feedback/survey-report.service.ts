@@ -1,8 +1,9 @@
 // What staff see of the survey: NPS per unit and overall, monthly trend, option
 // distributions, the filtered list of responses and the CSV export.
 import { csvDate } from '../../lib/csv';
-import { categoryOf, CATEGORY_LABEL, computeNps, monthsOf, percent, type NpsCategory, type Period } from './nps';
+import { categoryOf, CATEGORY_LABEL, computeNps, lastTwelveMonths, monthsOf, percent, type NpsCategory, type Period } from './nps';
 import type { ResponseFilter, SurveyRepository } from './survey.repository';
+import { ORIGIN_LABEL, ORIGINS } from './origin';
 
 export const PAGE_SIZE = 25;
 
@@ -32,10 +33,14 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const scoreFilter = filterOf({ ...q, categoria: undefined });
       const listFilter = filterOf(q);
       const months = monthsOf(q.period);
-      const [units, byUnitRaw, byMonthRaw, optionCounts, questions, total] = await Promise.all([
+      // The chart: the 12 months ending with the period's last month (same units).
+      const chartMonths = monthsOf(lastTwelveMonths(q.period.ate));
+      const [units, byUnitRaw, byMonthRaw, chartRaw, byOriginRaw, optionCounts, questions, total] = await Promise.all([
         repo.allUnits(),
         repo.npsByUnit(scoreFilter),
         repo.npsByMonth(scoreFilter, months),
+        repo.npsByMonth({ unitIds: q.unitIds, fromIso: chartMonths[0]!.startIso, toIso: chartMonths[chartMonths.length - 1]!.endIso }, chartMonths),
+        repo.npsByOrigin(scoreFilter),
         repo.optionCounts(scoreFilter),
         repo.allQuestionsWithOptions(),
         repo.countResponses(listFilter),
@@ -48,7 +53,8 @@ export function createSurveyReportService(repo: SurveyRepository) {
           neutros: u.total - u.promotores - u.detratores,
           nps: computeNps(u),
         }))
-        .sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
+        // Ranked: best NPS first, units without notes last, ties by name.
+        .sort((a, b) => (b.nps ?? -Infinity) - (a.nps ?? -Infinity) || b.total - a.total || a.nome.localeCompare(b.nome, 'pt-BR'));
       const sum = (k: 'respostas' | 'total' | 'promotores' | 'detratores') => byUnit.reduce((acc, u) => acc + u[k], 0);
       const overallCounts = { respostas: sum('respostas'), total: sum('total'), promotores: sum('promotores'), detratores: sum('detratores') };
       const overall = { ...overallCounts, neutros: overallCounts.total - overallCounts.promotores - overallCounts.detratores, nps: computeNps(overallCounts) };
@@ -56,6 +62,11 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const trend = months.map((m) => {
         const c = monthMap.get(m.label) ?? { total: 0, promotores: 0, detratores: 0 };
         return { label: m.label, title: m.title, total: c.total, promotores: c.promotores, detratores: c.detratores, nps: computeNps(c) };
+      });
+      const chartMap = new Map(chartRaw.map((m) => [m.mes, m]));
+      const chart = chartMonths.map((m) => {
+        const c = chartMap.get(m.label) ?? { total: 0, promotores: 0, detratores: 0 };
+        return { label: m.label, title: m.title, total: c.total, nps: computeNps(c) };
       });
       const distribution = questions
         .filter((qq) => qq.tipo === 'opcoes' || qq.tipo === 'escala')
@@ -75,7 +86,11 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
       const page = Math.min(Math.max(1, q.page), pages);
       const rows = await repo.listResponses(listFilter, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-      return { byUnit, overall, trend, distribution, list: { rows, total, page, pages } };
+      const byOrigin = ORIGINS.map((origem) => {
+        const c = byOriginRaw.find((o) => o.origem === origem) ?? { total: 0, promotores: 0, detratores: 0 };
+        return { origem, label: ORIGIN_LABEL[origem], total: c.total, promotores: c.promotores, detratores: c.detratores, neutros: c.total - c.promotores - c.detratores, nps: computeNps(c) };
+      });
+      return { byUnit, overall, trend, chart, byOrigin, distribution, list: { rows, total, page, pages } };
     },
 
     async response(id: number) {

@@ -1,7 +1,8 @@
 import { Layout } from '../../views/layout';
 import { formatDateTime } from '../../lib/time';
 import { UnitFilter, type StaffProps } from './filters.view';
-import { categoryOf, CATEGORY_LABEL, formatNps, formatPercent, percent, type NpsCategory, type Period } from './nps';
+import { categoryOf, CATEGORY_LABEL, countLabel, formatNps, formatPercent, npsCountsText, percent, type NpsCategory, type Period } from './nps';
+import { NpsChart } from './nps-chart.view';
 import type { createSurveyReportService } from './survey-report.service';
 
 type Report = Awaited<ReturnType<ReturnType<typeof createSurveyReportService>['report']>>;
@@ -28,7 +29,8 @@ export function query(filters: SurveyReportProps['filters'], extra: Record<strin
 const br = (day: string) => day.split('-').reverse().join('/');
 
 export function SurveyReportPage({ staff, units, filters, report }: SurveyReportProps) {
-  const { byUnit, overall, trend, distribution, list } = report;
+  const { byUnit, overall, trend, chart, byOrigin, distribution, list } = report;
+  const chosen = filters.unidade_id ? units.find((u) => String(u.id) === filters.unidade_id) : undefined;
   return (
     <Layout title="Pesquisa de satisfação" staff={staff}>
       <h1>Pesquisa de satisfação</h1>
@@ -64,18 +66,22 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
         <h2 id="nps-titulo">
           NPS de {br(filters.period.de)} a {br(filters.period.ate)}
         </h2>
-        <p class="nps-overall">
-          NPS geral: <strong data-nps-geral="">{formatNps(overall.nps)}</strong>{' '}
-          <span class="muted">
-            ({overall.total} notas: {overall.promotores} promotores, {overall.neutros} neutros, {overall.detratores} detratores)
-          </span>
-        </p>
+        <div class="nps-headline card">
+          <p class="nps-headline-label">{chosen ? `NPS da unidade ${chosen.nome}` : 'NPS da rede'}</p>
+          <p class={`nps-headline-value ${overall.nps === null ? '' : overall.nps >= 50 ? 'nps-good' : overall.nps >= 0 ? 'nps-mid' : 'nps-bad'}`}>
+            <strong data-nps-geral="">{formatNps(overall.nps)}</strong>
+          </p>
+          <p class="muted" data-nps-contagem="">
+            {npsCountsText(overall)}
+          </p>
+        </div>
         <p class="hint">NPS = % de promotores (notas 9 e 10) menos % de detratores (notas 0 a 6).</p>
         <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela do NPS por unidade">
           <table>
-            <caption class="visually-hidden">NPS por unidade</caption>
+            <caption class="visually-hidden">NPS por unidade, da maior para a menor</caption>
             <thead>
               <tr>
+                <th scope="col">#</th>
                 <th scope="col">Unidade</th>
                 <th scope="col">Notas</th>
                 <th scope="col">Promotores</th>
@@ -87,13 +93,14 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
             <tbody>
               {byUnit.length === 0 ? (
                 <tr>
-                  <td colSpan={6}>Nenhuma resposta no período.</td>
+                  <td colSpan={7}>Nenhuma resposta no período.</td>
                 </tr>
               ) : (
-                byUnit.map((u) => (
-                  <tr key={u.unidadeId}>
+                byUnit.map((u, i) => (
+                  <tr key={u.unidadeId} data-ranking={u.unidadeId}>
+                    <td>{u.nps === null ? '—' : `${i + 1}º`}</td>
                     <th scope="row">{u.nome}</th>
-                    <td>{u.total}</td>
+                    <td>{countLabel(u.total, 'nota', 'notas')}</td>
                     <td>
                       {u.promotores} ({formatPercent(percent(u.promotores, u.total))})
                     </td>
@@ -114,8 +121,39 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
         </div>
       </section>
 
+      <section aria-labelledby="grafico-titulo">
+        <h2 id="grafico-titulo">NPS mês a mês (últimos 12 meses)</h2>
+        <NpsChart points={chart} id="grafico-nps" caption={`NPS mensal ${chosen ? `da unidade ${chosen.nome}` : 'da rede'}, de ${chart[0]!.title} a ${chart[chart.length - 1]!.title}`} />
+      </section>
+
+      <section aria-labelledby="canal-titulo">
+        <h2 id="canal-titulo">Por canal</h2>
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela do NPS por canal">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Canal</th>
+                <th scope="col">Notas</th>
+                <th scope="col">NPS</th>
+              </tr>
+            </thead>
+            <tbody>
+              {byOrigin.map((o) => (
+                <tr key={o.origem} data-canal={o.origem}>
+                  <th scope="row">{o.label}</th>
+                  <td>{npsCountsText(o)}</td>
+                  <td>
+                    <strong>{formatNps(o.nps)}</strong>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
       <section aria-labelledby="tendencia-titulo">
-        <h2 id="tendencia-titulo">Tendência mensal</h2>
+        <h2 id="tendencia-titulo">Tendência mensal no período</h2>
         <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela da tendência mensal">
           <table>
             <thead>
@@ -232,7 +270,7 @@ function Pagination({ base, filters, page, pages }: { base: string; filters: Sur
 
 type Detail = NonNullable<Awaited<ReturnType<ReturnType<typeof createSurveyReportService>['response']>>>;
 
-export function SurveyResponsePage({ staff, detail }: { staff: StaffProps; detail: Detail }) {
+export function SurveyResponsePage({ staff, detail, csrfToken, saved }: { staff: StaffProps; detail: Detail; csrfToken?: string; saved?: boolean }) {
   const { header, items } = detail;
   const cat = categoryOf(header.nota_nps);
   return (
@@ -257,6 +295,25 @@ export function SurveyResponsePage({ staff, detail }: { staff: StaffProps; detai
         <dt>Comentário</dt>
         <dd class="pre-line">{header.comentario ?? '—'}</dd>
       </dl>
+      {saved ? (
+        <p class="alert alert-ok" role="status">
+          Marcada como tratada.
+        </p>
+      ) : null}
+      {cat === 'detratores' ? (
+        header.tratada_em ? (
+          <p class="card" data-tratada="">
+            Tratada em {formatDateTime(header.tratada_em)}
+            {header.tratada_por_nome ? ` por ${header.tratada_por_nome}` : ''}.
+          </p>
+        ) : csrfToken ? (
+          <form method="post" action={`${REPORT_PATH}/resposta/${header.id}/tratada`} class="card">
+            <input type="hidden" name="csrf_token" value={csrfToken} />
+            <p>Falou com o cliente ou resolveu o problema? Marque como tratada para tirar esta resposta da fila de atenção.</p>
+            <button type="submit">Marcar como tratada</button>
+          </form>
+        ) : null
+      ) : null}
       <h2>Respostas</h2>
       <dl class="card details">
         {items.map((i) => (

@@ -28,6 +28,8 @@ export interface NewSurveyResponse {
   comentario: string | null;
   notaNps: number | null;
   envioId: string | null;
+  /** site | cartaz | quiosque */
+  origem?: string;
   criadoEm: string;
   itens: { perguntaId: number; opcaoId: number | null; texto: string | null; textoOk: boolean }[];
 }
@@ -118,6 +120,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
               comentario: r.comentario,
               nota_nps: r.notaNps,
               envio_id: r.envioId,
+              origem: r.origem ?? 'site',
               criado_em: r.criadoEm,
             })
             // The UNIQUE envio_id decides, so two racing clicks cannot both store.
@@ -202,6 +205,23 @@ export function createSurveyRepository(db: Kysely<Database>) {
         }));
     },
 
+    /** Counts per channel (site, cartaz, quiosque) for the NPS split. */
+    async npsByOrigin(f: ResponseFilter) {
+      const rows = await applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .select((eb) => [
+            'r.origem',
+            eb.fn.count<number>('r.nota_nps').as('total'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
+          ])
+          .groupBy('r.origem'),
+        f,
+      ).execute();
+      return rows.map((r) => ({ origem: r.origem, total: Number(r.total), promotores: Number(r.promotores ?? 0), detratores: Number(r.detratores ?? 0) }));
+    },
+
     /** How often each option was chosen, per question, over the filtered responses. */
     async optionCounts(f: ResponseFilter) {
       const q = applyFilter(
@@ -268,11 +288,35 @@ export function createSurveyRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Detractor answers (0–6) with a comment not yet dealt with, oldest first. */
+    async detractorsToHandle(unitIds: number[] | null, sinceIso: string, limit: number) {
+      let q = db
+        .selectFrom('respostas_nps as r')
+        .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+        .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+        .where('r.nota_nps', '<=', 6)
+        .where('r.comentario', 'is not', null)
+        .where('r.comentario', '<>', '')
+        .where('r.tratada_em', 'is', null)
+        .where('r.criado_em', '>=', sinceIso)
+        .orderBy('r.criado_em')
+        .orderBy('r.id')
+        .limit(limit);
+      if (unitIds) q = unitIds.length ? q.where('r.unidade_id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
+      return q.execute();
+    },
+
+    async markHandled(id: number, userId: number, now: string): Promise<void> {
+      await db.updateTable('respostas_nps').set({ tratada_em: now, tratada_por: userId }).where('id', '=', id).where('tratada_em', 'is', null).execute();
+    },
+
     async responseById(id: number) {
       return db
         .selectFrom('respostas_nps as r')
         .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+        .leftJoin('usuarios as t', 't.id', 'r.tratada_por')
         .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+        .select(['r.tratada_em', 't.nome as tratada_por_nome'])
         .where('r.id', '=', id)
         .executeTakeFirst();
     },

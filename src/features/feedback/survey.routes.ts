@@ -3,6 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
+import { readOrigin } from './origin';
+import { KIOSK_PATH, KioskPage, TOKEN_PATH } from './kiosk.view';
 import type { FeedbackServices } from './services';
 import { emptyValues, parseUnitId } from './survey.service';
 import { SURVEY_PATH, SURVEY_POST_PATH, SurveyFormPage, THANKS_PATH, ThanksPage, UnitChooserPage } from './survey.view';
@@ -15,8 +17,16 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
 
   r.get(
     SURVEY_PATH,
-    // `unidade` (as the unit page's other links) works like `unidade_id`.
-    { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })), unidade: Type.Optional(Type.String({ maxLength: 30 })) }) } },
+    {
+      schema: {
+        // `unidade` (as the unit page's other links) works like `unidade_id`.
+        querystring: Type.Object({
+          unidade_id: Type.Optional(Type.String({ maxLength: 30 })),
+          unidade: Type.Optional(Type.String({ maxLength: 30 })),
+          origem: Type.Optional(Type.String({ maxLength: 30 })),
+        }),
+      },
+    },
     async (request, reply) => {
       const raw = (request.query.unidade_id || request.query.unidade)?.trim() ?? '';
       if (raw === '') {
@@ -30,7 +40,7 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
       }
       reply.header('cache-control', 'no-store');
       return reply.page(
-        h(SurveyFormPage, { ...form, values: emptyValues(form.unit.id), errors: {}, csrfToken: reply.generateCsrf() }),
+        h(SurveyFormPage, { ...form, values: { ...emptyValues(form.unit.id), origem: readOrigin(request.query.origem) }, errors: {}, csrfToken: reply.generateCsrf() }),
       );
     },
   );
@@ -44,7 +54,11 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
     },
     async (request, reply) => {
       const result = await service.submit(request.body ?? {});
-      if (result.status !== 'invalid') return reply.redirect(THANKS_PATH, 303);
+      if (result.status !== 'invalid') {
+        // JSON clients (the kiosk's queue) learn the outcome without following a redirect.
+        if (wantsJson(request)) return reply.code(result.status === 'stored' ? 201 : 200).send({ ok: true, duplicado: result.status === 'duplicate' });
+        return reply.redirect(THANKS_PATH, 303);
+      }
       if (wantsJson(request)) return reply.code(422).send({ errors: result.errors });
       reply.header('cache-control', 'no-store');
       if (!result.unit) {
@@ -67,4 +81,24 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
   );
 
   r.get(THANKS_PATH, { schema: {} }, async (_request, reply) => reply.page(h(ThanksPage, {})));
+
+  // Kiosk mode: the survey on a reception tablet, left open for days (see src/client/kiosk.ts).
+  r.get(
+    KIOSK_PATH,
+    { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })) }) } },
+    async (request, reply) => {
+      const unitId = parseUnitId(request.query.unidade_id?.trim() ?? '');
+      if (!unitId) return sendError(request, reply, 400, 'Endereço inválido', 'Abra o modo quiosque pela área da equipe, escolhendo a unidade.');
+      const form = await service.formFor(unitId);
+      if (!form) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não recebe avaliações no momento.');
+      reply.header('cache-control', 'no-store');
+      return reply.page(h(KioskPage, { ...form, csrfToken: reply.generateCsrf() }));
+    },
+  );
+
+  // A fresh CSRF token for a page that stays open for days (the kiosk refreshes it).
+  r.get(TOKEN_PATH, { schema: {} }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return reply.send({ token: reply.generateCsrf() });
+  });
 }

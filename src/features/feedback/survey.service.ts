@@ -5,6 +5,7 @@ import { nowIso } from '../../db/index';
 import { cleanText } from '../../lib/text';
 import type { NewSurveyResponse, SurveyQuestion, SurveyRepository, UnitRef } from './survey.repository';
 import { createSurveyWriter } from './survey.writer';
+import { readOrigin, type Origin } from './origin';
 
 export const LIMITS = { nome_cliente: 120, contato_cliente: 254, comentario: 3000, texto: 3000 } as const;
 
@@ -18,6 +19,8 @@ export interface SurveyValues {
   nome_cliente: string;
   contato_cliente: string;
   comentario: string;
+  /** site | cartaz | quiosque (unknown values count as site) */
+  origem: Origin;
 }
 
 export type SurveyErrors = Record<string, string>;
@@ -44,6 +47,7 @@ export function emptyValues(unitId: number | string = ''): SurveyValues {
     nome_cliente: '',
     contato_cliente: '',
     comentario: '',
+    origem: 'site',
   };
 }
 
@@ -63,6 +67,7 @@ export function readSurveyBody(body: Record<string, unknown>): { values: SurveyV
   values.nome_cliente = single(body.nome_cliente) ?? '';
   values.contato_cliente = single(body.contato_cliente) ?? '';
   values.comentario = single(body.comentario) ?? '';
+  values.origem = readOrigin(single(body.origem));
   for (const [key, raw] of Object.entries(body)) {
     const m = KEYED.exec(key);
     if (!m) continue;
@@ -180,6 +185,7 @@ export function validateSurvey(
       comentario,
       notaNps,
       envioId: values.envio_id || null,
+      origem: values.origem,
       criadoEm: now,
       itens,
     },

@@ -51,6 +51,7 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
         <input type="hidden" name="_token" value={csrfToken} />
         <input type="hidden" name="unidade_id" value={String(unit.id)} />
         {values.envio_id ? <input type="hidden" name="envio_id" value={values.envio_id} /> : null}
+        {values.origem !== 'site' ? <input type="hidden" name="origem" value={values.origem} /> : null}
         {questions.map((q) => (q.tipo === 'texto' ? <TextQuestion q={q} values={values} errors={errors} /> : <ChoiceQuestion q={q} values={values} errors={errors} />))}
 
         <fieldset>
@@ -110,7 +111,7 @@ function Required({ on }: { on: boolean }) {
   return on ? <span class="hint"> (obrigatória)</span> : <span class="hint"> (opcional)</span>;
 }
 
-function ChoiceQuestion({ q, values, errors }: { q: SurveyQuestion; values: SurveyValues; errors: SurveyErrors }) {
+export function ChoiceQuestion({ q, values, errors }: { q: SurveyQuestion; values: SurveyValues; errors: SurveyErrors }) {
   const field = `respostas[${q.id}]`;
   const chosen = values.respostas[String(q.id)] ?? '';
   const invalid = errors[field] ? 'true' : undefined;
@@ -155,7 +156,7 @@ function ChoiceQuestion({ q, values, errors }: { q: SurveyQuestion; values: Surv
   );
 }
 
-function TextQuestion({ q, values, errors }: { q: SurveyQuestion; values: SurveyValues; errors: SurveyErrors }) {
+export function TextQuestion({ q, values, errors }: { q: SurveyQuestion; values: SurveyValues; errors: SurveyErrors }) {
   const field = `textos[${q.id}]`;
   const id = `textos-${q.id}`;
   return (

@@ -69,7 +69,8 @@ export async function handleLogin(request: FastifyRequest, reply: FastifyReply, 
 
   await identity.sessions.start(request, reply, result.user.id);
   request.log.info({ userId: result.user.id }, 'staff login');
-  const fallback = result.user.papel === 'admin' ? ADMIN_PATH : '/admin/pesquisa';
+  // Managers land on the staff home (attention queue); admins on the lead panel.
+  const fallback = result.user.papel === 'admin' ? ADMIN_PATH : '/admin';
   return reply.redirect(voltar ?? fallback, 303);
 }
 

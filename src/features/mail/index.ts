@@ -16,11 +16,11 @@ export default fp(
     if (!app.config.mailWorker || !app.config.smtp) return;
     let worker: { stop(): Promise<void> } | null = null;
     app.addHook('onReady', async () => {
-      worker = startMailWorker({ db: app.db, config: app.config, log: app.log });
+      worker = startMailWorker({ db: app.db, config: app.config, storage: app.storage, log: app.log });
     });
     app.addHook('onClose', async () => {
       await worker?.stop();
     });
   },
-  { name: 'feature-mail', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
+  { name: 'feature-mail', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth', 'storage'] },
 );

@@ -11,6 +11,8 @@ export interface OutgoingMail {
   attachments?: { filename: string; path: string; contentType: string }[];
   /** what queued it, e.g. "fale_aqui:12" (shown on the diagnostic page) */
   origin?: string;
+  /** Reply-To address, e.g. the unit's e-mail on a reply to a customer */
+  replyTo?: string | null;
   /** MAIL_PRIORITY.chain for notifications to the chain; bulk (the default) otherwise */
   priority?: number;
 }
@@ -40,6 +42,7 @@ export async function enqueueMail(db: Kysely<Database> | Transaction<Database>, 
       anexos: mail.attachments?.length ? JSON.stringify(mail.attachments) : null,
       proxima_tentativa_em: now,
       origem: mail.origin ? oneLine(mail.origin).slice(0, 60) : null,
+      ...(mail.replyTo ? { responder_para: oneLine(mail.replyTo).slice(0, 254) } : {}),
       prioridade: mail.priority ?? MAIL_PRIORITY.bulk,
       criado_em: now,
     })

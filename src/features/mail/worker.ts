@@ -1,7 +1,6 @@
 // Delivery of the outbox: claim due messages, send them over SMTP, record the outcome.
 // A failed send is retried with exponential backoff; after MAX_ATTEMPTS it is "falhou".
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
@@ -9,6 +8,7 @@ import type { Database } from '../../db/types';
 import { nowIso } from '../../db/index';
 import { createOutboxRepository } from './outbox.repository';
 import { createSmtpTransport, type SmtpTransport } from './transport';
+import { createFileStorage, type FileStorage } from '../storage/index';
 
 export const MAX_ATTEMPTS = 8;
 /** first retry after 1 min, then 2, 4, 8 … capped at 6 h */
@@ -24,7 +24,9 @@ export function retryDelayMs(attempt: number): number {
 
 export interface MailContext {
   db: Kysely<Database>;
-  config: Pick<Config, 'smtp' | 'mailFrom' | 'uploadsDir'> & { mail?: Partial<Config['mail']> };
+  config: Pick<Config, 'smtp' | 'mailFrom' | 'uploadsDir' | 'storage'> & { mail?: Partial<Config['mail']> };
+  /** where attachments are read (default: the driver the config chooses) */
+  storage?: FileStorage;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** a pooled transport kept by the worker; otherwise one is opened for the call */
   transport?: SmtpTransport;
@@ -43,16 +45,17 @@ export function describeSendError(err: unknown): string {
   return parts.join(' ').replace(/[\r\n]+/g, ' ').slice(0, 500) || 'erro desconhecido';
 }
 
-/** Attachments are stored relative to UPLOADS_DIR; anything resolving outside it is refused. */
-function resolveAttachments(anexos: string | null, uploadsDir: string) {
+/** Attachments name storage keys; the storage driver checks them and reads the bytes. */
+async function loadAttachments(anexos: string | null, storage: FileStorage) {
   if (!anexos) return [];
   const list = JSON.parse(anexos) as { filename: string; path: string; contentType: string }[];
-  const root = path.resolve(uploadsDir);
-  return list.map((a) => {
-    const full = path.resolve(root, a.path);
-    if (!full.startsWith(root + path.sep)) throw new Error(`anexo fora da pasta de uploads: ${a.path}`);
-    return { filename: a.filename, path: full, contentType: a.contentType };
-  });
+  return Promise.all(
+    list.map(async (a) => {
+      const file = await storage.get(a.path);
+      if (!file) throw new Error(`anexo não encontrado: ${a.path}`);
+      return { filename: a.filename, content: file.open(), contentType: a.contentType };
+    }),
+  );
 }
 
 /** "<random@domain-of-MAIL_FROM>": unique, and recognisable as ours. */
@@ -85,6 +88,7 @@ async function deliverBatch(
   if (!claimed.length) return { result, claimed: 0 };
   ctx.log?.info({ outboxIds: claimed.map((m) => m.id), pid: process.pid }, 'mail batch claimed');
 
+  const storage = ctx.storage ?? createFileStorage(ctx.config, ctx.db);
   // While this batch is being sent, its remaining messages stay claimed; if this process
   // dies, the lease runs out and another instance retries them within leaseMs.
   const pending = new Set(claimed.map((m) => m.id));
@@ -114,7 +118,8 @@ async function deliverBatch(
           subject: msg.assunto,
           text: msg.texto,
           ...(msg.html ? { html: msg.html } : {}),
-          attachments: resolveAttachments(msg.anexos, ctx.config.uploadsDir),
+          ...(msg.responder_para ? { replyTo: msg.responder_para } : {}),
+          attachments: await loadAttachments(msg.anexos, storage),
           messageId,
           // Lets the receiving side (and our tests) tie a message to its outbox row.
           headers: { 'X-Outbox-Id': String(msg.id) },

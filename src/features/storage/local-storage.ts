@@ -1,77 +1,144 @@
-// Where uploaded files live: a directory on the local disk (UPLOADS_DIR). Every path the
-// rest of the app sees is RELATIVE to that directory, so the root can move (or become an
-// object store later) without touching stored rows.
-import { randomBytes } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+// Local-disk driver: files under UPLOADS_DIR. A temporary file is "<key>.tmp" next to its
+// final name; commit renames it (same folder, so the rename is atomic). Only one machine,
+// or a shared network volume, can use it with several instances.
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
+import { isManagedKey } from './references';
+import { checkKey, UnsafePathError, type FileStorage, type SweepCandidate } from './storage';
 
-export class UnsafePathError extends Error {
-  constructor(relativePath: string) {
-    super(`caminho fora do diretório de uploads: ${JSON.stringify(relativePath)}`);
-    this.name = 'UnsafePathError';
+const TMP = '.tmp';
+
+export interface LocalStorage extends FileStorage {
+  readonly root: string;
+  /** Absolute path of a key; throws UnsafePathError for anything outside the root. */
+  resolve(key: string): string;
+}
+
+async function unlinkQuiet(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
 
-export interface FileStorage {
-  readonly root: string;
-  /** Absolute path of a stored file; throws UnsafePathError for anything outside the root. */
-  resolve(relativePath: string): string;
-  /** Writes atomically: a temporary name in the same folder, then a rename. */
-  write(relativePath: string, data: Buffer): Promise<void>;
-  /** Removes a file; a missing file is not an error (cleanup must be idempotent). */
-  remove(relativePath: string): Promise<void>;
-  open(relativePath: string): ReadStream;
-  size(relativePath: string): Promise<number | null>;
+async function mtimeOf(file: string): Promise<number | null> {
+  try {
+    return (await stat(file)).mtimeMs;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
 }
 
-// Relative paths we create are "segment/segment/name.ext" with plain characters only.
-const SAFE_RELATIVE = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*\/[A-Za-z0-9_-]+\.[a-z0-9]{1,8}$/;
-
-export function createLocalStorage(rootDir: string): FileStorage {
+export function createLocalStorage(rootDir: string): LocalStorage {
   const root = path.resolve(rootDir);
 
-  function resolve(relativePath: string): string {
-    if (typeof relativePath !== 'string' || !SAFE_RELATIVE.test(relativePath)) throw new UnsafePathError(relativePath);
-    const full = path.resolve(root, relativePath);
+  function resolve(key: string): string {
+    const full = path.resolve(root, checkKey(key));
     // Belt and braces: the pattern already forbids "..", but the resolved path decides.
-    if (!full.startsWith(root + path.sep)) throw new UnsafePathError(relativePath);
+    if (!full.startsWith(root + path.sep)) throw new UnsafePathError(key);
+    return full;
+  }
+
+  /** A path found by the sweep, relative to the root, back to an absolute one inside it. */
+  function inside(relative: string): string {
+    const full = path.resolve(root, relative);
+    if (!full.startsWith(root + path.sep)) throw new UnsafePathError(relative);
     return full;
   }
 
   return {
+    driver: 'local',
     root,
     resolve,
-    async write(relativePath, data) {
-      const full = resolve(relativePath);
+
+    async put(key, data) {
+      const full = resolve(key);
       await mkdir(path.dirname(full), { recursive: true });
-      const temp = `${full}.${randomBytes(6).toString('hex')}.tmp`;
+      // "wx": never overwrite; a random name that already exists is a bug, not a case to hide.
+      const handle = await open(full + TMP, 'wx', 0o640);
       try {
-        // "wx": never overwrite; a random name that already exists is a bug, not a case to hide.
-        await writeFile(temp, data, { flag: 'wx', mode: 0o640 });
-        await rename(temp, full);
+        await handle.writeFile(data);
+        // On disk before the row that points at it is committed.
+        await handle.datasync();
       } catch (err) {
-        await unlink(temp).catch(() => {});
+        await handle.close().catch(() => {});
+        await unlinkQuiet(full + TMP);
         throw err;
       }
+      await handle.close();
     },
-    async remove(relativePath) {
-      try {
-        await unlink(resolve(relativePath));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+
+    async commit(_trx, keys) {
+      for (const key of keys) {
+        const full = resolve(key);
+        // The sweep judges final files by their age: it starts now, not at the upload.
+        const now = new Date();
+        await utimes(full + TMP, now, now);
+        await rename(full + TMP, full);
       }
     },
-    open(relativePath) {
-      return createReadStream(resolve(relativePath));
-    },
-    async size(relativePath) {
+
+    async get(key) {
+      const full = resolve(key);
       try {
-        return (await stat(resolve(relativePath))).size;
+        const info = await stat(full);
+        if (!info.isFile()) return null;
+        return { size: info.size, open: () => createReadStream(full) };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;
       }
     },
+
+    async delete(key) {
+      const full = resolve(key);
+      await unlinkQuiet(full + TMP);
+      await unlinkQuiet(full);
+    },
+
+    async *listForSweep(before, references) {
+      const cutoff = before.getTime();
+      async function* walk(dir: string): AsyncGenerator<SweepCandidate> {
+        let entries;
+        try {
+          entries = await readdir(dir, { withFileTypes: true });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+          throw err;
+        }
+        for (const entry of entries) {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) {
+            // ".spool" (files being received) is swept on its own
+            if (!entry.name.startsWith('.')) yield* walk(full);
+            continue;
+          }
+          if (!entry.isFile()) continue;
+          const relative = path.relative(root, full).split(path.sep).join('/');
+          // Any "*.tmp" is a temporary file (also the "<name>.<random>.tmp" of older versions).
+          const temporary = entry.name.endsWith(TMP);
+          if (!temporary && !(SAFE_FINAL.test(relative) && isManagedKey(relative, references))) continue;
+          const mtime = await mtimeOf(full);
+          if (mtime === null || mtime >= cutoff) continue;
+          yield { key: relative, temporary };
+        }
+      }
+      yield* walk(root);
+    },
+
+    async deleteStale(candidate, before) {
+      const full = candidate.temporary ? inside(candidate.key) : resolve(candidate.key);
+      if (candidate.temporary && !full.endsWith(TMP)) throw new UnsafePathError(candidate.key);
+      // A temporary file and its final name are different paths, so a commit that renamed
+      // the file meanwhile is never undone here; a final file only gets older.
+      const mtime = await mtimeOf(full);
+      if (mtime === null || mtime >= before.getTime()) return;
+      await unlinkQuiet(full);
+    },
   };
 }
+
+const SAFE_FINAL = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*\/[A-Za-z0-9_-]+\.[a-z0-9]{1,8}$/;

@@ -60,10 +60,13 @@ export async function seedDemoPhotos(db: Db, storage: FileStorage, perUnit = 3, 
       const scene = DEMO_SCENES[(u + i) % DEMO_SCENES.length]!;
       const stored = await storeUnitPhoto(storage, unit.id, await demoPhoto(scene, (u * 47 + i * 90) % 360));
       const now = nowIso();
-      await db
-        .insertInto('unidade_fotos')
-        .values({ unidade_id: unit.id, ordem: i + 1, alt: scene.alt, hash: stored.hash, largura: stored.largura, altura: stored.altura, criado_em: now, atualizado_em: now })
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('unidade_fotos')
+          .values({ unidade_id: unit.id, ordem: i + 1, alt: scene.alt, hash: stored.hash, largura: stored.largura, altura: stored.altura, criado_em: now, atualizado_em: now })
+          .execute();
+        await storage.commit(trx, stored.keys);
+      });
       added++;
     }
   }

@@ -6,8 +6,7 @@ import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
 import type { FileStorage } from '../storage/index';
-import { MAX_IMAGE_BYTES } from '../feedback/images';
-import { PHOTO_FILE, PHOTO_MIME, photoStoragePath, type PhotoFormat } from './photos';
+import { MAX_UNIT_PHOTO_BYTES, PHOTO_FILE, PHOTO_MIME, photoStoragePath, type PhotoFormat } from './photos';
 import type { PhotoErrors, PhotosService } from './photos.service';
 import { PhotosPage, photosPath } from './photos.view';
 
@@ -17,6 +16,7 @@ const PhotoParams = Type.Object({ id: Type.String({ pattern: '^\\d{1,9}$' }), fo
 interface PhotoUpload {
   fields: Record<string, string>;
   file: Buffer | null;
+  filename?: string;
   tooLarge: boolean;
 }
 const uploads = new WeakMap<FastifyRequest, PhotoUpload>();
@@ -27,14 +27,17 @@ async function readPhotoUpload(request: FastifyRequest): Promise<void> {
   uploads.set(request, parsed);
   if (!request.isMultipart()) return;
   try {
-    const options = { limits: { files: 1, fileSize: MAX_IMAGE_BYTES }, throwFileSizeLimit: false };
+    const options = { limits: { files: 1, fileSize: MAX_UNIT_PHOTO_BYTES }, throwFileSizeLimit: false };
     for await (const part of request.parts(options as Parameters<typeof request.parts>[0])) {
       if (part.type === 'file') {
         const chunks: Buffer[] = [];
         for await (const chunk of part.file) chunks.push(chunk as Buffer);
         if (part.file.truncated) parsed.tooLarge = true;
         const data = Buffer.concat(chunks);
-        if (part.fieldname === 'foto' && data.length > 0) parsed.file = data;
+        if (part.fieldname === 'foto' && data.length > 0) {
+          parsed.file = data;
+          parsed.filename = part.filename;
+        }
       } else if (typeof part.value === 'string' && !(part.fieldname in parsed.fields)) {
         parsed.fields[part.fieldname] = part.value;
       }
@@ -71,7 +74,7 @@ export function photosStaffRoutes(service: PhotosService) {
         const unitId = Number(request.params.id);
         if (!(await service.unit(unitId))) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
         const upload = uploads.get(request) ?? { fields: {}, file: null, tooLarge: false };
-        const result = await service.upload(unitId, request.staff!.id, { alt: upload.fields.alt, file: upload.file, tooLarge: upload.tooLarge });
+        const result = await service.upload(unitId, request.staff!.id, { alt: upload.fields.alt, file: upload.file, filename: upload.filename, tooLarge: upload.tooLarge });
         if (result.ok) return reply.redirect(`${photosPath(unitId)}?salvo=1`, 303);
         if (wantsJson(request)) return reply.code(result.status).send({ errors: result.errors });
         return render(request, reply, unitId, result.status, { errors: result.errors, values: { alt: upload.fields.alt } });
@@ -116,10 +119,10 @@ export function photoFileRoutes(app: FastifyInstance, storage: FileStorage) {
     const [, hash, width, format] = match as unknown as [string, string, string, PhotoFormat];
     const snap = await app.catalog.snapshot();
     if (!snap.photosByUnit.get(unitId)?.some((p) => p.hash === hash)) return notFound();
-    const path = photoStoragePath(unitId, hash, Number(width), format);
-    if ((await storage.size(path)) === null) return notFound();
+    const file = await storage.get(photoStoragePath(unitId, hash, Number(width), format));
+    if (!file) return notFound();
     // The name changes with the content: a copy never changes, so caches may keep it forever.
-    reply.type(PHOTO_MIME[format]).header('cache-control', 'public, max-age=31536000, immutable');
-    return reply.send(storage.open(path));
+    reply.type(PHOTO_MIME[format]).header('cache-control', 'public, max-age=31536000, immutable').header('content-length', file.size);
+    return reply.send(file.open());
   });
 }

@@ -2,7 +2,7 @@
 import { nowIso, type Db } from '../../db/index';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
-import { ImageRejectedError } from '../feedback/images';
+import { ImageRejectedError } from '../storage/images';
 import { ALT_MAX, ALT_MIN, MAX_UNIT_PHOTOS } from './photos';
 import { removeUnitPhotoFiles, storeUnitPhoto } from './photos.pipeline';
 import { createPhotosRepository, type PhotosRepository } from './photos.repository';
@@ -31,7 +31,7 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
     unit: (id: number) => repo.unit(id),
     list: (unitId: number) => repo.list(unitId),
 
-    async upload(unitId: number, usuarioId: number | null, input: { alt: unknown; file: Buffer | null; tooLarge: boolean }): Promise<PhotoOutcome> {
+    async upload(unitId: number, usuarioId: number | null, input: { alt: unknown; file: Buffer | null; filename?: string | null; tooLarge: boolean }): Promise<PhotoOutcome> {
       const errors: PhotoErrors = {};
       const alt = checkAlt(input.alt);
       if ('error' in alt) errors.alt = alt.error;
@@ -44,13 +44,19 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
       if (errors.alt || errors.foto) return { ok: false, status: 422, errors };
       let stored;
       try {
-        stored = await storeUnitPhoto(storage, unitId, input.file!);
+        stored = await storeUnitPhoto(storage, unitId, input.file!, input.filename);
       } catch (err) {
         if (err instanceof ImageRejectedError) return { ok: false, status: 422, errors: { foto: err.message } };
         throw err;
       }
       const text = (alt as { alt: string }).alt;
-      const id = await inTransaction(async (trx) => {
+      const discard = () => Promise.all(stored.keys.map((k) => storage.delete(k)));
+      if (await repo.hashInUse(unitId, stored.hash)) {
+        await discard();
+        return { ok: false, status: 422, errors: { foto: 'Esta foto já está entre as fotos da unidade.' } };
+      }
+      const id = await db.transaction().execute(async (tx) => {
+        const trx = createPhotosRepository(tx);
         // counted again inside the transaction: two uploads at once cannot make nine
         await trx.lockUnit(unitId);
         const rows = await trx.list(unitId);
@@ -59,13 +65,15 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
         const ordem = rows.reduce((m, r) => Math.max(m, r.ordem), 0) + 1;
         const newId = await trx.insert({ unidade_id: unitId, ordem, alt: text, hash: stored.hash, largura: stored.largura, altura: stored.altura }, now);
         await trx.audit(usuarioId, 'criar', newId, null, { unidade_id: unitId, alt: text, hash: stored.hash }, now);
+        // the files become final exactly with the row
+        await storage.commit(tx, stored.keys);
         return newId;
       }).catch(async (err) => {
-        if (!(await repo.hashInUse(unitId, stored.hash))) await Promise.all(stored.paths.map((p) => storage.remove(p)));
+        await discard();
         throw err;
       });
       if (id === null) {
-        if (!(await repo.hashInUse(unitId, stored.hash))) await Promise.all(stored.paths.map((p) => storage.remove(p)));
+        await discard();
         return { ok: false, status: 422, errors: { foto: `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.` } };
       }
       onChange();
@@ -115,8 +123,7 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
         return found;
       });
       if (!row) return { ok: false, status: 404, errors: {} };
-      // The same picture may be on the unit twice (uploaded again): keep the files it shares.
-      if (!(await repo.hashInUse(unitId, row.hash))) await removeUnitPhotoFiles(storage, unitId, row);
+      await removeUnitPhotoFiles(storage, unitId, row);
       onChange();
       return { ok: true };
     },

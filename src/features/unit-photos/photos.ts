@@ -2,6 +2,8 @@
 // routes and the public views.
 
 export const MAX_UNIT_PHOTOS = 8;
+/** a unit photo is a prepared picture, not a raw 48 MP capture */
+export const MAX_UNIT_PHOTO_BYTES = 10 * 1024 * 1024;
 export const ALT_MIN = 3;
 export const ALT_MAX = 200;
 /** srcset widths; a smaller original is never enlarged */

@@ -5,37 +5,26 @@ import Type from 'typebox';
 import { canAccessUnit } from '../../identity/access';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, requireUnitAccess, sendInvalid, staffProps } from '../shared/http';
 import type { ContentServices } from '../services';
+import { multipartReader, receivedUpload, releaseUpload } from '../../storage/multipart';
 import { parseTimetableCsv } from './timetable-csv';
 import { ClassEditPage, CsvPreviewPage, TimetablePage } from './timetable.view';
 import type { FieldErrors, FormValues } from '../shared/validation';
 
 const MAX_CSV_BYTES = 256 * 1024;
 
-/**
- * Reads the CSV upload (multipart) before the CSRF check, so the check finds the
- * csrf_token field in request.body. The file is kept in memory: it is small text.
- */
+// The CSV upload goes through the shared multipart reader (before the CSRF check, so the
+// check finds csrf_token in request.body). The file is kept in memory: it is small text.
+let readCsv: ReturnType<typeof multipartReader> | undefined;
+
 async function readUpload(request: FastifyRequest, reply: FastifyReply) {
-  if (!request.isMultipart()) {
-    request.body = {};
-    return;
-  }
-  const body: Record<string, unknown> = {};
-  try {
-    for await (const part of request.parts({ limits: { fileSize: MAX_CSV_BYTES, files: 1 } })) {
-      if (part.type === 'file') {
-        const buf = await part.toBuffer();
-        body.arquivo = { filename: part.filename, data: buf, truncated: part.file.truncated };
-      } else if (typeof part.value === 'string') body[part.fieldname] = part.value;
-    }
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
-      body.arquivo = { tooLarge: true };
-    } else throw err;
-  }
+  readCsv ??= multipartReader({ fileFields: ['arquivo'], maxFiles: 1, maxFileBytes: MAX_CSV_BYTES, allowUrlencoded: false }, () => request.server.uploadSpool);
+  await readCsv(request, reply);
+  if (reply.sent) return reply;
+  const upload = receivedUpload(request);
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  if (upload.problem) body.arquivo = { tooLarge: true };
+  else if (upload.files[0]) body.arquivo = { filename: upload.files[0].label, data: await upload.files[0].read(), truncated: false };
   request.body = body;
-  void reply;
 }
 
 export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
@@ -106,7 +95,7 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
 
   r.post(
     '/admin/conteudo/unidades/:id/aulas/csv',
-    { preHandler: [app.requireStaff, requireUnitAccess, readUpload, app.csrfProtection], schema: { params: IdParams } },
+    { preHandler: [app.requireStaff, requireUnitAccess, readUpload, app.csrfProtection], onSend: releaseUpload, schema: { params: IdParams } },
     async (request, reply) => {
       const id = request.params.id;
       const data = await s.timetable.page(id);

@@ -1,0 +1,82 @@
+// The staff home's attention queue: per unit the user can see, detractor answers (0–6)
+// with a comment that nobody has dealt with yet, and free messages still unanswered
+// after 48 hours, oldest first.
+import type { FaleAquiRepository } from './fale-aqui.repository';
+import type { SurveyRepository } from './survey.repository';
+
+export const UNANSWERED_AFTER_MS = 48 * 60 * 60 * 1000;
+/** Detractors older than this are history, not a queue (the report still lists them). */
+export const DETRACTOR_WINDOW_DAYS = 90;
+const LIMIT = 200;
+
+export type AttentionItem =
+  | {
+      kind: 'detrator';
+      id: number;
+      criadoEm: string;
+      nota: number;
+      nome: string | null;
+      contato: string | null;
+      texto: string;
+    }
+  | {
+      kind: 'mensagem';
+      id: number;
+      criadoEm: string;
+      nome: string;
+      contato: string | null;
+      texto: string;
+      status: string;
+    };
+
+export interface AttentionGroup {
+  unidadeId: number | null;
+  unidade: string;
+  items: AttentionItem[];
+}
+
+export function createAttentionService(surveyRepo: SurveyRepository, messagesRepo: FaleAquiRepository) {
+  return {
+    async queue(unitIds: number[] | null, now = new Date()): Promise<AttentionGroup[]> {
+      const since = new Date(now.getTime() - DETRACTOR_WINDOW_DAYS * 86_400_000).toISOString();
+      const before = new Date(now.getTime() - UNANSWERED_AFTER_MS).toISOString();
+      const [detractors, unanswered] = await Promise.all([
+        surveyRepo.detractorsToHandle(unitIds, since, LIMIT),
+        messagesRepo.unansweredBefore(unitIds, before, LIMIT),
+      ]);
+      const groups = new Map<string, AttentionGroup>();
+      const group = (unidadeId: number | null, unidade: string) => {
+        const key = unidadeId === null ? `t:${unidade}` : `u:${unidadeId}`;
+        let g = groups.get(key);
+        if (!g) groups.set(key, (g = { unidadeId, unidade, items: [] }));
+        return g;
+      };
+      for (const d of detractors) {
+        group(d.unidade_id, d.unidade).items.push({
+          kind: 'detrator',
+          id: d.id,
+          criadoEm: d.criado_em,
+          nota: d.nota_nps ?? 0,
+          nome: d.nome_cliente,
+          contato: d.contato_cliente,
+          texto: d.comentario ?? '',
+        });
+      }
+      for (const m of unanswered) {
+        group(m.unidade_id, m.unidade).items.push({
+          kind: 'mensagem',
+          id: m.id,
+          criadoEm: m.criado_em,
+          nome: m.anonimo ? 'Anônimo' : m.nome_completo,
+          contato: [m.contato_email, m.contato_telefone].filter(Boolean).join(' · ') || null,
+          texto: m.mensagem,
+          status: m.status,
+        });
+      }
+      const list = [...groups.values()];
+      for (const g of list) g.items.sort((a, b) => a.criadoEm.localeCompare(b.criadoEm) || a.id - b.id);
+      // The unit with the oldest waiting item first.
+      return list.sort((a, b) => a.items[0]!.criadoEm.localeCompare(b.items[0]!.criadoEm));
+    },
+  };
+}
