@@ -43,7 +43,7 @@ it('searches as you type, opens a unit with the keyboard, and has no a11y violat
   await context.close();
 });
 
-it('opens a unit with a tap, then its benefit page; a unit without a link points to nearby ones', async () => {
+it('opens a unit with a tap, then its benefit page; a unit without a link and none near points to all units', async () => {
   const context = await phoneContext(suite.browser);
   const page = await context.newPage();
   const watch = watchPage(page);
@@ -59,13 +59,16 @@ it('opens a unit with a tap, then its benefit page; a unit without a link points
   const unitUrl = new URL(page.url());
   await page.goto(`${suite.server.baseUrl}/pages/Pass/index.php?id=${unitUrl.searchParams.get('id')}`);
   await expect(page.getByRole('heading', { name: 'Esta unidade ainda não aceita benefício' }).isVisible()).resolves.toBe(true);
-  const nearby = page.getByRole('link', { name: /com (Wellhub|TotalPass)/ });
-  expect(await nearby.count()).toBeGreaterThan(0);
+  // the nearest unit with a benefit is 1,600+ km away: none is suggested, all units are linked
+  await expect(page.getByText(/Nenhuma unidade com benefício fica perto desta/).isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
 
-  await Promise.all([page.waitForURL(/\/pages\/Pass\/index\.php\?id=\d+$/), nearby.first().tap()]);
+  await Promise.all([page.waitForURL(/\/unidades$/), page.getByRole('link', { name: 'Veja todas as unidades' }).tap()]);
+  await Promise.all([page.waitForURL(/\/Detalhes\.php\?id=\d+$/), page.getByRole('link', { name: 'Movimento Savassi', exact: true }).tap()]);
+  await Promise.all([page.waitForURL(/\/pages\/Pass\/index\.php\?id=\d+$/), page.getByRole('link', { name: /^Treine aqui com Wellhub/ }).tap()]);
   const cta = page.getByRole('link', { name: /^Acessar (Wellhub|TotalPass)/ });
-  await expect(cta.getAttribute('rel')).resolves.toBe('noopener noreferrer');
+  await expect(cta.getAttribute('rel')).resolves.toBe('noopener noreferrer nofollow');
+  await expect(cta.getAttribute('href')).resolves.toMatch(/^\/ir\/beneficio\?unidade=\d+$/);
   await expectNoA11yViolations(page);
 
   expect(watch.errors).toEqual([]);

@@ -12,6 +12,7 @@ import notFoundPlugin from './http/not-found';
 import staticPlugin from './http/static';
 import formsPlugin from './http/forms';
 import healthPlugin from './http/health';
+import brandPlugin from './brand/routes';
 import { fastifyTrustProxy } from './http/proxy';
 import catalogFeature from './features/catalog/index';
 import storageFeature from './features/storage/index';
@@ -22,6 +23,8 @@ import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
+import ctaFeature from './features/cta/index';
+import unitPhotosFeature from './features/unit-photos/index';
 import bookingFeature from './features/booking/index';
 import envioFeature from './features/envio/index';
 
@@ -61,6 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(identityFeature);
   for (const alias of legacyPluginNames) await app.register(alias);
   await app.register(healthPlugin);
+  await app.register(brandPlugin);
 
   await app.register(storageFeature);
   await app.register(envioFeature);
@@ -70,6 +74,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(franchiseFeature);
   await app.register(feedbackFeature);
   await app.register(contentFeature);
+  await app.register(ctaFeature);
+  await app.register(unitPhotosFeature);
   await app.register(bookingFeature);
 
   return app;

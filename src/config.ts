@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
+import { normalizePhone } from './lib/form/parsers';
 
 const EnvSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
@@ -56,6 +57,10 @@ const EnvSchema = Type.Object({
   BRAND_NAME: Type.String({ minLength: 2, maxLength: 80, default: 'Academia Movimento' }),
   // Absolute links (sitemap, canonical, og:image, QR codes, links in e-mails).
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/\\s]+(/[^\\s]*)?$', maxLength: 200 })),
+  // The chain's own WhatsApp (footer, and "Matricule-se" of a unit without one) and social pages.
+  BRAND_WHATSAPP: Type.Optional(Type.String({ pattern: '^[0-9+() -]{10,20}$' })),
+  BRAND_INSTAGRAM: Type.Optional(Type.String({ pattern: '^https://[^\\s]+$', maxLength: 200 })),
+  BRAND_FACEBOOK: Type.Optional(Type.String({ pattern: '^https://[^\\s]+$', maxLength: 200 })),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -112,6 +117,10 @@ export interface Config {
   brandName: string;
   /** origin (and optional path prefix) for absolute links, without a trailing slash */
   publicUrl: string;
+  /** the chain's WhatsApp as E.164 (+55…), or null */
+  brandWhatsapp: string | null;
+  brandInstagram: string | null;
+  brandFacebook: string | null;
 }
 
 /**
@@ -218,6 +227,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (err instanceof ConfigError) problems.push(...err.problems);
     else throw err;
   }
+  const brandWhatsapp = env.BRAND_WHATSAPP ? normalizePhone(env.BRAND_WHATSAPP) : null;
+  if (env.BRAND_WHATSAPP && !brandWhatsapp) {
+    problems.push('BRAND_WHATSAPP: use um número brasileiro com DDD, por exemplo (11) 99999-0000');
+  }
   if (problems.length || !database) throw new ConfigError(problems);
 
   const smtp: SmtpConfig | null = env.SMTP_HOST
@@ -257,6 +270,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     brandName: env.BRAND_NAME,
     // Outside production a local default keeps links usable; production should set it.
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    brandWhatsapp,
+    brandInstagram: env.BRAND_INSTAGRAM ?? null,
+    brandFacebook: env.BRAND_FACEBOOK ?? null,
   };
 }
 

@@ -3,6 +3,8 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { createDb } from './db/index';
 import { prepareDatabase } from './db/startup';
+import { invalidateCatalogCache } from './features/catalog/index';
+import { seedDemoPhotos } from './features/unit-photos/demo';
 
 async function main() {
   loadDotEnv();
@@ -61,6 +63,16 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (prepared.seeded) {
+    // Demo photos are drawn with sharp after the site is up (several seconds on a small
+    // machine): units show the placeholder until their photos are stored.
+    seedDemoPhotos(handle.db, app.storage)
+      .then((n) => {
+        invalidateCatalogCache(app);
+        app.log.info({ photos: n }, 'demo photos stored');
+      })
+      .catch((err) => app.log.warn({ err }, 'demo photos could not be stored'));
+  }
 }
 
 main().catch((err) => {

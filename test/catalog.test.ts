@@ -305,30 +305,34 @@ describe('Pass page', () => {
     const res = await t.app.inject(`/pages/Pass/index.php?id=${ids['Movimento Pinheiros']}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Movimento Pinheiros com Wellhub');
-    expect(res.body).toMatch(
-      /<a class="button cta-button" href="https:\/\/wellhub\.com\/pt-br\/search\/\?q=movimento-pinheiros" rel="noopener noreferrer" target="_blank">Acessar Wellhub/,
+    // counted on the server (/ir/), then on to the platform
+    expect(res.body).toContain(
+      `<a class="button cta-button" href="/ir/beneficio?unidade=${ids['Movimento Pinheiros']}" rel="noopener noreferrer nofollow" target="_blank">Acessar Wellhub`,
     );
+    const go = await t.app.inject(`/ir/beneficio?unidade=${ids['Movimento Pinheiros']}`);
+    expect(go.statusCode).toBe(302);
+    expect(go.headers.location).toBe('https://wellhub.com/pt-br/search/?q=movimento-pinheiros');
     expectSecurityHeaders(res.headers);
   });
 
-  it('says so when the unit has no link and lists nearby units that have one', async () => {
+  it('says so when the unit has no link, and suggests only units with one within 50 km, with their distance', async () => {
+    // Recife: the nearest unit with a benefit is 1,600+ km away, so none is suggested
     const res = await t.app.inject(`/pages/Pass/index.php?id=${ids['Movimento Boa Viagem']}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('ainda não aceita benefício');
-    const links = [...res.body.matchAll(/<ul class="unit-list nearby">([\s\S]*?)<\/ul>/g)].map((m) => m[1]).join('');
-    const nearbyIds = [...links.matchAll(/href="\/pages\/Pass\/index\.php\?id=(\d+)"/g)].map((m) => Number(m[1]));
-    expect(nearbyIds.length).toBeGreaterThan(0);
-    expect(nearbyIds).not.toContain(ids['Movimento Boa Viagem']);
-    expect(nearbyIds).not.toContain(ids['Movimento Cambuí']);
-    const withLink = await t.db.selectFrom('unidades').select('id').where('beneficio_url', 'is not', null).where('ativo', '=', 1).execute();
-    for (const id of nearbyIds) expect(withLink.map((u) => u.id)).toContain(id);
-    // the same city comes first: a Recife unit with a link beats every other city
+    expect(res.body).not.toContain('<ul class="unit-list nearby">');
+    expect(res.body).toContain('Nenhuma unidade com benefício fica perto desta (até 50 km)');
+    expect(res.body).toContain('href="/unidades"');
+    // a Recife unit with a link, 10 km away, is suggested with its distance; one 60 km away is not
     const recife = await addUnit({ nome: 'Movimento Casa Forte', cidade: 'Recife', uf: 'PE', beneficio_nome: 'TotalPass', beneficio_url: 'https://totalpass.com/br/x', latitude: -8.03, longitude: -34.92 });
+    const far = await addUnit({ nome: 'Movimento Longe', cidade: 'Goiana', uf: 'PE', beneficio_nome: 'TotalPass', beneficio_url: 'https://totalpass.com/br/y', latitude: -7.56, longitude: -35.0 });
     invalidateCatalogCache(t.app);
     const again = await t.app.inject(`/pages/Pass/index.php?id=${ids['Movimento Boa Viagem']}`);
-    const first = /<ul class="unit-list nearby"><li><a href="\/pages\/Pass\/index\.php\?id=(\d+)"/.exec(again.body);
-    expect(Number(first?.[1])).toBe(recife);
-    await t.db.deleteFrom('unidades').where('id', '=', recife).execute();
+    const list = /<ul class="unit-list nearby">([\s\S]*?)<\/ul>/.exec(again.body)?.[1] ?? '';
+    const nearbyIds = [...list.matchAll(/href="\/pages\/Pass\/index\.php\?id=(\d+)"/g)].map((m) => Number(m[1]));
+    expect(nearbyIds).toEqual([recife]);
+    expect(list).toMatch(/ · a \d+,\d km/);
+    await t.db.deleteFrom('unidades').where('id', 'in', [recife, far]).execute();
     invalidateCatalogCache(t.app);
   });
 
@@ -359,7 +363,10 @@ describe('escaping of catalog text', () => {
     expect(ld.name).toBe('<script>alert(1)</script>');
     expect(ld.description).toBe('</script><script>alert(3)</script>');
     // the benefit URL is an attribute value: quotes are escaped
-    expect(pass).toContain('href="https://wellhub.com/?q=%22%3E%3Cscript%3Ealert(4)%3C/script%3E"');
+    // the benefit URL never reaches the page: /ir/ redirects to it, escaped as a URL
+    expect(pass).not.toContain('alert(4)');
+    const go = await t.app.inject(`/ir/beneficio?unidade=${ids.xss}`);
+    expect(go.headers.location).toBe('https://wellhub.com/?q=%22%3E%3Cscript%3Ealert(4)%3C/script%3E');
     // JSON carries the raw text; the browser script inserts it as text
     expect((await search('alert')).body).toContainEqual({ tipo: 'unidade', id: ids.xss, nome: '<script>alert(1)</script>', cidade: 'Recife' });
   });

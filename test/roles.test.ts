@@ -279,6 +279,13 @@ function cases(): Case[] {
     adminOnlyPost('reset password', `/admin/contas/${ids.account}/senha`, { nova_senha: 'curta' }, 422),
     adminOnlyPost('activate account', `/admin/contas/${ids.account}/ativo`, { ativo: '1' }, 303),
     adminOnlyGet('audit log', '/admin/auditoria'),
+
+    // ---- calls-to-action clicks (managers: their units) and unit photos (admins)
+    { name: 'clicks report', method: 'GET', url: '/admin/cliques', expect: { admin: { status: 200, contains: [ids.nameB] }, gerente: { status: 200, contains: [ids.nameA], notContains: [ids.nameB] }, anonimo: LOGIN } },
+    { name: 'clicks report, unit B', method: 'GET', url: `/admin/cliques?unidade_id=${B}`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
+    adminOnlyGet('unit photos', `/admin/conteudo/unidades/${A}/fotos`),
+    adminOnlyPost('unit photo upload without a file', `/admin/conteudo/unidades/${A}/fotos`, { alt: 'Sala' }, 422),
+    adminOnlyPost('unit photo action on a missing photo', `/admin/conteudo/unidades/${A}/fotos/999999`, { acao: 'remover' }, 404),
     adminOnlyGet('audit log, filtered', '/admin/auditoria?entidade=unidade&pagina=2'),
   ];
   return list;
@@ -345,6 +352,7 @@ describe('role matrix', () => {
       '/admin/conteudo/perguntas/:id/excluir', '/admin/conteudo/perguntas/:id/opcoes', '/admin/conteudo/perguntas/:id/opcoes/:id',
       '/admin/conteudo/perguntas/:id/opcoes/:id/ativo', '/admin/conteudo/perguntas/:id/opcoes/:id/excluir',
       '/admin/contas', '/admin/contas/nova', '/admin/contas/:id', '/admin/contas/:id/senha', '/admin/contas/:id/ativo', '/admin/auditoria',
+      '/admin/cliques', '/admin/conteudo/unidades/:id/fotos', '/admin/conteudo/unidades/:id/fotos/:id',
       '/admin', '/admin/preferencias', '/admin/mensagens/:id/responder', '/admin/pesquisa/resposta/:id/tratada',
       '/admin/pesquisa/cartaz/:id', '/admin/pesquisa/cartaz/:id/qr.svg',
       '/admin/aulas-experimentais', '/admin/aulas-experimentais/:id/status', '/admin/aulas-experimentais/funil', '/admin/aulas-experimentais/funil.csv',

@@ -359,6 +359,20 @@ export interface AuditoriaTable {
   criado_em: string;
 }
 
+export interface UnidadeFotosTable {
+  id: Id;
+  unidade_id: number;
+  /** position among the unit's photos: the lowest is the cover */
+  ordem: number;
+  alt: string;
+  /** content hash (16 hex digits) in every file name and URL of the photo */
+  hash: string;
+  largura: number;
+  altura: number;
+  criado_em: string;
+  atualizado_em: string;
+}
+
 export interface CliquesCtaTable {
   id: Id;
   unidade_id: number | null;
@@ -460,6 +474,7 @@ export interface Database {
   auditoria: AuditoriaTable;
   envios: EnviosTable;
   cliques_cta: CliquesCtaTable;
+  unidade_fotos: UnidadeFotosTable;
   aulas_experimentais: AulasExperimentaisTable;
   aulas_experimentais_vagas: AulasExperimentaisVagasTable;
   limites: LimitesTable;

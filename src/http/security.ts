@@ -29,7 +29,8 @@ const HEADERS: Record<string, string> = {
   'x-dns-prefetch-control': 'off',
   'x-download-options': 'noopen',
   'x-permitted-cross-domain-policies': 'none',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+  // Geolocation only for our own pages: "Unidades perto de mim" asks for it.
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(self), payment=()',
 };
 const HSTS = 'max-age=31536000; includeSubDomains';
 

@@ -42,7 +42,7 @@ export function ErrorSummary(props: {
   const order = [...Object.keys(labels).filter((k) => k in errors), ...keys.filter((k) => !(k in labels))];
   const idFor = props.idFor ?? ((n: string) => fieldId(n));
   return (
-    <div class="alert alert-error error-summary" role="alert" id="erros" tabIndex={-1}>
+    <div class="alert alert-error error-summary" role="alert" id="erros" tabIndex={-1} autofocus data-error-summary>
       <p>
         <strong>
           {props.intro ?? (

@@ -1,21 +1,32 @@
 import type { ComponentChildren, VNode } from 'preact';
+import { absoluteUrl, brand } from '../brand/index';
 
-export const SITE_NAME = 'Academia Movimento';
+/** The chain's name (BRAND_NAME). Kept as a function: the brand is set at start-up. */
+export const siteName = (): string => brand().name;
 
 export interface LayoutProps {
   title: string;
   description?: string;
-  /** extra <head> content: Open Graph, JSON-LD */
+  /** extra <head> content: JSON-LD */
   head?: VNode | VNode[];
   /** browser modules under /assets, e.g. "search.js" */
   scripts?: string[];
   /** staff pages get the staff navigation and are never indexed */
   staff?: { name: string; csrfToken: string; papel?: 'admin' | 'gerente' } | null;
+  /** public pages: their path ("/Detalhes.php?id=3") for the canonical link and Open Graph */
+  canonical?: string;
+  /** og:title when it should differ from the page title (default: the title) */
+  ogTitle?: string;
+  /** og:image (a path or absolute URL); the brand card by default */
+  image?: string;
+  /** something fixed at the bottom of a phone screen (the unit page's calls to action) */
+  bottomBar?: ComponentChildren;
   children: ComponentChildren;
 }
 
-export function Layout({ title, description, head, scripts = [], staff, children }: LayoutProps) {
-  const fullTitle = title === SITE_NAME ? title : `${title} · ${SITE_NAME}`;
+export function Layout({ title, description, head, scripts = [], staff, canonical, ogTitle, image, bottomBar, children }: LayoutProps) {
+  const b = brand();
+  const fullTitle = title === b.name ? title : `${title} · ${b.name}`;
   return (
     <html lang="pt-BR">
       <head>
@@ -24,21 +35,42 @@ export function Layout({ title, description, head, scripts = [], staff, children
         <title>{fullTitle}</title>
         {description ? <meta name="description" content={description} /> : null}
         {staff ? <meta name="robots" content="noindex, nofollow" /> : null}
-        <meta name="theme-color" content="#0b6e4f" />
+        <meta name="theme-color" content={b.colors.primary} />
         <link rel="stylesheet" href="/css/site.css" />
+        <link rel="stylesheet" href={b.theme} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {canonical && !staff ? (
+          <>
+            <link rel="canonical" href={absoluteUrl(canonical)} />
+            <meta property="og:type" content="website" />
+            <meta property="og:site_name" content={b.name} />
+            <meta property="og:locale" content="pt_BR" />
+            <meta property="og:url" content={absoluteUrl(canonical)} />
+            <meta property="og:title" content={ogTitle ?? title} />
+            {description ? <meta property="og:description" content={description} /> : null}
+            <meta property="og:image" content={absoluteUrl(image ?? b.card)} />
+            {image ? null : (
+              <>
+                <meta property="og:image:width" content="1200" />
+                <meta property="og:image:height" content="630" />
+              </>
+            )}
+            <meta name="twitter:card" content="summary_large_image" />
+          </>
+        ) : null}
         {head}
         {scripts.map((s) => (
           <script type="module" src={`/assets/${s}`} key={s} />
         ))}
       </head>
-      <body>
+      <body class={[staff ? 'staff' : 'public', bottomBar ? 'has-bottom-bar' : ''].filter(Boolean).join(' ')}>
         <a class="skip-link" href="#conteudo">
           Pular para o conteúdo
         </a>
         <header class="site-header">
           <a class="brand" href="/">
-            {SITE_NAME}
+            <img src={b.logo} alt="" width={36} height={36} class="brand-logo" />
+            <span>{b.name}</span>
           </a>
           {staff ? <StaffNav staff={staff} /> : <PublicNav />}
         </header>
@@ -46,11 +78,51 @@ export function Layout({ title, description, head, scripts = [], staff, children
           {children}
         </main>
         <footer class="site-footer">
-          <p>
-            © {SITE_NAME} · <a href="/pages/Franquia/index.php">Seja um franqueado</a> ·{' '}
-            <a href="/NPS/nps_app_php/fale_aqui.php">Fale aqui</a>
-          </p>
+          <div class="footer-inner">
+            <p class="footer-brand">
+              <strong>{b.name}</strong>
+              <br />
+              <span>{b.tagline}</span>
+            </p>
+            <ul class="footer-links">
+              <li>
+                <a href="/unidades">Unidades</a>
+              </li>
+              <li>
+                <a href="/pages/Franquia/index.php">Seja um franqueado</a>
+              </li>
+              <li>
+                <a href="/NPS/nps_app_php/fale_aqui.php">Fale aqui</a>
+              </li>
+              <li>
+                <a href="/privacidade">Privacidade</a>
+              </li>
+              {b.whatsappDigits ? (
+                <li>
+                  <a href={`https://wa.me/${b.whatsappDigits}`} rel="noopener noreferrer">
+                    WhatsApp da rede
+                  </a>
+                </li>
+              ) : null}
+              {b.instagram ? (
+                <li>
+                  <a href={b.instagram} rel="noopener noreferrer">
+                    Instagram
+                  </a>
+                </li>
+              ) : null}
+              {b.facebook ? (
+                <li>
+                  <a href={b.facebook} rel="noopener noreferrer">
+                    Facebook
+                  </a>
+                </li>
+              ) : null}
+            </ul>
+            <p class="footer-copy">© {b.name}</p>
+          </div>
         </footer>
+        {bottomBar}
       </body>
     </html>
   );
@@ -61,7 +133,7 @@ function PublicNav() {
     <nav aria-label="Principal">
       <ul class="nav">
         <li>
-          <a href="/#unidades">Unidades</a>
+          <a href="/unidades">Unidades</a>
         </li>
         <li>
           <a href="/NPS/nps_app_php/index.php">Avalie-nos</a>
@@ -99,6 +171,9 @@ function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?:
         </li>
         <li>
           <a href="/admin/aulas-experimentais">Aulas experimentais</a>
+        </li>
+        <li>
+          <a href="/admin/cliques">Cliques</a>
         </li>
         {manager ? null : (
           <li>

@@ -8,6 +8,7 @@ import * as m20261123T0300 from './2026-11-23T0300_identity';
 import * as m20261123T0400 from './2026-11-23T0400_infra';
 import * as m20261123T0500 from './2026-11-23T0500_arquivos';
 import * as m20261123T0600 from './2026-11-23T0600_envios';
+import * as m20261123T0700 from './2026-11-23T0700_unidade_fotos';
 import * as m20261123T0800 from './2026-11-23T0800_fale_aqui_contato';
 import * as m20261123T0810 from './2026-11-23T0810_fale_aqui_atendimento';
 import * as m20261123T0820 from './2026-11-23T0820_respostas_tratadas';
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0400_infra': m20261123T0400,
   '2026-11-23T0500_arquivos': m20261123T0500,
   '2026-11-23T0600_envios': m20261123T0600,
+  '2026-11-23T0700_unidade_fotos': m20261123T0700,
   '2026-11-23T0800_fale_aqui_contato': m20261123T0800,
   '2026-11-23T0810_fale_aqui_atendimento': m20261123T0810,
   '2026-11-23T0820_respostas_tratadas': m20261123T0820,

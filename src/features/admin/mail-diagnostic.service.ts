@@ -7,6 +7,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { createOutboxRepository } from '../mail/outbox.repository';
 import { createSmtpTransport } from '../mail/transport';
+import { brand } from '../../brand/index';
 
 const require = createRequire(import.meta.url);
 
@@ -166,7 +167,7 @@ export async function runSmtpTest(
       await transport.sendMail({
         from: config.mailFrom,
         to,
-        subject: 'Teste de e-mail · Academia Movimento',
+        subject: `Teste de e-mail · ${brand().name}`,
         text: `Esta é uma mensagem de teste enviada pela página de diagnóstico de e-mail em ${new Date().toISOString()}.\nSe você a recebeu, o envio está funcionando.`,
       });
     }

@@ -1,6 +1,7 @@
 // The only place the catalog's SQL lives. Public pages read active rows only.
 import type { Db } from '../../db/index';
 import type { Unidade } from '../../db/types';
+import type { UnitPhoto } from '../unit-photos/photos';
 
 export interface UnitSummaryRow {
   id: number;
@@ -13,6 +14,9 @@ export interface UnitSummaryRow {
   longitude: number | null;
   beneficio_nome: string | null;
   beneficio_url: string | null;
+  whatsapp: string | null;
+  /** last edit of the unit (sitemap lastmod) */
+  atualizado_em: string;
 }
 
 export interface PlanRow {
@@ -29,6 +33,10 @@ export interface SnapshotRows {
   plans: PlanRow[];
   /** active plan ↔ active unit pairs */
   planUnits: { plano_id: number; unidade_id: number }[];
+  /** active modalities and areas of active units, by name: search finds units by what they offer */
+  unitTags: { unidade_id: number; nome: string }[];
+  /** photos of active units, in their order (the first is the cover) */
+  photos: UnitPhoto[];
 }
 
 export interface UnitDetailRows {
@@ -47,7 +55,7 @@ export function createCatalogRepository(db: Db) {
     async loadSnapshot(): Promise<SnapshotRows> {
       const units = await db
         .selectFrom('unidades')
-        .select(['id', 'nome', 'cidade', 'uf', 'bairro', 'endereco', 'latitude', 'longitude', 'beneficio_nome', 'beneficio_url'])
+        .select(['id', 'nome', 'cidade', 'uf', 'bairro', 'endereco', 'latitude', 'longitude', 'beneficio_nome', 'beneficio_url', 'whatsapp', 'atualizado_em'])
         .where('ativo', '=', 1)
         .orderBy('id')
         .execute();
@@ -65,7 +73,32 @@ export function createCatalogRepository(db: Db) {
         .orderBy('plano_id')
         .orderBy('unidade_id')
         .execute();
-      return { units, plans, planUnits };
+      const modalityTags = await db
+        .selectFrom('unidades_modalidades as um')
+        .innerJoin('modalidades as m', 'm.id', 'um.modalidade_id')
+        .innerJoin('unidades as u', 'u.id', 'um.unidade_id')
+        .select(['um.unidade_id', 'm.nome'])
+        .where('m.ativo', '=', 1)
+        .where('u.ativo', '=', 1)
+        .execute();
+      const areaTags = await db
+        .selectFrom('unidades_areas as ua')
+        .innerJoin('areas as a', 'a.id', 'ua.area_id')
+        .innerJoin('unidades as u', 'u.id', 'ua.unidade_id')
+        .select(['ua.unidade_id', 'a.nome'])
+        .where('a.ativo', '=', 1)
+        .where('u.ativo', '=', 1)
+        .execute();
+      const photos = await db
+        .selectFrom('unidade_fotos as f')
+        .innerJoin('unidades as u', 'u.id', 'f.unidade_id')
+        .select(['f.id', 'f.unidade_id', 'f.ordem', 'f.alt', 'f.hash', 'f.largura', 'f.altura'])
+        .where('u.ativo', '=', 1)
+        .orderBy('f.unidade_id')
+        .orderBy('f.ordem')
+        .orderBy('f.id')
+        .execute();
+      return { units, plans, planUnits, unitTags: [...modalityTags, ...areaTags], photos };
     },
 
     /** One active unit with everything its page shows; undefined when unknown or inactive. */

@@ -6,7 +6,7 @@ import { h } from 'preact';
 import { sendError } from '../../http/errors';
 import { isDbUnavailableError } from '../../db/unavailable';
 import { renderPage } from '../../views/render';
-import { parseId, type CatalogService, type CatalogSnapshot } from './catalog.service';
+import { featuredPlans, parseId, type CatalogService, type CatalogSnapshot } from './catalog.service';
 import { HomePage, PassPage, UnitPage } from './catalog.view';
 
 // `tipo` is "plano" | "unidade"; a plain string keeps the serialiser on its fast path.
@@ -80,7 +80,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
       // The plain home page is the same for everyone until the catalog changes.
       if (!homePage || homePage.snapshot !== snap || homePage.generation !== service.generation) {
         homePage = {
-          html: Buffer.from(renderPage(h(HomePage, { snapshot: snap, q: '', results: null, error: null }))),
+          html: Buffer.from(renderPage(h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q: '', results: null, error: null }))),
           snapshot: snap,
           generation: service.generation,
         };
@@ -89,12 +89,13 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     }
     const outcome = await service.searchDetailed(q);
     if (!outcome.ok) {
-      return reply.page(h(HomePage, { snapshot: snap, q, results: null, error: `${outcome.error}. ${outcome.message}` }), 400);
+      return reply.page(h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q, results: null, error: `${outcome.error}. ${outcome.message}` }), 400);
     }
     const tooShort = [...q].length < 2;
     return reply.page(
       h(HomePage, {
         snapshot: snap,
+        featured: featuredPlans(snap),
         q,
         results: tooShort ? null : outcome.results,
         error: tooShort ? 'Digite pelo menos 2 letras para buscar.' : null,

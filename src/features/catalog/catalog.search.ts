@@ -22,6 +22,8 @@ export interface SearchEntry {
   fields: { text: string; weight: number }[];
   /** position in the name order of the whole catalog: ties are broken by name */
   nameRank: number;
+  /** folded modalities and areas a unit offers ("pilates", "piscina semiolimpica"): found, but ranked after any name match */
+  tags?: string[];
 }
 
 const ALNUM = /[\p{L}\p{N}]/u;
@@ -34,6 +36,8 @@ const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true
 export function buildSearchIndex(
   units: { id: number; nome: string; cidade: string; bairro: string }[],
   plans: { id: number; nome: string }[],
+  /** modality and area names per unit id */
+  unitTags: Map<number, string[]> = new Map(),
 ): SearchEntry[] {
   const entries: Omit<SearchEntry, 'nameRank'>[] = [
     ...plans.map((p) => ({
@@ -47,6 +51,7 @@ export function buildSearchIndex(
         { text: foldText(u.bairro), weight: 2 },
         { text: foldText(u.cidade), weight: 1 },
       ],
+      tags: [...new Set((unitTags.get(u.id) ?? []).map(foldText))],
     })),
   ];
   const order = entries
@@ -108,12 +113,17 @@ export function scoreEntry(entry: SearchEntry, q: string, tokens: string[]): num
     const s = matchField(f.text, q);
     if (s > 0 && s + f.weight > best) best = s + f.weight;
   }
+  if (best > 0) return best;
+  // What a unit offers ("pilates", "piscina"): 1–9, below every name, neighbourhood or city match.
+  const tags = entry.tags ?? [];
+  for (const tag of tags) best = Math.max(best, Math.ceil(matchField(tag, q) / 12));
   if (best > 0 || tokens.length < 2) return best;
-  // Several words spread over the fields ("pinheiros sao paulo"): each word must match somewhere.
+  // Several words spread over the fields ("pinheiros sao paulo", "pilates moema"): each word must match somewhere.
   let wordStarts = 0;
   for (const t of tokens) {
     let found = 0;
     for (const f of entry.fields) found = Math.max(found, matchField(f.text, t));
+    for (const tag of tags) found = Math.max(found, matchField(tag, t));
     if (found === 0) return 0;
     if (found >= 60) wordStarts++;
   }

@@ -2,6 +2,7 @@
 import { saoPauloClock } from '../../lib/time';
 import { toId } from '../../lib/form/index';
 import type { CatalogRepository, PlanRow, SnapshotRows, UnitDetailRows, UnitSummaryRow } from './catalog.repository';
+import type { UnitPhoto } from '../unit-photos/photos';
 import { buildSearchIndex, parseQuery, searchIndex, type SearchEntry, type SearchItem, type SearchOutcome } from './catalog.search';
 
 /** How old the snapshot may get before it is read again: other instances' edits show within this. */
@@ -26,6 +27,8 @@ export interface CatalogSnapshot {
   /** units grouped by city, cities and units in name order */
   cities: { cidade: string; uf: string; units: UnitSummaryRow[] }[];
   index: SearchEntry[];
+  /** each active unit's photos in order (the first is the cover) */
+  photosByUnit: Map<number, UnitPhoto[]>;
   /** answers already computed from this snapshot, by folded query (popular searches repeat) */
   searchCache: Map<string, SearchItem[]>;
 }
@@ -74,6 +77,7 @@ export function distanceKm(a: { latitude: number; longitude: number }, b: { lati
 }
 
 export interface UnitPageData extends UnitDetailRows {
+  photos: UnitPhoto[];
   openNow: boolean;
   today: number;
   /** the week from today on, each day with its classes */
@@ -86,8 +90,46 @@ export interface NearbyUnit extends UnitSummaryRow {
 
 export interface PassPageData {
   unit: UnitSummaryRow;
-  /** when the unit has no benefit link: the nearest active units that have one */
+  /** when the unit has no benefit link: active units that have one within NEARBY_BENEFIT_KM, nearest first */
   nearby: NearbyUnit[];
+}
+
+/** A unit with a benefit is suggested only this close: farther is no help to someone on foot or by bus. */
+export const NEARBY_BENEFIT_KM = 50;
+
+export interface FeaturedPlans {
+  /** the lowest monthly price of any plan some unit offers, in cents */
+  fromCents: number | null;
+  plans: (PlanRow & { unitCount: number })[];
+}
+
+/** Plans offered by at least one active unit, in the chain's order (the first `limit`), and the lowest monthly price. */
+export function featuredPlans(snap: Pick<CatalogSnapshot, 'plans' | 'unitsByPlan'>, limit = 3): FeaturedPlans {
+  const offered = snap.plans.filter((p) => (snap.unitsByPlan.get(p.id)?.length ?? 0) > 0);
+  const monthly = offered.filter((p) => p.periodicidade === 'mensal').map((p) => p.preco_centavos);
+  return {
+    fromCents: monthly.length ? Math.min(...monthly) : null,
+    plans: offered.slice(0, limit).map((p) => ({ ...p, unitCount: snap.unitsByPlan.get(p.id)?.length ?? 0 })),
+  };
+}
+
+/**
+ * Active units by distance from a point, nearest first; units without coordinates last
+ * (by name) with no distance.
+ */
+export function unitsByDistance(units: UnitSummaryRow[], from: { latitude: number; longitude: number }, limit = Infinity): NearbyUnit[] {
+  return units
+    .map((u) => ({
+      ...u,
+      distanceKm: u.latitude !== null && u.longitude !== null ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude }) : null,
+    }))
+    .sort((a, b) => {
+      if (a.distanceKm === null || b.distanceKm === null) {
+        return (a.distanceKm === null ? 1 : 0) - (b.distanceKm === null ? 1 : 0) || collator.compare(a.nome, b.nome);
+      }
+      return a.distanceKm - b.distanceKm || collator.compare(a.nome, b.nome);
+    })
+    .slice(0, limit);
 }
 
 export interface SearchResultDetail {
@@ -108,7 +150,14 @@ export function sameSnapshotRows(a: SnapshotRows, b: SnapshotRows): boolean {
     }
     return true;
   };
-  return same(a.units, b.units) && same(a.plans, b.plans) && same(a.planUnits, b.planUnits);
+  // Every list of SnapshotRows must be compared, or a change to it would never show.
+  return (
+    same(a.units, b.units) &&
+    same(a.plans, b.plans) &&
+    same(a.planUnits, b.planUnits) &&
+    same(a.unitTags, b.unitTags) &&
+    same(a.photos, b.photos)
+  );
 }
 
 export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSnapshot']>>, loadedAt: number): CatalogSnapshot {
@@ -135,6 +184,19 @@ export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSn
   const cities = [...cityMap.values()].sort((a, b) => collator.compare(a.cidade, b.cidade) || a.uf.localeCompare(b.uf));
   for (const c of cities) c.units.sort(byName);
 
+  const photosByUnit = new Map<number, UnitPhoto[]>();
+  for (const p of rows.photos) {
+    const list = photosByUnit.get(p.unidade_id) ?? [];
+    list.push(p);
+    photosByUnit.set(p.unidade_id, list);
+  }
+  const tagsByUnit = new Map<number, string[]>();
+  for (const { unidade_id, nome } of rows.unitTags) {
+    const list = tagsByUnit.get(unidade_id) ?? [];
+    list.push(nome);
+    tagsByUnit.set(unidade_id, list);
+  }
+
   return {
     loadedAt,
     rows,
@@ -144,7 +206,8 @@ export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSn
     plansById,
     unitsByPlan,
     cities,
-    index: buildSearchIndex(rows.units, rows.plans),
+    index: buildSearchIndex(rows.units, rows.plans, tagsByUnit),
+    photosByUnit,
     searchCache: new Map(),
   };
 }
@@ -269,7 +332,8 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
     },
 
     async unitPage(id: number, at: Date = new Date(now())): Promise<UnitPageData | undefined> {
-      if (!(await snapshot()).unitsById.has(id)) return undefined;
+      const snap = await snapshot();
+      if (!snap.unitsById.has(id)) return undefined;
       const rows = await repo.findActiveUnitDetail(id);
       if (!rows) return undefined;
       const clock = saoPauloClock(at);
@@ -277,20 +341,23 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
         dia_semana: dia,
         classes: rows.classes.filter((c) => c.dia_semana === dia),
       }));
-      return { ...rows, openNow: isOpenAt(rows.hours, clock.weekday, clock.time), today: clock.weekday, timetable };
+      return { ...rows, photos: snap.photosByUnit.get(id) ?? [], openNow: isOpenAt(rows.hours, clock.weekday, clock.time), today: clock.weekday, timetable };
     },
 
     async passPage(id: number): Promise<PassPageData | undefined> {
       const snap = await snapshot();
       const unit = snap.unitsById.get(id);
       if (!unit) return undefined;
-      return { unit, nearby: unit.beneficio_url ? [] : nearbyWithBenefit(snap, unit, 3) };
+      return { unit, nearby: unit.beneficio_url ? [] : nearbyWithBenefit(snap, unit, 3, NEARBY_BENEFIT_KM) };
     },
   };
 }
 
-/** Nearest active units with a benefit link: same city first, then by distance. */
-export function nearbyWithBenefit(snap: CatalogSnapshot, unit: UnitSummaryRow, limit: number): NearbyUnit[] {
+/**
+ * Nearest active units with a benefit link within `maxKm`: same city first, then by
+ * distance. Without coordinates (this unit's or theirs) only the same city counts.
+ */
+export function nearbyWithBenefit(snap: CatalogSnapshot, unit: UnitSummaryRow, limit: number, maxKm = NEARBY_BENEFIT_KM): NearbyUnit[] {
   const here = unit.latitude !== null && unit.longitude !== null ? { latitude: unit.latitude, longitude: unit.longitude } : null;
   return snap.units
     .filter((u) => u.id !== unit.id && u.beneficio_url)
@@ -299,6 +366,7 @@ export function nearbyWithBenefit(snap: CatalogSnapshot, unit: UnitSummaryRow, l
       distanceKm:
         here && u.latitude !== null && u.longitude !== null ? distanceKm(here, { latitude: u.latitude, longitude: u.longitude }) : null,
     }))
+    .filter((u) => (u.distanceKm !== null ? u.distanceKm <= maxKm : u.cidade === unit.cidade && u.uf === unit.uf))
     .sort((a, b) => {
       const sameA = a.cidade === unit.cidade && a.uf === unit.uf ? 0 : 1;
       const sameB = b.cidade === unit.cidade && b.uf === unit.uf ? 0 : 1;

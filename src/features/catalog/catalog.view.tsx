@@ -1,16 +1,23 @@
 // Public pages: pure functions of their props. Preact escapes every text and attribute.
-import type { VNode } from 'preact';
-import { Layout, SITE_NAME } from '../../views/layout';
+import { brand } from '../../brand/index';
+import { Layout } from '../../views/layout';
 import { jsonForScript } from '../../views/render';
 import { formatBRL } from '../../lib/text';
 import { formatPhone as formatBrazilianPhone, normalizePhone, phoneDigits } from '../../lib/form/index';
 import { WEEKDAYS } from '../../lib/time';
+import { ctaHref } from '../cta/cta';
+import type { UnitPhoto } from '../unit-photos/photos';
+import { shareImagePath, UnitPhotoPicture } from '../unit-photos/picture.view';
 import type { PlanRow, UnitSummaryRow } from './catalog.repository';
-import type { CatalogSnapshot, NearbyUnit, PassPageData, SearchResultDetail, UnitPageData } from './catalog.service';
+import { NEARBY_BENEFIT_KM, type CatalogSnapshot, type FeaturedPlans, type NearbyUnit, type PassPageData, type SearchResultDetail, type UnitPageData } from './catalog.service';
 
+const NEARBY_KM_LABEL = `${NEARBY_BENEFIT_KM} km`;
 export const unitHref = (id: number) => `/Detalhes.php?id=${id}`;
 export const passHref = (id: number) => `/pages/Pass/index.php?id=${id}`;
 export const surveyHref = (id?: number) => (id ? `/NPS/nps_app_php/index.php?unidade_id=${id}` : '/NPS/nps_app_php/index.php');
+export const freeMessageHref = (id?: number) => (id ? `/NPS/nps_app_php/fale_aqui.php?unidade=${id}` : '/NPS/nps_app_php/fale_aqui.php');
+export const UNITS_HREF = '/unidades';
+export const PRIVACY_HREF = '/privacidade';
 export const FRANCHISE_HREF = '/pages/Franquia/index.php';
 export const FREE_MESSAGE_HREF = '/NPS/nps_app_php/fale_aqui.php';
 
@@ -19,6 +26,12 @@ const PERIOD_LABEL: Record<string, string> = {
   trimestral: 'por trimestre',
   semestral: 'por semestre',
   anual: 'por ano',
+};
+const PERIOD_SHORT: Record<string, string> = {
+  mensal: '/mês',
+  trimestral: '/trimestre',
+  semestral: '/semestre',
+  anual: '/ano',
 };
 const SCHEMA_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 /** Opening hours are listed Monday to Sunday, as Brazilian gyms print them. */
@@ -62,26 +75,83 @@ function BenefitLink({ unit }: { unit: UnitSummaryRow }) {
   );
 }
 
+// ---------------------------------------------------------------- shared pieces
+
+/** "R$ 89,90/mês" */
+export function priceLabel(plan: Pick<PlanRow, 'preco_centavos' | 'periodicidade'>): string {
+  return `${formatBRL(plan.preco_centavos)}${PERIOD_SHORT[plan.periodicidade] ?? ` (${plan.periodicidade})`}`;
+}
+
+const kmFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+/** "a 2,4 km" */
+export function formatKm(km: number): string {
+  return km < 1 ? 'a menos de 1 km' : `a ${kmFormat.format(km)} km`;
+}
+
+/** A card per unit: picture, name, where, how far, benefit. */
+const CARD_SIZES = '(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 92vw';
+
+export function UnitCard({ unit, photo, distanceKm, headingLevel = 3 }: { unit: UnitSummaryRow; photo?: UnitPhoto; distanceKm?: number | null; headingLevel?: 3 | 4 }) {
+  const Heading = headingLevel === 3 ? 'h3' : 'h4';
+  return (
+    <li class="unit-card">
+      <UnitPhotoPicture photo={photo} sizes={CARD_SIZES} decorative />
+      <div class="unit-card-body">
+        <Heading class="unit-card-title">
+          <a class="unit-name" href={unitHref(unit.id)}>
+            {unit.nome}
+          </a>
+        </Heading>
+        <p class="unit-sub">
+          <span class="muted">
+            {unit.bairro}, {unit.cidade} – {unit.uf}
+          </span>
+          {distanceKm !== undefined && distanceKm !== null ? <strong class="distance"> · {formatKm(distanceKm)}</strong> : null}
+        </p>
+        {safeExternalUrl(unit.beneficio_url) ? (
+          <p class="unit-sub">
+            <BenefitLink unit={unit} />
+          </p>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
 // ---------------------------------------------------------------- home
 
 export interface HomeProps {
-  snapshot: Pick<CatalogSnapshot, 'cities' | 'units'>;
+  snapshot: Pick<CatalogSnapshot, 'cities' | 'units' | 'photosByUnit'>;
+  featured?: FeaturedPlans;
   q: string;
   results: SearchResultDetail[] | null;
   error: string | null;
 }
 
-export function HomePage({ snapshot, q, results, error }: HomeProps) {
+export function HomePage({ snapshot, featured, q, results, error }: HomeProps) {
+  const b = brand();
+  const unitCount = snapshot.units.length;
+  const cityCount = snapshot.cities.length;
   return (
     <Layout
-      title={SITE_NAME}
-      description="Encontre a unidade da Academia Movimento mais perto de você: planos, aulas, horários e acesso por plataforma de benefício."
-      scripts={['search.js']}
+      title={b.name}
+      description={`Encontre a unidade da ${b.name} mais perto de você: planos, aulas, horários e acesso por plataforma de benefício.`}
+      scripts={['search.js', 'near-me.js']}
+      canonical="/"
     >
       <section class="hero" aria-labelledby="busca-titulo">
+        <p class="hero-kicker">{b.tagline}</p>
         <h1 id="busca-titulo">Encontre sua unidade</h1>
+        <p class="hero-lead">
+          {unitCount} {unitCount === 1 ? 'unidade' : 'unidades'} em {cityCount} {cityCount === 1 ? 'cidade' : 'cidades'}
+          {featured?.fromCents != null ? (
+            <>
+              {' · '}planos a partir de <strong class="price-tag">{formatBRL(featured.fromCents)}/mês</strong>
+            </>
+          ) : null}
+        </p>
         <form role="search" method="get" action="/" class="search-box" data-search>
-          <label for="q">Busque por unidade, bairro, cidade ou plano</label>
+          <label for="q">Busque por unidade, bairro, cidade, plano ou modalidade</label>
           <div class="search-row">
             <input
               type="search"
@@ -96,10 +166,16 @@ export function HomePage({ snapshot, q, results, error }: HomeProps) {
             <button type="submit">Buscar</button>
           </div>
           <p id="q-dica" class="hint">
-            Digite pelo menos 2 letras. Ex.: “Pinheiros”, “Curitiba”, “Plano Anual”.
+            Digite pelo menos 2 letras. Ex.: “Pinheiros”, “Curitiba”, “Pilates”, “Piscina”.
           </p>
           <ul id="q-sugestoes" class="search-results" role="listbox" aria-label="Sugestões de busca" hidden />
           <p id="q-status" class="visually-hidden" role="status" aria-live="polite" />
+        </form>
+        <form method="get" action={UNITS_HREF} class="near-me" data-near-me>
+          <button type="submit" class="button accent">
+            Unidades perto de mim
+          </button>
+          <p class="near-me-status hint" role="status" aria-live="polite" data-near-me-status />
         </form>
       </section>
 
@@ -110,10 +186,51 @@ export function HomePage({ snapshot, q, results, error }: HomeProps) {
       ) : null}
       {results ? <SearchResults q={q} results={results} /> : null}
 
+      {featured && featured.plans.length ? (
+        <section aria-labelledby="planos-destaque-titulo" class="featured-plans">
+          <h2 id="planos-destaque-titulo">Planos</h2>
+          <ul class="plan-list">
+            {featured.plans.map((p) => (
+              <li class="card plan-card" key={p.id}>
+                <h3>{p.nome}</h3>
+                <p class="price">
+                  <strong>{priceLabel(p)}</strong>
+                </p>
+                {p.descricao ? <p>{p.descricao}</p> : null}
+                <p class="muted">
+                  Em {p.unitCount} {p.unitCount === 1 ? 'unidade' : 'unidades'}.{' '}
+                  <a href={`/?q=${encodeURIComponent(p.nome)}#resultados`}>
+                    Ver onde<span class="visually-hidden"> há o {p.nome}</span>
+                  </a>
+                </p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section id="unidades" aria-labelledby="unidades-titulo">
+        <h2 id="unidades-titulo">Nossas unidades</h2>
+        <p class="muted">
+          {unitCount} {unitCount === 1 ? 'unidade' : 'unidades'} em {cityCount} {cityCount === 1 ? 'cidade' : 'cidades'}.{' '}
+          <a href={UNITS_HREF}>Buscar por CEP ou cidade</a>
+        </p>
+        {snapshot.cities.map((city) => (
+          <section class="city" key={`${city.cidade}-${city.uf}`} aria-label={`${city.cidade} – ${city.uf}`}>
+            <h3 class="city-title">
+              {city.cidade} – {city.uf}
+            </h3>
+            <ul class="unit-cards city-units">
+              {city.units.map((u) => (
+                <UnitCard unit={u} photo={snapshot.photosByUnit.get(u.id)?.[0]} key={u.id} headingLevel={4} />
+              ))}
+            </ul>
+          </section>
+        ))}
+      </section>
+
       <section aria-labelledby="links-titulo" class="quick-links">
-        <h2 id="links-titulo" class="visually-hidden">
-          Atalhos
-        </h2>
+        <h2 id="links-titulo">Fale com a gente</h2>
         <ul class="link-cards">
           <li>
             <a href={surveyHref()}>Avalie sua unidade</a>
@@ -125,44 +242,9 @@ export function HomePage({ snapshot, q, results, error }: HomeProps) {
           </li>
           <li>
             <a href={FRANCHISE_HREF}>Seja um franqueado</a>
-            <span class="muted"> Leve a Academia Movimento para a sua cidade.</span>
+            <span class="muted"> Leve a {b.name} para a sua cidade.</span>
           </li>
         </ul>
-      </section>
-
-      <section id="unidades" aria-labelledby="unidades-titulo">
-        <h2 id="unidades-titulo">Nossas unidades</h2>
-        <p class="muted">
-          {snapshot.units.length} {snapshot.units.length === 1 ? 'unidade' : 'unidades'} em {snapshot.cities.length}{' '}
-          {snapshot.cities.length === 1 ? 'cidade' : 'cidades'}.
-        </p>
-        <div class="city-grid">
-          {snapshot.cities.map((city) => (
-            <section class="city" key={`${city.cidade}-${city.uf}`} aria-label={`${city.cidade} – ${city.uf}`}>
-              <h3>
-                {city.cidade} – {city.uf}
-              </h3>
-              <ul class="unit-list city-units">
-                {city.units.map((u) => (
-                  <li key={u.id}>
-                    <a class="unit-name" href={unitHref(u.id)}>
-                      {u.nome}
-                    </a>
-                    <span class="unit-sub">
-                      <span class="muted">{u.bairro}</span>
-                      {safeExternalUrl(u.beneficio_url) ? (
-                        <>
-                          {' · '}
-                          <BenefitLink unit={u} />
-                        </>
-                      ) : null}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
-        </div>
       </section>
     </Layout>
   );
@@ -249,14 +331,26 @@ function unitJsonLd(d: UnitPageData) {
   };
 }
 
-function openGraph(title: string, description: string): VNode[] {
-  return [
-    <meta property="og:type" content="website" key="og-type" />,
-    <meta property="og:site_name" content={SITE_NAME} key="og-site" />,
-    <meta property="og:locale" content="pt_BR" key="og-locale" />,
-    <meta property="og:title" content={title} key="og-title" />,
-    <meta property="og:description" content={description} key="og-desc" />,
-  ];
+/** The two calls to action of a unit, in the page and in the phone's bottom bar. */
+function UnitActions({ unit, place }: { unit: UnitPageData['unit']; place: 'page' | 'bar' }) {
+  const enrol = data_enrolTarget(unit);
+  return (
+    <>
+      {enrol ? (
+        <a class="button cta-primary" href={ctaHref('matricula', unit.id)} rel="nofollow">
+          Matricule-se{place === 'bar' ? null : <span class="visually-hidden"> na {unit.nome}</span>}
+        </a>
+      ) : null}
+      <a class="button cta-secondary" href={ctaHref('aula_experimental', unit.id)} rel="nofollow">
+        {place === 'bar' ? 'Aula experimental' : 'Agende uma aula experimental'}
+      </a>
+    </>
+  );
+}
+
+/** "Matricule-se" needs a WhatsApp: the unit's, or the chain's (BRAND_WHATSAPP). */
+function data_enrolTarget(unit: { whatsapp: string | null }): boolean {
+  return Boolean(linkDigits(unit.whatsapp) ?? brand().whatsappDigits);
 }
 
 export function UnitPage({ data }: { data: UnitPageData }) {
@@ -265,23 +359,88 @@ export function UnitPage({ data }: { data: UnitPageData }) {
   const tel = linkDigits(u.telefone);
   const whats = linkDigits(u.whatsapp);
   const benefit = safeExternalUrl(u.beneficio_url);
-  const head = [
-    ...openGraph(u.nome, description),
-    <script type="application/ld+json" key="ld" dangerouslySetInnerHTML={{ __html: jsonForScript(unitJsonLd(data)) }} />,
-  ];
+  const canEnrol = data_enrolTarget(u);
+  const head = [<script type="application/ld+json" key="ld" dangerouslySetInnerHTML={{ __html: jsonForScript(unitJsonLd(data)) }} />];
+  const bar = (
+    <nav class="bottom-bar" aria-label="Matrícula e aula experimental">
+      <UnitActions unit={u} place="bar" />
+    </nav>
+  );
   return (
-    <Layout title={u.nome} description={description} head={head}>
+    <Layout title={u.nome} description={description} head={head} canonical={unitHref(u.id)} ogTitle={u.nome} image={shareImagePath(data.photos[0])} bottomBar={bar}>
       <nav aria-label="Trilha de navegação" class="breadcrumb">
-        <a href="/">Início</a> › <a href="/#unidades">Unidades</a> › <span aria-current="page">{u.nome}</span>
+        <a href="/">Início</a> › <a href={UNITS_HREF}>Unidades</a> › <span aria-current="page">{u.nome}</span>
       </nav>
-      <h1>{u.nome}</h1>
-      <p class="unit-meta">
-        <span class="muted">
-          {u.bairro}, {u.cidade} – {u.uf}
-        </span>{' '}
-        <span class={data.openNow ? 'badge open' : 'badge closed'}>{data.openNow ? 'Aberta agora' : 'Fechada agora'}</span>
-      </p>
-      {u.descricao ? <p>{u.descricao}</p> : null}
+      <div class="unit-top">
+        <figure class="unit-hero">
+          <UnitPhotoPicture photo={data.photos[0]} sizes="(min-width: 60rem) 36rem, 100vw" eager />
+        </figure>
+        <div class="unit-intro">
+          <h1>{u.nome}</h1>
+          <p class="unit-meta">
+            <span class="muted">
+              {u.bairro}, {u.cidade} – {u.uf}
+            </span>{' '}
+            <span class={data.openNow ? 'badge open' : 'badge closed'}>{data.openNow ? 'Aberta agora' : 'Fechada agora'}</span>
+          </p>
+          {u.descricao ? <p>{u.descricao}</p> : null}
+          {data.plans.length ? (
+            <p class="from-price">
+              Planos a partir de <strong class="price-tag">{fromLabel(data.plans)}</strong>
+            </p>
+          ) : null}
+          <div class="cta-group">
+            <UnitActions unit={u} place="page" />
+          </div>
+          {benefit ? (
+            <p class="cta-benefit">
+              <a href={passHref(u.id)}>Treine aqui com {u.beneficio_nome ?? 'seu benefício'}</a>
+            </p>
+          ) : null}
+        </div>
+      </div>
+
+      {data.photos.length > 1 ? (
+        <div class="unit-photos">
+          <h2 id="fotos-titulo" class="visually-hidden">
+            Fotos da unidade
+          </h2>
+          {/* scrolls sideways inside its own box: focusable, so a keyboard can scroll it too */}
+          <div class="photo-strip" tabIndex={0} role="region" aria-labelledby="fotos-titulo">
+            <ul>
+              {data.photos.slice(1).map((p) => (
+                <li key={p.id}>
+                  <UnitPhotoPicture photo={p} sizes="(min-width: 60rem) 18rem, 70vw" />
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      ) : null}
+
+      <section id="planos" aria-labelledby="planos-titulo">
+        <h2 id="planos-titulo">Planos</h2>
+        {data.plans.length ? (
+          <ul class="plan-list">
+            {data.plans.map((p) => (
+              <li class="card plan-card" key={p.id}>
+                <h3>{p.nome}</h3>
+                <PlanPrice plan={p} />
+                {p.descricao ? <p>{p.descricao}</p> : null}
+                {canEnrol ? (
+                  <p class="plan-action">
+                    <a class="button secondary" href={ctaHref('matricula', u.id, p.id)} rel="nofollow">
+                      Quero este plano<span class="visually-hidden">: {p.nome}</span>
+                    </a>
+                  </p>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p class="muted">Consulte os planos na recepção.</p>
+        )}
+      </section>
 
       <div class="grid">
         <section class="card catalog-card" aria-labelledby="contato-titulo">
@@ -344,31 +503,6 @@ export function UnitPage({ data }: { data: UnitPageData }) {
           </table>
         </section>
       </div>
-
-      {benefit ? (
-        <p class="cta">
-          <a class="button" href={passHref(u.id)}>
-            Treine aqui com {u.beneficio_nome ?? 'seu benefício'}
-          </a>
-        </p>
-      ) : null}
-
-      <section aria-labelledby="planos-titulo">
-        <h2 id="planos-titulo">Planos</h2>
-        {data.plans.length ? (
-          <ul class="plan-list">
-            {data.plans.map((p) => (
-              <li class="card" key={p.id}>
-                <h3>{p.nome}</h3>
-                <PlanPrice plan={p} />
-                {p.descricao ? <p>{p.descricao}</p> : null}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p class="muted">Consulte os planos na recepção.</p>
-        )}
-      </section>
 
       <div class="grid">
         <section aria-labelledby="areas-titulo">
@@ -436,12 +570,19 @@ export function UnitPage({ data }: { data: UnitPageData }) {
             <a href={surveyHref(u.id)}>Avalie esta unidade</a>
           </li>
           <li>
-            <a href={FREE_MESSAGE_HREF}>Fale aqui: elogios, sugestões e reclamações</a>
+            <a href={freeMessageHref(u.id)}>Fale aqui: elogios, sugestões e reclamações</a>
           </li>
         </ul>
       </section>
     </Layout>
   );
+}
+
+/** The lowest monthly price, or the first plan's price when none is monthly. */
+function fromLabel(plans: PlanRow[]): string {
+  const monthly = plans.filter((p) => p.periodicidade === 'mensal');
+  const pick = (monthly.length ? monthly : plans).reduce((a, b) => (b.preco_centavos < a.preco_centavos ? b : a));
+  return priceLabel(pick);
 }
 
 // ---------------------------------------------------------------- Pass page
@@ -455,7 +596,7 @@ export function PassPage({ data }: { data: PassPageData }) {
     ? `Treine na ${u.nome} (${u.bairro}, ${u.cidade}) usando o seu benefício ${platform}.`
     : `A ${u.nome} ainda não aceita plataformas de benefício. Veja unidades próximas que aceitam.`;
   return (
-    <Layout title={title} description={description} head={openGraph(title, description)}>
+    <Layout title={title} description={description} canonical={passHref(u.id)} ogTitle={title}>
       <nav aria-label="Trilha de navegação" class="breadcrumb">
         <a href="/">Início</a> › <a href={unitHref(u.id)}>{u.nome}</a> › <span aria-current="page">Benefício</span>
       </nav>
@@ -471,19 +612,20 @@ export function PassPage({ data }: { data: PassPageData }) {
             aplicativo.
           </p>
           <p>
-            <a class="button cta-button" href={url} rel="noopener noreferrer" target="_blank">
+            <a class="button cta-button" href={ctaHref('beneficio', u.id)} rel="noopener noreferrer nofollow" target="_blank">
               Acessar {platform}
               <span class="visually-hidden"> (abre em nova aba)</span>
             </a>
           </p>
-          <p class="muted">Você vai para o site da {platform}, que não pertence à {SITE_NAME}.</p>
+          <p class="muted">Você vai para o site da {platform}, que não pertence à {brand().name}.</p>
         </section>
       ) : (
         <section class="card catalog-card" aria-labelledby="sem-beneficio-titulo">
           <h2 id="sem-beneficio-titulo">Esta unidade ainda não aceita benefício</h2>
           <p>
             A {u.nome} ainda não tem parceria com plataformas de benefício. Você pode conhecer os{' '}
-            <a href={unitHref(u.id)}>planos da unidade</a> ou usar o seu benefício numa unidade próxima:
+            <a href={unitHref(u.id)}>planos da unidade</a>
+            {data.nearby.length ? ' ou usar o seu benefício numa unidade próxima:' : '.'}
           </p>
           <NearbyList units={data.nearby} />
         </section>
@@ -496,7 +638,13 @@ export function PassPage({ data }: { data: PassPageData }) {
 }
 
 function NearbyList({ units }: { units: NearbyUnit[] }) {
-  if (!units.length) return <p class="muted">No momento, nenhuma outra unidade aceita benefício.</p>;
+  if (!units.length) {
+    return (
+      <p class="muted">
+        Nenhuma unidade com benefício fica perto desta (até {NEARBY_KM_LABEL}). <a href={UNITS_HREF}>Veja todas as unidades</a>.
+      </p>
+    );
+  }
   return (
     <ul class="unit-list nearby">
       {units.map((n) => (
@@ -512,9 +660,4 @@ function NearbyList({ units }: { units: NearbyUnit[] }) {
       ))}
     </ul>
   );
-}
-
-const kmFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
-function formatKm(km: number): string {
-  return km < 1 ? 'a menos de 1 km' : `a ${kmFormat.format(km)} km`;
 }

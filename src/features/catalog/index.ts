@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { createCatalogRepository } from './catalog.repository';
 import { createCatalogService, type CatalogService } from './catalog.service';
 import { catalogRoutes } from './catalog.routes';
+import { nearbyRoutes } from './nearby.routes';
+import { seoRoutes } from './seo.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +31,8 @@ export default fp(
     });
     app.decorate('catalog', service);
     catalogRoutes(app, service);
+    nearbyRoutes(app, service);
+    seoRoutes(app, service);
   },
-  { name: 'feature-catalog', fastify: '5.x', dependencies: ['db', 'errors'] },
+  { name: 'feature-catalog', fastify: '5.x', dependencies: ['db', 'errors', 'brand'] },
 );

@@ -146,6 +146,9 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
             Enviar mensagem
           </button>
         </p>
+        <p class="hint">
+          <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê e por quanto tempo.
+        </p>
       </form>
     </Layout>
   );

@@ -2,7 +2,7 @@
 // the page, a thank-you for 5 s and a fresh form. src/client/kiosk.ts keeps it working for
 // days: answers wait in IndexedDB (with their envio_id) while offline and the CSRF token is
 // refreshed in the background. Without JavaScript it is still a plain working form.
-import { SITE_NAME } from '../../views/layout';
+import { siteName } from '../../views/layout';
 import type { SurveyQuestion, UnitRef } from './survey.repository';
 import { emptyValues, LIMITS } from './survey.service';
 import { ChoiceQuestion, SURVEY_POST_PATH, TextQuestion } from './survey.view';
@@ -18,7 +18,7 @@ export function KioskPage({ unit, questions, csrfToken }: { unit: UnitRef; quest
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
-        <title>{`Avalie a unidade ${unit.nome} · ${SITE_NAME}`}</title>
+        <title>{`Avalie a unidade ${unit.nome} · ${siteName()}`}</title>
         <link rel="stylesheet" href="/css/site.css" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <script type="module" src="/assets/kiosk.js" />

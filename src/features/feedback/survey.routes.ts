@@ -19,11 +19,16 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
     SURVEY_PATH,
     {
       schema: {
-        querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })), origem: Type.Optional(Type.String({ maxLength: 30 })) }),
+        // `unidade` (as the unit page's other links) works like `unidade_id`.
+        querystring: Type.Object({
+          unidade_id: Type.Optional(Type.String({ maxLength: 30 })),
+          unidade: Type.Optional(Type.String({ maxLength: 30 })),
+          origem: Type.Optional(Type.String({ maxLength: 30 })),
+        }),
       },
     },
     async (request, reply) => {
-      const raw = request.query.unidade_id?.trim() ?? '';
+      const raw = (request.query.unidade_id || request.query.unidade)?.trim() ?? '';
       if (raw === '') {
         return reply.page(h(UnitChooserPage, { units: await service.repo.activeUnits() }));
       }

@@ -1,4 +1,4 @@
-import { FieldError, Layout } from '../../views/layout';
+import { FieldError, Layout, siteName } from '../../views/layout';
 import { ErrorSummary, fieldId } from '../../views/form';
 import { ENVIO_FIELD, newEnvioId } from '../../lib/form/index';
 import type { SurveyQuestion, UnitRef } from './survey.repository';
@@ -33,7 +33,7 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
   for (const q of questions) labels[q.tipo === 'texto' ? `textos[${q.id}]` : `respostas[${q.id}]`] = q.texto;
   Object.assign(labels, { comentario: 'Comentário', nome_cliente: 'Seu nome', contato_cliente: 'Telefone ou e-mail' });
   return (
-    <Layout title={`Pesquisa de satisfação · ${unit.nome}`} description="Conte como foi sua experiência na Academia Movimento.">
+    <Layout title={`Pesquisa de satisfação · ${unit.nome}`} description={`Conte como foi sua experiência na ${siteName()}.`}>
       <h1>Como foi sua experiência?</h1>
       <p class="muted">
         Unidade <strong>{unit.nome}</strong> ({unit.cidade}). Leva menos de um minuto.{' '}
@@ -96,6 +96,9 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
           <button type="submit" class="button big-button">
             Enviar avaliação
           </button>
+        </p>
+        <p class="hint">
+          <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê e por quanto tempo.
         </p>
       </form>
     </Layout>

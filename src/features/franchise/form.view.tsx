@@ -1,4 +1,4 @@
-import { Layout } from '../../views/layout';
+import { Layout, siteName } from '../../views/layout';
 import { ErrorSummary, TextField } from '../../views/form';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import type { LeadErrors, LeadValues } from './lead.service';
@@ -68,11 +68,12 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
   return (
     <Layout
       title="Seja um franqueado"
-      description="Leve a Academia Movimento para a sua cidade: conheça o modelo de franquia e fale com a equipe de expansão."
+      description={`Leve a ${siteName()} para a sua cidade: conheça o modelo de franquia e fale com a equipe de expansão.`}
       scripts={['franchise-form.js']}
+      canonical="/pages/Franquia/index.php"
     >
       <section class="franchise-intro">
-        <h1>Seja um franqueado Academia Movimento</h1>
+        <h1>Seja um franqueado {siteName()}</h1>
         <p>
           Somos uma rede de academias com unidades em várias cidades do Brasil. Procuramos parceiros que queiram levar
           musculação, aulas coletivas e atendimento de qualidade para a sua região.
@@ -100,11 +101,17 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
 
       <section class="card" aria-labelledby="form-titulo">
         <h2 id="form-titulo">Quero saber mais</h2>
-        <p class="hint">Todos os campos são obrigatórios. Seus dados são usados apenas pela equipe de expansão.</p>
+        <p class="hint">
+          São 4 passos curtos, todos obrigatórios. Seus dados são usados apenas pela equipe de expansão:{' '}
+          <a href="/privacidade">veja como cuidamos deles</a>.
+        </p>
         <ErrorSummary errors={errors as Record<string, string>} labels={Object.fromEntries(FIELD_ORDER.map((f) => [f.name, f.label]))} />
         <form method="post" action="/pages/Franquia/index.php" novalidate class="franchise-form">
           <input type="hidden" name="csrf_token" value={csrfToken} />
           <input type="hidden" name={ENVIO_FIELD} value={envioId} />
+          <fieldset class="form-section">
+            <legend>1. Sobre você</legend>
+            <p class="section-why">Para a equipe de expansão saber com quem falar e como responder.</p>
           <LeadTextField name="nome_completo" type="text" value={values.nome_completo} error={errors.nome_completo} autocomplete="name" maxLength={LIMITS.nome_completo} />
           <LeadTextField
             name="whatsapp"
@@ -117,6 +124,10 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
             maxLength={LIMITS.whatsapp}
           />
           <LeadTextField name="email" type="email" value={values.email} error={errors.email} autocomplete="email" maxLength={LIMITS.email} />
+          </fieldset>
+          <fieldset class="form-section">
+            <legend>2. Onde</legend>
+            <p class="section-why">Para avaliarmos o mercado e os pontos disponíveis na região.</p>
           <LeadTextField
             name="cidade_regiao"
             type="text"
@@ -126,12 +137,22 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
             autocomplete="address-level2"
             maxLength={LIMITS.cidade_regiao}
           />
+          </fieldset>
+          <fieldset class="form-section">
+            <legend>3. Investimento</legend>
+            <p class="section-why">Para indicarmos o formato de unidade que cabe no seu plano.</p>
+            <InvestmentRanges />
           <OptionGroup field="investimento_parceria" value={values.investimento_parceria} error={errors.investimento_parceria} />
           <OptionGroup field="faixa_investimento" value={values.faixa_investimento} error={errors.faixa_investimento} />
+          </fieldset>
+          <fieldset class="form-section">
+            <legend>4. Seu momento</legend>
+            <p class="section-why">Para prepararmos a conversa certa, no tempo certo para você.</p>
           <OptionGroup field="prazo_proximo_passo" value={values.prazo_proximo_passo} error={errors.prazo_proximo_passo} />
           <OptionGroup field="experiencia_negocio" value={values.experiencia_negocio} error={errors.experiencia_negocio} />
           <OptionGroup field="motivo_interesse" value={values.motivo_interesse} error={errors.motivo_interesse} />
 
+          </fieldset>
           <fieldset aria-describedby={errors.aceita_contato ? 'aceita_contato-erro' : undefined}>
             <legend>{OPTION_FIELDS.aceita_contato.label}</legend>
             {errors.aceita_contato ? (
@@ -151,6 +172,9 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
               />
               {consent.label}
             </label>
+            <p class="hint">
+              <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê, por quanto tempo e a quem pedir.
+            </p>
           </fieldset>
 
           {/* Honeypot: hidden from people and assistive technology; bots fill it. */}
@@ -168,12 +192,36 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
   );
 }
 
+/** What each investment range usually means: a reference, confirmed in the presentation. */
+function InvestmentRanges() {
+  return (
+    <details class="ranges">
+      <summary>O que cada faixa de investimento permite</summary>
+      <ul>
+        <li>
+          <strong>Até R$ 300 mil:</strong> estúdio compacto (funcional, pilates ou lutas), de 150 a 300 m².
+        </li>
+        <li>
+          <strong>De R$ 300 mil a R$ 500 mil:</strong> unidade de bairro com musculação e cardio, de 400 a 600 m².
+        </li>
+        <li>
+          <strong>De R$ 500 mil a R$ 1 milhão:</strong> unidade completa com salas de aulas coletivas, de 800 a 1.200 m².
+        </li>
+        <li>
+          <strong>Acima de R$ 1 milhão:</strong> unidade com piscina, ou mais de uma unidade na região.
+        </li>
+      </ul>
+      <p class="hint">Valores de referência, incluindo obras, equipamentos e capital de giro; a proposta detalha o seu caso.</p>
+    </details>
+  );
+}
+
 export function ThankYouPage() {
   return (
     <Layout title="Interesse recebido">
       <section class="card">
         <h1>Obrigado! Recebemos o seu interesse.</h1>
-        <p>A equipe de expansão da Academia Movimento vai analisar as suas respostas e entrar em contato em breve pelo WhatsApp ou e-mail informados.</p>
+        <p>A equipe de expansão da {siteName()} vai analisar as suas respostas e entrar em contato em breve pelo WhatsApp ou e-mail informados.</p>
         <p>
           <a class="button" href="/">
             Voltar para a página inicial

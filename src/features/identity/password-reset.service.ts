@@ -9,6 +9,7 @@ import { enqueueMail } from '../mail/outbox.repository';
 import type { IdentityRepository } from './identity.repository';
 import { accountKey } from './login.service';
 import { hashPassword, passwordProblem } from './password';
+import { brand } from '../../brand/index';
 
 export const RESET_PATH = '/pages/Franquia/senha.php';
 export const RESET_TOKEN_MS = 30 * 60 * 1000;
@@ -60,7 +61,7 @@ export function createPasswordResetService(deps: { repo: IdentityRepository; con
         await trx.insertResetToken({ usuarioId: user.id, tokenHash: tokenHash(token), now: nowIso(now), expiresAt: nowIso(new Date(now.getTime() + RESET_TOKEN_MS)) });
         await enqueueMail(kysely, {
           to: user.email,
-          subject: 'Redefinição de senha · Academia Movimento',
+          subject: `Redefinição de senha · ${brand().name}`,
           text: [
             `Olá, ${user.nome}.`,
             '',

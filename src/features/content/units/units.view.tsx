@@ -110,6 +110,7 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options }: U
       {unit ? (
         <p class="actions">
           <ActiveBadge ativo={unit.ativo} /> <a href={`/admin/conteudo/unidades/${unit.id}/aulas`}>Grade de aulas</a> ·{' '}
+          <a href={`/admin/conteudo/unidades/${unit.id}/fotos`}>Fotos</a> ·{' '}
           <a href={`/Detalhes.php?id=${unit.id}`}>Ver no site</a> · <a href={`/admin/pesquisa/cartaz/${unit.id}`}>Cartaz da pesquisa (QR code)</a>{' '}
           <ToggleActive action={`/admin/conteudo/unidades/${unit.id}/ativo`} ativo={unit.ativo} csrfToken={staff.csrfToken} label={unit.nome} />
         </p>

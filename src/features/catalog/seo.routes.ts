@@ -1,0 +1,44 @@
+// For search engines: the sitemap of public pages and robots.txt, with absolute URLs from PUBLIC_URL.
+import type { FastifyInstance } from 'fastify';
+import { absoluteUrl } from '../../brand/index';
+import type { CatalogService } from './catalog.service';
+import { h } from 'preact';
+import { renderPage } from '../../views/render';
+import { passHref, unitHref } from './catalog.view';
+import { PRIVACY_PATH, PrivacyPage } from './privacy.view';
+
+const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Areas a crawler has no business in: the staff area and the counted redirects. */
+export const ROBOTS_DISALLOW = ['/admin/', '/pages/Franquia/admin.php', '/pages/Franquia/smtp_test.php', '/ir/'];
+
+export function seoRoutes(app: FastifyInstance, service: CatalogService) {
+  // The privacy notice changes only with a deploy: rendered once.
+  let privacy: Buffer | null = null;
+  app.get(PRIVACY_PATH, async (_request, reply) => {
+    privacy ??= Buffer.from(renderPage(h(PrivacyPage, {})));
+    return reply.type('text/html; charset=utf-8').send(privacy);
+  });
+
+  app.get('/sitemap.xml', async (_request, reply) => {
+    const snap = await service.snapshot();
+    const latest = snap.units.reduce((max, u) => (u.atualizado_em > max ? u.atualizado_em : max), '');
+    const entry = (path: string, lastmod?: string) =>
+      `<url><loc>${xml(absoluteUrl(path))}</loc>${lastmod ? `<lastmod>${xml(lastmod.slice(0, 10))}</lastmod>` : ''}</url>`;
+    const body = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      entry('/', latest || undefined),
+      entry('/unidades', latest || undefined),
+      entry(PRIVACY_PATH),
+      ...snap.units.flatMap((u) => [entry(unitHref(u.id), u.atualizado_em), entry(passHref(u.id), u.atualizado_em)]),
+      '</urlset>',
+    ].join('\n');
+    return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
+  });
+
+  app.get('/robots.txt', async (_request, reply) => {
+    const body = ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl('/sitemap.xml')}`, ''].join('\n');
+    return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(body);
+  });
+}

@@ -1,0 +1,71 @@
+// GET /ir/:acao — count a call to action, then send the visitor on (302). The target comes
+// from the catalog, never from the request. GET /admin/cliques — the staff report.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { h } from 'preact';
+import { sendError } from '../../http/errors';
+import { staffLayout } from '../../http/auth';
+import { brand } from '../../brand/index';
+import { parseId } from '../catalog/catalog.service';
+import { ctaTarget, isCtaAction, TRIAL_CLASS_PATH } from './cta';
+import type { CtaService } from './cta.service';
+import { CLICKS_PATH, ClicksPage } from './cta.view';
+
+const GoQuery = Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })), plano: Type.Optional(Type.String({ maxLength: 20 })) });
+const ReportQuery = Type.Object({
+  unidade_id: Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' })),
+  semanas: Type.Optional(Type.String({ pattern: '^(\\d{1,2})?$' })),
+});
+
+/** Public: the counted redirects (no session, no cookie). */
+export function ctaRoutes(app: FastifyInstance, service: CtaService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  // The booking page is another feature's: known once every route is registered.
+  let bookingAvailable = false;
+  app.addHook('onReady', async () => {
+    bookingAvailable = app.hasRoute({ method: 'GET', url: TRIAL_CLASS_PATH });
+  });
+
+  r.get('/ir/:acao', { schema: { params: Type.Object({ acao: Type.String() }), querystring: GoQuery }, attachValidation: true }, async (request, reply) => {
+    const { acao } = request.params;
+    if (!isCtaAction(acao)) return sendError(request, reply, 404, 'Página não encontrada', 'Este link não existe.');
+    const unitId = request.validationError ? null : parseId(request.query.unidade);
+    const rawPlan = request.validationError ? undefined : request.query.plano;
+    const planId = rawPlan === undefined || rawPlan === '' ? null : parseId(rawPlan);
+    if (unitId === null || (rawPlan && planId === null)) {
+      return sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.');
+    }
+    const snap = await app.catalog.snapshot();
+    const unit = snap.unitsById.get(unitId);
+    if (!unit) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está mais em funcionamento.');
+    // A plan only counts (and only goes into the message) when this unit offers it.
+    const plan = planId !== null && snap.unitsByPlan.get(planId)?.some((u) => u.id === unitId) ? snap.plansById.get(planId) ?? null : null;
+    const target = ctaTarget(acao, unit, plan, brand().whatsappDigits, bookingAvailable);
+    if (!target) return sendError(request, reply, 404, 'Indisponível', `A ${unit.nome} não oferece este contato no momento. Veja a página da unidade.`);
+    // HEAD (link checkers, previews) is not a click. A failed insert never blocks the visitor.
+    if (request.method === 'GET') {
+      await service.record(unitId, acao, plan ? plan.id : null, (err) => request.log.warn({ err }, 'could not count a call-to-action click'));
+    }
+    reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+    return reply.redirect(target, 302);
+  });
+}
+
+/** Staff: the clicks report (inside a staff session scope). */
+export function ctaStaffRoutes(service: CtaService) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    r.get(CLICKS_PATH, { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true }, async (request, reply) => {
+      const requested = request.validationError ? null : request.query.unidade_id ? Number(request.query.unidade_id) : null;
+      const weeks = request.validationError ? NaN : Number(request.query.semanas || 8);
+      const report = await service.report(request.staff!, requested, weeks);
+      if (report === 'forbidden') return forbidden(request, reply);
+      reply.header('cache-control', 'private, no-store');
+      return reply.page(h(ClicksPage, { staff: staffLayout(request, reply)!, report }));
+    });
+  };
+}
+
+const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
+  sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');

@@ -1,0 +1,17 @@
+// Unit photos: the staff screen where admins upload, order and describe up to 8 photos per
+// unit, and the public, content-hashed copies the site serves.
+import fp from 'fastify-plugin';
+import { invalidateCatalogCache } from '../catalog/index';
+import { createPhotosService } from './photos.service';
+import { photoFileRoutes, photosStaffRoutes } from './photos.routes';
+
+/** Unit photos: the staff screen /admin/conteudo/unidades/:id/fotos and the public files /fotos/unidades/… */
+export default fp(
+  async (app) => {
+    const storage = app.storage;
+    const service = createPhotosService(app.db, storage, () => invalidateCatalogCache(app));
+    photoFileRoutes(app, storage);
+    await app.register(photosStaffRoutes(service));
+  },
+  { name: 'feature-unit-photos', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth', 'feature-catalog', 'storage'] },
+);

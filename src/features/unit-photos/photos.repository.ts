@@ -1,0 +1,72 @@
+// The only SQL of unit photos (and their audit rows). Runs on the db or transaction it is
+// built with; the service decides what goes in one transaction.
+import { PostgresAdapter } from 'kysely';
+import type { Db } from '../../db/index';
+import type { UnitPhoto } from './photos';
+
+const COLUMNS = ['id', 'unidade_id', 'ordem', 'alt', 'hash', 'largura', 'altura'] as const;
+
+export function createPhotosRepository(db: Db) {
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  return {
+    async audit(usuarioId: number | null, acao: string, id: number, antes: unknown, depois: unknown, now: string) {
+      await db
+        .insertInto('auditoria')
+        .values({
+          usuario_id: usuarioId,
+          acao,
+          entidade: 'unidade_foto',
+          entidade_id: id,
+          antes: antes === null ? null : JSON.stringify(antes),
+          depois: depois === null ? null : JSON.stringify(depois),
+          criado_em: now,
+        })
+        .execute();
+    },
+
+    async unit(id: number) {
+      return db.selectFrom('unidades').select(['id', 'nome', 'ativo']).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** PostgreSQL: locks the unit row, so a second upload waits and then counts this one (SQLite serialises writes anyway). */
+    async lockUnit(id: number): Promise<void> {
+      if (pg) await db.selectFrom('unidades').select('id').where('id', '=', id).forUpdate().execute();
+    },
+
+    async list(unitId: number): Promise<UnitPhoto[]> {
+      return db.selectFrom('unidade_fotos').select(COLUMNS).where('unidade_id', '=', unitId).orderBy('ordem').orderBy('id').execute();
+    },
+
+    async find(unitId: number, id: number): Promise<UnitPhoto | undefined> {
+      return db.selectFrom('unidade_fotos').select(COLUMNS).where('id', '=', id).where('unidade_id', '=', unitId).executeTakeFirst();
+    },
+
+    async insert(photo: Omit<UnitPhoto, 'id'>, now: string): Promise<number> {
+      const { id } = await db
+        .insertInto('unidade_fotos')
+        .values({ ...photo, criado_em: now, atualizado_em: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return id;
+    },
+
+    async setAlt(id: number, alt: string, now: string): Promise<void> {
+      await db.updateTable('unidade_fotos').set({ alt, atualizado_em: now }).where('id', '=', id).execute();
+    },
+
+    async setOrder(unitId: number, id: number, ordem: number, now: string): Promise<void> {
+      await db.updateTable('unidade_fotos').set({ ordem, atualizado_em: now }).where('id', '=', id).where('unidade_id', '=', unitId).execute();
+    },
+
+    async delete(id: number): Promise<void> {
+      await db.deleteFrom('unidade_fotos').where('id', '=', id).execute();
+    },
+
+    /** Is a row still using these files (the same photo uploaded twice)? */
+    async hashInUse(unitId: number, hash: string): Promise<boolean> {
+      return Boolean(await db.selectFrom('unidade_fotos').select('id').where('unidade_id', '=', unitId).where('hash', '=', hash).executeTakeFirst());
+    },
+  };
+}
+
+export type PhotosRepository = ReturnType<typeof createPhotosRepository>;

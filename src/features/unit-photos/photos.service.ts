@@ -1,0 +1,133 @@
+// Rules for unit photos: at most 8 per unit, an alt text for each, order, removal.
+import { nowIso, type Db } from '../../db/index';
+import { cleanText } from '../../lib/text';
+import type { FileStorage } from '../storage/index';
+import { ImageRejectedError } from '../storage/images';
+import { ALT_MAX, ALT_MIN, MAX_UNIT_PHOTOS } from './photos';
+import { removeUnitPhotoFiles, storeUnitPhoto } from './photos.pipeline';
+import { createPhotosRepository, type PhotosRepository } from './photos.repository';
+
+export interface PhotoErrors {
+  foto?: string;
+  alt?: string;
+}
+
+export type PhotoOutcome = { ok: true } | { ok: false; status: 413 | 422 | 404; errors: PhotoErrors };
+
+export function checkAlt(raw: unknown): { alt: string } | { error: string } {
+  const alt = cleanText(raw).replace(/\s+/g, ' ');
+  const length = [...alt].length;
+  if (length < ALT_MIN) return { error: 'Descreva a foto em poucas palavras, por exemplo “Sala de musculação com janelas amplas”.' };
+  if (length > ALT_MAX) return { error: `Use no máximo ${ALT_MAX} caracteres.` };
+  return { alt };
+}
+
+export function createPhotosService(db: Db, storage: FileStorage, onChange: () => void) {
+  const repo: PhotosRepository = createPhotosRepository(db);
+  /** One transaction with a repository bound to it. */
+  const inTransaction = <T>(work: (trx: PhotosRepository) => Promise<T>) => db.transaction().execute((trx) => work(createPhotosRepository(trx)));
+
+  return {
+    unit: (id: number) => repo.unit(id),
+    list: (unitId: number) => repo.list(unitId),
+
+    async upload(unitId: number, usuarioId: number | null, input: { alt: unknown; file: Buffer | null; filename?: string | null; tooLarge: boolean }): Promise<PhotoOutcome> {
+      const errors: PhotoErrors = {};
+      const alt = checkAlt(input.alt);
+      if ('error' in alt) errors.alt = alt.error;
+      if (input.tooLarge) return { ok: false, status: 413, errors: { ...errors, foto: 'A foto passa de 10 MB. Envie uma versão menor.' } };
+      if (!input.file || input.file.length === 0) errors.foto = 'Escolha uma foto JPEG, PNG ou WebP.';
+      const current = await repo.list(unitId);
+      if (current.length >= MAX_UNIT_PHOTOS) {
+        errors.foto = `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.`;
+      }
+      if (errors.alt || errors.foto) return { ok: false, status: 422, errors };
+      let stored;
+      try {
+        stored = await storeUnitPhoto(storage, unitId, input.file!, input.filename);
+      } catch (err) {
+        if (err instanceof ImageRejectedError) return { ok: false, status: 422, errors: { foto: err.message } };
+        throw err;
+      }
+      const text = (alt as { alt: string }).alt;
+      const discard = () => Promise.all(stored.keys.map((k) => storage.delete(k)));
+      if (await repo.hashInUse(unitId, stored.hash)) {
+        await discard();
+        return { ok: false, status: 422, errors: { foto: 'Esta foto já está entre as fotos da unidade.' } };
+      }
+      const id = await db.transaction().execute(async (tx) => {
+        const trx = createPhotosRepository(tx);
+        // counted again inside the transaction: two uploads at once cannot make nine
+        await trx.lockUnit(unitId);
+        const rows = await trx.list(unitId);
+        if (rows.length >= MAX_UNIT_PHOTOS) return null;
+        const now = nowIso();
+        const ordem = rows.reduce((m, r) => Math.max(m, r.ordem), 0) + 1;
+        const newId = await trx.insert({ unidade_id: unitId, ordem, alt: text, hash: stored.hash, largura: stored.largura, altura: stored.altura }, now);
+        await trx.audit(usuarioId, 'criar', newId, null, { unidade_id: unitId, alt: text, hash: stored.hash }, now);
+        // the files become final exactly with the row
+        await storage.commit(tx, stored.keys);
+        return newId;
+      }).catch(async (err) => {
+        await discard();
+        throw err;
+      });
+      if (id === null) {
+        await discard();
+        return { ok: false, status: 422, errors: { foto: `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.` } };
+      }
+      onChange();
+      return { ok: true };
+    },
+
+    async setAlt(unitId: number, photoId: number, usuarioId: number | null, raw: unknown): Promise<PhotoOutcome> {
+      const alt = checkAlt(raw);
+      if ('error' in alt) return { ok: false, status: 422, errors: { alt: alt.error } };
+      const found = await inTransaction(async (trx) => {
+        const before = await trx.find(unitId, photoId);
+        if (!before) return false;
+        const now = nowIso();
+        await trx.setAlt(photoId, alt.alt, now);
+        await trx.audit(usuarioId, 'editar', photoId, { alt: before.alt }, { alt: alt.alt }, now);
+        return true;
+      });
+      if (!found) return { ok: false, status: 404, errors: {} };
+      onChange();
+      return { ok: true };
+    },
+
+    /** Moves a photo one place up (towards the cover) or down. */
+    async move(unitId: number, photoId: number, usuarioId: number | null, direction: 'subir' | 'descer'): Promise<PhotoOutcome> {
+      const ids = (await repo.list(unitId)).map((p) => p.id);
+      const i = ids.indexOf(photoId);
+      if (i < 0) return { ok: false, status: 404, errors: {} };
+      const j = direction === 'subir' ? i - 1 : i + 1;
+      if (j < 0 || j >= ids.length) return { ok: true };
+      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+      await inTransaction(async (trx) => {
+        const now = nowIso();
+        for (const [k, id] of ids.entries()) await trx.setOrder(unitId, id, k + 1, now);
+        await trx.audit(usuarioId, 'ordenar', photoId, null, { ordem: ids }, now);
+      });
+      onChange();
+      return { ok: true };
+    },
+
+    async remove(unitId: number, photoId: number, usuarioId: number | null): Promise<PhotoOutcome> {
+      const row = await inTransaction(async (trx) => {
+        const found = await trx.find(unitId, photoId);
+        if (!found) return undefined;
+        const now = nowIso();
+        await trx.delete(photoId);
+        await trx.audit(usuarioId, 'excluir', photoId, { alt: found.alt, hash: found.hash }, null, now);
+        return found;
+      });
+      if (!row) return { ok: false, status: 404, errors: {} };
+      await removeUnitPhotoFiles(storage, unitId, row);
+      onChange();
+      return { ok: true };
+    },
+  };
+}
+
+export type PhotosService = ReturnType<typeof createPhotosService>;

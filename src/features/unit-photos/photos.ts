@@ -1,0 +1,45 @@
+// Unit photos: limits, file names and public URLs. Pure: shared by the pipeline, the
+// routes and the public views.
+
+export const MAX_UNIT_PHOTOS = 8;
+/** a unit photo is a prepared picture, not a raw 48 MP capture */
+export const MAX_UNIT_PHOTO_BYTES = 10 * 1024 * 1024;
+export const ALT_MIN = 3;
+export const ALT_MAX = 200;
+/** srcset widths; a smaller original is never enlarged */
+export const PHOTO_WIDTHS = [480, 960, 1440] as const;
+export type PhotoFormat = 'webp' | 'jpg';
+export const PHOTO_FORMATS: PhotoFormat[] = ['webp', 'jpg'];
+export const PHOTO_MIME: Record<PhotoFormat, string> = { webp: 'image/webp', jpg: 'image/jpeg' };
+
+export interface UnitPhoto {
+  id: number;
+  unidade_id: number;
+  ordem: number;
+  alt: string;
+  hash: string;
+  largura: number;
+  altura: number;
+}
+
+/** The widths a photo has copies in (each at most the original width), ascending. */
+export function photoWidths(original: number): number[] {
+  return [...new Set(PHOTO_WIDTHS.map((w) => Math.min(w, original)))].sort((a, b) => a - b);
+}
+
+/** Where a copy is kept in the storage (relative path). */
+export function photoStoragePath(unitId: number, hash: string, width: number, format: PhotoFormat): string {
+  return `unidade_fotos/${unitId}/${hash}-${width}.${format}`;
+}
+
+/** Its public, content-hashed URL (served with an immutable cache). */
+export function photoUrl(unitId: number, hash: string, width: number, format: PhotoFormat): string {
+  return `/fotos/unidades/${unitId}/${hash}-${width}.${format}`;
+}
+
+export const PHOTO_FILE = /^([a-f0-9]{16})-(\d{2,4})\.(webp|jpg)$/;
+
+/** Height of a copy `width` wide, keeping the proportions. */
+export function heightAt(photo: Pick<UnitPhoto, 'largura' | 'altura'>, width: number): number {
+  return Math.round((photo.altura * width) / photo.largura);
+}
