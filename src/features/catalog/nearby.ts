@@ -3,6 +3,7 @@
 import type { CatalogSnapshot, NearbyUnit } from './catalog.service';
 import { unitsByDistance } from './catalog.service';
 import { placeForCep, placeForCity, type Place } from './places';
+import { parseInteger } from '../../lib/form/index';
 
 export const NEAR_LIMIT_DEFAULT = 10;
 export const NEAR_LIMIT_MAX = 50;
@@ -26,11 +27,8 @@ export function parsePoint(lat: unknown, lng: unknown): { latitude: number; long
 
 /** limit 1–50, default 10; anything else is an error. */
 export function parseLimit(raw: unknown): number | { error: string } {
-  if (raw === undefined || raw === '') return NEAR_LIMIT_DEFAULT;
-  if (typeof raw !== 'string' || !/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > NEAR_LIMIT_MAX) {
-    return { error: `limit precisa ser um número inteiro de 1 a ${NEAR_LIMIT_MAX}.` };
-  }
-  return Number(raw);
+  const limit = parseInteger(raw ?? '', 1, NEAR_LIMIT_MAX, NEAR_LIMIT_DEFAULT);
+  return limit.ok ? limit.value : { error: `limit precisa ser um número inteiro de 1 a ${NEAR_LIMIT_MAX}.` };
 }
 
 /** Cities the chain is in, as places (centre = mean of its units' coordinates): ?cidade= finds them too. */

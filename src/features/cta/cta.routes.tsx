@@ -11,11 +11,12 @@ import { parseId } from '../catalog/catalog.service';
 import { ctaTarget, isCtaAction, TRIAL_CLASS_PATH } from './cta';
 import type { CtaService } from './cta.service';
 import { CLICKS_PATH, ClicksPage } from './cta.view';
+import { parseInteger, toId } from '../../lib/form/index';
 
 const GoQuery = Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })), plano: Type.Optional(Type.String({ maxLength: 20 })) });
 const ReportQuery = Type.Object({
-  unidade_id: Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' })),
-  semanas: Type.Optional(Type.String({ pattern: '^(\\d{1,2})?$' })),
+  unidade_id: Type.Optional(Type.String({ maxLength: 20 })),
+  semanas: Type.Optional(Type.String({ maxLength: 20 })),
 });
 
 /** Public: the counted redirects (no session, no cookie). */
@@ -57,8 +58,10 @@ export function ctaStaffRoutes(service: CtaService) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     r.get(CLICKS_PATH, { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true }, async (request, reply) => {
-      const requested = request.validationError ? null : request.query.unidade_id ? Number(request.query.unidade_id) : null;
-      const weeks = request.validationError ? NaN : Number(request.query.semanas || 8);
+      // The form kit reads the filters: a bad unit id or week count falls back to the defaults.
+      const requested = toId(request.query.unidade_id);
+      const weeksParsed = parseInteger(request.query.semanas ?? '', 1, 99, 8);
+      const weeks = request.validationError || !weeksParsed.ok ? NaN : weeksParsed.value;
       const report = await service.report(request.staff!, requested, weeks);
       if (report === 'forbidden') return forbidden(request, reply);
       reply.header('cache-control', 'private, no-store');

@@ -3,6 +3,7 @@
 // target is always computed from catalog data, never taken from the request, so /ir/ can
 // never be used as an open redirect.
 import { normalizePhone } from '../../lib/form/index';
+import { saoPauloDay } from '../../lib/time';
 
 export const CTA_ACTIONS = ['matricula', 'aula_experimental', 'whatsapp', 'beneficio'] as const;
 export type CtaAction = (typeof CTA_ACTIONS)[number];
@@ -83,11 +84,9 @@ export function ctaTarget(
   }
 }
 
-const dayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
-
 /** Monday (aaaa-mm-dd) of the São Paulo week an instant falls in. */
 export function weekOf(date: Date): string {
-  const day = dayFormatter.format(date);
+  const day = saoPauloDay(date);
   const noon = new Date(`${day}T12:00:00Z`);
   const back = (noon.getUTCDay() + 6) % 7;
   noon.setUTCDate(noon.getUTCDate() - back);

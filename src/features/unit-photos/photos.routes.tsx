@@ -9,9 +9,11 @@ import type { FileStorage } from '../storage/index';
 import { MAX_UNIT_PHOTO_BYTES, PHOTO_FILE, PHOTO_MIME, photoStoragePath, type PhotoFormat } from './photos';
 import type { PhotoErrors, PhotosService } from './photos.service';
 import { PhotosPage, photosPath } from './photos.view';
+import { IdParam } from '../../http/params';
+import { toId } from '../../lib/form/index';
 
-const UnitParams = Type.Object({ id: Type.String({ pattern: '^\\d{1,9}$' }) });
-const PhotoParams = Type.Object({ id: Type.String({ pattern: '^\\d{1,9}$' }), foto: Type.String({ pattern: '^\\d{1,9}$' }) });
+const UnitParams = Type.Object({ id: IdParam });
+const PhotoParams = Type.Object({ id: IdParam, foto: IdParam });
 
 interface PhotoUpload {
   fields: Record<string, string>;
@@ -69,7 +71,7 @@ export function photosStaffRoutes(service: PhotosService) {
 
     r.post(
       photosPath(0).replace('/0/', '/:id/'),
-      { preHandler: [app.requireAdmin, readPhotoUpload, app.csrfProtection], schema: { params: UnitParams }, config: { formPath: '/admin/conteudo/unidades' } },
+      { preHandler: [app.requireAdmin, readPhotoUpload, app.csrfProtection], schema: { params: UnitParams }, config: { formPath: '/admin/conteudo/unidades', multipart: true } },
       async (request, reply) => {
         const unitId = Number(request.params.id);
         if (!(await service.unit(unitId))) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
@@ -112,7 +114,7 @@ export function photosStaffRoutes(service: PhotosService) {
 export function photoFileRoutes(app: FastifyInstance, storage: FileStorage) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get('/fotos/unidades/:unit/:file', { schema: { params: Type.Object({ unit: Type.String(), file: Type.String() }) } }, async (request, reply) => {
-    const unitId = /^\d{1,9}$/.test(request.params.unit) ? Number(request.params.unit) : null;
+    const unitId = toId(request.params.unit);
     const match = PHOTO_FILE.exec(request.params.file);
     const notFound = () => sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe mais.');
     if (unitId === null || !match) return notFound();
