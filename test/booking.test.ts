@@ -111,6 +111,42 @@ describe('the booking form', () => {
     expect(noToken.statusCode).toBe(403);
   });
 
+  it('NUL, CR, LF and other control characters in nome, email or whatsapp: 422 with a field message, nothing stored', async () => {
+    const slot = await futureClass();
+    const good = { nome: 'Maria Souza', whatsapp: phone(), email: 'maria@example.com', aceita_contato: 'sim', vaga: slot.value };
+    const cases: [field: 'nome' | 'email' | 'whatsapp', value: string, message: string][] = [
+      ['nome', 'Maria\u0000Souza', 'caractere inválido (NUL)'],
+      ['nome', 'Maria\r\nSouza', 'Use uma linha só'],
+      ['nome', 'Maria\nSouza', 'Use uma linha só'],
+      ['nome', 'Maria\u0007Souza', 'Use uma linha só'],
+      ['email', 'maria@example.com\u0000', 'caractere inválido (NUL)'],
+      ['email', 'maria@example.com\r\nBcc: x@y.com', 'Use uma linha só'],
+      ['whatsapp', '(11) 98765\u0000-4321', 'caractere inválido (NUL)'],
+      ['whatsapp', '(11) 98765\n-4321', 'Use uma linha só'],
+      ['whatsapp', '(11) 98765\r-4321', 'Use uma linha só'],
+      ['whatsapp', '(11)\u001b98765-4321', 'Use uma linha só'],
+    ];
+    for (const [field, value, message] of cases) {
+      const page = await openForm();
+      const json = await ctx.app.inject({
+        method: 'POST',
+        url: '/aula-experimental?unidade=1',
+        remoteAddress: nextAddress(),
+        headers: { accept: 'application/json', cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form({ csrf_token: page.token, envio_id: page.envio, ...good, [field]: value }),
+      });
+      expect(json.statusCode, `${field}: ${JSON.stringify(value)}`).toBe(422);
+      expect(Object.keys(json.json().errors), `${field}: ${JSON.stringify(value)}`).toEqual([field]);
+      expect(json.json().errors[field]).toContain(message);
+      // The HTML form: 422, the message, and the value shown back without the control characters.
+      const html = await post(1, { envio_id: envio(), ...good, [field]: value });
+      expect(html.statusCode).toBe(422);
+      expect(html.body).toContain(message);
+      expect(html.body).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    }
+    expect(await bookings()).toHaveLength(0);
+  });
+
   it('a class in the past, outside the timetable or outside opening hours is refused with a clear message', async () => {
     const slot = await futureClass();
     const yesterday = addDays(spDay(new Date()), -1);

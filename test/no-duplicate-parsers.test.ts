@@ -41,20 +41,9 @@ const RULES: [string, RegExp, (file: string) => boolean][] = [
   ['São Paulo clock', /timeZone:\s*TIME_ZONE/, (f) => f === TIME],
 ];
 
-// The trial-class booking feature landed on main after the kit (merged 15:10): its e-mail
-// pattern, staff-route id patterns and São Paulo day helpers still need to move to
-// src/lib/form and src/lib/time. Listed here so the debt stays visible; remove each entry
-// when it moves. Nothing else may be added to this list.
-const NOT_YET_MOVED = new Set([
-  path.join('src', 'features', 'booking', 'booking.service.ts'),
-  path.join('src', 'features', 'booking', 'staff.routes.tsx'),
-  path.join('src', 'features', 'booking', 'slots.ts'),
-  path.join('src', 'features', 'booking', 'staff.service.ts'),
-  // the weekly digest (feedback loop) landed at the 15:15 merge with its own São Paulo week
-  path.join('src', 'features', 'feedback', 'digest.service.ts'),
-  // the speed branch's pageInfo (merged 15:24) duplicates the kit's paginate: keep one
-  path.join('src', 'lib', 'pagination.ts'),
-]);
+// Files that still carried their own parsers were moved onto the kit and src/lib/time.ts
+// (docs/decisions/085). Nothing may be added to this list.
+const NOT_YET_MOVED = new Set<string>([]);
 
 describe('no second copy of the form kit\'s parsers or of the São Paulo clock in src/', () => {
   for (const [what, pattern, allowed] of RULES) {

@@ -1,6 +1,7 @@
-// One way to page a staff list: `pagina` parsed strictly (anything else is page 1), the page
-// clamped to the last one, and either a slice of rows already in memory (catalog-sized
-// lists) or the LIMIT/OFFSET for a query (logs).
+// Staff lists page through the form kit's one paging rule (src/lib/form: parsePage,
+// paginate); this file only adapts it to the lists' shape: `size`, and a slice of rows
+// already in memory (catalog-sized lists). No paging arithmetic of its own.
+import { paginate as pageWindow, parsePage } from './form/index';
 
 export interface PageInfo {
   /** 1-based, clamped to [1, pages] */
@@ -17,16 +18,13 @@ export interface Paged<T> extends PageInfo {
 
 /** `pagina` from a query string: a positive integer, otherwise 1. */
 export function pageNumber(raw: unknown): number {
-  const s = Array.isArray(raw) ? raw[0] : raw;
-  if (typeof s !== 'string' || !/^[1-9]\d{0,8}$/.test(s)) return 1;
-  return Number(s);
+  return parsePage(raw);
 }
 
 /** Where page `raw` of `total` rows starts; a page past the end shows the last one. */
 export function pageInfo(total: number, raw: unknown, size: number): PageInfo {
-  const pages = Math.max(1, Math.ceil(total / size));
-  const page = Math.min(pageNumber(raw), pages);
-  return { page, pages, total, size, offset: (page - 1) * size };
+  const w = pageWindow(total, size, raw);
+  return { page: w.page, pages: w.pages, total: w.total, size, offset: w.offset };
 }
 
 /** One page of rows already loaded. */

@@ -64,3 +64,34 @@ export function formatDateTimeCsv(iso: string): string {
 export function saoPauloDayStartIso(day: string): string {
   return new Date(`${day}T00:00:00-03:00`).toISOString();
 }
+
+/** 0 = domingo … 6 = sábado, of a calendar day "AAAA-MM-DD". */
+export function weekdayOf(day: string): number {
+  return new Date(`${day}T12:00:00Z`).getUTCDay();
+}
+
+/**
+ * Monday of a São Paulo calendar day's week ("AAAA-MM-DD"): the one week key of the site
+ * (trial-class funnel and cliques_cta.semana, the weekly digest). Pass saoPauloDay(now)
+ * for the current week.
+ */
+export function saoPauloWeekStart(day: string): string {
+  return addDays(day, -((weekdayOf(day) + 6) % 7));
+}
+
+/** The instant of a São Paulo wall-clock time ("2026-11-24", "07:00"); fixed -03:00 as above. */
+export function saoPauloInstant(day: string, hhmm: string): Date {
+  return new Date(`${day}T${hhmm}:00-03:00`);
+}
+
+const timeFormatter = new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+/** "07:00": the São Paulo time of an instant. */
+export function formatTime(iso: string | Date): string {
+  return timeFormatter.format(typeof iso === 'string' ? new Date(iso) : iso);
+}
+
+const dayMonthTimeFormatter = new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
+/** "23/11, 08:00" in São Paulo time. */
+export function formatDayMonthTime(date: Date): string {
+  return dayMonthTimeFormatter.format(date);
+}

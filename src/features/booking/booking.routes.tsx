@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson } from '../../http/errors';
 import { parseId } from '../catalog/catalog.service';
-import { addressOf, newEnvioId, thanksPath, valuesFrom, type BookingErrors, type BookingService, type BookingUnit, type BookingValues } from './booking.service';
+import { addressOf, echoValues, newEnvioId, thanksPath, valuesFrom, type BookingErrors, type BookingService, type BookingUnit, type BookingValues } from './booking.service';
 import { BookingFormPage, FORM_PATH, ThanksPage } from './booking.view';
 import { buildIcs } from './ics';
 
@@ -78,10 +78,10 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
       if (outcome.kind === 'full') {
         const notice = 'Que pena: as vagas deste horário acabaram de ser preenchidas. Nada foi agendado. Escolha outro horário abaixo.';
         if (wantsJson(request)) return reply.code(409).send({ errors: { vaga: notice } });
-        return showForm(request, reply, unit, 409, { values: { ...values, vaga: '' }, notice });
+        return showForm(request, reply, unit, 409, { values: { ...echoValues(values), vaga: '' }, notice });
       }
       if (wantsJson(request)) return reply.code(422).send({ errors: outcome.errors });
-      return showForm(request, reply, unit, 422, { values, errors: outcome.errors });
+      return showForm(request, reply, unit, 422, { values: echoValues(values), errors: outcome.errors });
     },
   );
 

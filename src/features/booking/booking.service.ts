@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
-import { cleanText } from '../../lib/text';
-import { formatPhone as formatBrazilianPhone, normalizePhone as normalizeWhatsapp } from '../../lib/form/index';
+import { echoValue, EMAIL_MESSAGE, formatPhone as formatBrazilianPhone, newEnvioId, oneLine, parseEmail, parsePhone, rawString, readEnvioId, take, type FieldErrors } from '../../lib/form/index';
+import { formatTime } from '../../lib/time';
 import { enqueueMail } from '../mail/outbox.repository';
 
 import { createBookingRepository, type Booking, type BookingRepository, type BookingUnit } from './booking.repository';
@@ -20,9 +20,6 @@ export type BookingErrors = Partial<Record<Field, string>>;
 export const CONSENT_VALUE = 'sim';
 export const LIMITS = { nome: 120, whatsapp: 30, email: 254 } as const;
 
-const EMAIL_RE = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
-const CONTROL_RE = /[\u0000-\u001f\u007f]/;
-const ENVIO_RE = /^[A-Za-z0-9_-]{16,64}$/;
 
 export interface OfferedSlot extends Slot {
   remaining: number;
@@ -39,17 +36,22 @@ export type BookingOutcome =
   | { kind: 'full' }
   | { kind: 'unit-unavailable' };
 
-export function newEnvioId(): string {
-  return randomBytes(16).toString('base64url');
-}
+// The form kit's envio_id (docs/decisions/082); the booking keeps its own unique key on
+// aulas_experimentais.envio_id, in the same transaction as the booking.
+export { newEnvioId };
 
+/** The posted values as typed (the kit's text kinds judge them in validate). */
 export function valuesFrom(body: Record<string, unknown>): BookingValues {
   const values: BookingValues = {};
-  for (const f of [...FIELDS, 'envio_id'] as const) {
-    const v = body[f];
-    values[f] = cleanText(Array.isArray(v) ? v[0] : v).slice(0, 300);
-  }
+  for (const f of [...FIELDS, 'envio_id'] as const) values[f] = rawString(body[f]).slice(0, 2000);
   return values;
+}
+
+/** Values shown again in a refused form: control characters removed, never stored. */
+export function echoValues(values: BookingValues): BookingValues {
+  const echoed: BookingValues = {};
+  for (const [k, v] of Object.entries(values) as [keyof BookingValues, string | undefined][]) echoed[k] = echoValue(v ?? '', { max: 300 });
+  return echoed;
 }
 
 /** Google Maps link for the unit (the same as the unit page's). */
@@ -61,13 +63,12 @@ export function addressOf(u: Pick<BookingUnit, 'endereco' | 'bairro' | 'cidade' 
   return `${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`;
 }
 
-const timeFormatter = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 /** "Terça-feira, 24/11, às 07:00" */
 export function whenLabel(b: Pick<Booking, 'dia' | 'inicio_em'>): string {
-  return `${dayLabel(b.dia)}, às ${timeFormatter.format(new Date(b.inicio_em))}`;
+  return `${dayLabel(b.dia)}, às ${formatTime(b.inicio_em)}`;
 }
 export function timeOf(iso: string): string {
-  return timeFormatter.format(new Date(iso));
+  return formatTime(iso);
 }
 
 export interface BookingDeps {
@@ -106,24 +107,14 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
     },
 
     /** Checks the fields and the slot; the slot's explanation says why it cannot be booked. */
-    async validate(unit: BookingUnit, values: BookingValues, now: Date): Promise<{ ok: true; slot: Slot; whatsapp: string; email: string | null } | { ok: false; errors: BookingErrors }> {
-      const errors: BookingErrors = {};
-      const nome = values.nome ?? '';
-      if (!nome) errors.nome = 'Informe o seu nome.';
-      else if (nome.length < 2) errors.nome = 'Digite pelo menos 2 caracteres.';
-      else if (nome.length > LIMITS.nome) errors.nome = `Use no máximo ${LIMITS.nome} caracteres (você digitou ${nome.length}).`;
-      else if (CONTROL_RE.test(nome)) errors.nome = 'Remova os caracteres inválidos.';
-
-      const rawPhone = values.whatsapp ?? '';
-      const whatsapp = rawPhone.length <= LIMITS.whatsapp ? normalizeWhatsapp(rawPhone) : null;
-      if (!rawPhone) errors.whatsapp = 'Informe o seu WhatsApp com DDD.';
-      else if (!whatsapp) errors.whatsapp = 'Informe um número brasileiro com DDD, por exemplo (11) 98765-4321.';
-
-      const email = values.email ?? '';
-      if (email) {
-        if (email.length > LIMITS.email) errors.email = `Use no máximo ${LIMITS.email} caracteres.`;
-        else if (!EMAIL_RE.test(email) || CONTROL_RE.test(email)) errors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br, ou deixe em branco.';
-      }
+    async validate(unit: BookingUnit, values: BookingValues, now: Date): Promise<{ ok: true; slot: Slot; nome: string; whatsapp: string; email: string | null } | { ok: false; errors: BookingErrors }> {
+      // The form kit's text kinds: NUL, CR/LF and other control characters get a field message.
+      const fieldErrors: FieldErrors = {};
+      const nome = take(fieldErrors, 'nome', oneLine(values.nome, { max: LIMITS.nome, min: 2, required: 'Informe o seu nome.' }), '');
+      const whatsapp = take(fieldErrors, 'whatsapp', parsePhone(values.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }), '');
+      const email = take(fieldErrors, 'email', parseEmail(values.email), '');
+      if (fieldErrors.email === EMAIL_MESSAGE) fieldErrors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br, ou deixe em branco.';
+      const errors = fieldErrors as BookingErrors;
 
       if (values.aceita_contato !== CONSENT_VALUE) {
         errors.aceita_contato = 'Para agendar, autorize a unidade a falar com você pelo WhatsApp sobre a aula.';
@@ -149,7 +140,7 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
         }
       }
       if (Object.keys(errors).length || !slot) return { ok: false, errors };
-      return { ok: true, slot, whatsapp: whatsapp!, email: email || null };
+      return { ok: true, slot, nome, whatsapp, email: email || null };
     },
 
     /**
@@ -160,16 +151,15 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
     async book(unitId: number, values: BookingValues, now: Date = new Date()): Promise<BookingOutcome> {
       // A POST without a (well-formed) envio_id is accepted, as on every public form; it
       // just has no double-submit protection.
-      const envioId = ENVIO_RE.test(values.envio_id ?? '') ? values.envio_id! : `sem-envio-${newEnvioId()}`;
+      const envioId = readEnvioId(values) ?? `sem-envio-${newEnvioId()}`;
       const earlier = await repo.findByEnvioId(envioId);
       if (earlier) return { kind: 'booked', booking: earlier, repeated: true };
       const unit = await this.activeUnit(unitId);
       if (!unit) return { kind: 'unit-unavailable' };
       const checked = await this.validate(unit, values, now);
       if (!checked.ok) return { kind: 'invalid', errors: checked.errors };
-      const { slot, whatsapp, email } = checked;
+      const { slot, nome, whatsapp, email } = checked;
       const nowIso = now.toISOString();
-      const nome = values.nome!;
       try {
         return await deps.db.transaction().execute(async (trx) => {
           const tx = createBookingRepository(trx);

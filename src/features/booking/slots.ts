@@ -1,6 +1,7 @@
 // Which trial slots a unit offers: its timetable's classes of the next 7 days plus hourly
 // "treino livre" slots within its opening hours. Pure functions of the rows and the clock.
-import { WEEKDAYS } from '../../lib/time';
+import { isDay, toId } from '../../lib/form/index';
+import { addDays, saoPauloDay, saoPauloInstant, saoPauloWeekStart, WEEKDAYS, weekdayOf } from '../../lib/time';
 
 /** Days ahead that can be booked, today included. */
 export const BOOKING_DAYS = 7;
@@ -8,36 +9,15 @@ export const BOOKING_DAYS = 7;
 export const FREE_SLOT_MINUTES = 60;
 export const FREE_TRAINING = 'Treino livre';
 
-const dayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
-
+// São Paulo days, weeks and wall-clock instants come from src/lib/time.ts (the one clock);
+// the short names stay because the booking files read better with them.
+export { addDays, weekdayOf };
 /** São Paulo calendar day (aaaa-mm-dd) of an instant. */
-export function spDay(at: Date): string {
-  return dayFormatter.format(at);
-}
-
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
-
-/** 0 = domingo … 6 = sábado */
-export function weekdayOf(day: string): number {
-  return new Date(`${day}T12:00:00Z`).getUTCDay();
-}
-
+export const spDay = (at: Date): string => saoPauloDay(at);
 /** Monday of the day's week (aaaa-mm-dd): the funnel's week key, as in cliques_cta.semana. */
-export function mondayOf(day: string): string {
-  return addDays(day, -((weekdayOf(day) + 6) % 7));
-}
-
-/**
- * The instant of a São Paulo wall-clock time. Brazil has had no daylight saving time since
- * 2019, so the offset is a fixed -03:00 (as in src/lib/time.ts).
- */
-export function spInstant(day: string, hhmm: string): Date {
-  return new Date(`${day}T${hhmm}:00-03:00`);
-}
+export const mondayOf = saoPauloWeekStart;
+/** The instant of a São Paulo wall-clock time. */
+export const spInstant = saoPauloInstant;
 
 const labelFormatter = new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', day: '2-digit', month: '2-digit' });
 /** "Terça-feira, 24/11" */
@@ -137,14 +117,11 @@ export function windowDays(now: Date): string[] {
 
 /** A slot value's parts, or null when it is not one of our two shapes. */
 export function parseSlotValue(value: string): { kind: 'aula'; aulaId: number; day: string } | { kind: 'livre'; day: string; time: string } | null {
-  let m = /^aula:([1-9]\d{0,9}):(\d{4}-\d{2}-\d{2})$/.exec(value);
-  if (m && isRealDay(m[2]!)) return { kind: 'aula', aulaId: Number(m[1]), day: m[2]! };
+  let m = /^aula:(\d+):(\d{4}-\d{2}-\d{2})$/.exec(value);
+  const aulaId = m ? toId(m[1]) : null;
+  if (m && aulaId !== null && isDay(m[2]!)) return { kind: 'aula', aulaId, day: m[2]! };
   m = /^livre:(\d{4}-\d{2}-\d{2}):([01]\d|2[0-3]):([0-5]\d)$/.exec(value);
-  if (m && isRealDay(m[1]!)) return { kind: 'livre', day: m[1]!, time: `${m[2]}:${m[3]}` };
+  if (m && isDay(m[1]!)) return { kind: 'livre', day: m[1]!, time: `${m[2]}:${m[3]}` };
   return null;
 }
 
-function isRealDay(day: string): boolean {
-  const d = new Date(`${day}T12:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day;
-}

@@ -8,14 +8,20 @@ import { sendError } from '../../http/errors';
 import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
 import { accessibleUnits, unitScope } from '../identity/access';
+import { echoValue, toId } from '../../lib/form/index';
 import { spDay } from './slots';
 import { isStatus, resolveWeeks, type StaffService } from './staff.service';
 import { BookingListPage, CAPACITY_PATH, CapacityPage, FUNNEL_PATH, funnelCsv, FunnelPage, STAFF_PATH } from './staff.view';
 
-const OptionalId = Type.Optional(Type.String({ pattern: '^(\\d{1,9})?$' }));
-const OptionalDay = Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' }));
-const IdParams = Type.Object({ id: Type.String({ pattern: '^\\d{1,9}$' }) });
+// Ids and days are judged by the form kit (toId, isDay) in the handlers, not by schema patterns.
+const OptionalId = Type.Optional(Type.String({ maxLength: 20 }));
+const OptionalDay = Type.Optional(Type.String({ maxLength: 20 }));
+const IdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
 const Body = Type.Record(Type.String(), Type.Unknown());
+
+/** An optional id filter: undefined/"" → null (no filter), a valid id, or 'invalid'. */
+const optionalId = (raw: string | undefined): number | null | 'invalid' => (raw ? (toId(raw) ?? 'invalid') : null);
+const badFilter = (request: FastifyRequest, reply: FastifyReply) => sendError(request, reply, 400, 'Filtro inválido', 'Escolha a unidade na lista.');
 
 const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
   sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
@@ -27,7 +33,9 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(STAFF_PATH, { schema: { querystring: Type.Object({ unidade_id: OptionalId, salvo: OptionalId }) }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
+    const unitId = optionalId(q.unidade_id);
+    if (unitId === 'invalid') return badFilter(request, reply);
+    const scope = unitScope(request.staff!, unitId);
     if (scope.forbidden) return forbidden(request, reply);
     privatePage(reply);
     return reply.page(
@@ -37,7 +45,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
         unidadeId: q.unidade_id ?? '',
         days: await service.days(scope.unitIds, now()),
         recent: (await service.funnel(scope.unitIds, resolveWeeks(undefined, undefined, spDay(now())).weeks.slice(-4))).total,
-        saved: q.salvo ? Number(q.salvo) : null,
+        saved: toId(q.salvo),
         brandName: app.config.brandName,
       }),
     );
@@ -46,11 +54,12 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   r.post(`${STAFF_PATH}/:id/status`, { schema: { params: IdParams, body: Body }, preHandler: [app.requireStaff, app.csrfProtection] }, async (request, reply) => {
     const body = request.body as Record<string, unknown>;
     if (!isStatus(body.status)) return sendError(request, reply, 422, 'Situação inválida', 'Escolha Compareceu, Não compareceu ou Matriculou.');
-    const id = Number(request.params.id);
+    const id = toId(request.params.id);
+    if (id === null) return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
     const result = await service.setStatus(request.staff!, id, body.status, now());
     if (result === 'missing') return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
     if (result === 'forbidden') return forbidden(request, reply);
-    const back = typeof body.voltar === 'string' && /^\/admin\/aulas-experimentais(\?unidade_id=\d{1,9})?$/.test(body.voltar) ? body.voltar : STAFF_PATH;
+    const back = typeof body.voltar === 'string' && /^\/admin\/aulas-experimentais(\?unidade_id=[1-9]\d{0,9})?$/.test(body.voltar) ? body.voltar : STAFF_PATH;
     return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}salvo=${id}#agendamento-${id}`, 303);
   });
 
@@ -58,7 +67,9 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(FUNNEL_PATH, { schema: { querystring: FunnelQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
+    const unitId = optionalId(q.unidade_id);
+    if (unitId === 'invalid') return badFilter(request, reply);
+    const scope = unitScope(request.staff!, unitId);
     if (scope.forbidden) return forbidden(request, reply);
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
     const params = new URLSearchParams({ ...(q.unidade_id ? { unidade_id: q.unidade_id } : {}), de: period.de, ate: period.ate });
@@ -77,7 +88,9 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(`${FUNNEL_PATH}.csv`, { schema: { querystring: FunnelQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const scope = unitScope(request.staff!, q.unidade_id ? Number(q.unidade_id) : null);
+    const unitId = optionalId(q.unidade_id);
+    if (unitId === 'invalid') return badFilter(request, reply);
+    const scope = unitScope(request.staff!, unitId);
     if (scope.forbidden) return forbidden(request, reply);
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
     const { header, rows } = funnelCsv((await service.funnel(scope.unitIds, period.weeks)).rows);
@@ -90,12 +103,13 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   r.get(CAPACITY_PATH, { schema: { querystring: Type.Object({ salvo: OptionalId }) }, preHandler: app.requireStaff }, async (request, reply) => {
     privatePage(reply);
     return reply.page(
-      h(CapacityPage, { staff: staffLayout(request, reply), units: await visibleUnits(request), errors: {}, values: {}, saved: request.query.salvo ? Number(request.query.salvo) : null }),
+      h(CapacityPage, { staff: staffLayout(request, reply), units: await visibleUnits(request), errors: {}, values: {}, saved: toId(request.query.salvo) }),
     );
   });
 
   r.post(`${CAPACITY_PATH}/:id`, { schema: { params: IdParams, body: Body }, preHandler: [app.requireStaff, app.csrfProtection] }, async (request, reply) => {
-    const id = Number(request.params.id);
+    const id = toId(request.params.id);
+    if (id === null) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
     const raw = (request.body as Record<string, unknown>).vagas_experimentais;
     const units = await visibleUnits(request);
     if (!units.some((u) => u.id === id)) {
@@ -108,7 +122,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
     if (!result.ok) {
       privatePage(reply);
       return reply.page(
-        h(CapacityPage, { staff: staffLayout(request, reply), units, errors: { [id]: result.error }, values: { [id]: typeof raw === 'string' ? raw.slice(0, 10) : '' } }),
+        h(CapacityPage, { staff: staffLayout(request, reply), units, errors: { [id]: result.error }, values: { [id]: echoValue(raw, { max: 10 }) } }),
         422,
       );
     }

@@ -3,6 +3,7 @@
 import { canAccessUnit, type StaffUser } from '../identity/access';
 import type { Db } from '../../db/index';
 import { createBookingRepository, STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
+import { isDay, parseInteger } from '../../lib/form/index';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
 
 export { STATUSES };
@@ -52,14 +53,13 @@ export function formatConversion(value: number | null): string {
   return `${value.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`;
 }
 
-export function isValidDay(day: string | undefined): day is string {
-  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
-  const d = new Date(`${day}T12:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day;
+/** The form kit's calendar day, for the funnel's optional `de`/`ate` (anything else: the default). */
+export function isValidDay(day: unknown): day is string {
+  return typeof day === 'string' && isDay(day);
 }
 
 /** Weeks (Mondays) from `de` to `ate`; default the last 8 weeks including this one. */
-export function resolveWeeks(de: string | undefined, ate: string | undefined, today: string): { de: string; ate: string; weeks: string[] } {
+export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: string; ate: string; weeks: string[] } {
   let end = mondayOf(isValidDay(ate) ? ate : today);
   let start = mondayOf(isValidDay(de) ? de : addDays(end, -7 * (DEFAULT_FUNNEL_WEEKS - 1)));
   if (start > end) [start, end] = [end, start];
@@ -98,11 +98,9 @@ export function createStaffService(db: Db, repo: BookingRepository = createBooki
 
     async setCapacity(staff: StaffUser, unitId: number, raw: unknown, now: Date): Promise<{ ok: true } | { ok: false; error: string } | 'forbidden'> {
       if (!canAccessUnit(staff, unitId)) return 'forbidden';
-      const text = typeof raw === 'string' ? raw.trim() : '';
-      if (!/^\d{1,3}$/.test(text) || Number(text) < 1 || Number(text) > MAX_CAPACITY) {
-        return { ok: false, error: `Informe um número inteiro de 1 a ${MAX_CAPACITY}.` };
-      }
-      const vagas = Number(text);
+      const parsed = parseInteger(raw, 1, MAX_CAPACITY, 0);
+      if (!parsed.ok || parsed.value === 0) return { ok: false, error: `Informe um número inteiro de 1 a ${MAX_CAPACITY}.` };
+      const vagas = parsed.value;
       const at = now.toISOString();
       // The new capacity and its audit row, together or not at all.
       await db.transaction().execute(async (trx) => {

@@ -3,7 +3,7 @@
 // unit, the new messages and the unanswered ones, with links. Exactly once per account
 // and week, even with several instances: see createDigestRepository().claimAndQueue.
 import { nowIso } from '../../db/index';
-import { saoPauloDayStartIso } from '../../lib/time';
+import { formatDayMonthTime, saoPauloDayStartIso, saoPauloWeekStart } from '../../lib/time';
 import type { OutgoingMail } from '../mail/outbox.repository';
 import { addDays, computeNps, formatNps, saoPauloDay } from './nps';
 import type { DigestRepository } from './digest.repository';
@@ -26,11 +26,9 @@ export interface DigestWeek {
   firstDay: string;
 }
 
-/** The São Paulo week `now` falls in (Brazil has no DST since 2019: a fixed -03:00). */
+/** The São Paulo week `now` falls in (src/lib/time.ts: the site's one week key). */
 export function digestWeek(now: Date): DigestWeek {
-  const today = saoPauloDay(now);
-  const weekday = new Date(`${today}T12:00:00Z`).getUTCDay(); // 0 = Sunday
-  const semana = addDays(today, -((weekday + 6) % 7));
+  const semana = saoPauloWeekStart(saoPauloDay(now));
   const mondayStart = Date.parse(saoPauloDayStartIso(semana));
   return {
     semana,
@@ -51,7 +49,6 @@ export interface DigestSettings {
 }
 
 const br = (day: string) => day.split('-').reverse().join('/');
-const dateTime = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export interface DigestRunResult {
@@ -104,7 +101,7 @@ export function createDigestService(repo: DigestRepository, settings: DigestSett
       lines.push('', 'Sem resposta (as mais antigas primeiro)');
       for (const m of open.slice(0, 30)) {
         const text = m.mensagem.replace(/\s+/g, ' ');
-        lines.push(`- ${dateTime.format(new Date(m.criado_em))} · ${m.unidade} · ${m.anonimo ? 'Anônimo' : m.nome_completo}: “${text.length > 80 ? `${text.slice(0, 80)}…` : text}”`);
+        lines.push(`- ${formatDayMonthTime(new Date(m.criado_em))} · ${m.unidade} · ${m.anonimo ? 'Anônimo' : m.nome_completo}: “${text.length > 80 ? `${text.slice(0, 80)}…` : text}”`);
         lines.push(`  ${base}/admin/mensagens/${m.id}`);
       }
       if (open.length > 30) lines.push(`- e mais ${open.length - 30}: ${base}/admin/mensagens?status=nova`);
