@@ -3,7 +3,7 @@
 // target is always computed from catalog data, never taken from the request, so /ir/ can
 // never be used as an open redirect.
 import { normalizePhone } from '../../lib/form/index';
-import { saoPauloDay } from '../../lib/time';
+import { saoPauloDay, saoPauloWeekStart } from '../../lib/time';
 
 export const CTA_ACTIONS = ['matricula', 'aula_experimental', 'whatsapp', 'beneficio'] as const;
 export type CtaAction = (typeof CTA_ACTIONS)[number];
@@ -84,13 +84,9 @@ export function ctaTarget(
   }
 }
 
-/** Monday (aaaa-mm-dd) of the São Paulo week an instant falls in. */
+/** Monday (aaaa-mm-dd) of the São Paulo week an instant falls in: the funnel's week too. */
 export function weekOf(date: Date): string {
-  const day = saoPauloDay(date);
-  const noon = new Date(`${day}T12:00:00Z`);
-  const back = (noon.getUTCDay() + 6) % 7;
-  noon.setUTCDate(noon.getUTCDate() - back);
-  return noon.toISOString().slice(0, 10);
+  return saoPauloWeekStart(saoPauloDay(date));
 }
 
 /** The Mondays of the last `count` weeks, newest first. */
