@@ -36,8 +36,9 @@ export function PrivacyPage() {
             sua autorização de contato. Usamos apenas para a equipe de expansão avaliar e falar com você.
           </li>
           <li>
-            <strong>Aula experimental e matrícula:</strong> os dados que você enviar no agendamento, para confirmar o horário com
-            a unidade. Os botões “Matricule-se” abrem o WhatsApp da unidade; a conversa segue por lá.
+            <strong>Aula experimental e matrícula:</strong> nome, WhatsApp e, se você informar, e-mail, usados apenas para confirmar
+            a aula, enviar o lembrete e permitir que a unidade fale com você sobre ela. Os botões “Matricule-se” abrem o WhatsApp
+            da unidade; a conversa segue por lá.
           </li>
           <li>
             <strong>Cliques nos botões:</strong> contamos quantas vezes cada botão de cada unidade foi tocado por semana, sem
@@ -51,8 +52,15 @@ export function PrivacyPage() {
 
         <h2 id="por-quanto-tempo">Por quanto tempo</h2>
         <ul>
-          <li>Respostas da pesquisa e mensagens do Fale aqui: até 2 anos, para acompanhar a evolução de cada unidade.</li>
-          <li>Contatos de franquia: até 2 anos após o último contato, ou até você pedir a exclusão.</li>
+          <li>
+            Aula experimental: doze meses após a data da aula, nome, WhatsApp e e-mail são apagados automaticamente; o agendamento
+            fica apenas como número, sem identificar você, nas estatísticas da rede.
+          </li>
+          <li>
+            Respostas da pesquisa e mensagens do Fale aqui: enquanto servirem para acompanhar a evolução de cada unidade; você pode
+            pedir a exclusão a qualquer momento.
+          </li>
+          <li>Contatos de franquia: até a equipe de expansão concluir a conversa, ou até você pedir a exclusão.</li>
           <li>Registros técnicos de acesso: 6 meses, como exige o Marco Civil da Internet.</li>
         </ul>
 
