@@ -66,6 +66,14 @@ export function StaffHomePage({ staff, queue, now, units }: { staff: StaffProps;
           </ul>
         </section>
       ) : null}
+      <section aria-labelledby="funil-titulo">
+        <h2 id="funil-titulo">Do site à matrícula</h2>
+        <p>
+          <a href="/admin/aulas-experimentais/funil">Funil por unidade e semana</a> (cliques → agendamentos → presenças →
+          matrículas) · <a href="/admin/aulas-experimentais">Aulas experimentais de hoje e dos próximos dias</a> ·{' '}
+          <a href="/admin/cliques">Cliques nos botões do site</a>
+        </p>
+      </section>
       <p>
         <a href="/admin/pesquisa">Pesquisa de satisfação</a> · <a href="/admin/mensagens">Mensagens</a> ·{' '}
         <a href="/admin/preferencias">Preferências (resumo semanal por e-mail)</a>
