@@ -75,7 +75,7 @@ async function main() {
     { label: 'busca (palavra rara)', path: `/search_ajax.php?q=${RARE_WORD}`, target: true, check: (b) => { const n = json(b).length; return n > 0 && n < 20; } },
     { label: 'página inicial', path: '/', target: true, check: (b) => b.includes('<form') },
     { label: 'página da unidade', path: `/Detalhes.php?id=${fullTimetableUnitId}`, target: true, check: (b) => b.includes('Grade de aulas') && b.includes('ExerciseGym') },
-    { label: 'página Pass', path: `/pages/Pass/index.php?id=${passUnitId}`, target: true, check: (b) => b.includes('rel="noopener noreferrer"') },
+    { label: 'página Pass', path: `/pages/Pass/index.php?id=${passUnitId}`, target: true, check: (b) => b.includes('noopener noreferrer') },
     { label: 'lista de unidades', path: '/unidades', target: true, optional: true, check: (b) => b.includes('<html') },
     { label: 'unidades.json (perto de SP)', path: '/unidades.json?lat=-23.56&lng=-46.65', target: true, optional: true, check: (b) => { JSON.parse(b); return true; } },
     { label: 'sitemap.xml', path: '/sitemap.xml', target: true, optional: true, check: (b) => b.includes('<urlset') },
