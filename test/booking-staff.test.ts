@@ -43,12 +43,12 @@ afterAll(async () => {
 
 let seq = 0;
 /** Books the n-th offered class of a unit at least `minDaysAhead` days ahead, directly through the service. */
-async function book(unit: number, opts: { email?: string; minDaysAhead?: number; skip?: number; livre?: boolean } = {}) {
+async function book(unit: number, opts: { email?: string; minDaysAhead?: number; slotIndex?: number; livre?: boolean } = {}) {
   const service = createBookingService({ db: ctx.db, config: ctx.config });
   const u = (await service.activeUnit(unit))!;
   const days = await service.offeredDays(u, new Date());
   const slots = days.slice(opts.minDaysAhead ?? 2).flatMap((d) => d.slots.filter((s) => (opts.livre ? s.kind === 'livre' : s.kind === 'aula')));
-  const slot = slots[opts.skip ?? 0]!;
+  const slot = slots[opts.slotIndex ?? 0]!;
   seq++;
   const out = await service.book(unit, {
     envio_id: `staff-test-envio-${seq}-${Date.now()}`,
@@ -136,9 +136,9 @@ describe('funnel', () => {
       ])
       .execute();
     const b1 = await book(4);
-    const b2 = await book(4, { skip: 1 });
-    const b3 = await book(4, { skip: 2 });
-    await book(4, { skip: 3 });
+    const b2 = await book(4, { slotIndex: 1 });
+    const b3 = await book(4, { slotIndex: 2 });
+    await book(4, { slotIndex: 3 });
     await postStatus(admin, b1.id, 'compareceu');
     await postStatus(admin, b2.id, 'matriculou');
     await postStatus(admin, b3.id, 'nao_compareceu');
@@ -176,10 +176,10 @@ describe('jobs', () => {
     const classDay = first.dia;
     const sameDay = [first];
     for (let i = 1; i < 6; i++) {
-      const b = await book(5, { email: `p${i}@example.com`, minDaysAhead: 3, skip: i, livre: false }).catch(() => null);
+      const b = await book(5, { email: `p${i}@example.com`, minDaysAhead: 3, slotIndex: i, livre: false }).catch(() => null);
       if (b && b.dia === classDay) sameDay.push(b);
     }
-    const noEmail = await book(5, { minDaysAhead: 3, skip: 6 }).catch(() => null);
+    const noEmail = await book(5, { minDaysAhead: 3, slotIndex: 6 }).catch(() => null);
     await ctx.db.deleteFrom('fila_emails').execute(); // drop the confirmations: only reminders count below
 
     const dayBefore = addDays(classDay, -1);
@@ -227,7 +227,7 @@ describe('jobs', () => {
     expect(row.anonimizado_em).toBe(now.toISOString());
     expect((await ctx.app.bookingJobs.anonymize(now)).anonymized).toBe(0);
     // A class 11 months ago is kept.
-    const recent = await book(6, { skip: 1 });
+    const recent = await book(6, { slotIndex: 1 });
     await ctx.app.bookingJobs.anonymize(new Date(new Date(recent.inicio_em).getTime() + 330 * 24 * 3600 * 1000));
     expect((await ctx.db.selectFrom('aulas_experimentais').select('nome').where('id', '=', recent.id).executeTakeFirstOrThrow()).nome).toBe(recent.nome);
     const after = (await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=6', headers: { cookie: admin } })).body;
