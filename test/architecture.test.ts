@@ -99,4 +99,18 @@ describe('architecture', () => {
       .flatMap(([f, imports]) => imports.filter((i) => i.target && /\.repository\.ts$/.test(i.target)).map((i) => `${rel(f)} -> ${i.spec}`));
     expect(offenders).toEqual([]);
   });
+
+  it('no route file reaches a repository through a service either (no `repo`, `…Repo` or `…Repository` name)', () => {
+    const named = (name: string) => name === 'repo' || /Repo(sitory)?$/.test(name);
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => /\.routes\.tsx?$/.test(f))) {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+      const visit = (node: ts.Node) => {
+        if (ts.isIdentifier(node) && named(node.text)) offenders.push(`${rel(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.text}`);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(offenders).toEqual([]);
+  });
 });

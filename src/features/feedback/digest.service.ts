@@ -142,6 +142,13 @@ export function createDigestService(repo: DigestRepository, settings: DigestSett
 
   return {
     digestWeek,
+    /** Whether this account receives the weekly digest (its preferences page). */
+    preference(usuarioId: number) {
+      return repo.preference(usuarioId);
+    },
+    setPreference(usuarioId: number, receive: boolean) {
+      return repo.setPreference(usuarioId, receive, nowIso());
+    },
     /**
      * Queues this week's digest for every account that has none yet. Before Monday 08:00
      * (São Paulo) it does nothing unless `force` (the jobs:digest command).

@@ -17,11 +17,10 @@ export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackSer
   const readMultipart = multipartReader({ fileFields: IMAGE_FIELDS, maxFiles: MAX_IMAGES, maxFileBytes: MAX_IMAGE_BYTES }, () => app.uploadSpool);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = services.faleAqui;
-  const repo = service.repo;
 
   async function renderForm(reply: FastifyReply, props: Omit<Parameters<typeof FaleAquiPage>[0], 'units' | 'csrfToken'>, status = 200) {
     reply.header('cache-control', 'no-store');
-    return reply.page(h(FaleAquiPage, { ...props, units: await repo.activeUnits(), csrfToken: reply.generateCsrf() }), status);
+    return reply.page(h(FaleAquiPage, { ...props, units: await service.activeUnits(), csrfToken: reply.generateCsrf() }), status);
   }
 
   r.get(
@@ -56,7 +55,7 @@ export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackSer
       // Stored, or a second POST of the same form (stored nothing): the same answer.
       if (result.status !== 'invalid') return reply.redirect(THANKS_PATH, 303);
       const hadFiles = upload.files.length > 0 || upload.problem !== null;
-      const units = await repo.activeUnits();
+      const units = await service.activeUnits();
       return sendInvalid(
         request,
         reply,

@@ -111,7 +111,10 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
   const { repo, storage } = deps;
 
   return {
-    repo,
+    /** The units the form offers. */
+    activeUnits() {
+      return repo.activeUnits();
+    },
 
     async submit(fields: Record<string, unknown>, uploads: Upload[], problem: UploadProblem | null = null): Promise<MessageResult> {
       const values = readMessageFields(fields);

@@ -5,7 +5,7 @@ import { faleAquiRoutes } from './fale-aqui.routes';
 import { createFeedbackServices } from './services';
 import { staffRoutes } from './staff.routes';
 import { surveyRoutes } from './survey.routes';
-import { createDigestService, startDigestScheduler, type DigestService } from './digest.service';
+import { startDigestScheduler, type DigestService } from './digest.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,11 +22,7 @@ export default fp(
     await faleAquiRoutes(app, services);
     await app.register((scope) => staffRoutes(scope, services));
 
-    const digest = createDigestService(services.digestRepo, {
-      brandName: app.config.brandName,
-      publicUrl: app.config.publicUrl,
-      mailConfigured: Boolean(app.config.smtp),
-    });
+    const digest = services.digest;
     app.decorate('weeklyDigest', digest);
     if (app.config.scheduledJobs && app.config.smtp) {
       let scheduler: { stop(): Promise<void> } | null = null;

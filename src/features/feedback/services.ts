@@ -9,6 +9,7 @@ import { createSurveyRepository } from './survey.repository';
 import { createSurveyService } from './survey.service';
 import { createAttentionService } from './attention.service';
 import { createDigestRepository } from './digest.repository';
+import { createDigestService } from './digest.service';
 
 export function createFeedbackServices(app: FastifyInstance) {
   const surveyRepo = createSurveyRepository(app.db);
@@ -24,8 +25,11 @@ export function createFeedbackServices(app: FastifyInstance) {
       brandName: app.config.brandName,
       publicUrl: app.config.publicUrl,
     }),
-    surveyRepo,
-    digestRepo: createDigestRepository(app.db),
+    digest: createDigestService(createDigestRepository(app.db), {
+      brandName: app.config.brandName,
+      publicUrl: app.config.publicUrl,
+      mailConfigured: Boolean(app.config.smtp),
+    }),
     attention: createAttentionService(surveyRepo, faleAquiRepo),
   };
 }

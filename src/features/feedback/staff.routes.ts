@@ -66,7 +66,7 @@ const InboxQuery = Type.Object({
 
 export async function staffRoutes(app: FastifyInstance, services: FeedbackServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { surveyReport: report, messages, surveyRepo, digestRepo, attention } = services;
+  const { surveyReport: report, messages, digest: digestService, attention } = services;
   const staffRef = (request: FastifyRequest): StaffRef => ({ id: request.staff!.id, nome: request.staff!.nome });
 
   /** Units offered in the filters: all for admins, their own for managers. */
@@ -127,7 +127,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
       const detail = await report.response(id);
       if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
       if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
-      await surveyRepo.markHandled(id, request.staff!.id, nowIso());
+      await report.markHandled(id, request.staff!.id);
       return reply.redirect(`${REPORT_PATH}/resposta/${id}?salvo=1`, 303);
     },
   );
@@ -138,7 +138,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
     async (request, reply) => {
       privatePage(reply);
       const staff = staffLayout(request, reply);
-      const digest = await digestRepo.preference(request.staff!.id);
+      const digest = await digestService.preference(request.staff!.id);
       return reply.page(h(PreferencesPage, { staff, csrfToken: staff!.csrfToken, digest, saved: request.query.salvo === '1' }));
     },
   );
@@ -147,14 +147,14 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
     PREFERENCES_PATH,
     { schema: { body: Type.Record(Type.String(), Type.Unknown()) }, preHandler: [app.requireStaff, app.csrfProtection] },
     async (request, reply) => {
-      await digestRepo.setPreference(request.staff!.id, (request.body as Record<string, unknown>).resumo_semanal === 'sim', nowIso());
+      await digestService.setPreference(request.staff!.id, (request.body as Record<string, unknown>).resumo_semanal === 'sim');
       return reply.redirect(`${PREFERENCES_PATH}?salvo=1`, 303);
     },
   );
 
   /** The unit of a poster/kiosk route, or an answer already sent (404/403). */
   async function unitFor(request: FastifyRequest, reply: FastifyReply, id: number) {
-    const unit = (await surveyRepo.allUnits()).find((u) => u.id === id && u.ativo === 1);
+    const unit = await report.activeUnit(id);
     if (!unit) {
       await sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está ativa.');
       return null;

@@ -1,5 +1,6 @@
 // What staff see of the survey: NPS per unit and overall, monthly trend, option
 // distributions, the filtered list of responses and the CSV export.
+import { nowIso } from '../../db/index';
 import { csvDate } from '../../lib/csv';
 import { paginate } from '../../lib/form/index';
 import { categoryOf, CATEGORY_LABEL, computeNps, lastTwelveMonths, monthsOf, percent, type NpsCategory, type Period } from './nps';
@@ -28,6 +29,16 @@ export function createSurveyReportService(repo: SurveyRepository) {
     /** Every unit, for the staff filters (narrowed to a manager's units by the routes). */
     allUnits() {
       return repo.allUnits();
+    },
+
+    /** An active unit by id (the poster and kiosk pages), or null. */
+    async activeUnit(id: number) {
+      return (await repo.allUnits()).find((u) => u.id === id && u.ativo === 1) ?? null;
+    },
+
+    /** Marks a detractor's response as handled by this staff member. */
+    markHandled(id: number, staffId: number) {
+      return repo.markHandled(id, staffId, nowIso());
     },
 
     async report(q: ReportQuery) {

@@ -30,7 +30,7 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
     async (request, reply) => {
       const raw = (request.query.unidade_id || request.query.unidade)?.trim() ?? '';
       if (raw === '') {
-        return reply.page(h(UnitChooserPage, { units: await service.repo.activeUnits() }));
+        return reply.page(h(UnitChooserPage, { units: await service.activeUnits() }));
       }
       const unitId = parseUnitId(raw);
       if (!unitId) return sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade neste endereço não é válido.');
@@ -61,7 +61,7 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
         return reply.redirect(THANKS_PATH, 303);
       }
       if (!result.unit) {
-        const units = await service.repo.activeUnits();
+        const units = await service.activeUnits();
         return sendInvalid(request, reply, result.errors, () => h(UnitChooserPage, { units, error: result.errors.unidade_id ?? 'Escolha uma unidade.' }));
       }
       const unit = result.unit;

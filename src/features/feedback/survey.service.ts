@@ -225,7 +225,10 @@ export function createSurveyService(repo: SurveyRepository, options: { cacheMs?:
   const writer = createSurveyWriter(repo);
 
   return {
-    repo,
+    /** The units a member may choose (the chooser page and a form sent without a unit). */
+    activeUnits() {
+      return repo.activeUnits();
+    },
 
     async formFor(unitId: number) {
       const unit = await repo.activeUnit(unitId);
