@@ -86,6 +86,11 @@ describe('staff upload', () => {
         expect((await storage.get(file))?.size, file).toBeGreaterThan(0);
       }
     }
+    // every copy's key is recorded with the row: the orphan sweep keeps exactly these (decision 150)
+    const recorded = await t.db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', row!.id).orderBy('chave').execute();
+    expect(recorded.map((r) => r.chave)).toEqual(
+      [480, 960, 1440].flatMap((w) => ['webp', 'jpg'].map((ext) => `unidade_fotos/${unitId}/${row!.hash}-${w}.${ext}`)).sort(),
+    );
     const copy = await sharp(await bytes(`unidade_fotos/${unitId}/${row!.hash}-1440.jpg`)).metadata();
     expect(copy.width).toBe(1440);
     expect(copy.exif).toBeUndefined();
@@ -128,6 +133,17 @@ describe('staff upload', () => {
     expect((await photos()).length).toBe(1);
   });
 
+  it('refuses the same photo twice and keeps the first one’s files', async () => {
+    const again = await upload('A mesma foto de novo', await jpeg(10, 2000, 1250, true));
+    expect(again.statusCode).toBe(422);
+    expect(again.body).toContain('Esta foto já está entre as fotos da unidade.');
+    const [row] = await photos();
+    expect(await photos()).toHaveLength(1);
+    for (const name of [`${row!.hash}-480.webp`, `${row!.hash}-1440.jpg`]) {
+      expect((await t.app.inject(`/fotos/unidades/${unitId}/${name}`)).statusCode, name).toBe(200);
+    }
+  });
+
   it('edits the alt text, orders the photos and removes one (files too)', async () => {
     await upload('Área de cardio com esteiras', await jpeg(60));
     await upload('Estúdio de aulas coletivas', await jpeg(90, 800, 600));
@@ -153,6 +169,7 @@ describe('staff upload', () => {
 
     expect((await act(small.id, { acao: 'remover' })).statusCode).toBe(303);
     expect((await photos()).map((r) => r.id)).not.toContain(small.id);
+    expect(await t.db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', small.id).execute()).toEqual([]);
     expect(await t.app.storage.get(`unidade_fotos/${unitId}/${small.hash}-480.jpg`)).toBeNull();
     expect((await act(small.id, { acao: 'remover' })).statusCode).toBe(404);
     expect((await act(small.id, { acao: 'girar' })).statusCode).toBe(400);

@@ -373,6 +373,13 @@ export interface UnidadeFotosTable {
   atualizado_em: string;
 }
 
+/** One stored file (copy) of a unit photo: what the orphan sweep keeps (docs/decisions/150). */
+export interface UnidadeFotosArquivosTable {
+  /** the storage key, e.g. unidade_fotos/3/<16 hex>-960.webp */
+  chave: string;
+  foto_id: number;
+}
+
 export interface CliquesCtaTable {
   id: Id;
   unidade_id: number | null;
@@ -475,6 +482,7 @@ export interface Database {
   envios: EnviosTable;
   cliques_cta: CliquesCtaTable;
   unidade_fotos: UnidadeFotosTable;
+  unidade_fotos_arquivos: UnidadeFotosArquivosTable;
   aulas_experimentais: AulasExperimentaisTable;
   aulas_experimentais_vagas: AulasExperimentaisVagasTable;
   limites: LimitesTable;
