@@ -47,7 +47,7 @@ async function committedPhoto(storage: FileStorage, unitId: number) {
   const stored = await storeUnitPhoto(storage, unitId, await picture());
   const id = await testDb.handle.db.transaction().execute(async (trx) => {
     const repo = createPhotosRepository(trx);
-    const photoId = await repo.insert({ unidade_id: unitId, ordem: 1, alt: 'Sala ampla', hash: stored.hash, largura: stored.largura, altura: stored.altura }, nowIso());
+    const photoId = await repo.insert({ unidade_id: unitId, ordem: 1, alt: 'Sala ampla', hash: stored.hash, largura: stored.largura, altura: stored.altura, formatos: stored.formatos }, nowIso());
     await repo.insertFiles(photoId, stored.keys);
     await storage.commit(trx, stored.keys);
     return photoId;
@@ -63,7 +63,7 @@ describe.each([
     const storage = make();
     const [unitA, unitB] = _driver === 'local' ? [units[0]!, units[1]!] : [units[2]!, units[3]!];
     const kept = await committedPhoto(storage, unitA);
-    expect(kept.keys).toHaveLength(6); // WebP and JPEG at 480/960/1000
+    expect(kept.keys).toHaveLength(9); // AVIF, WebP and JPEG at 480/960/1000
     expect((await createPhotosRepository(testDb.handle.db).fileKeys(kept.id)).sort()).toEqual([...kept.keys].sort());
 
     // 1. crash between the commit that removed the photo's row and the removal of its files
@@ -88,15 +88,15 @@ describe.each([
     const ofDeletedUnit = await committedPhoto(storage, unitB);
     await testDb.handle.db.deleteFrom('unidade_fotos').where('unidade_id', '=', unitB).execute();
 
-    expect(await present(storage, removed.keys)).toHaveLength(6);
-    expect(await present(storage, ofDeletedUnit.keys)).toHaveLength(6);
+    expect(await present(storage, removed.keys)).toHaveLength(9);
+    expect(await present(storage, ofDeletedUnit.keys)).toHaveLength(9);
 
     // A sweep before the age has passed removes nothing final.
     await sweepOrphans(storage, testDb.handle.db, { ageMs: AGE });
-    expect(await present(storage, removed.keys)).toHaveLength(6);
+    expect(await present(storage, removed.keys)).toHaveLength(9);
 
     const result = await sweep(storage);
-    expect(result.unreferenced).toBeGreaterThanOrEqual(6 + 6 + (_driver === 'local' ? 6 : 0));
+    expect(result.unreferenced).toBeGreaterThanOrEqual(9 + 9 + (_driver === 'local' ? 9 : 0));
     expect(await present(storage, removed.keys)).toEqual([]);
     expect(await present(storage, ofDeletedUnit.keys)).toEqual([]);
     expect(await present(storage, unborn.keys)).toEqual([]);
@@ -115,7 +115,10 @@ it('the migration records the keys of the photos stored before it, so the sweep 
   const unitId = units[4]!;
   // back to the schema before the key table, and a photo stored as it was then (row + files)
   expect((await createMigrator(db, schema).migrateTo('2026-11-23T0900_aulas_experimentais')).error).toBeUndefined();
-  const stored = await storeUnitPhoto(storage, unitId, await picture());
+  const all = await storeUnitPhoto(storage, unitId, await picture());
+  // as stored then: WebP and JPEG only (the AVIF copies came with this migration)
+  await Promise.all(all.keys.filter((k) => k.endsWith('.avif')).map((k) => storage.delete(k)));
+  const stored = { ...all, keys: all.keys.filter((k) => !k.endsWith('.avif')) };
   const photoId = await db.transaction().execute(async (trx) => {
     const now = nowIso();
     const { id } = await trx
@@ -129,6 +132,9 @@ it('the migration records the keys of the photos stored before it, so the sweep 
   await migrateToLatest(db, schema);
   const recorded = (await db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', photoId).execute()).map((r) => r.chave).sort();
   expect(recorded).toEqual([...stored.keys].sort());
+  expect(recorded).toHaveLength(6);
+  const row = await db.selectFrom('unidade_fotos').select('formatos').where('id', '=', photoId).executeTakeFirstOrThrow();
+  expect(row.formatos).toBe('webp,jpg');
   await sweep(storage);
   expect((await present(storage, stored.keys)).sort()).toEqual([...stored.keys].sort());
 });

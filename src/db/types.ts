@@ -369,6 +369,8 @@ export interface UnidadeFotosTable {
   hash: string;
   largura: number;
   altura: number;
+  /** formats of its copies, e.g. "avif,webp,jpg"; photos from before AVIF: "webp,jpg" */
+  formatos: Generated<string>;
   criado_em: string;
   atualizado_em: string;
 }

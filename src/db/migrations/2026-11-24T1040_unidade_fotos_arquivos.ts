@@ -1,7 +1,8 @@
 // Frozen in time: the storage key of every file of a unit photo, one row per copy, so the
 // orphan sweep can tell a unit photo's file from a leftover (docs/decisions/071, 150).
-// Existing photos get their keys here (WebP and JPEG at 480/960/1440, never wider than
-// the photo, as they were stored), so the sweep never removes a file in use.
+// Also the formats a photo has copies in (AVIF from now on). Existing photos get their keys
+// here (WebP and JPEG at 480/960/1440, never wider than the photo, as they were stored),
+// so the sweep never removes a file in use.
 // Imports nothing from the app; runs on SQLite and PostgreSQL.
 import type { Kysely } from 'kysely';
 
@@ -9,6 +10,8 @@ const WIDTHS = [480, 960, 1440];
 const FORMATS = ['webp', 'jpg'];
 
 export async function up(db: Kysely<any>): Promise<void> {
+  // the formats a photo has copies in: new photos add AVIF; those stored before have WebP and JPEG only
+  await db.schema.alterTable('unidade_fotos').addColumn('formatos', 'varchar(30)', (c) => c.notNull().defaultTo('webp,jpg')).execute();
   await db.schema
     .createTable('unidade_fotos_arquivos')
     // the storage key, e.g. "unidade_fotos/3/<16 hex>-960.webp" (arquivos.chave, or a path under UPLOADS_DIR)
@@ -31,4 +34,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('unidade_fotos_arquivos').ifExists().execute();
+  await db.schema.alterTable('unidade_fotos').dropColumn('formatos').execute();
 }

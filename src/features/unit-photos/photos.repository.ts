@@ -4,7 +4,7 @@ import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/index';
 import type { UnitPhoto } from './photos';
 
-const COLUMNS = ['id', 'unidade_id', 'ordem', 'alt', 'hash', 'largura', 'altura'] as const;
+const COLUMNS = ['id', 'unidade_id', 'ordem', 'alt', 'hash', 'largura', 'altura', 'formatos'] as const;
 
 export function createPhotosRepository(db: Db) {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;

@@ -70,7 +70,7 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
         if (rows.some((r) => r.hash === stored.hash)) return 'duplicate' as const;
         const now = nowIso();
         const ordem = rows.reduce((m, r) => Math.max(m, r.ordem), 0) + 1;
-        const newId = await trx.insert({ unidade_id: unitId, ordem, alt: text, hash: stored.hash, largura: stored.largura, altura: stored.altura }, now);
+        const newId = await trx.insert({ unidade_id: unitId, ordem, alt: text, hash: stored.hash, largura: stored.largura, altura: stored.altura, formatos: stored.formatos }, now);
         await trx.insertFiles(newId, stored.keys);
         await trx.audit(usuarioId, 'criar', newId, null, { unidade_id: unitId, alt: text, hash: stored.hash }, now);
         // the files become final exactly with the row that records their keys
