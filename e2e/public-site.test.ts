@@ -146,13 +146,13 @@ it('the first view of a unit page transfers at most 150 KB on a phone', async ()
     bytes += e.encodedDataLength;
   });
   await page.goto(`${suite.server.baseUrl}/Detalhes.php?id=${id}`, { waitUntil: 'networkidle' });
-  // the cover photo is there, loaded at a phone width in WebP; the others wait below the fold
+  // the cover photo is there, loaded at a phone width in AVIF (the first <source>); the others wait below the fold
   const cover = await page.evaluate(() => {
     const img = document.querySelector<HTMLImageElement>('.unit-hero img')!;
     return { src: img.currentSrc, done: img.complete && img.naturalWidth > 0, lazy: img.loading };
   });
   expect(cover.done).toBe(true);
-  expect(cover.src).toMatch(/-(480|960)\.webp$/);
+  expect(cover.src).toMatch(/-(480|960)\.avif$/);
   expect(cover.lazy).not.toBe('lazy');
   expect(await page.locator('.photo-strip img[loading="lazy"]').count()).toBe(2);
   expect(bytes).toBeGreaterThan(1000);

@@ -121,10 +121,26 @@ async function everything(): Promise<{ files: string[]; rows: { chave: string; f
   };
   walk(uploadsDir);
   const rows = (await handle.db.selectFrom('arquivos').select(['chave', 'finalizado_em']).execute()).map((r) => ({ chave: r.chave, final: r.finalizado_em !== null }));
-  // The demo seed's unit photos (drawn in the background after start-up) are another
-  // feature's committed files, outside what this crash test uploads.
+  // The demo seed's unit photos (drawn in the background after start-up) are checked apart (unitPhotos).
   const ours = (key: string) => !key.startsWith('unidade_fotos/');
   return { files: files.filter(ours).sort(), rows: rows.filter((r) => ours(r.chave)) };
+}
+
+/** Unit photos (the demo seed's, drawn in the background, maybe cut by the kill): stored vs recorded keys. */
+async function unitPhotos(): Promise<{ stored: string[]; recorded: string[] }> {
+  const stored: string[] = [];
+  const walk = (d: string) => {
+    if (!existsSync(d)) return;
+    for (const name of readdirSync(d)) {
+      const full = path.join(d, name);
+      if (statSync(full, { throwIfNoEntry: false })?.isDirectory()) walk(full);
+      else stored.push(path.relative(uploadsDir, full).split(path.sep).join('/'));
+    }
+  };
+  walk(path.join(uploadsDir, 'unidade_fotos'));
+  for (const r of await handle.db.selectFrom('arquivos').select('chave').where('chave', 'like', 'unidade_fotos/%').execute()) stored.push(r.chave);
+  const recorded = (await handle.db.selectFrom('unidade_fotos_arquivos').select('chave').execute()).map((r) => r.chave);
+  return { stored: stored.sort(), recorded: recorded.sort() };
 }
 
 async function referenced(): Promise<string[]> {
@@ -194,17 +210,24 @@ it('after a kill -9 during uploads and a restart, the sweep leaves exactly the f
   // 3. The other two leftovers a crash can make, placed deterministically (the race above
   //    may or may not produce them): a temporary file (stored, crash before the commit) and
   //    a final file without a row (local driver: renamed, crash before the transaction committed).
+  //    The same for a unit photo's copy: a removed photo whose files stayed (crash between
+  //    the commit and the file removal) looks exactly like this final file without a row.
   const temporaryKey = `fale_aqui/2026/11/${randomBytes(16).toString('hex')}.jpg`;
   const orphanKey = `fale_aqui/2026/11/${randomBytes(16).toString('hex')}.jpg`;
+  const unitPhotoOrphan = `unidade_fotos/${unit.id}/${randomBytes(8).toString('hex')}-480.webp`;
   if (driver === 'local') {
     mkdirSync(path.join(uploadsDir, 'fale_aqui/2026/11'), { recursive: true });
+    mkdirSync(path.join(uploadsDir, `unidade_fotos/${unit.id}`), { recursive: true });
     writeFileSync(path.join(uploadsDir, `${temporaryKey}.tmp`), small);
     writeFileSync(path.join(uploadsDir, orphanKey), small);
+    writeFileSync(path.join(uploadsDir, unitPhotoOrphan), small);
   } else {
     const now = nowIso();
     await handle.db.insertInto('arquivos').values({ chave: temporaryKey, bytes: small, tipo: 'image/jpeg', tamanho: small.length, criado_em: now, finalizado_em: null }).execute();
     await handle.db.insertInto('arquivos').values({ chave: orphanKey, bytes: small, tipo: 'image/jpeg', tamanho: small.length, criado_em: now, finalizado_em: now }).execute();
+    await handle.db.insertInto('arquivos').values({ chave: unitPhotoOrphan, bytes: small, tipo: 'image/webp', tamanho: small.length, criado_em: now, finalizado_em: now }).execute();
   }
+  expect((await unitPhotos()).stored).toContain(unitPhotoOrphan);
 
   const finalKeys = await referenced();
   const before = await everything();
@@ -217,12 +240,22 @@ it('after a kill -9 during uploads and a restart, the sweep leaves exactly the f
   server = await startServer();
   const started = Date.now();
   let after = await everything();
-  while (Date.now() - started < 15_000) {
+  let photos = await unitPhotos();
+  while (Date.now() - started < 40_000) {
     after = await everything();
+    photos = await unitPhotos();
     const rowsLeft = after.rows.map((r) => r.chave).sort();
-    if (JSON.stringify(after.files) === JSON.stringify(expectedFiles) && JSON.stringify(rowsLeft) === JSON.stringify(expectedRows)) break;
+    if (
+      JSON.stringify(after.files) === JSON.stringify(expectedFiles) &&
+      JSON.stringify(rowsLeft) === JSON.stringify(expectedRows) &&
+      JSON.stringify(photos.stored) === JSON.stringify(photos.recorded)
+    )
+      break;
     await new Promise((r) => setTimeout(r, 200));
   }
+  // unit photos: exactly the recorded copies remain (the demo seed finishes after the restart)
+  expect(photos.stored).toEqual(photos.recorded);
+  expect(photos.stored).not.toContain(unitPhotoOrphan);
   expect(after.files).toEqual(expectedFiles);
   expect(after.rows.map((r) => r.chave).sort()).toEqual(expectedRows);
   expect(after.rows.every((r) => r.final)).toBe(true);

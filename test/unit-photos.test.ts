@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
 import { seedDemoPhotos } from '../src/features/unit-photos/demo';
+import { formatsToKeep, photoFormats } from '../src/features/unit-photos/photos';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 import { createStaffUser, loginAs } from './helpers/staff';
@@ -73,19 +74,25 @@ describe('staff upload', () => {
     expect(unitScreen.body).toContain(`href="/admin/conteudo/unidades/${unitId}/fotos"`);
   });
 
-  it('stores a photo re-encoded without metadata, in WebP and JPEG at 480/960/1440, with its alt text', async () => {
+  it('stores a photo re-encoded without metadata, in AVIF, WebP and JPEG at 480/960/1440, with its alt text', async () => {
     const res = await upload('Sala de musculação com janelas amplas', await jpeg(10, 2000, 1250, true));
     expect(res.statusCode).toBe(303);
     const [row] = await photos();
     expect(row).toMatchObject({ alt: 'Sala de musculação com janelas amplas', largura: 2000, altura: 1250, ordem: 1 });
     expect(row!.hash).toMatch(/^[a-f0-9]{16}$/);
     const storage = t.app.storage;
+    expect(row!.formatos).toBe('avif,webp,jpg');
     for (const w of [480, 960, 1440]) {
-      for (const ext of ['webp', 'jpg']) {
+      for (const ext of ['avif', 'webp', 'jpg']) {
         const file = `unidade_fotos/${unitId}/${row!.hash}-${w}.${ext}`;
         expect((await storage.get(file))?.size, file).toBeGreaterThan(0);
       }
     }
+    // every copy's key is recorded with the row: the orphan sweep keeps exactly these (decision 150)
+    const recorded = await t.db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', row!.id).orderBy('chave').execute();
+    expect(recorded.map((r) => r.chave)).toEqual(
+      [480, 960, 1440].flatMap((w) => ['avif', 'webp', 'jpg'].map((ext) => `unidade_fotos/${unitId}/${row!.hash}-${w}.${ext}`)).sort(),
+    );
     const copy = await sharp(await bytes(`unidade_fotos/${unitId}/${row!.hash}-1440.jpg`)).metadata();
     expect(copy.width).toBe(1440);
     expect(copy.exif).toBeUndefined();
@@ -97,7 +104,10 @@ describe('staff upload', () => {
     const [row] = await photos();
     const html = (await t.app.inject(`/Detalhes.php?id=${unitId}`)).body;
     const base = `/fotos/unidades/${unitId}/${row!.hash}`;
-    expect(html).toContain(`<source type="image/webp" srcset="${base}-480.webp 480w, ${base}-960.webp 960w, ${base}-1440.webp 1440w"`);
+    // AVIF first, then WebP, then the JPEG <img>
+    expect(html).toContain(
+      `<source type="image/avif" srcset="${base}-480.avif 480w, ${base}-960.avif 960w, ${base}-1440.avif 1440w" sizes="(min-width: 60rem) 36rem, 100vw"/><source type="image/webp" srcset="${base}-480.webp 480w, ${base}-960.webp 960w, ${base}-1440.webp 1440w"`,
+    );
     expect(html).toMatch(new RegExp(`<img class="unit-photo" src="${base}-960\\.jpg" srcset="${base}-480\\.jpg 480w, [^"]+" sizes="[^"]+" width="960" height="600" alt="Sala de musculação com janelas amplas"`));
     expect(html).toContain('fetchpriority="high"');
     expect(html).toMatch(new RegExp(`<meta property="og:image" content="http://localhost:\\d+${base}-1440\\.jpg"/>`));
@@ -107,7 +117,19 @@ describe('staff upload', () => {
     const file = await t.app.inject(`${base}-480.webp`);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/webp');
+    const avif = await t.app.inject(`${base}-960.avif`);
+    expect(avif.statusCode).toBe(200);
+    expect(avif.headers['content-type']).toBe('image/avif');
+    expect((await sharp(avif.rawPayload).metadata()).format).toBe('heif');
     expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // a photo stored before AVIF (or whose AVIF came out larger than its WebP) offers WebP and JPEG only
+    await t.db.updateTable('unidade_fotos').set({ formatos: 'webp,jpg' }).where('id', '=', row!.id).execute();
+    invalidateCatalogCache(t.app);
+    const older = (await t.app.inject(`/Detalhes.php?id=${unitId}`)).body;
+    expect(older).not.toContain('image/avif');
+    expect(older).toContain(`<source type="image/webp" srcset="${base}-480.webp 480w`);
+    await t.db.updateTable('unidade_fotos').set({ formatos: 'avif,webp,jpg' }).where('id', '=', row!.id).execute();
+    invalidateCatalogCache(t.app);
     for (const bad of [`${base}-480.png`, `/fotos/unidades/${unitId}/0000000000000000-480.jpg`, `/fotos/unidades/${unitId}/..%2F..%2Fx-480.jpg`, `/fotos/unidades/abc/${row!.hash}-480.jpg`, `${base}-481.jpg`]) {
       expect((await t.app.inject(bad)).statusCode, bad).toBe(404);
     }
@@ -126,6 +148,17 @@ describe('staff upload', () => {
     expect(huge.statusCode).toBe(413);
     expect(huge.body).toContain('passa de 10 MB');
     expect((await photos()).length).toBe(1);
+  });
+
+  it('refuses the same photo twice and keeps the first one’s files', async () => {
+    const again = await upload('A mesma foto de novo', await jpeg(10, 2000, 1250, true));
+    expect(again.statusCode).toBe(422);
+    expect(again.body).toContain('Esta foto já está entre as fotos da unidade.');
+    const [row] = await photos();
+    expect(await photos()).toHaveLength(1);
+    for (const name of [`${row!.hash}-480.webp`, `${row!.hash}-1440.jpg`]) {
+      expect((await t.app.inject(`/fotos/unidades/${unitId}/${name}`)).statusCode, name).toBe(200);
+    }
   });
 
   it('edits the alt text, orders the photos and removes one (files too)', async () => {
@@ -153,6 +186,7 @@ describe('staff upload', () => {
 
     expect((await act(small.id, { acao: 'remover' })).statusCode).toBe(303);
     expect((await photos()).map((r) => r.id)).not.toContain(small.id);
+    expect(await t.db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', small.id).execute()).toEqual([]);
     expect(await t.app.storage.get(`unidade_fotos/${unitId}/${small.hash}-480.jpg`)).toBeNull();
     expect((await act(small.id, { acao: 'remover' })).statusCode).toBe(404);
     expect((await act(small.id, { acao: 'girar' })).statusCode).toBe(400);
@@ -189,11 +223,24 @@ describe('staff upload', () => {
   });
 });
 
+describe('formats', () => {
+  it('drops the AVIF copies when they are clearly larger than the WebP ones', () => {
+    expect(formatsToKeep({ avif: 90_000, webp: 120_000, jpg: 200_000 })).toEqual(['avif', 'webp', 'jpg']);
+    expect(formatsToKeep({ avif: 140_000, webp: 120_000, jpg: 200_000 })).toEqual(['webp', 'jpg']);
+    // tiny files: AVIF's fixed overhead is no reason to drop it
+    expect(formatsToKeep({ avif: 11_500, webp: 10_000, jpg: 30_000 })).toEqual(['avif', 'webp', 'jpg']);
+    expect(photoFormats({ formatos: 'webp,jpg' })).toEqual(['webp', 'jpg']);
+    expect(photoFormats({ formatos: 'jpg,avif,webp' })).toEqual(['avif', 'webp', 'jpg']);
+  });
+});
+
 describe('demo photos', () => {
   it('draws photos for units without any, nothing fetched', async () => {
     const other = (await t.db.selectFrom('unidades').select('id').where('nome', '=', 'Movimento Moema').executeTakeFirstOrThrow()).id;
     const added = await seedDemoPhotos(t.db, t.app.storage, 2, [other, unitId]);
     expect(added).toBe(2); // Pinheiros already has photos
+    const seeded = await t.db.selectFrom('unidade_fotos').select('formatos').where('unidade_id', '=', other).execute();
+    expect(seeded.map((p) => p.formatos)).toEqual(['avif,webp,jpg', 'avif,webp,jpg']);
     invalidateCatalogCache(t.app);
     const html = (await t.app.inject(`/Detalhes.php?id=${other}`)).body;
     expect(html).toMatch(/alt="(Área de musculação com halteres e bancos|Esteiras e bicicletas na área de cardio|Estúdio de aulas coletivas com colchonetes)"/);

@@ -369,8 +369,17 @@ export interface UnidadeFotosTable {
   hash: string;
   largura: number;
   altura: number;
+  /** formats of its copies, e.g. "avif,webp,jpg"; photos from before AVIF: "webp,jpg" */
+  formatos: Generated<string>;
   criado_em: string;
   atualizado_em: string;
+}
+
+/** One stored file (copy) of a unit photo: what the orphan sweep keeps (docs/decisions/150). */
+export interface UnidadeFotosArquivosTable {
+  /** the storage key, e.g. unidade_fotos/3/<16 hex>-960.webp */
+  chave: string;
+  foto_id: number;
 }
 
 export interface CliquesCtaTable {
@@ -475,6 +484,7 @@ export interface Database {
   envios: EnviosTable;
   cliques_cta: CliquesCtaTable;
   unidade_fotos: UnidadeFotosTable;
+  unidade_fotos_arquivos: UnidadeFotosArquivosTable;
   aulas_experimentais: AulasExperimentaisTable;
   aulas_experimentais_vagas: AulasExperimentaisVagasTable;
   limites: LimitesTable;

@@ -92,7 +92,7 @@ export function createCatalogRepository(db: Db) {
       const photos = await db
         .selectFrom('unidade_fotos as f')
         .innerJoin('unidades as u', 'u.id', 'f.unidade_id')
-        .select(['f.id', 'f.unidade_id', 'f.ordem', 'f.alt', 'f.hash', 'f.largura', 'f.altura'])
+        .select(['f.id', 'f.unidade_id', 'f.ordem', 'f.alt', 'f.hash', 'f.largura', 'f.altura', 'f.formatos'])
         .where('u.ativo', '=', 1)
         .orderBy('f.unidade_id')
         .orderBy('f.ordem')

@@ -1,5 +1,5 @@
 // Uploaded files (docs/decisions/070–073). A feature that receives files (the free
-// message today, unit photos next) uses, in this order:
+// message, unit photos) uses, in this order:
 //   1. multipartReader(rules, () => app.uploadSpool) as a preHandler before the CSRF check,
 //      and releaseUpload as the route's onSend (spool files gone before the answer leaves);
 //   2. processImage(file.path, { variants, filename: file.label }) for each received file;

@@ -1,7 +1,7 @@
 // Which rows point at stored files. The orphan sweep removes a final file only when its
 // key starts with a registered prefix AND no registered column holds it; files under
 // other prefixes are never touched. A feature that stores files adds its table here
-// (unit photos: their table and key column, with their own prefix).
+// (unit photos: one row per stored copy in unidade_fotos_arquivos).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 
@@ -12,7 +12,10 @@ export interface FileReference {
   column: string;
 }
 
-export const FILE_REFERENCES: FileReference[] = [{ prefix: 'fale_aqui/', table: 'fale_aqui_arquivos', column: 'caminho' }];
+export const FILE_REFERENCES: FileReference[] = [
+  { prefix: 'fale_aqui/', table: 'fale_aqui_arquivos', column: 'caminho' },
+  { prefix: 'unidade_fotos/', table: 'unidade_fotos_arquivos', column: 'chave' },
+];
 
 /** The keys (among `keys`) that some registered row references. */
 export async function referencedKeys(db: Kysely<Database>, keys: string[], references = FILE_REFERENCES): Promise<Set<string>> {

@@ -3,6 +3,7 @@
 import { nowIso, type Db } from '../../db/index';
 import type { FileStorage } from '../storage/index';
 import { storeUnitPhoto } from './photos.pipeline';
+import { createPhotosRepository } from './photos.repository';
 
 interface Scene {
   alt: string;
@@ -61,10 +62,9 @@ export async function seedDemoPhotos(db: Db, storage: FileStorage, perUnit = 3, 
       const stored = await storeUnitPhoto(storage, unit.id, await demoPhoto(scene, (u * 47 + i * 90) % 360));
       const now = nowIso();
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('unidade_fotos')
-          .values({ unidade_id: unit.id, ordem: i + 1, alt: scene.alt, hash: stored.hash, largura: stored.largura, altura: stored.altura, criado_em: now, atualizado_em: now })
-          .execute();
+        const repo = createPhotosRepository(trx);
+        const id = await repo.insert({ unidade_id: unit.id, ordem: i + 1, alt: scene.alt, hash: stored.hash, largura: stored.largura, altura: stored.altura, formatos: stored.formatos }, now);
+        await repo.insertFiles(id, stored.keys);
         await storage.commit(trx, stored.keys);
       });
       added++;

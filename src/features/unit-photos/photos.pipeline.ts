@@ -4,7 +4,7 @@
 // commit inside the transaction that inserts the row, delete on failure.
 import type { FileStorage } from '../storage/index';
 import { processImage } from '../storage/images';
-import { PHOTO_FORMATS, PHOTO_MIME, photoStoragePath, photoWidths } from './photos';
+import { formatsToKeep, PHOTO_FORMATS, PHOTO_MIME, photoStoragePath, photoWidths, type PhotoFormat } from './photos';
 
 let sharpModule: Promise<typeof import('sharp')> | undefined;
 async function loadSharp() {
@@ -15,43 +15,75 @@ async function loadSharp() {
 /** The cleaned original is kept at most this long on its longest side before the copies are made. */
 const BASE_MAX_SIDE = 2880;
 
+export interface PreparedPhoto {
+  hash: string;
+  largura: number;
+  altura: number;
+  formatos: string;
+  /** every copy, encoded in memory (a few hundred KB in all), not stored yet */
+  files: { key: string; data: Buffer; type: string }[];
+}
+
 export interface StoredPhoto {
   hash: string;
   largura: number;
   altura: number;
-  /** temporary until committed with the row */
+  formatos: string;
+  /** temporary until committed with the row (and recorded in unidade_fotos_arquivos) */
   keys: string[];
 }
 
-/** Validates, re-encodes and puts every copy (temporary). Throws ImageRejectedError for a bad image. */
-export async function storeUnitPhoto(storage: FileStorage, unitId: number, input: Buffer, filename?: string | null): Promise<StoredPhoto> {
+/**
+ * AVIF at effort 1: sharp's default effort (4) took ~30 s for the three widths of a 12 MP
+ * photo here; effort 1 costs about 0.3–0.7 s of CPU, for files ~40 % smaller than the WebP
+ * on real photos (docs/decisions/150).
+ */
+function encode(pipeline: import('sharp').Sharp, format: PhotoFormat) {
+  if (format === 'avif') return pipeline.avif({ quality: 50, effort: 1 });
+  if (format === 'webp') return pipeline.webp({ quality: 72 });
+  return pipeline.jpeg({ quality: 78, mozjpeg: true, progressive: true });
+}
+
+/** Validates, re-encodes and makes every copy, storing nothing. Throws ImageRejectedError for a bad image. */
+export async function prepareUnitPhoto(unitId: number, input: Buffer, filename?: string | null): Promise<PreparedPhoto> {
   const [clean] = await processImage(input, { variants: [{ name: 'base', maxSide: BASE_MAX_SIDE, format: 'jpeg', quality: 90 }], filename });
   const sharp = await loadSharp();
   const hash = clean!.sha256.slice(0, 16);
+  const files: (PreparedPhoto['files'][number] & { format: PhotoFormat })[] = [];
+  for (const width of photoWidths(clean!.width)) {
+    for (const format of PHOTO_FORMATS) {
+      const pipeline = sharp(clean!.data).resize({ width, withoutEnlargement: true });
+      const data = await encode(pipeline, format).toBuffer();
+      files.push({ key: photoStoragePath(unitId, hash, width, format), data, type: PHOTO_MIME[format], format });
+    }
+  }
+  const bytes = (format: PhotoFormat) => files.filter((f) => f.format === format).reduce((n, f) => n + f.data.length, 0);
+  const formats = formatsToKeep({ avif: bytes('avif'), webp: bytes('webp'), jpg: bytes('jpg') });
+  return {
+    hash,
+    largura: clean!.width,
+    altura: clean!.height,
+    formatos: formats.join(','),
+    files: files.filter((f) => formats.includes(f.format)).map(({ key, data, type }) => ({ key, data, type })),
+  };
+}
+
+/** Puts every copy (temporary); on failure removes what it put and throws. */
+export async function putUnitPhoto(storage: FileStorage, photo: PreparedPhoto): Promise<StoredPhoto> {
   const keys: string[] = [];
   try {
-    for (const width of photoWidths(clean!.width)) {
-      for (const format of PHOTO_FORMATS) {
-        const pipeline = sharp(clean!.data).resize({ width, withoutEnlargement: true });
-        const data = await (format === 'webp' ? pipeline.webp({ quality: 72 }) : pipeline.jpeg({ quality: 78, mozjpeg: true, progressive: true })).toBuffer();
-        const key = photoStoragePath(unitId, hash, width, format);
-        await storage.put(key, data, PHOTO_MIME[format]);
-        keys.push(key);
-      }
+    for (const file of photo.files) {
+      await storage.put(file.key, file.data, file.type);
+      keys.push(file.key);
     }
   } catch (err) {
     await Promise.all(keys.map((k) => storage.delete(k)));
     throw err;
   }
-  return { hash, largura: clean!.width, altura: clean!.height, keys };
+  return { hash: photo.hash, largura: photo.largura, altura: photo.altura, formatos: photo.formatos, keys };
 }
 
-/** Every copy's key of a photo. */
-export function unitPhotoKeys(unitId: number, photo: { hash: string; largura: number }): string[] {
-  return photoWidths(photo.largura).flatMap((w) => PHOTO_FORMATS.map((f) => photoStoragePath(unitId, photo.hash, w, f)));
-}
-
-/** Removes every copy of a photo (missing files are fine). */
-export async function removeUnitPhotoFiles(storage: FileStorage, unitId: number, photo: { hash: string; largura: number }): Promise<void> {
-  await Promise.all(unitPhotoKeys(unitId, photo).map((k) => storage.delete(k)));
+/** prepareUnitPhoto + putUnitPhoto (the demo seed). */
+export async function storeUnitPhoto(storage: FileStorage, unitId: number, input: Buffer, filename?: string | null): Promise<StoredPhoto> {
+  return putUnitPhoto(storage, await prepareUnitPhoto(unitId, input, filename));
 }

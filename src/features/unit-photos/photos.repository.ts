@@ -4,7 +4,7 @@ import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/index';
 import type { UnitPhoto } from './photos';
 
-const COLUMNS = ['id', 'unidade_id', 'ordem', 'alt', 'hash', 'largura', 'altura'] as const;
+const COLUMNS = ['id', 'unidade_id', 'ordem', 'alt', 'hash', 'largura', 'altura', 'formatos'] as const;
 
 export function createPhotosRepository(db: Db) {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -58,7 +58,18 @@ export function createPhotosRepository(db: Db) {
       await db.updateTable('unidade_fotos').set({ ordem, atualizado_em: now }).where('id', '=', id).where('unidade_id', '=', unitId).execute();
     },
 
+    /** Records the storage keys of a photo's copies: what the orphan sweep keeps. */
+    async insertFiles(photoId: number, keys: string[]): Promise<void> {
+      if (keys.length) await db.insertInto('unidade_fotos_arquivos').values(keys.map((chave) => ({ chave, foto_id: photoId }))).execute();
+    },
+
+    async fileKeys(photoId: number): Promise<string[]> {
+      return (await db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', photoId).orderBy('chave').execute()).map((r) => r.chave);
+    },
+
+    /** The photo and the record of its files (the files themselves are removed after the commit, or by the sweep). */
     async delete(id: number): Promise<void> {
+      await db.deleteFrom('unidade_fotos_arquivos').where('foto_id', '=', id).execute();
       await db.deleteFrom('unidade_fotos').where('id', '=', id).execute();
     },
 

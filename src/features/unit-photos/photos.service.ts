@@ -4,7 +4,8 @@ import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
 import { ImageRejectedError } from '../storage/images';
 import { ALT_MAX, ALT_MIN, MAX_UNIT_PHOTOS } from './photos';
-import { removeUnitPhotoFiles, storeUnitPhoto } from './photos.pipeline';
+import { referencedKeys } from '../storage/references';
+import { prepareUnitPhoto, putUnitPhoto } from './photos.pipeline';
 import { createPhotosRepository, type PhotosRepository } from './photos.repository';
 
 export interface PhotoErrors {
@@ -42,39 +43,46 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
         errors.foto = `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.`;
       }
       if (errors.alt || errors.foto) return { ok: false, status: 422, errors };
-      let stored;
+      let prepared;
       try {
-        stored = await storeUnitPhoto(storage, unitId, input.file!, input.filename);
+        prepared = await prepareUnitPhoto(unitId, input.file!, input.filename);
       } catch (err) {
         if (err instanceof ImageRejectedError) return { ok: false, status: 422, errors: { foto: err.message } };
         throw err;
       }
+      const duplicate: PhotoOutcome = { ok: false, status: 422, errors: { foto: 'Esta foto já está entre as fotos da unidade.' } };
+      // Checked before anything is stored: the copies would have the same keys as the photo already there.
+      if (await repo.hashInUse(unitId, prepared.hash)) return duplicate;
+      const stored = await putUnitPhoto(storage, prepared);
       const text = (alt as { alt: string }).alt;
-      const discard = () => Promise.all(stored.keys.map((k) => storage.delete(k)));
-      if (await repo.hashInUse(unitId, stored.hash)) {
-        await discard();
-        return { ok: false, status: 422, errors: { foto: 'Esta foto já está entre as fotos da unidade.' } };
-      }
+      // Never removes a key some row holds (the same photo committed meanwhile by another
+      // request); a temporary copy left that way is the sweep's.
+      const discard = async () => {
+        const used = await referencedKeys(db, stored.keys);
+        await Promise.all(stored.keys.filter((k) => !used.has(k)).map((k) => storage.delete(k)));
+      };
       const id = await db.transaction().execute(async (tx) => {
         const trx = createPhotosRepository(tx);
         // counted again inside the transaction: two uploads at once cannot make nine
         await trx.lockUnit(unitId);
         const rows = await trx.list(unitId);
-        if (rows.length >= MAX_UNIT_PHOTOS) return null;
+        if (rows.length >= MAX_UNIT_PHOTOS) return 'full' as const;
+        if (rows.some((r) => r.hash === stored.hash)) return 'duplicate' as const;
         const now = nowIso();
         const ordem = rows.reduce((m, r) => Math.max(m, r.ordem), 0) + 1;
-        const newId = await trx.insert({ unidade_id: unitId, ordem, alt: text, hash: stored.hash, largura: stored.largura, altura: stored.altura }, now);
+        const newId = await trx.insert({ unidade_id: unitId, ordem, alt: text, hash: stored.hash, largura: stored.largura, altura: stored.altura, formatos: stored.formatos }, now);
+        await trx.insertFiles(newId, stored.keys);
         await trx.audit(usuarioId, 'criar', newId, null, { unidade_id: unitId, alt: text, hash: stored.hash }, now);
-        // the files become final exactly with the row
+        // the files become final exactly with the row that records their keys
         await storage.commit(tx, stored.keys);
         return newId;
       }).catch(async (err) => {
         await discard();
         throw err;
       });
-      if (id === null) {
+      if (id === 'duplicate' || id === 'full') {
         await discard();
-        return { ok: false, status: 422, errors: { foto: `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.` } };
+        return id === 'duplicate' ? duplicate : { ok: false, status: 422, errors: { foto: `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.` } };
       }
       onChange();
       return { ok: true };
@@ -114,16 +122,18 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
     },
 
     async remove(unitId: number, photoId: number, usuarioId: number | null): Promise<PhotoOutcome> {
-      const row = await inTransaction(async (trx) => {
+      const keys = await inTransaction(async (trx) => {
         const found = await trx.find(unitId, photoId);
         if (!found) return undefined;
+        const fileKeys = await trx.fileKeys(photoId);
         const now = nowIso();
         await trx.delete(photoId);
         await trx.audit(usuarioId, 'excluir', photoId, { alt: found.alt, hash: found.hash }, null, now);
-        return found;
+        return fileKeys;
       });
-      if (!row) return { ok: false, status: 404, errors: {} };
-      await removeUnitPhotoFiles(storage, unitId, row);
+      if (!keys) return { ok: false, status: 404, errors: {} };
+      // After the commit: a crash before this line leaves files no row records, which the sweep removes.
+      await Promise.all(keys.map((k) => storage.delete(k)));
       onChange();
       return { ok: true };
     },

@@ -8,9 +8,10 @@ export const ALT_MIN = 3;
 export const ALT_MAX = 200;
 /** srcset widths; a smaller original is never enlarged */
 export const PHOTO_WIDTHS = [480, 960, 1440] as const;
-export type PhotoFormat = 'webp' | 'jpg';
-export const PHOTO_FORMATS: PhotoFormat[] = ['webp', 'jpg'];
-export const PHOTO_MIME: Record<PhotoFormat, string> = { webp: 'image/webp', jpg: 'image/jpeg' };
+export type PhotoFormat = 'avif' | 'webp' | 'jpg';
+/** the copies a new photo gets, best first; JPEG is the fallback every browser shows (docs/decisions/150) */
+export const PHOTO_FORMATS: PhotoFormat[] = ['avif', 'webp', 'jpg'];
+export const PHOTO_MIME: Record<PhotoFormat, string> = { avif: 'image/avif', webp: 'image/webp', jpg: 'image/jpeg' };
 
 export interface UnitPhoto {
   id: number;
@@ -20,6 +21,8 @@ export interface UnitPhoto {
   hash: string;
   largura: number;
   altura: number;
+  /** the formats it has copies in, e.g. "avif,webp,jpg" (photos stored before AVIF: "webp,jpg") */
+  formatos: string;
 }
 
 /** The widths a photo has copies in (each at most the original width), ascending. */
@@ -37,7 +40,22 @@ export function photoUrl(unitId: number, hash: string, width: number, format: Ph
   return `/fotos/unidades/${unitId}/${hash}-${width}.${format}`;
 }
 
-export const PHOTO_FILE = /^([a-f0-9]{16})-(\d{2,4})\.(webp|jpg)$/;
+export const PHOTO_FILE = /^([a-f0-9]{16})-(\d{2,4})\.(avif|webp|jpg)$/;
+
+/**
+ * The formats a new photo keeps, given the bytes of all its copies per format. Browsers take
+ * the AVIF first, so it is dropped when clearly larger than the WebP (fine noise can do
+ * that): more than 10 % plus 2 KB, a margin that covers AVIF's fixed overhead on tiny files.
+ */
+export function formatsToKeep(bytes: Record<PhotoFormat, number>): PhotoFormat[] {
+  return bytes.avif <= bytes.webp * 1.1 + 2048 ? PHOTO_FORMATS : PHOTO_FORMATS.filter((f) => f !== 'avif');
+}
+
+/** The formats a photo has copies in, in PHOTO_FORMATS order. */
+export function photoFormats(photo: Pick<UnitPhoto, 'formatos'>): PhotoFormat[] {
+  const listed = photo.formatos.split(',');
+  return PHOTO_FORMATS.filter((f) => listed.includes(f));
+}
 
 /** Height of a copy `width` wide, keeping the proportions. */
 export function heightAt(photo: Pick<UnitPhoto, 'largura' | 'altura'>, width: number): number {

@@ -1,8 +1,9 @@
-// A unit photo on a public page: WebP with a JPEG fallback, srcset at 480/960/1440,
+// A unit photo on a public page: AVIF, then WebP, with a JPEG fallback (older photos have
+// no AVIF copy: their `formatos` says so), srcset at 480/960/1440,
 // width/height against layout shift, lazy below the fold. The branded placeholder when
 // the unit has none.
 import { brand } from '../../brand/index';
-import { heightAt, photoUrl, photoWidths, type UnitPhoto } from './photos';
+import { heightAt, PHOTO_MIME, photoFormats, photoUrl, photoWidths, type PhotoFormat, type UnitPhoto } from './photos';
 
 export function UnitPhotoPicture({ photo, sizes, eager = false, decorative = false }: { photo: UnitPhoto | undefined; sizes: string; eager?: boolean; decorative?: boolean }) {
   if (!photo) {
@@ -11,11 +12,15 @@ export function UnitPhotoPicture({ photo, sizes, eager = false, decorative = fal
     );
   }
   const widths = photoWidths(photo.largura);
-  const srcset = (format: 'webp' | 'jpg') => widths.map((w) => `${photoUrl(photo.unidade_id, photo.hash, w, format)} ${w}w`).join(', ');
+  const srcset = (format: PhotoFormat) => widths.map((w) => `${photoUrl(photo.unidade_id, photo.hash, w, format)} ${w}w`).join(', ');
   const fallback = widths.includes(960) ? 960 : widths[widths.length - 1]!;
   return (
     <picture>
-      <source type="image/webp" srcset={srcset('webp')} sizes={sizes} />
+      {photoFormats(photo)
+        .filter((f) => f !== 'jpg')
+        .map((f) => (
+          <source key={f} type={PHOTO_MIME[f]} srcset={srcset(f)} sizes={sizes} />
+        ))}
       <img
         class="unit-photo"
         src={photoUrl(photo.unidade_id, photo.hash, fallback, 'jpg')}
