@@ -71,6 +71,7 @@ export interface TextFieldProps {
   type?: string;
   id?: string;
   required?: boolean;
+  minLength?: number;
   maxLength?: number;
   autocomplete?: string;
   inputMode?: 'text' | 'decimal' | 'numeric' | 'tel' | 'url' | 'email';
@@ -101,6 +102,7 @@ export function TextField(p: TextFieldProps) {
           type={p.type ?? 'text'}
           value={p.value ?? ''}
           required={p.required}
+          minLength={p.minLength}
           maxLength={p.maxLength}
           autoComplete={p.autocomplete}
           inputMode={p.inputMode}
@@ -110,5 +112,41 @@ export function TextField(p: TextFieldProps) {
       {p.children}
       <FieldMessage id={id} message={p.error} />
     </div>
+  );
+}
+
+/**
+ * One checkbox (a consent, an "I agree") with its message above it, so the message is read
+ * before the box. Inside a fieldset that already points at the message, `describedByGroup`
+ * leaves the description to the fieldset.
+ */
+export function Checkbox(p: {
+  name: string;
+  value: string;
+  checked: boolean;
+  error?: string;
+  required?: boolean;
+  describedByGroup?: boolean;
+  children: ComponentChildren;
+}) {
+  const id = fieldId(p.name);
+  const aria = fieldAria(id, p.error);
+  return (
+    <>
+      <FieldMessage id={id} message={p.error} />
+      <label class="choice">
+        <input
+          type="checkbox"
+          id={id}
+          name={p.name}
+          value={p.value}
+          checked={p.checked}
+          required={p.required}
+          aria-invalid={aria['aria-invalid']}
+          aria-describedby={p.describedByGroup ? undefined : aria['aria-describedby']}
+        />
+        {p.children}
+      </label>
+    </>
   );
 }
