@@ -3,6 +3,7 @@
 import { ErrorSummary as KitErrorSummary } from '../../../views/form';
 import type { ComponentChildren } from 'preact';
 import { FieldError, Layout } from '../../../views/layout';
+import { PageLinks } from '../../../views/table';
 import type { FieldErrors, FormValues } from './validation';
 
 export interface StaffProps {
@@ -299,14 +300,7 @@ export function ToggleActive({ action, ativo, csrfToken, label }: { action: stri
   );
 }
 
-/** A horizontally scrollable table region, reachable by keyboard (axe: scrollable-region-focusable). */
-export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
-  return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
-      {children}
-    </div>
-  );
-}
+export { DataTable, TableWrap } from '../../../views/table';
 
 type ListLinks = { path: string; q: string; params?: Record<string, string> };
 const listHref = (list: ListLinks, page: number) => {
@@ -335,14 +329,21 @@ export function ListFilter({ list, label }: { list: { path: string; q: string; t
 
 /** Previous / next page links (keeping the filter); nothing when everything fits on one page. */
 export function Pagination({ list }: { list: ListLinks & { page: number; pages: number } }) {
-  if (list.pages <= 1) return null;
+  return <PageLinks page={list.page} pages={list.pages} href={(page) => listHref(list, page)} />;
+}
+
+/** A staff list page's body: the "Novo …" button, the filter, the list itself and its pages. */
+export function StaffList(p: { newHref: string; newLabel: string; filterLabel: string; list: ListLinks & { total: number; page: number; pages: number }; children: ComponentChildren }) {
   return (
-    <nav class="pagination" aria-label="Páginas">
-      {list.page > 1 ? <a href={listHref(list, list.page - 1)} rel="prev">Anterior</a> : null}
-      <span>
-        Página {list.page} de {list.pages}
-      </span>
-      {list.page < list.pages ? <a href={listHref(list, list.page + 1)} rel="next">Próxima</a> : null}
-    </nav>
+    <>
+      <p>
+        <a class="button" href={p.newHref}>
+          {p.newLabel}
+        </a>
+      </p>
+      <ListFilter list={p.list} label={p.filterLabel} />
+      {p.children}
+      <Pagination list={p.list} />
+    </>
   );
 }
