@@ -1,6 +1,7 @@
 // The form kit's view side: the error summary every refused form shows at its top, and a
 // field with its label, hint and message (aria-invalid + aria-describedby). Pure views.
 import type { ComponentChildren } from 'preact';
+import { FieldError } from './layout';
 
 /** The id of a field's element, from its name ("respostas[3]" → "respostas-3"). */
 export function fieldId(name: string, prefix = ''): string {
@@ -15,13 +16,9 @@ export function fieldAria(id: string, error?: string, hint?: boolean | string) {
   return { 'aria-invalid': error ? ('true' as const) : undefined, 'aria-describedby': ids || undefined };
 }
 
+/** A field's message, by the field's id (the message's own id is `<id>-erro`). */
 export function FieldMessage({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p class="field-error" id={errorId(id)}>
-      {message}
-    </p>
-  );
+  return <FieldError id={errorId(id)} message={message} />;
 }
 
 /**
@@ -67,6 +64,8 @@ export interface TextFieldProps {
   value?: string;
   error?: string;
   hint?: ComponentChildren;
+  /** the id of a hint outside the field that describes it too (e.g. a fieldset's) */
+  describedBy?: string;
   /** input type, or "textarea" */
   type?: string;
   id?: string;
@@ -82,7 +81,7 @@ export interface TextFieldProps {
 /** A labelled text input (or textarea) with its hint and its message. */
 export function TextField(p: TextFieldProps) {
   const id = p.id ?? fieldId(p.name);
-  const aria = fieldAria(id, p.error, !!p.hint);
+  const aria = fieldAria(id, p.error, [p.hint ? hintId(id) : '', p.describedBy ?? ''].filter(Boolean).join(' ') || undefined);
   return (
     <div class={p.class ?? 'field'}>
       <label for={id}>{p.label}</label>
