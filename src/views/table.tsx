@@ -53,12 +53,12 @@ export function DataTable<T>(p: {
 }
 
 /** "Anterior · Página N de M · Próxima"; nothing when everything fits on one page. */
-export function PageLinks({ page, pages, href }: { page: number; pages: number; href: (page: number) => string }) {
+export function PageLinks({ page, pages, href, linkClass }: { page: number; pages: number; href: (page: number) => string; linkClass?: string }) {
   if (pages <= 1) return null;
   return (
     <nav class="pagination" aria-label="Páginas">
       {page > 1 ? (
-        <a href={href(page - 1)} rel="prev">
+        <a class={linkClass} href={href(page - 1)} rel="prev">
           Anterior
         </a>
       ) : null}
@@ -66,7 +66,7 @@ export function PageLinks({ page, pages, href }: { page: number; pages: number; 
         Página {page} de {pages}
       </span>
       {page < pages ? (
-        <a href={href(page + 1)} rel="next">
+        <a class={linkClass} href={href(page + 1)} rel="next">
           Próxima
         </a>
       ) : null}

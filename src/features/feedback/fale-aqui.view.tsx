@@ -1,5 +1,6 @@
 import { FieldError, Layout } from '../../views/layout';
 import { Checkbox, ErrorSummary, errorId, fieldAria, TextField } from '../../views/form';
+import { SubmitAndPrivacy } from './parts.view';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import type { MessageErrors, MessageValues } from './fale-aqui.service';
 import { MESSAGE_MAX, NAME_MAX } from './fale-aqui.service';
@@ -143,14 +144,7 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
           </Checkbox>
         </fieldset>
 
-        <p>
-          <button type="submit" class="button big-button">
-            Enviar mensagem
-          </button>
-        </p>
-        <p class="hint">
-          <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê e por quanto tempo.
-        </p>
+        <SubmitAndPrivacy label="Enviar mensagem" />
       </form>
     </Layout>
   );

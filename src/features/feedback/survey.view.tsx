@@ -1,5 +1,6 @@
 import { FieldError, Layout, siteName } from '../../views/layout';
 import { ErrorSummary, errorId, fieldId, TextField } from '../../views/form';
+import { SubmitAndPrivacy } from './parts.view';
 import { ENVIO_FIELD, newEnvioId } from '../../lib/form/index';
 import type { SurveyQuestion, UnitRef } from './survey.repository';
 import type { SurveyErrors, SurveyValues } from './survey.service';
@@ -70,14 +71,7 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
             error={errors.contato_cliente}
           />
         </fieldset>
-        <p>
-          <button type="submit" class="button big-button">
-            Enviar avaliação
-          </button>
-        </p>
-        <p class="hint">
-          <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê e por quanto tempo.
-        </p>
+        <SubmitAndPrivacy label="Enviar avaliação" />
       </form>
     </Layout>
   );

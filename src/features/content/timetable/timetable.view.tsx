@@ -6,19 +6,11 @@ import { Csrf, DataTable, ErrorSummary, Field, Select, StaffPage, type Crumb, ty
 import { CSV_COLUMNS } from './timetable-csv';
 import type { CsvRowCheck } from './timetable.service';
 import type { FieldErrors, FormValues } from '../shared/validation';
+import type { ClassRow } from '../../../db/types';
 
 interface UnitRef {
   id: number;
   nome: string;
-}
-interface ClassRow {
-  id: number;
-  dia_semana: number;
-  inicio: string;
-  fim: string;
-  modalidade: string;
-  professor: string | null;
-  sala: string | null;
 }
 type Modality = { id: number; nome: string; ativo: number };
 
