@@ -3,6 +3,7 @@ import { Layout } from '../../views/layout';
 import { Checkbox, ErrorSummary, TextField } from '../../views/form';
 import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
 import { addressOf, CONSENT_VALUE, LIMITS, mapUrl, timeOf, whenLabel, type Booking, type BookingErrors, type BookingUnit, type BookingValues, type OfferedDay } from './booking.service';
+import { whatsappHref } from '../../brand/index';
 
 export const FORM_PATH = '/aula-experimental';
 
@@ -162,7 +163,7 @@ export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, e
 }
 
 export function whatsappLink(phone: string, text: string): string {
-  return `https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`;
+  return whatsappHref(phone.replace(/\D/g, ''), text);
 }
 
 export function ThanksPage({ booking, unit, brandName }: { booking: Booking; unit: BookingUnit; brandName: string }) {
