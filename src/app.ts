@@ -14,6 +14,7 @@ import formsPlugin from './http/forms';
 import healthPlugin from './http/health';
 import brandPlugin from './brand/routes';
 import { fastifyTrustProxy } from './http/proxy';
+import { canonicalIdParams } from './http/params';
 import catalogFeature from './features/catalog/index';
 import storageFeature from './features/storage/index';
 import mailFeature from './features/mail/index';
@@ -47,6 +48,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
+  // Path ids accept only the form kit's canonical id (before any route is added).
+  app.addHook('onRoute', canonicalIdParams);
   // A callback hook, not async: it runs on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

@@ -52,6 +52,16 @@ it('creates, resets and disables staff accounts from the command line', async ()
 
   expect(run('user-create', ['--email', 'g@example.com', '--password', 'uma-senha-longa-1', '--papel', 'dono']).code).toBe(1);
 
+  // --unidade follows the form kit's id rule: "3abc" or "1.0" is refused by name, never read as 3 or 1.
+  for (const bad of ['3abc', '1.0', '01', '0']) {
+    const r = run('user-create', ['--email', 'ger@example.com', '--password', 'uma-senha-longa-1', '--papel', 'gerente', '--unidade', bad]);
+    expect(r.code, bad).toBe(1);
+    expect(r.out).toContain(`--unidade deve ser o id numérico de uma unidade`);
+    expect(r.out).toContain(`"${bad}"`);
+  }
+  expect(await user('ger@example.com')).toBeUndefined();
+  expect(run('user-create', ['--email', 'x@example.com', '--senha', 'y']).out).toContain('Uso: npm run user:create');
+
   // Without --password the command reads it (here from a pipe, as a script would).
   const reset = run('user-password', ['--email', 'ops@example.com'], 'outra-senha-longa-2\n');
   expect(reset.code).toBe(0);

@@ -166,9 +166,9 @@ describe('units', () => {
     expect((await t.db.selectFrom('unidades').select('nome').where('id', '=', unitId).executeTakeFirstOrThrow()).nome).toBe('Movimento Trindade Nova');
   });
 
-  it('answers 404 for an unknown unit and 400 for a malformed id', async () => {
+  it('answers 404 for an unknown unit and for a malformed id', async () => {
     expect((await get('/admin/conteudo/unidades/999999')).statusCode).toBe(404);
-    expect((await get('/admin/conteudo/unidades/abc')).statusCode).toBe(400);
+    expect((await get('/admin/conteudo/unidades/abc')).statusCode).toBe(404);
     expect((await post('/admin/conteudo/unidades/999999/ativo', { ativo: '0' })).statusCode).toBe(404);
   });
 });

@@ -2,37 +2,26 @@
 // The password is asked twice without echo on a terminal, or read as one line from standard
 // input (scripts: `printf '%s\n' "$SENHA" | npm run user:create -- ...`). `--password` still
 // works for old scripts but is not documented: shell history and `ps` would keep it.
-import { parseArgs } from 'node:util';
 import { createAccountsService, UserInputError } from '../features/identity/accounts.service';
-import { promptPassword, withDb } from './user-common';
+import { toId } from '../lib/form/index';
+import { promptPassword, readUserArgs, withDb } from './common';
 
 const USAGE = 'Uso: npm run user:create -- --email <e-mail> [--name <nome>] [--papel admin|gerente] [--unidade <id>]…  (a senha é pedida sem eco, ou lida da entrada padrão)';
 
-let args;
-try {
-  args = parseArgs({
-    options: {
-      email: { type: 'string' },
-      password: { type: 'string' },
-      name: { type: 'string' },
-      papel: { type: 'string' },
-      unidade: { type: 'string', multiple: true },
-    },
-  }).values;
-} catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
-  process.exit(1);
-}
-if (!args.email) {
-  console.error(USAGE);
-  process.exit(1);
-}
+const args = readUserArgs(USAGE, {
+  password: { type: 'string' },
+  name: { type: 'string' },
+  papel: { type: 'string' },
+  unidade: { type: 'string', multiple: true },
+});
 
 await withDb(async (db) => {
   const password = args.password ?? (await promptPassword());
   const papel = (args.papel ?? 'admin') as 'admin' | 'gerente';
-  const unidadeIds = (args.unidade ?? []).map((v) => Number.parseInt(v, 10));
-  if (unidadeIds.some((n) => !Number.isInteger(n) || n < 1)) throw new UserInputError('--unidade deve ser o id numérico de uma unidade.');
-  const id = await createAccountsService({ db }).createFromCli({ email: args.email!, password, nome: args.name, papel, unidadeIds });
-  console.log(`Conta criada (id ${id}): ${args.email!.toLowerCase()} (${papel}).`);
+  // The form kit's id rule: "3abc", "3.0" or "03" is refused, never read as 3.
+  const bad = (args.unidade ?? []).find((v) => toId(v) === null);
+  if (bad !== undefined) throw new UserInputError(`--unidade deve ser o id numérico de uma unidade (um número inteiro positivo, como 3); recebido: "${bad}".`);
+  const unidadeIds = (args.unidade ?? []).map((v) => toId(v)!);
+  const id = await createAccountsService({ db }).createFromCli({ email: args.email, password, nome: args.name, papel, unidadeIds });
+  console.log(`Conta criada (id ${id}): ${args.email.toLowerCase()} (${papel}).`);
 });

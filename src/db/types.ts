@@ -93,6 +93,17 @@ export interface AulasTable {
   sala: string | null;
 }
 
+/** A class as the timetable screen and the booking slots read it: with its modality's name. */
+export interface ClassRow {
+  id: number;
+  dia_semana: number;
+  inicio: string;
+  fim: string;
+  modalidade: string;
+  professor: string | null;
+  sala: string | null;
+}
+
 export interface PerguntasTable {
   id: Id;
   texto: string;

@@ -1,6 +1,7 @@
 // The form kit's view side: the error summary every refused form shows at its top, and a
 // field with its label, hint and message (aria-invalid + aria-describedby). Pure views.
 import type { ComponentChildren } from 'preact';
+import { FieldError } from './layout';
 
 /** The id of a field's element, from its name ("respostas[3]" → "respostas-3"). */
 export function fieldId(name: string, prefix = ''): string {
@@ -15,13 +16,9 @@ export function fieldAria(id: string, error?: string, hint?: boolean | string) {
   return { 'aria-invalid': error ? ('true' as const) : undefined, 'aria-describedby': ids || undefined };
 }
 
+/** A field's message, by the field's id (the message's own id is `<id>-erro`). */
 export function FieldMessage({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p class="field-error" id={errorId(id)}>
-      {message}
-    </p>
-  );
+  return <FieldError id={errorId(id)} message={message} />;
 }
 
 /**
@@ -67,10 +64,13 @@ export interface TextFieldProps {
   value?: string;
   error?: string;
   hint?: ComponentChildren;
+  /** the id of a hint outside the field that describes it too (e.g. a fieldset's) */
+  describedBy?: string;
   /** input type, or "textarea" */
   type?: string;
   id?: string;
   required?: boolean;
+  minLength?: number;
   maxLength?: number;
   autocomplete?: string;
   inputMode?: 'text' | 'decimal' | 'numeric' | 'tel' | 'url' | 'email';
@@ -81,7 +81,7 @@ export interface TextFieldProps {
 /** A labelled text input (or textarea) with its hint and its message. */
 export function TextField(p: TextFieldProps) {
   const id = p.id ?? fieldId(p.name);
-  const aria = fieldAria(id, p.error, !!p.hint);
+  const aria = fieldAria(id, p.error, [p.hint ? hintId(id) : '', p.describedBy ?? ''].filter(Boolean).join(' ') || undefined);
   return (
     <div class={p.class ?? 'field'}>
       <label for={id}>{p.label}</label>
@@ -101,6 +101,7 @@ export function TextField(p: TextFieldProps) {
           type={p.type ?? 'text'}
           value={p.value ?? ''}
           required={p.required}
+          minLength={p.minLength}
           maxLength={p.maxLength}
           autoComplete={p.autocomplete}
           inputMode={p.inputMode}
@@ -110,5 +111,41 @@ export function TextField(p: TextFieldProps) {
       {p.children}
       <FieldMessage id={id} message={p.error} />
     </div>
+  );
+}
+
+/**
+ * One checkbox (a consent, an "I agree") with its message above it, so the message is read
+ * before the box. Inside a fieldset that already points at the message, `describedByGroup`
+ * leaves the description to the fieldset.
+ */
+export function Checkbox(p: {
+  name: string;
+  value: string;
+  checked: boolean;
+  error?: string;
+  required?: boolean;
+  describedByGroup?: boolean;
+  children: ComponentChildren;
+}) {
+  const id = fieldId(p.name);
+  const aria = fieldAria(id, p.error);
+  return (
+    <>
+      <FieldMessage id={id} message={p.error} />
+      <label class="choice">
+        <input
+          type="checkbox"
+          id={id}
+          name={p.name}
+          value={p.value}
+          checked={p.checked}
+          required={p.required}
+          aria-invalid={aria['aria-invalid']}
+          aria-describedby={p.describedByGroup ? undefined : aria['aria-describedby']}
+        />
+        {p.children}
+      </label>
+    </>
   );
 }

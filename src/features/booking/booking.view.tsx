@@ -1,7 +1,9 @@
 // Public pages of trial-class booking: the form and the thanks page. Pure functions of props.
 import { Layout } from '../../views/layout';
+import { Checkbox, ErrorSummary, TextField } from '../../views/form';
 import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
 import { addressOf, CONSENT_VALUE, LIMITS, mapUrl, timeOf, whenLabel, type Booking, type BookingErrors, type BookingUnit, type BookingValues, type OfferedDay } from './booking.service';
+import { whatsappHref } from '../../brand/index';
 
 export const FORM_PATH = '/aula-experimental';
 
@@ -24,37 +26,9 @@ export interface BookingFormProps {
   notice?: string;
 }
 
-const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
-
-function TextField(props: { name: 'nome' | 'whatsapp' | 'email'; type: string; value?: string; error?: string; hint?: string; autocomplete: string; required?: boolean; maxLength: number }) {
-  const { name, error, hint } = props;
-  return (
-    <div class="field">
-      <label for={name}>{LABELS[name]}</label>
-      {hint ? (
-        <p class="hint" id={`${name}-dica`}>
-          {hint}
-        </p>
-      ) : null}
-      <input
-        id={name}
-        name={name}
-        type={props.type}
-        value={props.value ?? ''}
-        required={props.required}
-        maxLength={props.maxLength}
-        autocomplete={props.autocomplete}
-        inputMode={props.type === 'tel' ? 'tel' : undefined}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(hint && `${name}-dica`, error && `${name}-erro`)}
-      />
-      {error ? (
-        <p class="field-error" id={`${name}-erro`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
+/** A text field of the form, labelled from LABELS (the form kit's field). */
+function BookingTextField(props: { name: 'nome' | 'whatsapp' | 'email'; type: string; value?: string; error?: string; hint?: string; autocomplete: string; required?: boolean; maxLength: number }) {
+  return <TextField {...props} label={LABELS[props.name]} inputMode={props.type === 'tel' ? 'tel' : undefined} />;
 }
 
 function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string; error?: string }) {
@@ -131,7 +105,6 @@ function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string
 }
 
 export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, errors = {}, notice }: BookingFormProps) {
-  const errorList = (Object.keys(LABELS) as (keyof BookingErrors)[]).filter((f) => errors[f]);
   return (
     <Layout title={`Aula experimental · ${unit.nome}`} description={`Agende uma aula experimental grátis na unidade ${unit.nome}.`}>
       <p class="breadcrumb">
@@ -147,27 +120,14 @@ export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, e
           <p>{notice}</p>
         </div>
       ) : null}
-      {errorList.length ? (
-        <div class="alert alert-error" role="alert" id="erros">
-          <p>
-            <strong>Revise {errorList.length === 1 ? 'o campo destacado' : `os ${errorList.length} campos destacados`}:</strong>
-          </p>
-          <ul>
-            {errorList.map((f) => (
-              <li key={f}>
-                <a href={`#${f}`}>{LABELS[f]}</a>: {errors[f]}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ErrorSummary errors={errors as Record<string, string>} labels={LABELS} />
       <form method="post" action={`${FORM_PATH}?unidade=${unit.id}`} novalidate class="booking-form card">
         <input type="hidden" name="csrf_token" value={csrfToken} />
         <input type="hidden" name="envio_id" value={envioId} />
         <input type="hidden" name="unidade" value={String(unit.id)} />
         <SlotPicker days={days} value={values.vaga} error={errors.vaga} />
-        <TextField name="nome" type="text" value={values.nome} error={errors.nome} autocomplete="name" required maxLength={LIMITS.nome} />
-        <TextField
+        <BookingTextField name="nome" type="text" value={values.nome} error={errors.nome} autocomplete="name" required maxLength={LIMITS.nome} />
+        <BookingTextField
           name="whatsapp"
           type="tel"
           value={values.whatsapp}
@@ -177,7 +137,7 @@ export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, e
           required
           maxLength={LIMITS.whatsapp}
         />
-        <TextField
+        <BookingTextField
           name="email"
           type="email"
           value={values.email}
@@ -187,24 +147,9 @@ export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, e
           maxLength={LIMITS.email}
         />
         <div class="field">
-          {errors.aceita_contato ? (
-            <p class="field-error" id="aceita_contato-erro">
-              {errors.aceita_contato}
-            </p>
-          ) : null}
-          <label class="choice">
-            <input
-              type="checkbox"
-              id="aceita_contato"
-              name="aceita_contato"
-              value={CONSENT_VALUE}
-              checked={values.aceita_contato === CONSENT_VALUE}
-              required
-              aria-invalid={errors.aceita_contato ? 'true' : undefined}
-              aria-describedby={errors.aceita_contato ? 'aceita_contato-erro' : undefined}
-            />
+          <Checkbox name="aceita_contato" value={CONSENT_VALUE} checked={values.aceita_contato === CONSENT_VALUE} required error={errors.aceita_contato}>
             Autorizo a unidade a falar comigo pelo WhatsApp (e pelo e-mail, se informado) sobre esta aula experimental.
-          </label>
+          </Checkbox>
         </div>
         <p class="hint">
           Seus dados são usados só para esta aula e apagados (anonimizados) 12 meses depois. Veja a <a href="/privacidade">política de privacidade</a>.
@@ -218,7 +163,7 @@ export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, e
 }
 
 export function whatsappLink(phone: string, text: string): string {
-  return `https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`;
+  return whatsappHref(phone.replace(/\D/g, ''), text);
 }
 
 export function ThanksPage({ booking, unit, brandName }: { booking: Booking; unit: BookingUnit; brandName: string }) {

@@ -2,6 +2,7 @@
 // "treino livre" slots within its opening hours. Pure functions of the rows and the clock.
 import { isDay, toId } from '../../lib/form/index';
 import { addDays, saoPauloDay, saoPauloInstant, saoPauloWeekStart, WEEKDAYS, weekdayOf } from '../../lib/time';
+import type { ClassRow } from '../../db/types';
 
 /** Days ahead that can be booked, today included. */
 export const BOOKING_DAYS = 7;
@@ -25,15 +26,7 @@ export function dayLabel(day: string): string {
   return `${WEEKDAYS[weekdayOf(day)]}, ${labelFormatter.format(new Date(`${day}T12:00:00Z`))}`;
 }
 
-export interface ClassRow {
-  id: number;
-  dia_semana: number;
-  inicio: string;
-  fim: string;
-  modalidade: string;
-  professor: string | null;
-  sala: string | null;
-}
+export type { ClassRow };
 export interface HoursRow {
   dia_semana: number;
   abre: string;

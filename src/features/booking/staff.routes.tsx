@@ -23,6 +23,14 @@ const Body = Type.Record(Type.String(), Type.Unknown());
 const optionalId = (raw: string | undefined): number | null | 'invalid' => (raw ? (toId(raw) ?? 'invalid') : null);
 const badFilter = (request: FastifyRequest, reply: FastifyReply) => sendError(request, reply, 400, 'Filtro inválido', 'Escolha a unidade na lista.');
 
+/** The units a list shows for its `unidade_id` filter, or why it is refused (400 / 403). */
+function filterScope(request: FastifyRequest, raw: string | undefined): { refused: 'filtro' | 'acesso' } | { refused: false; unitIds: number[] | null } {
+  const unitId = optionalId(raw);
+  if (unitId === 'invalid') return { refused: 'filtro' };
+  const scope = unitScope(request.staff!, unitId);
+  return scope.forbidden ? { refused: 'acesso' } : { refused: false, unitIds: scope.unitIds };
+}
+
 const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
   sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
 
@@ -33,10 +41,8 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(STAFF_PATH, { schema: { querystring: Type.Object({ unidade_id: OptionalId, salvo: OptionalId }) }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const unitId = optionalId(q.unidade_id);
-    if (unitId === 'invalid') return badFilter(request, reply);
-    const scope = unitScope(request.staff!, unitId);
-    if (scope.forbidden) return forbidden(request, reply);
+    const scope = filterScope(request, q.unidade_id);
+    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
     privatePage(reply);
     return reply.page(
       h(BookingListPage, {
@@ -67,10 +73,8 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(FUNNEL_PATH, { schema: { querystring: FunnelQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const unitId = optionalId(q.unidade_id);
-    if (unitId === 'invalid') return badFilter(request, reply);
-    const scope = unitScope(request.staff!, unitId);
-    if (scope.forbidden) return forbidden(request, reply);
+    const scope = filterScope(request, q.unidade_id);
+    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
     const params = new URLSearchParams({ ...(q.unidade_id ? { unidade_id: q.unidade_id } : {}), de: period.de, ate: period.ate });
     privatePage(reply);
@@ -88,10 +92,8 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(`${FUNNEL_PATH}.csv`, { schema: { querystring: FunnelQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
-    const unitId = optionalId(q.unidade_id);
-    if (unitId === 'invalid') return badFilter(request, reply);
-    const scope = unitScope(request.staff!, unitId);
-    if (scope.forbidden) return forbidden(request, reply);
+    const scope = filterScope(request, q.unidade_id);
+    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
     const { header, rows } = funnelCsv((await service.funnel(scope.unitIds, period.weeks)).rows);
     request.log.info({ userId: request.staff!.id, export: 'funil', filters: { ...q, de: period.de, ate: period.ate } }, 'csv export');

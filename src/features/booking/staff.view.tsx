@@ -1,5 +1,7 @@
 // Staff pages of trial classes: bookings by day, the funnel, and the capacity per unit.
+import type { ComponentChildren } from 'preact';
 import { Layout } from '../../views/layout';
+import { TableWrap } from '../../views/table';
 import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
 import { UnitFilter, type StaffProps } from '../feedback/filters.view';
 import { timeOf } from './booking.service';
@@ -178,67 +180,57 @@ export function FunnelPage(props: {
       </form>
       <section class="card">
         <h2 id="funil-total-titulo">Total do período</h2>
-        {/* Focusable so keyboard users can scroll the wide table on a phone. */}
-        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="funil-total-titulo">
-          <table class="funnel" id="funil-total">
-            <thead>
-              <tr>
-                <th scope="col">Unidade</th>
-                {HEAD.map((h) => (
-                  <th scope="col" key={h}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {funnel.perUnit.map((u) => (
-                <tr key={u.unidade_id}>
-                  <th scope="row">{u.unidade}</th>
-                  <Steps c={u} />
-                </tr>
-              ))}
-              {funnel.perUnit.length > 1 ? (
-                <tr>
-                  <th scope="row">Todas</th>
-                  <Steps c={funnel.total} />
-                </tr>
-              ) : null}
-            </tbody>
-          </table>
-        </div>
+        <FunnelTable id="funil-total" labelledBy="funil-total-titulo" columns={['Unidade']}>
+          {funnel.perUnit.map((u) => (
+            <tr key={u.unidade_id}>
+              <th scope="row">{u.unidade}</th>
+              <Steps c={u} />
+            </tr>
+          ))}
+          {funnel.perUnit.length > 1 ? (
+            <tr>
+              <th scope="row">Todas</th>
+              <Steps c={funnel.total} />
+            </tr>
+          ) : null}
+        </FunnelTable>
       </section>
       <section class="card">
         <h2 id="funil-semanas-titulo">Por semana</h2>
-        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="funil-semanas-titulo">
-          <table class="funnel" id="funil-semanas">
-            <thead>
-              <tr>
-                <th scope="col">Unidade</th>
-                <th scope="col">Semana de</th>
-                {HEAD.map((h) => (
-                  <th scope="col" key={h}>
-                    {h}
-                  </th>
-                ))}
+        <FunnelTable id="funil-semanas" labelledBy="funil-semanas-titulo" columns={['Unidade', 'Semana de']}>
+          {funnel.rows
+            .filter((r) => r.cliques || r.agendamentos)
+            .map((r) => (
+              <tr key={`${r.unidade_id}-${r.semana}`}>
+                <th scope="row">{r.unidade}</th>
+                <td>{weekLabel(r.semana)}</td>
+                <Steps c={r} />
               </tr>
-            </thead>
-            <tbody>
-              {funnel.rows
-                .filter((r) => r.cliques || r.agendamentos)
-                .map((r) => (
-                  <tr key={`${r.unidade_id}-${r.semana}`}>
-                    <th scope="row">{r.unidade}</th>
-                    <td>{weekLabel(r.semana)}</td>
-                    <Steps c={r} />
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+        </FunnelTable>
         {!funnel.rows.some((r) => r.cliques || r.agendamentos) ? <p class="muted">Nenhum clique ou agendamento no período.</p> : null}
       </section>
     </Layout>
+  );
+}
+
+/** A funnel table (a wide one: the region scrolls by keyboard on a phone): its first columns, then the steps. */
+function FunnelTable({ id, labelledBy, columns, children }: { id: string; labelledBy: string; columns: string[]; children: ComponentChildren }) {
+  return (
+    <TableWrap labelledBy={labelledBy}>
+      <table class="funnel" id={id}>
+        <thead>
+          <tr>
+            {[...columns, ...HEAD].map((h) => (
+              <th scope="col" key={h}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </TableWrap>
   );
 }
 

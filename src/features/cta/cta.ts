@@ -4,6 +4,8 @@
 // never be used as an open redirect.
 import { normalizePhone } from '../../lib/form/index';
 import { saoPauloDay, saoPauloWeekStart } from '../../lib/time';
+import { safeExternalUrl } from '../../lib/url';
+import { whatsappHref } from '../../brand/index';
 
 export const CTA_ACTIONS = ['matricula', 'aula_experimental', 'whatsapp', 'beneficio'] as const;
 export type CtaAction = (typeof CTA_ACTIONS)[number];
@@ -39,17 +41,6 @@ function digits(phone: string | null): string | null {
   return e164 ? e164.replace(/\D/g, '') : null;
 }
 
-/** Only https/http benefit links are followed. */
-function safeUrl(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.toString() : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The prefilled WhatsApp message of "Matricule-se": names the unit and, from a plan's button, the plan. */
 export function enrolmentMessage(unit: { nome: string }, plan?: { nome: string } | null): string {
   return plan
@@ -73,14 +64,14 @@ export function ctaTarget(
   const wa = digits(unit.whatsapp) ?? brandWhatsapp;
   switch (acao) {
     case 'matricula':
-      return wa ? `https://wa.me/${wa}?text=${encodeURIComponent(enrolmentMessage(unit, plan))}` : null;
+      return wa ? whatsappHref(wa, enrolmentMessage(unit, plan)) : null;
     case 'aula_experimental':
       if (bookingAvailable) return `${TRIAL_CLASS_PATH}?unidade=${unit.id}`;
-      return wa ? `https://wa.me/${wa}?text=${encodeURIComponent(`Olá! Quero agendar uma aula experimental na ${unit.nome}.`)}` : null;
+      return wa ? whatsappHref(wa, `Olá! Quero agendar uma aula experimental na ${unit.nome}.`) : null;
     case 'whatsapp':
-      return wa ? `https://wa.me/${wa}?text=${encodeURIComponent(`Olá! Tenho uma dúvida sobre a ${unit.nome}.`)}` : null;
+      return wa ? whatsappHref(wa, `Olá! Tenho uma dúvida sobre a ${unit.nome}.`) : null;
     case 'beneficio':
-      return safeUrl(unit.beneficio_url);
+      return safeExternalUrl(unit.beneficio_url);
   }
 }
 

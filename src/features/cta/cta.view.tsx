@@ -1,5 +1,6 @@
 // Staff: calls-to-action clicks per unit and per week.
 import { Layout } from '../../views/layout';
+import { DataTable } from '../../views/table';
 import { CTA_ACTIONS, CTA_LABELS } from './cta';
 
 export const CLICKS_PATH = '/admin/cliques';
@@ -57,34 +58,22 @@ export function ClicksPage({ staff, report }: { staff: { name: string; csrfToken
           <p>
             <strong>{u.total}</strong> {u.total === 1 ? 'clique' : 'cliques'} no período.
           </p>
-          <div class="table-wrap" tabIndex={0} role="region" aria-label={`Cliques por semana, ${u.nome}`}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Semana de</th>
-                  {CTA_ACTIONS.map((a) => (
-                    <th scope="col" key={a}>
-                      {CTA_LABELS[a]}
-                    </th>
-                  ))}
-                  <th scope="col">Total</th>
-                </tr>
-              </thead>
-              <tbody>
-                {u.weeks.map((w) => (
-                  <tr key={w.semana}>
-                    <th scope="row">{weekLabel(w.semana)}</th>
-                    {CTA_ACTIONS.map((a) => (
-                      <td key={a}>{w.byAction[a] ?? 0}</td>
-                    ))}
-                    <td>
-                      <strong>{w.total}</strong>
-                    </td>
-                  </tr>
+          <DataTable
+            label={`Cliques por semana, ${u.nome}`}
+            columns={['Semana de', ...CTA_ACTIONS.map((a) => CTA_LABELS[a]), 'Total']}
+            rows={u.weeks}
+            row={(w) => (
+              <tr key={w.semana}>
+                <th scope="row">{weekLabel(w.semana)}</th>
+                {CTA_ACTIONS.map((a) => (
+                  <td key={a}>{w.byAction[a] ?? 0}</td>
                 ))}
-              </tbody>
-            </table>
-          </div>
+                <td>
+                  <strong>{w.total}</strong>
+                </td>
+              </tr>
+            )}
+          />
         </section>
       ))}
     </Layout>

@@ -1,5 +1,6 @@
 import { FieldError, Layout } from '../../views/layout';
-import { ErrorSummary } from '../../views/form';
+import { Checkbox, ErrorSummary, errorId, fieldAria, TextField } from '../../views/form';
+import { SubmitAndPrivacy } from './parts.view';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import type { MessageErrors, MessageValues } from './fale-aqui.service';
 import { MESSAGE_MAX, NAME_MAX } from './fale-aqui.service';
@@ -8,11 +9,8 @@ import { EMAIL_MAX, PHONE_MAX } from './contact';
 export const FALE_AQUI_PATH = '/NPS/nps_app_php/fale_aqui.php';
 export const FALE_AQUI_POST_PATH = '/NPS/nps_app_php/salvar_fale_aqui.php';
 
-const errId = (field: string) => `erro-${field}`;
-const aria = (errors: MessageErrors, field: string, hint?: string) => ({
-  'aria-invalid': errors[field] ? ('true' as const) : undefined,
-  'aria-describedby': [hint, errors[field] ? errId(field) : undefined].filter(Boolean).join(' ') || undefined,
-});
+// The form kit's ids: the field's id is its name, its message `<name>-erro`.
+const aria = (errors: MessageErrors, field: string, hint?: string) => fieldAria(field, errors[field], hint);
 
 const LABELS: Record<string, string> = { nome_completo: 'Seu nome', unidade_id: 'Unidade', unidade: 'Nome da unidade', mensagem: 'Mensagem', arquivos: 'Fotos' };
 
@@ -50,11 +48,18 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
         <input type="hidden" name="_token" value={csrfToken} />
         <input type="hidden" name={ENVIO_FIELD} value={values.envio_id} />
 
-        <label for="nome_completo">
-          Seu nome <span class="hint">(opcional: em branco, a mensagem chega como anônima)</span>
-        </label>
-        <input type="text" id="nome_completo" name="nome_completo" autoComplete="name" maxLength={NAME_MAX} value={values.nome_completo} {...aria(errors, 'nome_completo')} />
-        <FieldError id={errId('nome_completo')} message={errors.nome_completo} />
+        <TextField
+          name="nome_completo"
+          label={
+            <>
+              Seu nome <span class="hint">(opcional: em branco, a mensagem chega como anônima)</span>
+            </>
+          }
+          autocomplete="name"
+          maxLength={NAME_MAX}
+          value={values.nome_completo}
+          error={errors.nome_completo}
+        />
 
         <label for="unidade_id">Unidade</label>
         <select id="unidade_id" name="unidade_id" {...aria(errors, 'unidade_id')}>
@@ -65,11 +70,11 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
             </option>
           ))}
         </select>
-        <FieldError id={errId('unidade_id')} message={errors.unidade_id} />
+        <FieldError id={errorId('unidade_id')} message={errors.unidade_id} />
 
         {/* An old page's free-text unit is kept through a failed submission, never shown. */}
         {values.unidade && !values.unidade_id ? <input type="hidden" name="unidade" value={values.unidade} /> : null}
-        <FieldError id={errId('unidade')} message={errors.unidade} />
+        <FieldError id={errorId('unidade')} message={errors.unidade} />
 
         <label for="mensagem">Mensagem</label>
         <textarea id="mensagem" name="mensagem" required maxLength={MESSAGE_MAX} {...aria(errors, 'mensagem', 'mensagem-limite')}>
@@ -81,7 +86,7 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
             {[...values.mensagem].length}/{MESSAGE_MAX}
           </span>
         </p>
-        <FieldError id={errId('mensagem')} message={errors.mensagem} />
+        <FieldError id={errorId('mensagem')} message={errors.mensagem} />
 
         <label for="arquivos">
           Fotos <span class="hint">(opcional)</span>
@@ -98,7 +103,7 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
           Até 2 fotos JPEG, PNG ou WebP (até 20 MB e 50 megapixels cada; fotos de celular servem). A localização e os dados da câmera são apagados.
         </p>
         <p class="field-error" data-files-error="" hidden aria-live="polite"></p>
-        <FieldError id={errId('arquivos')} message={errors.arquivos} />
+        <FieldError id={errorId('arquivos')} message={errors.arquivos} />
         <div class="photo-previews" data-previews=""></div>
 
         <fieldset class="contact-fields">
@@ -108,47 +113,38 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
           <p class="hint" id="contato-dica">
             Deixe um e-mail ou telefone para a equipe da unidade responder. Sem contato, a mensagem é lida, mas não pode ser respondida.
           </p>
-          <label for="contato_email">E-mail</label>
-          <input
-            type="email"
-            id="contato_email"
+          <TextField
             name="contato_email"
-            autoComplete="email"
+            label="E-mail"
+            type="email"
+            autocomplete="email"
             inputMode="email"
             maxLength={EMAIL_MAX}
             value={values.contato_email}
-            {...aria(errors, 'contato_email', 'contato-dica')}
+            error={errors.contato_email}
+            describedBy="contato-dica"
           />
-          <FieldError id={errId('contato_email')} message={errors.contato_email} />
-          <label for="contato_telefone">
-            Telefone ou WhatsApp <span class="hint">(com DDD)</span>
-          </label>
-          <input
-            type="tel"
-            id="contato_telefone"
+          <TextField
             name="contato_telefone"
-            autoComplete="tel"
+            label={
+              <>
+                Telefone ou WhatsApp <span class="hint">(com DDD)</span>
+              </>
+            }
+            type="tel"
+            autocomplete="tel"
             inputMode="tel"
             maxLength={PHONE_MAX}
             value={values.contato_telefone}
-            {...aria(errors, 'contato_telefone', 'contato-dica')}
+            error={errors.contato_telefone}
+            describedBy="contato-dica"
           />
-          <FieldError id={errId('contato_telefone')} message={errors.contato_telefone} />
-          <label class="choice">
-            <input type="checkbox" name="aceite_contato" value="sim" checked={values.aceite_contato === 'sim'} {...aria(errors, 'aceite_contato')} />
+          <Checkbox name="aceite_contato" value="sim" checked={values.aceite_contato === 'sim'} error={errors.aceite_contato}>
             Aceito que a equipe da unidade entre em contato comigo sobre esta mensagem.
-          </label>
-          <FieldError id={errId('aceite_contato')} message={errors.aceite_contato} />
+          </Checkbox>
         </fieldset>
 
-        <p>
-          <button type="submit" class="button big-button">
-            Enviar mensagem
-          </button>
-        </p>
-        <p class="hint">
-          <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê e por quanto tempo.
-        </p>
+        <SubmitAndPrivacy label="Enviar mensagem" />
       </form>
     </Layout>
   );

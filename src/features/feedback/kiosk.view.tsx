@@ -6,6 +6,7 @@ import { siteName } from '../../views/layout';
 import type { SurveyQuestion, UnitRef } from './survey.repository';
 import { emptyValues, LIMITS } from './survey.service';
 import { ChoiceQuestion, SURVEY_POST_PATH, TextQuestion } from './survey.view';
+import { StandaloneHead } from './parts.view';
 
 export const KIOSK_PATH = '/NPS/nps_app_php/quiosque.php';
 export const TOKEN_PATH = '/NPS/nps_app_php/token.php';
@@ -14,15 +15,9 @@ export function KioskPage({ unit, questions, csrfToken }: { unit: UnitRef; quest
   const values = { ...emptyValues(unit.id), origem: 'quiosque' as const };
   return (
     <html lang="pt-BR">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <title>{`Avalie a unidade ${unit.nome} · ${siteName()}`}</title>
-        <link rel="stylesheet" href="/css/site.css" />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+      <StandaloneHead title={`Avalie a unidade ${unit.nome} · ${siteName()}`} stylesheet="/css/site.css">
         <script type="module" src="/assets/kiosk.js" />
-      </head>
+      </StandaloneHead>
       <body class="kiosk">
         <main id="conteudo">
           <div data-kiosk-form-area="">

@@ -10,6 +10,7 @@ import { cleanText } from '../../lib/text';
 import { formatDateTime } from '../../lib/time';
 import { MESSAGE_STATUSES, OPEN_STATUSES, type FaleAquiRepository, type MessageFilter, type MessageStatus } from './fale-aqui.repository';
 import { IMAGE_TYPES } from './images';
+import { whatsappHref } from '../../brand/index';
 
 export const INBOX_PAGE_SIZE = 25;
 export const REPLY_MAX = 5000;
@@ -47,7 +48,7 @@ export function whatsappLink(m: Pick<Message, 'anonimo' | 'nome_completo' | 'uni
   const greeting =
     `Olá${name ? `, ${name}` : ''}! Aqui é ${staff.nome}, da ${brandName} ${m.unidade}. ` +
     'Recebemos sua mensagem pelo “Fale aqui” e queremos ajudar.';
-  return `https://wa.me/${m.contato_telefone.replace(/\D/g, '')}?text=${encodeURIComponent(greeting)}`;
+  return whatsappHref(m.contato_telefone.replace(/\D/g, ''), greeting);
 }
 
 export function replyMail(m: Message, texto: string, staff: StaffRef, s: ReplySettings): OutgoingMail {

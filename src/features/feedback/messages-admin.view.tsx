@@ -1,4 +1,5 @@
 import { FieldError, Layout } from '../../views/layout';
+import { DataTable, PageLinks } from '../../views/table';
 import { formatDateTime } from '../../lib/time';
 import { UnitFilter, type StaffProps } from './filters.view';
 import { MESSAGE_STATUSES, type MessageStatus } from './fale-aqui.repository';
@@ -67,84 +68,45 @@ export function InboxPage({
           <button type="submit">Filtrar</button> <a href={`${INBOX_PATH}/exportar.csv${query(filters)}`}>Exportar CSV</a>
         </p>
       </form>
-      <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela das mensagens">
-        <table>
-          <caption class="visually-hidden">Mensagens recebidas</caption>
-          <thead>
-            <tr>
-              <th scope="col">Data</th>
-              <th scope="col">Unidade</th>
-              <th scope="col">De</th>
-              <th scope="col">Mensagem</th>
-              <th scope="col">Fotos</th>
-              <th scope="col">Situação</th>
-            </tr>
-          </thead>
-          <tbody>
-            {inbox.rows.length === 0 ? (
-              <tr>
-                <td colSpan={6}>Nenhuma mensagem com estes filtros.</td>
-              </tr>
-            ) : (
-              inbox.rows.map((m) => (
-                <tr key={m.id} class={m.status === 'nova' ? 'unread' : undefined}>
-                  <td>
-                    <a href={`${INBOX_PATH}/${m.id}`}>{formatDateTime(m.criado_em)}</a>
-                  </td>
-                  <td>{m.unidade}</td>
-                  <td>{m.anonimo ? <span class="muted">Anônimo</span> : m.nome_completo}</td>
-                  <td>{m.mensagem.length > 120 ? `${m.mensagem.slice(0, 120)}…` : m.mensagem}</td>
-                  <td>{m.fotos}</td>
-                  <td>
-                    <span class={`badge status-${m.status}`}>{STATUS_LABEL[m.status as MessageStatus] ?? m.status}</span>
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-      {inbox.pages > 1 ? (
-        <nav class="pagination" aria-label="Páginas">
-          {inbox.page > 1 ? <a href={`${INBOX_PATH}${query(filters, { pagina: inbox.page - 1 })}`}>Anterior</a> : null}
-          <span>
-            Página {inbox.page} de {inbox.pages}
-          </span>
-          {inbox.page < inbox.pages ? <a href={`${INBOX_PATH}${query(filters, { pagina: inbox.page + 1 })}`}>Próxima</a> : null}
-        </nav>
-      ) : null}
+      <DataTable
+        label="Tabela das mensagens"
+        caption="Mensagens recebidas"
+        columns={['Data', 'Unidade', 'De', 'Mensagem', 'Fotos', 'Situação']}
+        rows={inbox.rows}
+        empty="Nenhuma mensagem com estes filtros."
+        row={(m) => (
+          <tr key={m.id} class={m.status === 'nova' ? 'unread' : undefined}>
+            <td>
+              <a href={`${INBOX_PATH}/${m.id}`}>{formatDateTime(m.criado_em)}</a>
+            </td>
+            <td>{m.unidade}</td>
+            <td>{m.anonimo ? <span class="muted">Anônimo</span> : m.nome_completo}</td>
+            <td>{m.mensagem.length > 120 ? `${m.mensagem.slice(0, 120)}…` : m.mensagem}</td>
+            <td>{m.fotos}</td>
+            <td>
+              <span class={`badge status-${m.status}`}>{STATUS_LABEL[m.status as MessageStatus] ?? m.status}</span>
+            </td>
+          </tr>
+        )}
+      />
+      <PageLinks page={inbox.page} pages={inbox.pages} href={(pagina) => `${INBOX_PATH}${query(filters, { pagina })}`} />
       <section aria-labelledby="tempo-resposta">
         <h2 id="tempo-resposta">Tempo até a primeira resposta (últimos 90 dias)</h2>
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela do tempo até a primeira resposta">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Unidade</th>
-                <th scope="col">Recebidas</th>
-                <th scope="col">Respondidas</th>
-                <th scope="col">Aguardando</th>
-                <th scope="col">Mediana até a 1ª resposta</th>
-              </tr>
-            </thead>
-            <tbody>
-              {replyTimes.length === 0 ? (
-                <tr>
-                  <td colSpan={5}>Nenhuma mensagem no período.</td>
-                </tr>
-              ) : (
-                replyTimes.map((u) => (
-                  <tr key={u.unidade}>
-                    <th scope="row">{u.unidade}</th>
-                    <td>{u.recebidas}</td>
-                    <td>{u.respondidas}</td>
-                    <td>{u.abertas}</td>
-                    <td data-tempo-resposta="">{u.mediana === null ? '—' : formatDuration(u.mediana)}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Tabela do tempo até a primeira resposta"
+          columns={['Unidade', 'Recebidas', 'Respondidas', 'Aguardando', 'Mediana até a 1ª resposta']}
+          rows={replyTimes}
+          empty="Nenhuma mensagem no período."
+          row={(u) => (
+            <tr key={u.unidade}>
+              <th scope="row">{u.unidade}</th>
+              <td>{u.recebidas}</td>
+              <td>{u.respondidas}</td>
+              <td>{u.abertas}</td>
+              <td data-tempo-resposta="">{u.mediana === null ? '—' : formatDuration(u.mediana)}</td>
+            </tr>
+          )}
+        />
       </section>
     </Layout>
   );

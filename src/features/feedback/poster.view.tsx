@@ -1,5 +1,6 @@
 // The A4 poster for a unit's front desk: brand, unit, a short invitation and the QR code.
 // A page of its own (no site header): the print stylesheet lays it out on one A4 sheet.
+import { StandaloneHead } from './parts.view';
 export const POSTER_PATH = '/admin/pesquisa/cartaz';
 
 export interface PosterProps {
@@ -14,14 +15,7 @@ export function PosterPage({ brandName, unit, url, svg }: PosterProps) {
   const display = url.replace(/^https?:\/\//, '');
   return (
     <html lang="pt-BR">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <title>{`Cartaz da pesquisa · ${unit.nome} · ${brandName}`}</title>
-        <link rel="stylesheet" href="/css/cartaz.css" />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-      </head>
+      <StandaloneHead title={`Cartaz da pesquisa · ${unit.nome} · ${brandName}`} stylesheet="/css/cartaz.css" />
       <body>
         <nav class="poster-tools" aria-label="Cartaz">
           <a href={`/admin/pesquisa?unidade_id=${unit.id}`}>← Voltar para a pesquisa</a>

@@ -1,4 +1,5 @@
 import { Layout } from '../../views/layout';
+import { DataTable, PageLinks } from '../../views/table';
 import { formatDateTime } from '../../lib/time';
 import { UnitFilter, type StaffProps } from './filters.view';
 import { categoryOf, CATEGORY_LABEL, countLabel, formatNps, formatPercent, npsCountsText, percent, type NpsCategory, type Period } from './nps';
@@ -76,49 +77,32 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
           </p>
         </div>
         <p class="hint">NPS = % de promotores (notas 9 e 10) menos % de detratores (notas 0 a 6).</p>
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela do NPS por unidade">
-          <table>
-            <caption class="visually-hidden">NPS por unidade, da maior para a menor</caption>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Unidade</th>
-                <th scope="col">Notas</th>
-                <th scope="col">Promotores</th>
-                <th scope="col">Neutros</th>
-                <th scope="col">Detratores</th>
-                <th scope="col">NPS</th>
-              </tr>
-            </thead>
-            <tbody>
-              {byUnit.length === 0 ? (
-                <tr>
-                  <td colSpan={7}>Nenhuma resposta no período.</td>
-                </tr>
-              ) : (
-                byUnit.map((u, i) => (
-                  <tr key={u.unidadeId} data-ranking={u.unidadeId}>
-                    <td>{u.nps === null ? '—' : `${i + 1}º`}</td>
-                    <th scope="row">{u.nome}</th>
-                    <td>{countLabel(u.total, 'nota', 'notas')}</td>
-                    <td>
-                      {u.promotores} ({formatPercent(percent(u.promotores, u.total))})
-                    </td>
-                    <td>
-                      {u.neutros} ({formatPercent(percent(u.neutros, u.total))})
-                    </td>
-                    <td>
-                      {u.detratores} ({formatPercent(percent(u.detratores, u.total))})
-                    </td>
-                    <td>
-                      <strong>{formatNps(u.nps)}</strong>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Tabela do NPS por unidade"
+          caption="NPS por unidade, da maior para a menor"
+          columns={['#', 'Unidade', 'Notas', 'Promotores', 'Neutros', 'Detratores', 'NPS']}
+          rows={byUnit}
+          empty="Nenhuma resposta no período."
+          row={(u, i) => (
+            <tr key={u.unidadeId} data-ranking={u.unidadeId}>
+              <td>{u.nps === null ? '—' : `${i + 1}º`}</td>
+              <th scope="row">{u.nome}</th>
+              <td>{countLabel(u.total, 'nota', 'notas')}</td>
+              <td>
+                {u.promotores} ({formatPercent(percent(u.promotores, u.total))})
+              </td>
+              <td>
+                {u.neutros} ({formatPercent(percent(u.neutros, u.total))})
+              </td>
+              <td>
+                {u.detratores} ({formatPercent(percent(u.detratores, u.total))})
+              </td>
+              <td>
+                <strong>{formatNps(u.nps)}</strong>
+              </td>
+            </tr>
+          )}
+        />
       </section>
 
       <section aria-labelledby="grafico-titulo">
@@ -128,56 +112,38 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
 
       <section aria-labelledby="canal-titulo">
         <h2 id="canal-titulo">Por canal</h2>
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela do NPS por canal">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Canal</th>
-                <th scope="col">Notas</th>
-                <th scope="col">NPS</th>
-              </tr>
-            </thead>
-            <tbody>
-              {byOrigin.map((o) => (
-                <tr key={o.origem} data-canal={o.origem}>
-                  <th scope="row">{o.label}</th>
-                  <td>{npsCountsText(o)}</td>
-                  <td>
-                    <strong>{formatNps(o.nps)}</strong>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Tabela do NPS por canal"
+          columns={['Canal', 'Notas', 'NPS']}
+          rows={byOrigin}
+          row={(o) => (
+            <tr key={o.origem} data-canal={o.origem}>
+              <th scope="row">{o.label}</th>
+              <td>{npsCountsText(o)}</td>
+              <td>
+                <strong>{formatNps(o.nps)}</strong>
+              </td>
+            </tr>
+          )}
+        />
       </section>
 
       <section aria-labelledby="tendencia-titulo">
         <h2 id="tendencia-titulo">Tendência mensal no período</h2>
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela da tendência mensal">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Mês</th>
-                <th scope="col">Notas</th>
-                <th scope="col">Promotores</th>
-                <th scope="col">Detratores</th>
-                <th scope="col">NPS</th>
-              </tr>
-            </thead>
-            <tbody>
-              {trend.map((m) => (
-                <tr key={m.label}>
-                  <th scope="row">{m.title}</th>
-                  <td>{m.total}</td>
-                  <td>{m.promotores}</td>
-                  <td>{m.detratores}</td>
-                  <td>{formatNps(m.nps)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Tabela da tendência mensal"
+          columns={['Mês', 'Notas', 'Promotores', 'Detratores', 'NPS']}
+          rows={trend}
+          row={(m) => (
+            <tr key={m.label}>
+              <th scope="row">{m.title}</th>
+              <td>{m.total}</td>
+              <td>{m.promotores}</td>
+              <td>{m.detratores}</td>
+              <td>{formatNps(m.nps)}</td>
+            </tr>
+          )}
+        />
       </section>
 
       <section aria-labelledby="distribuicao-titulo">
@@ -186,85 +152,49 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
           <div class="card" key={d.id}>
             <h3>{d.texto}</h3>
             <p class="muted">{d.answered} respostas</p>
-            <div class="table-wrap" tabIndex={0} role="region" aria-label={`Tabela: ${d.texto}`}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Opção</th>
-                    <th scope="col">Respostas</th>
-                    <th scope="col">%</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.opcoes.map((o) => (
-                    <tr key={o.id}>
-                      <th scope="row">{o.texto}</th>
-                      <td>{o.n}</td>
-                      <td>{formatPercent(o.pct)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label={`Tabela: ${d.texto}`}
+              columns={['Opção', 'Respostas', '%']}
+              rows={d.opcoes}
+              row={(o) => (
+                <tr key={o.id}>
+                  <th scope="row">{o.texto}</th>
+                  <td>{o.n}</td>
+                  <td>{formatPercent(o.pct)}</td>
+                </tr>
+              )}
+            />
           </div>
         ))}
       </section>
 
       <section aria-labelledby="lista-titulo">
         <h2 id="lista-titulo">Respostas ({list.total})</h2>
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Tabela das respostas">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Data</th>
-                <th scope="col">Unidade</th>
-                <th scope="col">Nota</th>
-                <th scope="col">Cliente</th>
-                <th scope="col">Comentário</th>
+        <DataTable
+          label="Tabela das respostas"
+          columns={['Data', 'Unidade', 'Nota', 'Cliente', 'Comentário']}
+          rows={list.rows}
+          empty="Nenhuma resposta com estes filtros."
+          row={(r) => {
+            const cat = categoryOf(r.nota_nps);
+            return (
+              <tr key={r.id}>
+                <td>
+                  <a href={`${REPORT_PATH}/resposta/${r.id}`}>{formatDateTime(r.criado_em)}</a>
+                </td>
+                <td>{r.unidade}</td>
+                <td>
+                  {r.nota_nps ?? '—'} {cat ? <span class={`badge ${cat}`}>{CATEGORY_LABEL[cat]}</span> : null}
+                </td>
+                <td>{r.nome_cliente ?? <span class="muted">não informado</span>}</td>
+                <td>{r.comentario ? (r.comentario.length > 120 ? `${r.comentario.slice(0, 120)}…` : r.comentario) : ''}</td>
               </tr>
-            </thead>
-            <tbody>
-              {list.rows.length === 0 ? (
-                <tr>
-                  <td colSpan={5}>Nenhuma resposta com estes filtros.</td>
-                </tr>
-              ) : (
-                list.rows.map((r) => {
-                  const cat = categoryOf(r.nota_nps);
-                  return (
-                    <tr key={r.id}>
-                      <td>
-                        <a href={`${REPORT_PATH}/resposta/${r.id}`}>{formatDateTime(r.criado_em)}</a>
-                      </td>
-                      <td>{r.unidade}</td>
-                      <td>
-                        {r.nota_nps ?? '—'} {cat ? <span class={`badge ${cat}`}>{CATEGORY_LABEL[cat]}</span> : null}
-                      </td>
-                      <td>{r.nome_cliente ?? <span class="muted">não informado</span>}</td>
-                      <td>{r.comentario ? (r.comentario.length > 120 ? `${r.comentario.slice(0, 120)}…` : r.comentario) : ''}</td>
-                    </tr>
-                  );
-                })
-              )}
-            </tbody>
-          </table>
-        </div>
-        <Pagination base={REPORT_PATH} filters={filters} page={list.page} pages={list.pages} />
+            );
+          }}
+        />
+        <PageLinks page={list.page} pages={list.pages} href={(pagina) => `${REPORT_PATH}?${query(filters, { pagina })}`} />
       </section>
     </Layout>
-  );
-}
-
-function Pagination({ base, filters, page, pages }: { base: string; filters: SurveyReportProps['filters']; page: number; pages: number }) {
-  if (pages <= 1) return null;
-  return (
-    <nav class="pagination" aria-label="Páginas">
-      {page > 1 ? <a href={`${base}?${query(filters, { pagina: page - 1 })}`}>Anterior</a> : null}
-      <span>
-        Página {page} de {pages}
-      </span>
-      {page < pages ? <a href={`${base}?${query(filters, { pagina: page + 1 })}`}>Próxima</a> : null}
-    </nav>
   );
 }
 

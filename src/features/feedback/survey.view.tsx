@@ -1,5 +1,6 @@
 import { FieldError, Layout, siteName } from '../../views/layout';
-import { ErrorSummary, fieldId } from '../../views/form';
+import { ErrorSummary, errorId, fieldId, TextField } from '../../views/form';
+import { SubmitAndPrivacy } from './parts.view';
 import { ENVIO_FIELD, newEnvioId } from '../../lib/form/index';
 import type { SurveyQuestion, UnitRef } from './survey.repository';
 import type { SurveyErrors, SurveyValues } from './survey.service';
@@ -9,7 +10,8 @@ export const SURVEY_PATH = '/NPS/nps_app_php/index.php';
 export const SURVEY_POST_PATH = '/NPS/nps_app_php/salvar_resposta.php';
 export const THANKS_PATH = '/NPS/nps_app_php/obrigado.php';
 
-const errId = (field: string) => `erro-${field.replace(/[^a-z0-9_]+/gi, '-')}`;
+// The form kit's ids: "respostas[3]" → field "respostas-3", its message "respostas-3-erro".
+const errId = (field: string) => errorId(fieldId(field));
 
 function describedBy(errors: SurveyErrors, field: string, hint?: string) {
   const ids = [hint, errors[field] ? errId(field) : undefined].filter(Boolean).join(' ');
@@ -54,52 +56,22 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
 
         <fieldset>
           <legend>Quer deixar algo mais? (opcional)</legend>
-          <label for="comentario">Comentário</label>
-          <textarea
-            id="comentario"
-            name="comentario"
-            maxLength={LIMITS.comentario}
-            aria-invalid={errors.comentario ? 'true' : undefined}
-            aria-describedby={describedBy(errors, 'comentario')}
-          >
-            {values.comentario}
-          </textarea>
-          <FieldError id={errId('comentario')} message={errors.comentario} />
-          <label for="nome_cliente">Seu nome</label>
-          <input
-            type="text"
-            id="nome_cliente"
-            name="nome_cliente"
-            autoComplete="name"
-            maxLength={LIMITS.nome_cliente}
-            value={values.nome_cliente}
-            aria-invalid={errors.nome_cliente ? 'true' : undefined}
-            aria-describedby={describedBy(errors, 'nome_cliente')}
-          />
-          <FieldError id={errId('nome_cliente')} message={errors.nome_cliente} />
-          <label for="contato_cliente">
-            Telefone ou e-mail <span class="hint">(se quiser que a unidade fale com você)</span>
-          </label>
-          <input
-            type="text"
-            id="contato_cliente"
+          <TextField name="comentario" label="Comentário" type="textarea" maxLength={LIMITS.comentario} value={values.comentario} error={errors.comentario} />
+          <TextField name="nome_cliente" label="Seu nome" autocomplete="name" maxLength={LIMITS.nome_cliente} value={values.nome_cliente} error={errors.nome_cliente} />
+          <TextField
             name="contato_cliente"
-            autoComplete="email"
+            label={
+              <>
+                Telefone ou e-mail <span class="hint">(se quiser que a unidade fale com você)</span>
+              </>
+            }
+            autocomplete="email"
             maxLength={LIMITS.contato_cliente}
             value={values.contato_cliente}
-            aria-invalid={errors.contato_cliente ? 'true' : undefined}
-            aria-describedby={describedBy(errors, 'contato_cliente')}
+            error={errors.contato_cliente}
           />
-          <FieldError id={errId('contato_cliente')} message={errors.contato_cliente} />
         </fieldset>
-        <p>
-          <button type="submit" class="button big-button">
-            Enviar avaliação
-          </button>
-        </p>
-        <p class="hint">
-          <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê e por quanto tempo.
-        </p>
+        <SubmitAndPrivacy label="Enviar avaliação" />
       </form>
     </Layout>
   );

@@ -1,5 +1,5 @@
 import { Layout, siteName } from '../../views/layout';
-import { ErrorSummary, TextField } from '../../views/form';
+import { Checkbox, ErrorSummary, TextField } from '../../views/form';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import type { LeadErrors, LeadValues } from './lead.service';
 import { CONSENT_VALUE, LIMITS, OPTION_FIELDS, type Option, type OptionField, TEXT_FIELD_LABELS } from './options';
@@ -155,23 +155,9 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
           </fieldset>
           <fieldset aria-describedby={errors.aceita_contato ? 'aceita_contato-erro' : undefined}>
             <legend>{OPTION_FIELDS.aceita_contato.label}</legend>
-            {errors.aceita_contato ? (
-              <p class="field-error" id="aceita_contato-erro">
-                {errors.aceita_contato}
-              </p>
-            ) : null}
-            <label class="choice">
-              <input
-                type="checkbox"
-                id="aceita_contato"
-                name="aceita_contato"
-                value={consent.value}
-                checked={values.aceita_contato === consent.value}
-                required
-                aria-invalid={errors.aceita_contato ? 'true' : undefined}
-              />
+            <Checkbox name="aceita_contato" value={consent.value} checked={values.aceita_contato === consent.value} required error={errors.aceita_contato} describedByGroup>
               {consent.label}
-            </label>
+            </Checkbox>
             <p class="hint">
               <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê, por quanto tempo e a quem pedir.
             </p>

@@ -1,22 +1,11 @@
 // Franchise leads, their status history and notes: the only place their SQL lives.
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { Database } from '../../db/types';
+import type { Database, FranquiaLeadsTable } from '../../db/types';
 import { nowIso } from '../../db/index';
 import type { OptionField } from './options';
 
-export interface NewLead {
-  nome_completo: string;
-  whatsapp: string;
-  email: string;
-  cidade_regiao: string;
-  investimento_parceria: string;
-  faixa_investimento: string;
-  prazo_proximo_passo: string;
-  experiencia_negocio: string;
-  motivo_interesse: string;
-  aceita_contato: string;
-  busca: string;
-}
+/** A lead as the form stores it: the table's columns but the ones the database or the panel sets. */
+export type NewLead = Omit<FranquiaLeadsTable, 'id' | 'status' | 'criado_em' | 'atualizado_em'>;
 
 export interface LeadFilters {
   /** already folded (lower-case, accent-free); matched against `busca` */

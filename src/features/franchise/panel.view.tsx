@@ -1,4 +1,5 @@
 import { Layout } from '../../views/layout';
+import { PageLinks } from '../../views/table';
 import { formatPhone as formatBrazilianPhone, phoneDigits } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
 import type { FranquiaLead } from '../../db/types';
@@ -147,23 +148,7 @@ export function LeadListPage({ staff, filters, filterPairs, rows, total, page, p
         </div>
       ) : null}
 
-      {pages > 1 ? (
-        <nav class="pagination" aria-label="Paginação">
-          {page > 1 ? (
-            <a class="button secondary" href={pageLink(page - 1)} rel="prev">
-              Anterior
-            </a>
-          ) : null}
-          <span>
-            Página {page} de {pages}
-          </span>
-          {page < pages ? (
-            <a class="button secondary" href={pageLink(page + 1)} rel="next">
-              Próxima
-            </a>
-          ) : null}
-        </nav>
-      ) : null}
+      <PageLinks page={page} pages={pages} href={pageLink} linkClass="button secondary" />
     </Layout>
   );
 }

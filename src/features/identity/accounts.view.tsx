@@ -1,5 +1,5 @@
 // Staff accounts screens (admin only): list, create, edit role and units, password, disable.
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, ListFilter, Pagination, Select, StaffPage, type StaffProps, TableWrap } from '../content/shared/components.view';
+import { ActiveBadge, CheckboxGroup, Csrf, DataTable, ErrorSummary, Field, Select, StaffList, StaffPage, type StaffProps } from '../content/shared/components.view';
 import type { ListState } from '../content/shared/list';
 import type { FieldErrors, FormValues } from '../content/shared/validation';
 
@@ -14,40 +14,27 @@ const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u
 export function AccountsListPage({ staff, users, notice, list }: { staff: StaffProps; notice?: string; list: ListState; users: { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] }[] }) {
   return (
     <StaffPage title="Contas da equipe" staff={staff} notice={notice}>
-      <p>
-        <a class="button" href="/admin/contas/nova">Nova conta</a>
-      </p>
-      <ListFilter list={list} label="Filtrar contas por nome, e-mail ou unidade" />
-      <TableWrap label="Tabela das contas">
-        <table>
-          <caption class="visually-hidden">Contas</caption>
-          <thead>
-            <tr>
-              <th scope="col">Nome</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Papel</th>
-              <th scope="col">Unidades</th>
-              <th scope="col">Situação</th>
+      <StaffList newHref="/admin/contas/nova" newLabel="Nova conta" filterLabel="Filtrar contas por nome, e-mail ou unidade" list={list}>
+        <DataTable
+          label="Tabela das contas"
+          caption="Contas"
+          columns={['Nome', 'E-mail', 'Papel', 'Unidades', 'Situação']}
+          rows={users}
+          row={(u) => (
+            <tr key={u.id}>
+              <td>
+                <a href={`/admin/contas/${u.id}`}>{u.nome}</a>
+              </td>
+              <td>{u.email}</td>
+              <td>{u.papel === 'admin' ? 'Administrador' : 'Gerente'}</td>
+              <td>{u.papel === 'admin' ? 'Todas' : u.unidades.join(', ') || '—'}</td>
+              <td>
+                <ActiveBadge ativo={u.ativo} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.id}>
-                <td>
-                  <a href={`/admin/contas/${u.id}`}>{u.nome}</a>
-                </td>
-                <td>{u.email}</td>
-                <td>{u.papel === 'admin' ? 'Administrador' : 'Gerente'}</td>
-                <td>{u.papel === 'admin' ? 'Todas' : u.unidades.join(', ') || '—'}</td>
-                <td>
-                  <ActiveBadge ativo={u.ativo} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
-      <Pagination list={list} />
+          )}
+        />
+      </StaffList>
     </StaffPage>
   );
 }

@@ -1,5 +1,5 @@
-import { Layout } from '../../views/layout';
 import { ErrorSummary } from '../../views/form';
+import { AuthAlert, AuthCard, EmailField, PasswordField } from './auth-card.view';
 
 export interface LoginViewProps {
   csrfToken: string;
@@ -13,66 +13,28 @@ export interface LoginViewProps {
 
 export function LoginView({ csrfToken, email = '', voltar, error, notice, fieldErrors = {} }: LoginViewProps) {
   return (
-    <Layout title="Acesso da equipe">
-      <section class="card login-card">
-        <h1>Acesso da equipe</h1>
-        <p class="muted">Área restrita aos colaboradores da rede. Entre com o seu e-mail e senha.</p>
-        {notice ? (
-          <p class="alert alert-ok" role="status">
-            {notice}
-          </p>
-        ) : null}
-        {error ? (
-          <p class="alert alert-error" role="alert" id="login-erro">
-            {error}
-          </p>
-        ) : null}
-        <ErrorSummary errors={fieldErrors} labels={{ email: 'E-mail', senha: 'Senha' }} />
-        <form method="post" action="/pages/Franquia/admin.php" novalidate>
-          <input type="hidden" name="csrf_token" value={csrfToken} />
-          <input type="hidden" name="acao" value="entrar" />
-          {voltar ? <input type="hidden" name="voltar" value={voltar} /> : null}
-          <label for="email">E-mail</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autocomplete="username"
-            required
-            maxLength={254}
-            value={email}
-            aria-invalid={fieldErrors.email ? 'true' : undefined}
-            aria-describedby={fieldErrors.email ? 'email-erro' : undefined}
-          />
-          {fieldErrors.email ? (
-            <p class="field-error" id="email-erro">
-              {fieldErrors.email}
-            </p>
-          ) : null}
-          <label for="senha">Senha</label>
-          <input
-            id="senha"
-            name="senha"
-            type="password"
-            autocomplete="current-password"
-            required
-            maxLength={256}
-            aria-invalid={fieldErrors.senha ? 'true' : undefined}
-            aria-describedby={fieldErrors.senha ? 'senha-erro' : undefined}
-          />
-          {fieldErrors.senha ? (
-            <p class="field-error" id="senha-erro">
-              {fieldErrors.senha}
-            </p>
-          ) : null}
-          <p>
-            <button type="submit">Entrar</button>
-          </p>
-        </form>
-        <p>
-          <a href="/pages/Franquia/senha.php">Esqueci minha senha</a>
+    <AuthCard title="Acesso da equipe">
+      <p class="muted">Área restrita aos colaboradores da rede. Entre com o seu e-mail e senha.</p>
+      {notice ? (
+        <p class="alert alert-ok" role="status">
+          {notice}
         </p>
-      </section>
-    </Layout>
+      ) : null}
+      <AuthAlert message={error} id="login-erro" />
+      <ErrorSummary errors={fieldErrors} labels={{ email: 'E-mail', senha: 'Senha' }} />
+      <form method="post" action="/pages/Franquia/admin.php" novalidate>
+        <input type="hidden" name="csrf_token" value={csrfToken} />
+        <input type="hidden" name="acao" value="entrar" />
+        {voltar ? <input type="hidden" name="voltar" value={voltar} /> : null}
+        <EmailField value={email} error={fieldErrors.email} />
+        <PasswordField name="senha" label="Senha" autocomplete="current-password" error={fieldErrors.senha} />
+        <p>
+          <button type="submit">Entrar</button>
+        </p>
+      </form>
+      <p>
+        <a href="/pages/Franquia/senha.php">Esqueci minha senha</a>
+      </p>
+    </AuthCard>
   );
 }

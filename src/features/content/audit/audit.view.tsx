@@ -1,6 +1,6 @@
 // The audit log page (admin only): who changed what, before and after.
 import { formatDateTime } from '../../../lib/time';
-import { Field, Pagination, Select, StaffPage, type StaffProps, TableWrap } from '../shared/components.view';
+import { DataTable, Field, Pagination, Select, StaffPage, type StaffProps } from '../shared/components.view';
 import type { ListState } from '../shared/list';
 
 export const AUDIT_ENTITIES = [
@@ -41,38 +41,29 @@ export function AuditPage(p: {
         </p>
       </form>
       <p class="muted">{p.list.total === 1 ? '1 alteração' : `${p.list.total} alterações`}</p>
-      <TableWrap label="Tabela das alterações">
-        <table class="audit">
-          <caption class="visually-hidden">Alterações, da mais recente para a mais antiga</caption>
-          <thead>
-            <tr>
-              <th scope="col">Quando</th>
-              <th scope="col">Quem</th>
-              <th scope="col">O quê</th>
-              <th scope="col">Antes</th>
-              <th scope="col">Depois</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.rows.map((r) => (
-              <tr key={r.id}>
-                <td>{formatDateTime(r.criado_em)}</td>
-                <td>{r.usuario_nome ? `${r.usuario_nome} (${r.usuario_email})` : 'Linha de comando'}</td>
-                <td>
-                  {r.acao} · {r.entidade}
-                  {r.entidade_id ? ` #${r.entidade_id}` : ''}
-                </td>
-                <td>
-                  <pre class="json">{pretty(r.antes)}</pre>
-                </td>
-                <td>
-                  <pre class="json">{pretty(r.depois)}</pre>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <DataTable
+        label="Tabela das alterações"
+        class="audit"
+        caption="Alterações, da mais recente para a mais antiga"
+        columns={['Quando', 'Quem', 'O quê', 'Antes', 'Depois']}
+        rows={p.rows}
+        row={(r) => (
+          <tr key={r.id}>
+            <td>{formatDateTime(r.criado_em)}</td>
+            <td>{r.usuario_nome ? `${r.usuario_nome} (${r.usuario_email})` : 'Linha de comando'}</td>
+            <td>
+              {r.acao} · {r.entidade}
+              {r.entidade_id ? ` #${r.entidade_id}` : ''}
+            </td>
+            <td>
+              <pre class="json">{pretty(r.antes)}</pre>
+            </td>
+            <td>
+              <pre class="json">{pretty(r.depois)}</pre>
+            </td>
+          </tr>
+        )}
+      />
       <Pagination list={p.list} />
     </StaffPage>
   );

@@ -1,6 +1,6 @@
 // Plans, areas and modalities screens.
 import { formatBRL } from '../../../lib/text';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, ListFilter, Pagination, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import { ActiveBadge, CheckboxGroup, Csrf, DataTable, ErrorSummary, Field, Select, StaffList, StaffPage, TextArea, ToggleActive, type StaffProps } from '../shared/components.view';
 import type { ListState } from '../shared/list';
 import { PERIODS, type FieldErrors, type FormValues } from '../shared/validation';
 
@@ -11,38 +11,26 @@ const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u
 export function PlansListPage({ staff, plans, notice, list }: { staff: StaffProps; notice?: string; list: ListState; plans: { id: number; nome: string; preco_centavos: number; periodicidade: string; ativo: number }[] }) {
   return (
     <StaffPage title="Planos" staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
-      <p>
-        <a class="button" href="/admin/conteudo/planos/novo">Novo plano</a>
-      </p>
-      <ListFilter list={list} label="Filtrar planos por nome ou periodicidade" />
-      <TableWrap label="Tabela dos planos">
-        <table>
-          <caption class="visually-hidden">Planos</caption>
-          <thead>
-            <tr>
-              <th scope="col">Plano</th>
-              <th scope="col">Preço</th>
-              <th scope="col">Periodicidade</th>
-              <th scope="col">Situação</th>
+      <StaffList newHref="/admin/conteudo/planos/novo" newLabel="Novo plano" filterLabel="Filtrar planos por nome ou periodicidade" list={list}>
+        <DataTable
+          label="Tabela dos planos"
+          caption="Planos"
+          columns={['Plano', 'Preço', 'Periodicidade', 'Situação']}
+          rows={plans}
+          row={(p) => (
+            <tr key={p.id}>
+              <td>
+                <a href={`/admin/conteudo/planos/${p.id}`}>{p.nome}</a>
+              </td>
+              <td>{formatBRL(p.preco_centavos)}</td>
+              <td>{PERIODS.find((x) => x.value === p.periodicidade)?.label ?? p.periodicidade}</td>
+              <td>
+                <ActiveBadge ativo={p.ativo} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {plans.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  <a href={`/admin/conteudo/planos/${p.id}`}>{p.nome}</a>
-                </td>
-                <td>{formatBRL(p.preco_centavos)}</td>
-                <td>{PERIODS.find((x) => x.value === p.periodicidade)?.label ?? p.periodicidade}</td>
-                <td>
-                  <ActiveBadge ativo={p.ativo} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
-      <Pagination list={list} />
+          )}
+        />
+      </StaffList>
     </StaffPage>
   );
 }
@@ -82,18 +70,15 @@ export function TaxonomyListPage({ staff, kind, items, notice, list }: { staff: 
   const l = TAXONOMY_LABELS[kind];
   return (
     <StaffPage title={l.plural} staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
-      <p>
-        <a class="button" href={`/admin/conteudo/${l.path}/nova`}>{l.novo}</a>
-      </p>
-      <ListFilter list={list} label={`Filtrar ${l.plural.toLowerCase()} por nome`} />
-      <ul class="item-list">
-        {items.map((i) => (
-          <li key={i.id}>
-            <a href={`/admin/conteudo/${l.path}/${i.id}`}>{i.nome}</a> <ActiveBadge ativo={i.ativo} />
-          </li>
-        ))}
-      </ul>
-      <Pagination list={list} />
+      <StaffList newHref={`/admin/conteudo/${l.path}/nova`} newLabel={l.novo} filterLabel={`Filtrar ${l.plural.toLowerCase()} por nome`} list={list}>
+        <ul class="item-list">
+          {items.map((i) => (
+            <li key={i.id}>
+              <a href={`/admin/conteudo/${l.path}/${i.id}`}>{i.nome}</a> <ActiveBadge ativo={i.ativo} />
+            </li>
+          ))}
+        </ul>
+      </StaffList>
     </StaffPage>
   );
 }

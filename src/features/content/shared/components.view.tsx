@@ -1,8 +1,9 @@
 // Shared pieces of the content screens: the staff page frame, labelled fields with their
 // pt-BR error beside them (aria-invalid + aria-describedby), notices, activate buttons.
-import { ErrorSummary as KitErrorSummary } from '../../../views/form';
+import { errorId, ErrorSummary as KitErrorSummary, fieldAria, hintId } from '../../../views/form';
 import type { ComponentChildren } from 'preact';
 import { FieldError, Layout } from '../../../views/layout';
+import { PageLinks } from '../../../views/table';
 import type { FieldErrors, FormValues } from './validation';
 
 export interface StaffProps {
@@ -97,14 +98,8 @@ interface FieldProps {
   idPrefix?: string;
 }
 
-function describedBy(id: string, hint?: string, error?: string): string | undefined {
-  const ids = [hint ? `${id}-dica` : '', error ? `${id}-erro` : ''].filter(Boolean).join(' ');
-  return ids || undefined;
-}
-
-export function Field({ name, label, values, errors, errorKey, type = 'text', required, hint, autocomplete, inputMode, maxLength, idPrefix = 'f' }: FieldProps) {
-  const id = `${idPrefix}-${name}`;
-  const error = errors?.[errorKey ?? name];
+/** Label (with "(opcional)"), hint, the control and its message: the frame of Field and TextArea. */
+function FieldFrame({ id, label, required, hint, error, children }: { id: string; label: string; required?: boolean; hint?: string; error?: string; children: ComponentChildren }) {
   return (
     <div class="field">
       <label for={id}>
@@ -112,10 +107,21 @@ export function Field({ name, label, values, errors, errorKey, type = 'text', re
         {required ? null : <span class="hint"> (opcional)</span>}
       </label>
       {hint ? (
-        <p class="hint" id={`${id}-dica`}>
+        <p class="hint" id={hintId(id)}>
           {hint}
         </p>
       ) : null}
+      {children}
+      <FieldError id={errorId(id)} message={error} />
+    </div>
+  );
+}
+
+export function Field({ name, label, values, errors, errorKey, type = 'text', required, hint, autocomplete, inputMode, maxLength, idPrefix = 'f' }: FieldProps) {
+  const id = `${idPrefix}-${name}`;
+  const error = errors?.[errorKey ?? name];
+  return (
+    <FieldFrame id={id} label={label} required={required} hint={hint} error={error}>
       <input
         id={id}
         name={name}
@@ -125,11 +131,9 @@ export function Field({ name, label, values, errors, errorKey, type = 'text', re
         autoComplete={autocomplete}
         inputMode={inputMode}
         maxLength={maxLength}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(id, hint, error)}
+        {...fieldAria(id, error, !!hint)}
       />
-      <FieldError id={`${id}-erro`} message={error} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -137,21 +141,11 @@ export function TextArea({ name, label, values, errors, hint, required, maxLengt
   const id = `f-${name}`;
   const error = errors?.[name];
   return (
-    <div class="field">
-      <label for={id}>
-        {label}
-        {required ? null : <span class="hint"> (opcional)</span>}
-      </label>
-      {hint ? (
-        <p class="hint" id={`${id}-dica`}>
-          {hint}
-        </p>
-      ) : null}
-      <textarea id={id} name={name} required={required} maxLength={maxLength} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy(id, hint, error)}>
+    <FieldFrame id={id} label={label} required={required} hint={hint} error={error}>
+      <textarea id={id} name={name} required={required} maxLength={maxLength} {...fieldAria(id, error, !!hint)}>
         {str(values, name)}
       </textarea>
-      <FieldError id={`${id}-erro`} message={error} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -178,7 +172,7 @@ export function Select({
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} name={name} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-erro` : undefined}>
+      <select id={id} name={name} {...fieldAria(id, error)}>
         {placeholder ? <option value="">{placeholder}</option> : null}
         {options.map((o) => (
           <option value={o.value} selected={o.value === current} key={o.value}>
@@ -186,7 +180,7 @@ export function Select({
           </option>
         ))}
       </select>
-      <FieldError id={`${id}-erro`} message={error} />
+      <FieldError id={errorId(id)} message={error} />
     </div>
   );
 }
@@ -237,10 +231,10 @@ export function CheckboxGroup({
   if (grouped) for (const o of options) groups.set(o.group!, [...(groups.get(o.group!) ?? []), o]);
   const ticked = options.filter((o) => chosen.has(o.value)).length;
   return (
-    <fieldset id={id} tabIndex={-1} aria-describedby={describedBy(id, hint, error)} class={grouped ? 'checkbox-group checklist' : 'checkbox-group'} data-checklist={grouped ? '' : undefined}>
+    <fieldset id={id} tabIndex={-1} aria-describedby={fieldAria(id, error, !!hint)['aria-describedby']} class={grouped ? 'checkbox-group checklist' : 'checkbox-group'} data-checklist={grouped ? '' : undefined}>
       <legend>{legend}</legend>
       {hint ? (
-        <p class="hint" id={`${id}-dica`}>
+        <p class="hint" id={hintId(id)}>
           {hint}
         </p>
       ) : null}
@@ -266,7 +260,7 @@ export function CheckboxGroup({
       ) : (
         options.map(box)
       )}
-      <FieldError id={`${id}-erro`} message={error} />
+      <FieldError id={errorId(id)} message={error} />
     </fieldset>
   );
 }
@@ -299,14 +293,7 @@ export function ToggleActive({ action, ativo, csrfToken, label }: { action: stri
   );
 }
 
-/** A horizontally scrollable table region, reachable by keyboard (axe: scrollable-region-focusable). */
-export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
-  return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
-      {children}
-    </div>
-  );
-}
+export { DataTable, TableWrap } from '../../../views/table';
 
 type ListLinks = { path: string; q: string; params?: Record<string, string> };
 const listHref = (list: ListLinks, page: number) => {
@@ -335,14 +322,21 @@ export function ListFilter({ list, label }: { list: { path: string; q: string; t
 
 /** Previous / next page links (keeping the filter); nothing when everything fits on one page. */
 export function Pagination({ list }: { list: ListLinks & { page: number; pages: number } }) {
-  if (list.pages <= 1) return null;
+  return <PageLinks page={list.page} pages={list.pages} href={(page) => listHref(list, page)} />;
+}
+
+/** A staff list page's body: the "Novo …" button, the filter, the list itself and its pages. */
+export function StaffList(p: { newHref: string; newLabel: string; filterLabel: string; list: ListLinks & { total: number; page: number; pages: number }; children: ComponentChildren }) {
   return (
-    <nav class="pagination" aria-label="Páginas">
-      {list.page > 1 ? <a href={listHref(list, list.page - 1)} rel="prev">Anterior</a> : null}
-      <span>
-        Página {list.page} de {list.pages}
-      </span>
-      {list.page < list.pages ? <a href={listHref(list, list.page + 1)} rel="next">Próxima</a> : null}
-    </nav>
+    <>
+      <p>
+        <a class="button" href={p.newHref}>
+          {p.newLabel}
+        </a>
+      </p>
+      <ListFilter list={p.list} label={p.filterLabel} />
+      {p.children}
+      <Pagination list={p.list} />
+    </>
   );
 }

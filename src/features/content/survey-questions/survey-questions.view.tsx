@@ -1,5 +1,5 @@
 // Survey questions and their options.
-import { ActiveBadge, Checkbox, Csrf, ErrorSummary, Field, ListFilter, Pagination, Select, StaffPage, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import { ActiveBadge, Checkbox, Csrf, DataTable, ErrorSummary, Field, Select, StaffList, StaffPage, type StaffProps, TextArea, ToggleActive } from '../shared/components.view';
 import type { ListState } from '../shared/list';
 import { QUESTION_TYPES, type FieldErrors, type FormValues } from '../shared/validation';
 
@@ -12,42 +12,28 @@ const typeLabel = (t: string) => QUESTION_TYPES.find((q) => q.value === t)?.labe
 export function QuestionsListPage({ staff, questions, notice, list }: { staff: StaffProps; notice?: string; list: ListState; questions: { id: number; texto: string; tipo: string; obrigatoria: number; ordem: number; ativo: number; respostas: number }[] }) {
   return (
     <StaffPage title="Perguntas da pesquisa" staff={staff} crumbs={CRUMBS.slice(0, 1)} notice={notice}>
-      <p>
-        <a class="button" href="/admin/conteudo/perguntas/nova">Nova pergunta</a>
-      </p>
-      <ListFilter list={list} label="Filtrar perguntas pelo texto" />
-      <TableWrap label="Tabela das perguntas">
-        <table>
-          <caption class="visually-hidden">Perguntas</caption>
-          <thead>
-            <tr>
-              <th scope="col">Ordem</th>
-              <th scope="col">Pergunta</th>
-              <th scope="col">Tipo</th>
-              <th scope="col">Obrigatória</th>
-              <th scope="col">Respostas</th>
-              <th scope="col">Situação</th>
+      <StaffList newHref="/admin/conteudo/perguntas/nova" newLabel="Nova pergunta" filterLabel="Filtrar perguntas pelo texto" list={list}>
+        <DataTable
+          label="Tabela das perguntas"
+          caption="Perguntas"
+          columns={['Ordem', 'Pergunta', 'Tipo', 'Obrigatória', 'Respostas', 'Situação']}
+          rows={questions}
+          row={(q) => (
+            <tr key={q.id}>
+              <td>{q.ordem}</td>
+              <td>
+                <a href={`/admin/conteudo/perguntas/${q.id}`}>{q.texto}</a>
+              </td>
+              <td>{typeLabel(q.tipo)}</td>
+              <td>{q.obrigatoria ? 'Sim' : 'Não'}</td>
+              <td>{q.respostas}</td>
+              <td>
+                <ActiveBadge ativo={q.ativo} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {questions.map((q) => (
-              <tr key={q.id}>
-                <td>{q.ordem}</td>
-                <td>
-                  <a href={`/admin/conteudo/perguntas/${q.id}`}>{q.texto}</a>
-                </td>
-                <td>{typeLabel(q.tipo)}</td>
-                <td>{q.obrigatoria ? 'Sim' : 'Não'}</td>
-                <td>{q.respostas}</td>
-                <td>
-                  <ActiveBadge ativo={q.ativo} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
-      <Pagination list={list} />
+          )}
+        />
+      </StaffList>
     </StaffPage>
   );
 }

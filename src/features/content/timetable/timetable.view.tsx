@@ -2,23 +2,15 @@
 // CSV upload with its preview.
 import { WEEKDAYS } from '../../../lib/time';
 import { FieldError } from '../../../views/layout';
-import { Csrf, ErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps, TableWrap } from '../shared/components.view';
+import { Csrf, DataTable, ErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps } from '../shared/components.view';
 import { CSV_COLUMNS } from './timetable-csv';
 import type { CsvRowCheck } from './timetable.service';
 import type { FieldErrors, FormValues } from '../shared/validation';
+import type { ClassRow } from '../../../db/types';
 
 interface UnitRef {
   id: number;
   nome: string;
-}
-interface ClassRow {
-  id: number;
-  dia_semana: number;
-  inicio: string;
-  fim: string;
-  modalidade: string;
-  professor: string | null;
-  sala: string | null;
 }
 type Modality = { id: number; nome: string; ativo: number };
 
@@ -69,48 +61,37 @@ export function TimetablePage(p: TimetablePageProps) {
       </p>
       <h2>Aulas da semana</h2>
       {p.classes.length ? (
-        <TableWrap label="Tabela das aulas">
-          <table>
-            <caption class="visually-hidden">Aulas da semana em {p.unit.nome}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Dia</th>
-                <th scope="col">Horário</th>
-                <th scope="col">Modalidade</th>
-                <th scope="col">Professor(a)</th>
-                <th scope="col">Sala</th>
-                <th scope="col">Ações</th>
+        <DataTable
+          label="Tabela das aulas"
+          caption={<>Aulas da semana em {p.unit.nome}</>}
+          columns={['Dia', 'Horário', 'Modalidade', 'Professor(a)', 'Sala', 'Ações']}
+          rows={p.classes}
+          row={(c) => {
+            const label = `${c.modalidade}, ${WEEKDAYS[c.dia_semana]} ${c.inicio}`;
+            return (
+              <tr key={c.id}>
+                <td>{WEEKDAYS[c.dia_semana]}</td>
+                <td>
+                  {c.inicio}–{c.fim}
+                </td>
+                <td>{c.modalidade}</td>
+                <td>{c.professor ?? '—'}</td>
+                <td>{c.sala ?? '—'}</td>
+                <td>
+                  <a href={`${base}/${c.id}`}>
+                    Editar<span class="visually-hidden"> {label}</span>
+                  </a>{' '}
+                  <form method="post" action={`${base}/${c.id}/remover`} class="inline" data-confirmar={`Remover a aula ${label} da grade?`}>
+                    <Csrf token={p.staff.csrfToken} />
+                    <button type="submit" class="link-button">
+                      Remover<span class="visually-hidden"> {label}</span>
+                    </button>
+                  </form>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {p.classes.map((c) => {
-                const label = `${c.modalidade}, ${WEEKDAYS[c.dia_semana]} ${c.inicio}`;
-                return (
-                  <tr key={c.id}>
-                    <td>{WEEKDAYS[c.dia_semana]}</td>
-                    <td>
-                      {c.inicio}–{c.fim}
-                    </td>
-                    <td>{c.modalidade}</td>
-                    <td>{c.professor ?? '—'}</td>
-                    <td>{c.sala ?? '—'}</td>
-                    <td>
-                      <a href={`${base}/${c.id}`}>
-                        Editar<span class="visually-hidden"> {label}</span>
-                      </a>{' '}
-                      <form method="post" action={`${base}/${c.id}/remover`} class="inline" data-confirmar={`Remover a aula ${label} da grade?`}>
-                        <Csrf token={p.staff.csrfToken} />
-                        <button type="submit" class="link-button">
-                          Remover<span class="visually-hidden"> {label}</span>
-                        </button>
-                      </form>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableWrap>
+            );
+          }}
+        />
       ) : (
         <p class="muted">Nenhuma aula cadastrada.</p>
       )}
@@ -199,33 +180,21 @@ export function CsvPreviewPage(p: { staff: StaffProps; unit: UnitRef; rows: CsvR
         </p>
       ) : null}
       {p.rows.length ? (
-        <TableWrap label="Tabela das linhas do arquivo">
-          <table>
-            <caption class="visually-hidden">Linhas do arquivo</caption>
-            <thead>
-              <tr>
-                <th scope="col">Linha</th>
-                {CSV_COLUMNS.map((c) => (
-                  <th scope="col" key={c}>
-                    {c}
-                  </th>
-                ))}
-                <th scope="col">Problemas</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.rows.map((r) => (
-                <tr key={r.line} class={r.problems.length ? 'row-error' : undefined}>
-                  <td>{r.line}</td>
-                  {CSV_COLUMNS.map((c) => (
-                    <td key={c}>{r.values[c] ?? ''}</td>
-                  ))}
-                  <td>{r.problems.length ? r.problems.join(' ') : 'OK'}</td>
-                </tr>
+        <DataTable
+          label="Tabela das linhas do arquivo"
+          caption="Linhas do arquivo"
+          columns={['Linha', ...CSV_COLUMNS, 'Problemas']}
+          rows={p.rows}
+          row={(r) => (
+            <tr key={r.line} class={r.problems.length ? 'row-error' : undefined}>
+              <td>{r.line}</td>
+              {CSV_COLUMNS.map((c) => (
+                <td key={c}>{r.values[c] ?? ''}</td>
               ))}
-            </tbody>
-          </table>
-        </TableWrap>
+              <td>{r.problems.length ? r.problems.join(' ') : 'OK'}</td>
+            </tr>
+          )}
+        />
       ) : null}
       {ok ? (
         <form method="post" action={`${base}/csv/aplicar`} data-confirmar={`Substituir as ${p.replacing} aulas atuais pelas ${p.rows.length} aulas do arquivo?`}>

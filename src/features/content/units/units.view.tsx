@@ -1,6 +1,6 @@
 import { WEEKDAYS } from '../../../lib/time';
 import { FieldError } from '../../../views/layout';
-import { ActiveBadge, CheckboxGroup, Csrf, ErrorSummary, Field, ListFilter, Pagination, StaffPage, str, TextArea, ToggleActive, type StaffProps, TableWrap } from '../shared/components.view';
+import { ActiveBadge, CheckboxGroup, Csrf, DataTable, ErrorSummary, Field, StaffList, StaffPage, type StaffProps, str, TextArea, ToggleActive } from '../shared/components.view';
 import type { ListState } from '../shared/list';
 import { PERIODS, UFS, type FieldErrors, type FormValues } from '../shared/validation';
 
@@ -49,45 +49,33 @@ export function ContentHome({ staff, units }: ContentHomeProps) {
 export function UnitsListPage({ staff, units, notice, list }: { staff: StaffProps; notice?: string; list: ListState; units: { id: number; nome: string; cidade: string; uf: string; bairro: string; ativo: number }[] }) {
   return (
     <StaffPage title="Unidades" staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
-      <p>
-        <a class="button" href="/admin/conteudo/unidades/nova">Nova unidade</a>
-      </p>
-      <ListFilter list={list} label="Filtrar unidades por nome, bairro ou cidade" />
-      <TableWrap label="Tabela das unidades">
-        <table>
-          <caption class="visually-hidden">Unidades da rede</caption>
-          <thead>
-            <tr>
-              <th scope="col">Unidade</th>
-              <th scope="col">Cidade</th>
-              <th scope="col">Situação</th>
-              <th scope="col">Ações</th>
+      <StaffList newHref="/admin/conteudo/unidades/nova" newLabel="Nova unidade" filterLabel="Filtrar unidades por nome, bairro ou cidade" list={list}>
+        <DataTable
+          label="Tabela das unidades"
+          caption="Unidades da rede"
+          columns={['Unidade', 'Cidade', 'Situação', 'Ações']}
+          rows={units}
+          row={(u) => (
+            <tr key={u.id}>
+              <td>
+                <a href={`/admin/conteudo/unidades/${u.id}`}>{u.nome}</a>
+                <br />
+                <span class="muted">{u.bairro}</span>
+              </td>
+              <td>
+                {u.cidade}/{u.uf}
+              </td>
+              <td>
+                <ActiveBadge ativo={u.ativo} />
+              </td>
+              <td>
+                <a href={`/admin/conteudo/unidades/${u.id}`}>Editar<span class="visually-hidden"> {u.nome}</span></a> ·{' '}
+                <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>Grade<span class="visually-hidden"> de {u.nome}</span></a>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {units.map((u) => (
-              <tr key={u.id}>
-                <td>
-                  <a href={`/admin/conteudo/unidades/${u.id}`}>{u.nome}</a>
-                  <br />
-                  <span class="muted">{u.bairro}</span>
-                </td>
-                <td>
-                  {u.cidade}/{u.uf}
-                </td>
-                <td>
-                  <ActiveBadge ativo={u.ativo} />
-                </td>
-                <td>
-                  <a href={`/admin/conteudo/unidades/${u.id}`}>Editar<span class="visually-hidden"> {u.nome}</span></a> ·{' '}
-                  <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>Grade<span class="visually-hidden"> de {u.nome}</span></a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
-      <Pagination list={list} />
+          )}
+        />
+      </StaffList>
     </StaffPage>
   );
 }

@@ -1,9 +1,34 @@
-// Shared by the user-* commands: open the database, read a password without echo.
+// Shared by the commands: read the user-* flags, open the database, read a password without echo.
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest, type Db } from '../db/index';
 import { UserInputError } from '../features/identity/accounts.service';
+
+type StringOption = { type: 'string'; multiple?: boolean };
+
+/**
+ * The command's flags (every user-* command takes `--email`, required). A flag it does not
+ * know, or no `--email`, prints the message and the usage and exits with 1.
+ */
+export function readUserArgs<const O extends Record<string, StringOption>>(
+  usage: string,
+  options: O,
+): { email: string } & { [K in keyof O]?: O[K]['multiple'] extends true ? string[] : string } {
+  let values: Record<string, string | string[] | undefined>;
+  try {
+    values = parseArgs({ options: { ...options, email: { type: 'string' } } }).values as typeof values;
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${usage}`);
+    process.exit(1);
+  }
+  if (!values.email) {
+    console.error(usage);
+    process.exit(1);
+  }
+  return values as ReturnType<typeof readUserArgs<O>>;
+}
 
 /** Asks for a password twice on the terminal without echoing it. */
 export async function promptPassword(label = 'Senha: '): Promise<string> {
