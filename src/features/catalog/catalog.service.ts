@@ -157,6 +157,15 @@ function geoIndex(units: readonly UnitSummaryRow[]): GeoIndex {
  * trigonometric calls, and only the units returned get their distance in km.
  */
 export function unitsByDistance(units: UnitSummaryRow[], from: { latitude: number; longitude: number }, limit = Infinity): NearbyUnit[] {
+  return nearestUnits(units, from, limit).map(({ unit, distanceKm }) => ({ ...unit, distanceKm }));
+}
+
+/** unitsByDistance without copying the rows: for answers that pick a few fields (the JSON). */
+export function nearestUnits(
+  units: UnitSummaryRow[],
+  from: { latitude: number; longitude: number },
+  limit = Infinity,
+): { unit: UnitSummaryRow; distanceKm: number | null }[] {
   const { xyz, nameRank } = geoIndex(units);
   const here = new Float64Array(3);
   toXyz(from.latitude, from.longitude, here, 0);
@@ -191,10 +200,7 @@ export function unitsByDistance(units: UnitSummaryRow[], from: { latitude: numbe
   }
   return order.map((i) => {
     const u = units[i]!;
-    return {
-      ...u,
-      distanceKm: u.latitude !== null && u.longitude !== null ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude }) : null,
-    };
+    return { unit: u, distanceKm: u.latitude !== null && u.longitude !== null ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude }) : null };
   });
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { unitsByDistance, type CatalogService } from './catalog.service';
+import { nearestUnits, type CatalogService } from './catalog.service';
 import { nearJson, parseLimit, parsePoint, resolveNear } from './nearby';
 import { UnitsPage } from './nearby.view';
 import { SnapshotCache } from './snapshot-cache';
@@ -62,7 +62,7 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
       const limit = parseLimit(request.query.limit);
       if (typeof limit !== 'number') return reply.code(400).send({ error: 'Limite inválido', message: limit.error });
       const snap = await service.snapshot();
-      return unitsByDistance(snap.units, point, limit).map(nearJson);
+      return nearestUnits(snap.units, point, limit).map(nearJson);
     },
   );
 }
