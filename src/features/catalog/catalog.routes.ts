@@ -6,7 +6,8 @@ import { h } from 'preact';
 import { sendError } from '../../http/errors';
 import { isDbUnavailableError } from '../../db/unavailable';
 import { renderPage } from '../../views/render';
-import { featuredPlans, parseId, type CatalogService, type CatalogSnapshot } from './catalog.service';
+import { featuredPlans, parseId, type CatalogService } from './catalog.service';
+import { SnapshotCache } from './snapshot-cache';
 import { HomePage, PassPage, UnitPage } from './catalog.view';
 
 // `tipo` is "plano" | "unidade"; a plain string keeps the serialiser on its fast path.
@@ -21,48 +22,40 @@ const IdQuery = Type.Object({ id: Type.Optional(Type.String()) });
 const HTML = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-interface CachedPage {
-  /** encoded once: a cached page is written as is, with no per-request UTF-8 encoding */
-  html: Buffer;
-  generation: number;
-  /** the snapshot the page was made from, or its expiry time for pages read from the database */
-  snapshot?: CatalogSnapshot;
-  expires?: number;
-}
-
-/** Rendered pages are kept per unit; bounded by the number of active units. */
-const MAX_CACHED_PAGES = 5_000;
-
-function remember(cache: Map<number, CachedPage>, id: number, page: CachedPage) {
-  if (cache.size >= MAX_CACHED_PAGES) cache.delete(cache.keys().next().value as number);
-  cache.set(id, page);
-}
+/**
+ * Rendered pages (home, unit and Pass pages): about 27 KB per unit page and 3 KB per Pass
+ * page, so a 300-unit chain fits in ~9 MB; the bound keeps a larger one from growing past it.
+ */
+const PAGE_LIMITS = { entries: 5_000, bytes: 16 * 1024 * 1024 };
+/** Search answers as JSON bytes, by the query as typed (a scan of random queries cannot grow memory). */
+const SEARCH_LIMITS = { entries: 2_000, bytes: 4 * 1024 * 1024 };
+/** the longest `q` kept: longer ones are refused anyway */
+const MAX_CACHED_QUERY = 200;
 
 export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const unitPages = new Map<number, CachedPage>();
-  const passPages = new Map<number, CachedPage>();
-  let homePage: CachedPage | null = null;
+  const pages = new SnapshotCache(PAGE_LIMITS);
+  const searches = new SnapshotCache(SEARCH_LIMITS);
 
   const badId = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.');
   const unknownUnit = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está mais em funcionamento. Veja as outras unidades na página inicial.');
 
-  // The service keeps each answer (one array per query per snapshot); its JSON bytes are
-  // kept next to it, made once by the route's own serializer.
-  const searchJson = new WeakMap<readonly object[], Buffer>();
+  // Answers are kept as JSON bytes by the query as typed: a repeated search costs a lookup,
+  // not the folding, matching and serialising (made once by the route's own serializer).
   const searchHandler = async (request: FastifyRequest<{ Querystring: { q?: string } }>, reply: FastifyReply) => {
     if (request.validationError) {
       return reply.code(400).send({ error: 'Busca inválida', message: 'Envie um único parâmetro q com o texto da busca.' });
     }
-    const outcome = await service.search(request.query.q);
+    const q = request.query.q ?? '';
+    const snap = await service.snapshot();
+    const cached = searches.get(snap, q);
+    if (cached) return reply.type(JSON_TYPE).send(cached);
+    const outcome = await service.search(q);
     if (!outcome.ok) return reply.code(400).send({ error: outcome.error, message: outcome.message });
-    let body = searchJson.get(outcome.items);
-    if (!body) {
-      body = Buffer.from(reply.serialize(outcome.items) as string);
-      searchJson.set(outcome.items, body);
-    }
+    const body = Buffer.from(reply.serialize(outcome.items) as string);
+    if (q.length <= MAX_CACHED_QUERY) searches.set(snap, q, body);
     return reply.type(JSON_TYPE).send(body);
   };
   const searchSchema = {
@@ -78,14 +71,10 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     const q = request.validationError ? '' : (request.query.q ?? '').trim();
     if (!q) {
       // The plain home page is the same for everyone until the catalog changes.
-      if (!homePage || homePage.snapshot !== snap || homePage.generation !== service.generation) {
-        homePage = {
-          html: Buffer.from(renderPage(h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q: '', results: null, error: null }))),
-          snapshot: snap,
-          generation: service.generation,
-        };
-      }
-      return reply.type(HTML).send(homePage.html);
+      const html =
+        pages.get(snap, 'home') ??
+        pages.set(snap, 'home', Buffer.from(renderPage(h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q: '', results: null, error: null }))));
+      return reply.type(HTML).send(html);
     }
     const outcome = await service.searchDetailed(q);
     if (!outcome.ok) {
@@ -106,24 +95,26 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
   r.get('/Detalhes.php', { schema: { querystring: IdQuery }, attachValidation: true }, async (request, reply) => {
     const id = request.validationError ? null : parseId(request.query.id);
     if (id === null) return badId(request, reply);
-    if (!(await service.isActiveUnit(id))) return unknownUnit(request, reply);
-    const cached = unitPages.get(id);
+    const snap = await service.snapshot();
+    // Unknown ids are answered from the snapshot: a 404 without a query, never cached.
+    if (!snap.unitsById.has(id)) return unknownUnit(request, reply);
+    const key = `unidade:${id}`;
     const now = Date.now();
-    if (cached && cached.generation === service.generation && (cached.expires ?? 0) > now) {
-      return reply.type(HTML).send(cached.html);
-    }
-    const generation = service.generation;
+    const cached = pages.get(snap, key, now);
+    if (cached) return reply.type(HTML).send(cached);
     let data;
     try {
       data = await service.unitPage(id);
     } catch (err) {
       // Database unreachable: the page rendered before is better than an error.
-      if (cached && isDbUnavailableError(err)) return reply.type(HTML).send(cached.html);
+      const stale = pages.stale(snap, key);
+      if (stale && isDbUnavailableError(err)) return reply.type(HTML).send(stale);
       throw err;
     }
     if (!data) return unknownUnit(request, reply);
-    const html = Buffer.from(renderPage(h(UnitPage, { data })));
-    remember(unitPages, id, { html, generation, expires: now + service.ttlMs });
+    // The timetable and hours are read from the database, not the snapshot: kept for the
+    // snapshot's own freshness window, so other instances' edits show within it too.
+    const html = pages.set(snap, key, Buffer.from(renderPage(h(UnitPage, { data }))), service.ttlMs, now);
     return reply.type(HTML).send(html);
   });
 
@@ -131,14 +122,11 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     const id = request.validationError ? null : parseId(request.query.id);
     if (id === null) return badId(request, reply);
     const snap = await service.snapshot();
-    const cached = passPages.get(id);
-    if (cached && cached.snapshot === snap && cached.generation === service.generation) {
-      return reply.type(HTML).send(cached.html);
-    }
+    const key = `pass:${id}`;
+    const cached = pages.get(snap, key);
+    if (cached) return reply.type(HTML).send(cached);
     const data = await service.passPage(id);
     if (!data) return unknownUnit(request, reply);
-    const html = Buffer.from(renderPage(h(PassPage, { data })));
-    remember(passPages, id, { html, generation: service.generation, snapshot: snap });
-    return reply.type(HTML).send(html);
+    return reply.type(HTML).send(pages.set(snap, key, Buffer.from(renderPage(h(PassPage, { data })))));
   });
 }

@@ -113,23 +113,95 @@ export function featuredPlans(snap: Pick<CatalogSnapshot, 'plans' | 'unitsByPlan
   };
 }
 
+/** Per list of units (one per snapshot): points on the unit sphere and the name order, made once. */
+interface GeoIndex {
+  /** x, y, z of each unit's position; NaN when it has no coordinates */
+  xyz: Float64Array;
+  /** position of each unit in name order (ties: list order) */
+  nameRank: Int32Array;
+}
+const geoIndexes = new WeakMap<readonly UnitSummaryRow[], GeoIndex>();
+
+function toXyz(latitude: number, longitude: number, out: Float64Array, at: number) {
+  const rad = Math.PI / 180;
+  const cosLat = Math.cos(latitude * rad);
+  out[at] = cosLat * Math.cos(longitude * rad);
+  out[at + 1] = cosLat * Math.sin(longitude * rad);
+  out[at + 2] = Math.sin(latitude * rad);
+}
+
+function geoIndex(units: readonly UnitSummaryRow[]): GeoIndex {
+  let index = geoIndexes.get(units);
+  if (!index) {
+    const xyz = new Float64Array(units.length * 3).fill(Number.NaN);
+    units.forEach((u, i) => {
+      if (u.latitude !== null && u.longitude !== null) toXyz(u.latitude, u.longitude, xyz, i * 3);
+    });
+    const nameRank = new Int32Array(units.length);
+    units
+      .map((_, i) => i)
+      .sort((a, b) => collator.compare(units[a]!.nome, units[b]!.nome) || a - b)
+      .forEach((unitIndex, position) => (nameRank[unitIndex] = position));
+    index = { xyz, nameRank };
+    geoIndexes.set(units, index);
+  }
+  return index;
+}
+
 /**
- * Active units by distance from a point, nearest first; units without coordinates last
- * (by name) with no distance.
+ * Active units by distance from a point, nearest first (ties by name); units without
+ * coordinates last (by name) with no distance.
+ *
+ * Ordered by the straight-line (chord) distance between points on the sphere, which grows
+ * with the great-circle distance: a few multiplications per unit instead of four
+ * trigonometric calls, and only the units returned get their distance in km.
  */
 export function unitsByDistance(units: UnitSummaryRow[], from: { latitude: number; longitude: number }, limit = Infinity): NearbyUnit[] {
-  return units
-    .map((u) => ({
-      ...u,
-      distanceKm: u.latitude !== null && u.longitude !== null ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude }) : null,
-    }))
-    .sort((a, b) => {
-      if (a.distanceKm === null || b.distanceKm === null) {
-        return (a.distanceKm === null ? 1 : 0) - (b.distanceKm === null ? 1 : 0) || collator.compare(a.nome, b.nome);
+  return nearestUnits(units, from, limit).map(({ unit, distanceKm }) => ({ ...unit, distanceKm }));
+}
+
+/** unitsByDistance without copying the rows: for answers that pick a few fields (the JSON). */
+export function nearestUnits(
+  units: UnitSummaryRow[],
+  from: { latitude: number; longitude: number },
+  limit = Infinity,
+): { unit: UnitSummaryRow; distanceKm: number | null }[] {
+  const { xyz, nameRank } = geoIndex(units);
+  const here = new Float64Array(3);
+  toXyz(from.latitude, from.longitude, here, 0);
+  const n = units.length;
+  // Squared chord length (0–4); 5 for units without coordinates, so they sort last.
+  const key = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const dx = xyz[i * 3]! - here[0]!;
+    const dy = xyz[i * 3 + 1]! - here[1]!;
+    const dz = xyz[i * 3 + 2]! - here[2]!;
+    const d = dx * dx + dy * dy + dz * dz;
+    key[i] = Number.isNaN(d) ? 5 : d;
+  }
+  const before = (a: number, b: number) => key[a]! < key[b]! || (key[a] === key[b] && nameRank[a]! < nameRank[b]!);
+  const count = Math.min(limit, n);
+  let order: number[];
+  if (count >= n / 4) {
+    order = Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a]! - key[b]! || nameRank[a]! - nameRank[b]!);
+    order.length = count;
+  } else {
+    // The nearest few (the JSON's default 10 of 300): kept sorted while scanning once.
+    order = [];
+    for (let i = 0; i < n; i++) {
+      if (order.length === count && !before(i, order[count - 1]!)) continue;
+      let j = order.length < count ? order.length : count - 1;
+      while (j > 0 && before(i, order[j - 1]!)) {
+        order[j] = order[j - 1]!;
+        j--;
       }
-      return a.distanceKm - b.distanceKm || collator.compare(a.nome, b.nome);
-    })
-    .slice(0, limit);
+      order[j] = i;
+    }
+  }
+  return order.map((i) => {
+    const u = units[i]!;
+    return { unit: u, distanceKm: u.latitude !== null && u.longitude !== null ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude }) : null };
+  });
 }
 
 export interface SearchResultDetail {

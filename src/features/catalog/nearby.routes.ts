@@ -3,9 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { unitsByDistance, type CatalogService } from './catalog.service';
+import { nearestUnits, type CatalogService } from './catalog.service';
 import { nearJson, parseLimit, parsePoint, resolveNear } from './nearby';
 import { UnitsPage } from './nearby.view';
+import { SnapshotCache } from './snapshot-cache';
+import { renderPage } from '../../views/render';
+
+const HTML = 'text/html; charset=utf-8';
+/** the plain list and a few CEP/city answers: each lists every unit (~160 KB at 300 units) */
+const PAGE_LIMITS = { entries: 24, bytes: 4 * 1024 * 1024 };
 
 const Str = Type.Optional(Type.String({ maxLength: 200 }));
 const NearQuery = Type.Object({ lat: Str, lng: Str, cep: Str, cidade: Str, limit: Str });
@@ -21,18 +27,32 @@ const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
 export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
+  const pages = new SnapshotCache(PAGE_LIMITS);
+
   r.get('/unidades', { schema: { querystring: NearQuery }, attachValidation: true }, async (request, reply) => {
     const snap = await service.snapshot();
     const query = request.validationError ? {} : request.query;
+    // A point is anyone's own position: not worth keeping. The list by city, a CEP or a
+    // city name is the same page for everyone who types the same thing.
+    const key = request.validationError || query.lat?.trim() || query.lng?.trim() ? null : `${query.cep ?? ''}\u0000${query.cidade ?? ''}`;
+    const cached = key === null ? undefined : pages.get(snap, key);
+    if (cached) return reply.type(HTML).send(cached);
     const outcome = request.validationError
       ? ({ kind: 'invalid', field: 'cidade', message: 'Busca muito longa.' } as const)
       : resolveNear(snap, query);
-    return reply.page(h(UnitsPage, { snapshot: snap, query, outcome }), outcome.kind === 'invalid' ? 400 : 200);
+    const status = outcome.kind === 'invalid' ? 400 : 200;
+    const html = Buffer.from(renderPage(h(UnitsPage, { snapshot: snap, query, outcome })));
+    if (key !== null && status === 200) pages.set(snap, key, html);
+    return reply.code(status).type(HTML).send(html);
   });
 
   r.get(
     '/unidades.json',
-    { schema: { querystring: NearQuery, response: { 200: Type.Array(NearItem), 400: ErrorBody } }, attachValidation: true },
+    {
+      schema: { querystring: NearQuery, response: { 200: Type.Array(NearItem), 400: ErrorBody } },
+      attachValidation: true,
+      config: { securityHeaders: 'json' },
+    },
     async (request, reply) => {
       if (request.validationError) {
         return reply.code(400).send({ error: 'Parâmetros inválidos', message: 'Use lat, lng e limit com valores curtos.' });
@@ -42,7 +62,7 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
       const limit = parseLimit(request.query.limit);
       if (typeof limit !== 'number') return reply.code(400).send({ error: 'Limite inválido', message: limit.error });
       const snap = await service.snapshot();
-      return unitsByDistance(snap.units, point, limit).map(nearJson);
+      return nearestUnits(snap.units, point, limit).map(nearJson);
     },
   );
 }

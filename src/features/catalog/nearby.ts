@@ -1,6 +1,7 @@
 // "Units near me": parsing a point, a CEP or a city into a place, and the list around it.
 // Pure functions over the snapshot; the routes only parse and answer.
 import type { CatalogSnapshot, NearbyUnit } from './catalog.service';
+import type { UnitSummaryRow } from './catalog.repository';
 import { unitsByDistance } from './catalog.service';
 import { placeForCep, placeForCity, type Place } from './places';
 import { parseInteger } from '../../lib/form/index';
@@ -87,12 +88,12 @@ export function resolveNear(snap: CatalogSnapshot, q: NearQuery): NearOutcome {
 }
 
 /** The JSON item of /unidades.json. */
-export function nearJson(u: NearbyUnit) {
+export function nearJson({ unit: u, distanceKm }: { unit: UnitSummaryRow; distanceKm: number | null }) {
   return {
     id: u.id,
     nome: u.nome,
     cidade: u.cidade,
     bairro: u.bairro,
-    distancia_km: u.distanceKm === null ? null : Math.round(u.distanceKm * 100) / 100,
+    distancia_km: distanceKm === null ? null : Math.round(distanceKm * 100) / 100,
   };
 }

@@ -1,7 +1,8 @@
 // For search engines: the sitemap of public pages and robots.txt, with absolute URLs from PUBLIC_URL.
 import type { FastifyInstance } from 'fastify';
 import { absoluteUrl } from '../../brand/index';
-import type { CatalogService } from './catalog.service';
+import type { CatalogService, CatalogSnapshot } from './catalog.service';
+import { SnapshotCache } from './snapshot-cache';
 import { h } from 'preact';
 import { renderPage } from '../../views/render';
 import { passHref, unitHref } from './catalog.view';
@@ -20,20 +21,11 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService) {
     return reply.type('text/html; charset=utf-8').send(privacy);
   });
 
+  // Made once per snapshot (~60 KB at 300 units; a sitemap is at most 50,000 URLs).
+  const sitemaps = new SnapshotCache({ entries: 1, bytes: 12 * 1024 * 1024 });
   app.get('/sitemap.xml', async (_request, reply) => {
     const snap = await service.snapshot();
-    const latest = snap.units.reduce((max, u) => (u.atualizado_em > max ? u.atualizado_em : max), '');
-    const entry = (path: string, lastmod?: string) =>
-      `<url><loc>${xml(absoluteUrl(path))}</loc>${lastmod ? `<lastmod>${xml(lastmod.slice(0, 10))}</lastmod>` : ''}</url>`;
-    const body = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-      entry('/', latest || undefined),
-      entry('/unidades', latest || undefined),
-      entry(PRIVACY_PATH),
-      ...snap.units.flatMap((u) => [entry(unitHref(u.id), u.atualizado_em), entry(passHref(u.id), u.atualizado_em)]),
-      '</urlset>',
-    ].join('\n');
+    const body = sitemaps.get(snap, 'sitemap') ?? sitemaps.set(snap, 'sitemap', Buffer.from(sitemap(snap)));
     return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
   });
 
@@ -41,4 +33,20 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService) {
     const body = ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl('/sitemap.xml')}`, ''].join('\n');
     return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(body);
   });
+}
+
+/** The sitemap of the snapshot's active units. */
+function sitemap(snap: CatalogSnapshot): string {
+  const latest = snap.units.reduce((max, u) => (u.atualizado_em > max ? u.atualizado_em : max), '');
+  const entry = (path: string, lastmod?: string) =>
+    `<url><loc>${xml(absoluteUrl(path))}</loc>${lastmod ? `<lastmod>${xml(lastmod.slice(0, 10))}</lastmod>` : ''}</url>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    entry('/', latest || undefined),
+    entry('/unidades', latest || undefined),
+    entry(PRIVACY_PATH),
+    ...snap.units.flatMap((u) => [entry(unitHref(u.id), u.atualizado_em), entry(passHref(u.id), u.atualizado_em)]),
+    '</urlset>',
+  ].join('\n');
 }
