@@ -10,6 +10,7 @@ import type { UnitPhoto } from '../unit-photos/photos';
 import { shareImagePath, UnitPhotoPicture } from '../unit-photos/picture.view';
 import type { PlanRow, UnitSummaryRow } from './catalog.repository';
 import { NEARBY_BENEFIT_KM, type CatalogSnapshot, type FeaturedPlans, type NearbyUnit, type PassPageData, type SearchResultDetail, type UnitPageData } from './catalog.service';
+import { safeExternalUrl } from '../../lib/url';
 
 const NEARBY_KM_LABEL = `${NEARBY_BENEFIT_KM} km`;
 export const unitHref = (id: number) => `/Detalhes.php?id=${id}`;
@@ -36,17 +37,6 @@ const PERIOD_SHORT: Record<string, string> = {
 const SCHEMA_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 /** Opening hours are listed Monday to Sunday, as Brazilian gyms print them. */
 const HOURS_ORDER = [1, 2, 3, 4, 5, 6, 0];
-
-/** Only http(s) benefit links become links: never javascript: or data: from the catalog. */
-export function safeExternalUrl(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.toString() : null;
-  } catch {
-    return null;
-  }
-}
 
 export function mapHref(u: { endereco: string; bairro: string; cidade: string; uf: string }): string {
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`)}`;
