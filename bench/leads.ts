@@ -22,10 +22,9 @@ import {
   fetchFormToken,
   formRate,
   prepareDatabase,
-  RATED_CONNECTIONS,
-  ratedLatency,
   reportSubmissionBench,
   runAsMain,
+  runAtRate,
   startAppServer,
   type SubmissionBenchResult,
 } from './lib';
@@ -99,10 +98,9 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
     console.log(`Leads de franquia: POST index.php, saturação com ${connections} conexões, ${duration} s…`);
     const r = await autocannon({ url, connections, duration, requests });
     const rate = formRate();
-    console.log(`Leads de franquia: POST index.php a ${rate} por segundo (${RATED_CONNECTIONS} conexões), ${duration} s…`);
-    const fixed = await autocannon({ url, connections: RATED_CONNECTIONS, overallRate: rate, duration, requests });
+    console.log(`Leads de franquia: POST index.php a ${rate} por segundo, ${duration} s…`);
+    const fixed = await runAtRate({ url, rate, duration, next: () => ({ body: nextBody(), headers: { ...headers, 'x-forwarded-for': nextAddress() } }) });
     const { acknowledged, unexpected } = acknowledgedSplit(r.statusCodeStats);
-    const atRate = acknowledgedSplit(fixed.statusCodeStats);
     await app.stop();
 
     // Read the database after the server is gone: every acknowledged lead must be there.
@@ -123,12 +121,12 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
       duration,
       targetPerSec: LEADS_TARGET_PER_SEC,
       unit: ' leads/s',
-      acknowledged: acknowledged + atRate.acknowledged,
+      acknowledged: acknowledged + fixed.acknowledged,
       saturated: acknowledged,
       stored,
       unexpected,
       load: r,
-      rated: ratedLatency(rate, fixed, atRate.unexpected),
+      rated: fixed,
       integrity: { label: 'histórico inicial gravado / esperado', value: `${history} / ${stored + 1}`, ok: history === stored + 1 },
     });
   } finally {

@@ -374,9 +374,6 @@ export function formRate(): number {
   return Number.isFinite(v) && v > 0 ? v : 300;
 }
 
-/** Connections of the fixed-rate run: enough that one slow answer never holds the rate back. */
-export const RATED_CONNECTIONS = 20;
-
 export interface RatedLatency {
   /** offered, and achieved (answers per second) */
   rate: number;
@@ -386,15 +383,68 @@ export interface RatedLatency {
   max: number;
   errors: number;
   unexpected: number;
+  acknowledged: number;
 }
 
-/** An autocannon run at `overallRate` → the figures the report prints. */
-export function ratedLatency(
-  rate: number,
-  r: { requests: { average: number }; latency: { p50: number; p99: number; max?: number }; errors: number; timeouts: number },
-  unexpected: number,
-): RatedLatency {
-  return { rate, achieved: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max ?? 0, errors: r.errors + r.timeouts, unexpected };
+/**
+ * An open-loop load at a fixed offered rate: request i is due at start + i / rate and sent
+ * then on a free keep-alive connection; its latency counts from when it was due, so a slow
+ * answer cannot hide the requests queued behind it (no coordinated omission). autocannon's
+ * `overallRate` is not used: it sends each connection's share of a second in one burst at
+ * the start of the second, which measures a burst of 20–50 at once, not a rate.
+ * `ok` is the status that acknowledges a submission (303).
+ */
+export async function runAtRate(options: {
+  url: string;
+  rate: number;
+  duration: number;
+  ok?: number;
+  next: () => { body: string; headers: Record<string, string> };
+}): Promise<RatedLatency> {
+  const ok = options.ok ?? 303;
+  const total = Math.round(options.rate * options.duration);
+  const interval = 1000 / options.rate;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const latencies: number[] = [];
+  let errors = 0;
+  let unexpected = 0;
+  let acknowledged = 0;
+  let sent = 0;
+  let done = 0;
+  const start = performance.now() + 20;
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      if (++done === total) resolve();
+    };
+    const send = (due: number) => {
+      const { body, headers } = options.next();
+      const req = http.request(options.url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - due);
+          if (res.statusCode === ok) acknowledged++;
+          else unexpected++;
+          finish();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        finish();
+      });
+      req.end(body);
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + sent * interval <= now) send(start + sent++ * interval);
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+    };
+    setTimeout(tick, 20);
+  });
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0;
+  return { rate: options.rate, achieved: (total - errors) / elapsed, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? 0, errors, unexpected, acknowledged };
 }
 
 /** Opens a form page once: its CSRF token (hidden field `field`) and the cookie it belongs to. */

@@ -16,10 +16,9 @@ import {
   fetchFormToken,
   formRate,
   prepareDatabase,
-  RATED_CONNECTIONS,
-  ratedLatency,
   reportSubmissionBench,
   runAsMain,
+  runAtRate,
   startAppServer,
   type SubmissionBenchResult,
 } from './lib';
@@ -90,10 +89,15 @@ export async function runSurveyBench(options: { duration?: number; connections?:
     console.log(`Pesquisa: POST salvar_resposta.php, saturação com ${connections} conexões, ${duration} s…`);
     const r = await autocannon({ ...load, connections });
     const rate = formRate();
-    console.log(`Pesquisa: POST salvar_resposta.php a ${rate} por segundo (${RATED_CONNECTIONS} conexões), ${duration} s…`);
-    const fixed = await autocannon({ ...load, connections: RATED_CONNECTIONS, overallRate: rate });
+    console.log(`Pesquisa: POST salvar_resposta.php a ${rate} por segundo, ${duration} s…`);
+    let n = 0;
+    const fixed = await runAtRate({
+      url: load.url,
+      rate,
+      duration,
+      next: () => ({ body: body.replace('[<id>]', `ritmo-fixo-${String(++n).padStart(10, '0')}`), headers: load.headers }),
+    });
     const { acknowledged, unexpected } = acknowledgedSplit(r.statusCodeStats);
-    const atRate = acknowledgedSplit(fixed.statusCodeStats);
     await app.stop();
 
     // Read the database after the server is gone: every acknowledged response must be there.
@@ -124,12 +128,12 @@ export async function runSurveyBench(options: { duration?: number; connections?:
       duration,
       targetPerSec: SURVEY_TARGET_PER_SEC,
       unit: ' respostas/s',
-      acknowledged: acknowledged + atRate.acknowledged,
+      acknowledged: acknowledged + fixed.acknowledged,
       saturated: acknowledged,
       stored,
       unexpected,
       load: r,
-      rated: ratedLatency(rate, fixed, atRate.unexpected),
+      rated: fixed,
       integrity: { label: 'itens gravados / esperados', value: `${items} / ${expectedItems}`, ok: orphanHeaders === 0 && items === expectedItems },
     });
   } finally {
