@@ -50,8 +50,14 @@ export default async function formRoutes(app: FastifyInstance) {
           h(FranchiseFormPage, { csrfToken: reply.generateCsrf(), envioId: envioId ?? newEnvioId(), values, errors: result.errors }),
         );
       }
-      const countHit = request.rateLimit?.count;
-      const stored = await storeLead({ db: app.db, config: app.config, log: request.log, countHit }, result.lead, envioId);
+      let stored;
+      try {
+        stored = await storeLead({ db: app.db, config: app.config, log: request.log, countHit: request.rateLimit?.count }, result.lead, envioId);
+      } catch (err) {
+        // The rolled-back transaction took the hit with it; the error answer counts it again.
+        if ((err as { statusCode?: number }).statusCode !== 429) request.rateLimit?.notCommitted();
+        throw err;
+      }
       // A second POST of the same form (double click) stored nothing: the same answer as the first.
       const id = stored.id;
       request.log.info({ leadId: id, duplicate: stored.status === 'duplicate' }, 'franchise lead stored');

@@ -39,6 +39,11 @@ export interface PendingHit {
    * submission back, so a refused request stores nothing.
    */
   count(within?: Kysely<Database>): Promise<void>;
+  /**
+   * The transaction it was counted in failed (not the 429): the hit went with it, so the
+   * answer counts it again, alone.
+   */
+  notCommitted(): void;
 }
 
 interface NamedRule extends RateLimitRule {
@@ -116,13 +121,19 @@ export default fp(
             counted = true;
             return countHit(reply, `${name}|${request.ip}`, rule, within);
           },
+          notCommitted() {
+            counted = false;
+          },
         };
         done();
       };
       // Any answer that has not counted the hit counts it alone first (past the limit the
       // 429 page replaces it). The error handler does the same for error answers.
-      const settle: onSendHookHandler = async function (request) {
-        if (request.rateLimit && !request.rateLimit.counted) await request.rateLimit.count();
+      // A callback hook, not async: it runs on every answer of the route.
+      const settle: onSendHookHandler = function (request, _reply, payload, done) {
+        const pending = request.rateLimit;
+        if (!pending || pending.counted) return done(null, payload);
+        pending.count().then(() => done(null, payload), done);
       };
       route.onRequest = addHook(route.onRequest, prepare);
       route.onSend = addHook(route.onSend, settle);
