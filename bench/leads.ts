@@ -100,6 +100,8 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
     const rate = formRate();
     console.log(`Leads de franquia: POST index.php a ${rate} por segundo, ${duration} s…`);
     const fixed = await runAtRate({ url, rate, duration, next: () => ({ body: nextBody(), headers: { ...headers, 'x-forwarded-for': nextAddress() } }) });
+    // The same rate on GET /healthz (no database): the part of a p99 the machine adds.
+    const reference = await runAtRate({ url: `${app.url}/healthz`, rate, duration: Math.min(duration, 5), ok: 200 });
     const { acknowledged, unexpected } = acknowledgedSplit(r.statusCodeStats);
     await app.stop();
 
@@ -127,6 +129,7 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
       unexpected,
       load: r,
       rated: fixed,
+      reference,
       integrity: { label: 'histórico inicial gravado / esperado', value: `${history} / ${stored + 1}`, ok: history === stored + 1 },
     });
   } finally {

@@ -399,7 +399,8 @@ export async function runAtRate(options: {
   rate: number;
   duration: number;
   ok?: number;
-  next: () => { body: string; headers: Record<string, string> };
+  /** the next POST; without it, GETs of `url` (the machine's reference) */
+  next?: () => { body: string; headers: Record<string, string> };
 }): Promise<RatedLatency> {
   const ok = options.ok ?? 303;
   const total = Math.round(options.rate * options.duration);
@@ -417,8 +418,9 @@ export async function runAtRate(options: {
       if (++done === total) resolve();
     };
     const send = (due: number) => {
-      const { body, headers } = options.next();
-      const req = http.request(options.url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const { body, headers } = options.next?.() ?? { body: '', headers: {} };
+      const method = options.next ? 'POST' : 'GET';
+      const req = http.request(options.url, { method, agent, headers: options.next ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers }, (res) => {
         res.resume();
         res.on('end', () => {
           latencies.push(performance.now() - due);
@@ -431,7 +433,7 @@ export async function runAtRate(options: {
         errors++;
         finish();
       });
-      req.end(body);
+      req.end(options.next ? body : undefined);
     };
     const tick = () => {
       const now = performance.now();
@@ -499,6 +501,8 @@ export function reportSubmissionBench(input: {
   unexpected: number;
   load: { errors: number; timeouts: number; latency: { p50: number; p99: number } };
   rated: RatedLatency;
+  /** GET /healthz at the same rate right after: what the machine alone adds to a p99 */
+  reference?: RatedLatency;
   integrity: { label: string; value: string; ok: boolean };
 }): SubmissionBenchResult {
   const { acknowledged, stored, unexpected, load, rated } = input;
@@ -515,6 +519,9 @@ export function reportSubmissionBench(input: {
       [`a ${rate}/s oferecidos: atendidos por segundo`, fmt.rps(rated.achieved)],
       [`a ${rate}/s: latência p50 / p99 / máx.`, `${fmt.ms(rated.p50)} / ${fmt.ms(rated.p99)} / ${fmt.ms(rated.max)}`],
       [`meta de latência (p99 a ${rate}/s)`, formatTarget(latencyTarget)],
+      ...(input.reference
+        ? [[`referência: GET /healthz a ${rate}/s, p50 / p99 / máx.`, `${fmt.ms(input.reference.p50)} / ${fmt.ms(input.reference.p99)} / ${fmt.ms(input.reference.max)}`]]
+        : []),
       [`saturação (${DEFAULT_CONNECTIONS} conexões, ${input.duration} s): ${input.labels.perSecond}`, fmt.rps(storedPerSec)],
       ['saturação: latência p50 / p99 (fila)', `${fmt.ms(load.latency.p50)} / ${fmt.ms(load.latency.p99)}`],
       ['meta de vazão', formatTarget(target)],

@@ -97,6 +97,8 @@ export async function runSurveyBench(options: { duration?: number; connections?:
       duration,
       next: () => ({ body: body.replace('[<id>]', `ritmo-fixo-${String(++n).padStart(10, '0')}`), headers: load.headers }),
     });
+    // The same rate on GET /healthz (no database): the part of a p99 the machine adds.
+    const reference = await runAtRate({ url: `${app.url}/healthz`, rate, duration: Math.min(duration, 5), ok: 200 });
     const { acknowledged, unexpected } = acknowledgedSplit(r.statusCodeStats);
     await app.stop();
 
@@ -134,6 +136,7 @@ export async function runSurveyBench(options: { duration?: number; connections?:
       unexpected,
       load: r,
       rated: fixed,
+      reference,
       integrity: { label: 'itens gravados / esperados', value: `${items} / ${expectedItems}`, ok: orphanHeaders === 0 && items === expectedItems },
     });
   } finally {
