@@ -354,9 +354,107 @@ export interface SubmissionBenchResult {
   stored: number;
   errors: number;
   unexpected: number;
+  /** at saturation (50 connections): queueing, 50 / throughput */
   p50: number;
   p99: number;
+  /** at the fixed offered rate (formRate()): one POST's own latency */
+  rated: RatedLatency;
   pass: boolean;
+}
+
+/** A form POST's p99 at the fixed offered rate (docs/decisions/140). */
+export const FORM_POST_P99_TARGET_MS = 10;
+
+/**
+ * The offered rate of the latency measure, POSTs per second (BENCH_FORM_RATE, default
+ * 300): far above what one instance gets from real people, well below saturation.
+ */
+export function formRate(): number {
+  const v = Number(process.env.BENCH_FORM_RATE ?? 300);
+  return Number.isFinite(v) && v > 0 ? v : 300;
+}
+
+export interface RatedLatency {
+  /** offered, and achieved (answers per second) */
+  rate: number;
+  achieved: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  unexpected: number;
+  acknowledged: number;
+}
+
+/**
+ * An open-loop load at a fixed offered rate: POST i is due at start + i / rate and sent
+ * then on a free keep-alive connection; its latency counts from when it was due, so a slow
+ * answer cannot hide the requests queued behind it (no coordinated omission). autocannon's
+ * `overallRate` is not used: it sends each connection's share of a second in one burst at
+ * the start of the second, which measures a burst of 20–50 at once, not a rate.
+ * Halfway between two POSTs a GET of `referenceUrl` (/healthz: no database, no form) goes
+ * out the same way: its latency is what the machine and the HTTP stack alone add, measured
+ * in the same seconds as the POSTs. `ok` is the status that acknowledges a POST (303).
+ */
+export async function runAtRate(options: {
+  url: string;
+  referenceUrl: string;
+  rate: number;
+  duration: number;
+  ok?: number;
+  next: () => { body: string; headers: Record<string, string> };
+}): Promise<{ posts: RatedLatency; reference: RatedLatency }> {
+  const total = Math.round(options.rate * options.duration);
+  const interval = 1000 / options.rate;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const tally = () => ({ latencies: [] as number[], errors: 0, unexpected: 0, acknowledged: 0 });
+  const posts = tally();
+  const reference = tally();
+  let sent = 0;
+  let done = 0;
+  const start = performance.now() + 20;
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      if (++done === 2 * total) resolve();
+    };
+    const send = (t: ReturnType<typeof tally>, url: string, ok: number, due: number, post?: { body: string; headers: Record<string, string> }) => {
+      const headers = post ? { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) } : {};
+      const req = http.request(url, { method: post ? 'POST' : 'GET', agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          t.latencies.push(performance.now() - due);
+          if (res.statusCode === ok) t.acknowledged++;
+          else t.unexpected++;
+          finish();
+        });
+      });
+      req.on('error', () => {
+        t.errors++;
+        finish();
+      });
+      req.end(post?.body);
+    };
+    // Slot k: even = a POST, odd = the reference GET half an interval later.
+    const tick = () => {
+      const now = performance.now();
+      while (sent < 2 * total && start + (sent * interval) / 2 <= now) {
+        const due = start + (sent * interval) / 2;
+        if (sent % 2 === 0) send(posts, options.url, options.ok ?? 303, due, options.next());
+        else send(reference, options.referenceUrl, 200, due);
+        sent++;
+      }
+      if (sent < 2 * total) setTimeout(tick, Math.max(0, start + (sent * interval) / 2 - performance.now()));
+    };
+    setTimeout(tick, 20);
+  });
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  const summary = (t: ReturnType<typeof tally>): RatedLatency => {
+    const l = t.latencies.sort((a, b) => a - b);
+    const at = (q: number) => l[Math.min(l.length - 1, Math.ceil(q * l.length) - 1)] ?? 0;
+    return { rate: options.rate, achieved: (total - t.errors) / elapsed, p50: at(0.5), p99: at(0.99), max: l.at(-1) ?? 0, errors: t.errors, unexpected: t.unexpected, acknowledged: t.acknowledged };
+  };
+  return { posts: summary(posts), reference: summary(reference) };
 }
 
 /** Opens a form page once: its CSRF token (hidden field `field`) and the cookie it belongs to. */
@@ -393,7 +491,8 @@ export function runAsMain(metaUrl: string, label: string, run: () => Promise<Sub
 }
 
 /**
- * Prints a submission benchmark's table and returns its result. `labels` name the thing
+ * Prints a submission benchmark's table (the fixed-rate latency, then the saturation
+ * throughput) and returns its result. `labels` name the thing
  * counted (plural, e.g. "leads"); `integrity` is the feature's own check of what was stored
  * (a row label, the "found / expected" text and whether it holds).
  */
@@ -402,27 +501,42 @@ export function reportSubmissionBench(input: {
   duration: number;
   targetPerSec: number;
   unit: string;
+  /** acknowledged in both runs (fixed rate and saturation) */
   acknowledged: number;
+  /** acknowledged during the saturation run: the throughput */
+  saturated: number;
   stored: number;
   unexpected: number;
   load: { errors: number; timeouts: number; latency: { p50: number; p99: number } };
+  rated: RatedLatency;
+  /** GET /healthz interleaved with the fixed-rate POSTs: what the machine alone adds */
+  reference?: RatedLatency;
   integrity: { label: string; value: string; ok: boolean };
 }): SubmissionBenchResult {
-  const { acknowledged, stored, unexpected, load } = input;
-  const storedPerSec = acknowledged / input.duration;
+  const { acknowledged, stored, unexpected, load, rated } = input;
+  const storedPerSec = input.saturated / input.duration;
   const target = atLeast(storedPerSec, input.targetPerSec, input.unit);
+  const latencyTarget = atMost(rated.p99, FORM_POST_P99_TARGET_MS, ' ms');
   const complete = stored >= acknowledged && input.integrity.ok;
-  const errors = load.errors + load.timeouts;
+  const errors = load.errors + load.timeouts + rated.errors;
+  const allUnexpected = unexpected + rated.unexpected;
+  const rate = fmt.rps(rated.rate);
   printTable(
     ['medida', 'valor'],
     [
-      [input.labels.acknowledged, String(acknowledged)],
+      [`a ${rate}/s oferecidos: atendidos por segundo`, fmt.rps(rated.achieved)],
+      [`a ${rate}/s: latência p50 / p99 / máx.`, `${fmt.ms(rated.p50)} / ${fmt.ms(rated.p99)} / ${fmt.ms(rated.max)}`],
+      [`meta de latência (p99 a ${rate}/s)`, formatTarget(latencyTarget)],
+      ...(input.reference
+        ? [[`referência: GET /healthz entre os POSTs, p50 / p99 / máx.`, `${fmt.ms(input.reference.p50)} / ${fmt.ms(input.reference.p99)} / ${fmt.ms(input.reference.max)}`]]
+        : []),
+      [`saturação (${DEFAULT_CONNECTIONS} conexões, ${input.duration} s): ${input.labels.perSecond}`, fmt.rps(storedPerSec)],
+      ['saturação: latência p50 / p99 (fila)', `${fmt.ms(load.latency.p50)} / ${fmt.ms(load.latency.p99)}`],
+      ['meta de vazão', formatTarget(target)],
+      [`${input.labels.acknowledged}, nas duas medidas`, String(acknowledged)],
       [input.labels.stored, String(stored)],
       [input.integrity.label, input.integrity.value],
-      [input.labels.perSecond, fmt.rps(storedPerSec)],
-      ['latência p50 / p99', `${fmt.ms(load.latency.p50)} / ${fmt.ms(load.latency.p99)}`],
-      ['erros / timeouts / outros status', `${load.errors} / ${load.timeouts} / ${unexpected}`],
-      ['meta de vazão', formatTarget(target)],
+      ['erros / timeouts / outros status', `${errors - load.timeouts} / ${load.timeouts} / ${allUnexpected}`],
       [input.labels.complete, complete ? 'PASS' : 'MISS'],
     ],
   );
@@ -431,9 +545,10 @@ export function reportSubmissionBench(input: {
     acknowledged,
     stored,
     errors,
-    unexpected,
+    unexpected: allUnexpected,
     p50: load.latency.p50,
     p99: load.latency.p99,
-    pass: target.pass && complete && errors === 0 && unexpected === 0,
+    rated,
+    pass: target.pass && latencyTarget.pass && complete && errors === 0 && allUnexpected === 0,
   };
 }

@@ -1,18 +1,32 @@
 // Survey submission under load: `npx tsx bench/survey.ts` after `npm run build`
 // (or through `npm run bench` when bench/run.ts calls runSurveyBench()).
 // The real production build on SQLite; one CSRF token fetched once (it is valid for the
-// cookie it came with), then valid survey POSTs from 50 connections, each with its own
-// envio_id. Target: ≥ 1,000 stored responses per second with zero errors. Afterwards every
-// acknowledged response (a 303 to obrigado.php) must be in the database.
+// cookie it came with), then valid survey POSTs, each with its own envio_id. Two measures
+// (docs/decisions/140): saturation with 50 connections, target ≥ 1,000 stored responses
+// per second with zero errors; and a fixed offered rate (BENCH_FORM_RATE, default 300 per
+// second), target p99 ≤ 10 ms. Afterwards every acknowledged response (a 303 to
+// obrigado.php) must be in the database.
 import { createRequire } from 'node:module';
 import { createDb } from '../src/db/index';
 import { seedDemo } from '../src/db/seeds/demo';
-import { acknowledgedSplit, benchDuration, DEFAULT_CONNECTIONS, fetchFormToken, prepareDatabase, reportSubmissionBench, runAsMain, startAppServer, type SubmissionBenchResult } from './lib';
+import {
+  acknowledgedSplit,
+  benchDuration,
+  DEFAULT_CONNECTIONS,
+  fetchFormToken,
+  formRate,
+  prepareDatabase,
+  reportSubmissionBench,
+  runAsMain,
+  runAtRate,
+  startAppServer,
+  type SubmissionBenchResult,
+} from './lib';
 
 const require = createRequire(import.meta.url);
 interface AutocannonResult {
   requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
+  latency: { p50: number; p99: number; max: number };
   errors: number;
   timeouts: number;
   non2xx: number;
@@ -63,15 +77,26 @@ export async function runSurveyBench(options: { duration?: number; connections?:
     });
     if (check.status !== 303) throw new Error(`POST de verificação respondeu ${check.status}: ${(await check.text()).slice(0, 300)}`);
 
-    console.log(`Pesquisa: POST salvar_resposta.php, ${connections} conexões, ${duration} s…`);
-    const r = await autocannon({
+    const load = {
       url: `${app.url}/NPS/nps_app_php/salvar_resposta.php`,
       method: 'POST',
-      connections,
       duration,
       idReplacement: true,
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body,
+    };
+    // Saturation first: it is also the warm-up of the fixed-rate run.
+    console.log(`Pesquisa: POST salvar_resposta.php, saturação com ${connections} conexões, ${duration} s…`);
+    const r = await autocannon({ ...load, connections });
+    const rate = formRate();
+    console.log(`Pesquisa: POST salvar_resposta.php a ${rate} por segundo, ${duration} s…`);
+    let n = 0;
+    const fixed = await runAtRate({
+      url: load.url,
+      referenceUrl: `${app.url}/healthz`,
+      rate,
+      duration,
+      next: () => ({ body: body.replace('[<id>]', `ritmo-fixo-${String(++n).padStart(10, '0')}`), headers: load.headers }),
     });
     const { acknowledged, unexpected } = acknowledgedSplit(r.statusCodeStats);
     await app.stop();
@@ -104,10 +129,13 @@ export async function runSurveyBench(options: { duration?: number; connections?:
       duration,
       targetPerSec: SURVEY_TARGET_PER_SEC,
       unit: ' respostas/s',
-      acknowledged,
+      acknowledged: acknowledged + fixed.posts.acknowledged,
+      saturated: acknowledged,
       stored,
       unexpected,
       load: r,
+      rated: fixed.posts,
+      reference: fixed.reference,
       integrity: { label: 'itens gravados / esperados', value: `${items} / ${expectedItems}`, ok: orphanHeaders === 0 && items === expectedItems },
     });
   } finally {

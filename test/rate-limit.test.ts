@@ -68,6 +68,43 @@ describe('rate limits shared by every instance', () => {
     expect(Number(stored.n)).toBe(10);
   });
 
+  it('counts every answer of the franchise form, not only stored leads (the hit joins the lead transaction)', async () => {
+    const page = await fetchForm(t.app, FORM);
+    const leads = async () =>
+      Number((await t.db.selectFrom('franquia_leads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await leads();
+    const post = (payload: string, app = t.app) =>
+      app.inject({
+        method: 'POST',
+        url: FORM,
+        remoteAddress: '10.77.0.3',
+        headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+    const invalid = form({ csrf_token: page.token, nome_completo: '' });
+    const once = `${lead(page.token)}&envio_id=mesmo-envio-0001`;
+    const statuses: number[] = [];
+    // 4 refused by validation, 3 by the CSRF check, 3 of one form (stored once): 10 hits.
+    for (let i = 0; i < 4; i++) statuses.push((await post(invalid, i % 2 ? other.app : t.app)).statusCode);
+    for (let i = 0; i < 3; i++) statuses.push((await post(lead('token-errado'))).statusCode);
+    for (let i = 0; i < 3; i++) statuses.push((await post(once, i % 2 ? other.app : t.app)).statusCode);
+    expect(statuses).toEqual([422, 422, 422, 422, 403, 403, 403, 303, 303, 303]);
+    expect(await leads()).toBe(before + 1);
+
+    // Past the limit every kind of request gets the pt-BR 429 page, and nothing is stored.
+    for (const payload of [`${lead(page.token)}&envio_id=outro-envio-0002`, invalid, lead('token-errado'), once]) {
+      const res = await post(payload, other.app);
+      expect(res.statusCode, payload.slice(0, 40)).toBe(429);
+      expect(res.body).toContain('Muitas tentativas');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.headers['x-ratelimit-remaining']).toBe('0');
+    }
+    expect(await leads()).toBe(before + 1);
+    const counted = await t.db.selectFrom('limites').select('contagem').where('chave', 'like', '%|10.77.0.3').executeTakeFirstOrThrow();
+    // A refused lead's hit is rolled back with the lead; the limit holds all the same.
+    expect(Number(counted.contagem)).toBeGreaterThanOrEqual(10);
+  });
+
   it('shares the 404 limiter too', async () => {
     let last = 0;
     for (let i = 0; i < 61; i++) last = (await (i % 2 ? other.app : t.app).inject({ url: `/scan-${i}`, remoteAddress: '10.77.0.2' })).statusCode;

@@ -46,6 +46,35 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/** How many prepared SQLite statements are kept (least recently used dropped first). */
+const STATEMENT_CACHE_SIZE = 200;
+
+/**
+ * Kysely prepares every query anew; on a form POST preparing (parsing the SQL) cost about
+ * as much as running the statements. The same SQL text reuses its prepared statement
+ * (docs/decisions/140). A statement still being iterated (a streamed select) is never
+ * handed out twice: a fresh one is prepared instead.
+ */
+function withStatementCache(sqlite: SQLiteDatabase.Database) {
+  const cache = new Map<string, SQLiteDatabase.Statement>();
+  return {
+    close: () => void sqlite.close(),
+    prepare(sqlText: string) {
+      const cached = cache.get(sqlText);
+      if (cached && !cached.busy) {
+        // Most recently used goes last: the first key is the one to drop.
+        cache.delete(sqlText);
+        cache.set(sqlText, cached);
+        return cached;
+      }
+      const stmt = sqlite.prepare(sqlText);
+      if (!cached && cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(sqlText, stmt);
+      return stmt;
+    },
+  };
+}
+
 // Each engine's driver is loaded when that engine is used: a process on SQLite never holds
 // pg in memory, nor one on PostgreSQL the SQLite addon.
 const require = createRequire(import.meta.url);
@@ -77,7 +106,7 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, engine: 'sqlite', destroy: () => db.destroy() };
   }
   const tuning = { ...DEFAULT_PG_POOL, ...config.pool };

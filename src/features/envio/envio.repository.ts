@@ -9,21 +9,21 @@ export function createEnvioRepository(db: Kysely<Database>) {
   return {
     /**
      * Claims (form, envio_id) for this submission: true when it is new. A row older than
-     * `staleBefore` no longer counts (the 24 h window) and is replaced. ON CONFLICT DO
-     * NOTHING: on PostgreSQL a racing second click waits for the first commit and then
-     * finds the row, with no error and no aborted transaction.
+     * `staleBefore` no longer counts (the 24 h window) and is taken over. One statement
+     * (an upsert whose update only applies to a stale row): on PostgreSQL a racing second
+     * click waits for the first commit and then finds the row, with no error and no
+     * aborted transaction.
      */
     async claim(form: EnvioForm, envioId: string, now: string, staleBefore: string): Promise<boolean> {
-      await db
-        .deleteFrom('envios')
-        .where('formulario', '=', form)
-        .where('envio_id', '=', envioId)
-        .where('criado_em', '<', staleBefore)
-        .execute();
       const row = await db
         .insertInto('envios')
         .values({ formulario: form, envio_id: envioId, registro_id: null, criado_em: now })
-        .onConflict((oc) => oc.columns(['formulario', 'envio_id']).doNothing())
+        .onConflict((oc) =>
+          oc
+            .columns(['formulario', 'envio_id'])
+            .doUpdateSet({ registro_id: null, criado_em: now })
+            .where('envios.criado_em', '<', staleBefore),
+        )
         .returning('envio_id')
         .executeTakeFirst();
       return !!row;

@@ -15,40 +15,37 @@ export { createEnvioRepository } from './envio.repository';
 export const ENVIO_WINDOW_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
-/** Thrown inside the transaction to roll back a duplicate's work. */
-class DuplicateEnvio extends Error {}
-
 export type OnceResult = { status: 'stored'; id: number } | { status: 'duplicate'; id: number | null };
 
 export const staleBefore = (now: Date) => nowIso(new Date(now.getTime() - ENVIO_WINDOW_MS));
 
 /**
  * Runs `work` (which stores the submission and returns its id) in one transaction that
- * also claims `envioId`. Without an envio_id it simply runs once. A duplicate's work is
- * rolled back (nothing of it stays, its mail included) and the first submission's id is
- * returned instead.
+ * first claims `envioId`. Without an envio_id it simply runs once. A duplicate does no
+ * work (nothing of it is stored, its mail included) and gets the first submission's id.
+ * `first` runs before anything else in the same transaction: the form's rate-limit hit
+ * (docs/decisions/140), which throws past the limit and so rolls everything back.
  */
 export async function storeOnce(
   db: Kysely<Database>,
   form: EnvioForm,
   envioId: string | null,
   work: (trx: Transaction<Database>) => Promise<number>,
+  first?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<OnceResult> {
   const now = new Date();
-  try {
-    const id = await db.transaction().execute(async (trx) => {
-      const envios = createEnvioRepository(trx);
-      if (envioId && !(await envios.claim(form, envioId, nowIso(now), staleBefore(now)))) throw new DuplicateEnvio();
-      const newId = await work(trx);
-      if (envioId) await envios.settle(form, envioId, newId);
-      return newId;
-    });
+  return db.transaction().execute(async (trx): Promise<OnceResult> => {
+    if (first) await first(trx);
+    if (!envioId) return { status: 'stored', id: await work(trx) };
+    const envios = createEnvioRepository(trx);
+    if (!(await envios.claim(form, envioId, nowIso(now), staleBefore(now)))) {
+      const stored = await envios.find(form, envioId);
+      return { status: 'duplicate', id: stored?.registro_id ?? null };
+    }
+    const id = await work(trx);
+    await envios.settle(form, envioId, id);
     return { status: 'stored', id };
-  } catch (err) {
-    if (!(err instanceof DuplicateEnvio)) throw err;
-    const first = await createEnvioRepository(db).find(form, envioId!);
-    return { status: 'duplicate', id: first?.registro_id ?? null };
-  }
+  });
 }
 
 /** Deletes the rows past the 24 h window; returns how many. */
