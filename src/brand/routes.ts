@@ -1,7 +1,7 @@
 // The brand's generated files: the theme stylesheet and the 1200×630 share card.
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
-import sharp from 'sharp';
+import { loadSharp } from '../features/storage/images';
 import { brand, cardSvg, configureBrand, themeCss } from './index';
 
 export default fp(
@@ -20,7 +20,8 @@ export default fp(
 
     app.get(b.card, async (_request, reply) => {
       // Rendered once per process from the name and colours (about 50 ms), then kept.
-      card ??= sharp(Buffer.from(cardSvg(brand()))).png({ compressionLevel: 9, palette: true }).toBuffer();
+      // sharp is loaded here, on the first request for the card, not at start (docs/decisions/135).
+      card ??= loadSharp().then((sharp) => sharp(Buffer.from(cardSvg(brand()))).png({ compressionLevel: 9, palette: true }).toBuffer());
       try {
         const png = await card;
         return reply.type('image/png').header('cache-control', 'public, max-age=86400').send(png);

@@ -4,7 +4,8 @@
 // transaction (no transactional DDL), so processes on one file take a write lock on a
 // small lock file next to it (BEGIN IMMEDIATE, polled so a waiting process stays
 // responsive); the seed also checks emptiness inside its own transaction.
-import SQLite from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type SQLiteDatabase from 'better-sqlite3';
 import { sql, type MigrationResultSet } from 'kysely';
 import type { DatabaseConfig } from '../config';
 import { createDb, migrateToLatest, type Db } from './index';
@@ -47,7 +48,11 @@ export async function withStartupLock<T>(config: DatabaseConfig, work: (db: Db) 
   }
 }
 
+// Loaded only on SQLite, as in createDb: a process on PostgreSQL never holds the addon.
+const require = createRequire(import.meta.url);
+
 async function withSqliteFileLock<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
+  const SQLite = require('better-sqlite3') as typeof SQLiteDatabase;
   const lock = new SQLite(lockFile);
   try {
     lock.pragma('busy_timeout = 0');

@@ -7,16 +7,24 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { Metadata, OutputInfo, Sharp } from 'sharp';
 
-// sharp (libvips) is loaded on the first photo, not at start-up: it adds ~16 MB to every
-// process, most of which never receives a photo.
+// sharp (libvips) is loaded on the first image, not at start-up: it adds ~25 MB to every
+// process, most of which never receives a photo (docs/decisions/135). Every user of sharp
+// (uploads, unit photos, the brand's share card, demo photos) loads it through here.
 let sharpModule: Promise<typeof import('sharp')['default']> | undefined;
-async function loadSharp() {
-  sharpModule ??= import('sharp').then((m) => {
-    const sharp = m.default;
-    // libvips' operation cache would keep decoded images of past uploads in memory.
-    sharp.cache(false);
-    return sharp;
-  });
+export async function loadSharp() {
+  sharpModule ??= import('sharp').then(
+    (m) => {
+      const sharp = m.default;
+      // libvips' operation cache would keep decoded images of past uploads in memory.
+      sharp.cache(false);
+      return sharp;
+    },
+    (err: unknown) => {
+      // Not cached: the next image tries again (and fails with the same clear message).
+      sharpModule = undefined;
+      throw new Error(`sharp (libvips) could not be loaded; images cannot be processed: ${(err as Error).message}`, { cause: err });
+    },
+  );
   return sharpModule;
 }
 

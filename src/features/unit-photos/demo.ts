@@ -2,6 +2,7 @@
 // time and no image file is shipped. They go through the same pipeline as staff uploads.
 import { nowIso, type Db } from '../../db/index';
 import type { FileStorage } from '../storage/index';
+import { loadSharp } from '../storage/images';
 import { storeUnitPhoto } from './photos.pipeline';
 import { createPhotosRepository } from './photos.repository';
 
@@ -43,7 +44,7 @@ export const DEMO_SCENES: Scene[] = [
 ];
 
 export async function demoPhoto(scene: Scene, hue: number): Promise<Buffer> {
-  const sharp = (await import('sharp')).default;
+  const sharp = await loadSharp();
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${scene.svg(hue)}</svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }

@@ -3,14 +3,8 @@
 // the public pages serve. Files go through the storage interface: put (temporary) here,
 // commit inside the transaction that inserts the row, delete on failure.
 import type { FileStorage } from '../storage/index';
-import { processImage } from '../storage/images';
+import { loadSharp, processImage } from '../storage/images';
 import { formatsToKeep, PHOTO_FORMATS, PHOTO_MIME, photoStoragePath, photoWidths, type PhotoFormat } from './photos';
-
-let sharpModule: Promise<typeof import('sharp')> | undefined;
-async function loadSharp() {
-  sharpModule ??= import('sharp');
-  return (await sharpModule).default;
-}
 
 /** The cleaned original is kept at most this long on its longest side before the copies are made. */
 const BASE_MAX_SIDE = 2880;
