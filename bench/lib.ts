@@ -133,6 +133,8 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
   const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, entry], {
     env: {
       PATH: process.env.PATH ?? '',
+      // as `npm start` sets it (package.json): glibc's arenas otherwise keep freed memory
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       NODE_ENV: 'production',
       SESSION_SECRET: randomBytes(32).toString('hex'),
       DATABASE_URL: databaseUrl,
