@@ -3,12 +3,12 @@
 // at once on the instance that made an edit, within CATALOG_TTL_MS on another instance.
 // The second instance's clock is faked so the test does not sleep.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp, type App } from '../src/app';
+import type { App } from '../src/app';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
 import { CATALOG_TTL_MS, distanceKm, unitsByDistance, type CatalogSnapshot } from '../src/features/catalog/catalog.service';
 import type { UnitSummaryRow } from '../src/features/catalog/catalog.repository';
 import { SnapshotCache } from '../src/features/catalog/snapshot-cache';
-import { createTestApp, type TestContext } from './helpers/app';
+import { createTestApp, secondInstance, type TestContext } from './helpers/app';
 
 describe('SnapshotCache', () => {
   const snap = () => ({}) as CatalogSnapshot;
@@ -90,8 +90,7 @@ describe('cached public answers on two instances', () => {
   beforeAll(async () => {
     t = await createTestApp();
     vi.useFakeTimers({ toFake: ['Date'] });
-    other = await buildApp(t.config, { db: t.testDb.handle, logger: false });
-    await other.ready();
+    other = await secondInstance(t);
   });
   afterAll(async () => {
     vi.useRealTimers();

@@ -2,9 +2,9 @@
 // once; another instance shows it as soon as its catalog snapshot expires (5 s TTL). The
 // second instance's clock is faked so the test does not sleep.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { buildApp, type App } from '../src/app';
+import type { App } from '../src/app';
 import { CATALOG_TTL_MS } from '../src/features/catalog/catalog.service';
-import { createTestApp, type TestContext } from './helpers/app';
+import { createTestApp, secondInstance, type TestContext } from './helpers/app';
 import { form } from './helpers/http';
 import { createStaffUser, loginAs, staffToken } from './helpers/staff';
 
@@ -13,8 +13,7 @@ let other: App;
 beforeAll(async () => {
   t = await createTestApp();
   vi.useFakeTimers({ toFake: ['Date'] });
-  other = await buildApp(t.config, { db: t.testDb.handle, logger: false });
-  await other.ready();
+  other = await secondInstance(t);
 });
 afterAll(async () => {
   vi.useRealTimers();

@@ -48,3 +48,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
     },
   };
 }
+
+/** A second instance of the app on the same database, as another process behind the load balancer. */
+export async function secondInstance(t: TestContext): Promise<App> {
+  const other = await buildApp(t.config, { db: t.testDb.handle, logger: false });
+  await other.ready();
+  return other;
+}
