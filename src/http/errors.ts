@@ -73,20 +73,6 @@ export default fp(
     });
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      // A limit the route counts in its own transaction (docs/decisions/140) that this
-      // request never reached (a CSRF refusal, a body refused) counts now: past it, the
-      // answer is the 429.
-      const pending = request.rateLimit;
-      if (pending && !pending.counted) {
-        return pending.count().then(
-          () => answer(error, request, reply),
-          (err: FastifyError) => answer(err, request, reply),
-        );
-      }
-      return answer(error, request, reply);
-    });
-
-    function answer(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
       // The database is restarting or unreachable: a transaction never committed, so
       // nothing was stored. Say so and when to retry, instead of a 500.
       if (isDbUnavailableError(error)) {
@@ -160,7 +146,7 @@ export default fp(
         return sendError(request, reply, 400, 'Envio incompleto', 'O formulário chegou incompleto ou malformado. Envie de novo pela página do site. Nada foi gravado.');
       }
       return sendError(request, reply, status, 'Requisição inválida', 'Não foi possível atender a esta requisição.');
-    }
+    });
   },
   { name: 'errors', fastify: '5.x' },
 );

@@ -23,19 +23,15 @@ export const staleBefore = (now: Date) => nowIso(new Date(now.getTime() - ENVIO_
  * Runs `work` (which stores the submission and returns its id) in one transaction that
  * first claims `envioId`. Without an envio_id it simply runs once. A duplicate does no
  * work (nothing of it is stored, its mail included) and gets the first submission's id.
- * `first` runs before anything else in the same transaction: the form's rate-limit hit
- * (docs/decisions/140), which throws past the limit and so rolls everything back.
  */
 export async function storeOnce(
   db: Kysely<Database>,
   form: EnvioForm,
   envioId: string | null,
   work: (trx: Transaction<Database>) => Promise<number>,
-  first?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<OnceResult> {
   const now = new Date();
   return db.transaction().execute(async (trx): Promise<OnceResult> => {
-    if (first) await first(trx);
     if (!envioId) return { status: 'stored', id: await work(trx) };
     const envios = createEnvioRepository(trx);
     if (!(await envios.claim(form, envioId, nowIso(now), staleBefore(now)))) {

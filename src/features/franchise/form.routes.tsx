@@ -11,11 +11,8 @@ import { FranchiseFormPage, HONEYPOT_FIELD, ThankYouPage } from './form.view';
 export const FORM_PATH = '/pages/Franquia/index.php';
 export const THANKS_PATH = '/pages/Franquia/obrigado.php';
 
-/**
- * Per client address; people correcting a form a few times stay well below it. Counted in
- * the lead's own transaction (every other answer counts it alone): docs/decisions/140.
- */
-export const FORM_RATE_LIMIT = { max: 10, timeWindow: 10 * 60 * 1000, inTransaction: true };
+/** Per client address; people correcting a form a few times stay well below it. */
+export const FORM_RATE_LIMIT = { max: 10, timeWindow: 10 * 60 * 1000 };
 
 export default async function formRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -50,14 +47,7 @@ export default async function formRoutes(app: FastifyInstance) {
           h(FranchiseFormPage, { csrfToken: reply.generateCsrf(), envioId: envioId ?? newEnvioId(), values, errors: result.errors }),
         );
       }
-      let stored;
-      try {
-        stored = await storeLead({ db: app.db, config: app.config, log: request.log, countHit: request.rateLimit?.count }, result.lead, envioId);
-      } catch (err) {
-        // The rolled-back transaction took the hit with it; the error answer counts it again.
-        if ((err as { statusCode?: number }).statusCode !== 429) request.rateLimit?.notCommitted();
-        throw err;
-      }
+      const stored = await storeLead({ db: app.db, config: app.config, log: request.log }, result.lead, envioId);
       // A second POST of the same form (double click) stored nothing: the same answer as the first.
       const id = stored.id;
       request.log.info({ leadId: id, duplicate: stored.status === 'duplicate' }, 'franchise lead stored');

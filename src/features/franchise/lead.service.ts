@@ -2,9 +2,7 @@
 // the staff notification in one transaction. Never sees HTTP.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
-import type { Transaction } from 'kysely';
 import type { Db } from '../../db/index';
-import type { Database } from '../../db/types';
 import { foldText } from '../../lib/text';
 import { formatPhone as formatBrazilianPhone, echoValue, oneLine, parseEmail, parsePhone, rawString, take } from '../../lib/form/index';
 import { quoteCustomerText } from '../mail/quote';
@@ -97,14 +95,11 @@ export interface LeadContext {
   db: Db;
   config: Pick<Config, 'smtp' | 'notificationEmail' | 'franchiseNotificationEmail'>;
   log: Pick<FastifyBaseLogger, 'info'>;
-  /** counts the request against the form's rate limit inside the lead's transaction; throws past it */
-  countHit?: (trx: Transaction<Database>) => Promise<void>;
 }
 
 /**
  * Stores a validated lead (and its notification, when configured) in one transaction,
- * once per envio_id: a second POST of the same form returns the first lead's id. The
- * rate-limit hit (`countHit`) is the transaction's first statement: one write per POST.
+ * once per envio_id: a second POST of the same form returns the first lead's id.
  */
 export async function storeLead(ctx: LeadContext, lead: Omit<NewLead, 'busca'>, envioId: string | null = null): Promise<OnceResult> {
   const to = notificationTarget(ctx.config, ctx.log, 'franchise');
@@ -121,5 +116,5 @@ export async function storeLead(ctx: LeadContext, lead: Omit<NewLead, 'busca'>, 
       });
     }
     return id;
-  }, ctx.countHit);
+  });
 }

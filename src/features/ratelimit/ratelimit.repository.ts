@@ -14,11 +14,10 @@ export function createRateLimitRepository(db: Kysely<Database>) {
     /**
      * Adds one to the key's counter for the window and returns the new count, in one
      * atomic statement on both engines (INSERT … ON CONFLICT DO UPDATE … RETURNING):
-     * instances counting at the same moment never lose an increment. `within`: the caller's
-     * transaction, when the hit is part of a submission's own write (docs/decisions/140).
+     * instances counting at the same moment never lose an increment.
      */
-    async hit(chave: string, janela: number, expiraEm: number, within: Kysely<Database> = db): Promise<number> {
-      const result = await within.executeQuery<{ contagem: number | string }>(CompiledQuery.raw(hitSql, [chave, janela, expiraEm]));
+    async hit(chave: string, janela: number, expiraEm: number): Promise<number> {
+      const result = await db.executeQuery<{ contagem: number | string }>(CompiledQuery.raw(hitSql, [chave, janela, expiraEm]));
       const row = result.rows[0];
       if (!row) throw new Error('rate limit upsert returned no row');
       return Number(row.contagem);

@@ -1,8 +1,6 @@
 // Rate limits counted in the database, so every instance shares them: N instances allow
 // exactly what one does. Fixed windows (as @fastify/rate-limit had): the count of a key
 // starts again at each multiple of the window.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types';
 import type { RateLimitRepository } from './ratelimit.repository';
 
 export interface RateLimitRule {
@@ -25,15 +23,12 @@ const MAX_KEY = 200;
 
 export function createRateLimitService(repo: RateLimitRepository, now: () => number = Date.now) {
   return {
-    /**
-     * Counts one request of `key` and says whether it is within `rule`; `within` is a
-     * transaction to count in (the submission's own), otherwise the statement commits alone.
-     */
-    async hit(key: string, rule: RateLimitRule, within?: Kysely<Database>): Promise<RateLimitOutcome> {
+    /** Counts one request of `key` and says whether it is within `rule`. */
+    async hit(key: string, rule: RateLimitRule): Promise<RateLimitOutcome> {
       const t = now();
       const start = Math.floor(t / rule.timeWindow) * rule.timeWindow;
       const end = start + rule.timeWindow;
-      const count = await repo.hit(key.slice(0, MAX_KEY), start, end, within);
+      const count = await repo.hit(key.slice(0, MAX_KEY), start, end);
       return {
         allowed: count <= rule.max,
         count,
