@@ -20,7 +20,7 @@ describe('SnapshotCache', () => {
     const b = snap();
     expect(cache.get(a, 'home')).toBeUndefined();
     cache.set(a, 'home', bytes(10));
-    expect(cache.get(a, 'home')?.length).toBe(10);
+    expect(cache.get(a, 'home')?.bytes.length).toBe(10);
     // a new snapshot empties it, and a late answer made from the old one is not kept
     expect(cache.get(b, 'home')).toBeUndefined();
     cache.set(a, 'home', bytes(10));
@@ -51,7 +51,7 @@ describe('SnapshotCache', () => {
     cache.set(s, 'unidade:1', bytes(5), 5000, 1000);
     expect(cache.get(s, 'unidade:1', 5999)).toBeDefined();
     expect(cache.get(s, 'unidade:1', 6000)).toBeUndefined();
-    expect(cache.stale(s, 'unidade:1')?.length).toBe(5);
+    expect(cache.stale(s, 'unidade:1')?.bytes.length).toBe(5);
     expect(cache.stale(snap(), 'unidade:1')).toBeUndefined();
   });
 });
