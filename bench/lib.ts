@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
 import { createDb, migrateToLatest, type Db } from '../src/db/index';
 
 const require = createRequire(import.meta.url);
@@ -178,12 +179,19 @@ export interface CapturedResponse {
 }
 
 /**
- * GETs a path with no request headers but Host (what autocannon sends), so the answer is
- * exactly what the load run will get: no compression, no cookie.
+ * The request headers a phone's Chromium sends that change the answer: every browser asks
+ * for compression, so the public routes are measured as browsers get them (docs/decisions/160).
+ * No cookie: a first visit.
  */
-export function captureResponse(baseUrl: string, urlPath: string): Promise<CapturedResponse> {
+export const BROWSER_HEADERS: Readonly<Record<string, string>> = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+/**
+ * GETs a path with the headers the load run will send (a browser's, by default), so the
+ * answer is exactly what the load run will get.
+ */
+export function captureResponse(baseUrl: string, urlPath: string, headers: Record<string, string> = BROWSER_HEADERS): Promise<CapturedResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}${urlPath}`, { method: 'GET', agent: false }, (res) => {
+    const req = http.request(`${baseUrl}${urlPath}`, { method: 'GET', agent: false, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ path: urlPath, status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
@@ -194,7 +202,29 @@ export function captureResponse(baseUrl: string, urlPath: string): Promise<Captu
   });
 }
 
-/** Headers node:http writes itself (or that describe the connection, not the answer). */
+/** The answer's Content-Encoding, if any. */
+export function contentEncoding(c: CapturedResponse): string | undefined {
+  for (let i = 0; i < c.rawHeaders.length; i += 2) if (c.rawHeaders[i]!.toLowerCase() === 'content-encoding') return c.rawHeaders[i + 1];
+  return undefined;
+}
+
+/** The body as the browser reads it, decompressed: for checking what a route answered. */
+export function decodedBody(c: CapturedResponse): Buffer {
+  switch (contentEncoding(c)) {
+    case 'br':
+      return zlib.brotliDecompressSync(c.body);
+    case 'gzip':
+      return zlib.gunzipSync(c.body);
+    case 'deflate':
+      return zlib.inflateSync(c.body);
+    case 'zstd':
+      return zlib.zstdDecompressSync(c.body);
+    default:
+      return c.body;
+  }
+}
+
+/** Headers node:http writes itself (or that describe the connection, not the answer); content-encoding and vary are replayed. */
 const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /**
@@ -259,7 +289,7 @@ export interface LoadResult {
   rssMb: number | null;
 }
 
-/** A short warm-up (JIT, caches), then the measured autocannon run with RSS sampled every 200 ms. */
+/** A short warm-up (JIT, caches), then the measured autocannon run with RSS sampled every 200 ms; a browser's headers unless told. */
 export async function runLoad(
   server: ChildServer,
   label: string,
@@ -270,14 +300,15 @@ export async function runLoad(
   const connections = options.connections ?? DEFAULT_CONNECTIONS;
   const duration = options.duration ?? benchDuration();
   const warmup = options.warmup ?? Math.min(2, Math.max(1, Math.round(duration / 5)));
-  await autocannon({ url, connections, duration: warmup, headers: options.headers });
+  const headers = options.headers ?? BROWSER_HEADERS;
+  await autocannon({ url, connections, duration: warmup, headers });
   let rss: number | null = server.rssMb();
   const timer = setInterval(() => {
     const now = server.rssMb();
     if (now !== null) rss = Math.max(rss ?? 0, now);
   }, 200);
   try {
-    const r = await autocannon({ url, connections, duration, headers: options.headers });
+    const r = await autocannon({ url, connections, duration, headers });
     return {
       label,
       path: urlPath,
@@ -345,6 +376,7 @@ export const fmt = {
   ms: (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`,
   pct: (n: number) => `${(n * 100).toFixed(1)}%`,
   mb: (n: number | null) => (n === null ? 'n/d' : `${n.toFixed(1)} MB`),
+  bytes: (n: number) => n.toLocaleString('en-US'),
 };
 
 // ---- Submission benchmarks (bench/leads.ts, bench/survey.ts) ----

@@ -9,12 +9,20 @@
 // same path: the ratio uses that neighbouring run, so background load skews both alike.
 // BENCH_ROUNDS (default 3) repeats every pair; the median ratio and median p99 are reported,
 // so one burst of load from another process does not decide a route's figure.
+//
+// Every request carries a phone's Chromium `accept-encoding` (BROWSER_HEADERS): that is what
+// visitors get — the 160 KB home page goes out as ~7.5 KB of brotli — and the replay server
+// then replays those compressed bytes. Measured without it, the big pages' p99 was a measure
+// of the loopback carrying 160 KB per answer (the bare server missed 10 ms too), not of the
+// app, and it hid the cost of compressing on every request (docs/decisions/160).
 import { seedLargeCatalog } from '../src/db/seeds/large';
 import {
   atLeast,
   atMost,
   benchDuration,
   captureResponse,
+  contentEncoding,
+  decodedBody,
   DEFAULT_CONNECTIONS,
   fmt,
   formatTarget,
@@ -99,7 +107,7 @@ async function main() {
         skipped.push(`${route.label} (${route.path}): 404 neste ramo, não medida`);
         continue;
       }
-      if (c.status !== 200 || !route.check(c.body.toString('utf8'))) {
+      if (c.status !== 200 || !route.check(decodedBody(c).toString('utf8'))) {
         throw new Error(`${route.label}: resposta inesperada (${c.status}) em ${route.path}`);
       }
       captured.push({ route, c });
@@ -138,7 +146,7 @@ async function main() {
     rows.push([
       r.label,
       r.path,
-      `${headerBytes(c)} + ${c.body.length}`,
+      `${contentEncoding(c) ?? ''} ${fmt.bytes(headerBytes(c))} + ${fmt.bytes(c.body.length)}`.trim(),
       fmt.rps(r.reqPerSec),
       fmt.ms(r.p99),
       `${fmt.rps(same.reqPerSec)} (p99 ${fmt.ms(same.p99)})`,
@@ -151,7 +159,7 @@ async function main() {
   console.log(
     `Resultados (${DEFAULT_CONNECTIONS} conexões, ${duration} s por medida, ${UNITS} unidades, ${PLANS} planos, ${new Date().toISOString()}):`,
   );
-  printTable(['medida', 'rota', 'bytes (cab. + corpo)', 'app req/s', 'app p99', 'mesmos bytes req/s', 'razão (mediana; rodadas)', 'meta de vazão', 'meta p99'], rows);
+  printTable(['medida', 'rota', 'bytes (codificação, cab. + corpo)', 'app req/s', 'app p99', 'mesmos bytes req/s', 'razão (mediana; rodadas)', 'meta de vazão', 'meta p99'], rows);
   if (ROUNDS > 1) console.log(`req/s e p99: medianas de ${ROUNDS} rodadas; razão: mediana das razões de cada par de medidas vizinhas.`);
   for (const s of skipped) console.log(`Pulada: ${s}`);
 

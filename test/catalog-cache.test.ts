@@ -1,13 +1,17 @@
 // The per-snapshot cache of rendered answers (docs/decisions/130): bounded, emptied when the
 // snapshot changes, and every cached public answer follows the snapshot's freshness rule —
 // at once on the instance that made an edit, within CATALOG_TTL_MS on another instance.
-// The second instance's clock is faked so the test does not sleep.
+// The second instance's clock is faked so the test does not sleep. Kept answers also keep
+// their compressed forms, made once per snapshot (docs/decisions/160).
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../src/app';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
 import { CATALOG_TTL_MS, distanceKm, unitsByDistance, type CatalogSnapshot } from '../src/features/catalog/catalog.service';
 import type { UnitSummaryRow } from '../src/features/catalog/catalog.repository';
 import { SnapshotCache } from '../src/features/catalog/snapshot-cache';
+import { PRIVACY_PATH } from '../src/features/catalog/privacy.view';
 import { createTestApp, secondInstance, type TestContext } from './helpers/app';
 
 describe('SnapshotCache', () => {
@@ -20,7 +24,7 @@ describe('SnapshotCache', () => {
     const b = snap();
     expect(cache.get(a, 'home')).toBeUndefined();
     cache.set(a, 'home', bytes(10));
-    expect(cache.get(a, 'home')?.length).toBe(10);
+    expect(cache.get(a, 'home')?.bytes.length).toBe(10);
     // a new snapshot empties it, and a late answer made from the old one is not kept
     expect(cache.get(b, 'home')).toBeUndefined();
     cache.set(a, 'home', bytes(10));
@@ -44,6 +48,31 @@ describe('SnapshotCache', () => {
     expect(cache.get(s, 'huge')).toBeUndefined();
   });
 
+  it('keeps compressed forms with their answer, in the byte bound, and drops them with it', () => {
+    const cache = new SnapshotCache({ entries: 10, bytes: 20_000 });
+    const s = snap();
+    cache.get(s, 'x');
+    const page = Buffer.from('<p>Academia Movimento</p>\n'.repeat(300));
+    const answer = cache.set(s, 'home', page);
+    const br = cache.encoded(answer, 'br');
+    expect(zlib.brotliDecompressSync(br)).toEqual(page);
+    expect(cache.encoded(cache.get(s, 'home')!, 'br')).toBe(br); // the same buffer: not made again
+    const gzip = cache.encoded(answer, 'gzip');
+    expect(zlib.gunzipSync(gzip)).toEqual(page);
+    expect(cache.stats()).toEqual({ entries: 1, bytes: page.length + br.length + gzip.length });
+    // a compressed form that pushes past the bound evicts the least recently used answer
+    cache.set(s, 'other', bytes(20_000 - page.length - br.length - gzip.length));
+    cache.get(s, 'home');
+    const next = cache.set(s, 'pass', Buffer.from('<p>Pass</p>'.repeat(100)));
+    expect(cache.stats().entries).toBe(2); // 'other' went to make room for the page itself
+    cache.encoded(next, 'gzip');
+    expect(cache.stats().bytes).toBeLessThanOrEqual(20_000);
+    // a new snapshot drops them all; compressing an answer no longer kept counts nothing
+    expect(cache.get(snap(), 'home')).toBeUndefined();
+    cache.encoded(next, 'br');
+    expect(cache.stats()).toEqual({ entries: 0, bytes: 0 });
+  });
+
   it('expires answers with a time to live, but keeps them for a database outage', () => {
     const cache = new SnapshotCache({ entries: 10, bytes: 1000 });
     const s = snap();
@@ -51,7 +80,7 @@ describe('SnapshotCache', () => {
     cache.set(s, 'unidade:1', bytes(5), 5000, 1000);
     expect(cache.get(s, 'unidade:1', 5999)).toBeDefined();
     expect(cache.get(s, 'unidade:1', 6000)).toBeUndefined();
-    expect(cache.stale(s, 'unidade:1')?.length).toBe(5);
+    expect(cache.stale(s, 'unidade:1')?.bytes.length).toBe(5);
     expect(cache.stale(snap(), 'unidade:1')).toBeUndefined();
   });
 });
@@ -177,5 +206,101 @@ describe('cached public answers on two instances', () => {
     const json = await other.inject('/unidades.json?lat=-23.56&lng=-46.65');
     expect(json.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+});
+
+describe('cached answers in the encoding the client asks for', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  const decode = (res: LightMyRequestResponse) => {
+    const encoding = res.headers['content-encoding'];
+    return encoding === 'br' ? zlib.brotliDecompressSync(res.rawPayload) : encoding === 'gzip' ? zlib.gunzipSync(res.rawPayload) : res.rawPayload;
+  };
+  const get = async (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => {
+    const res = await t.app.inject({ method, url, headers });
+    expect(res.statusCode, url).toBe(200);
+    return res;
+  };
+  const urls = ['/', '/unidades', '/pages/Pass/index.php?id=1', '/Detalhes.php?id=1', '/sitemap.xml'];
+  const cases: [Record<string, string>, string | undefined][] = [
+    [{ 'accept-encoding': 'br' }, 'br'],
+    [{ 'accept-encoding': 'gzip' }, 'gzip'],
+    [{}, undefined],
+    [{ 'accept-encoding': 'identity' }, undefined],
+    [{ 'accept-encoding': 'br;q=0, gzip' }, 'gzip'],
+    [{ 'accept-encoding': 'gzip, deflate, br, zstd' }, 'br'], // a phone's Chromium
+    [{ 'accept-encoding': 'br', 'x-no-compression': '1' }, undefined],
+  ];
+
+  it('every cached page is sent in the negotiated encoding, decoding to the identity bytes, with vary and its own length', async () => {
+    for (const url of urls) {
+      const identity = (await get(url)).rawPayload;
+      expect(identity.length, url).toBeGreaterThanOrEqual(1024);
+      for (const [headers, encoding] of cases) {
+        const res = await get(url, headers);
+        const label = `${url} ${JSON.stringify(headers)}`;
+        expect(res.headers['content-encoding'], label).toBe(encoding);
+        expect(res.headers.vary, label).toMatch(/accept-encoding/i);
+        expect(Number(res.headers['content-length']), label).toBe(res.rawPayload.length);
+        expect(decode(res).equals(identity), label).toBe(true);
+        if (encoding) expect(res.rawPayload.length, label).toBeLessThan(identity.length / 2);
+      }
+      // HEAD: the same headers, no body
+      const br = await get(url, { 'accept-encoding': 'br' });
+      const head = await get(url, { 'accept-encoding': 'br' }, 'HEAD');
+      expect(head.headers['content-encoding']).toBe('br');
+      expect(head.headers['content-length']).toBe(br.headers['content-length']);
+      expect(head.rawPayload.length).toBe(0);
+    }
+  });
+
+  it('search answers: small ones go as they are, without vary', async () => {
+    const res = await get('/search_ajax.php?q=movimento', { 'accept-encoding': 'br' });
+    expect(res.rawPayload.length).toBeLessThan(1024);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toBeUndefined();
+    expect(res.json()).not.toHaveLength(0);
+  });
+
+  it('picks the encoding @fastify/compress picks for the same header (the privacy page is compressed by it)', async () => {
+    const headers = ['br', 'gzip', 'identity', 'deflate', '*', 'x-gzip', 'BR', 'zstd, gzip', 'br;q=0, *', 'gzip;q=0.5, br;q=0.4', 'gzip;q=1, br;q=1', 'br; q=0.9 , gzip', 'br;q=abc, gzip;q=0.1', 'identity;q=1, gzip;q=0.1', 'gzip;q=0, br;q=0', ''];
+    for (const h of headers) {
+      const byCompress = await get(PRIVACY_PATH, { 'accept-encoding': h });
+      const cached = await get('/', { 'accept-encoding': h });
+      expect(cached.headers['content-encoding'], h).toBe(byCompress.headers['content-encoding']);
+    }
+  });
+
+  it('compresses once per snapshot: the same bytes again without compressing, new bytes after an edit', async () => {
+    const unit = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+    const first = await get('/unidades', { 'accept-encoding': 'br' });
+    const gzipFirst = await get('/unidades', { 'accept-encoding': 'gzip' });
+    const br = vi.spyOn(zlib, 'brotliCompressSync');
+    const gzip = vi.spyOn(zlib, 'gzipSync');
+    try {
+      const again = await get('/unidades', { 'accept-encoding': 'br' });
+      expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+      expect((await get('/unidades', { 'accept-encoding': 'gzip' })).rawPayload.equals(gzipFirst.rawPayload)).toBe(true);
+      expect(br).not.toHaveBeenCalled();
+      expect(gzip).not.toHaveBeenCalled();
+
+      await t.db.updateTable('unidades').set({ nome: 'Movimento Comprimida Nova' }).where('id', '=', unit.id).execute();
+      invalidateCatalogCache(t.app);
+      const edited = await get('/unidades', { 'accept-encoding': 'br' });
+      expect(edited.rawPayload.equals(first.rawPayload)).toBe(false);
+      expect(decode(edited).toString()).toContain('Movimento Comprimida Nova');
+      expect(decode(edited).toString()).not.toContain(unit.nome);
+      expect(br).toHaveBeenCalledTimes(1); // made once for the new snapshot…
+      expect((await get('/unidades', { 'accept-encoding': 'br' })).rawPayload.equals(edited.rawPayload)).toBe(true);
+      expect(br).toHaveBeenCalledTimes(1); // …and kept
+      expect(decode(await get('/unidades', { 'accept-encoding': 'gzip' })).toString()).toContain('Movimento Comprimida Nova');
+    } finally {
+      br.mockRestore();
+      gzip.mockRestore();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { isDbUnavailableError } from '../../db/unavailable';
 import { renderPage } from '../../views/render';
 import { featuredPlans, parseId, type CatalogService } from './catalog.service';
 import { SnapshotCache } from './snapshot-cache';
+import { sendCached } from './send-cached';
 import { HomePage, PassPage, UnitPage } from './catalog.view';
 
 // `tipo` is "plano" | "unidade"; a plain string keeps the serialiser on its fast path.
@@ -51,12 +52,13 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     const q = request.query.q ?? '';
     const snap = await service.snapshot();
     const cached = searches.get(snap, q);
-    if (cached) return reply.type(JSON_TYPE).send(cached);
+    if (cached) return sendCached(reply.type(JSON_TYPE), searches, cached);
     const outcome = await service.search(q);
     if (!outcome.ok) return reply.code(400).send({ error: outcome.error, message: outcome.message });
     const body = Buffer.from(reply.serialize(outcome.items) as string);
-    if (q.length <= MAX_CACHED_QUERY) searches.set(snap, q, body);
-    return reply.type(JSON_TYPE).send(body);
+    // Too long to keep: sent as it is, compressed (if asked) by @fastify/compress.
+    if (q.length > MAX_CACHED_QUERY) return reply.type(JSON_TYPE).send(body);
+    return sendCached(reply.type(JSON_TYPE), searches, searches.set(snap, q, body));
   };
   const searchSchema = {
     querystring: SearchQuery,
@@ -74,7 +76,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
       const html =
         pages.get(snap, 'home') ??
         pages.set(snap, 'home', Buffer.from(renderPage(h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q: '', results: null, error: null }))));
-      return reply.type(HTML).send(html);
+      return sendCached(reply.type(HTML), pages, html);
     }
     const outcome = await service.searchDetailed(q);
     if (!outcome.ok) {
@@ -101,21 +103,21 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     const key = `unidade:${id}`;
     const now = Date.now();
     const cached = pages.get(snap, key, now);
-    if (cached) return reply.type(HTML).send(cached);
+    if (cached) return sendCached(reply.type(HTML), pages, cached);
     let data;
     try {
       data = await service.unitPage(id);
     } catch (err) {
       // Database unreachable: the page rendered before is better than an error.
       const stale = pages.stale(snap, key);
-      if (stale && isDbUnavailableError(err)) return reply.type(HTML).send(stale);
+      if (stale && isDbUnavailableError(err)) return sendCached(reply.type(HTML), pages, stale);
       throw err;
     }
     if (!data) return unknownUnit(request, reply);
     // The timetable and hours are read from the database, not the snapshot: kept for the
     // snapshot's own freshness window, so other instances' edits show within it too.
     const html = pages.set(snap, key, Buffer.from(renderPage(h(UnitPage, { data }))), service.ttlMs, now);
-    return reply.type(HTML).send(html);
+    return sendCached(reply.type(HTML), pages, html);
   });
 
   r.get('/pages/Pass/index.php', { schema: { querystring: IdQuery }, attachValidation: true }, async (request, reply) => {
@@ -124,9 +126,9 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     const snap = await service.snapshot();
     const key = `pass:${id}`;
     const cached = pages.get(snap, key);
-    if (cached) return reply.type(HTML).send(cached);
+    if (cached) return sendCached(reply.type(HTML), pages, cached);
     const data = await service.passPage(id);
     if (!data) return unknownUnit(request, reply);
-    return reply.type(HTML).send(pages.set(snap, key, Buffer.from(renderPage(h(PassPage, { data })))));
+    return sendCached(reply.type(HTML), pages, pages.set(snap, key, Buffer.from(renderPage(h(PassPage, { data })))));
   });
 }

@@ -7,6 +7,7 @@ import { nearestUnits, type CatalogService } from './catalog.service';
 import { nearJson, parseLimit, parsePoint, resolveNear } from './nearby';
 import { UnitsPage } from './nearby.view';
 import { SnapshotCache } from './snapshot-cache';
+import { sendCached } from './send-cached';
 import { renderPage } from '../../views/render';
 
 const HTML = 'text/html; charset=utf-8';
@@ -36,14 +37,14 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
     // city name is the same page for everyone who types the same thing.
     const key = request.validationError || query.lat?.trim() || query.lng?.trim() ? null : `${query.cep ?? ''}\u0000${query.cidade ?? ''}`;
     const cached = key === null ? undefined : pages.get(snap, key);
-    if (cached) return reply.type(HTML).send(cached);
+    if (cached) return sendCached(reply.type(HTML), pages, cached);
     const outcome = request.validationError
       ? ({ kind: 'invalid', field: 'cidade', message: 'Busca muito longa.' } as const)
       : resolveNear(snap, query);
     const status = outcome.kind === 'invalid' ? 400 : 200;
     const html = Buffer.from(renderPage(h(UnitsPage, { snapshot: snap, query, outcome })));
-    if (key !== null && status === 200) pages.set(snap, key, html);
-    return reply.code(status).type(HTML).send(html);
+    if (key === null || status !== 200) return reply.code(status).type(HTML).send(html);
+    return sendCached(reply.type(HTML), pages, pages.set(snap, key, html));
   });
 
   r.get(

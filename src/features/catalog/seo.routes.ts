@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { absoluteUrl } from '../../brand/index';
 import type { CatalogService, CatalogSnapshot } from './catalog.service';
 import { SnapshotCache } from './snapshot-cache';
+import { sendCached } from './send-cached';
 import { h } from 'preact';
 import { renderPage } from '../../views/render';
 import { passHref, unitHref } from './catalog.view';
@@ -26,7 +27,7 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService) {
   app.get('/sitemap.xml', async (_request, reply) => {
     const snap = await service.snapshot();
     const body = sitemaps.get(snap, 'sitemap') ?? sitemaps.set(snap, 'sitemap', Buffer.from(sitemap(snap)));
-    return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
+    return sendCached(reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300'), sitemaps, body);
   });
 
   app.get('/robots.txt', async (_request, reply) => {

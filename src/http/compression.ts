@@ -1,0 +1,13 @@
+// What the app compresses, in one place: @fastify/compress (static.ts) compresses answers as
+// they are sent, and the catalog keeps its cached answers compressed per snapshot
+// (docs/decisions/160); both must agree on when a body is worth compressing.
+
+/** Bodies smaller than this are sent as they are: the headers would eat the gain. */
+export const COMPRESS_THRESHOLD = 1024;
+
+/** In order of preference when a client accepts several at the same quality. */
+export const COMPRESS_ENCODINGS = ['br', 'gzip'] as const;
+export type CompressEncoding = (typeof COMPRESS_ENCODINGS)[number];
+
+/** @fastify/compress's own default (text, JSON, XML): named here so the cached answers use the same. */
+export const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)|octet-stream(?:;|$)/u;
