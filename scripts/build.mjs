@@ -1,5 +1,5 @@
 // Bundles the server and CLI and the browser modules.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Dependencies stay external (loaded from node_modules at run time), except two ES-module
@@ -24,10 +24,9 @@ await Promise.all([
     format: 'esm',
     target: 'node22',
     external,
+    // The map is written for `node --enable-source-maps` when debugging; `npm start` does not
+    // parse it (Node decodes it whole at start: ~22 MB of heap, docs/decisions/165).
     sourcemap: true,
-    // Maps without the sources: stack traces still point at src/ lines, and the map that
-    // --enable-source-maps parses at start stays small (with the bundled libraries' sources
-    // inlined it cost ~25 MB of memory).
     sourcesContent: false,
     jsx: 'automatic',
     jsxImportSource: 'preact',
@@ -47,3 +46,13 @@ await Promise.all([
       })
     : Promise.resolve(),
 ]);
+
+// esbuild escapes non-ASCII characters in strings but keeps them in comments and regular
+// expressions; one such character makes V8 hold the whole 1.5 MB bundle as a two-byte string
+// (3 MB). Escaped, the source stays one byte per character (docs/decisions/165). \uXXXX means
+// the same character in a comment, a string or a regular expression.
+for (const file of ['dist/server.js', ...cliEntries.map((f) => f.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js'))]) {
+  const code = readFileSync(file, 'utf8');
+  const ascii = code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii !== code) writeFileSync(file, ascii);
+}
