@@ -134,12 +134,16 @@ export default fp(
         return sendError(request, reply, 429, 'Muitas tentativas', 'Você fez muitas requisições seguidas. Aguarde um pouco e tente de novo.');
       }
       if (status === 415) {
+        // Only the routes that take files parse multipart (forms.ts, uploadRoutes).
+        const multipartBody = /^multipart\//i.test(String(request.headers['content-type'] ?? ''));
         return sendError(
           request,
           reply,
           415,
           'Formato não suportado',
-          'Esta página recebe apenas formulários (application/x-www-form-urlencoded, ou multipart/form-data quando há fotos). Nada foi gravado.',
+          multipartBody
+            ? 'Este formulário não recebe arquivos: envie-o pela página do site. Nada foi gravado.'
+            : 'Esta página recebe apenas formulários (application/x-www-form-urlencoded, ou multipart/form-data quando há fotos). Nada foi gravado.',
         );
       }
       if (status === 400 && /multipart|boundary|Unexpected end of form|Malformed/i.test(error.message)) {

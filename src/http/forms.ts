@@ -3,16 +3,9 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import csrf from '@fastify/csrf-protection';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseQueryString } from 'node:querystring';
 import { httpError } from './errors';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** the route reads a multipart body (file uploads); elsewhere multipart is refused with 415 */
-    multipart?: boolean;
-  }
-}
 
 /** Bodies: at most this many fields (pairs) and this many distinct names (docs/decisions/083). */
 export const FORM_MAX_PAIRS = 5000;
@@ -29,6 +22,21 @@ export function parseFormBody(text: string): Record<string, string | string[]> {
     throw httpError(413, 'Campos demais', `O formulário enviado tem campos demais (o máximo é ${FORM_MAX_NAMES} nomes diferentes). Nada foi gravado.`);
   }
   return parsed;
+}
+
+const MULTIPART_LIMITS = { fileSize: 10 * 1024 * 1024, files: 2, fields: 30, parts: 40, fieldSize: 64 * 1024 };
+
+/**
+ * Routes that take files (free message, unit photos, timetable CSV) are registered through
+ * this: @fastify/multipart, its parser and its two async hooks (temp-file cleanup) live in
+ * their scope only, so no other request pays for them. Elsewhere a multipart body has no
+ * parser and is refused with 415 (errors.ts says the form takes no files).
+ */
+export function uploadRoutes(routes: (scope: FastifyInstance) => void) {
+  return async (scope: FastifyInstance) => {
+    await scope.register(multipart, { limits: MULTIPART_LIMITS });
+    routes(scope);
+  };
 }
 
 /** The interface names the token `csrf_token` (franchise, staff) or `_token` (feedback forms). */
@@ -60,16 +68,7 @@ export default fp<{ secret: string }>(
     // text body gets 415 with a pt-BR message instead of reaching a form's rules.
     app.removeContentTypeParser(['application/json', 'text/plain']);
     await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT, parser: parseFormBody });
-    await app.register(multipart, {
-      limits: { fileSize: 10 * 1024 * 1024, files: 2, fields: 30, parts: 40, fieldSize: 64 * 1024 },
-    });
-    // Callback hooks, not async: they run on every request.
-    app.addHook('preValidation', (request, _reply, done) => {
-      if (request.isMultipart() && !request.routeOptions.config.multipart) {
-        return done(httpError(415, 'Formato não suportado', 'Este formulário não recebe arquivos: envie-o pela página do site. Nada foi gravado.'));
-      }
-      done();
-    });
+    // A callback hook, not async: it runs on every request.
     // A NUL in the address (path or query) is never a value anyone typed; PostgreSQL cannot
     // even compare it. Refused before any route or query sees it.
     app.addHook('onRequest', (request, _reply, done) => {

@@ -11,13 +11,14 @@ import type { CatalogSnapshot } from './catalog.service';
 
 /**
  * Made once per answer per snapshot, so stronger than @fastify/compress's per-request
- * brotli 4: quality 8 is ~9 % smaller on the 160 KB home page for ~2 ms once; quality 9 and
- * up cost 40–200 ms of a blocked event loop for 1–8 % more (figures in decision 160).
+ * brotli 4: quality 5 is ~8 % smaller on the 160 KB home page. Quality 6–8 gain ≤ 1.4 % more
+ * but their match finder's tables take 4–13 MB of native memory per call, which malloc then
+ * keeps (RSS); 9 and up also block the event loop for 40–200 ms (figures in decision 160).
  */
 const COMPRESS: Record<CompressEncoding, (bytes: Buffer) => Buffer> = {
   br: (bytes) =>
     zlib.brotliCompressSync(bytes, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 8, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
     }),
   gzip: (bytes) => zlib.gzipSync(bytes, { level: 9 }),
 };

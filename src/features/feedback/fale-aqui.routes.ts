@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendInvalid } from '../../http/errors';
+import { uploadRoutes } from '../../http/forms';
 import { toId } from '../../lib/form/index';
 import { multipartReader, receivedUpload, releaseUpload } from '../storage/multipart';
 import { readMessageFields } from './fale-aqui.service';
@@ -38,31 +39,36 @@ export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackSer
     },
   );
 
-  r.post(
-    FALE_AQUI_POST_PATH,
-    {
-      // The multipart body is a stream: read by readMultipart, checked by the service.
-      preHandler: [readMultipart, app.csrfProtection],
-      onSend: releaseUpload,
-      // Each request may hold up to 30 MB in memory while it is checked: a per-address
-      // limit keeps one client from filling the memory (a gym's wi-fi stays far below it).
-      config: { formPath: FALE_AQUI_PATH, multipart: true, rateLimit: { max: 10, timeWindow: 60_000 } },
-    },
-    async (request, reply) => {
-      const upload = receivedUpload(request);
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const result = await service.submit(body, upload.files, upload.problem);
-      // Stored, or a second POST of the same form (stored nothing): the same answer.
-      if (result.status !== 'invalid') return reply.redirect(THANKS_PATH, 303);
-      const hadFiles = upload.files.length > 0 || upload.problem !== null;
-      const units = await service.activeUnits();
-      return sendInvalid(
-        request,
-        reply,
-        result.errors,
-        () => h(FaleAquiPage, { values: result.values, errors: result.errors, hadFiles, units, csrfToken: reply.generateCsrf() }),
-        result.httpStatus,
+  // Takes files: multipart is parsed in this route's scope only (forms.ts).
+  await app.register(
+    uploadRoutes((scope) => {
+      scope.withTypeProvider<TypeBoxTypeProvider>().post(
+        FALE_AQUI_POST_PATH,
+        {
+          // The multipart body is a stream: read by readMultipart, checked by the service.
+          preHandler: [readMultipart, app.csrfProtection],
+          onSend: releaseUpload,
+          // Each request may hold up to 30 MB in memory while it is checked: a per-address
+          // limit keeps one client from filling the memory (a gym's wi-fi stays far below it).
+          config: { formPath: FALE_AQUI_PATH, rateLimit: { max: 10, timeWindow: 60_000 } },
+        },
+        async (request, reply) => {
+          const upload = receivedUpload(request);
+          const body = (request.body ?? {}) as Record<string, unknown>;
+          const result = await service.submit(body, upload.files, upload.problem);
+          // Stored, or a second POST of the same form (stored nothing): the same answer.
+          if (result.status !== 'invalid') return reply.redirect(THANKS_PATH, 303);
+          const hadFiles = upload.files.length > 0 || upload.problem !== null;
+          const units = await service.activeUnits();
+          return sendInvalid(
+            request,
+            reply,
+            result.errors,
+            () => h(FaleAquiPage, { values: result.values, errors: result.errors, hadFiles, units, csrfToken: reply.generateCsrf() }),
+            result.httpStatus,
+          );
+        },
       );
-    },
+    }),
   );
 }

@@ -9,6 +9,7 @@ import type { FileStorage } from '../storage/index';
 import { MAX_UNIT_PHOTO_BYTES, PHOTO_FILE, PHOTO_MIME, photoStoragePath, type PhotoFormat } from './photos';
 import type { PhotoErrors, PhotosService } from './photos.service';
 import { PhotosPage, photosPath } from './photos.view';
+import { uploadRoutes } from '../../http/forms';
 import { IdParam } from '../../http/params';
 import { toId } from '../../lib/form/index';
 
@@ -69,18 +70,23 @@ export function photosStaffRoutes(service: PhotosService) {
       render(request, reply, Number(request.params.id), 200, { saved: request.query.salvo === '1' }),
     );
 
-    r.post(
-      photosPath(0).replace('/0/', '/:id/'),
-      { preHandler: [app.requireAdmin, readPhotoUpload, app.csrfProtection], schema: { params: UnitParams }, config: { formPath: '/admin/conteudo/unidades', multipart: true } },
-      async (request, reply) => {
-        const unitId = Number(request.params.id);
-        if (!(await service.unit(unitId))) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
-        const upload = uploads.get(request) ?? { fields: {}, file: null, tooLarge: false };
-        const result = await service.upload(unitId, request.staff!.id, { alt: upload.fields.alt, file: upload.file, filename: upload.filename, tooLarge: upload.tooLarge });
-        if (result.ok) return reply.redirect(`${photosPath(unitId)}?salvo=1`, 303);
-        if (wantsJson(request)) return reply.code(result.status).send({ errors: result.errors });
-        return render(request, reply, unitId, result.status, { errors: result.errors, values: { alt: upload.fields.alt } });
-      },
+    // Takes a file: multipart is parsed in this route's scope only (forms.ts).
+    await app.register(
+      uploadRoutes((scope) => {
+        scope.withTypeProvider<TypeBoxTypeProvider>().post(
+          photosPath(0).replace('/0/', '/:id/'),
+          { preHandler: [app.requireAdmin, readPhotoUpload, app.csrfProtection], schema: { params: UnitParams }, config: { formPath: '/admin/conteudo/unidades' } },
+          async (request, reply) => {
+            const unitId = Number(request.params.id);
+            if (!(await service.unit(unitId))) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
+            const upload = uploads.get(request) ?? { fields: {}, file: null, tooLarge: false };
+            const result = await service.upload(unitId, request.staff!.id, { alt: upload.fields.alt, file: upload.file, filename: upload.filename, tooLarge: upload.tooLarge });
+            if (result.ok) return reply.redirect(`${photosPath(unitId)}?salvo=1`, 303);
+            if (wantsJson(request)) return reply.code(result.status).send({ errors: result.errors });
+            return render(request, reply, unitId, result.status, { errors: result.errors, values: { alt: upload.fields.alt } });
+          },
+        );
+      }),
     );
 
     r.post(

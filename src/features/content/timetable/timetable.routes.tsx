@@ -1,5 +1,6 @@
 // A unit's timetable: admins for any unit, managers for their own units only.
 import { invalidBody } from '../../../http/errors';
+import { uploadRoutes } from '../../../http/forms';
 import { toId } from '../../../lib/form/index';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -95,35 +96,40 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
     return done(request, reply, `${base(id)}?ok=grade_copiada`, { aulas: result.value.count });
   });
 
-  r.post(
-    '/admin/conteudo/unidades/:id/aulas/csv',
-    { preHandler: [app.requireStaff, requireUnitAccess, readUpload, app.csrfProtection], onSend: releaseUpload, schema: { params: IdParams }, config: { multipart: true } },
-    async (request, reply) => {
-      const id = request.params.id;
-      const data = await s.timetable.page(id);
-      if (!data) return notFound(request, reply, 'Unidade não encontrada');
-      const file = (request.body as { arquivo?: { data?: Buffer; truncated?: boolean; tooLarge?: boolean } }).arquivo;
-      let problem: string | null = null;
-      if (!file) problem = 'Escolha um arquivo CSV.';
-      else if (file.tooLarge || file.truncated) problem = 'O arquivo é grande demais (máximo 256 KB).';
-      else if (!file.data?.length) problem = 'O arquivo está vazio.';
-      else if (file.data.includes(0)) problem = 'O arquivo não é um CSV de texto.';
-      if (problem) {
-        if (request.headers.accept?.includes('application/json')) return reply.code(422).send(invalidBody({ arquivo: problem }));
-        return renderPage(request, reply, id, { uploadErrors: { arquivo: problem } }, 422);
-      }
-      const parsed = parseTimetableCsv(file!.data!.toString('utf8'));
-      const rows = await s.timetable.preview(parsed.rows);
-      const ok = !parsed.problems.length && rows.length > 0 && rows.every((row) => !row.problems.length);
-      if (request.headers.accept?.includes('application/json')) {
-        return reply.code(ok ? 200 : 422).send({ ok, problemas: parsed.problems, linhas: rows.map((x) => ({ linha: x.line, valores: x.values, problemas: x.problems })) });
-      }
-      const payload = JSON.stringify(parsed.rows);
-      return reply.page(
-        <CsvPreviewPage staff={staffProps(request, reply)} unit={data.unit} rows={rows} fileProblems={parsed.problems} replacing={data.classes.length} payload={payload} />,
-        ok ? 200 : 422,
+  // Takes a file: multipart is parsed in this route's scope only (forms.ts).
+  app.register(
+    uploadRoutes((scope) => {
+      scope.withTypeProvider<TypeBoxTypeProvider>().post(
+        '/admin/conteudo/unidades/:id/aulas/csv',
+        { preHandler: [app.requireStaff, requireUnitAccess, readUpload, app.csrfProtection], onSend: releaseUpload, schema: { params: IdParams } },
+        async (request, reply) => {
+          const id = request.params.id;
+          const data = await s.timetable.page(id);
+          if (!data) return notFound(request, reply, 'Unidade não encontrada');
+          const file = (request.body as { arquivo?: { data?: Buffer; truncated?: boolean; tooLarge?: boolean } }).arquivo;
+          let problem: string | null = null;
+          if (!file) problem = 'Escolha um arquivo CSV.';
+          else if (file.tooLarge || file.truncated) problem = 'O arquivo é grande demais (máximo 256 KB).';
+          else if (!file.data?.length) problem = 'O arquivo está vazio.';
+          else if (file.data.includes(0)) problem = 'O arquivo não é um CSV de texto.';
+          if (problem) {
+            if (request.headers.accept?.includes('application/json')) return reply.code(422).send(invalidBody({ arquivo: problem }));
+            return renderPage(request, reply, id, { uploadErrors: { arquivo: problem } }, 422);
+          }
+          const parsed = parseTimetableCsv(file!.data!.toString('utf8'));
+          const rows = await s.timetable.preview(parsed.rows);
+          const ok = !parsed.problems.length && rows.length > 0 && rows.every((row) => !row.problems.length);
+          if (request.headers.accept?.includes('application/json')) {
+            return reply.code(ok ? 200 : 422).send({ ok, problemas: parsed.problems, linhas: rows.map((x) => ({ linha: x.line, valores: x.values, problemas: x.problems })) });
+          }
+          const payload = JSON.stringify(parsed.rows);
+          return reply.page(
+            <CsvPreviewPage staff={staffProps(request, reply)} unit={data.unit} rows={rows} fileProblems={parsed.problems} replacing={data.classes.length} payload={payload} />,
+            ok ? 200 : 422,
+          );
+        },
       );
-    },
+    }),
   );
 
   const RowsBody = Type.Record(Type.String(), Type.Unknown());
