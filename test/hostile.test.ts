@@ -336,6 +336,11 @@ describe('bodies: wrong content type, malformed, too many fields', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('multipart is registered only in the scope of the routes that take files', () => {
+    // @fastify/multipart adds two async hooks to every request of its scope (forms.ts, uploadRoutes).
+    expect(t.app.hasRequestDecorator('isMultipart')).toBe(false);
+  });
+
   it('JSON clients get 4xx { error, message } for a refused body', async () => {
     const res = await t.app.inject({ method: 'POST', url: LEAD, headers: { 'content-type': 'application/json', accept: 'application/json' }, payload: '{}' });
     expect(res.statusCode).toBe(415);
