@@ -1,10 +1,11 @@
 // Listen and shut down gracefully; everything else is in app.ts.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { createDb } from './db/index';
 import { prepareDatabase } from './db/startup';
 import { invalidateCatalogCache } from './features/catalog/index';
-import { seedDemoPhotos } from './features/unit-photos/demo';
 
 async function main() {
   loadDotEnv();
@@ -34,6 +35,7 @@ async function main() {
   if (prepared.seeded) app.log.info('demo content loaded on the empty database (DEMO_SEED=false turns this off)');
 
   let closing = false;
+  let photosChild: ChildProcess | null = null;
   // While draining, answers close their keep-alive connection, so server.close() is not
   // held open by clients that would otherwise reuse it.
   // A callback hook, not async: it runs on every response.
@@ -51,7 +53,9 @@ async function main() {
       process.exit(1);
     }, 15_000);
     force.unref();
-    app.close().then(
+    // The demo-photo child (first start only) closes its database connection too.
+    const photosDone = photosChild ? new Promise((resolve) => photosChild!.once('exit', resolve).kill('SIGTERM')) : null;
+    Promise.all([app.close(), photosDone]).then(
       () => process.exit(0),
       (err) => {
         app.log.error({ err }, 'error during shutdown');
@@ -65,13 +69,19 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   if (prepared.seeded) {
     // Demo photos are drawn with sharp after the site is up (several seconds on a small
-    // machine): units show the placeholder until their photos are stored.
-    seedDemoPhotos(handle.db, app.storage)
-      .then((n) => {
-        invalidateCatalogCache(app);
-        app.log.info({ photos: n }, 'demo photos stored');
-      })
-      .catch((err) => app.log.warn({ err }, 'demo photos could not be stored'));
+    // machine), in a child process so libvips never stays resident in the server: units
+    // show the placeholder until their photos are stored.
+    const child = fork(fileURLToPath(new URL('./cli/seed-photos.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    photosChild = child;
+    let photos: number | null = null;
+    child.on('message', (m: { photos?: number }) => (photos = m.photos ?? null));
+    child.on('exit', (code) => {
+      photosChild = null;
+      if (closing) return;
+      if (code !== 0 || photos === null) return app.log.warn({ code }, 'demo photos could not be stored');
+      invalidateCatalogCache(app);
+      app.log.info({ photos }, 'demo photos stored');
+    });
   }
 }
 
