@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startInstance, stopInstance, waitFor } from './helpers/cluster';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-server-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,31 +87,22 @@ it('starts on an empty SQLite database with demo content and drains on SIGTERM',
 
 it('draws the demo photos in a child process: the server never loads libvips, and the unit pages show them', { timeout: 90_000 }, async () => {
   const own = mkdtempSync(path.join(os.tmpdir(), 'gym-server-photos-'));
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'development',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${path.join(own, 'db.sqlite')}`,
-      UPLOADS_DIR: path.join(own, 'uploads'),
-      MAIL_WORKER: 'false',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startInstance('photos', {
+    NODE_ENV: 'development',
+    DATABASE_URL: `sqlite:${path.join(own, 'db.sqlite')}`,
+    UPLOADS_DIR: path.join(own, 'uploads'),
+    MAIL_WORKER: 'false',
   });
   try {
-    const line = await waitForLine(child, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
-    const base = `http://127.0.0.1:${/:(\d+)$/.exec(line)![1]}`;
-    await waitForLine(child, /"photos":\d+,"msg":"demo photos stored"/, 80_000);
+    await waitFor(() => /"photos":\d+,"msg":"demo photos stored"/.test(server.output()), 80_000, 'the demo photos');
     // sharp's native library (~90 MB resident) stays out of the server process (Linux: /proc).
-    if (existsSync(`/proc/${child.pid}/maps`)) expect(readFileSync(`/proc/${child.pid}/maps`, 'utf8')).not.toMatch(/libvips/);
+    const maps = `/proc/${server.child.pid}/maps`;
+    if (existsSync(maps)) expect(readFileSync(maps, 'utf8')).not.toMatch(/libvips/);
     // …and the catalog was refreshed: the unit page serves its photos.
-    expect(await (await fetch(`${base}/Detalhes.php?id=1`)).text()).toMatch(/\/fotos\/unidades\/1\/[0-9a-f]+-480\.(avif|webp|jpg)/);
+    const page = await fetch(`http://127.0.0.1:${server.port}/Detalhes.php?id=1`);
+    expect(await page.text()).toMatch(/\/fotos\/unidades\/1\/[0-9a-f]+-480\.(avif|webp|jpg)/);
   } finally {
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await stopInstance(server);
     rmSync(own, { recursive: true, force: true });
   }
 });
