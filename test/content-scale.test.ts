@@ -18,7 +18,8 @@ beforeAll(async () => {
   t = await createTestApp({ seed: false });
   await seedLargeCatalog(t.db, { units: 120, plans: 400 });
   const admin = await createStaffUser(t.db, { papel: 'admin', nome: 'Ana Administradora' });
-  for (let i = 0; i < 60; i++) await createStaffUser(t.db, { papel: 'gerente', nome: `Gerente ${i}`, unidadeIds: [1 + (i % 5)] });
+  // Fixed e-mails: a random one (equipe-<hex>) can contain "42" and match the search below.
+  for (let i = 0; i < 60; i++) await createStaffUser(t.db, { papel: 'gerente', nome: `Gerente ${i}`, email: `conta-${i}@example.com`, unidadeIds: [1 + (i % 5)] });
   cookie = await loginAs(t.app, admin.email, admin.password);
 });
 afterAll(async () => t?.close());
