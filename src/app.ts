@@ -1,10 +1,10 @@
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config';
 import { createDb, type DbHandle } from './db/index';
 import dbPlugin from './http/db';
-import { loggerOptions } from './http/logger';
+import { lazyChildLogger, loggerOptions } from './http/logger';
 import { createRequestIdGenerator } from './http/request-id';
 import securityPlugin from './http/security';
 import errorsPlugin from './http/errors';
@@ -43,6 +43,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     logger: options.logger ?? loggerOptions(config),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: createRequestIdGenerator(),
+    childLoggerFactory: lazyChildLogger as unknown as FastifyServerOptions['childLoggerFactory'],
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
