@@ -39,11 +39,13 @@ export interface BuildOptions {
 export type App = FastifyInstance;
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
+  const logger = options.logger ?? loggerOptions(config);
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    logger,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: createRequestIdGenerator(),
-    childLoggerFactory: lazyChildLogger as unknown as FastifyServerOptions['childLoggerFactory'],
+    // Without a logger Fastify's own factory skips children altogether.
+    ...(logger ? { childLoggerFactory: lazyChildLogger as unknown as FastifyServerOptions['childLoggerFactory'] } : {}),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
