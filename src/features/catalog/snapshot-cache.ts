@@ -35,6 +35,8 @@ interface Entry extends CachedAnswer {
   size: number;
   /** ms timestamp; Infinity for answers made from the snapshot alone */
   expires: number;
+  /** the cache's clock when the entry was kept or last moved to the recent end */
+  touched: number;
 }
 
 export interface SnapshotCacheLimits {
@@ -48,6 +50,8 @@ export class SnapshotCache {
   private snapshot: CatalogSnapshot | null = null;
   private readonly entries = new Map<string, Entry>();
   private size = 0;
+  /** counts keeps and moves: how far from the recent end an entry's place is */
+  private clock = 0;
 
   constructor(private readonly limits: SnapshotCacheLimits) {}
 
@@ -59,9 +63,14 @@ export class SnapshotCache {
     }
     const entry = this.entries.get(key);
     if (!entry || entry.expires <= now) return undefined;
-    // Most recently used last: Map keeps insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    // Most recently used last: Map keeps insertion order. An entry in the recent half
+    // stays where it is: moving on every hit (delete, set) was ~2 % of a cached search's
+    // CPU, and a hot answer is always in the recent half.
+    if (this.clock - entry.touched >= this.entries.size >> 1) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      entry.touched = ++this.clock;
+    }
     return entry;
   }
 
@@ -75,7 +84,7 @@ export class SnapshotCache {
    * one seen (a request that started before a reload) is not kept, but is still returned.
    */
   set(snap: CatalogSnapshot, key: string, bytes: Buffer, ttlMs = Infinity, now = 0): CachedAnswer {
-    const entry: Entry = { bytes, key, encoded: {}, size: bytes.length, expires: ttlMs === Infinity ? Infinity : now + ttlMs };
+    const entry: Entry = { bytes, key, encoded: {}, size: bytes.length, expires: ttlMs === Infinity ? Infinity : now + ttlMs, touched: ++this.clock };
     if (snap !== this.snapshot || bytes.length > this.limits.bytes) return entry;
     this.remove(key);
     this.evict(1, bytes.length);
