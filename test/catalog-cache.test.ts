@@ -258,6 +258,28 @@ describe('cached answers in the encoding the client asks for', () => {
     }
   });
 
+  it('answers made for one request (a search page, a position) are compressed as negotiated too, without @fastify/compress', async () => {
+    const fresh = ['/?q=academia', '/unidades?lat=-23.56&lng=-46.65'];
+    for (const url of fresh) {
+      const identity = (await get(url)).rawPayload;
+      expect(identity.length, url).toBeGreaterThanOrEqual(1024);
+      for (const [headers, encoding] of cases) {
+        const res = await get(url, headers);
+        const label = `${url} ${JSON.stringify(headers)}`;
+        expect(res.headers['content-encoding'], label).toBe(encoding);
+        expect(res.headers.vary, label).toMatch(/accept-encoding/i);
+        expect(Number(res.headers['content-length']), label).toBe(res.rawPayload.length);
+        expect(decode(res).equals(identity), label).toBe(true);
+      }
+    }
+    // A list by position is JSON made per request: compressed once it is worth it.
+    const near = await get('/unidades.json?lat=-23.56&lng=-46.65&limit=50', { 'accept-encoding': 'br' });
+    const nearIdentity = await get('/unidades.json?lat=-23.56&lng=-46.65&limit=50');
+    expect(nearIdentity.headers['content-type']).toMatch(/^application\/json/);
+    expect(decode(near).equals(nearIdentity.rawPayload)).toBe(true);
+    expect(near.headers['content-encoding']).toBe(nearIdentity.rawPayload.length >= 1024 ? 'br' : undefined);
+  });
+
   it('search answers: small ones go as they are, without vary', async () => {
     const res = await get('/search_ajax.php?q=movimento', { 'accept-encoding': 'br' });
     expect(res.rawPayload.length).toBeLessThan(1024);

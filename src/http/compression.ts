@@ -11,3 +11,11 @@ export type CompressEncoding = (typeof COMPRESS_ENCODINGS)[number];
 
 /** @fastify/compress's own default (text, JSON, XML): named here so the cached answers use the same. */
 export const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)|octet-stream(?:;|$)/u;
+
+/**
+ * Route options for routes that encode their own answers (the catalog's `sendCached` and
+ * `sendFresh`) or only send a few bytes: @fastify/compress adds no hook to them. Its
+ * per-request hooks (a decompression check before parsing, the negotiation on send) were a
+ * third of a small answer's cost (docs/decisions/170).
+ */
+export const ENCODED_BY_ROUTE = { compress: false, decompress: false } as const;

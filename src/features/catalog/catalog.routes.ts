@@ -2,13 +2,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { h } from 'preact';
+import { h, type VNode } from 'preact';
 import { sendError } from '../../http/errors';
+import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { isDbUnavailableError } from '../../db/unavailable';
 import { renderPage } from '../../views/render';
 import { featuredPlans, parseId, type CatalogService } from './catalog.service';
 import { SnapshotCache } from './snapshot-cache';
-import { sendCached } from './send-cached';
+import { sendCached, sendFresh } from './send-cached';
 import { HomePage, PassPage, UnitPage } from './catalog.view';
 
 // `tipo` is "plano" | "unidade"; a plain string keeps the serialiser on its fast path.
@@ -56,8 +57,8 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     const outcome = await service.search(q);
     if (!outcome.ok) return reply.code(400).send({ error: outcome.error, message: outcome.message });
     const body = Buffer.from(reply.serialize(outcome.items) as string);
-    // Too long to keep: sent as it is, compressed (if asked) by @fastify/compress.
-    if (q.length > MAX_CACHED_QUERY) return reply.type(JSON_TYPE).send(body);
+    // Too long to keep: compressed (if asked) for this request only.
+    if (q.length > MAX_CACHED_QUERY) return sendFresh(reply.type(JSON_TYPE), body);
     return sendCached(reply.type(JSON_TYPE), searches, searches.set(snap, q, body));
   };
   const searchSchema = {
@@ -65,10 +66,14 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     response: { 200: Type.Array(SearchItem), 400: SearchError },
   };
   for (const url of ['/search_ajax.php', '/pesquisa.php']) {
-    r.get(url, { schema: searchSchema, attachValidation: true, config: { securityHeaders: 'json' } }, searchHandler);
+    r.get(url, { schema: searchSchema, attachValidation: true, ...ENCODED_BY_ROUTE, config: { securityHeaders: 'json' } }, searchHandler);
   }
 
-  r.get('/', { schema: { querystring: SearchQuery }, attachValidation: true }, async (request, reply) => {
+  // Every answer of these routes goes through sendCached or sendFresh (errors and 404s are
+  // small pages, sent as they are).
+  const page = (reply: FastifyReply, vnode: VNode<any>, status = 200) => sendFresh(reply.code(status).type(HTML), Buffer.from(renderPage(vnode)));
+
+  r.get('/', { schema: { querystring: SearchQuery }, attachValidation: true, ...ENCODED_BY_ROUTE }, async (request, reply) => {
     const snap = await service.snapshot();
     const q = request.validationError ? '' : (request.query.q ?? '').trim();
     if (!q) {
@@ -80,10 +85,11 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     }
     const outcome = await service.searchDetailed(q);
     if (!outcome.ok) {
-      return reply.page(h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q, results: null, error: `${outcome.error}. ${outcome.message}` }), 400);
+      return page(reply, h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q, results: null, error: `${outcome.error}. ${outcome.message}` }), 400);
     }
     const tooShort = [...q].length < 2;
-    return reply.page(
+    return page(
+      reply,
       h(HomePage, {
         snapshot: snap,
         featured: featuredPlans(snap),
@@ -94,7 +100,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     );
   });
 
-  r.get('/Detalhes.php', { schema: { querystring: IdQuery }, attachValidation: true }, async (request, reply) => {
+  r.get('/Detalhes.php', { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE }, async (request, reply) => {
     const id = request.validationError ? null : parseId(request.query.id);
     if (id === null) return badId(request, reply);
     const snap = await service.snapshot();
@@ -120,7 +126,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     return sendCached(reply.type(HTML), pages, html);
   });
 
-  r.get('/pages/Pass/index.php', { schema: { querystring: IdQuery }, attachValidation: true }, async (request, reply) => {
+  r.get('/pages/Pass/index.php', { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE }, async (request, reply) => {
     const id = request.validationError ? null : parseId(request.query.id);
     if (id === null) return badId(request, reply);
     const snap = await service.snapshot();

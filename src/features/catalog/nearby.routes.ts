@@ -7,7 +7,8 @@ import { nearestUnits, type CatalogService } from './catalog.service';
 import { nearJson, parseLimit, parsePoint, resolveNear } from './nearby';
 import { UnitsPage } from './nearby.view';
 import { SnapshotCache } from './snapshot-cache';
-import { sendCached } from './send-cached';
+import { sendCached, sendFresh } from './send-cached';
+import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { renderPage } from '../../views/render';
 
 const HTML = 'text/html; charset=utf-8';
@@ -30,7 +31,7 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
 
   const pages = new SnapshotCache(PAGE_LIMITS);
 
-  r.get('/unidades', { schema: { querystring: NearQuery }, attachValidation: true }, async (request, reply) => {
+  r.get('/unidades', { schema: { querystring: NearQuery }, attachValidation: true, ...ENCODED_BY_ROUTE }, async (request, reply) => {
     const snap = await service.snapshot();
     const query = request.validationError ? {} : request.query;
     // A point is anyone's own position: not worth keeping. The list by city, a CEP or a
@@ -43,7 +44,7 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
       : resolveNear(snap, query);
     const status = outcome.kind === 'invalid' ? 400 : 200;
     const html = Buffer.from(renderPage(h(UnitsPage, { snapshot: snap, query, outcome })));
-    if (key === null || status !== 200) return reply.code(status).type(HTML).send(html);
+    if (key === null || status !== 200) return sendFresh(reply.code(status).type(HTML), html);
     return sendCached(reply.type(HTML), pages, pages.set(snap, key, html));
   });
 
@@ -52,6 +53,7 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
     {
       schema: { querystring: NearQuery, response: { 200: Type.Array(NearItem), 400: ErrorBody } },
       attachValidation: true,
+      ...ENCODED_BY_ROUTE,
       config: { securityHeaders: 'json' },
     },
     async (request, reply) => {
@@ -63,7 +65,8 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
       const limit = parseLimit(request.query.limit);
       if (typeof limit !== 'number') return reply.code(400).send({ error: 'Limite inválido', message: limit.error });
       const snap = await service.snapshot();
-      return nearestUnits(snap.units, point, limit).map(nearJson);
+      const items = nearestUnits(snap.units, point, limit).map(nearJson);
+      return sendFresh(reply.type('application/json; charset=utf-8'), Buffer.from(reply.serialize(items) as string));
     },
   );
 }

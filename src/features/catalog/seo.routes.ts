@@ -4,6 +4,7 @@ import { absoluteUrl } from '../../brand/index';
 import type { CatalogService, CatalogSnapshot } from './catalog.service';
 import { SnapshotCache } from './snapshot-cache';
 import { sendCached } from './send-cached';
+import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { h } from 'preact';
 import { renderPage } from '../../views/render';
 import { passHref, unitHref } from './catalog.view';
@@ -24,13 +25,13 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService) {
 
   // Made once per snapshot (~60 KB at 300 units; a sitemap is at most 50,000 URLs).
   const sitemaps = new SnapshotCache({ entries: 1, bytes: 12 * 1024 * 1024 });
-  app.get('/sitemap.xml', async (_request, reply) => {
+  app.get('/sitemap.xml', ENCODED_BY_ROUTE, async (_request, reply) => {
     const snap = await service.snapshot();
     const body = sitemaps.get(snap, 'sitemap') ?? sitemaps.set(snap, 'sitemap', Buffer.from(sitemap(snap)));
     return sendCached(reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300'), sitemaps, body);
   });
 
-  app.get('/robots.txt', async (_request, reply) => {
+  app.get('/robots.txt', ENCODED_BY_ROUTE, async (_request, reply) => {
     const body = ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl('/sitemap.xml')}`, ''].join('\n');
     return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(body);
   });
