@@ -53,12 +53,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.decorate('config', config);
   // Path ids accept only the form kit's canonical id (before any route is added).
   app.addHook('onRoute', canonicalIdParams);
-  // A callback hook, not async: it runs on every request.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
-
   const handle = options.db ?? createDb(config.database);
   await app.register(dbPlugin, { handle, ownsHandle: !options.db });
   await app.register(securityPlugin);

@@ -68,16 +68,6 @@ export default fp<{ secret: string }>(
     // text body gets 415 with a pt-BR message instead of reaching a form's rules.
     app.removeContentTypeParser(['application/json', 'text/plain']);
     await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT, parser: parseFormBody });
-    // A callback hook, not async: it runs on every request.
-    // A NUL in the address (path or query) is never a value anyone typed; PostgreSQL cannot
-    // even compare it. Refused before any route or query sees it.
-    app.addHook('onRequest', (request, _reply, done) => {
-      const url = request.url;
-      if (url.includes('%00') || url.includes('\u0000')) {
-        return done(httpError(400, 'Endereço inválido', 'O endereço contém um caractere inválido (NUL). Nada foi feito.'));
-      }
-      done();
-    });
     await app.register(csrf, {
       sessionPlugin: '@fastify/cookie',
       cookieKey: '_csrf',

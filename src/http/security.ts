@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { httpError } from './errors';
 
 // Scripts, styles, images and fonts only from our own origin: no inline script, no
 // unsafe-inline anywhere. JSON-LD data blocks are not scripts and need no exception.
@@ -51,13 +52,25 @@ declare module 'fastify' {
   }
 }
 
-/** Security headers on every response, errors and 404s included (set before the handler). */
+/**
+ * What every request gets before any route sees it, in one callback hook (a hook phase costs
+ * by existing, so one hook instead of three: docs/decisions/170): its request id and the
+ * security headers on the answer, errors and 404s included; and an address with a NUL is
+ * refused.
+ */
 export default fp(
   async (app) => {
     app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      reply.header('x-request-id', request.id);
       reply.headers(request.routeOptions.config.securityHeaders === 'json' ? JSON_HEADERS : HEADERS);
       // HSTS only over HTTPS (behind a proxy only when TRUST_PROXY says so).
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+      // A NUL in the address (path or query) is never a value anyone typed; PostgreSQL cannot
+      // even compare it. Refused before any route or query sees it.
+      const url = request.url;
+      if (url.includes('%00') || url.includes('\u0000')) {
+        return done(httpError(400, 'Endereço inválido', 'O endereço contém um caractere inválido (NUL). Nada foi feito.'));
+      }
       done();
     });
   },
