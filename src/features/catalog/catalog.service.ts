@@ -130,6 +130,8 @@ function toXyz(latitude: number, longitude: number, out: Float64Array, at: numbe
   out[at + 2] = Math.sin(latitude * rad);
 }
 
+let scratch = new Float64Array(0);
+
 function geoIndex(units: readonly UnitSummaryRow[]): GeoIndex {
   let index = geoIndexes.get(units);
   if (!index) {
@@ -167,11 +169,14 @@ export function nearestUnits(
   limit = Infinity,
 ): { unit: UnitSummaryRow; distanceKm: number | null }[] {
   const { xyz, nameRank } = geoIndex(units);
-  const here = new Float64Array(3);
-  toXyz(from.latitude, from.longitude, here, 0);
   const n = units.length;
+  // Scratch arrays reused by every call (it runs to the end without awaiting): a typed array
+  // of 300 keys is allocated outside the heap, a malloc and a free per request otherwise.
+  if (scratch.length < n + 3) scratch = new Float64Array(Math.max(n + 3, scratch.length * 2));
+  const here = scratch;
+  toXyz(from.latitude, from.longitude, here, 0);
   // Squared chord length (0–4); 5 for units without coordinates, so they sort last.
-  const key = new Float64Array(n);
+  const key = scratch.subarray(3, n + 3);
   for (let i = 0; i < n; i++) {
     const dx = xyz[i * 3]! - here[0]!;
     const dy = xyz[i * 3 + 1]! - here[1]!;
