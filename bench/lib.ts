@@ -76,6 +76,17 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
+/** user and system CPU time of a process so far, µs (Linux: /proc, 100 ticks a second); null elsewhere */
+function readCpuUs(pid: number): number | null {
+  try {
+    // Fields after the command name: state is the 1st, utime the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
 function readRssMb(pid: number): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -283,6 +294,11 @@ export interface LoadResult {
   non2xx: number;
   /** highest RSS of the server seen during the run, MB */
   rssMb: number | null;
+  /**
+   * the server's CPU time (user + system) per answered request, µs: steadier than req/s on
+   * a shared machine, since the load generator's share of the cores does not enter it
+   */
+  cpuUsPerReq: number | null;
 }
 
 /** A short warm-up (JIT, caches), then the measured autocannon run with RSS sampled every 200 ms; a browser's headers unless told. */
@@ -303,8 +319,10 @@ export async function runLoad(
     const now = server.rssMb();
     if (now !== null) rss = Math.max(rss ?? 0, now);
   }, 200);
+  const cpuBefore = readCpuUs(server.pid);
   try {
     const r = await autocannon({ url, connections, duration, headers });
+    const cpuAfter = readCpuUs(server.pid);
     return {
       label,
       path: urlPath,
@@ -316,6 +334,7 @@ export async function runLoad(
       timeouts: r.timeouts,
       non2xx: r.non2xx,
       rssMb: rss,
+      cpuUsPerReq: cpuBefore !== null && cpuAfter !== null && r.requests.total > 0 ? (cpuAfter - cpuBefore) / r.requests.total : null,
     };
   } finally {
     clearInterval(timer);

@@ -140,6 +140,8 @@ async function main() {
     const ratio = median(ratios);
     const r = { label: runs[0]!.label, path: runs[0]!.path, reqPerSec: median(runs.map((x) => x.reqPerSec)), p99: median(runs.map((x) => x.p99)) };
     const same = { reqPerSec: median(sameRuns.map((x) => x.reqPerSec)), p99: median(sameRuns.map((x) => x.p99)) };
+    const cpu = (xs: LoadResult[]) => (xs.every((x) => x.cpuUsPerReq !== null) ? median(xs.map((x) => x.cpuUsPerReq!)) : null);
+    const [appCpu, sameCpu] = [cpu(runs), cpu(sameRuns)];
     const tRatio = route.target ? atLeast(ratio * 100, T.ratio * 100, '%', 0) : undefined;
     const tP99 = route.target ? atMost(r.p99, T.p99Ms, ' ms', 0) : undefined;
     if (tRatio && tP99) targets.push(tRatio, tP99);
@@ -151,6 +153,7 @@ async function main() {
       fmt.ms(r.p99),
       `${fmt.rps(same.reqPerSec)} (p99 ${fmt.ms(same.p99)})`,
       ROUNDS > 1 ? `${ratio.toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(' ')})` : ratio.toFixed(2),
+      appCpu !== null && sameCpu !== null ? `${appCpu.toFixed(0)} / ${sameCpu.toFixed(0)} (${(sameCpu / appCpu).toFixed(2)})` : '—',
       tRatio ? formatTarget(tRatio) : '(sem meta)',
       tP99 ? formatTarget(tP99) : '',
     ]);
@@ -159,8 +162,9 @@ async function main() {
   console.log(
     `Resultados (${DEFAULT_CONNECTIONS} conexões, ${duration} s por medida, ${UNITS} unidades, ${PLANS} planos, ${new Date().toISOString()}):`,
   );
-  printTable(['medida', 'rota', 'bytes (codificação, cab. + corpo)', 'app req/s', 'app p99', 'mesmos bytes req/s', 'razão (mediana; rodadas)', 'meta de vazão', 'meta p99'], rows);
+  printTable(['medida', 'rota', 'bytes (codificação, cab. + corpo)', 'app req/s', 'app p99', 'mesmos bytes req/s', 'razão (mediana; rodadas)', 'CPU µs/req app / mesmos bytes (razão)', 'meta de vazão', 'meta p99'], rows);
   if (ROUNDS > 1) console.log(`req/s e p99: medianas de ${ROUNDS} rodadas; razão: mediana das razões de cada par de medidas vizinhas.`);
+  console.log('CPU µs/req: tempo de CPU (usuário + sistema) do processo servidor por resposta, mediana das rodadas; a razão é mesmos bytes ÷ app (1,00 = o mesmo custo). Não depende da parte dos núcleos que o gerador de carga toma.');
   for (const s of skipped) console.log(`Pulada: ${s}`);
 
   const peakRss = Math.max(...measured.flatMap((m) => m.app.map((r) => r.rssMb ?? 0)));
