@@ -1,6 +1,7 @@
 // What the app compresses, in one place: @fastify/compress (static.ts) compresses answers as
 // they are sent, and the catalog keeps its cached answers compressed per snapshot
 // (docs/decisions/160); both must agree on when a body is worth compressing.
+import zlib from 'node:zlib';
 
 /** Bodies smaller than this are sent as they are: the headers would eat the gain. */
 export const COMPRESS_THRESHOLD = 1024;
@@ -8,6 +9,17 @@ export const COMPRESS_THRESHOLD = 1024;
 /** In order of preference when a client accepts several at the same quality. */
 export const COMPRESS_ENCODINGS = ['br', 'gzip'] as const;
 export type CompressEncoding = (typeof COMPRESS_ENCODINGS)[number];
+
+/** One synchronous compressor per encoding, at the given brotli quality and gzip level. */
+export function compressorsAt(levels: { br: number; gzip: number }): Record<CompressEncoding, (bytes: Buffer) => Buffer> {
+  return {
+    br: (bytes) =>
+      zlib.brotliCompressSync(bytes, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: levels.br, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      }),
+    gzip: (bytes) => zlib.gzipSync(bytes, { level: levels.gzip }),
+  };
+}
 
 /** @fastify/compress's own default (text, JSON, XML): named here so the cached answers use the same. */
 export const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)|octet-stream(?:;|$)/u;

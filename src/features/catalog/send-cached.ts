@@ -2,10 +2,9 @@
 // client asked for, negotiated as @fastify/compress would, from bytes compressed once per
 // snapshot for kept answers (`sendCached`) or compressed now for the others (`sendFresh`).
 // Routes that send through here opt out of compress's hooks (ENCODED_BY_ROUTE).
-import zlib from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import { negotiate } from '@fastify/accept-negotiator';
-import { COMPRESS_ENCODINGS, COMPRESS_THRESHOLD, COMPRESSIBLE_TYPES, type CompressEncoding } from '../../http/compression';
+import { COMPRESS_ENCODINGS, COMPRESS_THRESHOLD, COMPRESSIBLE_TYPES, compressorsAt, type CompressEncoding } from '../../http/compression';
 import type { CachedAnswer, SnapshotCache } from './snapshot-cache';
 
 /** Sends `answer` (the reply's type already set) as @fastify/compress would have encoded it. */
@@ -15,13 +14,7 @@ export function sendCached(reply: FastifyReply, cache: SnapshotCache, answer: Ca
 }
 
 /** compress's own levels for an answer made for one request: brotli 4, gzip 6 */
-const COMPRESS_NOW: Record<CompressEncoding, (bytes: Buffer) => Buffer> = {
-  br: (bytes) =>
-    zlib.brotliCompressSync(bytes, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-    }),
-  gzip: (bytes) => zlib.gzipSync(bytes),
-};
+const COMPRESS_NOW = compressorsAt({ br: 4, gzip: 6 });
 
 /** Sends `bytes` made for this request only (the reply's type and status set), compressed now if asked. */
 export function sendFresh(reply: FastifyReply, bytes: Buffer): FastifyReply {

@@ -5,8 +5,7 @@
 // it after an edit (at once on the editing instance, within 5 s on the others), so a change
 // empties the cache. Answers that also read the database (the unit page) expire on their
 // own as well. An entry's compressed forms live and go with it (docs/decisions/160).
-import zlib from 'node:zlib';
-import type { CompressEncoding } from '../../http/compression';
+import { compressorsAt, type CompressEncoding } from '../../http/compression';
 import type { CatalogSnapshot } from './catalog.service';
 
 /**
@@ -15,13 +14,7 @@ import type { CatalogSnapshot } from './catalog.service';
  * but their match finder's tables take 4–13 MB of native memory per call, which malloc then
  * keeps (RSS); 9 and up also block the event loop for 40–200 ms (figures in decision 160).
  */
-const COMPRESS: Record<CompressEncoding, (bytes: Buffer) => Buffer> = {
-  br: (bytes) =>
-    zlib.brotliCompressSync(bytes, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-    }),
-  gzip: (bytes) => zlib.gzipSync(bytes, { level: 9 }),
-};
+const COMPRESS = compressorsAt({ br: 5, gzip: 9 });
 
 /** A kept answer: its bytes and the compressed forms made so far. */
 export interface CachedAnswer {
