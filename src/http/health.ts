@@ -8,8 +8,8 @@ const READY_TIMEOUT_MS = 1_000;
 
 export default fp(
   async (app) => {
-    app.get('/healthz', { schema: { response: { 200: Health } }, ...ENCODED_BY_ROUTE, config: { securityHeaders: 'json' } }, async () => ({ status: 'ok' }));
-    app.get('/readyz', { schema: { response: { 200: Health, 503: Health } }, ...ENCODED_BY_ROUTE, config: { securityHeaders: 'json' } }, async (request, reply) => {
+    app.get('/healthz', { schema: { response: { 200: Health } }, ...ENCODED_BY_ROUTE, config: { securityHeaders: 'data' } }, async () => ({ status: 'ok' }));
+    app.get('/readyz', { schema: { response: { 200: Health, 503: Health } }, ...ENCODED_BY_ROUTE, config: { securityHeaders: 'data' } }, async (request, reply) => {
       try {
         // A load balancer probes often and gives up quickly: answer within a second even
         // when connecting hangs (the pool's own timeout is longer).

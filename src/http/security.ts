@@ -35,20 +35,21 @@ const HEADERS: Record<string, string> = {
 };
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-// JSON is never rendered as a document: a page's policy would be ~600 bytes of headers per
-// answer for nothing. It gets a CSP that forbids everything (in case a browser is tricked
-// into rendering it), nosniff, and CORP against cross-origin no-cors reads.
-export const JSON_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
-const JSON_HEADERS: Record<string, string> = {
-  'content-security-policy': JSON_CONTENT_SECURITY_POLICY,
+// Data (JSON, the sitemap's XML, robots.txt) is never one of our pages: a page's policy would
+// be ~600 bytes of headers per answer for nothing. It gets a CSP that forbids everything (in
+// case a browser is tricked into rendering it: XML can carry XHTML), nosniff, and CORP
+// against cross-origin no-cors reads.
+export const DATA_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const DATA_HEADERS: Record<string, string> = {
+  'content-security-policy': DATA_CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'cross-origin-resource-policy': 'same-origin',
 };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** 'json' for routes that only ever answer JSON (search, health): the short header set */
-    securityHeaders?: 'json';
+    /** 'data' for routes that only ever answer data, never a page (JSON, XML, text): the short header set */
+    securityHeaders?: 'data';
   }
 }
 
@@ -62,7 +63,7 @@ export default fp(
   async (app) => {
     app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       reply.header('x-request-id', request.id);
-      reply.headers(request.routeOptions.config.securityHeaders === 'json' ? JSON_HEADERS : HEADERS);
+      reply.headers(request.routeOptions.config.securityHeaders === 'data' ? DATA_HEADERS : HEADERS);
       // HSTS only over HTTPS (behind a proxy only when TRUST_PROXY says so).
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
       // A NUL in the address (path or query) is never a value anyone typed; PostgreSQL cannot

@@ -66,7 +66,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     response: { 200: Type.Array(SearchItem), 400: SearchError },
   };
   for (const url of ['/search_ajax.php', '/pesquisa.php']) {
-    r.get(url, { schema: searchSchema, attachValidation: true, ...ENCODED_BY_ROUTE, config: { securityHeaders: 'json' } }, searchHandler);
+    r.get(url, { schema: searchSchema, attachValidation: true, ...ENCODED_BY_ROUTE, config: { securityHeaders: 'data' } }, searchHandler);
   }
 
   // Every answer of these routes goes through sendCached or sendFresh (errors and 404s are

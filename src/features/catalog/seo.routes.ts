@@ -25,13 +25,15 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService) {
 
   // Made once per snapshot (~60 KB at 300 units; a sitemap is at most 50,000 URLs).
   const sitemaps = new SnapshotCache({ entries: 1, bytes: 12 * 1024 * 1024 });
-  app.get('/sitemap.xml', ENCODED_BY_ROUTE, async (_request, reply) => {
+  // Data, not pages: the short header set (security.ts).
+  const data = { ...ENCODED_BY_ROUTE, config: { securityHeaders: 'data' as const } };
+  app.get('/sitemap.xml', data, async (_request, reply) => {
     const snap = await service.snapshot();
     const body = sitemaps.get(snap, 'sitemap') ?? sitemaps.set(snap, 'sitemap', Buffer.from(sitemap(snap)));
     return sendCached(reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300'), sitemaps, body);
   });
 
-  app.get('/robots.txt', ENCODED_BY_ROUTE, async (_request, reply) => {
+  app.get('/robots.txt', data, async (_request, reply) => {
     const body = ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl('/sitemap.xml')}`, ''].join('\n');
     return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(body);
   });
