@@ -202,10 +202,25 @@ describe('cached public answers on two instances', () => {
       const gzip = await other.inject({ url, headers: { 'accept-encoding': 'gzip' } });
       expect(gzip.headers['content-encoding']).toBe('gzip');
     }
-    // JSON answers carry the short JSON header set
+    // data (JSON, the sitemap, robots.txt) carries the short header set: a policy that allows nothing
     const json = await other.inject('/unidades.json?lat=-23.56&lng=-46.65');
-    expect(json.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+    for (const res of [json, await other.inject('/sitemap.xml'), await other.inject('/robots.txt')]) {
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['permissions-policy']).toBeUndefined();
+    }
+  });
+
+  it('/unidades.json keeps one answer per point and limit, however the numbers are written', async () => {
+    const body = (url: string) => other.inject(url).then((r) => r.json() as { id: number; distancia_km: number }[]);
+    const first = await body('/unidades.json?lat=-23.56&lng=-46.65');
+    expect(await body('/unidades.json?lat=-23.560&lng=-46.6500')).toEqual(first);
+    expect(await body('/unidades.json?lat=%20-23.56&lng=-46.65&limit=10')).toEqual(first);
+    // another limit or another point is another answer, not the kept one
+    expect(await body('/unidades.json?lat=-23.56&lng=-46.65&limit=2')).toEqual(first.slice(0, 2));
+    const far = await body('/unidades.json?lat=-3.73&lng=-38.52');
+    expect(far.map((u) => u.distancia_km)).not.toEqual(first.map((u) => u.distancia_km));
   });
 });
 

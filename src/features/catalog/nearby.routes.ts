@@ -14,6 +14,8 @@ import { renderPage } from '../../views/render';
 const HTML = 'text/html; charset=utf-8';
 /** the plain list and a few CEP/city answers: each lists every unit (~160 KB at 300 units) */
 const PAGE_LIMITS = { entries: 24, bytes: 4 * 1024 * 1024 };
+/** /unidades.json answers (~1 KB at the default limit): a scan of random points cannot grow memory */
+const JSON_LIMITS = { entries: 2_000, bytes: 2 * 1024 * 1024 };
 
 const Str = Type.Optional(Type.String({ maxLength: 200 }));
 const NearQuery = Type.Object({ lat: Str, lng: Str, cep: Str, cidade: Str, limit: Str });
@@ -30,6 +32,7 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   const pages = new SnapshotCache(PAGE_LIMITS);
+  const answers = new SnapshotCache(JSON_LIMITS);
 
   r.get('/unidades', { schema: { querystring: NearQuery }, attachValidation: true, ...ENCODED_BY_ROUTE }, async (request, reply) => {
     const snap = await service.snapshot();
@@ -54,7 +57,7 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
       schema: { querystring: NearQuery, response: { 200: Type.Array(NearItem), 400: ErrorBody } },
       attachValidation: true,
       ...ENCODED_BY_ROUTE,
-      config: { securityHeaders: 'json' },
+      config: { securityHeaders: 'data' },
     },
     async (request, reply) => {
       if (request.validationError) {
@@ -65,8 +68,14 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
       const limit = parseLimit(request.query.limit);
       if (typeof limit !== 'number') return reply.code(400).send({ error: 'Limite inválido', message: limit.error });
       const snap = await service.snapshot();
-      const items = nearestUnits(snap.units, point, limit).map(nearJson);
-      return sendFresh(reply.type('application/json; charset=utf-8'), Buffer.from(reply.serialize(items) as string));
+      // Kept by the parsed numbers ("-23.560" and "-23.56" are one answer): the answer depends
+      // on nothing else, and callers often repeat a point (a city's centre, the place an IP
+      // locates, a kiosk). A miss costs a lookup (docs/decisions/175).
+      const key = `${point.latitude},${point.longitude},${limit}`;
+      const answer =
+        answers.get(snap, key) ??
+        answers.set(snap, key, Buffer.from(reply.serialize(nearestUnits(snap.units, point, limit).map(nearJson)) as string));
+      return sendCached(reply.type('application/json; charset=utf-8'), answers, answer);
     },
   );
 }
