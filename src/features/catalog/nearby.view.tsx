@@ -1,7 +1,7 @@
 // /unidades: every active unit by city, or the nearest to a point, CEP or city.
 import { Layout } from '../../views/layout';
 import type { CatalogSnapshot } from './catalog.service';
-import { UnitCard } from './catalog.view';
+import { UnitCard, UnitsByCity } from './catalog.view';
 import type { NearOutcome, NearQuery } from './nearby';
 
 export function UnitsPage({ snapshot, query, outcome }: { snapshot: Pick<CatalogSnapshot, 'cities' | 'units' | 'photosByUnit'>; query: NearQuery; outcome: NearOutcome }) {
@@ -93,18 +93,7 @@ export function UnitsPage({ snapshot, query, outcome }: { snapshot: Pick<Catalog
       ) : (
         <section aria-labelledby="cidades-titulo">
           <h2 id="cidades-titulo">Por cidade</h2>
-          {snapshot.cities.map((city) => (
-            <section class="city" key={`${city.cidade}-${city.uf}`} aria-label={`${city.cidade} – ${city.uf}`}>
-              <h3 class="city-title">
-                {city.cidade} – {city.uf}
-              </h3>
-              <ul class="unit-cards city-units">
-                {city.units.map((u) => (
-                  <UnitCard unit={u} photo={snapshot.photosByUnit.get(u.id)?.[0]} key={u.id} headingLevel={4} />
-                ))}
-              </ul>
-            </section>
-          ))}
+          <UnitsByCity snapshot={snapshot} />
         </section>
       )}
     </Layout>
