@@ -180,7 +180,13 @@ export function parseTrustProxy(value: string): TrustProxy {
 export function parseDatabaseUrl(url: string | undefined): DatabaseConfig {
   if (!url) return { engine: 'sqlite', filename: path.resolve('data/academia.sqlite') };
   if (/^postgres(ql)?:\/\//i.test(url)) return { engine: 'postgres', connectionString: url };
-  if (url.startsWith('sqlite:')) return { engine: 'sqlite', filename: path.resolve(url.slice('sqlite:'.length)) };
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    // SQLite's name for a database in memory: every connection (start-up's, the server's)
+    // would get an empty one of its own. Refused rather than made a file named ":memory:".
+    if (file === ':memory:') throw new ConfigError(['DATABASE_URL: sqlite::memory: não serve para o servidor (cada conexão teria um banco vazio); use sqlite:caminho/arquivo.sqlite']);
+    return { engine: 'sqlite', filename: path.resolve(file) };
+  }
   throw new ConfigError([`DATABASE_URL: use postgres://… ou sqlite:caminho/arquivo.sqlite (recebido "${url.split(':')[0]}:…")`]);
 }
 

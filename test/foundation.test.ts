@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { createTestApp, type TestContext } from './helpers/app';
@@ -28,6 +29,8 @@ describe('config', () => {
   it('chooses the engine from DATABASE_URL', () => {
     expect(loadConfig({}).database.engine).toBe('sqlite');
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database).toMatchObject({ engine: 'postgres' });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:data/x.sqlite' }).database).toEqual({ engine: 'sqlite', filename: path.resolve('data/x.sqlite') });
+    expect(() => loadConfig({ DATABASE_URL: 'sqlite::memory:' })).toThrow(/sqlite::memory: não serve/);
     expect(loadConfig({ SMTP_HOST: 'smtp.example.com' }).smtp).toMatchObject({ port: 587, secure: 'starttls' });
   });
 });
