@@ -39,7 +39,7 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 // be ~600 bytes of headers per answer for nothing. It gets a CSP that forbids everything (in
 // case a browser is tricked into rendering it: XML can carry XHTML), nosniff, and CORP
 // against cross-origin no-cors reads.
-export const DATA_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const DATA_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 const DATA_HEADERS: Record<string, string> = {
   'content-security-policy': DATA_CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',

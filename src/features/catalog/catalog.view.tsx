@@ -81,26 +81,6 @@ export function formatKm(km: number): string {
 /** A card per unit: picture, name, where, how far, benefit. */
 const CARD_SIZES = '(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 92vw';
 
-/** Every unit as a card, city by city (the home page and /unidades without a place). */
-export function UnitsByCity({ snapshot }: { snapshot: Pick<CatalogSnapshot, 'cities' | 'photosByUnit'> }) {
-  return (
-    <>
-      {snapshot.cities.map((city) => (
-        <section class="city" key={`${city.cidade}-${city.uf}`} aria-label={`${city.cidade} – ${city.uf}`}>
-          <h3 class="city-title">
-            {city.cidade} – {city.uf}
-          </h3>
-          <ul class="unit-cards city-units">
-            {city.units.map((u) => (
-              <UnitCard unit={u} photo={snapshot.photosByUnit.get(u.id)?.[0]} key={u.id} headingLevel={4} />
-            ))}
-          </ul>
-        </section>
-      ))}
-    </>
-  );
-}
-
 export function UnitCard({ unit, photo, distanceKm, headingLevel = 3 }: { unit: UnitSummaryRow; photo?: UnitPhoto; distanceKm?: number | null; headingLevel?: 3 | 4 }) {
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
   return (
@@ -125,6 +105,26 @@ export function UnitCard({ unit, photo, distanceKm, headingLevel = 3 }: { unit: 
         ) : null}
       </div>
     </li>
+  );
+}
+
+/** Every unit as a card, city by city (the home page and /unidades without a place). */
+export function UnitsByCity({ snapshot }: { snapshot: Pick<CatalogSnapshot, 'cities' | 'photosByUnit'> }) {
+  return (
+    <>
+      {snapshot.cities.map((city) => (
+        <section class="city" key={`${city.cidade}-${city.uf}`} aria-label={`${city.cidade} – ${city.uf}`}>
+          <h3 class="city-title">
+            {city.cidade} – {city.uf}
+          </h3>
+          <ul class="unit-cards city-units">
+            {city.units.map((u) => (
+              <UnitCard unit={u} photo={snapshot.photosByUnit.get(u.id)?.[0]} key={u.id} headingLevel={4} />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
   );
 }
 
