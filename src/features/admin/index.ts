@@ -1,5 +1,5 @@
-// Staff sign-in: the login and logout pages, staff accounts' passwords and login
-// throttling, and the mail diagnostic page.
+// The mail diagnostic page (admins): the SMTP settings in use, a test message through the
+// outbox and the outbox's state. Sign-in, accounts and passwords live in features/identity.
 import fp from 'fastify-plugin';
 import diagnosticRoutes from './mail-diagnostic.routes';
 

@@ -1,3 +1,5 @@
+// Rate limits shared by every instance: counters per key and fixed window in the table
+// `limites`; routes opt in with `config: { rateLimit }` and get a 429 with Retry-After.
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { createRateLimitRepository } from './ratelimit.repository';
