@@ -9,7 +9,7 @@ import { auditRoutes } from './audit/audit.routes';
 import { catalogContentRoutes } from './plans-taxonomy/plans-taxonomy.routes';
 import { ForbiddenError, NotFoundError } from './shared/change';
 import { createContentServices } from './services';
-import { surveyRoutes } from './survey-questions/survey-questions.routes';
+import { surveyQuestionsRoutes } from './survey-questions/survey-questions.routes';
 import { timetableRoutes } from './timetable/timetable.routes';
 import { unitRoutes } from './units/units.routes';
 
@@ -35,7 +35,7 @@ export default fp(
       unitRoutes(scope, services);
       catalogContentRoutes(scope, services);
       timetableRoutes(scope, services);
-      surveyRoutes(scope, services);
+      surveyQuestionsRoutes(scope, services);
       auditRoutes(scope, services);
     });
   },

@@ -4,7 +4,7 @@ import { createPlansService } from './plans-taxonomy/plans.service';
 import { createTaxonomyService } from './plans-taxonomy/taxonomy.service';
 import { createAuditRepository } from './shared/audit.repository';
 import type { ContentDeps } from './shared/change';
-import { createSurveyService } from './survey-questions/survey-questions.service';
+import { createSurveyQuestionsService } from './survey-questions/survey-questions.service';
 import { createTimetableService } from './timetable/timetable.service';
 import { createUnitsService } from './units/units.service';
 
@@ -15,7 +15,7 @@ export function createContentServices(deps: ContentDeps) {
     areas: createTaxonomyService(deps, 'area'),
     modalities: createTaxonomyService(deps, 'modalidade'),
     timetable: createTimetableService(deps),
-    survey: createSurveyService(deps),
+    survey: createSurveyQuestionsService(deps),
     audit: createAuditRepository(deps.db),
   };
 }

@@ -8,7 +8,7 @@ import { ListQuery, listPage } from '../shared/list';
 import { QuestionEditPage, QuestionNewPage, QuestionsListPage, type QuestionEditProps } from './survey-questions.view';
 import type { FieldErrors, FormValues } from '../shared/validation';
 
-export function surveyRoutes(app: FastifyInstance, s: ContentServices) {
+export function surveyQuestionsRoutes(app: FastifyInstance, s: ContentServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const admin = { preHandler: [app.requireAdmin] };
   const adminPost = { preHandler: [app.requireAdmin, app.csrfProtection] };

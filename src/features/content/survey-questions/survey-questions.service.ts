@@ -33,7 +33,7 @@ export function parseOptionForm(body: Record<string, unknown>): Result<{ texto: 
   return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: { texto, valor, ordem } };
 }
 
-export function createSurveyService(deps: ContentDeps) {
+export function createSurveyQuestionsService(deps: ContentDeps) {
   const read = createContentRepository(deps.db);
   async function snapshot(repo: typeof read, id: number) {
     const q = await repo.findQuestion(id);
