@@ -17,6 +17,8 @@ const GoQuery = Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20
 const ReportQuery = Type.Object({
   unidade_id: Type.Optional(Type.String({ maxLength: 20 })),
   semanas: Type.Optional(Type.String({ maxLength: 20 })),
+  q: Type.Optional(Type.String({ maxLength: 100 })),
+  pagina: Type.Optional(Type.String({ maxLength: 20 })),
 });
 
 /** Public: the counted redirects (no session, no cookie). */
@@ -58,11 +60,16 @@ export function ctaStaffRoutes(service: CtaService) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     r.get(CLICKS_PATH, { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true }, async (request, reply) => {
-      // The form kit reads the filters: a bad unit id or week count falls back to the defaults.
-      const requested = toId(request.query.unidade_id);
-      const weeksParsed = parseInteger(request.query.semanas ?? '', 1, 99, 8);
-      const weeks = request.validationError || !weeksParsed.ok ? NaN : weeksParsed.value;
-      const report = await service.report(request.staff!, requested, weeks);
+      // The form kit reads the filters: a bad unit id, week count or page falls back to the
+      // defaults; a query the schema refuses (too long, repeated) is read as no filter at all.
+      const query = request.validationError ? {} : request.query;
+      const weeksParsed = parseInteger(query.semanas ?? '', 1, 99, 8);
+      const report = await service.report(request.staff!, {
+        unit: toId(query.unidade_id),
+        weeks: weeksParsed.ok ? weeksParsed.value : NaN,
+        q: (query.q ?? '').trim(),
+        pagina: query.pagina,
+      });
       if (report === 'forbidden') return forbidden(request, reply);
       reply.header('cache-control', 'private, no-store');
       return reply.page(h(ClicksPage, { staff: staffLayout(request, reply)!, report }));

@@ -1,11 +1,35 @@
 // Rules of the calls-to-action counts: what a click stores, and the weekly report a staff
 // member may see (admins every unit, managers their own).
 import type { StaffUser } from '../../http/auth';
+import { paginate } from '../../lib/pagination';
+import { filterRows, LIST_PAGE_SIZE } from '../content/shared/list';
 import { CTA_ACTIONS, lastWeeks, weekOf, type CtaAction } from './cta';
-import type { CtaRepository } from './cta.repository';
+import type { ActionCount, CtaRepository } from './cta.repository';
 import type { ClicksReport } from './cta.view';
 
 export const REPORT_WEEKS = [4, 8, 12, 26, 52];
+
+// Units by name as a reader expects ("Água Verde" among the A's) on both engines, whose
+// collations differ; then by city and id, since names repeat across cities.
+const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+const byName = (a: { nome: string; cidade: string; id: number }, b: { nome: string; cidade: string; id: number }) =>
+  collator.compare(a.nome, b.nome) || collator.compare(a.cidade, b.cidade) || a.id - b.id;
+
+export interface ReportFilters {
+  /** `unidade_id`: one unit (null = every unit of the account) */
+  unit: number | null;
+  weeks: number;
+  /** unit name / city text, folded and matched word by word */
+  q: string;
+  pagina: unknown;
+}
+
+/** Counts per action of some rows, and their total over the known actions. */
+function tally(rows: ActionCount[]): { byAction: Record<string, number>; total: number } {
+  const byAction: Record<string, number> = {};
+  for (const r of rows) byAction[r.acao] = (byAction[r.acao] ?? 0) + r.total;
+  return { byAction, total: CTA_ACTIONS.reduce((s, a) => s + (byAction[a] ?? 0), 0) };
+}
 
 export function createCtaService(repo: CtaRepository) {
   return {
@@ -15,28 +39,37 @@ export function createCtaService(repo: CtaRepository) {
       await repo.record({ unidade_id: unidadeId, acao, plano_id: planoId, semana: weekOf(now), criado_em: now.toISOString() }).catch(onError);
     },
 
-    /** The report, or 'forbidden' when a manager asks for another unit. */
-    async report(staff: StaffUser, requested: number | null, weeksWanted: number): Promise<ClicksReport | 'forbidden'> {
-      if (requested !== null && staff.papel !== 'admin' && !staff.unidadeIds.includes(requested)) return 'forbidden';
-      const weekCount = REPORT_WEEKS.includes(weeksWanted) ? weeksWanted : 8;
+    /**
+     * The report, or 'forbidden' when a manager asks for another unit. The unit list is
+     * catalog-sized and filtered in memory (accents ignored, as every staff list); the counts
+     * are summed in SQL: per week over every matching unit, per unit only for the page shown.
+     */
+    async report(staff: StaffUser, f: ReportFilters): Promise<ClicksReport | 'forbidden'> {
+      if (f.unit !== null && staff.papel !== 'admin' && !staff.unidadeIds.includes(f.unit)) return 'forbidden';
+      const weekCount = REPORT_WEEKS.includes(f.weeks) ? f.weeks : 8;
       const scope = staff.papel === 'admin' ? null : staff.unidadeIds;
-      const options = await repo.units(scope);
+      const options = (await repo.units(scope)).sort(byName);
+      const chosen = f.unit !== null ? options.filter((u) => u.id === f.unit) : options;
+      const matching = filterRows(chosen, f.q, (u) => `${u.nome} ${u.cidade} ${u.uf}`);
+      const { items, ...list } = paginate(matching, f.pagina, LIST_PAGE_SIZE);
       const weeks = lastWeeks(weekCount);
-      const counts = await repo.counts(weeks[weeks.length - 1]!, requested !== null ? [requested] : scope);
-      const units = requested !== null ? options.filter((u) => u.id === requested) : options;
+      const fromWeek = weeks[weeks.length - 1]!;
+      // Unfiltered: the account's scope (no list of hundreds of ids in the query).
+      const narrowed = f.unit !== null || matching.length !== options.length;
+      const [perWeek, perUnit] = await Promise.all([
+        repo.countsByWeek(fromWeek, narrowed ? matching.map((u) => u.id) : scope),
+        repo.countsByUnit(fromWeek, items.map((u) => u.id)),
+      ]);
+      const byWeek = weeks.map((semana) => ({ semana, ...tally(perWeek.filter((c) => c.semana === semana)) }));
       return {
         weeks,
         weekCount,
-        selectedUnit: requested,
-        unitOptions: options,
-        units: units.map((u) => {
-          const rows = weeks.map((semana) => {
-            const byAction: Record<string, number> = {};
-            for (const c of counts) if (c.unidade_id === u.id && c.semana === semana) byAction[c.acao] = (byAction[c.acao] ?? 0) + c.total;
-            return { semana, byAction, total: CTA_ACTIONS.reduce((s, a) => s + (byAction[a] ?? 0), 0) };
-          });
-          return { ...u, weeks: rows, total: rows.reduce((s, w) => s + w.total, 0) };
-        }),
+        q: f.q,
+        selectedUnit: f.unit !== null ? (chosen[0] ?? { id: f.unit, nome: `unidade ${f.unit}`, cidade: '', uf: '' }) : null,
+        byWeek,
+        total: byWeek.reduce((s, w) => s + w.total, 0),
+        units: items.map((u) => ({ ...u, ...tally(perUnit.filter((c) => c.unidade_id === u.id)) })),
+        list,
       };
     },
   };

@@ -35,9 +35,15 @@ export interface AttentionGroup {
   items: AttentionItem[];
 }
 
+export interface AttentionQueue {
+  groups: AttentionGroup[];
+  /** a kind reached its limit: more items wait than were read (the oldest were) */
+  partial: boolean;
+}
+
 export function createAttentionService(surveyRepo: SurveyRepository, messagesRepo: FaleAquiRepository) {
   return {
-    async queue(unitIds: number[] | null, now = new Date()): Promise<AttentionGroup[]> {
+    async queue(unitIds: number[] | null, now = new Date()): Promise<AttentionQueue> {
       const since = new Date(now.getTime() - DETRACTOR_WINDOW_DAYS * 86_400_000).toISOString();
       const before = new Date(now.getTime() - UNANSWERED_AFTER_MS).toISOString();
       const [detractors, unanswered] = await Promise.all([
@@ -76,7 +82,8 @@ export function createAttentionService(surveyRepo: SurveyRepository, messagesRep
       const list = [...groups.values()];
       for (const g of list) g.items.sort((a, b) => a.criadoEm.localeCompare(b.criadoEm) || a.id - b.id);
       // The unit with the oldest waiting item first.
-      return list.sort((a, b) => a.items[0]!.criadoEm.localeCompare(b.items[0]!.criadoEm));
+      list.sort((a, b) => a.items[0]!.criadoEm.localeCompare(b.items[0]!.criadoEm));
+      return { groups: list, partial: detractors.length >= LIMIT || unanswered.length >= LIMIT };
     },
   };
 }

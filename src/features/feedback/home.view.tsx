@@ -1,15 +1,33 @@
 import { Layout } from '../../views/layout';
+import { PageLinks } from '../../views/table';
 import { formatDateTime } from '../../lib/time';
 import type { StaffProps } from './filters.view';
-import type { AttentionGroup } from './attention.service';
+import type { HomeQueue, ToolsPage } from './home.service';
 import { formatDuration } from './messages-admin.service';
+import { INBOX_PATH } from './messages-admin.view';
+import { REPORT_PATH } from './survey-report.view';
 
 export const HOME_PATH = '/admin';
 
 const excerpt = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n)}…` : s);
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function StaffHomePage({ staff, queue, now, units }: { staff: StaffProps; queue: AttentionGroup[]; now: Date; units: { id: number; nome: string }[] }) {
-  const total = queue.reduce((n, g) => n + g.items.length, 0);
+/** The full paged lists behind the queue: detractors (the report's 90 days) and messages, of one unit or all. */
+const detractorsHref = (unidadeId: number | null) => `${REPORT_PATH}?${unidadeId !== null ? `unidade_id=${unidadeId}&` : ''}categoria=detratores`;
+const messagesHref = (unidadeId: number | null) => (unidadeId !== null ? `${INBOX_PATH}?unidade_id=${unidadeId}` : INBOX_PATH);
+
+/** The tools list's address: its filter and page, back at the list (#unidades). */
+function toolsHref(q: string, pagina = 1): string {
+  const p = new URLSearchParams();
+  if (q) p.set('q', q);
+  if (pagina > 1) p.set('pagina', String(pagina));
+  const qs = p.toString();
+  return `${HOME_PATH}${qs ? `?${qs}` : ''}#unidades`;
+}
+
+export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps; queue: HomeQueue; now: Date; tools: ToolsPage }) {
+  const { list } = tools;
+  const waitingUnits = queue.groups.length + queue.moreUnits;
   return (
     <Layout title="Início" staff={staff}>
       <h1>Início</h1>
@@ -19,51 +37,95 @@ export function StaffHomePage({ staff, queue, now, units }: { staff: StaffProps;
           Detratores (notas 0 a 6) que deixaram um comentário e ainda não foram tratados, e mensagens sem resposta há mais de 48 horas. Os mais antigos
           primeiro.
         </p>
-        {total === 0 ? (
+        {queue.total === 0 ? (
           <p class="card" data-fila-vazia="">
             Nada esperando: nenhum detrator com comentário pendente e nenhuma mensagem sem resposta há mais de 48 horas.
           </p>
         ) : (
-          queue.map((g) => (
-            <section class="card attention-unit" key={`${g.unidadeId ?? g.unidade}`} aria-label={`Unidade ${g.unidade}`}>
-              <h3>
-                {g.unidade} <span class="badge">{g.items.length}</span>
-              </h3>
-              <ol class="attention-list">
-                {g.items.map((it) => (
-                  <li key={`${it.kind}-${it.id}`} data-atencao={`${it.kind}-${it.id}`}>
-                    {it.kind === 'detrator' ? (
-                      <a href={`/admin/pesquisa/resposta/${it.id}`}>
-                        <span class="badge status-detrator">Detrator · nota {it.nota}</span>
-                      </a>
-                    ) : (
-                      <a href={`/admin/mensagens/${it.id}`}>
-                        <span class="badge status-nova">Mensagem sem resposta há {formatDuration(now.getTime() - Date.parse(it.criadoEm))}</span>
-                      </a>
-                    )}{' '}
-                    <span class="hint">
-                      {formatDateTime(it.criadoEm)} · {it.nome ?? 'Sem nome'}
-                      {it.contato ? ` · ${it.contato}` : ' · sem contato'}
-                    </span>
-                    <p class="pre-line">{excerpt(it.texto)}</p>
-                  </li>
-                ))}
-              </ol>
-            </section>
-          ))
+          <p data-fila-total="">
+            {queue.partial ? 'Mais de ' : ''}
+            {plural(queue.total, 'item esperando', 'itens esperando')} em {plural(waitingUnits, 'unidade', 'unidades')}
+            {waitingUnits > queue.groups.length ? `; aqui as ${queue.groups.length} que esperam há mais tempo` : ''}.
+          </p>
         )}
+        {queue.groups.map((g) => (
+          <section class="card attention-unit" key={`${g.unidadeId ?? g.unidade}`} aria-label={`Unidade ${g.unidade}`}>
+            <h3>
+              {g.unidade} <span class="badge">{g.total}</span>
+            </h3>
+            <ol class="attention-list">
+              {g.items.map((it) => (
+                <li key={`${it.kind}-${it.id}`} data-atencao={`${it.kind}-${it.id}`}>
+                  {it.kind === 'detrator' ? (
+                    <a href={`/admin/pesquisa/resposta/${it.id}`}>
+                      <span class="badge status-detrator">Detrator · nota {it.nota}</span>
+                    </a>
+                  ) : (
+                    <a href={`/admin/mensagens/${it.id}`}>
+                      <span class="badge status-nova">Mensagem sem resposta há {formatDuration(now.getTime() - Date.parse(it.criadoEm))}</span>
+                    </a>
+                  )}{' '}
+                  <span class="hint">
+                    {formatDateTime(it.criadoEm)} · {it.nome ?? 'Sem nome'}
+                    {it.contato ? ` · ${it.contato}` : ' · sem contato'}
+                  </span>
+                  <p class="pre-line">{excerpt(it.texto)}</p>
+                </li>
+              ))}
+            </ol>
+            {g.total > g.items.length ? (
+              <p data-fila-mais={g.unidadeId ?? ''}>
+                Mais {g.total - g.items.length} nesta unidade. Ver todos:{' '}
+                {g.detractors ? (
+                  <a href={detractorsHref(g.unidadeId)}>
+                    detratores<span class="visually-hidden"> · {g.unidade}</span>
+                  </a>
+                ) : null}
+                {g.detractors && g.messages ? ' · ' : null}
+                {g.messages ? (
+                  <a href={messagesHref(g.unidadeId)}>
+                    mensagens<span class="visually-hidden"> · {g.unidade}</span>
+                  </a>
+                ) : null}
+              </p>
+            ) : null}
+          </section>
+        ))}
+        {queue.moreUnits ? (
+          <p class="card" data-fila-outras="">
+            Mais {plural(queue.moreUnits, 'unidade', 'unidades')} com {plural(queue.moreItems, 'item esperando', 'itens esperando')}. Ver todos:{' '}
+            <a href={detractorsHref(null)}>detratores de todas as unidades</a> · <a href={messagesHref(null)}>mensagens de todas as unidades</a>
+          </p>
+        ) : null}
       </section>
-      {units.length ? (
-        <section aria-labelledby="unidades-titulo">
+      {list.all ? (
+        <section id="unidades" aria-labelledby="unidades-titulo">
           <h2 id="unidades-titulo">Pesquisa na unidade</h2>
-          <ul class="unit-tools">
-            {units.map((u) => (
-              <li key={u.id}>
-                {u.nome}: <a href={`/admin/pesquisa/cartaz/${u.id}`}>Cartaz com QR code<span class="visually-hidden"> · {u.nome}</span></a> ·{' '}
-                <a href={`/NPS/nps_app_php/quiosque.php?unidade_id=${u.id}`}>Modo quiosque (tablet da recepção)<span class="visually-hidden"> · {u.nome}</span></a>
-              </li>
-            ))}
-          </ul>
+          {tools.filterable ? (
+            <form method="get" action={`${HOME_PATH}#unidades`} class="list-filter" role="search" aria-label="Filtro das unidades">
+              <label for="unidades-q">Unidade ou cidade</label>
+              <input id="unidades-q" name="q" type="search" value={list.q} maxLength={100} />
+              <button type="submit">Filtrar</button>
+              {list.q ? <a href={toolsHref('')}>Limpar filtro</a> : null}
+              <p class="muted">
+                {plural(list.total, 'unidade', 'unidades')}
+                {list.q ? ` com “${list.q}”` : ''}
+              </p>
+            </form>
+          ) : null}
+          {tools.items.length ? (
+            <ul class="unit-tools">
+              {tools.items.map((u) => (
+                <li key={u.id}>
+                  {u.nome}: <a href={`/admin/pesquisa/cartaz/${u.id}`}>Cartaz com QR code<span class="visually-hidden"> · {u.nome}</span></a> ·{' '}
+                  <a href={`/NPS/nps_app_php/quiosque.php?unidade_id=${u.id}`}>Modo quiosque (tablet da recepção)<span class="visually-hidden"> · {u.nome}</span></a>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>Nenhuma unidade com este filtro.</p>
+          )}
+          <PageLinks page={list.page} pages={list.pages} href={(pagina) => toolsHref(list.q, pagina)} />
         </section>
       ) : null}
       <section aria-labelledby="funil-titulo">

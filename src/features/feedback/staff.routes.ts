@@ -16,6 +16,7 @@ import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';
 import { resolvePeriod, type NpsCategory } from './nps';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-report.view';
 import { HOME_PATH, StaffHomePage } from './home.view';
+import { homeQueue, toolUnits } from './home.service';
 import { PREFERENCES_PATH, PreferencesPage } from './preferences.view';
 import { nowIso } from '../../db/index';
 import { qrSvg, surveyUrl } from './poster.service';
@@ -54,6 +55,8 @@ const ReportQuery = Type.Object({
   categoria: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('promotores'), Type.Literal('neutros'), Type.Literal('detratores')])),
   pagina: OptionalId,
 });
+
+const HomeQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 100 })), pagina: QueryValue });
 
 const InboxQuery = Type.Object({
   unidade_id: OptionalId,
@@ -184,14 +187,17 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
       .send(await qrSvg(surveyUrl(app.config.publicUrl, unit.id, 'cartaz')));
   });
 
-  r.get(HOME_PATH, { preHandler: app.requireStaff }, async (request, reply) => {
+  r.get(HOME_PATH, { schema: { querystring: HomeQuery }, attachValidation: true, preHandler: app.requireStaff }, async (request, reply) => {
     const scope = unitScope(request.staff!, null);
     if (scope.forbidden) return forbidden(request, reply);
+    // The tools filter: a value the schema refuses (too long, repeated) is read as none.
+    const q = request.validationError ? {} : request.query;
     const now = new Date();
-    const queue = await attention.queue(scope.unitIds, now);
+    const queue = homeQueue(await attention.queue(scope.unitIds, now));
     privatePage(reply);
     const units = (await visibleUnits(request)).filter((u) => u.ativo === 1);
-    return reply.page(h(StaffHomePage, { staff: staffLayout(request, reply), queue, now, units }));
+    const tools = toolUnits(units, (q.q ?? '').trim(), q.pagina);
+    return reply.page(h(StaffHomePage, { staff: staffLayout(request, reply), queue, now, tools }));
   });
 
   r.get(INBOX_PATH, { schema: { querystring: InboxQuery }, preHandler: app.requireStaff }, async (request, reply) => {
