@@ -1,5 +1,6 @@
 // Trial-class booking in real Chromium at 360 px: book, get the thanks page and a valid
-// .ics (parsed back), see the booking on the staff list, mark attendance, see the funnel change.
+// .ics (parsed back), see the booking on the staff list, mark attendance, see the funnel change,
+// then filter the capacity form and save it.
 import { expect, it } from 'vitest';
 import { expectNoA11yViolations, useServerAndBrowser, watchPage } from './helpers';
 import { createStaffUser } from '../test/helpers/staff';
@@ -116,6 +117,20 @@ it('books a trial class on a 360 px phone, gets the .ics, and staff mark attenda
   await expect(after.nth(1).textContent()).resolves.toBe('1');
   await expect(after.nth(3).textContent()).resolves.toBe('1');
   await expect(after.nth(4).textContent()).resolves.toBe('100%');
+
+  // Capacity: filtered like the other staff lists; one form saves the units shown and comes back.
+  await page.getByRole('link', { name: 'Vagas por aula' }).click();
+  await page.waitForURL(/vagas$/);
+  await expectNoA11yViolations(page);
+  await page.getByLabel('Filtrar por nome, bairro ou cidade da unidade').fill('pinheiros');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await page.waitForURL(/q=pinheiros/);
+  await page.getByLabel(/^Movimento Pinheiros/).fill('6');
+  await page.getByRole('button', { name: 'Salvar as vagas desta página' }).click();
+  await page.waitForURL(/q=pinheiros&salvo=1$/);
+  await expect(page.getByText('Vagas atualizadas em 1 unidade.').isVisible()).resolves.toBe(true);
+  await expect(page.getByLabel(/^Movimento Pinheiros/).inputValue()).resolves.toBe('6');
+  await expectNoA11yViolations(page);
 
   // The one 422 is the deliberate submission without a slot; nothing else may fail.
   expect(watch.errors.filter((e) => !e.includes('status of 422'))).toEqual([]);

@@ -104,7 +104,7 @@ describe('bookings by day', () => {
   it('the capacity screen: a manager edits their unit (audited), bad values get 422, other units 403', async () => {
     const token = await staffToken(ctx.app, manager, '/admin/aulas-experimentais/vagas');
     const post = (id: number, v: string, cookie = manager) =>
-      ctx.app.inject({ method: 'POST', url: `/admin/aulas-experimentais/vagas/${id}`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: token, vagas_experimentais: v }) });
+      ctx.app.inject({ method: 'POST', url: '/admin/aulas-experimentais/vagas', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: token, [`vagas[${id}]`]: v }) });
     const page = await ctx.app.inject({ url: '/admin/aulas-experimentais/vagas', headers: { cookie: manager } });
     expect(page.body).toContain('id="vagas-1"');
     expect(page.body).not.toContain('id="vagas-2"');
@@ -115,6 +115,7 @@ describe('bookings by day', () => {
     expect((await post(2, '5')).statusCode).toBe(403);
     const ok = await post(1, '5');
     expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toBe('/admin/aulas-experimentais/vagas?salvo=1');
     const unit = await ctx.db.selectFrom('unidades').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
     expect((unit as { vagas_experimentais?: number }).vagas_experimentais).toBe(5);
     const audit = await ctx.db.selectFrom('auditoria').selectAll().where('entidade', '=', 'unidade').where('entidade_id', '=', 1).execute();
@@ -145,9 +146,9 @@ describe('funnel', () => {
 
     const page = await ctx.app.inject({ url: '/admin/aulas-experimentais/funil?unidade_id=4', headers: { cookie: admin } });
     expect(page.statusCode).toBe(200);
-    const unitName = (await ctx.db.selectFrom('unidades').select('nome').where('id', '=', 4).executeTakeFirstOrThrow()).nome;
-    // clicks 8, bookings 4 (50%), attended 2 (50%), enrolled 1 (50%)
-    expect(page.body).toContain(`<th scope="row">${unitName}</th><td>8</td><td>4</td><td>50%</td><td>2</td><td>50%</td><td>1</td><td>50%</td>`);
+    const { nome: unitName, ...city } = await ctx.db.selectFrom('unidades').select(['nome', 'cidade', 'uf']).where('id', '=', 4).executeTakeFirstOrThrow();
+    // clicks 8, bookings 4 (50%), attended 2 (50%), enrolled 1 (50%); the unit named with its city
+    expect(page.body).toContain(`<th scope="row">${unitName}<span class="muted"> · ${city.cidade}/${city.uf}</span></th><td>8</td><td>4</td><td>50%</td><td>2</td><td>50%</td><td>1</td><td>50%</td>`);
 
     const list = await ctx.app.inject({ url: '/admin/aulas-experimentais?unidade_id=4', headers: { cookie: admin } });
     expect(list.body.replace(/<!-- -->/g, '')).toContain('8 cliques → 4 agendamentos (50%) → 2 presenças (50%) → 1 matrículas (50%)');

@@ -203,8 +203,8 @@ function cases(): Case[] {
     { name: 'trial funnel CSV', method: 'GET', url: '/admin/aulas-experimentais/funil.csv', expect: { admin: { status: 200, contains: [ids.nameB] }, gerente: { status: 200, contains: [ids.nameA], notContains: [ids.nameB] }, anonimo: LOGIN } },
     { name: 'trial funnel CSV, unit B', method: 'GET', url: `/admin/aulas-experimentais/funil.csv?unidade_id=${B}`, expect: { admin: 200, gerente: 403, anonimo: LOGIN } },
     { name: 'trial capacity', method: 'GET', url: '/admin/aulas-experimentais/vagas', expect: { admin: { status: 200, contains: [ids.nameB] }, gerente: { status: 200, contains: [ids.nameA], notContains: [ids.nameB] }, anonimo: LOGIN } },
-    { name: 'trial capacity, unit A', method: 'POST', url: `/admin/aulas-experimentais/vagas/${A}`, body: { vagas_experimentais: '4' }, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
-    { name: 'trial capacity, unit B', method: 'POST', url: `/admin/aulas-experimentais/vagas/${B}`, body: { vagas_experimentais: '4' }, expect: { admin: 303, gerente: 403, anonimo: LOGIN } },
+    { name: 'trial capacity, unit A', method: 'POST', url: '/admin/aulas-experimentais/vagas', body: { [`vagas[${A}]`]: '4' }, expect: { admin: 303, gerente: 303, anonimo: LOGIN } },
+    { name: 'trial capacity, unit B', method: 'POST', url: '/admin/aulas-experimentais/vagas', body: { [`vagas[${B}]`]: '4' }, expect: { admin: 303, gerente: 403, anonimo: LOGIN } },
 
     // ---- content: the hub and a unit's timetable are open to managers of that unit
     { name: 'content hub', method: 'GET', url: '/admin/conteudo', expect: { admin: { status: 200, contains: ['/admin/conteudo/unidades'] }, gerente: { status: 200, contains: [`/admin/conteudo/unidades/${A}/aulas`], notContains: [`/admin/conteudo/unidades/${B}/aulas`, ids.nameB] }, anonimo: LOGIN } },
@@ -356,7 +356,7 @@ describe('role matrix', () => {
       '/admin', '/admin/preferencias', '/admin/mensagens/:id/responder', '/admin/pesquisa/resposta/:id/tratada',
       '/admin/pesquisa/cartaz/:id', '/admin/pesquisa/cartaz/:id/qr.svg',
       '/admin/aulas-experimentais', '/admin/aulas-experimentais/:id/status', '/admin/aulas-experimentais/funil', '/admin/aulas-experimentais/funil.csv',
-      '/admin/aulas-experimentais/vagas', '/admin/aulas-experimentais/vagas/:id',
+      '/admin/aulas-experimentais/vagas',
     ];
     for (const p of staffPaths) expect(tested.has(p), `no case for ${p}`).toBe(true);
     // Any /admin route registered later and not listed above makes this test fail, so the

@@ -166,8 +166,9 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
         .execute();
     },
 
+    /** Units (null = all) by name, with what the staff lists' text filter searches. */
     units(unitIds: number[] | null) {
-      let q = db.selectFrom('unidades').select(['id', 'nome', 'ativo', 'vagas_experimentais']);
+      let q = db.selectFrom('unidades').select(['id', 'nome', 'bairro', 'cidade', 'uf', 'ativo', 'vagas_experimentais']);
       if (unitIds) q = unitIds.length ? q.where('id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
       return q.orderBy('nome').orderBy('id').execute();
     },

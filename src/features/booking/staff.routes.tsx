@@ -4,13 +4,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError } from '../../http/errors';
+import { sendError, sendInvalid } from '../../http/errors';
 import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
 import { accessibleUnits, unitScope } from '../identity/access';
-import { echoValue, toId } from '../../lib/form/index';
+import { echoValue, parseInteger, toId } from '../../lib/form/index';
+import { ListQuery } from '../content/shared/list';
 import { spDay } from './slots';
-import { isStatus, resolveWeeks, type StaffService } from './staff.service';
+import { capacityFields, isStatus, resolveWeeks, type StaffService } from './staff.service';
 import { BookingListPage, CAPACITY_PATH, CapacityPage, FUNNEL_PATH, funnelCsv, FunnelPage, STAFF_PATH } from './staff.view';
 
 // Ids and days are judged by the form kit (toId, isDay) in the handlers, not by schema patterns.
@@ -18,6 +19,11 @@ const OptionalId = Type.Optional(Type.String({ maxLength: 20 }));
 const OptionalDay = Type.Optional(Type.String({ maxLength: 20 }));
 const IdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
 const Body = Type.Record(Type.String(), Type.Unknown());
+
+/** A list's `q` / `pagina` carried by a form: a string no longer than the query string allows, or nothing. */
+const listParam = (raw: unknown, max: number) => (typeof raw === 'string' && raw.length <= max ? raw : undefined);
+/** `salvo`: how many units a capacity save changed (at most one page of them). */
+const MAX_SAVED = 1000;
 
 /** An optional id filter: undefined/"" → null (no filter), a valid id, or 'invalid'. */
 const optionalId = (raw: string | undefined): number | null | 'invalid' => (raw ? (toId(raw) ?? 'invalid') : null);
@@ -69,14 +75,20 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
     return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}salvo=${id}#agendamento-${id}`, 303);
   });
 
-  const FunnelQuery = Type.Object({ unidade_id: OptionalId, de: OptionalDay, ate: OptionalDay });
+  // `q` and `pagina` as the other staff lists take them (content/shared/list.ts ListQuery).
+  const ListFields = { q: ListQuery.properties.q, pagina: ListQuery.properties.pagina };
+  const FunnelQuery = Type.Object({ unidade_id: OptionalId, de: OptionalDay, ate: OptionalDay, q: ListFields.q });
+  const FunnelPageQuery = Type.Object({ ...FunnelQuery.properties, pagina: ListFields.pagina });
 
-  r.get(FUNNEL_PATH, { schema: { querystring: FunnelQuery }, preHandler: app.requireStaff }, async (request, reply) => {
+  r.get(FUNNEL_PATH, { schema: { querystring: FunnelPageQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
     const scope = filterScope(request, q.unidade_id);
     if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
-    const params = new URLSearchParams({ ...(q.unidade_id ? { unidade_id: q.unidade_id } : {}), de: period.de, ate: period.ate });
+    const funnel = await service.funnelPage(scope.unitIds, period.weeks, q);
+    // What the page links and the export keep: the unit, the period and the text filter.
+    const params = { ...(q.unidade_id ? { unidade_id: q.unidade_id } : {}), de: period.de, ate: period.ate };
+    const csvParams = new URLSearchParams({ ...params, ...(funnel.page.q ? { q: funnel.page.q } : {}) });
     privatePage(reply);
     return reply.page(
       h(FunnelPage, {
@@ -84,50 +96,53 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
         units: await visibleUnits(request),
         unidadeId: q.unidade_id ?? '',
         period,
-        funnel: await service.funnel(scope.unitIds, period.weeks),
-        csvHref: `${FUNNEL_PATH}.csv?${params}`,
+        funnel,
+        list: { ...funnel.page, path: FUNNEL_PATH, params },
+        csvHref: `${FUNNEL_PATH}.csv?${csvParams}`,
       }),
     );
   });
 
+  // The export is every filtered unit and week, never one page.
   r.get(`${FUNNEL_PATH}.csv`, { schema: { querystring: FunnelQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
     const scope = filterScope(request, q.unidade_id);
     if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
-    const { header, rows } = funnelCsv((await service.funnel(scope.unitIds, period.weeks)).rows);
+    const { header, rows } = funnelCsv((await service.funnel(scope.unitIds, period.weeks, q.q)).rows);
     request.log.info({ userId: request.staff!.id, export: 'funil', filters: { ...q, de: period.de, ate: period.ate } }, 'csv export');
     privatePage(reply);
     reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="funil-aulas-experimentais-${period.de}-a-${period.ate}.csv"`);
     return reply.send(csvStream(header, rows));
   });
 
-  r.get(CAPACITY_PATH, { schema: { querystring: Type.Object({ salvo: OptionalId }) }, preHandler: app.requireStaff }, async (request, reply) => {
+  const CapacityQuery = Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 10 })), ...ListFields });
+
+  r.get(CAPACITY_PATH, { schema: { querystring: CapacityQuery }, preHandler: app.requireStaff }, async (request, reply) => {
+    const { items, list } = await service.capacityList(request.staff!, request.query, CAPACITY_PATH);
+    const saved = parseInteger(request.query.salvo ?? '', 0, MAX_SAVED, -1);
     privatePage(reply);
     return reply.page(
-      h(CapacityPage, { staff: staffLayout(request, reply), units: await visibleUnits(request), errors: {}, values: {}, saved: toId(request.query.salvo) }),
+      h(CapacityPage, { staff: staffLayout(request, reply), list, units: items, errors: {}, values: {}, saved: saved.ok && saved.value >= 0 ? saved.value : null }),
     );
   });
 
-  r.post(`${CAPACITY_PATH}/:id`, { schema: { params: IdParams, body: Body }, preHandler: [app.requireStaff, app.csrfProtection] }, async (request, reply) => {
-    const id = toId(request.params.id);
-    if (id === null) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
-    const raw = (request.body as Record<string, unknown>).vagas_experimentais;
-    const units = await visibleUnits(request);
-    if (!units.some((u) => u.id === id)) {
-      return request.staff!.papel === 'admin'
-        ? sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.')
-        : forbidden(request, reply);
-    }
-    const result = await service.setCapacity(request.staff!, id, raw, now());
+  // One form per page: the units shown on it, with the list's `q` and `pagina` to come back to.
+  r.post(CAPACITY_PATH, { schema: { body: Body }, preHandler: [app.requireStaff, app.csrfProtection] }, async (request, reply) => {
+    const body = request.body as Record<string, unknown>;
+    const listQuery = { q: listParam(body.q, 100), pagina: listParam(body.pagina, 10) };
+    const fields = capacityFields(body);
+    const result = await service.setCapacities(request.staff!, fields, now());
+    if (result === 'missing') return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
     if (result === 'forbidden') return forbidden(request, reply);
+    const { list } = await service.capacityList(request.staff!, listQuery, CAPACITY_PATH);
     if (!result.ok) {
-      privatePage(reply);
-      return reply.page(
-        h(CapacityPage, { staff: staffLayout(request, reply), units, errors: { [id]: result.error }, values: { [id]: echoValue(raw, { max: 10 }) } }),
-        422,
+      const values = Object.fromEntries(fields.map((f) => [f.name, echoValue(f.raw, { max: 10 })]));
+      return sendInvalid(request, reply, result.errors, () =>
+        h(CapacityPage, { staff: staffLayout(request, reply), list, units: result.units, errors: result.errors, values }),
       );
     }
-    return reply.redirect(`${CAPACITY_PATH}?salvo=${id}`, 303);
+    const back = new URLSearchParams({ ...(list.q ? { q: list.q } : {}), ...(list.page > 1 ? { pagina: String(list.page) } : {}), salvo: String(result.changed) });
+    return reply.redirect(`${CAPACITY_PATH}?${back}`, 303);
   });
 }

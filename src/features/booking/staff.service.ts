@@ -1,9 +1,11 @@
 // The staff side of trial classes: bookings by day, attendance/enrolment marks, the
 // per-unit capacity, and the funnel (CTA clicks → bookings → attended → enrolled).
-import { canAccessUnit, type StaffUser } from '../identity/access';
+import { canAccessUnit, scopeUnits, type StaffUser } from '../identity/access';
 import type { Db } from '../../db/index';
 import { createBookingRepository, STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
-import { isDay, parseInteger } from '../../lib/form/index';
+import { isDay, parseInteger, toId } from '../../lib/form/index';
+import { paginate } from '../../lib/pagination';
+import { filterRows, listPage, type ListState } from '../content/shared/list';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
 
 export { STATUSES };
@@ -23,6 +25,33 @@ export const LIST_PAST_DAYS = 14;
 export const LIST_FUTURE_DAYS = 7;
 export const MAX_CAPACITY = 50;
 export const DEFAULT_FUNNEL_WEEKS = 8;
+/**
+ * Units per funnel page: fewer than the capacity list's LIST_PAGE_SIZE, since each unit
+ * also brings up to one row per week to the weekly table (decision 177).
+ */
+export const FUNNEL_PAGE_SIZE = 25;
+
+export type StaffUnit = Awaited<ReturnType<BookingRepository['units']>>[number];
+/** What the `q` filter of the unit lists searches: name, neighbourhood, city and state. */
+export const unitText = (u: Pick<StaffUnit, 'nome' | 'bairro' | 'cidade' | 'uf'>) => `${u.nome} ${u.bairro} ${u.cidade} ${u.uf}`;
+
+/** A unit list's text filter and page, as asked (the query string or the capacity form). */
+export interface UnitListQuery {
+  q?: string;
+  pagina?: string;
+}
+
+/** The capacity fields of a posted page: `vagas[<unit id>]`, one per unit shown. */
+export function capacityFields(body: Record<string, unknown>): { id: number; name: string; raw: unknown }[] {
+  const fields: { id: number; name: string; raw: unknown }[] = [];
+  for (const [name, raw] of Object.entries(body)) {
+    const m = /^vagas\[(\w{1,10})\]$/.exec(name);
+    const id = m ? toId(m[1]) : null;
+    if (id !== null) fields.push({ id, name, raw });
+  }
+  return fields;
+}
+export const capacityField = (unitId: number) => `vagas[${unitId}]`;
 
 export type BookingListRow = Awaited<ReturnType<BookingRepository['listByDays']>>[number];
 export interface BookingDay {
@@ -38,9 +67,14 @@ export interface FunnelCounts {
   compareceram: number;
   matricularam: number;
 }
-export interface FunnelRow extends FunnelCounts {
+/** A unit as the funnel names it (names repeat across cities: the city goes along). */
+export interface FunnelUnit {
   unidade_id: number;
   unidade: string;
+  cidade: string;
+  uf: string;
+}
+export interface FunnelRow extends FunnelCounts, FunnelUnit {
   semana: string;
 }
 
@@ -71,7 +105,7 @@ export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: st
 }
 
 export function createStaffService(db: Db, repo: BookingRepository = createBookingRepository(db)) {
-  return {
+  const service = {
     /** Today first, then the coming days, then the past days (most recent first). */
     async days(unitIds: number[] | null, now: Date): Promise<BookingDay[]> {
       const today = spDay(now);
@@ -96,26 +130,54 @@ export function createStaffService(db: Db, repo: BookingRepository = createBooki
 
     units: (unitIds: number[] | null) => repo.units(unitIds),
 
-    async setCapacity(staff: StaffUser, unitId: number, raw: unknown, now: Date): Promise<{ ok: true } | { ok: false; error: string } | 'forbidden'> {
-      if (!canAccessUnit(staff, unitId)) return 'forbidden';
-      const parsed = parseInteger(raw, 1, MAX_CAPACITY, 0);
-      if (!parsed.ok || parsed.value === 0) return { ok: false, error: `Informe um número inteiro de 1 a ${MAX_CAPACITY}.` };
-      const vagas = parsed.value;
-      const at = now.toISOString();
-      // The new capacity and its audit row, together or not at all.
-      await db.transaction().execute(async (trx) => {
-        const tx = createBookingRepository(trx);
-        const before = await tx.capacityOf(unitId);
-        if (before === undefined) return;
-        await tx.setCapacity(unitId, vagas, at);
-        await tx.audit({ usuario_id: staff.id, entidade_id: unitId, antes: { vagas_experimentais: before }, depois: { vagas_experimentais: vagas }, criado_em: at });
-      });
-      return { ok: true };
+    /** One page of this staff member's units for the capacity form, after the `q` filter. */
+    async capacityList(staff: StaffUser, query: UnitListQuery, path: string): Promise<{ items: StaffUnit[]; list: ListState }> {
+      return listPage(await repo.units(scopeUnits(staff)), query, path, unitText);
     },
 
-    /** One row per unit and week (weeks without any activity included), plus totals. */
-    async funnel(unitIds: number[] | null, weeks: string[]) {
-      const units = await repo.units(unitIds);
+    /**
+     * Saves the capacities of one posted page: only the units whose field was posted, and of
+     * those only the ones whose value changed (one audit row each). Any refused value: nothing
+     * is saved and `units` are the posted units, for the form to show again.
+     */
+    async setCapacities(
+      staff: StaffUser,
+      fields: { id: number; name: string; raw: unknown }[],
+      now: Date,
+    ): Promise<'forbidden' | 'missing' | { ok: true; changed: number } | { ok: false; errors: Record<string, string>; units: StaffUnit[] }> {
+      if (fields.some((f) => !canAccessUnit(staff, f.id))) return 'forbidden';
+      const units = fields.length ? await repo.units(fields.map((f) => f.id)) : [];
+      if (units.length !== new Set(fields.map((f) => f.id)).size) return 'missing';
+      const errors: Record<string, string> = {};
+      const values = new Map<number, number>();
+      for (const f of fields) {
+        const parsed = parseInteger(f.raw, 1, MAX_CAPACITY, 0);
+        if (!parsed.ok || parsed.value === 0) errors[f.name] = `Informe um número inteiro de 1 a ${MAX_CAPACITY}.`;
+        else values.set(f.id, parsed.value);
+      }
+      if (Object.keys(errors).length) return { ok: false, errors, units };
+      const at = now.toISOString();
+      // The page's new capacities and their audit rows, together or not at all.
+      return db.transaction().execute(async (trx) => {
+        const tx = createBookingRepository(trx);
+        let changed = 0;
+        for (const [unitId, vagas] of values) {
+          const before = await tx.capacityOf(unitId);
+          if (before === undefined || before === vagas) continue;
+          await tx.setCapacity(unitId, vagas, at);
+          await tx.audit({ usuario_id: staff.id, entidade_id: unitId, antes: { vagas_experimentais: before }, depois: { vagas_experimentais: vagas }, criado_em: at });
+          changed++;
+        }
+        return { ok: true as const, changed };
+      });
+    },
+
+    /**
+     * One row per unit and week (weeks without any activity included), plus totals; `q`
+     * keeps the units whose name, neighbourhood, city or state contain it.
+     */
+    async funnel(unitIds: number[] | null, weeks: string[], q = '') {
+      const units = filterRows(await repo.units(unitIds), q.trim(), unitText);
       const { clicks, bookings } = await repo.funnelRows(unitIds, weeks[0]!, weeks.at(-1)!);
       const key = (u: number, w: string) => `${u}|${w}`;
       const cells = new Map<string, FunnelCounts>();
@@ -127,22 +189,36 @@ export function createStaffService(db: Db, repo: BookingRepository = createBooki
       for (const c of clicks) cell(c.unidade_id, c.semana).cliques += c.n;
       for (const b of bookings) Object.assign(cell(b.unidade_id, b.semana), { agendamentos: b.agendamentos, compareceram: b.compareceram, matricularam: b.matricularam });
       const rows: FunnelRow[] = [];
-      const perUnit: (FunnelCounts & { unidade_id: number; unidade: string })[] = [];
+      const perUnit: (FunnelCounts & FunnelUnit)[] = [];
       const total: FunnelCounts = { cliques: 0, agendamentos: 0, compareceram: 0, matricularam: 0 };
       for (const u of units) {
+        const unit: FunnelUnit = { unidade_id: u.id, unidade: u.nome, cidade: u.cidade, uf: u.uf };
         const sum: FunnelCounts = { cliques: 0, agendamentos: 0, compareceram: 0, matricularam: 0 };
         for (const w of weeks) {
           const c = cells.get(key(u.id, w)) ?? { cliques: 0, agendamentos: 0, compareceram: 0, matricularam: 0 };
-          rows.push({ unidade_id: u.id, unidade: u.nome, semana: w, ...c });
+          rows.push({ ...unit, semana: w, ...c });
           for (const k of Object.keys(sum) as (keyof FunnelCounts)[]) {
             sum[k] += c[k];
             total[k] += c[k];
           }
         }
-        perUnit.push({ unidade_id: u.id, unidade: u.nome, ...sum });
+        perUnit.push({ ...unit, ...sum });
       }
       return { rows, perUnit, total };
     },
+
+    /**
+     * The funnel page: FUNNEL_PAGE_SIZE units of the filtered ones (their totals and their
+     * weekly rows); `total` stays the sum over every filtered unit, not just this page.
+     */
+    async funnelPage(unitIds: number[] | null, weeks: string[], query: UnitListQuery) {
+      const q = (query.q ?? '').trim();
+      const all = await service.funnel(unitIds, weeks, q);
+      const { items, ...page } = paginate(all.perUnit, query.pagina, FUNNEL_PAGE_SIZE);
+      const shown = new Set(items.map((u) => u.unidade_id));
+      return { rows: all.rows.filter((r) => shown.has(r.unidade_id)), perUnit: items, total: all.total, page: { ...page, q } };
+    },
   };
+  return service;
 }
 export type StaffService = ReturnType<typeof createStaffService>;

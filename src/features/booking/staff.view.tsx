@@ -6,7 +6,10 @@ import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
 import { UnitFilter, type StaffProps } from '../feedback/filters.view';
 import { timeOf } from './booking.service';
 import { whatsappLink } from './booking.view';
-import { conversion, formatConversion, MAX_CAPACITY, STATUS_LABEL, STATUSES, type BookingDay, type FunnelCounts, type FunnelRow } from './staff.service';
+import { capacityField, conversion, formatConversion, MAX_CAPACITY, STATUS_LABEL, STATUSES, type BookingDay, type FunnelCounts, type FunnelRow, type FunnelUnit } from './staff.service';
+import { ErrorSummary, FieldMessage, fieldAria, fieldId } from '../../views/form';
+import type { PageInfo } from '../../lib/pagination';
+import { Csrf, ListFilter, Pagination } from '../content/shared/components.view';
 
 export const STAFF_PATH = '/admin/aulas-experimentais';
 export const FUNNEL_PATH = `${STAFF_PATH}/funil`;
@@ -144,15 +147,34 @@ function Steps({ c }: { c: FunnelCounts }) {
 
 const HEAD = ['Cliques em “aula experimental”', 'Agendamentos', 'Clique → agendamento', 'Compareceram', 'Agendamento → presença', 'Matricularam', 'Presença → matrícula'];
 
+/** A unit in a row header: its name, then its city (names repeat across cities). */
+function UnitName({ u }: { u: FunnelUnit }) {
+  return (
+    <th scope="row">
+      {u.unidade}
+      <span class="muted"> · {u.cidade}/{u.uf}</span>
+    </th>
+  );
+}
+
+/** "N unidades" / "N unidades contêm “q”", under a unit list's filter. */
+function unitCount(total: number, q: string) {
+  return `${total === 1 ? '1 unidade' : `${total} unidades`}${q ? ` ${total === 1 ? 'contém' : 'contêm'} “${q}”` : ''}`;
+}
+
+type UnitListLinks = PageInfo & { path: string; q: string; params?: Record<string, string> };
+
 export function FunnelPage(props: {
   staff: StaffProps;
   units: Unit[];
   unidadeId: string;
   period: { de: string; ate: string; weeks: string[] };
-  funnel: { rows: FunnelRow[]; perUnit: (FunnelCounts & { unidade: string; unidade_id: number })[]; total: FunnelCounts };
+  funnel: { rows: FunnelRow[]; perUnit: (FunnelCounts & FunnelUnit)[]; total: FunnelCounts };
+  list: UnitListLinks;
   csvHref: string;
 }) {
-  const { staff, units, unidadeId, period, funnel, csvHref } = props;
+  const { staff, units, unidadeId, period, funnel, list, csvHref } = props;
+  const active = funnel.rows.filter((r) => r.cliques || r.agendamentos);
   return (
     <Layout title="Funil de conversão" staff={staff}>
       <h1>Funil de conversão</h1>
@@ -164,6 +186,10 @@ export function FunnelPage(props: {
       <form method="get" action={FUNNEL_PATH} class="card filters">
         <UnitFilter units={units} selected={unidadeId} />
         <div>
+          <label for="f-q">Nome, bairro ou cidade da unidade</label>
+          <input id="f-q" name="q" type="search" value={list.q} maxLength={100} />
+        </div>
+        <div>
           <label for="f-de">Da semana de</label>
           <input id="f-de" name="de" type="date" value={period.de} />
         </div>
@@ -174,22 +200,31 @@ export function FunnelPage(props: {
         <div class="actions">
           <button type="submit">Ver funil</button>
           <a class="button secondary" href={csvHref}>
-            Exportar CSV
+            Exportar CSV<span class="visually-hidden"> (todas as páginas)</span>
           </a>
         </div>
       </form>
+      <p class="muted" id="funil-contagem">
+        {unitCount(list.total, list.q)}
+        {list.pages > 1 ? `; esta página mostra da ${list.offset + 1}ª à ${list.offset + funnel.perUnit.length}ª.` : '.'}
+      </p>
       <section class="card">
         <h2 id="funil-total-titulo">Total do período</h2>
         <FunnelTable id="funil-total" labelledBy="funil-total-titulo" columns={['Unidade']}>
           {funnel.perUnit.map((u) => (
             <tr key={u.unidade_id}>
-              <th scope="row">{u.unidade}</th>
+              <UnitName u={u} />
               <Steps c={u} />
             </tr>
           ))}
-          {funnel.perUnit.length > 1 ? (
+          {!funnel.perUnit.length ? (
             <tr>
-              <th scope="row">Todas</th>
+              <td colSpan={HEAD.length + 1}>Nenhuma unidade encontrada.</td>
+            </tr>
+          ) : null}
+          {list.total > 1 ? (
+            <tr>
+              <th scope="row">Todas{list.pages > 1 || list.q ? ` (${unitCount(list.total, '')}${list.q ? ' do filtro' : ''})` : ''}</th>
               <Steps c={funnel.total} />
             </tr>
           ) : null}
@@ -198,18 +233,17 @@ export function FunnelPage(props: {
       <section class="card">
         <h2 id="funil-semanas-titulo">Por semana</h2>
         <FunnelTable id="funil-semanas" labelledBy="funil-semanas-titulo" columns={['Unidade', 'Semana de']}>
-          {funnel.rows
-            .filter((r) => r.cliques || r.agendamentos)
-            .map((r) => (
-              <tr key={`${r.unidade_id}-${r.semana}`}>
-                <th scope="row">{r.unidade}</th>
-                <td>{weekLabel(r.semana)}</td>
-                <Steps c={r} />
-              </tr>
-            ))}
+          {active.map((r) => (
+            <tr key={`${r.unidade_id}-${r.semana}`}>
+              <UnitName u={r} />
+              <td>{weekLabel(r.semana)}</td>
+              <Steps c={r} />
+            </tr>
+          ))}
         </FunnelTable>
-        {!funnel.rows.some((r) => r.cliques || r.agendamentos) ? <p class="muted">Nenhum clique ou agendamento no período.</p> : null}
+        {!active.length ? <p class="muted">Nenhum clique ou agendamento no período{list.pages > 1 ? ' nas unidades desta página' : ''}.</p> : null}
       </section>
+      <Pagination list={list} />
     </Layout>
   );
 }
@@ -255,48 +289,77 @@ export function funnelCsv(rows: FunnelRow[]) {
   return { header, rows: gen() };
 }
 
-export function CapacityPage(props: { staff: StaffProps; units: { id: number; nome: string; ativo: number; vagas_experimentais: number }[]; errors: Record<number, string>; values: Record<number, string>; saved?: number | null }) {
-  const { staff, units, errors, values, saved } = props;
+const unitLabel = (u: CapacityUnit) => `${u.nome} (${u.cidade}/${u.uf})${u.ativo ? '' : ', inativa'}`;
+
+type CapacityUnit = { id: number; nome: string; cidade: string; uf: string; ativo: number; vagas_experimentais: number };
+
+/**
+ * The capacity of one page of units as one form: it saves the units shown (carrying the
+ * list's `q` and `pagina` to come back to), each field keyed `vagas[<unit id>]`.
+ */
+export function CapacityPage(props: {
+  staff: StaffProps;
+  list: UnitListLinks;
+  units: CapacityUnit[];
+  errors: Record<string, string>;
+  values: Record<string, string>;
+  saved?: number | null;
+}) {
+  const { staff, list, units, errors, values, saved } = props;
+  const labels = Object.fromEntries(units.map((u) => [capacityField(u.id), unitLabel(u)]));
   return (
     <Layout title="Vagas de aula experimental" staff={staff}>
       <h1>Vagas de aula experimental</h1>
       <SubNav current="vagas" />
       <p>Quantas pessoas em aula experimental cada aula (ou horário de treino livre) recebe. Vale para os próximos agendamentos.</p>
-      {saved ? (
+      <ListFilter list={list} label="Filtrar por nome, bairro ou cidade da unidade" />
+      {saved != null ? (
         <p class="alert alert-ok" role="status">
-          Vagas atualizadas.
+          {saved === 0 ? 'Nenhuma vaga mudou.' : saved === 1 ? 'Vagas atualizadas em 1 unidade.' : `Vagas atualizadas em ${saved} unidades.`}
         </p>
       ) : null}
-      {units.map((u) => (
-        <form method="post" action={`${CAPACITY_PATH}/${u.id}`} class="card" key={u.id}>
-          <input type="hidden" name="csrf_token" value={staff?.csrfToken ?? ''} />
-          <div class="field">
-            <label for={`vagas-${u.id}`}>
-              {u.nome}
-              {u.ativo ? '' : ' (inativa)'}
-            </label>
-            <input
-              id={`vagas-${u.id}`}
-              name="vagas_experimentais"
-              type="number"
-              min={1}
-              max={MAX_CAPACITY}
-              inputMode="numeric"
-              value={values[u.id] ?? String(u.vagas_experimentais)}
-              aria-invalid={errors[u.id] ? 'true' : undefined}
-              aria-describedby={errors[u.id] ? `vagas-${u.id}-erro` : undefined}
-            />
-            {errors[u.id] ? (
-              <p class="field-error" id={`vagas-${u.id}-erro`}>
-                {errors[u.id]}
-              </p>
-            ) : null}
-          </div>
-          <button type="submit">
-            Salvar<span class="visually-hidden"> vagas de {u.nome}</span>
-          </button>
+      <ErrorSummary errors={errors} labels={labels} />
+      {units.length ? (
+        <form method="post" action={CAPACITY_PATH} class="card">
+          <Csrf token={staff?.csrfToken ?? ''} />
+          {list.q ? <input type="hidden" name="q" value={list.q} /> : null}
+          {list.page > 1 ? <input type="hidden" name="pagina" value={String(list.page)} /> : null}
+          <TableWrap label="Vagas por unidade">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Unidade</th>
+                  <th scope="col">Vagas por aula (1 a {MAX_CAPACITY})</th>
+                </tr>
+              </thead>
+              <tbody>
+                {units.map((u) => {
+                  const name = capacityField(u.id);
+                  const id = fieldId(name);
+                  return (
+                    <tr key={u.id}>
+                      <th scope="row">
+                        <label for={id}>{unitLabel(u)}</label>
+                      </th>
+                      <td>
+                        <input id={id} name={name} type="number" min={1} max={MAX_CAPACITY} inputMode="numeric" required value={values[name] ?? String(u.vagas_experimentais)} {...fieldAria(id, errors[name])} />
+                        <FieldMessage id={id} message={errors[name]} />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableWrap>
+          <p>
+            <button type="submit">Salvar as vagas desta página</button>
+            {list.pages > 1 ? <span class="hint"> Cada página é salva à parte: salve antes de ir para outra.</span> : null}
+          </p>
         </form>
-      ))}
+      ) : (
+        <p class="muted">Nenhuma unidade encontrada.</p>
+      )}
+      <Pagination list={list} />
     </Layout>
   );
 }
