@@ -216,3 +216,31 @@ describe('/admin (staff home) at chain scale', () => {
     expect(posterLinks((await get('/admin?q=recife')).body).sort()).toEqual([mine[0]!.id, mine[1]!.id].sort());
   });
 });
+
+describe('the staff pages\' unit filter at chain scale', () => {
+  /** the select's cities and, per city, its unit ids, in page order */
+  const groups = (html: string) => {
+    const select = /<select id="f-unidade"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '';
+    return [...select.matchAll(/<optgroup label="([^"]+)">([\s\S]*?)<\/optgroup>/g)].map((m) => ({
+      cidade: m[1]!,
+      ids: [...m[2]!.matchAll(/value="(\d+)"/g)].map((v) => Number(v[1])),
+    }));
+  };
+
+  it('groups the units by city on the report, the inbox and the bookings, so repeated names are told apart', async () => {
+    for (const path of ['/admin/pesquisa', '/admin/mensagens', '/admin/aulas-experimentais']) {
+      const res = await as(admin)(path);
+      expect(res.statusCode, path).toBe(200);
+      const found = groups(res.body);
+      const cities = [...new Set(units.map((u) => u.cidade))];
+      expect(found.map((g) => g.cidade).sort(), path).toEqual(cities.sort());
+      for (const g of found) {
+        expect(g.ids.sort(), `${path} ${g.cidade}`).toEqual(units.filter((u) => u.cidade === g.cidade).map((u) => u.id).sort());
+      }
+    }
+    // a manager's select: only their units, still under their cities
+    const mineGroups = groups((await as(manager)('/admin/pesquisa')).body);
+    expect(mineGroups.map((g) => g.cidade).sort()).toEqual(['Recife', 'São Paulo']);
+    expect(mineGroups.flatMap((g) => g.ids).sort()).toEqual(mine.map((u) => u.id).sort());
+  });
+});

@@ -25,3 +25,11 @@ const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' 
 export function formatBRL(cents: number): string {
   return brl.format(cents / 100);
 }
+
+const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+
+/**
+ * Orders names as a Brazilian reader expects ("Álvares" next to "Alvorada", "Unidade 2"
+ * before "Unidade 10"). One collator for the process: each one holds ICU data.
+ */
+export const compareText = (a: string, b: string): number => collator.compare(a, b);

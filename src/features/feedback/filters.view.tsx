@@ -1,20 +1,37 @@
 // Pieces shared by the staff feedback pages (survey results and the messages inbox).
 import type { LayoutProps } from '../../views/layout';
+import { compareText } from '../../lib/text';
 
 export type StaffProps = LayoutProps['staff'];
 
-/** The "Unidade" filter: only the units this staff member may see. */
-export function UnitFilter({ units, selected }: { units: { id: number; nome: string }[]; selected: string }) {
+/** The "Unidade" filter: only the units this staff member may see, grouped by city (a chain repeats unit names across cities). */
+export function UnitFilter({ units, selected }: { units: { id: number; nome: string; cidade?: string }[]; selected: string }) {
+  const option = (u: { id: number; nome: string }) => (
+    <option value={String(u.id)} selected={selected === String(u.id)} key={u.id}>
+      {u.nome}
+    </option>
+  );
+  const byCity = new Map<string, { id: number; nome: string }[]>();
+  for (const u of units) {
+    const list = byCity.get(u.cidade ?? '');
+    if (list) list.push(u);
+    else byCity.set(u.cidade ?? '', [u]);
+  }
+  const grouped = byCity.size > 1 && !byCity.has('');
   return (
     <div>
       <label for="f-unidade">Unidade</label>
       <select id="f-unidade" name="unidade_id">
         <option value="">Todas as minhas unidades</option>
-        {units.map((u) => (
-          <option value={String(u.id)} selected={selected === String(u.id)} key={u.id}>
-            {u.nome}
-          </option>
-        ))}
+        {grouped
+          ? [...byCity]
+              .sort(([a], [b]) => compareText(a, b))
+              .map(([cidade, list]) => (
+                <optgroup label={cidade} key={cidade}>
+                  {list.sort((a, b) => compareText(a.nome, b.nome) || a.id - b.id).map(option)}
+                </optgroup>
+              ))
+          : units.map(option)}
       </select>
     </div>
   );
