@@ -51,3 +51,48 @@ it('lists page and filter, and a plan’s 90 units are grouped by city with a fi
   expect(watched.errors).toEqual([]);
   await context.close();
 });
+
+it('the unit form lists its own plans and finds others with "Buscar planos": Enter in the search searches, Enter elsewhere saves', async () => {
+  const db = suite.server.db;
+  const admin = await createStaffUser(db, { papel: 'admin', nome: 'Bia Busca' });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR' });
+  const page = await context.newPage();
+  const watched = watchPage(page);
+  const unit = await db.selectFrom('unidades').select(['id', 'nome']).where('cidade', '=', 'Recife').orderBy('id').executeTakeFirstOrThrow();
+  await page.goto(`${suite.server.baseUrl}/admin/conteudo/unidades/${unit.id}`);
+  await page.waitForURL(/\/pages\/Franquia\/admin\.php/);
+  await page.getByLabel('E-mail').fill(admin.email);
+  await page.getByLabel('Senha').fill(admin.password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.waitForURL(new RegExp(`/admin/conteudo/unidades/${unit.id}$`));
+  const linked = async () => (await db.selectFrom('planos_unidades').select('plano_id').where('unidade_id', '=', unit.id).execute()).map((r) => r.plano_id).sort((a, b) => a - b);
+  const before = await linked();
+  await expect(page.locator('input[name="planos"]').count()).resolves.toBe(before.length); // of 120 plans
+  await expectNoA11yViolations(page);
+
+  // typed but unsaved: the search keeps it and saves nothing
+  await page.getByLabel('Bairro').fill('Bairro Ainda Não Salvo');
+  await page.getByLabel('Buscar planos pelo nome ou periodicidade').fill('mensal');
+  await page.getByLabel('Buscar planos pelo nome ou periodicidade').press('Enter');
+  await page.getByText('Nada foi gravado ainda.').waitFor();
+  await expect(page.getByLabel('Bairro').inputValue()).resolves.toBe('Bairro Ainda Não Salvo');
+  await expect(db.selectFrom('unidades').select('bairro').where('id', '=', unit.id).executeTakeFirstOrThrow()).resolves.not.toMatchObject({ bairro: 'Bairro Ainda Não Salvo' });
+  await expectNoA11yViolations(page);
+  const results = page.getByRole('group', { name: 'Acrescentar planos' }).getByRole('checkbox');
+  await expect(results.count()).resolves.toBeGreaterThan(0);
+  const added = Number(await results.first().getAttribute('value'));
+  await results.first().check();
+  await page.getByRole('button', { name: 'Salvar alterações' }).click();
+  await page.waitForURL(/ok=salvo/);
+  expect(await linked()).toEqual([...before, added].sort((a, b) => a - b));
+
+  // Enter in another field, with the search box empty, saves
+  await page.getByLabel('Bairro').fill('Boa Vista');
+  await page.getByLabel('Bairro').press('Enter');
+  await page.waitForURL(/ok=salvo/);
+  await page.getByText('Alterações salvas.').waitFor();
+  await expect(db.selectFrom('unidades').select('bairro').where('id', '=', unit.id).executeTakeFirstOrThrow()).resolves.toEqual({ bairro: 'Boa Vista' });
+  expect(await linked()).toEqual([...before, added].sort((a, b) => a - b));
+  expect(watched.errors).toEqual([]);
+  await context.close();
+});

@@ -1,13 +1,13 @@
 // Catalog export/import: a round trip reproduces the catalog; a broken file changes
 // nothing and lists every problem with its location; the CLI commands work end to end.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/db/seeds/demo';
-import { exportCatalog, importCatalog, parseCatalogText, type CatalogFile } from '../src/features/content/transfer/transfer.service';
+import { CATALOG_LIMITS, exportCatalog, importCatalog, parseCatalogText, type CatalogFile } from '../src/features/content/transfer/transfer.service';
 import { createTestDb, type TestDb } from './helpers/db';
 
 const run = promisify(execFile);
@@ -183,5 +183,16 @@ describe('catalog CLI', () => {
     expect(JSON.parse(readFileSync(jsonPath, 'utf8')).planos[0].preco_centavos).toBe(-1);
     const still = await run(process.execPath, ['dist/cli/catalog-export.js'], { env: env('b.sqlite'), maxBuffer: 50 * 1024 * 1024 });
     expect(JSON.parse(still.stdout)).toEqual(original);
+
+    // a file over the byte limit is refused before it is read (a sparse file: nothing written)
+    const hugePath = path.join(dir, 'huge.json');
+    writeFileSync(hugePath, '{');
+    truncateSync(hugePath, CATALOG_LIMITS.bytes + 1);
+    const huge = await run(process.execPath, ['dist/cli/catalog-import.js', hugePath], { env: env('b.sqlite') }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(huge?.code).toBe(1);
+    expect(huge?.stderr).toMatch(/1 problema; nada foi alterado\.\n {2}\(arquivo\): arquivo grande demais \(80,0 MB; o máximo é 80 MB\)\./);
   });
 });

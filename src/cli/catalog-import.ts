@@ -1,10 +1,10 @@
 // npm run catalog:import catalog.json
 // Validates the whole file first and lists EVERY problem with its location; applies it in
 // one transaction (upsert by slug/name) only when there is none. Exit code 1 on problems.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest } from '../db/index';
-import { importCatalog, parseCatalogText } from '../features/content/transfer/transfer.service';
+import { catalogSizeProblem, importCatalog, parseCatalogText } from '../features/content/transfer/transfer.service';
 
 loadDotEnv();
 const file = process.argv.slice(2).find((a) => !a.startsWith('-'));
@@ -15,6 +15,12 @@ if (!file) {
 try {
   let text: string;
   try {
+    // A file over the limit is refused before it is read (docs/decisions/178).
+    const tooLarge = catalogSizeProblem(statSync(file).size);
+    if (tooLarge) {
+      console.error(`${file}: 1 problema; nada foi alterado.\n  ${tooLarge}`);
+      process.exit(1);
+    }
     text = readFileSync(file, 'utf8');
   } catch (err) {
     console.error(`Não foi possível ler ${file}: ${(err as Error).message}`);

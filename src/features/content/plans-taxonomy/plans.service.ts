@@ -6,6 +6,12 @@ import { existing } from '../units/units.service';
 import * as v from '../shared/validation';
 import type { FieldErrors, Result } from '../shared/validation';
 
+/**
+ * Highest "ordem de exibição": a chain with tens of thousands of plans (regional offers)
+ * may number them one by one; the catalog file takes the same range (docs/decisions/178).
+ */
+export const PLAN_ORDER_MAX = 99_999;
+
 export function parsePlanForm(body: Record<string, unknown>): Result<{ fields: PlanFields; unitIds: number[] }> {
   const e: FieldErrors = {};
   const f = (k: string) => v.field(body, k);
@@ -16,7 +22,7 @@ export function parsePlanForm(body: Record<string, unknown>): Result<{ fields: P
     descricao: v.optionalLongText(e, 'descricao', f('descricao'), 1000),
     preco_centavos: v.priceCents(e, 'preco', f('preco')),
     periodicidade,
-    ordem: v.integerIn(e, 'ordem', f('ordem'), 0, 9999, 0),
+    ordem: v.integerIn(e, 'ordem', f('ordem'), 0, PLAN_ORDER_MAX, 0),
   };
   return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: { fields, unitIds: v.idList(body, 'unidades') } };
 }

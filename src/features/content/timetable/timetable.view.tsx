@@ -1,6 +1,7 @@
 // A unit's timetable: the week, add/edit/remove a class, copy another unit's week, and the
 // CSV upload with its preview.
 import { WEEKDAYS } from '../../../lib/time';
+import { errorId, fieldAria } from '../../../views/form';
 import { FieldError } from '../../../views/layout';
 import { Csrf, DataTable, ErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps } from '../shared/components.view';
 import { CSV_COLUMNS } from './timetable-csv';
@@ -13,6 +14,38 @@ interface UnitRef {
   nome: string;
 }
 type Modality = { id: number; nome: string; ativo: number };
+type CopySource = { id: number; nome: string; cidade: string; uf: string };
+
+const cityCollator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+
+/** "Copiar de": hundreds of units, one <optgroup> per city (type-ahead still finds a name). */
+function CopySourceSelect({ sources, errors }: { sources: CopySource[]; errors?: FieldErrors }) {
+  const id = 'copiar-origem_id';
+  const error = errors?.origem_id;
+  const byCity = new Map<string, CopySource[]>();
+  for (const u of sources) {
+    const city = `${u.cidade}/${u.uf}`;
+    byCity.set(city, [...(byCity.get(city) ?? []), u]);
+  }
+  return (
+    <div class="field">
+      <label for={id}>Copiar de</label>
+      <select id={id} name="origem_id" {...fieldAria(id, error)}>
+        <option value="">Escolha a unidade</option>
+        {[...byCity.keys()].sort(cityCollator.compare).map((city) => (
+          <optgroup label={city} key={city}>
+            {byCity.get(city)!.map((u) => (
+              <option value={String(u.id)} key={u.id}>
+                {u.nome} ({u.cidade})
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+      <FieldError id={errorId(id)} message={error} />
+    </div>
+  );
+}
 
 function crumbs(staff: StaffProps, unit: UnitRef): Crumb[] {
   const base = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
@@ -43,7 +76,7 @@ export interface TimetablePageProps {
   classes: ClassRow[];
   modalities: Modality[];
   /** units whose week can be copied here */
-  sources: { id: number; nome: string; cidade: string }[];
+  sources: CopySource[];
   values: FormValues;
   errors?: FieldErrors;
   copyErrors?: FieldErrors;
@@ -114,7 +147,7 @@ export function TimetablePage(p: TimetablePageProps) {
         <ErrorSummary errors={p.copyErrors} />
         <form method="post" action={`${base}/copiar`} data-confirmar="Substituir toda a grade desta unidade pela grade da unidade escolhida?">
           <Csrf token={p.staff.csrfToken} />
-          <Select name="origem_id" idPrefix="copiar" label="Copiar de" values={{}} errors={p.copyErrors} placeholder="Escolha a unidade" options={p.sources.filter((s) => s.id !== p.unit.id).map((s) => ({ value: String(s.id), label: `${s.nome} (${s.cidade})` }))} />
+          <CopySourceSelect sources={p.sources.filter((s) => s.id !== p.unit.id)} errors={p.copyErrors} />
           <p>
             <button type="submit" class="secondary">Copiar grade</button>
           </p>

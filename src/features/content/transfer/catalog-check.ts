@@ -5,7 +5,7 @@ import { foldText, slugify } from '../../../lib/text';
 import * as v from '../shared/validation';
 import { overlapMessage, parseClassFields } from '../timetable/timetable.service';
 import { parseUnitForm } from '../units/units.service';
-import { CATALOG_FORMAT_VERSION, CatalogSchema } from './catalog-file';
+import { CATALOG_FORMAT_VERSION, CATALOG_LIMITS, CatalogSchema } from './catalog-file';
 
 /** "/unidades/3/beneficio_url" → "unidades[3].beneficio_url" */
 export function locationOf(pointer: string): string {
@@ -198,8 +198,19 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
   return [...problems].map(([l, m]) => `${l}: ${m}`);
 }
 
+const MB = 1024 * 1024;
+
+/** A file over the byte limit is refused whole, before it is read (the CLI) or parsed. */
+export function catalogSizeProblem(bytes: number): string | null {
+  if (bytes <= CATALOG_LIMITS.bytes) return null;
+  return `(arquivo): arquivo grande demais (${(bytes / MB).toFixed(1).replace('.', ',')} MB; o máximo é ${CATALOG_LIMITS.bytes / MB} MB).`;
+}
+
 /** Reads the file's text; npm's banner lines ("> pkg@1.0.0 script") before the JSON are ignored. */
 export function parseCatalogText(text: string): { ok: true; data: unknown } | { ok: false; problemas: string[] } {
+  // UTF-16 length ≤ UTF-8 bytes: only a text that may be over the limit pays for the count.
+  const tooLarge = text.length * 3 > CATALOG_LIMITS.bytes ? catalogSizeProblem(Buffer.byteLength(text)) : null;
+  if (tooLarge) return { ok: false, problemas: [tooLarge] };
   const start = text.indexOf('{');
   const prefix = start >= 0 ? text.slice(0, start) : text;
   if (start < 0 || prefix.split(/\r?\n/).some((line) => line.trim() && !line.trim().startsWith('>') && line.trim() !== '\uFEFF')) {

@@ -1,8 +1,19 @@
 // The catalog file's shape (TypeBox schema and types): units by slug, areas, modalities,
 // plans and questions by name/text, never by database id.
 import Type, { type Static, type TSchema } from 'typebox';
+import { PLAN_ORDER_MAX } from '../plans-taxonomy/plans.service';
 
 export const CATALOG_FORMAT_VERSION = 1;
+
+/**
+ * What one file may hold (docs/decisions/178). The export of the benchmark's chain (300
+ * units, 3,000 plans) is 4.5 MB; of 1,000 units and 20,000 plans, 19 MB (a unit with its
+ * week of classes ~10 KB, a plan ~350 bytes, indented as `catalog:export` writes them).
+ * A file at every item limit with items of that size (5,000 × 10 KB + 50,000 × 350 B ≈
+ * 70 MB) fits under the byte limit; the byte limit bounds what a hostile file costs to
+ * read and parse (checked before reading, see catalogSizeProblem).
+ */
+export const CATALOG_LIMITS = { units: 5_000, plans: 50_000, names: 1_000, questions: 200, bytes: 80 * 1024 * 1024 } as const;
 
 const Nullable = <T extends TSchema>(s: T) => Type.Optional(Type.Union([s, Type.Null()]));
 const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max });
@@ -46,9 +57,9 @@ const PlanSchema = Type.Object(
     descricao: Nullable(Text(1000)),
     preco_centavos: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
     periodicidade: Text(20, 1),
-    ordem: Type.Integer({ minimum: 0, maximum: 9999 }),
+    ordem: Type.Integer({ minimum: 0, maximum: PLAN_ORDER_MAX }),
     ativo: Type.Boolean(),
-    unidades: Type.Array(Text(140, 1), { maxItems: 10_000 }),
+    unidades: Type.Array(Text(140, 1), { maxItems: CATALOG_LIMITS.units }),
   },
   strict,
 );
@@ -70,11 +81,11 @@ const QuestionSchema = Type.Object(
 export const CatalogSchema = Type.Object(
   {
     versao: Type.Literal(CATALOG_FORMAT_VERSION),
-    areas: Type.Array(Type.Object({ nome: Text(120, 1), ativo: Type.Boolean() }, strict), { maxItems: 1000 }),
-    modalidades: Type.Array(Type.Object({ nome: Text(120, 1), descricao: Nullable(Text(1000)), ativo: Type.Boolean() }, strict), { maxItems: 1000 }),
-    unidades: Type.Array(UnitSchema, { maxItems: 10_000 }),
-    planos: Type.Array(PlanSchema, { maxItems: 1000 }),
-    perguntas: Type.Array(QuestionSchema, { maxItems: 200 }),
+    areas: Type.Array(Type.Object({ nome: Text(120, 1), ativo: Type.Boolean() }, strict), { maxItems: CATALOG_LIMITS.names }),
+    modalidades: Type.Array(Type.Object({ nome: Text(120, 1), descricao: Nullable(Text(1000)), ativo: Type.Boolean() }, strict), { maxItems: CATALOG_LIMITS.names }),
+    unidades: Type.Array(UnitSchema, { maxItems: CATALOG_LIMITS.units }),
+    planos: Type.Array(PlanSchema, { maxItems: CATALOG_LIMITS.plans }),
+    perguntas: Type.Array(QuestionSchema, { maxItems: CATALOG_LIMITS.questions }),
   },
   strict,
 );

@@ -4,12 +4,19 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { foldText } from '../../../lib/text';
 
+/** Rows per statement when links are written in bulk (well under both engines' parameter limits). */
+const CHUNK = 500;
+
 export function createTransferRepository(db: Kysely<Database>) {
-  /** "yoga" finds "Yoga", "Musculacao" finds "Musculação": no second row that differs only in case or accents. */
-  async function findByFoldedName(table: 'areas' | 'modalidades', nome: string): Promise<{ id: number } | undefined> {
+  /**
+   * "yoga" finds "Yoga", "Musculacao" finds "Musculação": no second row that differs only in
+   * case or accents. A row spelled exactly so comes first (an older database may hold two
+   * that fold alike; renaming the other one to this spelling would break the unique name).
+   */
+  async function findByFoldedName(table: 'areas' | 'modalidades', nome: string): Promise<{ id: number; nome: string } | undefined> {
     const key = foldText(nome);
     const rows = await db.selectFrom(table).select(['id', 'nome']).orderBy('id').execute();
-    return rows.find((r) => foldText(r.nome) === key);
+    return rows.find((r) => r.nome === nome) ?? rows.find((r) => foldText(r.nome) === key);
   }
   return {
     async readAll() {
@@ -41,10 +48,11 @@ export function createTransferRepository(db: Kysely<Database>) {
       return { units, areas, modalities, questions, answeredQuestionIds: new Set(answered.map((r) => r.pergunta_id)) };
     },
 
+    /** The file's spelling of the name wins, as every other field does (docs/decisions/178). */
     async upsertArea(nome: string, ativo: number): Promise<{ id: number; created: boolean }> {
       const found = await findByFoldedName('areas', nome);
       if (found) {
-        await db.updateTable('areas').set({ ativo }).where('id', '=', found.id).execute();
+        await db.updateTable('areas').set({ nome, ativo }).where('id', '=', found.id).execute();
         return { id: found.id, created: false };
       }
       return { id: (await db.insertInto('areas').values({ nome, ativo }).returning('id').executeTakeFirstOrThrow()).id, created: true };
@@ -53,7 +61,7 @@ export function createTransferRepository(db: Kysely<Database>) {
     async upsertModality(nome: string, descricao: string | null, ativo: number): Promise<{ id: number; created: boolean }> {
       const found = await findByFoldedName('modalidades', nome);
       if (found) {
-        await db.updateTable('modalidades').set({ descricao, ativo }).where('id', '=', found.id).execute();
+        await db.updateTable('modalidades').set({ nome, descricao, ativo }).where('id', '=', found.id).execute();
         return { id: found.id, created: false };
       }
       return { id: (await db.insertInto('modalidades').values({ nome, descricao, ativo }).returning('id').executeTakeFirstOrThrow()).id, created: true };
@@ -71,16 +79,24 @@ export function createTransferRepository(db: Kysely<Database>) {
       return { id: (await db.insertInto('unidades').values({ ...u, criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id, created: true };
     },
 
-    async upsertPlan(
-      p: { nome: string; descricao: string | null; preco_centavos: number; periodicidade: string; ordem: number; ativo: number },
-      now: string,
-    ): Promise<{ id: number; created: boolean }> {
-      const found = await db.selectFrom('planos').select('id').where('nome', '=', p.nome).orderBy('id').executeTakeFirst();
-      if (found) {
-        await db.updateTable('planos').set({ ...p, atualizado_em: now }).where('id', '=', found.id).execute();
-        return { id: found.id, created: false };
+    /** Plan name → id (the oldest row when an older database holds two of one name). */
+    async planIdsByName(): Promise<Map<string, number>> {
+      const rows = await db.selectFrom('planos').select(['id', 'nome']).orderBy('id', 'desc').execute();
+      return new Map(rows.map((r) => [r.nome, r.id]));
+    },
+
+    async savePlan(id: number | undefined, p: { nome: string; descricao: string | null; preco_centavos: number; periodicidade: string; ordem: number; ativo: number }, now: string): Promise<number> {
+      if (id !== undefined) {
+        await db.updateTable('planos').set({ ...p, atualizado_em: now }).where('id', '=', id).execute();
+        return id;
       }
-      return { id: (await db.insertInto('planos').values({ ...p, criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+      return (await db.insertInto('planos').values({ ...p, criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
+    },
+
+    /** Replaces the units of these plans, in chunks (a chain's import rewrites thousands of plans at once). */
+    async replaceUnitsOfPlans(planIds: number[], links: { plano_id: number; unidade_id: number }[]) {
+      for (let i = 0; i < planIds.length; i += CHUNK) await db.deleteFrom('planos_unidades').where('plano_id', 'in', planIds.slice(i, i + CHUNK)).execute();
+      for (let i = 0; i < links.length; i += CHUNK) await db.insertInto('planos_unidades').values(links.slice(i, i + CHUNK)).execute();
     },
 
     async upsertQuestion(

@@ -16,16 +16,34 @@ import { parseUnitForm } from '../units/units.service';
 import { catalogProblems } from './catalog-check';
 import { CATALOG_FORMAT_VERSION, type CatalogFile, type ImportResult, type ImportSummary } from './catalog-file';
 
-export { CATALOG_FORMAT_VERSION, CatalogSchema, type CatalogFile, type ImportResult, type ImportSummary } from './catalog-file';
-export { catalogProblems, locationOf, parseCatalogText } from './catalog-check';
+export { CATALOG_FORMAT_VERSION, CATALOG_LIMITS, CatalogSchema, type CatalogFile, type ImportResult, type ImportSummary } from './catalog-file';
+export { catalogProblems, catalogSizeProblem, locationOf, parseCatalogText } from './catalog-check';
 
 // ---------------------------------------------------------------- export
+
+/** Rows grouped by one of their ids (one pass: the export of a chain reads ~100,000 link and class rows). */
+function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
+}
 
 export async function exportCatalog(db: Kysely<Database>): Promise<CatalogFile> {
   const all = await createTransferRepository(db).readAll();
   const unitSlug = new Map(all.unidades.map((u) => [u.id, u.slug]));
   const areaName = new Map(all.areas.map((a) => [a.id, a.nome]));
   const modalityName = new Map(all.modalidades.map((m) => [m.id, m.nome]));
+  const hoursOf = groupBy(all.horarios, (h) => h.unidade_id);
+  const areasOf = groupBy(all.unidadesAreas, (l) => l.unidade_id);
+  const modalitiesOf = groupBy(all.unidadesModalidades, (l) => l.unidade_id);
+  const classesOf = groupBy(all.aulas, (c) => c.unidade_id);
+  const unitsOf = groupBy(all.planosUnidades, (l) => l.plano_id);
+  const optionsOf = groupBy(all.opcoes, (o) => o.pergunta_id);
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
     versao: CATALOG_FORMAT_VERSION,
@@ -48,12 +66,10 @@ export async function exportCatalog(db: Kysely<Database>): Promise<CatalogFile> 
       beneficio_nome: u.beneficio_nome,
       beneficio_url: u.beneficio_url,
       ativo: u.ativo === 1,
-      horarios: all.horarios.filter((h) => h.unidade_id === u.id).map(({ dia_semana, abre, fecha }) => ({ dia_semana, abre, fecha })),
-      areas: all.unidadesAreas.filter((l) => l.unidade_id === u.id).map((l) => areaName.get(l.area_id)!).sort(byName),
-      modalidades: all.unidadesModalidades.filter((l) => l.unidade_id === u.id).map((l) => modalityName.get(l.modalidade_id)!).sort(byName),
-      aulas: all.aulas
-        .filter((c) => c.unidade_id === u.id)
-        .map((c) => ({ dia_semana: c.dia_semana, inicio: c.inicio, fim: c.fim, modalidade: modalityName.get(c.modalidade_id)!, professor: c.professor, sala: c.sala })),
+      horarios: (hoursOf.get(u.id) ?? []).map(({ dia_semana, abre, fecha }) => ({ dia_semana, abre, fecha })),
+      areas: (areasOf.get(u.id) ?? []).map((l) => areaName.get(l.area_id)!).sort(byName),
+      modalidades: (modalitiesOf.get(u.id) ?? []).map((l) => modalityName.get(l.modalidade_id)!).sort(byName),
+      aulas: (classesOf.get(u.id) ?? []).map((c) => ({ dia_semana: c.dia_semana, inicio: c.inicio, fim: c.fim, modalidade: modalityName.get(c.modalidade_id)!, professor: c.professor, sala: c.sala })),
     })),
     planos: all.planos.map((p) => ({
       nome: p.nome,
@@ -62,7 +78,7 @@ export async function exportCatalog(db: Kysely<Database>): Promise<CatalogFile> 
       periodicidade: p.periodicidade,
       ordem: p.ordem,
       ativo: p.ativo === 1,
-      unidades: all.planosUnidades.filter((l) => l.plano_id === p.id).map((l) => unitSlug.get(l.unidade_id)!).sort(byName),
+      unidades: (unitsOf.get(p.id) ?? []).map((l) => unitSlug.get(l.unidade_id)!).sort(byName),
     })),
     perguntas: all.perguntas.map((q) => ({
       texto: q.texto,
@@ -70,7 +86,7 @@ export async function exportCatalog(db: Kysely<Database>): Promise<CatalogFile> 
       obrigatoria: q.obrigatoria === 1,
       ordem: q.ordem,
       ativo: q.ativo === 1,
-      opcoes: all.opcoes.filter((o) => o.pergunta_id === q.id).map((o) => ({ texto: o.texto, valor: o.valor, ordem: o.ordem, ativo: o.ativo === 1 })),
+      opcoes: (optionsOf.get(q.id) ?? []).map((o) => ({ texto: o.texto, valor: o.valor, ordem: o.ordem, ativo: o.ativo === 1 })),
     })),
   };
 }
@@ -88,11 +104,31 @@ function entityKey(kind: EntityKind, e: object): string {
   return kind === 'planos' ? r.nome! : foldText(r.nome!);
 }
 
-/** "kind:key" → the entity as exported (with its links, hours and classes), as JSON. */
-function entityFingerprints(file: CatalogFile): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const kind of ENTITY_KINDS) for (const e of file[kind]) out.set(`${kind}:${entityKey(kind, e)}`, JSON.stringify(e));
-  return out;
+/**
+ * What counts as a change of an entity, as JSON: its exported form, except that a unit's
+ * areas, modalities and classes name them folded — they are matched that way, so a unit
+ * linked to "Yoga" is unchanged when the file writes "yoga" or when the modality's own
+ * spelling changes (that is the modality's update, docs/decisions/178).
+ */
+function fingerprint(kind: EntityKind, e: object): string {
+  if (kind !== 'unidades') return JSON.stringify(e);
+  const u = e as CatalogFile['unidades'][number];
+  const folded = (names: string[]) => [...new Set(names.map(foldText))].sort();
+  return JSON.stringify({ ...u, areas: folded(u.areas), modalidades: folded(u.modalidades), aulas: u.aulas.map((c) => ({ ...c, modalidade: foldText(c.modalidade) })) });
+}
+
+/** "kind:key" → the entity exactly as exported (`raw`) and its fingerprint. */
+function entityForms(file: CatalogFile): { raw: Map<string, string>; prints: Map<string, string> } {
+  const raw = new Map<string, string>();
+  const prints = new Map<string, string>();
+  for (const kind of ENTITY_KINDS) {
+    for (const e of file[kind]) {
+      const key = `${kind}:${entityKey(kind, e)}`;
+      raw.set(key, JSON.stringify(e));
+      prints.set(key, fingerprint(kind, e));
+    }
+  }
+  return { raw, prints };
 }
 
 export async function importCatalog(deps: ContentDeps, data: unknown, actor: { id: number | null } = { id: null }): Promise<ImportResult> {
@@ -104,21 +140,25 @@ export async function importCatalog(deps: ContentDeps, data: unknown, actor: { i
     const content = createContentRepository(trx);
     const now = nowIso();
     // Created / updated / unchanged: each entity's exported form before and after the import.
-    const before = entityFingerprints(await exportCatalog(trx));
+    const before = entityForms(await exportCatalog(trx));
+    // An entity written in the file exactly as the export writes it is already stored as
+    // the file says: nothing to write (a chain's unchanged round trip writes nothing).
+    const asStored = (kind: EntityKind, e: object) => before.raw.get(`${kind}:${entityKey(kind, e)}`) === JSON.stringify(e);
 
     const areaIds = new Map<string, number>();
     for (const a of file.areas) {
-      await transfer.upsertArea(a.nome, a.ativo ? 1 : 0);
+      if (!asStored('areas', a)) await transfer.upsertArea(a.nome, a.ativo ? 1 : 0);
     }
     for (const a of await content.listAreas()) areaIds.set(foldText(a.nome), a.id);
     for (const m of file.modalidades) {
-      await transfer.upsertModality(m.nome, m.descricao ?? null, m.ativo ? 1 : 0);
+      if (!asStored('modalidades', m)) await transfer.upsertModality(m.nome, m.descricao ?? null, m.ativo ? 1 : 0);
     }
     const modalityIds = new Map<string, number>();
     for (const m of await content.listModalities()) modalityIds.set(foldText(m.nome), m.id);
 
     const unitIds = new Map<string, number>();
     for (const u of file.unidades) {
+      if (asStored('unidades', u)) continue;
       const body: Record<string, unknown> = {};
       for (const [k, val] of Object.entries(u)) if (typeof val === 'string' || typeof val === 'number') body[k] = String(val);
       for (const h of u.horarios) {
@@ -145,25 +185,30 @@ export async function importCatalog(deps: ContentDeps, data: unknown, actor: { i
     }
     for (const u of await content.listUnits()) if (!unitIds.has(u.slug)) unitIds.set(u.slug, u.id);
 
+    const planIds = await transfer.planIdsByName();
+    const writtenPlans: number[] = [];
+    const planLinks: { plano_id: number; unidade_id: number }[] = [];
     for (const p of file.planos) {
-      const r = await transfer.upsertPlan(
-        { nome: p.nome, descricao: p.descricao?.trim() || null, preco_centavos: p.preco_centavos, periodicidade: p.periodicidade, ordem: p.ordem, ativo: p.ativo ? 1 : 0 },
-        now,
-      );
-      await content.replacePlanUnits(r.id, [...new Set(p.unidades.map((slug) => unitIds.get(slug)!))]);
+      if (asStored('planos', p)) continue;
+      const fields = { nome: p.nome, descricao: p.descricao?.trim() || null, preco_centavos: p.preco_centavos, periodicidade: p.periodicidade, ordem: p.ordem, ativo: p.ativo ? 1 : 0 };
+      const id = await transfer.savePlan(planIds.get(p.nome), fields, now);
+      writtenPlans.push(id);
+      for (const unitId of new Set(p.unidades.map((slug) => unitIds.get(slug)!))) planLinks.push({ plano_id: id, unidade_id: unitId });
     }
+    await transfer.replaceUnitsOfPlans(writtenPlans, planLinks);
 
     for (const q of file.perguntas) {
+      if (asStored('perguntas', q)) continue;
       const r = await transfer.upsertQuestion({ texto: q.texto, tipo: q.tipo, obrigatoria: q.obrigatoria ? 1 : 0, ordem: q.ordem, ativo: q.ativo ? 1 : 0 }, now);
       for (const o of q.opcoes) await transfer.upsertOption(r.id, { texto: o.texto, valor: o.valor ?? null, ordem: o.ordem, ativo: o.ativo ? 1 : 0 });
     }
 
-    const after = entityFingerprints(await exportCatalog(trx));
+    const after = entityForms(await exportCatalog(trx)).prints;
     const resumo: ImportSummary = {};
     for (const kind of ENTITY_KINDS) {
       const c = { criados: 0, atualizados: 0, inalterados: 0 };
       for (const key of new Set(file[kind].map((e) => entityKey(kind, e)))) {
-        const was = before.get(`${kind}:${key}`);
+        const was = before.prints.get(`${kind}:${key}`);
         if (was === undefined) c.criados++;
         else if (was === after.get(`${kind}:${key}`)) c.inalterados++;
         else c.atualizados++;

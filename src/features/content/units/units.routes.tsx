@@ -8,6 +8,7 @@ import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvali
 import type { FormValues } from '../shared/validation';
 import type { ContentServices } from '../services';
 import { ListQuery, listPage } from '../shared/list';
+import { isPlanSearch } from './units.service';
 import { ContentHome, UnitFormPage, UnitsListPage } from './units.view';
 
 type UnitSnapshot = NonNullable<Awaited<ReturnType<ContentServices['units']['get']>>>;
@@ -58,13 +59,17 @@ export function unitRoutes(app: FastifyInstance, s: ContentServices) {
   });
 
   r.get('/admin/conteudo/unidades/nova', admin, async (request, reply) => {
-    return reply.page(<UnitFormPage staff={staffProps(request, reply)} unit={null} values={{}} options={await s.units.formOptions()} />);
+    return reply.page(<UnitFormPage staff={staffProps(request, reply)} unit={null} values={{}} options={await s.units.formOptions([])} />);
   });
 
+  // The plan search re-shows the form as sent (nothing saved, nothing typed lost).
   r.post('/admin/conteudo/unidades/nova', { ...adminPost, schema: { body: FormBody }, config: { formPath: '/admin/conteudo/unidades/nova' } }, async (request, reply) => {
+    if (isPlanSearch(request.body)) {
+      return reply.page(<UnitFormPage staff={staffProps(request, reply)} unit={null} values={formValues(request.body)} options={await s.units.formOptions([], request.body)} searched />);
+    }
     const result = await s.units.create({ id: request.staff!.id }, request.body);
     if (!result.ok) {
-      const options = await s.units.formOptions();
+      const options = await s.units.formOptions([], request.body);
       return sendInvalid(request, reply, result.errors, () => <UnitFormPage staff={staffProps(request, reply)} unit={null} values={formValues(request.body)} errors={result.errors} options={options} />);
     }
     return done(request, reply, `/admin/conteudo/unidades/${result.value.id}?ok=criado`, { id: result.value.id });
@@ -73,15 +78,18 @@ export function unitRoutes(app: FastifyInstance, s: ContentServices) {
   r.get('/admin/conteudo/unidades/:id', { ...admin, schema: { params: IdParams, querystring: NoticeQuery } }, async (request, reply) => {
     const unit = await s.units.get(request.params.id);
     if (!unit) return notFound(request, reply, 'Unidade não encontrada');
-    return reply.page(<UnitFormPage staff={staffProps(request, reply)} unit={unit} values={unitValues(unit)} options={await s.units.formOptions()} notice={request.query.ok} />);
+    return reply.page(<UnitFormPage staff={staffProps(request, reply)} unit={unit} values={unitValues(unit)} options={await s.units.formOptions(unit.planIds)} notice={request.query.ok} />);
   });
 
   r.post('/admin/conteudo/unidades/:id', { ...adminPost, schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
     const unit = await s.units.get(request.params.id);
     if (!unit) return notFound(request, reply, 'Unidade não encontrada');
+    if (isPlanSearch(request.body)) {
+      return reply.page(<UnitFormPage staff={staffProps(request, reply)} unit={unit} values={formValues(request.body)} options={await s.units.formOptions(unit.planIds, request.body)} searched />);
+    }
     const result = await s.units.update({ id: request.staff!.id }, unit.id, request.body);
     if (!result.ok) {
-      const options = await s.units.formOptions();
+      const options = await s.units.formOptions(unit.planIds, request.body);
       return sendInvalid(request, reply, result.errors, () => <UnitFormPage staff={staffProps(request, reply)} unit={unit} values={formValues(request.body)} errors={result.errors} options={options} />);
     }
     return done(request, reply, `/admin/conteudo/unidades/${unit.id}?ok=salvo`, { id: unit.id });

@@ -1,6 +1,7 @@
 // Rules for units: every field of the unit page, opening hours per weekday, the benefit
 // platform (https only), the areas, modalities and plans the unit offers.
 import { slugify } from '../../../lib/text';
+import { filterRows } from '../shared/list';
 import { WEEKDAYS } from '../../../lib/time';
 import { createContentRepository, type HourRow, type UnitFields } from '../shared/content.repository';
 import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from '../shared/change';
@@ -12,7 +13,69 @@ export interface UnitInput {
   hours: HourRow[];
   areaIds: number[];
   modalityIds: number[];
+  /** the plans ticked on the form */
   planIds: number[];
+  /**
+   * the plans the form showed (`planos_exibidos`): a save links and unlinks these only, so
+   * a plan the form did not show keeps its link. null (a client that sends no such field):
+   * the ticked plans are the whole list.
+   */
+  shownPlanIds: number[] | null;
+}
+
+/**
+ * A catalog with at most this many plans shows them all on the unit form; a larger one
+ * shows the unit's own plans and a search for the others (docs/decisions/178).
+ */
+export const PLAN_FORM_ALL_UP_TO = 60;
+/** Search results shown at once; more ask for a narrower search. */
+export const PLAN_MATCHES_SHOWN = 50;
+
+export interface PlanChoice {
+  id: number;
+  nome: string;
+  periodicidade: string;
+  ativo: number;
+}
+
+/** The plan checkboxes of the unit form. */
+export interface PlanChoices {
+  /** every plan of the catalog is listed (a small catalog): no search */
+  all: boolean;
+  /** listed outside the search: every plan, or the unit's own (linked now or ticked on the form) */
+  listed: PlanChoice[];
+  /** the search typed (`planos_q`) */
+  q: string;
+  /** plans not listed that match `q`: the first PLAN_MATCHES_SHOWN, and how many match */
+  matches: PlanChoice[];
+  matchCount: number;
+  /** plans in the catalog */
+  total: number;
+  /** every plan with a checkbox on the form: what `planos_exibidos` carries back */
+  shownIds: number[];
+}
+
+export const periodLabel = (periodicidade: string) => v.PERIODS.find((p) => p.value === periodicidade)?.label ?? periodicidade;
+
+/**
+ * The unit form was sent to search plans, not to save: the "Buscar planos" button, or
+ * Enter in a field with a search typed (Enter clicks the form's first button, `enviar=padrao`,
+ * which saves when the search box is empty).
+ */
+export function isPlanSearch(body: Record<string, unknown>): boolean {
+  if (v.field(body, 'buscar_planos')) return true;
+  return v.field(body, 'enviar') === 'padrao' && planQuery(body) !== '';
+}
+
+function planQuery(body: Record<string, unknown>): string {
+  return v.field(body, 'planos_q').replace(/\s+/g, ' ').trim().slice(0, 100);
+}
+
+/** `planos_exibidos`: a comma-separated list of ids; absent → null (see UnitInput). */
+function shownPlanIds(body: Record<string, unknown>): number[] | null {
+  const raw = v.list(body, 'planos_exibidos');
+  if (!raw.length) return null;
+  return v.idList({ ids: raw.flatMap((x) => x.split(',')) }, 'ids');
 }
 
 /** Validates the unit form. Pure: the slug's uniqueness is checked by the service. */
@@ -43,7 +106,7 @@ export function parseUnitForm(body: Record<string, unknown>): Result<UnitInput> 
   if (fields.beneficio_url && !fields.beneficio_nome) e.beneficio_nome ??= 'Informe o nome da plataforma do link.';
   if (fields.beneficio_nome && !fields.beneficio_url && !e.beneficio_url) e.beneficio_url = 'Informe o link da plataforma, começando com https://.';
   const hours = parseHours(e, (d, which) => f(`${which}_${d}`));
-  const input = { fields, hours, areaIds: v.idList(body, 'areas'), modalityIds: v.idList(body, 'modalidades'), planIds: v.idList(body, 'planos') };
+  const input = { fields, hours, areaIds: v.idList(body, 'areas'), modalityIds: v.idList(body, 'modalidades'), planIds: v.idList(body, 'planos'), shownPlanIds: shownPlanIds(body) };
   return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: input };
 }
 
@@ -82,10 +145,14 @@ export function createUnitsService(deps: ContentDeps) {
     listByIds: (ids: number[]) => read.listUnitsByIds(ids),
     get: (id: number) => snapshot(read, id),
 
-    /** Choices for the checkbox groups of the unit form. */
-    async formOptions() {
+    /**
+     * Choices for the checkbox groups of the unit form. `linked`: the unit's plans now;
+     * `body`: the form as sent (its ticked plans and plan search), none on a first display.
+     */
+    async formOptions(linked: number[], body?: Record<string, unknown>) {
       const [areas, modalities, plans] = await Promise.all([read.listAreas(), read.listModalities(), read.listPlans()]);
-      return { areas, modalities, plans: plans.map((p) => ({ id: p.id, nome: p.nome, periodicidade: p.periodicidade, ativo: p.ativo })) };
+      const ticked = body ? v.idList(body, 'planos') : linked;
+      return { areas, modalities, plans: planChoices(plans, linked, ticked, body ? planQuery(body) : '') };
     },
 
     async create(actor: Actor, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
@@ -95,7 +162,7 @@ export function createUnitsService(deps: ContentDeps) {
       return onUniqueConflict({ slug: SLUG_TAKEN }, () => change(deps, actor, async (repo, audit, _trx, now) => {
         if (await repo.slugTaken(input.fields.slug)) return { ok: false, errors: { slug: SLUG_TAKEN } };
         const id = await repo.insertUnit(input.fields, now);
-        await applyLinks(repo, id, input);
+        await applyLinks(repo, id, input, []);
         await audit({ acao: 'criar', entidade: 'unidade', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
         return { ok: true, value: { id } };
       }));
@@ -110,7 +177,7 @@ export function createUnitsService(deps: ContentDeps) {
         if (!before) throw new NotFoundError();
         if (await repo.slugTaken(input.fields.slug, id)) return { ok: false, errors: { slug: SLUG_TAKEN } };
         await repo.updateUnit(id, input.fields, now);
-        await applyLinks(repo, id, input);
+        await applyLinks(repo, id, input, before.planIds);
         await audit({ acao: 'editar', entidade: 'unidade', entidadeId: id, antes: before, depois: await snapshot(repo, id) });
         return { ok: true, value: { id } };
       }));
@@ -128,11 +195,26 @@ export function createUnitsService(deps: ContentDeps) {
   };
 }
 
-async function applyLinks(repo: ReturnType<typeof createContentRepository>, id: number, input: UnitInput) {
+function planChoices(plans: PlanChoice[], linked: number[], ticked: number[], q: string): PlanChoices {
+  const plain = plans.map(({ id, nome, periodicidade, ativo }) => ({ id, nome, periodicidade, ativo }));
+  if (plain.length <= PLAN_FORM_ALL_UP_TO) return { all: true, listed: plain, q: '', matches: [], matchCount: 0, total: plain.length, shownIds: plain.map((p) => p.id) };
+  const own = new Set([...linked, ...ticked]);
+  const listed = plain.filter((p) => own.has(p.id));
+  const found = q ? filterRows(plain, q, (p) => `${p.nome} ${periodLabel(p.periodicidade)}`).filter((p) => !own.has(p.id)) : [];
+  const matches = found.slice(0, PLAN_MATCHES_SHOWN);
+  return { all: false, listed, q, matches, matchCount: found.length, total: plain.length, shownIds: [...listed, ...matches].map((p) => p.id) };
+}
+
+/** `current`: the unit's plans before the save (none for a new unit). */
+async function applyLinks(repo: ReturnType<typeof createContentRepository>, id: number, input: UnitInput, current: number[]) {
   await repo.replaceHours(id, input.hours);
   await repo.replaceUnitAreas(id, await existing(input.areaIds, (x) => repo.findArea(x)));
   await repo.replaceUnitModalities(id, await existing(input.modalityIds, (x) => repo.findModality(x)));
-  await repo.replaceUnitPlans(id, await existing(input.planIds, (x) => repo.findPlan(x)));
+  const ticked = await existing(input.planIds, (x) => repo.findPlan(x));
+  // Plans the form did not show keep their link (a search shows a few of thousands).
+  const shown = input.shownPlanIds ? new Set(input.shownPlanIds) : null;
+  const kept = shown ? current.filter((p) => !shown.has(p)) : [];
+  await repo.replaceUnitPlans(id, [...new Set([...kept, ...ticked])]);
 }
 
 /** Drops ids that do not exist (a tampered form must not break a foreign key). */

@@ -2,7 +2,8 @@ import { WEEKDAYS } from '../../../lib/time';
 import { FieldError } from '../../../views/layout';
 import { ActiveBadge, CheckboxGroup, Csrf, DataTable, ErrorSummary, Field, StaffList, StaffPage, type StaffProps, str, TextArea, ToggleActive } from '../shared/components.view';
 import type { ListState } from '../shared/list';
-import { PERIODS, UFS, type FieldErrors, type FormValues } from '../shared/validation';
+import { UFS, type FieldErrors, type FormValues } from '../shared/validation';
+import { periodLabel, type PlanChoice, type PlanChoices } from './units.service';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
 const UNIT_CRUMBS = [...CONTENT_CRUMBS, { href: '/admin/conteudo/unidades', label: 'Unidades' }];
@@ -86,13 +87,16 @@ export interface UnitFormProps {
   values: FormValues;
   errors?: FieldErrors;
   notice?: string;
-  options: { areas: { id: number; nome: string; ativo: number }[]; modalities: { id: number; nome: string; ativo: number }[]; plans: { id: number; nome: string; periodicidade: string; ativo: number }[] };
+  options: { areas: { id: number; nome: string; ativo: number }[]; modalities: { id: number; nome: string; ativo: number }[]; plans: PlanChoices };
+  /** the form was sent to search plans: shown again as sent, nothing saved */
+  searched?: boolean;
 }
 
 const inactive = (x: { nome: string; ativo: number }) => (x.ativo ? x.nome : `${x.nome} (inativo)`);
 
-export function UnitFormPage({ staff, unit, values, errors, notice, options }: UnitFormProps) {
+export function UnitFormPage({ staff, unit, values, errors, notice, options, searched }: UnitFormProps) {
   const action = unit ? `/admin/conteudo/unidades/${unit.id}` : '/admin/conteudo/unidades/nova';
+  const submitLabel = unit ? 'Salvar alterações' : 'Criar unidade';
   return (
     <StaffPage title={unit ? `Editar ${unit.nome}` : 'Nova unidade'} staff={staff} crumbs={UNIT_CRUMBS} notice={notice}>
       {unit ? (
@@ -103,9 +107,22 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options }: U
           <ToggleActive action={`/admin/conteudo/unidades/${unit.id}/ativo`} ativo={unit.ativo} csrfToken={staff.csrfToken} label={unit.nome} />
         </p>
       ) : null}
+      {searched ? (
+        <p class="alert" role="status">
+          Nada foi gravado ainda. Marque os planos no <a href="#planos-busca">resultado da busca</a> e clique em “{submitLabel}”.
+        </p>
+      ) : null}
       <ErrorSummary errors={errors} />
       <form method="post" action={action} novalidate>
         <Csrf token={staff.csrfToken} />
+        {options.plans.all ? null : (
+          // Enter in a field clicks the form's first submit button: this one, not "Buscar
+          // planos". It saves, or searches when a search is typed (isPlanSearch). Rendered,
+          // not display:none, which some browsers skip for the next button.
+          <button type="submit" name="enviar" value="padrao" class="visually-hidden" tabIndex={-1} aria-hidden="true">
+            {submitLabel}
+          </button>
+        )}
         <fieldset>
           <legend>Dados da unidade</legend>
           <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
@@ -173,11 +190,83 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options }: U
 
         <CheckboxGroup name="areas" legend="Áreas da unidade" values={values} errors={errors} options={options.areas.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
         <CheckboxGroup name="modalidades" legend="Modalidades oferecidas" values={values} errors={errors} options={options.modalities.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
-        <CheckboxGroup name="planos" legend="Planos vendidos na unidade" values={values} errors={errors} options={options.plans.map((a) => ({ value: String(a.id), label: inactive(a), group: PERIODS.find((p) => p.value === a.periodicidade)?.label ?? a.periodicidade }))} />
+        <PlanCheckboxes plans={options.plans} values={values} errors={errors} action={action} />
         <p>
-          <button type="submit">{unit ? 'Salvar alterações' : 'Criar unidade'}</button>
+          <button type="submit">{submitLabel}</button>
         </p>
       </form>
     </StaffPage>
+  );
+}
+
+const planOption = (p: PlanChoice) => ({ value: String(p.id), label: inactive(p), group: periodLabel(p.periodicidade) });
+
+/**
+ * The unit's plans. A small catalog lists every plan; a chain's (thousands) lists the
+ * unit's own and finds the others with a search sent with the form (the "Buscar planos"
+ * button re-shows the form as typed). `planos_exibidos` tells the save which plans had a
+ * checkbox: the others keep their link (docs/decisions/178).
+ */
+function PlanCheckboxes({ plans, values, errors, action }: { plans: PlanChoices; values: FormValues; errors?: FieldErrors; action: string }) {
+  const shown = <input type="hidden" name="planos_exibidos" value={plans.shownIds.join(',')} />;
+  if (plans.all) {
+    return (
+      <>
+        {shown}
+        <CheckboxGroup name="planos" legend="Planos vendidos na unidade" values={values} errors={errors} options={plans.listed.map(planOption)} />
+      </>
+    );
+  }
+  const more = plans.matchCount - plans.matches.length;
+  return (
+    <>
+      {shown}
+      {plans.listed.length ? (
+        <CheckboxGroup
+          name="planos"
+          legend="Planos vendidos na unidade"
+          hint="Desmarque para deixar de vender. Para acrescentar outro plano, busque logo abaixo; planos que não aparecem nesta página não mudam ao salvar."
+          values={values}
+          errors={errors}
+          options={plans.listed.map(planOption)}
+        />
+      ) : (
+        <fieldset id="f-planos" tabIndex={-1} class="checkbox-group">
+          <legend>Planos vendidos na unidade</legend>
+          <p class="muted">Nenhum plano marcado. Busque logo abaixo para acrescentar.</p>
+        </fieldset>
+      )}
+      <fieldset id="planos-busca" class="checkbox-group">
+        <legend>Acrescentar planos</legend>
+        <div class="field">
+          <label for="f-planos_q">Buscar planos pelo nome ou periodicidade</label>
+          <p class="hint" id="f-planos_q-dica">
+            {plans.total} planos no catálogo; por exemplo “anual recife”. Os marcados acima continuam marcados.
+          </p>
+          <input id="f-planos_q" name="planos_q" type="search" value={plans.q} maxLength={100} aria-describedby="f-planos_q-dica" />
+        </div>
+        <p>
+          <button type="submit" name="buscar_planos" value="1" class="secondary" formAction={`${action}#planos-busca`}>
+            Buscar planos
+          </button>
+        </p>
+        {plans.q ? (
+          <>
+            <p class="muted">
+              {plans.matchCount === 0
+                ? `Nenhum outro plano contém “${plans.q}”.`
+                : `${plans.matchCount === 1 ? '1 plano' : `${plans.matchCount} planos`} fora da lista acima ${plans.matchCount === 1 ? 'contém' : 'contêm'} “${plans.q}”${more > 0 ? `; aqui os ${plans.matches.length} primeiros: refine a busca para ver os outros` : ''}.`}
+            </p>
+            {/* matches leave out the unit's plans and those ticked: none of these is ticked */}
+            {plans.matches.map((p) => (
+              <label class="choice" key={p.id}>
+                <input type="checkbox" name="planos" value={String(p.id)} />
+                {inactive(p)} <span class="muted">· {periodLabel(p.periodicidade)}</span>
+              </label>
+            ))}
+          </>
+        ) : null}
+      </fieldset>
+    </>
   );
 }
