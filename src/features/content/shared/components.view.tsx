@@ -5,6 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { FieldError, Layout } from '../../../views/layout';
 import { PageLinks } from '../../../views/table';
 import type { FieldErrors, FormValues } from './validation';
+import { compareText } from '../../../lib/text';
 
 export interface StaffProps {
   name: string;
@@ -187,7 +188,6 @@ export function Select({
 
 /** Above this many options, a group with `group` keys is shown as one collapsible block per group. */
 const GROUPED_FROM = 13;
-const groupCollator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
 
 export interface CheckboxOption {
   value: string;
@@ -209,6 +209,7 @@ export function CheckboxGroup({
   errors,
   options,
   hint,
+  ticked: tickedWord = 'marcadas',
 }: {
   name: string;
   legend: string;
@@ -216,6 +217,8 @@ export function CheckboxGroup({
   errors?: FieldErrors;
   options: CheckboxOption[];
   hint?: string;
+  /** the count's word, agreeing with the options' noun ("unidades… marcadas", "planos… marcados") */
+  ticked?: string;
 }) {
   const chosen = new Set(arr(values, name));
   const error = errors?.[name];
@@ -242,9 +245,9 @@ export function CheckboxGroup({
       {grouped ? (
         <>
           <p class="muted">
-            {ticked} de {options.length} marcadas
+            {ticked} de {options.length} {tickedWord}
           </p>
-          {[...groups.keys()].sort(groupCollator.compare).map((g) => {
+          {[...groups.keys()].sort(compareText).map((g) => {
             const items = groups.get(g)!;
             const on = items.filter((o) => chosen.has(o.value)).length;
             return (

@@ -213,7 +213,7 @@ function PlanCheckboxes({ plans, values, errors, action }: { plans: PlanChoices;
     return (
       <>
         {shown}
-        <CheckboxGroup name="planos" legend="Planos vendidos na unidade" values={values} errors={errors} options={plans.listed.map(planOption)} />
+        <CheckboxGroup name="planos" legend="Planos vendidos na unidade" values={values} errors={errors} options={plans.listed.map(planOption)} ticked="marcados" />
       </>
     );
   }
@@ -229,6 +229,7 @@ function PlanCheckboxes({ plans, values, errors, action }: { plans: PlanChoices;
           values={values}
           errors={errors}
           options={plans.listed.map(planOption)}
+          ticked="marcados"
         />
       ) : (
         <fieldset id="f-planos" tabIndex={-1} class="checkbox-group">
