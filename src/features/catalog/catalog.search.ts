@@ -1,7 +1,7 @@
 // In-memory search over the catalog snapshot. Matching happens on precomputed folded
 // (accent-free, lower-case) strings, so user text is never part of SQL: wildcards and
 // injection strings are plain characters here.
-import { foldText } from '../../lib/text';
+import { compareText, foldText } from '../../lib/text';
 
 export const SEARCH_MIN_LENGTH = 2;
 export const SEARCH_MAX_LENGTH = 100;
@@ -31,7 +31,6 @@ const LONG_RUN = new RegExp(`(.)\\1{${SEARCH_MAX_RUN - 1},}`, 'u');
 
 export type SearchOutcome = { ok: true; items: SearchItem[] } | { ok: false; error: string; message: string };
 
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
 
 export function buildSearchIndex(
   units: { id: number; nome: string; cidade: string; bairro: string }[],
@@ -59,7 +58,7 @@ export function buildSearchIndex(
     .sort((a, b) => {
       const ea = entries[a]!.item;
       const eb = entries[b]!.item;
-      return collator.compare(ea.nome, eb.nome) || (ea.tipo === eb.tipo ? 0 : ea.tipo === 'plano' ? -1 : 1) || ea.id - eb.id;
+      return compareText(ea.nome, eb.nome) || (ea.tipo === eb.tipo ? 0 : ea.tipo === 'plano' ? -1 : 1) || ea.id - eb.id;
     });
   const rank = new Array<number>(entries.length);
   order.forEach((entryIndex, position) => (rank[entryIndex] = position));

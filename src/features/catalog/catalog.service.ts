@@ -1,4 +1,5 @@
 // Catalog rules: the in-memory snapshot, search, unit page and Pass page data. Never sees HTTP.
+import { compareText } from '../../lib/text';
 import { saoPauloClock } from '../../lib/time';
 import { toId } from '../../lib/form/index';
 import type { CatalogRepository, PlanRow, SnapshotRows, UnitDetailRows, UnitSummaryRow } from './catalog.repository';
@@ -12,7 +13,6 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 /** how long a request waits for a slow reload before it gets the stale snapshot */
 const STALE_WAIT_MS = 300;
 
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
 
 export interface CatalogSnapshot {
   loadedAt: number;
@@ -142,7 +142,7 @@ function geoIndex(units: readonly UnitSummaryRow[]): GeoIndex {
     const nameRank = new Int32Array(units.length);
     units
       .map((_, i) => i)
-      .sort((a, b) => collator.compare(units[a]!.nome, units[b]!.nome) || a - b)
+      .sort((a, b) => compareText(units[a]!.nome, units[b]!.nome) || a - b)
       .forEach((unitIndex, position) => (nameRank[unitIndex] = position));
     index = { xyz, nameRank };
     geoIndexes.set(units, index);
@@ -240,7 +240,7 @@ export function sameSnapshotRows(a: SnapshotRows, b: SnapshotRows): boolean {
 export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSnapshot']>>, loadedAt: number): CatalogSnapshot {
   const unitsById = new Map(rows.units.map((u) => [u.id, u]));
   const plansById = new Map(rows.plans.map((p) => [p.id, p]));
-  const byName = (a: UnitSummaryRow, b: UnitSummaryRow) => collator.compare(a.nome, b.nome) || a.id - b.id;
+  const byName = (a: UnitSummaryRow, b: UnitSummaryRow) => compareText(a.nome, b.nome) || a.id - b.id;
   const unitsByPlan = new Map<number, UnitSummaryRow[]>();
   for (const { plano_id, unidade_id } of rows.planUnits) {
     const unit = unitsById.get(unidade_id);
@@ -258,7 +258,7 @@ export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSn
     city.units.push(u);
     cityMap.set(key, city);
   }
-  const cities = [...cityMap.values()].sort((a, b) => collator.compare(a.cidade, b.cidade) || a.uf.localeCompare(b.uf));
+  const cities = [...cityMap.values()].sort((a, b) => compareText(a.cidade, b.cidade) || a.uf.localeCompare(b.uf));
   for (const c of cities) c.units.sort(byName);
 
   const photosByUnit = new Map<number, UnitPhoto[]>();
@@ -447,7 +447,7 @@ export function nearbyWithBenefit(snap: CatalogSnapshot, unit: UnitSummaryRow, l
     .sort((a, b) => {
       const sameA = a.cidade === unit.cidade && a.uf === unit.uf ? 0 : 1;
       const sameB = b.cidade === unit.cidade && b.uf === unit.uf ? 0 : 1;
-      return sameA - sameB || (a.distanceKm ?? Infinity) - (b.distanceKm ?? Infinity) || collator.compare(a.nome, b.nome);
+      return sameA - sameB || (a.distanceKm ?? Infinity) - (b.distanceKm ?? Infinity) || compareText(a.nome, b.nome);
     })
     .slice(0, limit);
 }

@@ -1,6 +1,7 @@
 // What the staff home shows at chain scale (hundreds of units): the attention queue cut to
 // the units waiting longest, each with its oldest items and links to the full paged lists;
 // the per-unit survey tools (poster, kiosk) filtered by name/city and paged.
+import { compareText } from '../../lib/text';
 import { paginate, type PageInfo } from '../../lib/pagination';
 import { filterRows } from '../content/shared/list';
 import type { AttentionGroup, AttentionQueue } from './attention.service';
@@ -42,8 +43,7 @@ export function homeQueue(queue: AttentionQueue): HomeQueue {
 
 // Units by name as a reader expects ("Água Verde" among the A's) on both engines, whose
 // collations differ; then by city and id, since names repeat across cities.
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
-const byName = (a: ToolUnit, b: ToolUnit) => collator.compare(a.nome, b.nome) || collator.compare(a.cidade, b.cidade) || a.id - b.id;
+const byName = (a: ToolUnit, b: ToolUnit) => compareText(a.nome, b.nome) || compareText(a.cidade, b.cidade) || a.id - b.id;
 
 export interface ToolUnit {
   id: number;
