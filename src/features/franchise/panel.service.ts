@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { csvStream } from '../../lib/csv';
 import type { Db } from '../../db/index';
 import { foldText } from '../../lib/text';
-import { formatPhone as formatBrazilianPhone, phoneDigits, isDay, multiLine, oneLine, paginate, rawString } from '../../lib/form/index';
+import { formatPhone as formatBrazilianPhone, phoneDigits, isDay, multiLine, oneLine, rawString } from '../../lib/form/index';
+import { pageWindow } from '../../lib/pagination';
 import { addDays, formatDateTime, saoPauloDayStartIso } from '../../lib/time';
 import { createLeadsRepository, type LeadCursor, type LeadFilters } from './leads.repository';
 import { isOption, isStatus, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, statusLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
@@ -79,7 +80,7 @@ export function createPanelService(db: Db) {
     async list(filters: PanelFilters, requestedPage: unknown) {
       const where = toLeadFilters(filters);
       const total = await repo.count(where);
-      const { page, pages, limit, offset, outOfRange } = paginate(total, PAGE_SIZE, requestedPage);
+      const { page, pages, size: limit, offset, outOfRange } = pageWindow(total, PAGE_SIZE, requestedPage);
       const rows = await repo.list(where, limit, offset);
       return { rows, total, page, pages, offset, limit, outOfRange };
     },
