@@ -1,6 +1,6 @@
 // Rules of the calls-to-action counts: what a click stores, and the weekly report a staff
 // member may see (admins every unit, managers their own).
-import type { StaffUser } from '../../http/auth';
+import { scopeUnits, unitScope, type StaffUser } from '../identity/access';
 import { CTA_ACTIONS, lastWeeks, weekOf, type CtaAction } from './cta';
 import type { CtaRepository } from './cta.repository';
 import type { ClicksReport } from './cta.view';
@@ -17,12 +17,12 @@ export function createCtaService(repo: CtaRepository) {
 
     /** The report, or 'forbidden' when a manager asks for another unit. */
     async report(staff: StaffUser, requested: number | null, weeksWanted: number): Promise<ClicksReport | 'forbidden'> {
-      if (requested !== null && staff.papel !== 'admin' && !staff.unidadeIds.includes(requested)) return 'forbidden';
+      const scope = unitScope(staff, requested);
+      if (scope.forbidden) return 'forbidden';
       const weekCount = REPORT_WEEKS.includes(weeksWanted) ? weeksWanted : 8;
-      const scope = staff.papel === 'admin' ? null : staff.unidadeIds;
-      const options = await repo.units(scope);
+      const options = await repo.units(scopeUnits(staff));
       const weeks = lastWeeks(weekCount);
-      const counts = await repo.counts(weeks[weeks.length - 1]!, requested !== null ? [requested] : scope);
+      const counts = await repo.counts(weeks[weeks.length - 1]!, scope.unitIds);
       const units = requested !== null ? options.filter((u) => u.id === requested) : options;
       return {
         weeks,
