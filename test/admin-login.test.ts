@@ -79,7 +79,11 @@ describe('staff login', () => {
     expect(missing.body).toContain('aria-invalid="true"');
     const json = await postLogin(u.email, 'senha-errada-123', { remoteAddress: '10.0.0.2', headers: { accept: 'application/json' } });
     expect(json.statusCode).toBe(401);
-    expect(json.json()).toHaveProperty('error');
+    expect(json.json()).toEqual({ error: 'Login recusado', message: 'E-mail ou senha incorretos, ou conta desativada.' });
+    // A staff URL asked for as JSON without a session: 401 with the same two keys.
+    const anon = await t.app.inject({ url: '/admin', headers: { accept: 'application/json' } });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json()).toEqual({ error: 'Login necessário', message: 'Faça login para continuar.' });
   });
 
   it('honours ?voltar only for same-site paths', async () => {

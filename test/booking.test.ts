@@ -106,6 +106,7 @@ describe('the booking form', () => {
     });
     expect(json.statusCode).toBe(422);
     expect(Object.keys(json.json().errors).sort()).toEqual(['aceita_contato', 'nome', 'vaga', 'whatsapp']);
+    expect(json.json()).toMatchObject({ error: 'Dados inválidos', message: expect.stringContaining('Nada foi gravado') });
     // Without the CSRF token: 403, nothing stored.
     const noToken = await ctx.app.inject({ method: 'POST', url: '/aula-experimental?unidade=1', remoteAddress: nextAddress(), headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ envio_id: page.envio, nome: 'X' }) });
     expect(noToken.statusCode).toBe(403);
@@ -288,6 +289,17 @@ describe('capacity under concurrency', () => {
     expect(loser.body).toContain('as vagas deste horário acabaram de ser preenchidas');
     expect(loser.body).not.toContain(`value="${slot.value}"`);
     expect(loser.body).toContain('Treino livre');
+    // A JSON client gets the same refusal with the documented keys.
+    const page2 = await openForm();
+    const json = await ctx.app.inject({
+      method: 'POST',
+      url: '/aula-experimental?unidade=1',
+      remoteAddress: nextAddress(),
+      headers: { accept: 'application/json', cookie: page2.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: page2.token, envio_id: envio(), nome: 'Pessoa JSON', whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value }),
+    });
+    expect(json.statusCode).toBe(409);
+    expect(json.json()).toEqual({ error: 'Horário sem vagas', message: expect.stringContaining('Nada foi agendado'), errors: { vaga: expect.stringContaining('acabaram de ser preenchidas') } });
     // A later visitor no longer sees the full class.
     const form2 = await ctx.app.inject({ url: '/aula-experimental?unidade=1' });
     expect(form2.body).not.toContain(`value="${slot.value}"`);

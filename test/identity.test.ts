@@ -336,12 +336,12 @@ describe('password reset by e-mail', () => {
     });
   }
 
-  async function setPassword(token: string, nova: string, confirmacao = nova) {
+  async function setPassword(token: string, nova: string, confirmacao = nova, headers: Record<string, string> = {}) {
     const page = await fetchForm(t.app, `${RESET_URL}?token=${token}`);
     return t.app.inject({
       method: 'POST',
       url: RESET_URL,
-      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...headers, cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
       payload: form({ csrf_token: page.token, acao: 'redefinir', token, nova_senha: nova, confirmacao }),
     });
   }
@@ -396,6 +396,9 @@ describe('password reset by e-mail', () => {
     const mismatch = await setPassword(token, 'nova-senha-bem-longa', 'nova-senha-bem-longx');
     expect(mismatch.statusCode).toBe(422);
     expect(mismatch.body).toContain('As duas senhas não são iguais.');
+    const mismatchJson = await setPassword(token, 'nova-senha-bem-longa', 'nova-senha-bem-longx', { accept: 'application/json' });
+    expect(mismatchJson.statusCode).toBe(422);
+    expect(mismatchJson.json()).toMatchObject({ error: 'Dados inválidos', message: expect.any(String), errors: { confirmacao: 'As duas senhas não são iguais.' } });
 
     const ok = await setPassword(token, 'nova-senha-bem-longa');
     expect(ok.statusCode).toBe(303);
@@ -409,16 +412,19 @@ describe('password reset by e-mail', () => {
     expect((await t.app.inject(`${RESET_URL}?token=${token}`)).statusCode).toBe(410);
     const again = await setPassword(token, 'terceira-senha-longa').catch(() => null);
     expect(again).toBeNull(); // the page of a used link has no form to post
-    const direct = await (async () => {
+    const direct = async (headers: Record<string, string> = {}) => {
       const p = await fetchForm(t.app, RESET_URL);
       return t.app.inject({
         method: 'POST',
         url: RESET_URL,
-        headers: { cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { ...headers, cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' },
         payload: form({ csrf_token: p.token, acao: 'redefinir', token, nova_senha: 'terceira-senha-longa', confirmacao: 'terceira-senha-longa' }),
       });
-    })();
-    expect(direct.statusCode).toBe(410);
+    };
+    expect((await direct()).statusCode).toBe(410);
+    const directJson = await direct({ accept: 'application/json' });
+    expect(directJson.statusCode).toBe(410);
+    expect(directJson.json()).toEqual({ error: 'Link inválido ou expirado', message: expect.stringContaining('peça um novo link') });
     expect((await postLogin(t.app, u.email, 'nova-senha-bem-longa', '10.30.0.4')).statusCode).toBe(303);
   });
 

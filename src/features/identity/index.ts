@@ -73,7 +73,7 @@ export default fp(
       }
       if (request.cookies?.sid) services.sessions.clearCookie(request, reply);
       if (wantsJson(request)) {
-        await reply.code(401).send({ error: 'Faça login para continuar.' });
+        await reply.code(401).send({ error: 'Login necessário', message: 'Faça login para continuar.' });
         return;
       }
       const back = request.method === 'GET' ? `?voltar=${encodeURIComponent(request.url)}` : '';
