@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';
 import { cookiesFrom, fetchForm, form } from './helpers/http';
+import { transactional } from '../src/db/transactional';
+import { createBookingRepository } from '../src/features/booking/booking.repository';
 import { createBookingService } from '../src/features/booking/booking.service';
 import { addDays, spDay, weekdayOf } from '../src/features/booking/slots';
 import { parseIcs } from '../src/features/booking/ics';
@@ -43,7 +45,7 @@ const envio = () => `teste-${Math.random().toString(36).slice(2)}-${Date.now().t
 
 /** A class of unit 1 at least two days ahead (surely in the future and in the window). */
 async function futureClass(unit = 1, skip = 0) {
-  const service = createBookingService({ db: ctx.db, config: ctx.config });
+  const service = createBookingService({ config: ctx.config }, transactional(ctx.db, createBookingRepository));
   const u = (await service.activeUnit(unit))!;
   const days = await service.offeredDays(u, new Date());
   const slots = days.slice(2).flatMap((d) => d.slots.filter((s) => s.kind === 'aula'));
@@ -177,7 +179,7 @@ describe('the booking form', () => {
   });
 
   it('a class that already began is refused (injected clock)', async () => {
-    const service = createBookingService({ db: ctx.db, config: ctx.config });
+    const service = createBookingService({ config: ctx.config }, transactional(ctx.db, createBookingRepository));
     const slot = await futureClass();
     const unit = (await service.activeUnit(1))!;
     const during = new Date(slot.startsAt.getTime() + 5 * 60_000);

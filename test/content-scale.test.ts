@@ -4,10 +4,15 @@
 // JSON answers' short header set and the request id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLargeCatalog } from '../src/db/seeds/large';
-import { exportCatalog, importCatalog } from '../src/features/content/transfer/transfer.service';
+import type { Db } from '../src/db/index';
+import { createContentServices } from '../src/features/content/services';
 import { pageRows, pageWindow, parsePage } from '../src/lib/pagination';
 import { createTestApp, type TestContext } from './helpers/app';
 import { createStaffUser, loginAs } from './helpers/staff';
+
+// The catalog commands' way in: the transfer service built by content/services.ts on a database.
+const exportCatalog = (db: Db) => createContentServices({ db }).transfer.exportCatalog();
+const importCatalog = (wiring: { db: Db }, data: unknown) => createContentServices(wiring).transfer.importCatalog(data);
 
 let t: TestContext;
 let cookie: string;

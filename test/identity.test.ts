@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app';
 import { deliverDueMail } from '../src/features/mail/worker';
-import { createAccountsService } from '../src/features/identity/accounts.service';
+import { accountsService } from '../src/features/identity/services';
 import { canAccessUnit, scopeUnits, unitScope, accessibleUnits } from '../src/features/identity/access';
 import { createHashQueue, HashQueueFullError, HASH_CONCURRENCY, HASH_MAX_WAITING, passwordHashQueue } from '../src/features/identity/hash-queue';
 import { hashCounters } from '../src/features/identity/password';
@@ -254,7 +254,7 @@ describe('sessions end for good', () => {
   it('user:disable (the command line service) ends all sessions too', async () => {
     const u = await createStaffUser(t.db);
     const cookie = await loginAs(t.app, u.email, u.password);
-    await createAccountsService({ db: t.db }).disableFromCli(u.email);
+    await accountsService(t.db).disableFromCli(u.email);
     expect(await sessionsOf(u.id)).toBe(0);
     expect(await loggedIn(t.app, cookie)).toBe(false);
   });
@@ -445,7 +445,7 @@ describe('password reset by e-mail', () => {
 
   it('a disabled account gets no link (and the same answer)', async () => {
     const u = await createStaffUser(t.db);
-    await createAccountsService({ db: t.db }).disableFromCli(u.email);
+    await accountsService(t.db).disableFromCli(u.email);
     const res = await askReset(u.email, '10.32.0.1');
     expect(res.statusCode).toBe(200);
     expect(await t.db.selectFrom('senha_redefinicoes').select('id').where('usuario_id', '=', u.id).execute()).toHaveLength(0);

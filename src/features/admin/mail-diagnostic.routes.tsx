@@ -6,7 +6,7 @@ import { h } from 'preact';
 import { staffLayout } from '../identity/staff-layout';
 import { invalidBody, wantsJson } from '../../http/errors';
 import { echoValue, parseEmail } from '../../lib/form/index';
-import { mailLibraryInfo, outboxSummary, runSmtpTest, smtpSettings, type SmtpTestResult } from './mail-diagnostic.service';
+import { mailLibraryInfo, runSmtpTest, smtpSettings, type DiagnosticService, type SmtpTestResult } from './mail-diagnostic.service';
 import { DiagnosticPage, DIAGNOSTIC_PATH } from './mail-diagnostic.view';
 
 
@@ -18,7 +18,7 @@ function refusal(status: number | undefined, toError: string | undefined) {
   return {};
 }
 
-export default async function diagnosticRoutes(app: FastifyInstance) {
+export default async function diagnosticRoutes(app: FastifyInstance, diagnostic: DiagnosticService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   async function render(
@@ -30,7 +30,7 @@ export default async function diagnosticRoutes(app: FastifyInstance) {
     const props = {
       library: mailLibraryInfo(),
       settings: smtpSettings(app.config),
-      outbox: await outboxSummary(app.db),
+      outbox: await diagnostic.outboxSummary(),
     };
     if (wantsJson(request)) {
       return reply.code(extra.status ?? 200).send({ ...props, result: extra.result ?? null, ...refusal(extra.status, extra.toError) });

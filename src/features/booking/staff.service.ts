@@ -1,8 +1,8 @@
 // The staff side of trial classes: bookings by day, attendance/enrolment marks, the
 // per-unit capacity, and the funnel (CTA clicks → bookings → attended → enrolled).
 import { canAccessUnit, type StaffUser } from '../identity/access';
-import type { Db } from '../../db/index';
-import { createBookingRepository, STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
+import type { Transactional } from '../../db/transactional';
+import { STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
 import { isDay, parseInteger } from '../../lib/form/index';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
 
@@ -70,7 +70,7 @@ export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: st
   return { de: start, ate: end, weeks };
 }
 
-export function createStaffService(db: Db, repo: BookingRepository = createBookingRepository(db)) {
+export function createStaffService(repo: Transactional<BookingRepository>) {
   return {
     /** Today first, then the coming days, then the past days (most recent first). */
     async days(unitIds: number[] | null, now: Date): Promise<BookingDay[]> {
@@ -103,8 +103,7 @@ export function createStaffService(db: Db, repo: BookingRepository = createBooki
       const vagas = parsed.value;
       const at = now.toISOString();
       // The new capacity and its audit row, together or not at all.
-      await db.transaction().execute(async (trx) => {
-        const tx = createBookingRepository(trx);
+      await repo.transaction(async (tx) => {
         const before = await tx.capacityOf(unitId);
         if (before === undefined) return;
         await tx.setCapacity(unitId, vagas, at);

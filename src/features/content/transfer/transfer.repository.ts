@@ -102,3 +102,5 @@ export function createTransferRepository(db: Kysely<Database>) {
     },
   };
 }
+
+export type TransferRepository = ReturnType<typeof createTransferRepository>;

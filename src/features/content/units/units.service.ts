@@ -2,7 +2,7 @@
 // platform (https only), the areas, modalities and plans the unit offers.
 import { slugify } from '../../../lib/text';
 import { WEEKDAYS } from '../../../lib/time';
-import { createContentRepository, type HourRow, type UnitFields } from '../shared/content.repository';
+import type { ContentRepository, HourRow, UnitFields } from '../shared/content.repository';
 import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from '../shared/change';
 import * as v from '../shared/validation';
 import type { FieldErrors, Result } from '../shared/validation';
@@ -69,7 +69,7 @@ export function parseHours(e: FieldErrors, get: (day: number, which: 'abre' | 'f
 }
 
 export function createUnitsService(deps: ContentDeps) {
-  const read = createContentRepository(deps.db);
+  const read = deps.repos.content;
 
   async function snapshot(repo = read, id: number) {
     const unit = await repo.findUnit(id);
@@ -128,7 +128,7 @@ export function createUnitsService(deps: ContentDeps) {
   };
 }
 
-async function applyLinks(repo: ReturnType<typeof createContentRepository>, id: number, input: UnitInput) {
+async function applyLinks(repo: ContentRepository, id: number, input: UnitInput) {
   await repo.replaceHours(id, input.hours);
   await repo.replaceUnitAreas(id, await existing(input.areaIds, (x) => repo.findArea(x)));
   await repo.replaceUnitModalities(id, await existing(input.modalityIds, (x) => repo.findModality(x)));
