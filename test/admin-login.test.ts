@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';
 import { cookiesFrom, fetchForm, form } from './helpers/http';
 import { createStaffUser, loginAs, LOGIN_URL, staffToken } from './helpers/staff';
-import { createAccountsService } from '../src/features/identity/accounts.service';
+import { accountsService } from '../src/features/identity/services';
 import { sessionKey } from '../src/features/identity/sessions';
 import { buildApp } from '../src/app';
 
@@ -79,7 +79,11 @@ describe('staff login', () => {
     expect(missing.body).toContain('aria-invalid="true"');
     const json = await postLogin(u.email, 'senha-errada-123', { remoteAddress: '10.0.0.2', headers: { accept: 'application/json' } });
     expect(json.statusCode).toBe(401);
-    expect(json.json()).toHaveProperty('error');
+    expect(json.json()).toEqual({ error: 'Login recusado', message: 'E-mail ou senha incorretos, ou conta desativada.' });
+    // A staff URL asked for as JSON without a session: 401 with the same two keys.
+    const anon = await t.app.inject({ url: '/admin', headers: { accept: 'application/json' } });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json()).toEqual({ error: 'Login necessário', message: 'Faça login para continuar.' });
   });
 
   it('honours ?voltar only for same-site paths', async () => {
@@ -184,7 +188,7 @@ describe('staff login', () => {
   it('ends the session of a disabled account', async () => {
     const u = await createStaffUser(t.db);
     const cookie = await loginAs(t.app, u.email, u.password);
-    await createAccountsService({ db: t.db }).disableFromCli(u.email);
+    await accountsService(t.db).disableFromCli(u.email);
     const res = await t.app.inject({ url: LOGIN_URL, headers: { cookie } });
     expect(res.body).toContain('name="senha"');
     expect(await postLogin(u.email, u.password, { remoteAddress: '10.0.0.99' })).toMatchObject({ statusCode: 401 });

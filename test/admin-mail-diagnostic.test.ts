@@ -39,9 +39,9 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function act(fields: Record<string, string>, app: App = t.app, c = cookie) {
+async function act(fields: Record<string, string>, app: App = t.app, c = cookie, headers: Record<string, string> = {}) {
   const token = await staffToken(app, c, URL);
-  return app.inject({ method: 'POST', url: URL, headers: { cookie: c, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: token, ...fields }) });
+  return app.inject({ method: 'POST', url: URL, headers: { ...headers, cookie: c, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: token, ...fields }) });
 }
 
 function expectNoPassword(body: string) {
@@ -113,6 +113,13 @@ describe('mail diagnostic page', () => {
     const bad = await act({ acao: 'enviar', destinatario: 'nao-e-email' });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('Informe um e-mail válido');
+    // JSON clients: the diagnostic's data plus the documented error keys.
+    const badJson = await act({ acao: 'enviar', destinatario: 'nao-e-email' }, t.app, cookie, { accept: 'application/json' });
+    expect(badJson.statusCode).toBe(422);
+    expect(badJson.json()).toMatchObject({ error: 'Dados inválidos', message: expect.any(String), errors: { destinatario: expect.stringContaining('Informe um e-mail válido') } });
+    const noAction = await act({ acao: 'outra' }, t.app, cookie, { accept: 'application/json' });
+    expect(noAction.statusCode).toBe(400);
+    expect(noAction.json()).toMatchObject({ error: 'Ação inválida', message: expect.any(String) });
     const res = await act({ acao: 'enviar', destinatario: 'teste@example.com' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Mensagem de teste aceita pelo servidor para teste@example.com');

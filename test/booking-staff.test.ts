@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app';
 import { createDb, type DbHandle } from '../src/db/index';
+import { transactional } from '../src/db/transactional';
+import { createBookingRepository } from '../src/features/booking/booking.repository';
 import { createBookingService } from '../src/features/booking/booking.service';
 import { addDays, mondayOf, spDay, spInstant } from '../src/features/booking/slots';
 import { deliverDueMail } from '../src/features/mail/worker';
@@ -44,7 +46,7 @@ afterAll(async () => {
 let seq = 0;
 /** Books the n-th offered class of a unit at least `minDaysAhead` days ahead, directly through the service. */
 async function book(unit: number, opts: { email?: string; minDaysAhead?: number; slotIndex?: number; livre?: boolean } = {}) {
-  const service = createBookingService({ db: ctx.db, config: ctx.config });
+  const service = createBookingService({ config: ctx.config }, transactional(ctx.db, createBookingRepository));
   const u = (await service.activeUnit(unit))!;
   const days = await service.offeredDays(u, new Date());
   const slots = days.slice(opts.minDaysAhead ?? 2).flatMap((d) => d.slots.filter((s) => (opts.livre ? s.kind === 'livre' : s.kind === 'aula')));

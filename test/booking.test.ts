@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';
 import { cookiesFrom, fetchForm, form } from './helpers/http';
+import { transactional } from '../src/db/transactional';
+import { createBookingRepository } from '../src/features/booking/booking.repository';
 import { createBookingService } from '../src/features/booking/booking.service';
 import { addDays, spDay, weekdayOf } from '../src/features/booking/slots';
 import { parseIcs } from '../src/features/booking/ics';
@@ -43,7 +45,7 @@ const envio = () => `teste-${Math.random().toString(36).slice(2)}-${Date.now().t
 
 /** A class of unit 1 at least two days ahead (surely in the future and in the window). */
 async function futureClass(unit = 1, skip = 0) {
-  const service = createBookingService({ db: ctx.db, config: ctx.config });
+  const service = createBookingService({ config: ctx.config }, transactional(ctx.db, createBookingRepository));
   const u = (await service.activeUnit(unit))!;
   const days = await service.offeredDays(u, new Date());
   const slots = days.slice(2).flatMap((d) => d.slots.filter((s) => s.kind === 'aula'));
@@ -106,6 +108,7 @@ describe('the booking form', () => {
     });
     expect(json.statusCode).toBe(422);
     expect(Object.keys(json.json().errors).sort()).toEqual(['aceita_contato', 'nome', 'vaga', 'whatsapp']);
+    expect(json.json()).toMatchObject({ error: 'Dados inválidos', message: expect.stringContaining('Nada foi gravado') });
     // Without the CSRF token: 403, nothing stored.
     const noToken = await ctx.app.inject({ method: 'POST', url: '/aula-experimental?unidade=1', remoteAddress: nextAddress(), headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ envio_id: page.envio, nome: 'X' }) });
     expect(noToken.statusCode).toBe(403);
@@ -176,7 +179,7 @@ describe('the booking form', () => {
   });
 
   it('a class that already began is refused (injected clock)', async () => {
-    const service = createBookingService({ db: ctx.db, config: ctx.config });
+    const service = createBookingService({ config: ctx.config }, transactional(ctx.db, createBookingRepository));
     const slot = await futureClass();
     const unit = (await service.activeUnit(1))!;
     const during = new Date(slot.startsAt.getTime() + 5 * 60_000);
@@ -288,6 +291,17 @@ describe('capacity under concurrency', () => {
     expect(loser.body).toContain('as vagas deste horário acabaram de ser preenchidas');
     expect(loser.body).not.toContain(`value="${slot.value}"`);
     expect(loser.body).toContain('Treino livre');
+    // A JSON client gets the same refusal with the documented keys.
+    const page2 = await openForm();
+    const json = await ctx.app.inject({
+      method: 'POST',
+      url: '/aula-experimental?unidade=1',
+      remoteAddress: nextAddress(),
+      headers: { accept: 'application/json', cookie: page2.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: page2.token, envio_id: envio(), nome: 'Pessoa JSON', whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value }),
+    });
+    expect(json.statusCode).toBe(409);
+    expect(json.json()).toEqual({ error: 'Horário sem vagas', message: expect.stringContaining('Nada foi agendado'), errors: { vaga: expect.stringContaining('acabaram de ser preenchidas') } });
     // A later visitor no longer sees the full class.
     const form2 = await ctx.app.inject({ url: '/aula-experimental?unidade=1' });
     expect(form2.body).not.toContain(`value="${slot.value}"`);

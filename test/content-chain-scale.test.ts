@@ -4,12 +4,16 @@
 // page; an unchanged export imports back as "inalterados" (docs/decisions/178).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLargeCatalog } from '../src/db/seeds/large';
-import { CATALOG_LIMITS, catalogSizeProblem, exportCatalog, importCatalog, parseCatalogText } from '../src/features/content/transfer/transfer.service';
+import type { Db } from '../src/db/index';
+import { createContentServices } from '../src/features/content/services';
+import { CATALOG_LIMITS, catalogSizeProblem, parseCatalogText } from '../src/features/content/transfer/transfer.service';
 import { createTestApp, type TestContext } from './helpers/app';
 import { form } from './helpers/http';
 import { createStaffUser, loginAs } from './helpers/staff';
 
 let t: TestContext;
+const exportCatalog = (db: Db) => createContentServices({ db }).transfer.exportCatalog();
+const importCatalog = (wiring: { db: Db }, data: unknown) => createContentServices(wiring).transfer.importCatalog(data);
 let cookie: string;
 let unitId: number;
 const get = (url: string) => t.app.inject({ url, headers: { cookie } });

@@ -4,10 +4,15 @@
 // JSON answers' short header set and the request id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLargeCatalog } from '../src/db/seeds/large';
-import { exportCatalog, importCatalog } from '../src/features/content/transfer/transfer.service';
-import { pageInfo, pageNumber, paginate } from '../src/lib/pagination';
+import type { Db } from '../src/db/index';
+import { createContentServices } from '../src/features/content/services';
+import { pageRows, pageWindow, parsePage } from '../src/lib/pagination';
 import { createTestApp, type TestContext } from './helpers/app';
 import { createStaffUser, loginAs } from './helpers/staff';
+
+// The catalog commands' way in: the transfer service built by content/services.ts on a database.
+const exportCatalog = (db: Db) => createContentServices({ db }).transfer.exportCatalog();
+const importCatalog = (wiring: { db: Db }, data: unknown) => createContentServices(wiring).transfer.importCatalog(data);
 
 let t: TestContext;
 let cookie: string;
@@ -26,11 +31,11 @@ afterAll(async () => t?.close());
 
 describe('pagination helper', () => {
   it('parses pagina strictly and clamps to the last page', () => {
-    expect(pageNumber('3')).toBe(3);
-    for (const bad of [undefined, '', '0', '-1', '1.5', 'abc', '01', ['2'], '9999999999']) expect(pageNumber(bad)).toBe(bad?.toString() === '2' ? 2 : 1);
-    expect(pageInfo(120, '9', 50)).toMatchObject({ page: 3, pages: 3, offset: 100, total: 120 });
-    expect(pageInfo(0, '4', 50)).toMatchObject({ page: 1, pages: 1, offset: 0 });
-    expect(paginate([1, 2, 3, 4, 5], '2', 2)).toMatchObject({ items: [3, 4], page: 2, pages: 3 });
+    expect(parsePage('3')).toBe(3);
+    for (const bad of [undefined, '', '0', '-1', '1.5', 'abc', '01', ['2'], '9999999999']) expect(parsePage(bad)).toBe(bad?.toString() === '2' ? 2 : 1);
+    expect(pageWindow(120, 50, '9')).toMatchObject({ page: 3, pages: 3, offset: 100, total: 120 });
+    expect(pageWindow(0, 50, '4')).toMatchObject({ page: 1, pages: 1, offset: 0 });
+    expect(pageRows([1, 2, 3, 4, 5], '2', 2)).toMatchObject({ items: [3, 4], page: 2, pages: 3 });
   });
 });
 

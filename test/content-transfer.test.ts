@@ -7,8 +7,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/db/seeds/demo';
-import { CATALOG_LIMITS, exportCatalog, importCatalog, parseCatalogText, type CatalogFile } from '../src/features/content/transfer/transfer.service';
+import type { Db } from '../src/db/index';
+import { createContentServices } from '../src/features/content/services';
+import { CATALOG_LIMITS, parseCatalogText, type CatalogFile } from '../src/features/content/transfer/transfer.service';
 import { createTestDb, type TestDb } from './helpers/db';
+
+// The catalog commands' way in: the transfer service built by content/services.ts on a database.
+const exportCatalog = (db: Db) => createContentServices({ db }).transfer.exportCatalog();
+const importCatalog = (wiring: { db: Db }, data: unknown) => createContentServices(wiring).transfer.importCatalog(data);
 
 const run = promisify(execFile);
 let seeded: TestDb;

@@ -2,7 +2,7 @@
 // same moment: one row is created, the others get the field message, never a 500.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createContentServices } from '../src/features/content/index';
-import { createAccountsService } from '../src/features/identity/accounts.service';
+import { accountsService } from '../src/features/identity/services';
 import { createTestApp, type TestContext } from './helpers/app';
 
 let t: TestContext;
@@ -38,7 +38,7 @@ it('creates one area and one account when the same name or e-mail is saved concu
   expect(areas.filter((r) => r.ok)).toHaveLength(1);
   for (const r of areas.filter((r) => !r.ok)) expect(r).toMatchObject({ errors: { nome: 'Já existe uma área com este nome.' } });
 
-  const accounts_ = createAccountsService({ db: t.db });
+  const accounts_ = accountsService(t.db);
   const account = { email: 'gerente.lagoa@exemplo.com.br', nome: 'Gerente Lagoa', papel: 'admin', senha: 'uma-senha-bem-longa' };
   const accounts = await Promise.all(Array.from({ length: 4 }, () => accounts_.create({ id: null }, { ...account })));
   expect(accounts.filter((r) => r.ok)).toHaveLength(1);

@@ -324,6 +324,7 @@ describe('free-message submission', () => {
     // between the file writes and the commit); reads still work.
     const { createFaleAquiService } = await import('../src/features/feedback/fale-aqui.service');
     const { createFaleAquiRepository } = await import('../src/features/feedback/fale-aqui.repository');
+    const { transactional } = await import('../src/db/transactional');
     const failingDb = t.db.withPlugin({
       transformQuery: (args) => {
         if (args.node.kind === 'InsertQueryNode') throw new Error('banco fora do ar');
@@ -331,7 +332,7 @@ describe('free-message submission', () => {
       },
       transformResult: async (args) => args.result,
     });
-    const service = createFaleAquiService({ db: failingDb, repo: createFaleAquiRepository(t.db), storage: t.app.storage, notificationEmail: NOTIFY });
+    const service = createFaleAquiService({ repo: transactional(failingDb, createFaleAquiRepository), storage: t.app.storage, notificationEmail: NOTIFY });
     await expect(
       service.submit(base(), [{ label: 'a.png', data: await png() }]),
     ).rejects.toThrow('banco fora do ar');

@@ -43,6 +43,9 @@ beforeAll(async () => {
 
   const units = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(2).execute();
   [A, B] = [units[0]!, units[1]!];
+  // A closed unit with nothing that week: the admin's digest (every unit) leaves it out.
+  const at = '2026-01-01T00:00:00.000Z';
+  await t.db.insertInto('unidades').values({ nome: 'Unidade Fechada Resumo', slug: 'unidade-fechada-resumo', cidade: 'Campinas', uf: 'SP', bairro: 'Centro', endereco: 'Rua A, 1', ativo: 0, criado_em: at, atualizado_em: at }).execute();
   accounts.admin = await createStaffUser(t.db, { papel: 'admin', nome: 'Ana Admin' });
   accounts.managerA = await createStaffUser(t.db, { papel: 'gerente', nome: 'Gabi Gerente', unidadeIds: [A.id] });
   accounts.optedOut = await createStaffUser(t.db, { papel: 'gerente', nome: 'Otto Sem Resumo', unidadeIds: [A.id] });
@@ -145,6 +148,7 @@ describe('weekly digest on two instances', () => {
     expect(text).not.toContain('Segredo da unidade B');
     const adminText = decode(digests.find((m) => m.to[0] === accounts.admin!.email)!.raw);
     expect(adminText).toContain(`- ${B.nome}: NPS 100 (1 nota)`);
+    expect(adminText).not.toContain('Unidade Fechada Resumo');
   });
 
   it('the next Monday sends the next week once more', async () => {

@@ -145,6 +145,7 @@ describe('inbox: read, reply, statuses', () => {
     const email = await post(`/admin/mensagens/${phoneId}/responder`, admin, { canal: 'email', texto: 'Oi' }, 'application/json');
     expect(email.statusCode).toBe(422);
     expect(email.json().errors.texto).toContain('não deixou e-mail');
+    expect(email.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
     const ok = await post(`/admin/mensagens/${phoneId}/responder`, admin, { canal: 'whatsapp', texto: 'Liguei e expliquei o conserto do aquecedor.' });
     expect(ok.statusCode).toBe(303);
     expect(await row(phoneId)).toMatchObject({ status: 'respondida' });

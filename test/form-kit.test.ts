@@ -9,20 +9,19 @@ import {
   newEnvioId,
   normalizePhone,
   oneLine,
-  paginate,
   parseCep,
   parseDay,
   parseEmail,
   parseId,
   parseInteger,
   parseMoney,
-  parsePage,
   parsePhone,
   readEnvioId,
   take,
   toId,
   type FieldErrors,
 } from '../src/lib/form/index';
+import { pageWindow, parsePage } from '../src/lib/pagination';
 import { quoteCustomerText } from '../src/features/mail/quote';
 import { defuseCell } from '../src/lib/csv';
 import { addDays, saoPauloDay, saoPauloDayStartIso, saoPauloYearMonth } from '../src/lib/time';
@@ -151,10 +150,10 @@ describe('pagination', () => {
     expect(parsePage('50', 25, 100)).toBe(50);
     expect(parsePage('500', 25, 100)).toBe(100);
   });
-  it('paginate: offset and limit; a page past the end shows the last', () => {
-    expect(paginate(60, 25, '2')).toEqual({ page: 2, pages: 3, total: 60, limit: 25, offset: 25, outOfRange: false });
-    expect(paginate(60, 25, '9')).toMatchObject({ page: 3, offset: 50, outOfRange: true });
-    expect(paginate(0, 25, undefined)).toMatchObject({ page: 1, pages: 1, offset: 0 });
+  it('pageWindow: offset and size; a page past the end shows the last', () => {
+    expect(pageWindow(60, 25, '2')).toEqual({ page: 2, pages: 3, total: 60, size: 25, offset: 25, outOfRange: false });
+    expect(pageWindow(60, 25, '9')).toMatchObject({ page: 3, offset: 50, outOfRange: true });
+    expect(pageWindow(0, 25, undefined)).toMatchObject({ page: 1, pages: 1, offset: 0 });
   });
 });
 

@@ -63,8 +63,11 @@ describe('new lead notification', () => {
   it('keeps a hostile name on one header line', async () => {
     smtp.messages.length = 0;
     // The form refuses control characters in the name, so this goes straight to the service path.
-    const { storeLead } = await import('../src/features/franchise/lead.service');
-    await storeLead({ db: t.db, config: t.config, log: t.app.log }, { ...lead, whatsapp: '+552134567890' });
+    const { createLeadService } = await import('../src/features/franchise/lead.service');
+    const { createLeadsRepository } = await import('../src/features/franchise/leads.repository');
+    const { transactional } = await import('../src/db/transactional');
+    const leads = createLeadService({ repo: transactional(t.db, createLeadsRepository), config: t.config });
+    await leads.store({ ...lead, whatsapp: '+552134567890' }, null, t.app.log);
     await deliverDueMail(t.app);
     expect(smtp.messages).toHaveLength(1);
     expect(smtp.messages[0]!.to).toEqual(['expansao@example.com']);

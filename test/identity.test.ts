@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app';
 import { deliverDueMail } from '../src/features/mail/worker';
-import { createAccountsService } from '../src/features/identity/accounts.service';
+import { accountsService } from '../src/features/identity/services';
 import { canAccessUnit, scopeUnits, unitScope, accessibleUnits } from '../src/features/identity/access';
 import { createHashQueue, HashQueueFullError, HASH_CONCURRENCY, HASH_MAX_WAITING, passwordHashQueue } from '../src/features/identity/hash-queue';
 import { hashCounters } from '../src/features/identity/password';
@@ -254,7 +254,7 @@ describe('sessions end for good', () => {
   it('user:disable (the command line service) ends all sessions too', async () => {
     const u = await createStaffUser(t.db);
     const cookie = await loginAs(t.app, u.email, u.password);
-    await createAccountsService({ db: t.db }).disableFromCli(u.email);
+    await accountsService(t.db).disableFromCli(u.email);
     expect(await sessionsOf(u.id)).toBe(0);
     expect(await loggedIn(t.app, cookie)).toBe(false);
   });
@@ -336,12 +336,12 @@ describe('password reset by e-mail', () => {
     });
   }
 
-  async function setPassword(token: string, nova: string, confirmacao = nova) {
+  async function setPassword(token: string, nova: string, confirmacao = nova, headers: Record<string, string> = {}) {
     const page = await fetchForm(t.app, `${RESET_URL}?token=${token}`);
     return t.app.inject({
       method: 'POST',
       url: RESET_URL,
-      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...headers, cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
       payload: form({ csrf_token: page.token, acao: 'redefinir', token, nova_senha: nova, confirmacao }),
     });
   }
@@ -396,6 +396,9 @@ describe('password reset by e-mail', () => {
     const mismatch = await setPassword(token, 'nova-senha-bem-longa', 'nova-senha-bem-longx');
     expect(mismatch.statusCode).toBe(422);
     expect(mismatch.body).toContain('As duas senhas não são iguais.');
+    const mismatchJson = await setPassword(token, 'nova-senha-bem-longa', 'nova-senha-bem-longx', { accept: 'application/json' });
+    expect(mismatchJson.statusCode).toBe(422);
+    expect(mismatchJson.json()).toMatchObject({ error: 'Dados inválidos', message: expect.any(String), errors: { confirmacao: 'As duas senhas não são iguais.' } });
 
     const ok = await setPassword(token, 'nova-senha-bem-longa');
     expect(ok.statusCode).toBe(303);
@@ -409,16 +412,19 @@ describe('password reset by e-mail', () => {
     expect((await t.app.inject(`${RESET_URL}?token=${token}`)).statusCode).toBe(410);
     const again = await setPassword(token, 'terceira-senha-longa').catch(() => null);
     expect(again).toBeNull(); // the page of a used link has no form to post
-    const direct = await (async () => {
+    const direct = async (headers: Record<string, string> = {}) => {
       const p = await fetchForm(t.app, RESET_URL);
       return t.app.inject({
         method: 'POST',
         url: RESET_URL,
-        headers: { cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { ...headers, cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' },
         payload: form({ csrf_token: p.token, acao: 'redefinir', token, nova_senha: 'terceira-senha-longa', confirmacao: 'terceira-senha-longa' }),
       });
-    })();
-    expect(direct.statusCode).toBe(410);
+    };
+    expect((await direct()).statusCode).toBe(410);
+    const directJson = await direct({ accept: 'application/json' });
+    expect(directJson.statusCode).toBe(410);
+    expect(directJson.json()).toEqual({ error: 'Link inválido ou expirado', message: expect.stringContaining('peça um novo link') });
     expect((await postLogin(t.app, u.email, 'nova-senha-bem-longa', '10.30.0.4')).statusCode).toBe(303);
   });
 
@@ -439,7 +445,7 @@ describe('password reset by e-mail', () => {
 
   it('a disabled account gets no link (and the same answer)', async () => {
     const u = await createStaffUser(t.db);
-    await createAccountsService({ db: t.db }).disableFromCli(u.email);
+    await accountsService(t.db).disableFromCli(u.email);
     const res = await askReset(u.email, '10.32.0.1');
     expect(res.statusCode).toBe(200);
     expect(await t.db.selectFrom('senha_redefinicoes').select('id').where('usuario_id', '=', u.id).execute()).toHaveLength(0);

@@ -1,5 +1,6 @@
-// The form kit is the only place that parses e-mails, phones, ids and pages, and
-// src/lib/time.ts the only São Paulo clock (issues 10 and 11). This check greps src/ for
+// The form kit is the only place that parses e-mails, phones and ids, src/lib/pagination.ts
+// the only place that pages, src/lib/time.ts the only São Paulo clock, and
+// src/features/identity/access.ts the only per-unit access check (issues 10 and 11). This check greps src/ for
 // the shapes those parsers take; a second copy anywhere else fails the suite.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -8,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve('src');
 const KIT = path.join('src', 'lib', 'form') + path.sep;
 const TIME = path.join('src', 'lib', 'time.ts');
+const PAGING = path.join('src', 'lib', 'pagination.ts');
+const ACCESS = path.join('src', 'features', 'identity', 'access.ts');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -32,9 +35,13 @@ const RULES: [string, RegExp, (file: string) => boolean][] = [
   // (src/config.ts reads the operator's environment, e.g. a CIDR prefix length, not a form)
   ['id parser', /\/\^(\\d|\[1-9\]\[0-9\])\{\d*,?\d*\}\$\//, (f) => f.startsWith(KIT) || f === path.join('src', 'config.ts')],
   ['id parser', /pattern:\s*'\^\(?\\\\d/, (f) => f.startsWith(KIT)],
-  // pagination arithmetic
-  ['pagination', /Math\.ceil\(\s*\w+\s*\/\s*\w*(PAGE|page|PER|per)\w*\s*\)/, (f) => f.startsWith(KIT)],
-  ['pagination', /\(\s*\w*page\w*\s*-\s*1\s*\)\s*\*/i, (f) => f.startsWith(KIT)],
+  // pagination arithmetic, and a second paging function under any of the names it had
+  ['pagination', /Math\.ceil\(\s*\w+\s*\/\s*\w*(PAGE|page|PER|per|SIZE|size)\w*\s*\)/, (f) => f === PAGING],
+  ['pagination', /\(\s*\w*page\w*\s*-\s*1\s*\)\s*\*/i, (f) => f === PAGING],
+  ['pagination', /function\s+(paginate|parsePage|pageNumber|pageInfo|pageWindow|pageRows)\b/, (f) => f === PAGING],
+  // the per-unit access check: a manager's unit list searched, or "admin → every unit" spelt out
+  ['unit-access check', /unidadeIds\.(includes|some|indexOf|find)\(/, (f) => f === ACCESS],
+  ['unit-access check', /papel\s*[!=]==?\s*'admin'\s*\?\s*null\b/, (f) => f === ACCESS],
   // the São Paulo clock
   ['São Paulo clock', /America\/Sao_Paulo/, (f) => f === TIME],
   ['São Paulo clock', /-03:00|3\s*\*\s*3600/, (f) => f === TIME],
@@ -45,7 +52,7 @@ const RULES: [string, RegExp, (file: string) => boolean][] = [
 // (docs/decisions/085). Nothing may be added to this list.
 const NOT_YET_MOVED = new Set<string>([]);
 
-describe('no second copy of the form kit\'s parsers or of the São Paulo clock in src/', () => {
+describe('no second copy in src/ of the form kit\'s parsers, paging, the São Paulo clock or the unit-access check', () => {
   for (const [what, pattern, allowed] of RULES) {
     it(`${what}: ${pattern}`, () => {
       const offenders = sources.filter((s) => !allowed(s.file) && !NOT_YET_MOVED.has(s.file) && pattern.test(s.text)).map((s) => s.file);
@@ -53,10 +60,12 @@ describe('no second copy of the form kit\'s parsers or of the São Paulo clock i
     });
   }
 
-  it('the kit itself holds each parser', () => {
+  it('the kit itself holds each parser, and src/lib/pagination.ts the paging', () => {
     const kit = sources.filter((s) => s.file.startsWith(KIT)).map((s) => s.text).join('\n');
-    for (const name of ['parseEmail', 'normalizePhone', 'parseCep', 'toId', 'parseMoney', 'parseDay', 'paginate', 'oneLine', 'multiLine']) {
+    for (const name of ['parseEmail', 'normalizePhone', 'parseCep', 'toId', 'parseMoney', 'parseDay', 'oneLine', 'multiLine']) {
       expect(kit, name).toContain(`function ${name}(`);
     }
+    const paging = sources.find((s) => s.file === PAGING)?.text ?? '';
+    for (const name of ['parsePage', 'pageWindow', 'pageRows']) expect(paging, name).toContain(`function ${name}`);
   });
 });

@@ -7,12 +7,14 @@ import sharp from 'sharp';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportCatalog } from '../src/features/content/transfer/transfer.service';
+import type { Db } from '../src/db/index';
+import { createContentServices } from '../src/features/content/services';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 import { createStaffUser, LOGIN_URL, loginAs, staffToken } from './helpers/staff';
 
 type Who = 'admin' | 'gerente' | 'anonimo';
+const exportCatalog = (db: Db) => createContentServices({ db }).transfer.exportCatalog();
 interface Expect {
   status: number;
   /** 303 to the login page */

@@ -45,12 +45,12 @@ async function upload(alt: string, data: Buffer | null, cookie = admin, type = '
   });
 }
 
-async function act(photoId: number, fields: Record<string, string>) {
+async function act(photoId: number, fields: Record<string, string>, headers: Record<string, string> = {}) {
   const page = await fetchForm(t.app, path(), 'csrf_token', admin);
   return t.app.inject({
     method: 'POST',
     url: `${path()}/${photoId}`,
-    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...headers, cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
     payload: form({ csrf_token: page.token, ...fields }),
   });
 }
@@ -183,6 +183,9 @@ describe('staff upload', () => {
     const bad = await act(small.id, { acao: 'alt', alt: 'x' });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain(`id="alt-${small.id}"`);
+    const badJson = await act(small.id, { acao: 'alt', alt: 'x' }, { accept: 'application/json' });
+    expect(badJson.statusCode).toBe(422);
+    expect(badJson.json()).toMatchObject({ error: 'Dados inválidos', message: expect.any(String), errors: { alt: expect.any(String) } });
 
     expect((await act(small.id, { acao: 'remover' })).statusCode).toBe(303);
     expect((await photos()).map((r) => r.id)).not.toContain(small.id);

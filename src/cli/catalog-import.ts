@@ -4,7 +4,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest } from '../db/index';
-import { catalogSizeProblem, importCatalog, parseCatalogText } from '../features/content/transfer/transfer.service';
+import { createContentServices } from '../features/content/services';
+import { catalogSizeProblem, parseCatalogText } from '../features/content/transfer/transfer.service';
 
 loadDotEnv();
 const file = process.argv.slice(2).find((a) => !a.startsWith('-'));
@@ -31,7 +32,7 @@ try {
   try {
     await migrateToLatest(handle.db);
     const parsed = parseCatalogText(text);
-    const result = parsed.ok ? await importCatalog({ db: handle.db }, parsed.data) : parsed;
+    const result = parsed.ok ? await createContentServices({ db: handle.db }).transfer.importCatalog(parsed.data) : parsed;
     if (!result.ok) {
       console.error(`${file}: ${result.problemas.length === 1 ? '1 problema' : `${result.problemas.length} problemas`}; nada foi alterado.`);
       for (const p of result.problemas) console.error(`  ${p}`);

@@ -2,7 +2,8 @@
 // The password is asked twice without echo on a terminal, or read as one line from standard
 // input (scripts: `printf '%s\n' "$SENHA" | npm run user:create -- ...`). `--password` still
 // works for old scripts but is not documented: shell history and `ps` would keep it.
-import { createAccountsService, UserInputError } from '../features/identity/accounts.service';
+import { UserInputError } from '../features/identity/accounts.service';
+import { accountsService } from '../features/identity/services';
 import { toId } from '../lib/form/index';
 import { promptPassword, readUserArgs, withDb } from './common';
 
@@ -22,6 +23,6 @@ await withDb(async (db) => {
   const bad = (args.unidade ?? []).find((v) => toId(v) === null);
   if (bad !== undefined) throw new UserInputError(`--unidade deve ser o id numérico de uma unidade (um número inteiro positivo, como 3); recebido: "${bad}".`);
   const unidadeIds = (args.unidade ?? []).map((v) => toId(v)!);
-  const id = await createAccountsService({ db }).createFromCli({ email: args.email, password, nome: args.name, papel, unidadeIds });
+  const id = await accountsService(db).createFromCli({ email: args.email, password, nome: args.name, papel, unidadeIds });
   console.log(`Conta criada (id ${id}): ${args.email.toLowerCase()} (${papel}).`);
 });

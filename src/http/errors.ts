@@ -50,9 +50,12 @@ export function sendInvalid(request: FastifyRequest, reply: FastifyReply, errors
   return reply.page(page(), status);
 }
 
-/** The JSON body of a refused form (see sendInvalid), for routes that render their page themselves. */
-export function invalidBody(errors: Record<string, string>) {
-  return { error: 'Dados inválidos', message: 'Revise os campos indicados. Nada foi gravado.', errors };
+/**
+ * The JSON body of a refused form (see sendInvalid), for routes that render their page
+ * themselves: always `error` and `message` (docs/interface.md, Errors), plus the fields' `errors`.
+ */
+export function invalidBody<E extends object>(errors: E, shown: { error?: string; message?: string } = {}) {
+  return { error: shown.error ?? 'Dados inválidos', message: shown.message ?? 'Revise os campos indicados. Nada foi gravado.', errors };
 }
 
 // Values a database refuses (NUL/bad encoding, out-of-range number, too long for the
@@ -90,15 +93,16 @@ export default fp(
 
       if (CSRF_CODES.has(error.code)) {
         const formPath = request.routeOptions.config.formPath ?? request.url.split('?')[0] ?? '/';
+        const title = 'Não foi possível confirmar o envio';
+        const message = 'O formulário expirou ou veio sem o código de segurança, então nada foi gravado. Abra o formulário de novo e envie mais uma vez.';
         if (wantsJson(request)) {
-          return reply.code(403).send({ errors: { _token: 'Token de segurança ausente ou inválido. Recarregue o formulário.' } });
+          return reply.code(403).send(invalidBody({ _token: 'Token de segurança ausente ou inválido. Recarregue o formulário.' }, { error: title, message }));
         }
         return reply.page(
           h(ErrorPage, {
             status: 403,
-            title: 'Não foi possível confirmar o envio',
-            message:
-              'O formulário expirou ou veio sem o código de segurança, então nada foi gravado. Abra o formulário de novo e envie mais uma vez.',
+            title,
+            message,
             // formPath is a path of ours; Preact escapes it.
             link: { href: formPath, label: 'Abrir o formulário novamente' },
           }),

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { App } from '../../src/app';
 import type { Db } from '../../src/db/index';
-import { createAccountsService } from '../../src/features/identity/accounts.service';
+import { accountsService } from '../../src/features/identity/services';
 import { cookiesFrom, fetchForm, form } from './http';
 
 export const LOGIN_URL = '/pages/Franquia/admin.php';
@@ -23,7 +23,7 @@ export async function createStaffUser(
 ): Promise<StaffFixture> {
   const email = options.email ?? `equipe-${randomBytes(4).toString('hex')}@example.com`;
   const password = options.password ?? 'senha-de-teste-123';
-  const id = await createAccountsService({ db, scrypt: TEST_SCRYPT }).createFromCli({
+  const id = await accountsService(db, { scrypt: TEST_SCRYPT }).createFromCli({
     email,
     password,
     nome: options.nome ?? 'Pessoa da Equipe',

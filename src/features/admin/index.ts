@@ -1,14 +1,17 @@
 // The mail diagnostic page (admins): the SMTP settings in use, a test message through the
 // outbox and the outbox's state. Sign-in, accounts and passwords live in features/identity.
 import fp from 'fastify-plugin';
+import { createOutboxRepository } from '../mail/index';
 import diagnosticRoutes from './mail-diagnostic.routes';
+import { createDiagnosticService } from './mail-diagnostic.service';
 
 /**
  * The mail diagnostic page (admins). Accounts, login and sessions: features/identity.
  */
 export default fp(
   async (app) => {
-    await app.register(diagnosticRoutes);
+    const diagnostic = createDiagnosticService(createOutboxRepository(app.db));
+    await app.register((scope) => diagnosticRoutes(scope, diagnostic));
   },
   { name: 'feature-admin', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
 );

@@ -4,13 +4,21 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { staffLayout } from '../identity/staff-layout';
-import { wantsJson } from '../../http/errors';
+import { invalidBody, wantsJson } from '../../http/errors';
 import { echoValue, parseEmail } from '../../lib/form/index';
-import { mailLibraryInfo, outboxSummary, runSmtpTest, smtpSettings, type SmtpTestResult } from './mail-diagnostic.service';
+import { mailLibraryInfo, runSmtpTest, smtpSettings, type DiagnosticService, type SmtpTestResult } from './mail-diagnostic.service';
 import { DiagnosticPage, DIAGNOSTIC_PATH } from './mail-diagnostic.view';
 
 
-export default async function diagnosticRoutes(app: FastifyInstance) {
+/** A refused POST's JSON keys (docs/interface.md, Errors): `error` and `message`, and the field's message. */
+function refusal(status: number | undefined, toError: string | undefined) {
+  if (toError) return invalidBody({ destinatario: toError });
+  if (status === 400) return { error: 'Ação inválida', message: 'Escolha testar a conexão ou enviar um e-mail de teste.' };
+  if (status === 409) return { error: 'E-mail não configurado', message: 'Defina SMTP_HOST e as demais variáveis SMTP para testar o envio.' };
+  return {};
+}
+
+export default async function diagnosticRoutes(app: FastifyInstance, diagnostic: DiagnosticService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   async function render(
@@ -22,10 +30,10 @@ export default async function diagnosticRoutes(app: FastifyInstance) {
     const props = {
       library: mailLibraryInfo(),
       settings: smtpSettings(app.config),
-      outbox: await outboxSummary(app.db),
+      outbox: await diagnostic.outboxSummary(),
     };
     if (wantsJson(request)) {
-      return reply.code(extra.status ?? 200).send({ ...props, result: extra.result ?? null, ...(extra.toError ? { errors: { destinatario: extra.toError } } : {}) });
+      return reply.code(extra.status ?? 200).send({ ...props, result: extra.result ?? null, ...refusal(extra.status, extra.toError) });
     }
     return reply.page(
       h(DiagnosticPage, { staff: staffLayout(request, reply), csrfToken: reply.generateCsrf(), ...props, ...extra }),

@@ -4,8 +4,7 @@ import { createRequire } from 'node:module';
 import tls from 'node:tls';
 import { format } from 'node:util';
 import type { Config } from '../../config';
-import type { Db } from '../../db/index';
-import { createOutboxRepository } from '../mail/outbox.repository';
+import type { OutboxRepository } from '../mail/outbox.repository';
 import { createSmtpTransport } from '../mail/transport';
 import { brand } from '../../brand/index';
 
@@ -63,9 +62,13 @@ export function smtpSettings(config: Pick<Config, 'smtp' | 'mailFrom' | 'notific
   };
 }
 
-export function outboxSummary(db: Db) {
-  return createOutboxRepository(db).summary();
+/** What the page reads from the database: the outbox counts (admin/index.ts hands in the outbox). */
+export function createDiagnosticService(outbox: Pick<OutboxRepository, 'summary'>) {
+  return {
+    outboxSummary: () => outbox.summary(),
+  };
 }
+export type DiagnosticService = ReturnType<typeof createDiagnosticService>;
 
 /** Removes every form of the password (plain, base64, AUTH PLAIN token) from a line. */
 export function makeRedactor(user: string | undefined, pass: string | undefined) {

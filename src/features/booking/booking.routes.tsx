@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError, wantsJson } from '../../http/errors';
+import { invalidBody, sendError, wantsJson } from '../../http/errors';
 import { parseId } from '../catalog/catalog.service';
 import { addressOf, echoValues, newEnvioId, thanksPath, valuesFrom, type BookingErrors, type BookingService, type BookingUnit, type BookingValues } from './booking.service';
 import { BookingFormPage, FORM_PATH, ThanksPage } from './booking.view';
@@ -77,10 +77,10 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
       if (outcome.kind === 'unit-unavailable') return showForm(request, reply, unit, 409);
       if (outcome.kind === 'full') {
         const notice = 'Que pena: as vagas deste horário acabaram de ser preenchidas. Nada foi agendado. Escolha outro horário abaixo.';
-        if (wantsJson(request)) return reply.code(409).send({ errors: { vaga: notice } });
+        if (wantsJson(request)) return reply.code(409).send(invalidBody({ vaga: notice }, { error: 'Horário sem vagas', message: notice }));
         return showForm(request, reply, unit, 409, { values: { ...echoValues(values), vaga: '' }, notice });
       }
-      if (wantsJson(request)) return reply.code(422).send({ errors: outcome.errors });
+      if (wantsJson(request)) return reply.code(422).send(invalidBody(outcome.errors));
       return showForm(request, reply, unit, 422, { values: echoValues(values), errors: outcome.errors });
     },
   );

@@ -3,12 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
-import type { Db } from '../../db/index';
+import type { Transactional } from '../../db/transactional';
 import { echoValue, EMAIL_MESSAGE, formatPhone as formatBrazilianPhone, newEnvioId, oneLine, parseEmail, parsePhone, rawString, readEnvioId, take, type FieldErrors } from '../../lib/form/index';
 import { formatTime } from '../../lib/time';
 import { enqueueMail } from '../mail/outbox.repository';
 
-import { createBookingRepository, type Booking, type BookingRepository, type BookingUnit } from './booking.repository';
+import type { Booking, BookingRepository, BookingUnit } from './booking.repository';
 
 export type { Booking, BookingUnit } from './booking.repository';
 import { addDays, dayLabel, mondayOf, parseSlotValue, slotsOfDay, spDay, windowDays, type Slot } from './slots';
@@ -72,12 +72,11 @@ export function timeOf(iso: string): string {
 }
 
 export interface BookingDeps {
-  db: Db;
   config: Pick<Config, 'smtp' | 'brandName' | 'publicUrl'>;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
 }
 
-export function createBookingService(deps: BookingDeps, repo: BookingRepository = createBookingRepository(deps.db)) {
+export function createBookingService(deps: BookingDeps, repo: Transactional<BookingRepository>) {
   /** Every slot of the window for a unit (no capacity or clock filter). */
   async function allSlots(unitId: number, now: Date): Promise<Slot[]> {
     const { hours, classes } = await repo.schedule(unitId);
@@ -85,8 +84,6 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
   }
 
   return {
-    repo,
-
     /** An active unit, or undefined (unknown or inactive). */
     async activeUnit(id: number): Promise<BookingUnit | undefined> {
       const unit = await repo.findUnit(id);
@@ -161,8 +158,7 @@ export function createBookingService(deps: BookingDeps, repo: BookingRepository 
       const { slot, nome, whatsapp, email } = checked;
       const nowIso = now.toISOString();
       try {
-        return await deps.db.transaction().execute(async (trx) => {
-          const tx = createBookingRepository(trx);
+        return await repo.transaction(async (tx, trx) => {
           await tx.lockContact(unit.id, whatsapp);
           const earlier = await tx.findByEnvioId(envioId);
           if (earlier) return { kind: 'booked', booking: earlier, repeated: true } as const;

@@ -2,6 +2,7 @@
 // capacity screens; the reminder and anonymisation jobs (timer here, npm run jobs:* at once).
 import fp from 'fastify-plugin';
 import { anonymizeOldBookings, sendReminders, startBookingJobs } from './booking.jobs';
+import { transactional } from '../../db/transactional';
 import { createBookingRepository } from './booking.repository';
 import { bookingRoutes } from './booking.routes';
 import { createBookingService } from './booking.service';
@@ -26,11 +27,11 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const deps = { db: app.db, config: app.config, log: app.log };
-    const repo = createBookingRepository(app.db);
+    const repo = transactional(app.db, createBookingRepository);
     const service = createBookingService(deps, repo);
     const now = () => new Date();
     bookingRoutes(app, { service, now });
-    const staff = createStaffService(app.db, repo);
+    const staff = createStaffService(repo);
     await app.register(async (scope) => staffRoutes(scope, { staff, now }));
 
     app.decorate('bookingJobs', {

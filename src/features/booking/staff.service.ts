@@ -1,10 +1,10 @@
 // The staff side of trial classes: bookings by day, attendance/enrolment marks, the
 // per-unit capacity, and the funnel (CTA clicks → bookings → attended → enrolled).
 import { canAccessUnit, scopeUnits, type StaffUser } from '../identity/access';
-import type { Db } from '../../db/index';
-import { createBookingRepository, STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
+import type { Transactional } from '../../db/transactional';
+import { STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
 import { isDay, parseInteger, toId } from '../../lib/form/index';
-import { paginate } from '../../lib/pagination';
+import { pageRows } from '../../lib/pagination';
 import { filterRows, listPage, type ListState } from '../content/shared/list';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
 
@@ -104,7 +104,7 @@ export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: st
   return { de: start, ate: end, weeks };
 }
 
-export function createStaffService(db: Db, repo: BookingRepository = createBookingRepository(db)) {
+export function createStaffService(repo: Transactional<BookingRepository>) {
   const service = {
     /** Today first, then the coming days, then the past days (most recent first). */
     async days(unitIds: number[] | null, now: Date): Promise<BookingDay[]> {
@@ -158,8 +158,7 @@ export function createStaffService(db: Db, repo: BookingRepository = createBooki
       if (Object.keys(errors).length) return { ok: false, errors, units };
       const at = now.toISOString();
       // The page's new capacities and their audit rows, together or not at all.
-      return db.transaction().execute(async (trx) => {
-        const tx = createBookingRepository(trx);
+      return repo.transaction(async (tx) => {
         let changed = 0;
         for (const [unitId, vagas] of values) {
           const before = await tx.capacityOf(unitId);
@@ -214,7 +213,7 @@ export function createStaffService(db: Db, repo: BookingRepository = createBooki
     async funnelPage(unitIds: number[] | null, weeks: string[], query: UnitListQuery) {
       const q = (query.q ?? '').trim();
       const all = await service.funnel(unitIds, weeks, q);
-      const { items, ...page } = paginate(all.perUnit, query.pagina, FUNNEL_PAGE_SIZE);
+      const { items, ...page } = pageRows(all.perUnit, query.pagina, FUNNEL_PAGE_SIZE);
       const shown = new Set(items.map((u) => u.unidade_id));
       return { rows: all.rows.filter((r) => shown.has(r.unidade_id)), perUnit: items, total: all.total, page: { ...page, q } };
     },

@@ -8,7 +8,7 @@ import { timeOf } from './booking.service';
 import { whatsappLink } from './booking.view';
 import { capacityField, conversion, formatConversion, MAX_CAPACITY, STATUS_LABEL, STATUSES, type BookingDay, type FunnelCounts, type FunnelRow, type FunnelUnit } from './staff.service';
 import { ErrorSummary, FieldMessage, fieldAria, fieldId } from '../../views/form';
-import type { PageInfo } from '../../lib/pagination';
+import type { PageWindow } from '../../lib/pagination';
 import { Csrf, ListFilter, Pagination } from '../content/shared/components.view';
 
 export const STAFF_PATH = '/admin/aulas-experimentais';
@@ -162,7 +162,7 @@ function unitCount(total: number, q: string) {
   return `${total === 1 ? '1 unidade' : `${total} unidades`}${q ? ` ${total === 1 ? 'contém' : 'contêm'} “${q}”` : ''}`;
 }
 
-type UnitListLinks = PageInfo & { path: string; q: string; params?: Record<string, string> };
+type UnitListLinks = PageWindow & { path: string; q: string; params?: Record<string, string> };
 
 export function FunnelPage(props: {
   staff: StaffProps;

@@ -1,7 +1,7 @@
 // Rules of the calls-to-action counts: what a click stores, and the weekly report a staff
 // member may see (admins every unit, managers their own).
-import type { StaffUser } from '../../http/auth';
-import { paginate } from '../../lib/pagination';
+import { scopeUnits, unitScope, type StaffUser } from '../identity/access';
+import { pageRows } from '../../lib/pagination';
 import { filterRows, LIST_PAGE_SIZE } from '../content/shared/list';
 import { CTA_ACTIONS, lastWeeks, weekOf, type CtaAction } from './cta';
 import type { ActionCount, CtaRepository } from './cta.repository';
@@ -45,13 +45,13 @@ export function createCtaService(repo: CtaRepository) {
      * are summed in SQL: per week over every matching unit, per unit only for the page shown.
      */
     async report(staff: StaffUser, f: ReportFilters): Promise<ClicksReport | 'forbidden'> {
-      if (f.unit !== null && staff.papel !== 'admin' && !staff.unidadeIds.includes(f.unit)) return 'forbidden';
+      if (unitScope(staff, f.unit).forbidden) return 'forbidden';
       const weekCount = REPORT_WEEKS.includes(f.weeks) ? f.weeks : 8;
-      const scope = staff.papel === 'admin' ? null : staff.unidadeIds;
+      const scope = scopeUnits(staff);
       const options = (await repo.units(scope)).sort(byName);
       const chosen = f.unit !== null ? options.filter((u) => u.id === f.unit) : options;
       const matching = filterRows(chosen, f.q, (u) => `${u.nome} ${u.cidade} ${u.uf}`);
-      const { items, ...list } = paginate(matching, f.pagina, LIST_PAGE_SIZE);
+      const { items, ...list } = pageRows(matching, f.pagina, LIST_PAGE_SIZE);
       const weeks = lastWeeks(weekCount);
       const fromWeek = weeks[weeks.length - 1]!;
       // Unfiltered: the account's scope (no list of hundreds of ids in the query).

@@ -3,7 +3,7 @@
 // name opens its own week-by-week table.
 import { Layout } from '../../views/layout';
 import { DataTable, PageLinks } from '../../views/table';
-import type { PageInfo } from '../../lib/pagination';
+import type { PageWindow } from '../../lib/pagination';
 import { CTA_ACTIONS, CTA_LABELS } from './cta';
 
 export const CLICKS_PATH = '/admin/cliques';
@@ -25,7 +25,7 @@ export interface ClicksReport {
   /** the page's units with their totals over the period */
   units: (Counts & { id: number; nome: string; cidade: string; uf: string })[];
   /** paging of the matching units */
-  list: PageInfo;
+  list: PageWindow;
 }
 
 const weekLabel = (monday: string) => `${monday.slice(8, 10)}/${monday.slice(5, 7)}/${monday.slice(0, 4)}`;

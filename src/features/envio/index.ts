@@ -23,6 +23,7 @@ export const staleBefore = (now: Date) => nowIso(new Date(now.getTime() - ENVIO_
  * Runs `work` (which stores the submission and returns its id) in one transaction that
  * first claims `envioId`. Without an envio_id it simply runs once. A duplicate does no
  * work (nothing of it is stored, its mail included) and gets the first submission's id.
+ * Given a transaction (a service's `repo.transaction`), it runs inside that one.
  */
 export async function storeOnce(
   db: Kysely<Database>,
@@ -31,7 +32,9 @@ export async function storeOnce(
   work: (trx: Transaction<Database>) => Promise<number>,
 ): Promise<OnceResult> {
   const now = new Date();
-  return db.transaction().execute(async (trx): Promise<OnceResult> => {
+  const inTransaction = (run: (trx: Transaction<Database>) => Promise<OnceResult>) =>
+    db.isTransaction ? run(db as Transaction<Database>) : db.transaction().execute(run);
+  return inTransaction(async (trx): Promise<OnceResult> => {
     if (!envioId) return { status: 'stored', id: await work(trx) };
     const envios = createEnvioRepository(trx);
     if (!(await envios.claim(form, envioId, nowIso(now), staleBefore(now)))) {

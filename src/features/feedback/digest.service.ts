@@ -4,6 +4,7 @@
 // and week, even with several instances: see createDigestRepository().claimAndQueue.
 import { nowIso } from '../../db/index';
 import { formatDayMonthTime, saoPauloDayStartIso, saoPauloWeekStart } from '../../lib/time';
+import { accessibleUnits, scopeUnits } from '../identity/access';
 import type { OutgoingMail } from '../mail/outbox.repository';
 import { addDays, computeNps, formatNps, saoPauloDay } from './nps';
 import type { DigestRepository } from './digest.repository';
@@ -67,7 +68,9 @@ export function createDigestService(repo: DigestRepository, settings: DigestSett
     week: DigestWeek,
     data: Awaited<ReturnType<typeof loadFigures>>,
   ): OutgoingMail | null {
-    const units = user.papel === 'admin' ? data.units.filter((u) => u.ativo === 1 || data.hasActivity.has(u.id)) : data.units.filter((u) => user.unidadeIds.includes(u.id));
+    // An admin's digest leaves out closed units with nothing that week; a manager's lists all of theirs.
+    const everyUnit = scopeUnits(user) === null;
+    const units = accessibleUnits(user, data.units).filter((u) => !everyUnit || u.ativo === 1 || data.hasActivity.has(u.id));
     if (!units.length) return null;
     const ids = new Set(units.map((u) => u.id));
     const base = settings.publicUrl;

@@ -4,9 +4,8 @@
 // and makes the files final (docs/decisions/071). A failure removes the files; a crash
 // leaves only temporary files, which the orphan sweep removes.
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/index';
-import type { Database } from '../../db/types';
+import type { Transactional } from '../../db/transactional';
 import { echoValue, multiLine, newEnvioId, oneLine, readEnvioId, take, toId } from '../../lib/form/index';
 import { quoteCustomerText } from '../mail/quote';
 import { saoPauloYearMonth } from '../../lib/time';
@@ -14,7 +13,7 @@ import { storeOnce } from '../envio/index';
 import type { FileStorage } from '../storage/index';
 import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
 import type { ReceivedFile, UploadProblem } from '../storage/multipart';
-import { createFaleAquiRepository, type FaleAquiRepository, type NewMessageFile } from './fale-aqui.repository';
+import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
 import { checkContact, readContactFields, type ContactValues } from './contact';
 import { ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGES, MESSAGE_PHOTO_VARIANTS, processImage, type ProcessedImage } from './images';
 
@@ -63,9 +62,8 @@ export function storedPath(now: Date, ext: string): string {
 }
 
 export interface FaleAquiDeps {
-  /** opens the transaction of message + image rows + notification */
-  db: Kysely<Database>;
-  repo: FaleAquiRepository;
+  /** `transaction()` holds message + image rows + notification together */
+  repo: Transactional<FaleAquiRepository>;
   storage: FileStorage;
   /** the one address that receives notifications, or null when mail is not configured */
   notificationEmail: string | null;
@@ -202,12 +200,14 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         // The message, its image rows and the notification: all of them are kept or none is,
         // once per envio_id (a second POST of the same form stores nothing). The photos
         // become final in the same transaction, after their rows (decision 071).
-        const stored = await storeOnce(deps.db, 'fale_aqui', envioId, async (trx) => {
-          const newId = await createFaleAquiRepository(trx).insertMessage(message, files);
-          if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
-          if (keys.length) await storage.commit(trx, keys);
-          return newId;
-        });
+        const stored = await deps.repo.transaction((tx, trx) =>
+          storeOnce(trx, 'fale_aqui', envioId, async () => {
+            const newId = await tx.insertMessage(message, files);
+            if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
+            if (keys.length) await storage.commit(trx, keys);
+            return newId;
+          }),
+        );
         // A racing second click stored nothing: its files go.
         if (stored.status === 'duplicate') await Promise.all(keys.map((k) => storage.delete(k).catch(() => {})));
         return stored;

@@ -2,7 +2,7 @@
 // the units waiting longest, each with its oldest items and links to the full paged lists;
 // the per-unit survey tools (poster, kiosk) filtered by name/city and paged.
 import { compareText } from '../../lib/text';
-import { paginate, type PageInfo } from '../../lib/pagination';
+import { pageRows, type PageWindow } from '../../lib/pagination';
 import { filterRows } from '../content/shared/list';
 import type { AttentionGroup, AttentionQueue } from './attention.service';
 
@@ -54,7 +54,7 @@ export interface ToolUnit {
 export interface ToolsPage<T extends ToolUnit = ToolUnit> {
   items: T[];
   /** the matching units' paging; `all`: the account's units before the filter */
-  list: PageInfo & { q: string; all: number };
+  list: PageWindow & { q: string; all: number };
   /** show the name/city filter */
   filterable: boolean;
 }
@@ -65,6 +65,6 @@ export interface ToolsPage<T extends ToolUnit = ToolUnit> {
  */
 export function toolUnits<T extends ToolUnit>(units: readonly T[], q: string, pagina: unknown): ToolsPage<T> {
   const matching = filterRows(units, q, (u) => `${u.nome} ${u.cidade}`).sort(byName);
-  const { items, ...info } = paginate(matching, pagina, TOOLS_PAGE_SIZE);
+  const { items, ...info } = pageRows(matching, pagina, TOOLS_PAGE_SIZE);
   return { items, list: { ...info, q, all: units.length }, filterable: units.length > TOOLS_PAGE_SIZE || q !== '' };
 }

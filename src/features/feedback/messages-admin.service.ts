@@ -5,7 +5,8 @@ import { nowIso } from '../../db/index';
 import type { FileStorage } from '../storage/index';
 import { MAIL_PRIORITY, type OutgoingMail } from '../mail/outbox.repository';
 import { csvDate } from '../../lib/csv';
-import { paginate, formatPhone as formatBrazilianPhone } from '../../lib/form/index';
+import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
+import { pageWindow } from '../../lib/pagination';
 import { cleanText } from '../../lib/text';
 import { formatDateTime } from '../../lib/time';
 import { MESSAGE_STATUSES, OPEN_STATUSES, type FaleAquiRepository, type MessageFilter, type MessageStatus } from './fale-aqui.repository';
@@ -99,11 +100,11 @@ export type ReplyResult = { ok: true } | { ok: false; errors: Record<string, str
 
 export function createMessagesAdminService(repo: FaleAquiRepository, storage: FileStorage, settings: ReplySettings) {
   return {
-    /** `page`: `pagina` as asked, parsed by the form kit's paginate. */
+    /** `page`: `pagina` as asked (src/lib/pagination.ts reads it). */
     async inbox(filter: MessageFilter, page: unknown) {
       const [total, counts] = await Promise.all([repo.count(filter), repo.countByStatus(filter)]);
-      const { page: current, pages, limit, offset } = paginate(total, INBOX_PAGE_SIZE, page);
-      const rows = await repo.list(filter, limit, offset);
+      const { page: current, pages, size, offset } = pageWindow(total, INBOX_PAGE_SIZE, page);
+      const rows = await repo.list(filter, size, offset);
       return { rows: rows.map((r) => ({ ...r, fotos: Number(r.fotos ?? 0) })), total, page: current, pages, counts };
     },
 

@@ -1,6 +1,7 @@
 // Builds the feedback repositories and services once, for index.ts. Kept apart from index.ts
 // so route files can name the services' type without importing the plugin that imports them.
 import type { FastifyInstance } from 'fastify';
+import { transactional } from '../../db/transactional';
 import { createFaleAquiRepository } from './fale-aqui.repository';
 import { createFaleAquiService } from './fale-aqui.service';
 import { createMessagesAdminService } from './messages-admin.service';
@@ -13,13 +14,13 @@ import { createDigestService } from './digest.service';
 
 export function createFeedbackServices(app: FastifyInstance) {
   const surveyRepo = createSurveyRepository(app.db);
-  const faleAquiRepo = createFaleAquiRepository(app.db);
+  const faleAquiRepo = transactional(app.db, createFaleAquiRepository);
   const storage = app.storage;
   const notificationEmail = app.config.smtp && app.config.notificationEmail ? app.config.notificationEmail : null;
   return {
     survey: createSurveyService(surveyRepo),
     surveyReport: createSurveyReportService(surveyRepo),
-    faleAqui: createFaleAquiService({ db: app.db, repo: faleAquiRepo, storage, notificationEmail }),
+    faleAqui: createFaleAquiService({ repo: faleAquiRepo, storage, notificationEmail }),
     messages: createMessagesAdminService(faleAquiRepo, storage, {
       mailConfigured: Boolean(app.config.smtp),
       brandName: app.config.brandName,

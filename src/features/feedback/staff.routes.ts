@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError, wantsJson } from '../../http/errors';
+import { invalidBody, sendError, wantsJson } from '../../http/errors';
 import { accessibleUnits, canAccessUnit, unitScope } from '../identity/access';
 import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
@@ -270,7 +270,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
       const body = request.body as Record<string, unknown>;
       const result = await messages.reply(id, body.canal, body.texto, staffRef(request));
       if (result.ok) return reply.redirect(`${INBOX_PATH}/${id}?respondida=1`, 303);
-      if (wantsJson(request)) return reply.code(422).send({ errors: result.errors });
+      if (wantsJson(request)) return reply.code(422).send(invalidBody(result.errors));
       privatePage(reply);
       const staff = staffLayout(request, reply);
       return reply.page(

@@ -2,7 +2,7 @@
 // distributions, the filtered list of responses and the CSV export.
 import { nowIso } from '../../db/index';
 import { csvDate } from '../../lib/csv';
-import { paginate } from '../../lib/form/index';
+import { pageWindow } from '../../lib/pagination';
 import { categoryOf, CATEGORY_LABEL, computeNps, lastTwelveMonths, monthsOf, percent, type NpsCategory, type Period } from './nps';
 import type { ResponseFilter, SurveyRepository } from './survey.repository';
 import { ORIGIN_LABEL, ORIGINS } from './origin';
@@ -13,7 +13,7 @@ export interface ReportQuery {
   unitIds: number[] | null;
   period: Period;
   categoria?: NpsCategory;
-  /** `pagina` as asked (parsed by the form kit's paginate) */
+  /** `pagina` as asked (src/lib/pagination.ts reads it) */
   page: unknown;
 }
 
@@ -96,8 +96,8 @@ export function createSurveyReportService(repo: SurveyRepository) {
           };
         })
         .filter((d) => d.ativo || d.answered > 0);
-      const { page, pages, limit, offset } = paginate(total, PAGE_SIZE, q.page);
-      const rows = await repo.listResponses(listFilter, limit, offset);
+      const { page, pages, size, offset } = pageWindow(total, PAGE_SIZE, q.page);
+      const rows = await repo.listResponses(listFilter, size, offset);
       const byOrigin = ORIGINS.map((origem) => {
         const c = byOriginRaw.find((o) => o.origem === origem) ?? { total: 0, promotores: 0, detratores: 0 };
         return { origem, label: ORIGIN_LABEL[origem], total: c.total, promotores: c.promotores, detratores: c.detratores, neutros: c.total - c.promotores - c.detratores, nps: computeNps(c) };

@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { sendInvalid, wantsJson } from '../../http/errors';
 import { newEnvioId, readEnvioId } from '../../lib/form/index';
-import { leadValuesFrom, storeLead, validateLead } from './lead.service';
+import { leadValuesFrom, validateLead, type LeadService } from './lead.service';
 import { FranchiseFormPage, HONEYPOT_FIELD, ThankYouPage } from './form.view';
 
 export const FORM_PATH = '/pages/Franquia/index.php';
@@ -14,7 +14,7 @@ export const THANKS_PATH = '/pages/Franquia/obrigado.php';
 /** Per client address; people correcting a form a few times stay well below it. */
 export const FORM_RATE_LIMIT = { max: 10, timeWindow: 10 * 60 * 1000 };
 
-export default async function formRoutes(app: FastifyInstance) {
+export default async function formRoutes(app: FastifyInstance, leads: LeadService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(FORM_PATH, async (_request, reply) => {
@@ -47,7 +47,7 @@ export default async function formRoutes(app: FastifyInstance) {
           h(FranchiseFormPage, { csrfToken: reply.generateCsrf(), envioId: envioId ?? newEnvioId(), values, errors: result.errors }),
         );
       }
-      const stored = await storeLead({ db: app.db, config: app.config, log: request.log }, result.lead, envioId);
+      const stored = await leads.store(result.lead, envioId, request.log);
       // A second POST of the same form (double click) stored nothing: the same answer as the first.
       const id = stored.id;
       request.log.info({ leadId: id, duplicate: stored.status === 'duplicate' }, 'franchise lead stored');

@@ -2,7 +2,7 @@
 // the staff notification in one transaction. Never sees HTTP.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
-import type { Db } from '../../db/index';
+import type { Transactional } from '../../db/transactional';
 import { foldText } from '../../lib/text';
 import { formatPhone as formatBrazilianPhone, echoValue, oneLine, parseEmail, parsePhone, rawString, take } from '../../lib/form/index';
 import { quoteCustomerText } from '../mail/quote';
@@ -10,7 +10,7 @@ import { formatDateTime } from '../../lib/time';
 import { enqueueMail } from '../mail/outbox.repository';
 import { storeOnce, type OnceResult } from '../envio/index';
 import { notificationTarget } from '../mail/configured';
-import { createLeadsRepository, type NewLead } from './leads.repository';
+import type { LeadsRepository, NewLead } from './leads.repository';
 import { CONSENT_VALUE, isOption, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
 
 export const LEAD_FIELDS = ['nome_completo', 'whatsapp', 'email', 'cidade_regiao', ...OPTION_FIELD_NAMES] as const;
@@ -91,30 +91,37 @@ export function notificationText(id: number, lead: Omit<NewLead, 'busca'>, at: s
   return lines.join('\n');
 }
 
-export interface LeadContext {
-  db: Db;
+export interface LeadDeps {
+  repo: Transactional<LeadsRepository>;
   config: Pick<Config, 'smtp' | 'notificationEmail' | 'franchiseNotificationEmail'>;
-  log: Pick<FastifyBaseLogger, 'info'>;
 }
 
-/**
- * Stores a validated lead (and its notification, when configured) in one transaction,
- * once per envio_id: a second POST of the same form returns the first lead's id.
- */
-export async function storeLead(ctx: LeadContext, lead: Omit<NewLead, 'busca'>, envioId: string | null = null): Promise<OnceResult> {
-  const to = notificationTarget(ctx.config, ctx.log, 'franchise');
-  const at = new Date().toISOString();
-  return storeOnce(ctx.db, 'franquia', envioId, async (trx) => {
-    const id = await createLeadsRepository(trx).insert({ ...lead, busca: searchText(lead) }, at);
-    if (to) {
-      await enqueueMail(trx, {
-        to,
-        // The name is user text: enqueueMail keeps header values on one line.
-        subject: `Novo lead de franquia: ${lead.nome_completo} (${lead.cidade_regiao})`,
-        text: notificationText(id, lead, at),
-        origin: `franquia_leads:${id}`,
-      });
-    }
-    return id;
-  });
+export function createLeadService(deps: LeadDeps) {
+  return {
+    /**
+     * Stores a validated lead (and its notification, when configured) in one transaction,
+     * once per envio_id: a second POST of the same form returns the first lead's id.
+     * `log` is the request's: where a missing notification address is reported.
+     */
+    async store(lead: Omit<NewLead, 'busca'>, envioId: string | null, log: Pick<FastifyBaseLogger, 'info'>): Promise<OnceResult> {
+      const to = notificationTarget(deps.config, log, 'franchise');
+      const at = new Date().toISOString();
+      return deps.repo.transaction((tx, trx) =>
+        storeOnce(trx, 'franquia', envioId, async () => {
+          const id = await tx.insert({ ...lead, busca: searchText(lead) }, at);
+          if (to) {
+            await enqueueMail(trx, {
+              to,
+              // The name is user text: enqueueMail keeps header values on one line.
+              subject: `Novo lead de franquia: ${lead.nome_completo} (${lead.cidade_regiao})`,
+              text: notificationText(id, lead, at),
+              origin: `franquia_leads:${id}`,
+            });
+          }
+          return id;
+        }),
+      );
+    },
+  };
 }
+export type LeadService = ReturnType<typeof createLeadService>;

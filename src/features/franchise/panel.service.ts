@@ -2,11 +2,11 @@
 // export, status changes, notes and deletion. Never sees HTTP.
 import { Readable } from 'node:stream';
 import { csvStream } from '../../lib/csv';
-import type { Db } from '../../db/index';
 import { foldText } from '../../lib/text';
-import { formatPhone as formatBrazilianPhone, phoneDigits, isDay, multiLine, oneLine, paginate, rawString } from '../../lib/form/index';
+import { formatPhone as formatBrazilianPhone, phoneDigits, isDay, multiLine, oneLine, rawString } from '../../lib/form/index';
+import { pageWindow } from '../../lib/pagination';
 import { addDays, formatDateTime, saoPauloDayStartIso } from '../../lib/time';
-import { createLeadsRepository, type LeadCursor, type LeadFilters } from './leads.repository';
+import type { LeadCursor, LeadFilters, LeadsRepository } from './leads.repository';
 import { isOption, isStatus, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, statusLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
 
 export const PAGE_SIZE = 25;
@@ -72,14 +72,13 @@ export function filterParams(f: PanelFilters): [string, string][] {
   return pairs;
 }
 
-export function createPanelService(db: Db) {
-  const repo = createLeadsRepository(db);
+export function createPanelService(repo: LeadsRepository) {
   return {
     /** One page of leads, newest first; a page past the end shows the last page. */
     async list(filters: PanelFilters, requestedPage: unknown) {
       const where = toLeadFilters(filters);
       const total = await repo.count(where);
-      const { page, pages, limit, offset, outOfRange } = paginate(total, PAGE_SIZE, requestedPage);
+      const { page, pages, size: limit, offset, outOfRange } = pageWindow(total, PAGE_SIZE, requestedPage);
       const rows = await repo.list(where, limit, offset);
       return { rows, total, page, pages, offset, limit, outOfRange };
     },

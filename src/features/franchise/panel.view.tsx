@@ -28,7 +28,7 @@ export interface LeadListProps {
   total: number;
   page: number;
   pages: number;
-  /** the page's first row (0-based) and size, from the form kit's paginate */
+  /** the page's first row (0-based) and size, from src/lib/pagination.ts's pageWindow */
   offset: number;
   limit: number;
   outOfRange: boolean;

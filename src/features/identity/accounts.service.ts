@@ -1,14 +1,15 @@
 // Staff accounts: created, edited, disabled and given a new password from the accounts
 // screen (admins, audited) or the command line. Disabling an account or changing its
 // password ends all its sessions in the same transaction.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types';
+import { nowIso } from '../../db/index';
+import type { Transactional } from '../../db/transactional';
 import { cleanText } from '../../lib/text';
 import { parseEmail } from '../../lib/form/index';
-import { change, NotFoundError, onUniqueConflict, type Actor } from '../content/shared/change';
+import type { AuditEntry, AuditRepository } from '../content/shared/audit.repository';
+import { NotFoundError, onUniqueConflict, type Actor } from '../content/shared/change';
 import * as v from '../content/shared/validation';
 import type { FieldErrors, Result } from '../content/shared/validation';
-import { createIdentityRepository, type IdentityRepository } from './identity.repository';
+import type { IdentityRepository } from './identity.repository';
 import { accountKey } from './login.service';
 import { hashPassword, passwordProblem, type ScryptParams } from './password';
 
@@ -27,15 +28,19 @@ export interface CreateUserInput {
 }
 
 export interface AccountsDeps {
-  db: Kysely<Database>;
+  /** the accounts and the audit log, changed together (built once: identity/services.ts) */
+  repos: Transactional<{ identity: IdentityRepository; audit: AuditRepository }>;
   /** test fixtures use a cheaper cost; verification reads it from the hash */
   scrypt?: ScryptParams;
 }
 
 export function createAccountsService(deps: AccountsDeps) {
-  const read = createIdentityRepository(deps.db);
-  const audited = <T>(actor: Actor, work: Parameters<typeof change<T>>[2]) => change<T>({ db: deps.db }, actor, work, false);
-  const repoOf = (trx: Parameters<typeof createIdentityRepository>[0]) => createIdentityRepository(trx);
+  const read = deps.repos.identity;
+  /** A change and its audit row in ONE transaction, both with the same timestamp. */
+  const audited = <T>(actor: Actor, work: (repo: IdentityRepository, audit: (e: Omit<AuditEntry, 'usuarioId'>) => Promise<void>, now: string) => Promise<T>) => {
+    const now = nowIso();
+    return deps.repos.transaction((tx) => work(tx.identity, (e) => tx.audit.record({ ...e, usuarioId: actor.id }, now), now));
+  };
 
   async function snapshot(repo: IdentityRepository, id: number) {
     const u = await repo.findById(id);
@@ -75,8 +80,7 @@ export function createAccountsService(deps: AccountsDeps) {
       if (v.hasErrors(e)) return { ok: false, errors: e };
       const senhaHash = await hashPassword(senha, deps.scrypt);
       return onUniqueConflict({ email: EMAIL_TAKEN }, () =>
-        audited(actor, async (_content, audit, trx, now) => {
-          const repo = repoOf(trx);
+        audited(actor, async (repo, audit, now) => {
           const id = await repo.insertAccount({ email: email!, nome, papel, senhaHash, unidadeIds: await repo.existingUnitIds(unitIds) }, now);
           await audit({ acao: 'criar', entidade: 'usuario', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
           return { ok: true as const, value: { id } };
@@ -89,8 +93,7 @@ export function createAccountsService(deps: AccountsDeps) {
       const nome = v.requiredText(e, 'nome', v.field(body, 'nome'), 'o nome', 120);
       const { papel, unitIds } = parseRoleAndUnits(e, body);
       if (v.hasErrors(e)) return { ok: false, errors: e };
-      return audited(actor, async (_content, audit, trx, now) => {
-        const repo = repoOf(trx);
+      return audited(actor, async (repo, audit, now) => {
         const before = await snapshot(repo, id);
         if (!before) throw new NotFoundError();
         if (before.papel === 'admin' && papel !== 'admin' && before.ativo === 1 && (await repo.activeAdminCount()) <= 1) {
@@ -105,8 +108,7 @@ export function createAccountsService(deps: AccountsDeps) {
 
     /** Disabling ends the account's sessions at once, in the same transaction. */
     async setActive(actor: Actor, id: number, active: boolean): Promise<Result<null>> {
-      return audited(actor, async (_content, audit, trx, now) => {
-        const repo = repoOf(trx);
+      return audited(actor, async (repo, audit, now) => {
         const before = await repo.findById(id);
         if (!before) throw new NotFoundError();
         if (!active && id === actor.id) return { ok: false, errors: { ativo: 'Você não pode desativar a sua própria conta.' } };
@@ -131,8 +133,8 @@ export function createAccountsService(deps: AccountsDeps) {
       const user = await read.findById(id);
       if (!user) throw new NotFoundError();
       const hash = await hashPassword(senha, deps.scrypt);
-      return audited(actor, async (_content, audit, trx, now) => {
-        await storePassword(repoOf(trx), user, hash, { now, keepSession: id === actor.id ? actor.sessionId : undefined });
+      return audited(actor, async (repo, audit, now) => {
+        await storePassword(repo, user, hash, { now, keepSession: id === actor.id ? actor.sessionId : undefined });
         await audit({ acao: 'redefinir_senha', entidade: 'usuario', entidadeId: id, antes: null, depois: { senha: 'redefinida' } });
         return { ok: true, value: null };
       });

@@ -7,11 +7,11 @@ import { NotFoundError } from '../content/shared/change';
 import type { StaffUser } from './access';
 import { accountRoutes } from './accounts.routes';
 import { createAccountsService } from './accounts.service';
-import { createIdentityRepository } from './identity.repository';
 import { ADMIN_PATH } from './login.routes';
 import { createLoginService } from './login.service';
 import { passwordResetRoutes } from './password-reset.routes';
 import { createPasswordResetService } from './password-reset.service';
+import { identityRepositories } from './services';
 import { createSessions, type SessionState } from './sessions';
 
 export { canAccessUnit, scopeUnits, unitScope, accessibleUnits, type StaffUser, type Role } from './access';
@@ -19,13 +19,14 @@ export { staffLayout } from './staff-layout';
 export const LOGIN_PATH = ADMIN_PATH;
 
 export function createIdentityServices(app: Pick<FastifyInstance, 'db' | 'config' | 'log'>) {
-  const repo = createIdentityRepository(app.db);
+  const repos = identityRepositories(app.db);
+  const repo = repos.identity;
   const sessions = createSessions(repo);
   return {
     repo,
     sessions,
     login: createLoginService(repo),
-    accounts: createAccountsService({ db: app.db }),
+    accounts: createAccountsService({ repos }),
     reset: createPasswordResetService({ repo, config: app.config, log: app.log }),
   };
 }
@@ -73,7 +74,7 @@ export default fp(
       }
       if (request.cookies?.sid) services.sessions.clearCookie(request, reply);
       if (wantsJson(request)) {
-        await reply.code(401).send({ error: 'Faça login para continuar.' });
+        await reply.code(401).send({ error: 'Login necessário', message: 'Faça login para continuar.' });
         return;
       }
       const back = request.method === 'GET' ? `?voltar=${encodeURIComponent(request.url)}` : '';

@@ -63,7 +63,7 @@ export async function handleLogin(request: FastifyRequest, reply: FastifyReply, 
   }
   if (result.kind === 'invalid') {
     const message = 'E-mail ou senha incorretos, ou conta desativada.';
-    if (wantsJson(request)) return reply.code(401).send({ error: message });
+    if (wantsJson(request)) return reply.code(401).send({ error: 'Login recusado', message });
     return showLogin(request, reply, { status: 401, email, voltar, error: message });
   }
 

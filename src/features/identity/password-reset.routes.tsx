@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { invalidBody, wantsJson } from '../../http/errors';
+import { invalidBody, sendError, wantsJson } from '../../http/errors';
 import { echoValue, EMAIL_MAX, parseEmail } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
 import { ADMIN_PATH } from './login.routes';
@@ -37,11 +37,11 @@ export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetSe
         const token = str(body.token).slice(0, 200);
         const result = await reset.reset({ token, password: str(body.nova_senha), confirmation: str(body.confirmacao) });
         if (result.kind === 'invalid-token') {
-          if (wantsJson(request)) return reply.code(410).send({ error: 'Link inválido ou expirado.' });
+          if (wantsJson(request)) return sendError(request, reply, 410, 'Link inválido ou expirado', 'Este link de redefinição de senha não vale mais: peça um novo link.');
           return reply.page(h(InvalidLinkView, {}), 410);
         }
         if (result.kind === 'invalid') {
-          if (wantsJson(request)) return reply.code(422).send({ errors: result.errors });
+          if (wantsJson(request)) return reply.code(422).send(invalidBody(result.errors));
           return reply.page(h(NewPasswordView, { csrfToken: reply.generateCsrf(), token, errors: result.errors }), 422);
         }
         request.log.info({ userId: result.userId }, 'password reset by link');

@@ -3,7 +3,7 @@
 import fp from 'fastify-plugin';
 import { startMailWorker } from './worker';
 
-export { enqueueMail } from './outbox.repository';
+export { createOutboxRepository, enqueueMail } from './outbox.repository';
 export { deliverDueMail } from './worker';
 export { notificationTarget } from './configured';
 

@@ -1,7 +1,9 @@
 // Unit photos: the staff screen where admins upload, order and describe up to 8 photos per
 // unit, and the public, content-hashed copies the site serves.
 import fp from 'fastify-plugin';
+import { transactional } from '../../db/transactional';
 import { invalidateCatalogCache } from '../catalog/index';
+import { createPhotosRepository } from './photos.repository';
 import { createPhotosService } from './photos.service';
 import { photoFileRoutes, photosStaffRoutes } from './photos.routes';
 
@@ -9,7 +11,7 @@ import { photoFileRoutes, photosStaffRoutes } from './photos.routes';
 export default fp(
   async (app) => {
     const storage = app.storage;
-    const service = createPhotosService(app.db, storage, () => invalidateCatalogCache(app));
+    const service = createPhotosService(transactional(app.db, createPhotosRepository), storage, () => invalidateCatalogCache(app));
     photoFileRoutes(app, storage);
     await app.register(photosStaffRoutes(service));
   },

@@ -2,6 +2,7 @@
 // built with; the service decides what goes in one transaction.
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/index';
+import { referencedKeys } from '../storage/references';
 import type { UnitPhoto } from './photos';
 
 const COLUMNS = ['id', 'unidade_id', 'ordem', 'alt', 'hash', 'largura', 'altura', 'formatos'] as const;
@@ -76,6 +77,11 @@ export function createPhotosRepository(db: Db) {
     /** Is a row still using these files (the same photo uploaded twice)? */
     async hashInUse(unitId: number, hash: string): Promise<boolean> {
       return Boolean(await db.selectFrom('unidade_fotos').select('id').where('unidade_id', '=', unitId).where('hash', '=', hash).executeTakeFirst());
+    },
+
+    /** Which of these stored keys some row (of any feature) still holds. */
+    keysInUse(keys: string[]): Promise<Set<string>> {
+      return referencedKeys(db, keys);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError, wantsJson } from '../../http/errors';
+import { invalidBody, sendError, wantsJson } from '../../http/errors';
 import { staffLayout } from '../../http/auth';
 import type { FileStorage } from '../storage/index';
 import { MAX_UNIT_PHOTO_BYTES, PHOTO_FILE, PHOTO_MIME, photoStoragePath, type PhotoFormat } from './photos';
@@ -82,7 +82,7 @@ export function photosStaffRoutes(service: PhotosService) {
             const upload = uploads.get(request) ?? { fields: {}, file: null, tooLarge: false };
             const result = await service.upload(unitId, request.staff!.id, { alt: upload.fields.alt, file: upload.file, filename: upload.filename, tooLarge: upload.tooLarge });
             if (result.ok) return reply.redirect(`${photosPath(unitId)}?salvo=1`, 303);
-            if (wantsJson(request)) return reply.code(result.status).send({ errors: result.errors });
+            if (wantsJson(request)) return reply.code(result.status).send(invalidBody(result.errors));
             return render(request, reply, unitId, result.status, { errors: result.errors, values: { alt: upload.fields.alt } });
           },
         );
@@ -109,7 +109,7 @@ export function photosStaffRoutes(service: PhotosService) {
         if (!result) return sendError(request, reply, 400, 'Pedido inválido', 'Escolha uma ação na tela de fotos.');
         if (result.ok) return reply.redirect(`${photosPath(unitId)}?salvo=1`, 303);
         if (result.status === 404) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe mais.');
-        if (wantsJson(request)) return reply.code(result.status).send({ errors: result.errors });
+        if (wantsJson(request)) return reply.code(result.status).send(invalidBody(result.errors));
         return render(request, reply, unitId, result.status, { errors: { ...result.errors, foto_id: photoId }, values: { alt } });
       },
     );

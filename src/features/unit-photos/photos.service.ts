@@ -1,12 +1,12 @@
 // Rules for unit photos: at most 8 per unit, an alt text for each, order, removal.
-import { nowIso, type Db } from '../../db/index';
+import { nowIso } from '../../db/index';
+import type { Transactional } from '../../db/transactional';
 import { cleanText } from '../../lib/text';
 import type { FileStorage } from '../storage/index';
 import { ImageRejectedError } from '../storage/images';
 import { ALT_MAX, ALT_MIN, MAX_UNIT_PHOTOS } from './photos';
-import { referencedKeys } from '../storage/references';
 import { prepareUnitPhoto, putUnitPhoto } from './photos.pipeline';
-import { createPhotosRepository, type PhotosRepository } from './photos.repository';
+import type { PhotosRepository } from './photos.repository';
 
 export interface PhotoErrors {
   foto?: string;
@@ -23,10 +23,7 @@ export function checkAlt(raw: unknown): { alt: string } | { error: string } {
   return { alt };
 }
 
-export function createPhotosService(db: Db, storage: FileStorage, onChange: () => void) {
-  const repo: PhotosRepository = createPhotosRepository(db);
-  /** One transaction with a repository bound to it. */
-  const inTransaction = <T>(work: (trx: PhotosRepository) => Promise<T>) => db.transaction().execute((trx) => work(createPhotosRepository(trx)));
+export function createPhotosService(repo: Transactional<PhotosRepository>, storage: FileStorage, onChange: () => void) {
 
   return {
     unit: (id: number) => repo.unit(id),
@@ -58,11 +55,10 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
       // Never removes a key some row holds (the same photo committed meanwhile by another
       // request); a temporary copy left that way is the sweep's.
       const discard = async () => {
-        const used = await referencedKeys(db, stored.keys);
+        const used = await repo.keysInUse(stored.keys);
         await Promise.all(stored.keys.filter((k) => !used.has(k)).map((k) => storage.delete(k)));
       };
-      const id = await db.transaction().execute(async (tx) => {
-        const trx = createPhotosRepository(tx);
+      const id = await repo.transaction(async (trx, tx) => {
         // counted again inside the transaction: two uploads at once cannot make nine
         await trx.lockUnit(unitId);
         const rows = await trx.list(unitId);
@@ -91,7 +87,7 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
     async setAlt(unitId: number, photoId: number, usuarioId: number | null, raw: unknown): Promise<PhotoOutcome> {
       const alt = checkAlt(raw);
       if ('error' in alt) return { ok: false, status: 422, errors: { alt: alt.error } };
-      const found = await inTransaction(async (trx) => {
+      const found = await repo.transaction(async (trx) => {
         const before = await trx.find(unitId, photoId);
         if (!before) return false;
         const now = nowIso();
@@ -112,7 +108,7 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
       const j = direction === 'subir' ? i - 1 : i + 1;
       if (j < 0 || j >= ids.length) return { ok: true };
       [ids[i], ids[j]] = [ids[j]!, ids[i]!];
-      await inTransaction(async (trx) => {
+      await repo.transaction(async (trx) => {
         const now = nowIso();
         for (const [k, id] of ids.entries()) await trx.setOrder(unitId, id, k + 1, now);
         await trx.audit(usuarioId, 'ordenar', photoId, null, { ordem: ids }, now);
@@ -122,7 +118,7 @@ export function createPhotosService(db: Db, storage: FileStorage, onChange: () =
     },
 
     async remove(unitId: number, photoId: number, usuarioId: number | null): Promise<PhotoOutcome> {
-      const keys = await inTransaction(async (trx) => {
+      const keys = await repo.transaction(async (trx) => {
         const found = await trx.find(unitId, photoId);
         if (!found) return undefined;
         const fileKeys = await trx.fileKeys(photoId);

@@ -1,5 +1,6 @@
 // The parsers of the form kit: one each for e-mail, Brazilian phone, CEP, integer id,
-// money, calendar day and pagination. No other file in src/ parses these (a test greps).
+// money and calendar day (paging: src/lib/pagination.ts). No other file in src/ parses these
+// (a test greps).
 import { oneLine } from './text';
 import type { Parsed } from './result';
 
@@ -137,32 +138,4 @@ export function parseDay(value: unknown, opts: { required?: string } = {}): Pars
   const text = oneLine(value, { max: 10, required: opts.required });
   if (!text.ok || text.value === '') return text;
   return isDay(text.value) ? text : { ok: false, error: 'Data inválida: use AAAA-MM-DD, por exemplo 2026-11-23.' };
-}
-
-// ---- pagination -------------------------------------------------------------------
-
-export const PAGE_MAX = 100_000;
-
-/** `pagina` (or per-page) from a query: a positive integer, anything else → `fallback`. */
-export function parsePage(value: unknown, fallback = 1, max = PAGE_MAX): number {
-  const id = toId(typeof value === 'string' ? value.trim() : Array.isArray(value) ? value[0] : value);
-  return id === null ? fallback : Math.min(id, max);
-}
-
-export interface PageWindow {
-  page: number;
-  pages: number;
-  total: number;
-  limit: number;
-  offset: number;
-  /** the page asked for was past the end (the last page is shown instead) */
-  outOfRange: boolean;
-}
-
-/** The one paging rule: pages of `perPage`, a page past the end shows the last one. */
-export function paginate(total: number, perPage: number, askedRaw: unknown): PageWindow {
-  const pages = Math.max(1, Math.ceil(total / perPage));
-  const asked = parsePage(askedRaw);
-  const page = Math.min(asked, pages);
-  return { page, pages, total, limit: perPage, offset: (page - 1) * perPage, outOfRange: asked > pages };
 }

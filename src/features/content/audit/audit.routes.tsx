@@ -1,5 +1,4 @@
 // The audit log (admin only): /admin/auditoria?entidade=&pagina=
-import { paginate } from '../../../lib/form/index';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -7,7 +6,7 @@ import { AUDIT_ENTITIES, AuditPage } from './audit.view';
 import { staffProps } from '../shared/http';
 import type { ContentServices } from '../services';
 import { LIST_PAGE_SIZE } from '../shared/list';
-import { pageInfo } from '../../../lib/pagination';
+import { pageWindow } from '../../../lib/pagination';
 
 const AuditQuery = Type.Object({
   entidade: Type.Optional(Type.String({ maxLength: 40 })),
@@ -24,7 +23,7 @@ export function auditRoutes(app: FastifyInstance, s: ContentServices) {
     const q = (request.query.q ?? '').trim();
     const filter = { entidade: entidade || undefined, text: q || undefined };
     // An out-of-range page shows the last real page instead of an empty list.
-    const info = pageInfo(await s.audit.count(filter), request.query.pagina, LIST_PAGE_SIZE);
+    const info = pageWindow(await s.audit.count(filter), LIST_PAGE_SIZE, request.query.pagina);
     const rows = await s.audit.list(filter, info.size, info.offset);
     if (request.headers.accept?.includes('application/json') && !request.headers.accept.includes('text/html')) {
       return reply.send({ total: info.total, pagina: info.page, paginas: info.pages, itens: rows });

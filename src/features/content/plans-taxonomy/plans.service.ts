@@ -1,6 +1,6 @@
 // Rules for plans: name, description, price in R$ (stored in cents), billing period and
 // the units that offer them. Plans are deactivated, never deleted (old contracts).
-import { createContentRepository, type PlanFields } from '../shared/content.repository';
+import type { PlanFields } from '../shared/content.repository';
 import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
 import { existing } from '../units/units.service';
 import * as v from '../shared/validation';
@@ -28,7 +28,7 @@ export function parsePlanForm(body: Record<string, unknown>): Result<{ fields: P
 }
 
 export function createPlansService(deps: ContentDeps) {
-  const read = createContentRepository(deps.db);
+  const read = deps.repos.content;
   async function snapshot(repo: typeof read, id: number) {
     const plan = await repo.findPlan(id);
     return plan ? { ...plan, unidadeIds: await repo.planUnitIds(id) } : null;

@@ -1,7 +1,6 @@
 // Rules for areas (weight room, pool...) and modalities (spinning, yoga...) and the units
 // that have them. Both have unique names; both are deactivated, never deleted (classes
 // point to modalities).
-import { createContentRepository } from '../shared/content.repository';
 import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from '../shared/change';
 import { existing } from '../units/units.service';
 import * as v from '../shared/validation';
@@ -23,7 +22,7 @@ export function parseTaxonomyForm(kind: TaxonomyKind, body: Record<string, unkno
 }
 
 export function createTaxonomyService(deps: ContentDeps, kind: TaxonomyKind) {
-  const read = createContentRepository(deps.db);
+  const read = deps.repos.content;
   const table = kind === 'area' ? 'areas' : 'modalidades';
   const duplicate = kind === 'area' ? 'Já existe uma área com este nome.' : 'Já existe uma modalidade com este nome.';
 

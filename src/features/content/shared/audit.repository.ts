@@ -75,3 +75,5 @@ export function createAuditRepository(db: Kysely<Database>) {
     },
   };
 }
+
+export type AuditRepository = ReturnType<typeof createAuditRepository>;

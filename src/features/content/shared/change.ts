@@ -1,13 +1,18 @@
-// What every content service needs: the database, who acts, and the hook that tells the
-// public catalog to drop its snapshot after a change.
-import type { Kysely, Transaction } from 'kysely';
+// What every content service needs: the repositories (built once by content/services.ts),
+// who acts, and the hook that tells the public catalog to drop its snapshot after a change.
 import { nowIso } from '../../../db/index';
-import type { Database } from '../../../db/types';
-import { createAuditRepository, type AuditEntry } from './audit.repository';
-import { createContentRepository, type ContentRepository } from './content.repository';
+import type { Transactional, Trx } from '../../../db/transactional';
+import type { AuditEntry, AuditRepository } from './audit.repository';
+import type { ContentRepository } from './content.repository';
+
+/** The repositories a change writes to, together in one transaction. */
+export interface ContentRepos {
+  content: ContentRepository;
+  audit: AuditRepository;
+}
 
 export interface ContentDeps {
-  db: Kysely<Database>;
+  repos: Transactional<ContentRepos>;
   /** called after every committed change (drops this instance's catalog snapshot) */
   onCatalogChange?: () => void;
 }
@@ -27,14 +32,11 @@ export class ForbiddenError extends Error {}
 export async function change<T>(
   deps: ContentDeps,
   actor: Actor,
-  work: (repo: ContentRepository, audit: (e: Omit<AuditEntry, 'usuarioId'>) => Promise<void>, trx: Transaction<Database>, now: string) => Promise<T>,
+  work: (repo: ContentRepository, audit: (e: Omit<AuditEntry, 'usuarioId'>) => Promise<void>, trx: Trx, now: string) => Promise<T>,
   touchesCatalog = true,
 ): Promise<T> {
   const now = nowIso();
-  const result = await deps.db.transaction().execute(async (trx) => {
-    const auditRepo = createAuditRepository(trx);
-    return work(createContentRepository(trx), (e) => auditRepo.record({ ...e, usuarioId: actor.id }, now), trx, now);
-  });
+  const result = await deps.repos.transaction((tx, trx) => work(tx.content, (e) => tx.audit.record({ ...e, usuarioId: actor.id }, now), trx, now));
   if (touchesCatalog) deps.onCatalogChange?.();
   return result;
 }

@@ -1,7 +1,7 @@
 // Staff lists at chain scale (hundreds of units, thousands of plans): a `q` text filter
 // (accents and case ignored, every word must match) and pages of LIST_PAGE_SIZE rows.
 import Type from 'typebox';
-import { paginate, type PageInfo } from '../../../lib/pagination';
+import { pageRows, type PageWindow } from '../../../lib/pagination';
 import { foldText } from '../../../lib/text';
 
 export const LIST_PAGE_SIZE = 50;
@@ -13,7 +13,7 @@ export const ListQuery = Type.Object({
 });
 
 /** What a list page shows around its table: the filter and the page links. */
-export interface ListState extends PageInfo {
+export interface ListState extends PageWindow {
   /** the list's own path, for the filter form and page links */
   path: string;
   q: string;
@@ -34,6 +34,6 @@ export function filterRows<T>(rows: readonly T[], q: string, text: (row: T) => s
 /** Filter then page rows already loaded (catalog-sized tables). */
 export function listPage<T>(rows: readonly T[], query: { q?: string; pagina?: string }, path: string, text: (row: T) => string) {
   const q = (query.q ?? '').trim();
-  const { items, ...info } = paginate(filterRows(rows, q, text), query.pagina, LIST_PAGE_SIZE);
+  const { items, ...info } = pageRows(filterRows(rows, q, text), query.pagina, LIST_PAGE_SIZE);
   return { items, list: { ...info, path, q } satisfies ListState };
 }

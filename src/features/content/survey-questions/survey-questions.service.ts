@@ -1,6 +1,5 @@
 // Rules for the survey's questions and options. A question or option that already has
 // answers is deactivated, never deleted, so stored responses keep their meaning.
-import { createContentRepository } from '../shared/content.repository';
 import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
 import * as v from '../shared/validation';
 import type { FieldErrors, Result } from '../shared/validation';
@@ -34,7 +33,7 @@ export function parseOptionForm(body: Record<string, unknown>): Result<{ texto: 
 }
 
 export function createSurveyQuestionsService(deps: ContentDeps) {
-  const read = createContentRepository(deps.db);
+  const read = deps.repos.content;
   async function snapshot(repo: typeof read, id: number) {
     const q = await repo.findQuestion(id);
     return q ? { ...q, opcoes: await repo.listOptions(id) } : null;

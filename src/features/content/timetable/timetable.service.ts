@@ -4,7 +4,7 @@
 import { toId } from '../../../lib/form/index';
 import { cleanText, foldText } from '../../../lib/text';
 import { WEEKDAYS } from '../../../lib/time';
-import { createContentRepository, type ClassFields, type ContentRepository } from '../shared/content.repository';
+import type { ClassFields, ContentRepository } from '../shared/content.repository';
 import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
 import * as v from '../shared/validation';
 import type { FieldErrors, Result } from '../shared/validation';
@@ -75,7 +75,7 @@ export function checkWeek(rows: { line: number; values: Record<string, string> }
 }
 
 export function createTimetableService(deps: ContentDeps) {
-  const read = createContentRepository(deps.db);
+  const read = deps.repos.content;
   const modalityChoices = (repo: ContentRepository) => repo.listModalities();
 
   async function week(repo: ContentRepository, unitId: number) {

@@ -118,3 +118,5 @@ export function createTransferRepository(db: Kysely<Database>) {
     },
   };
 }
+
+export type TransferRepository = ReturnType<typeof createTransferRepository>;

@@ -4,20 +4,31 @@
 // same field rules as the screens, then references) and applied in ONE transaction: a bad
 // file changes nothing and every problem is reported with its location.
 // The file's shape is in catalog-file.ts and its validation in catalog-check.ts.
-import type { Kysely } from 'kysely';
 import { nowIso } from '../../../db/index';
-import type { Database } from '../../../db/types';
+import type { Transactional } from '../../../db/transactional';
 import { foldText } from '../../../lib/text';
-import { createAuditRepository } from '../shared/audit.repository';
-import { createContentRepository } from '../shared/content.repository';
-import type { ContentDeps } from '../shared/change';
-import { createTransferRepository } from './transfer.repository';
+import type { ContentRepos } from '../shared/change';
+import type { TransferRepository } from './transfer.repository';
 import { parseUnitForm } from '../units/units.service';
 import { catalogProblems } from './catalog-check';
 import { CATALOG_FORMAT_VERSION, type CatalogFile, type ImportResult, type ImportSummary } from './catalog-file';
 
 export { CATALOG_FORMAT_VERSION, CATALOG_LIMITS, CatalogSchema, type CatalogFile, type ImportResult, type ImportSummary } from './catalog-file';
 export { catalogProblems, catalogSizeProblem, locationOf, parseCatalogText } from './catalog-check';
+
+/** The content repositories and the transfer's own, bound together in the import's transaction. */
+export interface TransferDeps {
+  repos: Transactional<ContentRepos & { transfer: TransferRepository }>;
+  onCatalogChange?: () => void;
+}
+
+/** Export and import on the repositories content/services.ts built (the CLI and tests go through it too). */
+export function createTransferService(deps: TransferDeps) {
+  return {
+    exportCatalog: () => exportCatalog(deps.repos.transfer),
+    importCatalog: (data: unknown, actor?: { id: number | null }) => importCatalog(deps, data, actor),
+  };
+}
 
 // ---------------------------------------------------------------- export
 
@@ -33,8 +44,8 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[
   return out;
 }
 
-export async function exportCatalog(db: Kysely<Database>): Promise<CatalogFile> {
-  const all = await createTransferRepository(db).readAll();
+async function exportCatalog(transfer: Pick<TransferRepository, 'readAll'>): Promise<CatalogFile> {
+  const all = await transfer.readAll();
   const unitSlug = new Map(all.unidades.map((u) => [u.id, u.slug]));
   const areaName = new Map(all.areas.map((a) => [a.id, a.nome]));
   const modalityName = new Map(all.modalidades.map((m) => [m.id, m.nome]));
@@ -131,16 +142,14 @@ function entityForms(file: CatalogFile): { raw: Map<string, string>; prints: Map
   return { raw, prints };
 }
 
-export async function importCatalog(deps: ContentDeps, data: unknown, actor: { id: number | null } = { id: null }): Promise<ImportResult> {
-  const result = await deps.db.transaction().execute(async (trx): Promise<ImportResult> => {
-    const transfer = createTransferRepository(trx);
+async function importCatalog(deps: TransferDeps, data: unknown, actor: { id: number | null } = { id: null }): Promise<ImportResult> {
+  const result = await deps.repos.transaction(async ({ transfer, content, audit }): Promise<ImportResult> => {
     const problems = catalogProblems(data, await transfer.keys());
     if (problems.length) return { ok: false, problemas: problems };
     const file = data as CatalogFile;
-    const content = createContentRepository(trx);
     const now = nowIso();
     // Created / updated / unchanged: each entity's exported form before and after the import.
-    const before = entityForms(await exportCatalog(trx));
+    const before = entityForms(await exportCatalog(transfer));
     // An entity written in the file exactly as the export writes it is already stored as
     // the file says: nothing to write (a chain's unchanged round trip writes nothing).
     const asStored = (kind: EntityKind, e: object) => before.raw.get(`${kind}:${entityKey(kind, e)}`) === JSON.stringify(e);
@@ -203,7 +212,7 @@ export async function importCatalog(deps: ContentDeps, data: unknown, actor: { i
       for (const o of q.opcoes) await transfer.upsertOption(r.id, { texto: o.texto, valor: o.valor ?? null, ordem: o.ordem, ativo: o.ativo ? 1 : 0 });
     }
 
-    const after = entityForms(await exportCatalog(trx)).prints;
+    const after = entityForms(await exportCatalog(transfer)).prints;
     const resumo: ImportSummary = {};
     for (const kind of ENTITY_KINDS) {
       const c = { criados: 0, atualizados: 0, inalterados: 0 };
@@ -216,7 +225,7 @@ export async function importCatalog(deps: ContentDeps, data: unknown, actor: { i
       resumo[kind] = c;
     }
 
-    await createAuditRepository(trx).record({ usuarioId: actor.id, acao: 'importar', entidade: 'catalogo', entidadeId: null, antes: null, depois: resumo }, now);
+    await audit.record({ usuarioId: actor.id, acao: 'importar', entidade: 'catalogo', entidadeId: null, antes: null, depois: resumo }, now);
     return { ok: true, resumo };
   });
   if (result.ok) deps.onCatalogChange?.();

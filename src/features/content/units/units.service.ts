@@ -3,7 +3,7 @@
 import { slugify } from '../../../lib/text';
 import { filterRows } from '../shared/list';
 import { WEEKDAYS } from '../../../lib/time';
-import { createContentRepository, type HourRow, type UnitFields } from '../shared/content.repository';
+import type { ContentRepository, HourRow, UnitFields } from '../shared/content.repository';
 import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from '../shared/change';
 import * as v from '../shared/validation';
 import type { FieldErrors, Result } from '../shared/validation';
@@ -132,7 +132,7 @@ export function parseHours(e: FieldErrors, get: (day: number, which: 'abre' | 'f
 }
 
 export function createUnitsService(deps: ContentDeps) {
-  const read = createContentRepository(deps.db);
+  const read = deps.repos.content;
 
   async function snapshot(repo = read, id: number) {
     const unit = await repo.findUnit(id);
@@ -206,7 +206,7 @@ function planChoices(plans: PlanChoice[], linked: number[], ticked: number[], q:
 }
 
 /** `current`: the unit's plans before the save (none for a new unit). */
-async function applyLinks(repo: ReturnType<typeof createContentRepository>, id: number, input: UnitInput, current: number[]) {
+async function applyLinks(repo: ContentRepository, id: number, input: UnitInput, current: number[]) {
   await repo.replaceHours(id, input.hours);
   await repo.replaceUnitAreas(id, await existing(input.areaIds, (x) => repo.findArea(x)));
   await repo.replaceUnitModalities(id, await existing(input.modalityIds, (x) => repo.findModality(x)));
