@@ -25,6 +25,7 @@ import adminFeature from './features/admin/index';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
+import auditFeature from './features/audit/index';
 import ctaFeature from './features/cta/index';
 import unitPhotosFeature from './features/unit-photos/index';
 import bookingFeature from './features/booking/index';
@@ -79,6 +80,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(franchiseFeature);
   await app.register(feedbackFeature);
   await app.register(contentFeature);
+  await app.register(auditFeature);
   await app.register(ctaFeature);
   await app.register(unitPhotosFeature);
   await app.register(bookingFeature);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClassFields } from '../src/features/content/timetable/timetable.service';
 import { parseUnitForm } from '../src/features/content/units/units.service';
-import { httpsUrl, overlaps, parseWeekday, phone, priceCents, time, type FieldErrors } from '../src/features/content/shared/validation';
+import { httpsUrl, overlaps, parseWeekday, phone, priceCents, time, type FieldErrors } from '../src/staff/validation';
 
 const run = <T>(f: (e: FieldErrors) => T) => {
   const e: FieldErrors = {};

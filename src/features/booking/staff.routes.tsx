@@ -9,7 +9,7 @@ import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
 import { accessibleUnits, unitScope } from '../identity/access';
 import { echoValue, parseInteger, toId } from '../../lib/form/index';
-import { ListQuery } from '../content/shared/list';
+import { ListQuery } from '../../staff/list';
 import { spDay } from './slots';
 import { capacityFields, isStatus, resolveWeeks, type StaffService } from './staff.service';
 import { BookingListPage, CAPACITY_PATH, CapacityPage, FUNNEL_PATH, funnelCsv, FunnelPage, STAFF_PATH } from './staff.view';
@@ -75,7 +75,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
     return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}salvo=${id}#agendamento-${id}`, 303);
   });
 
-  // `q` and `pagina` as the other staff lists take them (content/shared/list.ts ListQuery).
+  // `q` and `pagina` as the other staff lists take them (staff/list.ts ListQuery).
   const ListFields = { q: ListQuery.properties.q, pagina: ListQuery.properties.pagina };
   const FunnelQuery = Type.Object({ unidade_id: OptionalId, de: OptionalDay, ate: OptionalDay, q: ListFields.q });
   const FunnelPageQuery = Type.Object({ ...FunnelQuery.properties, pagina: ListFields.pagina });

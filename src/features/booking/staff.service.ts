@@ -5,7 +5,7 @@ import type { Transactional } from '../../db/transactional';
 import { STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
 import { isDay, parseInteger, toId } from '../../lib/form/index';
 import { pageRows } from '../../lib/pagination';
-import { filterRows, listPage, type ListState } from '../content/shared/list';
+import { filterRows, listPage, type ListState } from '../../staff/list';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
 
 export { STATUSES };

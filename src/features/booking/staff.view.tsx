@@ -9,7 +9,8 @@ import { whatsappLink } from './booking.view';
 import { capacityField, conversion, formatConversion, MAX_CAPACITY, STATUS_LABEL, STATUSES, type BookingDay, type FunnelCounts, type FunnelRow, type FunnelUnit } from './staff.service';
 import { ErrorSummary, FieldMessage, fieldAria, fieldId } from '../../views/form';
 import type { PageWindow } from '../../lib/pagination';
-import { Csrf, ListFilter, Pagination } from '../content/shared/components.view';
+import { Csrf } from '../../staff/form.view';
+import { ListFilter, Pagination } from '../../staff/list.view';
 
 export const STAFF_PATH = '/admin/aulas-experimentais';
 export const FUNNEL_PATH = `${STAFF_PATH}/funil`;

@@ -1,13 +1,12 @@
 // Staff screens for the chain's content (units, plans and taxonomy, timetables, survey
-// questions, catalog import/export) and the audit log; one folder per thing edited. Staff
-// accounts live in features/identity.
+// questions, catalog import/export); one folder per thing edited. Staff accounts live in
+// features/identity, the audit log in features/audit.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../../http/errors';
 import { invalidateCatalogCache } from '../catalog/index';
-import { auditRoutes } from './audit/audit.routes';
 import { catalogContentRoutes } from './plans-taxonomy/plans-taxonomy.routes';
-import { ForbiddenError, NotFoundError } from './shared/change';
+import { ForbiddenError, NotFoundError } from '../../staff/errors';
 import { createContentServices } from './services';
 import { surveyQuestionsRoutes } from './survey-questions/survey-questions.routes';
 import { timetableRoutes } from './timetable/timetable.routes';
@@ -15,14 +14,14 @@ import { unitRoutes } from './units/units.routes';
 
 export { createContentServices, type ContentServices } from './services';
 
-/** Staff screens for the chain's content and the audit log (accounts: features/identity). */
+/** Staff screens for the chain's content (accounts: features/identity; audit log: features/audit). */
 export default fp(
   async (app: FastifyInstance) => {
     // This instance drops its catalog snapshot at once; other instances refresh within the
     // catalog's TTL (5 s), so every instance shows a change within a few seconds.
     const services = createContentServices({ db: app.db, onCatalogChange: () => invalidateCatalogCache(app) });
     await app.register(async (scope) => {
-      // Staff pages show accounts, audit trails and unpublished content: never cached.
+      // Staff pages show unpublished content: never cached.
       scope.addHook('onRequest', async (_request, reply) => {
         reply.header('cache-control', 'private, no-store');
       });
@@ -36,7 +35,6 @@ export default fp(
       catalogContentRoutes(scope, services);
       timetableRoutes(scope, services);
       surveyQuestionsRoutes(scope, services);
-      auditRoutes(scope, services);
     });
   },
   { name: 'feature-content', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },

@@ -5,7 +5,7 @@ import type { Db } from '../../db/index';
 import { transactional } from '../../db/transactional';
 import { createPlansService } from './plans-taxonomy/plans.service';
 import { createTaxonomyService } from './plans-taxonomy/taxonomy.service';
-import { createAuditRepository } from './shared/audit.repository';
+import { createAuditRepository } from '../audit/audit.repository';
 import { createContentRepository } from './shared/content.repository';
 import { createSurveyQuestionsService } from './survey-questions/survey-questions.service';
 import { createTimetableService } from './timetable/timetable.service';
@@ -32,7 +32,6 @@ export function createContentServices(wiring: { db: Db; onCatalogChange?: () => 
     timetable: createTimetableService(deps),
     survey: createSurveyQuestionsService(deps),
     transfer: createTransferService(deps),
-    audit: deps.repos.audit,
   };
 }
 export type ContentServices = ReturnType<typeof createContentServices>;

@@ -2,7 +2,7 @@
 // member may see (admins every unit, managers their own).
 import { scopeUnits, unitScope, type StaffUser } from '../identity/access';
 import { pageRows } from '../../lib/pagination';
-import { filterRows, LIST_PAGE_SIZE } from '../content/shared/list';
+import { filterRows, LIST_PAGE_SIZE } from '../../staff/list';
 import { CTA_ACTIONS, lastWeeks, weekOf, type CtaAction } from './cta';
 import type { ActionCount, CtaRepository } from './cta.repository';
 import type { ClicksReport } from './cta.view';

@@ -3,7 +3,7 @@
 // the per-unit survey tools (poster, kiosk) filtered by name/city and paged.
 import { compareText } from '../../lib/text';
 import { pageRows, type PageWindow } from '../../lib/pagination';
-import { filterRows } from '../content/shared/list';
+import { filterRows } from '../../staff/list';
 import type { AttentionGroup, AttentionQueue } from './attention.service';
 
 /** Units of the attention queue shown on the home (the ones waiting longest). */

@@ -2,11 +2,11 @@
 import { invalidBody } from '../../http/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../content/shared/http';
-import type { FieldErrors } from '../content/shared/validation';
+import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../../staff/http';
+import type { FieldErrors } from '../../staff/validation';
 import type { AccountsService } from './accounts.service';
 import { AccountFormPage, AccountsListPage } from './accounts.view';
-import { ListQuery, listPage } from '../content/shared/list';
+import { ListQuery, listPage } from '../../staff/list';
 import { sessionKey } from './sessions';
 
 export function accountRoutes(app: FastifyInstance, accounts: AccountsService) {

@@ -1,7 +1,8 @@
 // Staff accounts screens (admin only): list, create, edit role and units, password, disable.
-import { ActiveBadge, CheckboxGroup, Csrf, DataTable, ErrorSummary, Field, Select, StaffList, StaffPage, type StaffProps } from '../content/shared/components.view';
-import type { ListState } from '../content/shared/list';
-import type { FieldErrors, FormValues } from '../content/shared/validation';
+import { ActiveBadge, CheckboxGroup, Csrf, StaffErrorSummary, Field, Select, StaffPage, type StaffProps } from '../../staff/form.view';
+import { DataTable, StaffList } from '../../staff/list.view';
+import type { ListState } from '../../staff/list';
+import type { FieldErrors, FormValues } from '../../staff/validation';
 
 const CRUMBS = [{ href: '/admin/contas', label: 'Contas' }];
 const ROLE_OPTIONS = [
@@ -53,7 +54,7 @@ export function AccountFormPage(p: {
   const { staff, user, values, errors } = p;
   return (
     <StaffPage title={user ? `Conta de ${user.nome}` : 'Nova conta'} staff={staff} crumbs={CRUMBS} notice={p.notice}>
-      <ErrorSummary errors={errors} />
+      <StaffErrorSummary errors={errors} />
       <form method="post" action={user ? `/admin/contas/${user.id}` : '/admin/contas/nova'} novalidate>
         <Csrf token={staff.csrfToken} />
         {user ? (
@@ -75,7 +76,7 @@ export function AccountFormPage(p: {
         <>
           <section class="card" aria-labelledby="redefinir">
             <h2 id="redefinir">Redefinir senha</h2>
-            <ErrorSummary errors={p.passwordErrors} />
+            <StaffErrorSummary errors={p.passwordErrors} />
             <form method="post" action={`/admin/contas/${user.id}/senha`} novalidate>
               <Csrf token={staff.csrfToken} />
               <Field name="nova_senha" label="Nova senha" type="password" values={{}} errors={p.passwordErrors} required autocomplete="new-password" hint="Pelo menos 12 caracteres. As sessões abertas da conta são encerradas." />
@@ -86,7 +87,7 @@ export function AccountFormPage(p: {
           </section>
           <section class="card" aria-labelledby="situacao">
             <h2 id="situacao">{user.ativo ? 'Desativar a conta' : 'Reativar a conta'}</h2>
-            <ErrorSummary errors={p.activeErrors} />
+            <StaffErrorSummary errors={p.activeErrors} />
             {p.activeErrors?.ativo ? <p class="field-error">{p.activeErrors.ativo}</p> : null}
             <form method="post" action={`/admin/contas/${user.id}/ativo`} data-confirmar={user.ativo ? `Desativar a conta de ${user.nome}? As sessões abertas terminam agora.` : undefined}>
               <Csrf token={staff.csrfToken} />

@@ -3,7 +3,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, wantsJson } from '../../http/errors';
-import { NotFoundError } from '../content/shared/change';
+import { NotFoundError } from '../../staff/errors';
 import type { StaffUser } from './access';
 import { accountRoutes } from './accounts.routes';
 import { createAccountsService } from './accounts.service';

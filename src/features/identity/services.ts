@@ -2,7 +2,7 @@
 // and the tests. Kept apart from index.ts so the commands need not load the plugin.
 import type { Db } from '../../db/index';
 import { transactional } from '../../db/transactional';
-import { createAuditRepository } from '../content/shared/audit.repository';
+import { createAuditRepository } from '../audit/audit.repository';
 import { createAccountsService } from './accounts.service';
 import { createIdentityRepository } from './identity.repository';
 import type { ScryptParams } from './password';

@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PlanFormPage, PlansListPage, TAXONOMY_LABELS, TaxonomyFormPage, TaxonomyListPage } from './plans-taxonomy.view';
-import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../shared/http';
+import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../../../staff/http';
 import type { ContentServices } from '../services';
-import { ListQuery, listPage } from '../shared/list';
-import { PERIODS } from '../shared/validation';
+import { ListQuery, listPage } from '../../../staff/list';
+import { PERIODS } from '../../../staff/validation';
 
 const centsToInput = (c: number) => (c / 100).toFixed(2).replace('.', ',');
 

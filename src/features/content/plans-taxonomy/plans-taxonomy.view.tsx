@@ -1,8 +1,9 @@
 // Plans, areas and modalities screens.
 import { formatBRL } from '../../../lib/text';
-import { ActiveBadge, CheckboxGroup, Csrf, DataTable, ErrorSummary, Field, Select, StaffList, StaffPage, TextArea, ToggleActive, type StaffProps } from '../shared/components.view';
-import type { ListState } from '../shared/list';
-import { PERIODS, type FieldErrors, type FormValues } from '../shared/validation';
+import { ActiveBadge, CheckboxGroup, Csrf, StaffErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps } from '../../../staff/form.view';
+import { DataTable, StaffList } from '../../../staff/list.view';
+import type { ListState } from '../../../staff/list';
+import { PERIODS, type FieldErrors, type FormValues } from '../../../staff/validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
 type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
@@ -44,7 +45,7 @@ export function PlanFormPage(props: { staff: StaffProps; plan: { id: number; nom
           <ActiveBadge ativo={plan.ativo} /> <ToggleActive action={`/admin/conteudo/planos/${plan.id}/ativo`} ativo={plan.ativo} csrfToken={staff.csrfToken} label={plan.nome} />
         </p>
       ) : null}
-      <ErrorSummary errors={errors} />
+      <StaffErrorSummary errors={errors} />
       <form method="post" action={plan ? `/admin/conteudo/planos/${plan.id}` : '/admin/conteudo/planos/novo'} novalidate>
         <Csrf token={staff.csrfToken} />
         <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
@@ -93,7 +94,7 @@ export function TaxonomyFormPage(props: { staff: StaffProps; kind: 'area' | 'mod
           <ActiveBadge ativo={item.ativo} /> <ToggleActive action={`/admin/conteudo/${l.path}/${item.id}/ativo`} ativo={item.ativo} csrfToken={staff.csrfToken} label={item.nome} />
         </p>
       ) : null}
-      <ErrorSummary errors={errors} />
+      <StaffErrorSummary errors={errors} />
       <form method="post" action={item ? `/admin/conteudo/${l.path}/${item.id}` : `/admin/conteudo/${l.path}/nova`} novalidate>
         <Csrf token={staff.csrfToken} />
         <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />

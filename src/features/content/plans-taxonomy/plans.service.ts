@@ -1,10 +1,12 @@
 // Rules for plans: name, description, price in R$ (stored in cents), billing period and
 // the units that offer them. Plans are deactivated, never deleted (old contracts).
 import type { PlanFields } from '../shared/content.repository';
-import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
+import { change, type ContentDeps } from '../shared/change';
+import { NotFoundError } from '../../../staff/errors';
+import { type Actor } from '../../audit/audit.repository';
 import { existing } from '../units/units.service';
-import * as v from '../shared/validation';
-import type { FieldErrors, Result } from '../shared/validation';
+import * as v from '../../../staff/validation';
+import type { FieldErrors, Result } from '../../../staff/validation';
 
 /**
  * Highest "ordem de exibição": a chain with tens of thousands of plans (regional offers)

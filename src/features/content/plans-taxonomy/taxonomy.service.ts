@@ -1,10 +1,12 @@
 // Rules for areas (weight room, pool...) and modalities (spinning, yoga...) and the units
 // that have them. Both have unique names; both are deactivated, never deleted (classes
 // point to modalities).
-import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from '../shared/change';
+import { change, type ContentDeps } from '../shared/change';
+import { NotFoundError, onUniqueConflict } from '../../../staff/errors';
+import { type Actor } from '../../audit/audit.repository';
 import { existing } from '../units/units.service';
-import * as v from '../shared/validation';
-import type { FieldErrors, Result } from '../shared/validation';
+import * as v from '../../../staff/validation';
+import type { FieldErrors, Result } from '../../../staff/validation';
 
 export type TaxonomyKind = 'area' | 'modalidade';
 

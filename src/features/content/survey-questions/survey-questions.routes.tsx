@@ -2,11 +2,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { invalidBody, wantsJson } from '../../../http/errors';
-import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, staffProps } from '../shared/http';
+import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, staffProps } from '../../../staff/http';
 import type { ContentServices } from '../services';
-import { ListQuery, listPage } from '../shared/list';
+import { ListQuery, listPage } from '../../../staff/list';
 import { QuestionEditPage, QuestionNewPage, QuestionsListPage, type QuestionEditProps } from './survey-questions.view';
-import type { FieldErrors, FormValues } from '../shared/validation';
+import type { FieldErrors, FormValues } from '../../../staff/validation';
 
 export function surveyQuestionsRoutes(app: FastifyInstance, s: ContentServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,8 +1,10 @@
 // Rules for the survey's questions and options. A question or option that already has
 // answers is deactivated, never deleted, so stored responses keep their meaning.
-import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
-import * as v from '../shared/validation';
-import type { FieldErrors, Result } from '../shared/validation';
+import { change, type ContentDeps } from '../shared/change';
+import { NotFoundError } from '../../../staff/errors';
+import { type Actor } from '../../audit/audit.repository';
+import * as v from '../../../staff/validation';
+import type { FieldErrors, Result } from '../../../staff/validation';
 
 const checked = (body: Record<string, unknown>, k: string) => (v.field(body, k) === '1' ? 1 : 0);
 

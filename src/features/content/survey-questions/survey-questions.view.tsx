@@ -1,7 +1,8 @@
 // Survey questions and their options.
-import { ActiveBadge, Checkbox, Csrf, DataTable, ErrorSummary, Field, Select, StaffList, StaffPage, type StaffProps, TextArea, ToggleActive } from '../shared/components.view';
-import type { ListState } from '../shared/list';
-import { QUESTION_TYPES, type FieldErrors, type FormValues } from '../shared/validation';
+import { ActiveBadge, StaffCheckbox, Csrf, StaffErrorSummary, Field, Select, StaffPage, type StaffProps, TextArea, ToggleActive } from '../../../staff/form.view';
+import { DataTable, StaffList } from '../../../staff/list.view';
+import type { ListState } from '../../../staff/list';
+import { QUESTION_TYPES, type FieldErrors, type FormValues } from '../../../staff/validation';
 
 const CRUMBS = [
   { href: '/admin/conteudo', label: 'Conteúdo' },
@@ -41,14 +42,14 @@ export function QuestionsListPage({ staff, questions, notice, list }: { staff: S
 export function QuestionNewPage({ staff, values, errors }: { staff: StaffProps; values: FormValues; errors?: FieldErrors }) {
   return (
     <StaffPage title="Nova pergunta" staff={staff} crumbs={CRUMBS}>
-      <ErrorSummary errors={errors} />
+      <StaffErrorSummary errors={errors} />
       <form method="post" action="/admin/conteudo/perguntas/nova" novalidate>
         <Csrf token={staff.csrfToken} />
         <Field name="texto" label="Texto da pergunta" values={values} errors={errors} required maxLength={500} />
         <Select name="tipo" label="Tipo" values={values} errors={errors} placeholder="Escolha" options={QUESTION_TYPES.map((t) => ({ value: t.value, label: t.label }))} />
         <TextArea name="opcoes" label="Opções (para lista de opções)" values={values} errors={errors} hint="Uma por linha, da melhor para a pior. A escala de 0 a 10 cria as suas opções sozinha." />
         <Field name="ordem" label="Ordem" type="number" values={values} errors={errors} />
-        <Checkbox name="obrigatoria" label="Resposta obrigatória" values={values} />
+        <StaffCheckbox name="obrigatoria" label="Resposta obrigatória" values={values} />
         <p>
           <button type="submit">Criar pergunta</button>
         </p>
@@ -78,12 +79,12 @@ export function QuestionEditPage(p: QuestionEditProps) {
         <ActiveBadge ativo={q.ativo} /> {typeLabel(q.tipo)} · {q.respostas === 1 ? '1 resposta' : `${q.respostas} respostas`}{' '}
         <ToggleActive action={`${base}/ativo`} ativo={q.ativo} csrfToken={p.staff.csrfToken} label="a pergunta" />
       </p>
-      <ErrorSummary errors={p.errors} />
+      <StaffErrorSummary errors={p.errors} />
       <form method="post" action={base} novalidate>
         <Csrf token={p.staff.csrfToken} />
         <Field name="texto" label="Texto da pergunta" values={p.values} errors={p.errors} required maxLength={500} />
         <Field name="ordem" label="Ordem" type="number" values={p.values} errors={p.errors} />
-        <Checkbox name="obrigatoria" label="Resposta obrigatória" values={p.values} />
+        <StaffCheckbox name="obrigatoria" label="Resposta obrigatória" values={p.values} />
         <p>
           <button type="submit">Salvar pergunta</button>
         </p>
@@ -138,7 +139,7 @@ export function QuestionEditPage(p: QuestionEditProps) {
           {q.tipo === 'opcoes' ? (
             <section class="card" aria-labelledby="nova-opcao">
               <h3 id="nova-opcao">Nova opção</h3>
-              <ErrorSummary errors={p.optionErrors} />
+              <StaffErrorSummary errors={p.optionErrors} />
               <form method="post" action={`${base}/opcoes`} novalidate>
                 <Csrf token={p.staff.csrfToken} />
                 <Field idPrefix="nova" name="texto" label="Texto da opção" values={p.optionValues} errors={p.optionErrors} required maxLength={200} />

@@ -6,12 +6,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { canAccessUnit } from '../../identity/access';
-import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, requireUnitAccess, sendInvalid, staffProps } from '../shared/http';
+import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, requireUnitAccess, sendInvalid, staffProps } from '../../../staff/http';
 import type { ContentServices } from '../services';
 import { multipartReader, receivedUpload, releaseUpload } from '../../storage/multipart';
 import { parseTimetableCsv } from './timetable-csv';
 import { ClassEditPage, CsvPreviewPage, TimetablePage } from './timetable.view';
-import type { FieldErrors, FormValues } from '../shared/validation';
+import type { FieldErrors, FormValues } from '../../../staff/validation';
 
 const MAX_CSV_BYTES = 256 * 1024;
 

@@ -5,9 +5,11 @@ import { toId } from '../../../lib/form/index';
 import { cleanText, foldText } from '../../../lib/text';
 import { WEEKDAYS } from '../../../lib/time';
 import type { ClassFields, ContentRepository } from '../shared/content.repository';
-import { change, NotFoundError, type Actor, type ContentDeps } from '../shared/change';
-import * as v from '../shared/validation';
-import type { FieldErrors, Result } from '../shared/validation';
+import { change, type ContentDeps } from '../shared/change';
+import { NotFoundError } from '../../../staff/errors';
+import { type Actor } from '../../audit/audit.repository';
+import * as v from '../../../staff/validation';
+import type { FieldErrors, Result } from '../../../staff/validation';
 
 export interface ModalityChoice {
   id: number;

@@ -3,10 +3,11 @@
 import { WEEKDAYS } from '../../../lib/time';
 import { errorId, fieldAria } from '../../../views/form';
 import { FieldError } from '../../../views/layout';
-import { Csrf, DataTable, ErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps } from '../shared/components.view';
+import { Csrf, StaffErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps } from '../../../staff/form.view';
+import { DataTable } from '../../../staff/list.view';
 import { CSV_COLUMNS } from './timetable-csv';
 import type { CsvRowCheck } from './timetable.service';
-import type { FieldErrors, FormValues } from '../shared/validation';
+import type { FieldErrors, FormValues } from '../../../staff/validation';
 import type { ClassRow } from '../../../db/types';
 
 interface UnitRef {
@@ -131,7 +132,7 @@ export function TimetablePage(p: TimetablePageProps) {
 
       <section class="card" aria-labelledby="nova-aula">
         <h2 id="nova-aula">Adicionar aula</h2>
-        <ErrorSummary errors={p.errors} />
+        <StaffErrorSummary errors={p.errors} />
         <form method="post" action={base} novalidate>
           <Csrf token={p.staff.csrfToken} />
           <ClassFields values={p.values} errors={p.errors} modalities={activeModalities} idPrefix="nova" />
@@ -144,7 +145,7 @@ export function TimetablePage(p: TimetablePageProps) {
       <section class="card" aria-labelledby="copiar">
         <h2 id="copiar">Copiar a grade de outra unidade</h2>
         <p>A grade atual desta unidade é substituída pela da unidade escolhida.</p>
-        <ErrorSummary errors={p.copyErrors} />
+        <StaffErrorSummary errors={p.copyErrors} />
         <form method="post" action={`${base}/copiar`} data-confirmar="Substituir toda a grade desta unidade pela grade da unidade escolhida?">
           <Csrf token={p.staff.csrfToken} />
           <CopySourceSelect sources={p.sources.filter((s) => s.id !== p.unit.id)} errors={p.copyErrors} />
@@ -160,7 +161,7 @@ export function TimetablePage(p: TimetablePageProps) {
           Colunas, nesta ordem, separadas por ponto e vírgula: <code>{CSV_COLUMNS.join(';')}</code>. O dia pode ser escrito por extenso (segunda, terça-feira, sábado...).
           Você verá uma prévia antes de aplicar; ao aplicar, a grade atual é substituída.
         </p>
-        <ErrorSummary errors={p.uploadErrors} />
+        <StaffErrorSummary errors={p.uploadErrors} />
         <form method="post" action={`${base}/csv`} enctype="multipart/form-data">
           <Csrf token={p.staff.csrfToken} />
           <label for="f-arquivo">Arquivo CSV</label>
@@ -179,7 +180,7 @@ export function ClassEditPage(p: { staff: StaffProps; unit: UnitRef; classId: nu
   const base = `/admin/conteudo/unidades/${p.unit.id}/aulas`;
   return (
     <StaffPage title={`Editar aula · ${p.unit.nome}`} staff={p.staff} crumbs={[...crumbs(p.staff, p.unit), { href: base, label: 'Grade de aulas' }]}>
-      <ErrorSummary errors={p.errors} />
+      <StaffErrorSummary errors={p.errors} />
       <form method="post" action={`${base}/${p.classId}`} novalidate>
         <Csrf token={p.staff.csrfToken} />
         <ClassFields values={p.values} errors={p.errors} modalities={p.modalities} idPrefix="f" />

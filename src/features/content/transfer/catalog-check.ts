@@ -2,7 +2,7 @@
 // field rules as the screens, then references; every problem located.
 import Value from 'typebox/value';
 import { foldText, slugify } from '../../../lib/text';
-import * as v from '../shared/validation';
+import * as v from '../../../staff/validation';
 import { overlapMessage, parseClassFields } from '../timetable/timetable.service';
 import { parseUnitForm } from '../units/units.service';
 import { CATALOG_FORMAT_VERSION, CATALOG_LIMITS, CatalogSchema } from './catalog-file';

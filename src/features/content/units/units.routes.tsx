@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { scopeUnits } from '../../identity/access';
-import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../shared/http';
-import type { FormValues } from '../shared/validation';
+import { done, FormBody, formValues, IdParams, NoticeQuery, notFound, sendInvalid, staffProps } from '../../../staff/http';
+import type { FormValues } from '../../../staff/validation';
 import type { ContentServices } from '../services';
-import { ListQuery, listPage } from '../shared/list';
+import { ListQuery, listPage } from '../../../staff/list';
 import { isPlanSearch } from './units.service';
 import { ContentHome, UnitFormPage, UnitsListPage } from './units.view';
 

@@ -1,12 +1,14 @@
 // Rules for units: every field of the unit page, opening hours per weekday, the benefit
 // platform (https only), the areas, modalities and plans the unit offers.
 import { slugify } from '../../../lib/text';
-import { filterRows } from '../shared/list';
+import { filterRows } from '../../../staff/list';
 import { WEEKDAYS } from '../../../lib/time';
 import type { ContentRepository, HourRow, UnitFields } from '../shared/content.repository';
-import { change, NotFoundError, onUniqueConflict, type Actor, type ContentDeps } from '../shared/change';
-import * as v from '../shared/validation';
-import type { FieldErrors, Result } from '../shared/validation';
+import { change, type ContentDeps } from '../shared/change';
+import { NotFoundError, onUniqueConflict } from '../../../staff/errors';
+import { type Actor } from '../../audit/audit.repository';
+import * as v from '../../../staff/validation';
+import type { FieldErrors, Result } from '../../../staff/validation';
 
 export interface UnitInput {
   fields: UnitFields;

@@ -1,8 +1,9 @@
 import { WEEKDAYS } from '../../../lib/time';
 import { FieldError } from '../../../views/layout';
-import { ActiveBadge, CheckboxGroup, Csrf, DataTable, ErrorSummary, Field, StaffList, StaffPage, type StaffProps, str, TextArea, ToggleActive } from '../shared/components.view';
-import type { ListState } from '../shared/list';
-import { UFS, type FieldErrors, type FormValues } from '../shared/validation';
+import { ActiveBadge, CheckboxGroup, Csrf, StaffErrorSummary, Field, StaffPage, type StaffProps, str, TextArea, ToggleActive } from '../../../staff/form.view';
+import { DataTable, StaffList } from '../../../staff/list.view';
+import type { ListState } from '../../../staff/list';
+import { UFS, type FieldErrors, type FormValues } from '../../../staff/validation';
 import { periodLabel, type PlanChoice, type PlanChoices } from './units.service';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
@@ -112,7 +113,7 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
           Nada foi gravado ainda. Marque os planos no <a href="#planos-busca">resultado da busca</a> e clique em “{submitLabel}”.
         </p>
       ) : null}
-      <ErrorSummary errors={errors} />
+      <StaffErrorSummary errors={errors} />
       <form method="post" action={action} novalidate>
         <Csrf token={staff.csrfToken} />
         {options.plans.all ? null : (

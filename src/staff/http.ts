@@ -1,15 +1,15 @@
 // HTTP helpers shared by the content routes: staff props for the layout, the 422 answer
 // (page or JSON), and the per-unit access check for managers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { canAccessUnit } from '../../identity/access';
-import { staffLayout } from '../../identity/staff-layout';
+import { canAccessUnit } from '../features/identity/access';
+import { staffLayout } from '../features/identity/staff-layout';
 import type { VNode } from 'preact';
 import Type from 'typebox';
-import { IdParam } from '../../../http/params';
-import { sendError, sendInvalid as sendFormInvalid, wantsJson } from '../../../http/errors';
-import type { StaffProps } from './components.view';
+import { IdParam } from '../http/params';
+import { sendError, sendInvalid as sendFormInvalid, wantsJson } from '../http/errors';
+import type { StaffProps } from './form.view';
 import type { FieldErrors, FormValues } from './validation';
-import { echoValue, toId } from '../../../lib/form/index';
+import { echoValue, toId } from '../lib/form/index';
 
 export const FormBody = Type.Record(Type.String(), Type.Unknown());
 export const IdParams = Type.Object({ id: IdParam });

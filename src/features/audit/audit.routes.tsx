@@ -3,10 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { AUDIT_ENTITIES, AuditPage } from './audit.view';
-import { staffProps } from '../shared/http';
-import type { ContentServices } from '../services';
-import { LIST_PAGE_SIZE } from '../shared/list';
-import { pageWindow } from '../../../lib/pagination';
+import { staffProps } from '../../staff/http';
+import type { AuditService } from './audit.service';
 
 const AuditQuery = Type.Object({
   entidade: Type.Optional(Type.String({ maxLength: 40 })),
@@ -14,7 +12,7 @@ const AuditQuery = Type.Object({
   pagina: Type.Optional(Type.String({ maxLength: 10 })),
 });
 
-export function auditRoutes(app: FastifyInstance, s: ContentServices) {
+export function auditRoutes(app: FastifyInstance, service: AuditService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const admin = { preHandler: [app.requireAdmin] };
 
@@ -23,8 +21,7 @@ export function auditRoutes(app: FastifyInstance, s: ContentServices) {
     const q = (request.query.q ?? '').trim();
     const filter = { entidade: entidade || undefined, text: q || undefined };
     // An out-of-range page shows the last real page instead of an empty list.
-    const info = pageWindow(await s.audit.count(filter), LIST_PAGE_SIZE, request.query.pagina);
-    const rows = await s.audit.list(filter, info.size, info.offset);
+    const { info, rows } = await service.page(filter, request.query.pagina);
     if (request.headers.accept?.includes('application/json') && !request.headers.accept.includes('text/html')) {
       return reply.send({ total: info.total, pagina: info.page, paginas: info.pages, itens: rows });
     }

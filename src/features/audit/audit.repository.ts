@@ -1,6 +1,11 @@
 // The audit log's SQL. Rows are written inside the transaction of the change they record.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../../db/types';
+import type { Database } from '../../db/types';
+
+/** Who makes a change; null id = the command line (catalog import). */
+export interface Actor {
+  id: number | null;
+}
 
 export interface AuditEntry {
   usuarioId: number | null;

@@ -1,7 +1,8 @@
 // The audit log page (admin only): who changed what, before and after.
-import { formatDateTime } from '../../../lib/time';
-import { DataTable, Field, Pagination, Select, StaffPage, type StaffProps } from '../shared/components.view';
-import type { ListState } from '../shared/list';
+import { formatDateTime } from '../../lib/time';
+import { Field, Select, StaffPage, type StaffProps } from '../../staff/form.view';
+import { DataTable, Pagination } from '../../staff/list.view';
+import type { ListState } from '../../staff/list';
 
 export const AUDIT_ENTITIES = [
   { value: 'unidade', label: 'Unidades' },

@@ -1,11 +1,11 @@
-// Shared pieces of the content screens: the staff page frame, labelled fields with their
-// pt-BR error beside them (aria-invalid + aria-describedby), notices, activate buttons.
-import { errorId, ErrorSummary as KitErrorSummary, fieldAria, hintId } from '../../../views/form';
+// The staff screens' page frame and fields (content, accounts, trial-class capacity): labelled
+// fields with their pt-BR error beside them (aria-invalid + aria-describedby), notices,
+// activate buttons. Lists (filter, pages) are in list.view.tsx.
+import { errorId, ErrorSummary as KitErrorSummary, fieldAria, hintId } from '../views/form';
 import type { ComponentChildren } from 'preact';
-import { FieldError, Layout } from '../../../views/layout';
-import { PageLinks } from '../../../views/table';
+import { FieldError, Layout } from '../views/layout';
 import type { FieldErrors, FormValues } from './validation';
-import { compareText } from '../../../lib/text';
+import { compareText } from '../lib/text';
 
 export interface StaffProps {
   name: string;
@@ -66,7 +66,7 @@ export function StaffPage(props: {
 }
 
 /** The form kit's summary: one link per refused field (fields are `f-<name>` here). */
-export function ErrorSummary({ errors }: { errors?: FieldErrors }) {
+export function StaffErrorSummary({ errors }: { errors?: FieldErrors }) {
   return <KitErrorSummary errors={errors} idFor={(k) => `f-${k}`} intro="Nada foi gravado. Corrija o que está indicado abaixo e envie de novo:" />;
 }
 
@@ -268,7 +268,7 @@ export function CheckboxGroup({
   );
 }
 
-export function Checkbox({ name, label, values, hint }: { name: string; label: string; values: FormValues; hint?: string }) {
+export function StaffCheckbox({ name, label, values, hint }: { name: string; label: string; values: FormValues; hint?: string }) {
   return (
     <label class="choice">
       <input type="checkbox" name={name} value="1" checked={str(values, name) === '1'} />
@@ -293,53 +293,5 @@ export function ToggleActive({ action, ativo, csrfToken, label }: { action: stri
         <span class="visually-hidden"> {label}</span>
       </button>
     </form>
-  );
-}
-
-export { DataTable, TableWrap } from '../../../views/table';
-
-type ListLinks = { path: string; q: string; params?: Record<string, string> };
-const listHref = (list: ListLinks, page: number) => {
-  const params = new URLSearchParams(list.params);
-  if (list.q) params.set('q', list.q);
-  if (page > 1) params.set('pagina', String(page));
-  const qs = params.toString();
-  return qs ? `${list.path}?${qs}` : list.path;
-};
-
-/** The `q` filter of a staff list (a plain GET form) and how many rows match. */
-export function ListFilter({ list, label }: { list: { path: string; q: string; total: number }; label: string }) {
-  return (
-    <form method="get" action={list.path} class="list-filter" role="search" aria-label="Filtro da lista">
-      <label for="lista-q">{label}</label>
-      <input id="lista-q" name="q" type="search" value={list.q} maxLength={100} />
-      <button type="submit">Filtrar</button>
-      {list.q ? <a href={list.path}>Limpar filtro</a> : null}
-      <p class="muted">
-        {list.total === 1 ? '1 cadastro' : `${list.total} cadastros`}
-        {list.q ? ` contêm “${list.q}”` : ''}
-      </p>
-    </form>
-  );
-}
-
-/** Previous / next page links (keeping the filter); nothing when everything fits on one page. */
-export function Pagination({ list }: { list: ListLinks & { page: number; pages: number } }) {
-  return <PageLinks page={list.page} pages={list.pages} href={(page) => listHref(list, page)} />;
-}
-
-/** A staff list page's body: the "Novo …" button, the filter, the list itself and its pages. */
-export function StaffList(p: { newHref: string; newLabel: string; filterLabel: string; list: ListLinks & { total: number; page: number; pages: number }; children: ComponentChildren }) {
-  return (
-    <>
-      <p>
-        <a class="button" href={p.newHref}>
-          {p.newLabel}
-        </a>
-      </p>
-      <ListFilter list={p.list} label={p.filterLabel} />
-      {p.children}
-      <Pagination list={p.list} />
-    </>
   );
 }

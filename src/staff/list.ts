@@ -1,8 +1,8 @@
 // Staff lists at chain scale (hundreds of units, thousands of plans): a `q` text filter
 // (accents and case ignored, every word must match) and pages of LIST_PAGE_SIZE rows.
 import Type from 'typebox';
-import { pageRows, type PageWindow } from '../../../lib/pagination';
-import { foldText } from '../../../lib/text';
+import { pageRows, type PageWindow } from '../lib/pagination';
+import { foldText } from '../lib/text';
 
 export const LIST_PAGE_SIZE = 50;
 

@@ -2,8 +2,8 @@
 // screens refuse is refused by an import too. Pure functions: no HTTP, no SQL. Every
 // value is read through the form kit (src/lib/form): controls, NUL, lengths, phones,
 // e-mails, CEP, money and ids are parsed there, once for the whole site.
-import { foldText } from '../../../lib/text';
-import * as kit from '../../../lib/form/index';
+import { foldText } from '../lib/text';
+import * as kit from '../lib/form/index';
 
 export type FieldErrors = kit.FieldErrors;
 
