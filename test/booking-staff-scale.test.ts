@@ -59,6 +59,8 @@ describe('capacity form at 300 units', () => {
     expect(first.statusCode).toBe(200);
     expect(capacityIds(first.body)).toHaveLength(50);
     expect(first.body).toContain('Página 1 de 6');
+    // the filter counts units, not the content lists' "cadastros"
+    expect(first.body).toContain('300 unidades');
     expect(first.body).toContain(`href="${CAPACITY}?pagina=2"`);
     // was 147 KB with all 300 units on one page
     expect(first.body.length).toBeLessThan(20_000);

@@ -313,7 +313,7 @@ export function CapacityPage(props: {
       <h1>Vagas de aula experimental</h1>
       <SubNav current="vagas" />
       <p>Quantas pessoas em aula experimental cada aula (ou horário de treino livre) recebe. Vale para os próximos agendamentos.</p>
-      <ListFilter list={list} label="Filtrar por nome, bairro ou cidade da unidade" />
+      <ListFilter list={list} label="Filtrar por nome, bairro ou cidade da unidade" noun={['unidade', 'unidades']} />
       {saved != null ? (
         <p class="alert alert-ok" role="status">
           {saved === 0 ? 'Nenhuma vaga mudou.' : saved === 1 ? 'Vagas atualizadas em 1 unidade.' : `Vagas atualizadas em ${saved} unidades.`}
