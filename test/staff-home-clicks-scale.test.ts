@@ -164,14 +164,25 @@ describe('/admin (staff home) at chain scale', () => {
     const first = units[0]!;
     expect(home.body).toContain(`data-fila-mais="${first.id}"`);
     expect(home.body).toContain('Mais 2 nesta unidade.');
-    expect(home.body).toContain(`href="/admin/pesquisa?unidade_id=${first.id}&amp;categoria=detratores"`);
+    expect(home.body).toContain(`href="/admin/pesquisa?unidade_id=${first.id}&amp;categoria=pendentes"`);
     expect(home.body).toContain(`href="/admin/mensagens?unidade_id=${first.id}"`);
     // 20 more of the 30, and the manager's unit: 21 units, 21 items
     expect(home.body).toContain('Mais 21 unidades com 21 itens esperando.');
     expect(home.body).toContain('37 itens esperando em 31 unidades');
-    expect(home.body).toContain('href="/admin/pesquisa?categoria=detratores"');
-    // the linked list does exist and pages
-    expect((await as(admin)(`/admin/pesquisa?unidade_id=${first.id}&categoria=detratores`)).body).toContain('Reclamação 0-4');
+    expect(home.body).toContain('href="/admin/pesquisa?categoria=pendentes"');
+    // the linked list is the queue's: a detractor handled or without a comment is not in it
+    await t.db.insertInto('respostas_nps').values([
+      { unidade_id: first.id, nota_nps: 3, comentario: 'Já tratada', criado_em: ago(20), nome_cliente: 'Cliente T', tratada_em: ago(10) },
+      { unidade_id: first.id, nota_nps: 4, comentario: null, criado_em: ago(20), nome_cliente: 'Cliente S' },
+    ]).execute();
+    const waiting = (await as(admin)(`/admin/pesquisa?unidade_id=${first.id}&categoria=pendentes`)).body;
+    expect(waiting).toContain('Reclamação 0-4');
+    expect(waiting).toContain('Respostas (5)');
+    expect(waiting).not.toContain('Já tratada');
+    expect(waiting).toContain('<option value="pendentes" selected>Detratores com comentário a tratar</option>');
+    const all = (await as(admin)(`/admin/pesquisa?unidade_id=${first.id}&categoria=detratores`)).body;
+    expect(all).toContain('Já tratada');
+    expect(all).toContain('Respostas (7)');
   });
 
   it('the survey tools of 300 units: 20 per page, filtered by name or city, page links keeping the filter', async () => {

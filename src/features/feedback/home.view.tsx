@@ -13,7 +13,8 @@ const excerpt = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n)}…` : 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The full paged lists behind the queue: detractors (the report's 90 days) and messages, of one unit or all. */
-const detractorsHref = (unidadeId: number | null) => `${REPORT_PATH}?${unidadeId !== null ? `unidade_id=${unidadeId}&` : ''}categoria=detratores`;
+/** The report's list of the detractors still waiting: the queue's rule and its 90 days (the report's default period). */
+const detractorsHref = (unidadeId: number | null) => `${REPORT_PATH}?${unidadeId !== null ? `unidade_id=${unidadeId}&` : ''}categoria=pendentes`;
 const messagesHref = (unidadeId: number | null) => (unidadeId !== null ? `${INBOX_PATH}?unidade_id=${unidadeId}` : INBOX_PATH);
 
 /** The tools list's address: its filter and page, back at the list (#unidades). */

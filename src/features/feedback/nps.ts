@@ -32,6 +32,8 @@ export function formatPercent(value: number | null): string {
 }
 
 export type NpsCategory = 'promotores' | 'neutros' | 'detratores';
+/** What the report's list can be narrowed to: a score category, or the detractors still waiting (the start page's queue). */
+export type ResponseListFilter = NpsCategory | 'pendentes';
 export function categoryOf(nota: number | null): NpsCategory | null {
   if (nota === null || nota === undefined) return null;
   if (nota >= 9) return 'promotores';

@@ -13,7 +13,7 @@ import { saoPauloDay } from '../../lib/time';
 import { IdParam, QueryValue } from '../../http/params';
 import { toStatus, type StaffRef } from './messages-admin.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './messages-admin.view';
-import { resolvePeriod, type NpsCategory } from './nps';
+import { resolvePeriod, type ResponseListFilter } from './nps';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './survey-report.view';
 import { HOME_PATH, StaffHomePage } from './home.view';
 import { homeQueue, toolUnits } from './home.service';
@@ -52,7 +52,7 @@ const ReportQuery = Type.Object({
   unidade_id: OptionalId,
   de: OptionalDay,
   ate: OptionalDay,
-  categoria: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('promotores'), Type.Literal('neutros'), Type.Literal('detratores')])),
+  categoria: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('promotores'), Type.Literal('neutros'), Type.Literal('detratores'), Type.Literal('pendentes')])),
   pagina: OptionalId,
 });
 
@@ -84,7 +84,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
     const scope = await scopeOf(request, reply, q.unidade_id);
     if (!scope) return reply;
     const period = resolvePeriod(q.de, q.ate);
-    const categoria = (q.categoria || undefined) as NpsCategory | undefined;
+    const categoria = (q.categoria || undefined) as ResponseListFilter | undefined;
     const data = await report.report({ unitIds: scope.unitIds, period, categoria, page: q.pagina });
     privatePage(reply);
     return reply.page(
@@ -102,7 +102,7 @@ export async function staffRoutes(app: FastifyInstance, services: FeedbackServic
     const scope = await scopeOf(request, reply, q.unidade_id);
     if (!scope) return reply;
     const period = resolvePeriod(q.de, q.ate);
-    const { header, rows } = await report.exportRows({ unitIds: scope.unitIds, period, categoria: (q.categoria || undefined) as NpsCategory | undefined });
+    const { header, rows } = await report.exportRows({ unitIds: scope.unitIds, period, categoria: (q.categoria || undefined) as ResponseListFilter | undefined });
     // Who took which data out, without the data itself.
     request.log.info({ userId: request.staff!.id, export: 'pesquisa', filters: { ...q, de: period.de, ate: period.ate } }, 'csv export');
     privatePage(reply);

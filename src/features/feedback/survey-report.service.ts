@@ -3,7 +3,7 @@
 import { nowIso } from '../../db/index';
 import { csvDate } from '../../lib/csv';
 import { pageWindow } from '../../lib/pagination';
-import { categoryOf, CATEGORY_LABEL, computeNps, lastTwelveMonths, monthsOf, percent, type NpsCategory, type Period } from './nps';
+import { categoryOf, CATEGORY_LABEL, computeNps, lastTwelveMonths, monthsOf, percent, type ResponseListFilter, type Period } from './nps';
 import type { ResponseFilter, SurveyRepository } from './survey.repository';
 import { ORIGIN_LABEL, ORIGINS } from './origin';
 
@@ -12,7 +12,7 @@ export const PAGE_SIZE = 25;
 export interface ReportQuery {
   unitIds: number[] | null;
   period: Period;
-  categoria?: NpsCategory;
+  categoria?: ResponseListFilter;
   /** `pagina` as asked (src/lib/pagination.ts reads it) */
   page: unknown;
 }

@@ -2,7 +2,14 @@ import { Layout } from '../../views/layout';
 import { DataTable, PageLinks } from '../../views/table';
 import { formatDateTime } from '../../lib/time';
 import { UnitFilter, type StaffProps } from './filters.view';
-import { categoryOf, CATEGORY_LABEL, countLabel, formatNps, formatPercent, npsCountsText, percent, type NpsCategory, type Period } from './nps';
+import { categoryOf, CATEGORY_LABEL, countLabel, formatNps, formatPercent, npsCountsText, percent, type ResponseListFilter, type Period } from './nps';
+
+const LIST_FILTER_LABEL: Record<ResponseListFilter, string> = {
+  promotores: 'Promotores (9–10)',
+  neutros: 'Neutros (7–8)',
+  detratores: 'Detratores (0–6)',
+  pendentes: 'Detratores com comentário a tratar',
+};
 import { NpsChart } from './nps-chart.view';
 import type { createSurveyReportService } from './survey-report.service';
 
@@ -50,9 +57,9 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
             <label for="f-categoria">Nota (lista)</label>
             <select id="f-categoria" name="categoria">
               <option value="">Todas</option>
-              {(['promotores', 'neutros', 'detratores'] as NpsCategory[]).map((c) => (
+              {(Object.keys(LIST_FILTER_LABEL) as ResponseListFilter[]).map((c) => (
                 <option value={c} selected={filters.categoria === c} key={c}>
-                  {c === 'promotores' ? 'Promotores (9–10)' : c === 'neutros' ? 'Neutros (7–8)' : 'Detratores (0–6)'}
+                  {LIST_FILTER_LABEL[c]}
                 </option>
               ))}
             </select>

@@ -40,8 +40,8 @@ export interface ResponseFilter {
   unitIds: number[] | null;
   fromIso: string;
   toIso: string;
-  /** promotores 9–10, neutros 7–8, detratores 0–6 */
-  categoria?: 'promotores' | 'neutros' | 'detratores';
+  /** promotores 9–10, neutros 7–8, detratores 0–6; pendentes: detractors with a comment nobody has marked handled */
+  categoria?: 'promotores' | 'neutros' | 'detratores' | 'pendentes';
 }
 
 export function createSurveyRepository(db: Kysely<Database>) {
@@ -51,6 +51,10 @@ export function createSurveyRepository(db: Kysely<Database>) {
     if (f.categoria === 'promotores') q = q.where('r.nota_nps', '>=', 9);
     if (f.categoria === 'neutros') q = q.where('r.nota_nps', '>=', 7).where('r.nota_nps', '<=', 8);
     if (f.categoria === 'detratores') q = q.where('r.nota_nps', '<=', 6);
+    // The same rule as the start page's queue (detractorsToHandle).
+    if (f.categoria === 'pendentes') {
+      q = q.where('r.nota_nps', '<=', 6).where('r.comentario', 'is not', null).where('r.comentario', '<>', '').where('r.tratada_em', 'is', null);
+    }
     return q;
   }
 
