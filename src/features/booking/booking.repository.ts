@@ -5,6 +5,7 @@ import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/index';
 import type { AulasExperimentaisTable, Database, WithTrialCapacity } from '../../db/types';
 import type { Insertable, Selectable } from 'kysely';
+import { addDays, saoPauloDayStartIso } from '../../lib/time';
 
 type BookingDb = Kysely<WithTrialCapacity>;
 export type Booking = Selectable<AulasExperimentaisTable>;
@@ -33,6 +34,17 @@ export interface BookingUnit {
   longitude: number | null;
   vagas_experimentais: number;
   ativo: number;
+}
+
+/**
+ * Bookings whose class falls on the São Paulo days from `fromDay` to `toDay`. `dia` decides;
+ * the `inicio_em` range around it (a day wider each side, so a row never falls out) lets
+ * the engines use the inicio_em index when no unit narrows the query.
+ */
+function inDays(fromDay: string, toDay: string) {
+  const from = saoPauloDayStartIso(addDays(fromDay, -1));
+  const to = saoPauloDayStartIso(addDays(toDay, 2));
+  return sql<boolean>`b.dia >= ${fromDay} and b.dia <= ${toDay} and b.inicio_em >= ${from} and b.inicio_em < ${to}`;
 }
 
 export function createBookingRepository(plainDb: Db | Transaction<Database>) {
@@ -143,19 +155,32 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
 
     // ---- staff side ----
 
-    /** Bookings of the units (null = all) whose class falls between two São Paulo days. */
-    listByDays(unitIds: number[] | null, fromDay: string, toDay: string) {
+    /**
+     * How many bookings each São Paulo day between two days holds, for the units (null =
+     * all): the staff list's day links, in one GROUP BY.
+     */
+    async countByDay(unitIds: number[] | null, fromDay: string, toDay: string): Promise<Map<string, number>> {
       let q = db
         .selectFrom('aulas_experimentais as b')
+        .where(inDays(fromDay, toDay))
+        .select(['b.dia', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('b.dia');
+      if (unitIds) q = unitIds.length ? q.where('b.unidade_id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
+      return new Map((await q.execute()).map((r) => [r.dia, Number(r.n)]));
+    },
+
+    /** One page of a São Paulo day's bookings of the units (null = all), by start time. */
+    listDay(unitIds: number[] | null, day: string, limit: number, offset: number) {
+      let q = db
+        .selectFrom('aulas_experimentais as b')
+        .where(inDays(day, day))
         .innerJoin('unidades as u', 'u.id', 'b.unidade_id')
         .select([
           'b.id', 'b.unidade_id', 'u.nome as unidade', 'b.atividade', 'b.inicio_em', 'b.fim_em', 'b.dia', 'b.nome',
           'b.whatsapp', 'b.email', 'b.status', 'b.anonimizado_em', 'b.criado_em',
-        ])
-        .where('b.dia', '>=', fromDay)
-        .where('b.dia', '<=', toDay);
+        ]);
       if (unitIds) q = unitIds.length ? q.where('b.unidade_id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
-      return q.orderBy('b.inicio_em').orderBy('b.id').execute();
+      return q.orderBy('b.inicio_em').orderBy('b.id').limit(limit).offset(offset).execute();
     },
 
     async setStatus(id: number, status: BookingStatus, userId: number, nowIso: string): Promise<void> {

@@ -10,9 +10,10 @@ import { csvStream } from '../../lib/csv';
 import { accessibleUnits, unitScope } from '../identity/access';
 import { echoValue, parseInteger, toId } from '../../lib/form/index';
 import { ListQuery } from '../../staff/list';
+import { parsePage } from '../../lib/pagination';
 import { spDay } from './slots';
-import { capacityFields, isStatus, resolveWeeks, type StaffService } from './staff.service';
-import { BookingListPage, CAPACITY_PATH, CapacityPage, FUNNEL_PATH, funnelCsv, FunnelPage, STAFF_PATH } from './staff.view';
+import { capacityFields, isStatus, isValidDay, resolveWeeks, type StaffService } from './staff.service';
+import { BookingListPage, bookingListHref, CAPACITY_PATH, CapacityPage, FUNNEL_PATH, funnelCsv, FunnelPage, STAFF_PATH } from './staff.view';
 
 // Ids and days are judged by the form kit (toId, isDay) in the handlers, not by schema patterns.
 const OptionalId = Type.Optional(Type.String({ maxLength: 20 }));
@@ -37,6 +38,25 @@ function filterScope(request: FastifyRequest, raw: string | undefined): { refuse
   return scope.forbidden ? { refused: 'acesso' } : { refused: false, unitIds: scope.unitIds };
 }
 
+/**
+ * Where a status change goes back to: the bookings list with the unit, day, text filter and
+ * page the form carried, each checked and rebuilt (never an address taken as posted).
+ */
+function returnAddress(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.length > 300) return STAFF_PATH;
+  const at = raw.indexOf('?');
+  if ((at < 0 ? raw : raw.slice(0, at)) !== STAFF_PATH) return STAFF_PATH;
+  const params = new URLSearchParams(at < 0 ? '' : raw.slice(at + 1));
+  const unitId = toId(params.get('unidade_id') ?? '');
+  const dia = params.get('dia') ?? '';
+  return bookingListHref({
+    unidadeId: unitId === null ? undefined : String(unitId),
+    dia: isValidDay(dia) ? dia : undefined,
+    q: listParam(params.get('q')?.trim(), 100),
+    page: parsePage(params.get('pagina') ?? ''),
+  });
+}
+
 const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
   sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
 
@@ -45,18 +65,23 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   const privatePage = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
   const visibleUnits = async (request: FastifyRequest) => accessibleUnits(request.staff!, await service.units(null));
 
-  r.get(STAFF_PATH, { schema: { querystring: Type.Object({ unidade_id: OptionalId, salvo: OptionalId }) }, preHandler: app.requireStaff }, async (request, reply) => {
+  // `q` and `pagina` as the other staff lists take them (staff/list.ts ListQuery).
+  const ListFields = { q: ListQuery.properties.q, pagina: ListQuery.properties.pagina };
+  const BookingsQuery = Type.Object({ unidade_id: OptionalId, dia: OptionalDay, salvo: OptionalId, ...ListFields });
+
+  r.get(STAFF_PATH, { schema: { querystring: BookingsQuery }, preHandler: app.requireStaff }, async (request, reply) => {
     const q = request.query;
     const scope = filterScope(request, q.unidade_id);
     if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
+    const list = await service.dayList(scope.unitIds, q, now());
     privatePage(reply);
     return reply.page(
       h(BookingListPage, {
         staff: staffLayout(request, reply),
         units: await visibleUnits(request),
         unidadeId: q.unidade_id ?? '',
-        days: await service.days(scope.unitIds, now()),
-        recent: (await service.funnel(scope.unitIds, resolveWeeks(undefined, undefined, spDay(now())).weeks.slice(-4))).total,
+        list,
+        recent: (await service.funnel(scope.unitIds, resolveWeeks(undefined, undefined, list.today).weeks.slice(-4), list.q)).total,
         saved: toId(q.salvo),
         brandName: app.config.brandName,
       }),
@@ -71,12 +96,10 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
     const result = await service.setStatus(request.staff!, id, body.status, now());
     if (result === 'missing') return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
     if (result === 'forbidden') return forbidden(request, reply);
-    const back = typeof body.voltar === 'string' && /^\/admin\/aulas-experimentais(\?unidade_id=[1-9]\d{0,9})?$/.test(body.voltar) ? body.voltar : STAFF_PATH;
+    const back = returnAddress(body.voltar);
     return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}salvo=${id}#agendamento-${id}`, 303);
   });
 
-  // `q` and `pagina` as the other staff lists take them (staff/list.ts ListQuery).
-  const ListFields = { q: ListQuery.properties.q, pagina: ListQuery.properties.pagina };
   const FunnelQuery = Type.Object({ unidade_id: OptionalId, de: OptionalDay, ate: OptionalDay, q: ListFields.q });
   const FunnelPageQuery = Type.Object({ ...FunnelQuery.properties, pagina: ListFields.pagina });
 

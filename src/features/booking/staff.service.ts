@@ -4,8 +4,8 @@ import { canAccessUnit, scopeUnits, type StaffUser } from '../identity/access';
 import type { Transactional } from '../../db/transactional';
 import { STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
 import { isDay, parseInteger, toId } from '../../lib/form/index';
-import { pageRows } from '../../lib/pagination';
-import { filterRows, listPage, type ListState } from '../../staff/list';
+import { pageRows, pageWindow, type PageWindow } from '../../lib/pagination';
+import { filterRows, LIST_PAGE_SIZE, listPage, type ListState } from '../../staff/list';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
 
 export { STATUSES };
@@ -20,7 +20,7 @@ export function isStatus(v: unknown): v is BookingStatus {
   return typeof v === 'string' && (STATUSES as readonly string[]).includes(v);
 }
 
-/** Past days the list shows below today and the coming days. */
+/** The bookings list's window: the past days and the coming days around today (22 days). */
 export const LIST_PAST_DAYS = 14;
 export const LIST_FUTURE_DAYS = 7;
 export const MAX_CAPACITY = 50;
@@ -53,12 +53,32 @@ export function capacityFields(body: Record<string, unknown>): { id: number; nam
 }
 export const capacityField = (unitId: number) => `vagas[${unitId}]`;
 
-export type BookingListRow = Awaited<ReturnType<BookingRepository['listByDays']>>[number];
-export interface BookingDay {
+export type BookingListRow = Awaited<ReturnType<BookingRepository['listDay']>>[number];
+/** A day of the list's window, as its navigation links it. */
+export interface BookingDayLink {
   day: string;
   label: string;
   when: 'hoje' | 'proximos' | 'anteriores';
+  count: number;
+}
+/** What the bookings list asks for: the day, the page of it and the unit text filter. */
+export interface BookingListQuery {
+  dia?: string;
+  pagina?: string;
+  q?: string;
+}
+/** The bookings list: the window's days with their counts, and one page of the chosen day. */
+export interface BookingDayList {
+  today: string;
+  /** the day shown */
+  day: BookingDayLink;
+  /** why the day shown is not the one asked: not a date (today instead) or outside the window (its nearest end) */
+  dayFallback: 'invalida' | 'fora' | null;
+  /** today, the coming days, then the past days (most recent first) */
+  days: BookingDayLink[];
   bookings: BookingListRow[];
+  page: PageWindow;
+  q: string;
 }
 
 export interface FunnelCounts {
@@ -106,17 +126,27 @@ export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: st
 
 export function createStaffService(repo: Transactional<BookingRepository>) {
   const service = {
-    /** Today first, then the coming days, then the past days (most recent first). */
-    async days(unitIds: number[] | null, now: Date): Promise<BookingDay[]> {
+    /**
+     * One day of the window (`dia`, default today) and one page of its bookings, by start
+     * time; the day links' counts come from one GROUP BY. `q` narrows the units (name,
+     * neighbourhood, city, UF) before the queries, as the other unit lists filter.
+     */
+    async dayList(unitIds: number[] | null, query: BookingListQuery, now: Date): Promise<BookingDayList> {
       const today = spDay(now);
-      const rows = await repo.listByDays(unitIds, addDays(today, -LIST_PAST_DAYS), addDays(today, LIST_FUTURE_DAYS));
-      const byDay = new Map<string, BookingListRow[]>();
-      for (const r of rows) byDay.set(r.dia, [...(byDay.get(r.dia) ?? []), r]);
-      if (!byDay.has(today)) byDay.set(today, []);
-      const rank = (d: string) => (d === today ? 0 : d > today ? 1 : 2);
-      return [...byDay.keys()]
-        .sort((a, b) => rank(a) - rank(b) || (rank(a) === 2 ? b.localeCompare(a) : a.localeCompare(b)))
-        .map((day) => ({ day, label: dayLabel(day), when: day === today ? 'hoje' : day > today ? 'proximos' : 'anteriores', bookings: byDay.get(day)! }));
+      const first = addDays(today, -LIST_PAST_DAYS);
+      const last = addDays(today, LIST_FUTURE_DAYS);
+      const q = (query.q ?? '').trim();
+      const ids = q ? filterRows(await repo.units(unitIds), q, unitText).map((u) => u.id) : unitIds;
+      const asked = query.dia?.trim() || today;
+      const valid = isValidDay(asked);
+      // Outside the window: its nearest end (a list left open past midnight comes back to a day still shown).
+      const day = !valid ? today : asked < first ? first : asked > last ? last : asked;
+      const counts = await repo.countByDay(ids, first, last);
+      const link = (d: string): BookingDayLink => ({ day: d, label: dayLabel(d), when: d === today ? 'hoje' : d > today ? 'proximos' : 'anteriores', count: counts.get(d) ?? 0 });
+      const days = [today, ...Array.from({ length: LIST_FUTURE_DAYS }, (_, i) => addDays(today, i + 1)), ...Array.from({ length: LIST_PAST_DAYS }, (_, i) => addDays(today, -i - 1))].map(link);
+      const page = pageWindow(counts.get(day) ?? 0, LIST_PAGE_SIZE, query.pagina);
+      const bookings = page.total ? await repo.listDay(ids, day, page.size, page.offset) : [];
+      return { today, day: link(day), dayFallback: !valid ? 'invalida' : day !== asked ? 'fora' : null, days, bookings, page, q };
     },
 
     /** Marks a booking; 'forbidden' for another unit's booking, 'missing' when gone. */
