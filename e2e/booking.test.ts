@@ -102,12 +102,18 @@ it('books a trial class on a 360 px phone, gets the .ics, and staff mark attenda
 
   await page.getByRole('link', { name: 'Agendamentos' }).click();
   await page.waitForURL(/\/admin\/aulas-experimentais$/);
+  // Today is shown first; the booked class's day is one of the day links, with its count.
+  await expect(page.getByRole('heading', { level: 2, name: /^Hoje, / }).isVisible()).resolves.toBe(true);
+  const dayLink = page.getByRole('navigation', { name: 'Dias' }).locator(`a[href$="dia=${day}"]`);
+  await expect(dayLink.textContent()).resolves.toMatch(/1 agendamento$/);
+  await dayLink.click();
+  await page.waitForURL(new RegExp(`dia=${day}$`));
   const item = page.locator('.booking-list > li', { hasText: 'Renata Alves' });
   await expect(item.isVisible()).resolves.toBe(true);
   await expect(item.getByRole('link', { name: /WhatsApp/ }).getAttribute('href')).resolves.toMatch(/^https:\/\/wa\.me\/5511977771234\?text=/);
   await expectNoA11yViolations(page);
   await item.getByRole('button', { name: /^Compareceu/ }).click();
-  await page.waitForURL(/salvo=/);
+  await page.waitForURL(new RegExp(`dia=${day}&salvo=`));
   await expect(page.getByText('Situação do agendamento atualizada.').isVisible()).resolves.toBe(true);
   await expect(page.locator('.booking-list > li', { hasText: 'Renata Alves' }).locator('.badge').textContent()).resolves.toBe('Compareceu');
 

@@ -64,42 +64,48 @@ async function book(unit: number, opts: { email?: string; minDaysAhead?: number;
   return out.booking;
 }
 
-async function postStatus(cookie: string, id: number, status: string) {
+async function postStatus(cookie: string, id: number, status: string, voltar = '/admin/aulas-experimentais') {
   const token = await staffToken(ctx.app, cookie, '/admin/aulas-experimentais');
   return ctx.app.inject({
     method: 'POST',
     url: `/admin/aulas-experimentais/${id}/status`,
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({ csrf_token: token, status, voltar: '/admin/aulas-experimentais' }),
+    payload: form({ csrf_token: token, status, voltar }),
   });
 }
 
 describe('bookings by day', () => {
-  it('a manager sees their units only, today first; marks attendance; another unit is 403', async () => {
+  it('a manager sees their units only, one day at a time (today by default); marks attendance; another unit is 403', async () => {
     const mine = await book(1);
     const other = await book(2);
-    const page = await ctx.app.inject({ url: '/admin/aulas-experimentais', headers: { cookie: manager } });
-    expect(page.statusCode).toBe(200);
-    expect(page.headers['cache-control']).toContain('no-store');
+    const day = `/admin/aulas-experimentais?dia=${mine.dia}`;
+    const first = await ctx.app.inject({ url: '/admin/aulas-experimentais', headers: { cookie: manager } });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toContain('no-store');
+    // today is shown; the booking's day is a link with its count, after today's
+    expect(first.body).toContain(`<h2 id="dia-escolhido">Hoje, `);
+    expect(first.body).not.toContain(mine.nome);
+    expect(first.body.indexOf('<h2 id="dias-hoje">Hoje</h2>')).toBeLessThan(first.body.indexOf('<h2 id="dias-proximos">Próximos dias</h2>'));
+    expect(first.body).toMatch(new RegExp(`<a href="${day.replace('?', '\\?')}">[^<]+<span class="badge">1<span class="visually-hidden"> agendamento</span>`));
+    const page = await ctx.app.inject({ url: day, headers: { cookie: manager } });
+    expect(other.dia).toBe(mine.dia); // the same day: the scope, not the day, hides the other unit's
     expect(page.body).toContain(mine.nome);
     expect(page.body).not.toContain(other.nome);
-    expect(page.body.indexOf('<h2>Hoje</h2>')).toBeLessThan(page.body.indexOf('<h2>Próximos dias</h2>'));
-    expect(page.body.indexOf('<h2>Próximos dias</h2>')).toBeLessThan(page.body.indexOf(mine.nome));
     expect(page.body).toContain(`https://wa.me/${mine.whatsapp!.slice(1)}?text=`);
     expect((await ctx.app.inject({ url: '/admin/aulas-experimentais?unidade_id=2', headers: { cookie: manager } })).statusCode).toBe(403);
 
-    const res = await postStatus(manager, mine.id, 'compareceu');
+    const res = await postStatus(manager, mine.id, 'compareceu', day);
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe(`/admin/aulas-experimentais?salvo=${mine.id}#agendamento-${mine.id}`);
+    expect(res.headers.location).toBe(`${day}&salvo=${mine.id}#agendamento-${mine.id}`);
     const row = await ctx.db.selectFrom('aulas_experimentais').select(['status', 'status_por']).where('id', '=', mine.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('compareceu');
     expect((await postStatus(manager, other.id, 'compareceu')).statusCode).toBe(403);
     expect((await postStatus(manager, mine.id, 'sumiu')).statusCode).toBe(422);
     expect((await postStatus(manager, 999999, 'compareceu')).statusCode).toBe(404);
 
-    const all = await ctx.app.inject({ url: '/admin/aulas-experimentais', headers: { cookie: admin } });
-    expect(all.body).toContain(mine.nome);
+    const all = await ctx.app.inject({ url: `/admin/aulas-experimentais?dia=${other.dia}`, headers: { cookie: admin } });
     expect(all.body).toContain(other.nome);
+    expect((await ctx.app.inject({ url: day, headers: { cookie: admin } })).body).toContain(mine.nome);
     expect((await ctx.app.inject({ url: '/admin/aulas-experimentais' })).statusCode).toBe(303);
   });
 
