@@ -2,7 +2,9 @@
 // and thousands of bookings in the 22-day window. One day at a time (today by default), 50
 // bookings a page in SQL, day links with counts that keep the filters, the status POST back
 // to the same day and page, unit scope, and no 5xx on bad `dia` / `pagina`. Both engines.
+import type { Insertable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AulasExperimentaisTable } from '../src/db/types';
 import { seedLargeCatalog } from '../src/db/seeds/large';
 import { addDays, mondayOf, spDay, spInstant } from '../src/features/booking/slots';
 import { createTestApp, type TestContext } from './helpers/app';
@@ -29,7 +31,7 @@ beforeAll(async () => {
   mine = unitIds.filter((_, i) => i % 30 === 0); // 10 units
   today = spDay(new Date());
   const now = new Date().toISOString();
-  const rows = [];
+  const rows: Insertable<AulasExperimentaisTable>[] = [];
   // the window (14 days back, 7 ahead) and one day outside each end, which no count may include
   for (let offset = -15; offset <= 8; offset++) {
     const dia = addDays(today, offset);
@@ -157,7 +159,7 @@ describe('bookings list at 300 units and 3,600 bookings', () => {
       [`${LIST}/../../fora`, LIST],
       [`${LIST}?dia=ontem&pagina=-3&unidade_id=x&q=${'a'.repeat(101)}`, LIST],
       [`${LIST}?dia=${day}&pagina=2&extra=1`, `${LIST}?dia=${day}&pagina=2`],
-    ]) {
+    ] as const) {
       expect((await postStatus(admin, ids[1]!, voltar)).headers.location, voltar).toBe(`${location}${location.includes('?') ? '&' : '?'}salvo=${ids[1]}#agendamento-${ids[1]}`);
     }
   });
