@@ -9,6 +9,7 @@ import { canAccessUnit, scopeUnits, unitScope, accessibleUnits } from '../src/fe
 import { createHashQueue, HashQueueFullError, HASH_CONCURRENCY, HASH_MAX_WAITING, passwordHashQueue } from '../src/features/identity/hash-queue';
 import { hashCounters } from '../src/features/identity/password';
 import { sessionKey } from '../src/features/identity/sessions';
+import { RESET_ANSWER_FLOOR_MS } from '../src/features/identity/password-reset.service';
 import { createTestApp, type TestContext } from './helpers/app';
 import { TEST_ENGINE } from './helpers/db';
 import { createDb } from '../src/db/index';
@@ -362,6 +363,17 @@ describe('password reset by e-mail', () => {
     const form = await t.app.inject(RESET_URL);
     expect(form.statusCode).toBe(200);
     expect(form.body).toContain('name="email"');
+  });
+
+  it('takes as long for an unknown address as for an account (no timing tells them apart)', async () => {
+    const u = await createStaffUser(t.db);
+    for (const [email, ip] of [[u.email, '10.31.0.1'], ['ninguem-mesmo@example.com', '10.31.0.2'], [u.email.toUpperCase(), '10.31.0.3']] as const) {
+      const started = performance.now();
+      const res = await askReset(email, ip);
+      expect(res.statusCode).toBe(200);
+      // storing the token and the mail for the account fits inside the floor, so both wait for it
+      expect(performance.now() - started, email).toBeGreaterThanOrEqual(RESET_ANSWER_FLOOR_MS - 5);
+    }
   });
 
   it('answers the same whether the address exists or not; sends a single-use link valid once', async () => {

@@ -17,6 +17,12 @@ export const RESET_TOKEN_MS = 30 * 60 * 1000;
 export const RESET_MAX_PER_ADDRESS = 5;
 export const RESET_MAX_PER_EMAIL = 3;
 export const RESET_WINDOW_MS = 15 * 60 * 1000;
+/**
+ * The shortest time a request's "done" answer takes. For an active account the token and
+ * the mail are stored first (a transaction, ~1 ms), for any other address nothing is: without
+ * a floor the answer's timing would tell whether the address has an account.
+ */
+export const RESET_ANSWER_FLOOR_MS = 250;
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -29,6 +35,13 @@ let explainedNoSmtp = false;
 export function createPasswordResetService(deps: { repo: IdentityRepository; config: Pick<Config, 'smtp'>; log: Pick<FastifyBaseLogger, 'info' | 'warn'> }) {
   const { repo } = deps;
 
+  /** "done" once RESET_ANSWER_FLOOR_MS have passed since `start` (performance.now()). */
+  const done = async (start: number): Promise<ResetRequestResult> => {
+    const wait = RESET_ANSWER_FLOOR_MS - (performance.now() - start);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return { kind: 'done' };
+  };
+
   return {
     /**
      * Records the request against the address and the e-mail typed (known or not, so the
@@ -37,6 +50,7 @@ export function createPasswordResetService(deps: { repo: IdentityRepository; con
      * "done" answer with nothing sent (nobody can flood a colleague's inbox).
      */
     async request(input: { email: string; ip: string; baseUrl: string; now?: Date }): Promise<ResetRequestResult> {
+      const start = performance.now();
       const now = input.now ?? new Date();
       const email = input.email.trim().toLowerCase();
       const byAddress = await repo.reserveAttempt([`senha-ip:${input.ip}`.slice(0, 300)], RESET_MAX_PER_ADDRESS, RESET_WINDOW_MS, now);
@@ -44,17 +58,17 @@ export function createPasswordResetService(deps: { repo: IdentityRepository; con
       const byEmail = await repo.reserveAttempt([`senha-conta:${email}`.slice(0, 300)], RESET_MAX_PER_EMAIL, RESET_WINDOW_MS, now);
       if (byEmail.locked) {
         deps.log.info('password reset: too many requests for one e-mail; nothing sent');
-        return { kind: 'done' };
+        return done(start);
       }
       if (!deps.config.smtp) {
         if (!explainedNoSmtp) {
           explainedNoSmtp = true;
           deps.log.warn('redefinição de senha por e-mail indisponível: defina SMTP_HOST; use npm run user:password');
         }
-        return { kind: 'done' };
+        return done(start);
       }
       const user = await repo.findByEmail(email);
-      if (!user || user.ativo !== 1) return { kind: 'done' };
+      if (!user || user.ativo !== 1) return done(start);
       const token = randomBytes(32).toString('base64url');
       const link = `${input.baseUrl}${RESET_PATH}?token=${token}`;
       await repo.transaction(async (trx, kysely) => {
@@ -76,7 +90,7 @@ export function createPasswordResetService(deps: { repo: IdentityRepository; con
         });
       });
       deps.log.info({ userId: user.id }, 'password reset link queued');
-      return { kind: 'done' };
+      return done(start);
     },
 
     /** Whether a link can still be used (the page shows the form or explains). */
