@@ -167,7 +167,9 @@ describe('funnel', () => {
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.charCodeAt(0)).toBe(0xfeff);
     const weekBr = `${week.slice(8, 10)}/${week.slice(5, 7)}/${week.slice(0, 4)}`;
-    expect(csv.body).toContain(`"'=HYPERLINK(""http://mal.example"")";${weekBr};8;4;2;1;50%;50%;50%;12,5%`);
+    const unit4 = await ctx.db.selectFrom('unidades').select(['cidade', 'uf']).where('id', '=', 4).executeTakeFirstOrThrow();
+    expect(csv.body).toContain('Unidade;Cidade;UF;Semana (segunda-feira);');
+    expect(csv.body).toContain(`"'=HYPERLINK(""http://mal.example"")";${unit4.cidade};${unit4.uf};${weekBr};8;4;2;1;50%;50%;50%;12,5%`);
     await ctx.db.updateTable('unidades').set({ nome: unitName }).where('id', '=', 4).execute();
 
     // Unit scope applies to the funnel and its export too.

@@ -135,6 +135,14 @@ describe('the unit form with 3,000 plans', () => {
     expect(res.statusCode).toBe(303);
     expect(await planIdsOf(unitId)).toEqual([...linked.filter((id) => id !== dropped), result.id, elsewhere].sort((a, b) => a - b));
 
+    // a plan the form did not show cannot be linked by adding it to the POST (stale or crafted)
+    const unshown = (await t.db.selectFrom('planos').select('id').where('nome', 'like', 'Plano Mensal Salvador%').orderBy('id').executeTakeFirstOrThrow()).id;
+    const before = await planIdsOf(unitId);
+    expect(before).not.toContain(unshown);
+    const crafted = await post(url, [...without(form2, (k, v) => k === 'planos' && v === String(dropped)), ['planos', String(result.id)], ['planos', String(unshown)]]);
+    expect(crafted.statusCode).toBe(303);
+    expect(await planIdsOf(unitId)).toEqual(before);
+
     // a client that sends no planos_exibidos sends the whole list (the form's old contract)
     const whole = await post(url, [...without(form2, (k) => k === 'planos' || k === 'planos_exibidos'), ['planos', '1']]);
     expect(whole.statusCode).toBe(303);

@@ -11,9 +11,9 @@ let t: TestContext;
 let admin: string;
 let manager: string;
 /** every unit by name, the order of both pages */
-let units: { id: number; nome: string; cidade: string }[];
+let units: { id: number; nome: string; cidade: string; uf: string }[];
 /** the manager's units: two in Recife, one in São Paulo */
-let mine: { id: number; nome: string; cidade: string }[];
+let mine: { id: number; nome: string; cidade: string; uf: string }[];
 /** clicks stored per unit in the last 8 weeks (the report's default) */
 const clicks = new Map<number, number>();
 const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
@@ -29,7 +29,7 @@ beforeAll(async () => {
   t = await createTestApp({ seed: false });
   await seedLargeCatalog(t.db, { units: 300, plans: 3000 });
   const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
-  units = (await t.db.selectFrom('unidades').select(['id', 'nome', 'cidade']).execute()).sort(
+  units = (await t.db.selectFrom('unidades').select(['id', 'nome', 'cidade', 'uf']).execute()).sort(
     (a, b) => collator.compare(a.nome, b.nome) || collator.compare(a.cidade, b.cidade) || a.id - b.id,
   );
   // none of them among the 30 units of the attention queue below
@@ -164,12 +164,12 @@ describe('/admin (staff home) at chain scale', () => {
     const first = units[0]!;
     expect(home.body).toContain(`data-fila-mais="${first.id}"`);
     expect(home.body).toContain('Mais 2 nesta unidade.');
-    expect(home.body).toContain(`href="/admin/pesquisa?unidade_id=${first.id}&amp;categoria=pendentes"`);
+    expect(home.body).toMatch(new RegExp(`href="/admin/pesquisa\\?unidade_id=${first.id}&amp;categoria=pendentes&amp;de=\\d{4}-\\d{2}-\\d{2}"`));
     expect(home.body).toContain(`href="/admin/mensagens?unidade_id=${first.id}"`);
     // 20 more of the 30, and the manager's unit: 21 units, 21 items
     expect(home.body).toContain('Mais 21 unidades com 21 itens esperando.');
     expect(home.body).toContain('37 itens esperando em 31 unidades');
-    expect(home.body).toContain('href="/admin/pesquisa?categoria=pendentes"');
+    expect(home.body).toMatch(/href="\/admin\/pesquisa\?categoria=pendentes&amp;de=\d{4}-\d{2}-\d{2}"/);
     // the linked list is the queue's: a detractor handled or without a comment is not in it
     await t.db.insertInto('respostas_nps').values([
       { unidade_id: first.id, nota_nps: 3, comentario: 'Já tratada', criado_em: ago(20), nome_cliente: 'Cliente T', tratada_em: ago(10) },
@@ -243,15 +243,16 @@ describe('the staff pages\' unit filter at chain scale', () => {
       const res = await as(admin)(path);
       expect(res.statusCode, path).toBe(200);
       const found = groups(res.body);
-      const cities = [...new Set(units.map((u) => u.cidade))];
+      const cityOf = (u: { cidade: string; uf: string }) => `${u.cidade}/${u.uf}`;
+      const cities = [...new Set(units.map(cityOf))];
       expect(found.map((g) => g.cidade).sort(), path).toEqual(cities.sort());
       for (const g of found) {
-        expect(g.ids.sort(), `${path} ${g.cidade}`).toEqual(units.filter((u) => u.cidade === g.cidade).map((u) => u.id).sort());
+        expect(g.ids.sort(), `${path} ${g.cidade}`).toEqual(units.filter((u) => cityOf(u) === g.cidade).map((u) => u.id).sort());
       }
     }
     // a manager's select: only their units, still under their cities
     const mineGroups = groups((await as(manager)('/admin/pesquisa')).body);
-    expect(mineGroups.map((g) => g.cidade).sort()).toEqual(['Recife', 'São Paulo']);
+    expect(mineGroups.map((g) => g.cidade).sort()).toEqual(['Recife/PE', 'São Paulo/SP']);
     expect(mineGroups.flatMap((g) => g.ids).sort()).toEqual(mine.map((u) => u.id).sort());
   });
 });

@@ -24,7 +24,7 @@ export function ListFilter({ list, label, noun = ['cadastro', 'cadastros'] }: { 
       {list.q ? <a href={list.path}>Limpar filtro</a> : null}
       <p class="muted">
         {list.total === 1 ? `1 ${noun[0]}` : `${list.total} ${noun[1]}`}
-        {list.q ? ` contêm “${list.q}”` : ''}
+        {list.q ? ` ${list.total === 1 ? 'contém' : 'contêm'} “${list.q}”` : ''}
       </p>
     </form>
   );

@@ -5,6 +5,7 @@ import type { Transactional } from '../../db/transactional';
 import { STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
 import { isDay, parseInteger, toId } from '../../lib/form/index';
 import { pageRows, pageWindow, type PageWindow } from '../../lib/pagination';
+import { compareText } from '../../lib/text';
 import { filterRows, LIST_PAGE_SIZE, listPage, type ListState } from '../../staff/list';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
 
@@ -125,6 +126,10 @@ export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: st
 }
 
 export function createStaffService(repo: Transactional<BookingRepository>) {
+  // In pt-BR order, the same on both engines (SQL's ORDER BY nome is binary on SQLite and
+  // follows the collation on PostgreSQL, which would put other units on page 2).
+  const unitsOf = async (unitIds: number[] | null) =>
+    (await repo.units(unitIds)).sort((a, b) => compareText(a.nome, b.nome) || compareText(a.cidade, b.cidade) || a.id - b.id);
   const service = {
     /**
      * One day of the window (`dia`, default today) and one page of its bookings, by start
@@ -136,7 +141,7 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
       const first = addDays(today, -LIST_PAST_DAYS);
       const last = addDays(today, LIST_FUTURE_DAYS);
       const q = (query.q ?? '').trim();
-      const ids = q ? filterRows(await repo.units(unitIds), q, unitText).map((u) => u.id) : unitIds;
+      const ids = q ? filterRows(await unitsOf(unitIds), q, unitText).map((u) => u.id) : unitIds;
       const asked = query.dia?.trim() || today;
       const valid = isValidDay(asked);
       // Outside the window: its nearest end (a list left open past midnight comes back to a day still shown).
@@ -158,11 +163,11 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
       return 'ok';
     },
 
-    units: (unitIds: number[] | null) => repo.units(unitIds),
+    units: unitsOf,
 
     /** One page of this staff member's units for the capacity form, after the `q` filter. */
     async capacityList(staff: StaffUser, query: UnitListQuery, path: string): Promise<{ items: StaffUnit[]; list: ListState }> {
-      return listPage(await repo.units(scopeUnits(staff)), query, path, unitText);
+      return listPage(await unitsOf(scopeUnits(staff)), query, path, unitText);
     },
 
     /**
@@ -176,7 +181,7 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
       now: Date,
     ): Promise<'forbidden' | 'missing' | { ok: true; changed: number } | { ok: false; errors: Record<string, string>; units: StaffUnit[] }> {
       if (fields.some((f) => !canAccessUnit(staff, f.id))) return 'forbidden';
-      const units = fields.length ? await repo.units(fields.map((f) => f.id)) : [];
+      const units = fields.length ? await unitsOf(fields.map((f) => f.id)) : [];
       if (units.length !== new Set(fields.map((f) => f.id)).size) return 'missing';
       const errors: Record<string, string> = {};
       const values = new Map<number, number>();
@@ -206,7 +211,7 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
      * keeps the units whose name, neighbourhood, city or state contain it.
      */
     async funnel(unitIds: number[] | null, weeks: string[], q = '') {
-      const units = filterRows(await repo.units(unitIds), q.trim(), unitText);
+      const units = filterRows(await unitsOf(unitIds), q.trim(), unitText);
       const { clicks, bookings } = await repo.funnelRows(unitIds, weeks[0]!, weeks.at(-1)!);
       const key = (u: number, w: string) => `${u}|${w}`;
       const cells = new Map<string, FunnelCounts>();

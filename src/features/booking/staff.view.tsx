@@ -328,11 +328,14 @@ function FunnelTable({ id, labelledBy, columns, children }: { id: string; labell
 }
 
 export function funnelCsv(rows: FunnelRow[]) {
-  const header = ['Unidade', 'Semana (segunda-feira)', 'Cliques aula experimental', 'Agendamentos', 'Compareceram', 'Matricularam', 'Clique → agendamento', 'Agendamento → presença', 'Presença → matrícula', 'Clique → matrícula'];
+  // City and state beside the unit: a chain repeats unit names across cities.
+  const header = ['Unidade', 'Cidade', 'UF', 'Semana (segunda-feira)', 'Cliques aula experimental', 'Agendamentos', 'Compareceram', 'Matricularam', 'Clique → agendamento', 'Agendamento → presença', 'Presença → matrícula', 'Clique → matrícula'];
   async function* gen() {
     for (const r of rows) {
       yield [
         r.unidade,
+        r.cidade,
+        r.uf,
         weekLabel(r.semana),
         r.cliques,
         r.agendamentos,

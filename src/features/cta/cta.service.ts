@@ -2,6 +2,7 @@
 // member may see (admins every unit, managers their own).
 import { scopeUnits, unitScope, type StaffUser } from '../identity/access';
 import { pageRows } from '../../lib/pagination';
+import { compareText } from '../../lib/text';
 import { filterRows, LIST_PAGE_SIZE } from '../../staff/list';
 import { CTA_ACTIONS, lastWeeks, weekOf, type CtaAction } from './cta';
 import type { ActionCount, CtaRepository } from './cta.repository';
@@ -11,9 +12,8 @@ export const REPORT_WEEKS = [4, 8, 12, 26, 52];
 
 // Units by name as a reader expects ("Água Verde" among the A's) on both engines, whose
 // collations differ; then by city and id, since names repeat across cities.
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
 const byName = (a: { nome: string; cidade: string; id: number }, b: { nome: string; cidade: string; id: number }) =>
-  collator.compare(a.nome, b.nome) || collator.compare(a.cidade, b.cidade) || a.id - b.id;
+  compareText(a.nome, b.nome) || compareText(a.cidade, b.cidade) || a.id - b.id;
 
 export interface ReportFilters {
   /** `unidade_id`: one unit (null = every unit of the account) */

@@ -87,7 +87,7 @@ export function ClicksPage({ staff, report }: { staff: { name: string; csrfToken
       <p>
         <strong>{report.total}</strong> {report.total === 1 ? 'clique' : 'cliques'} no período
         {list.total === 1 ? ' em 1 unidade' : ` em ${list.total} unidades`}
-        {report.q ? ` que contêm “${report.q}”` : ''}.
+        {report.q ? ` que ${list.total === 1 ? 'contém' : 'contêm'} “${report.q}”` : ''}.
       </p>
 
       <section aria-labelledby="cliques-semana">

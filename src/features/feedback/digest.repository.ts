@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { inTransaction } from '../../db/index';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
 
 /** The SQL of the weekly digest: recipients, the figures, and the exactly-once claim. */
@@ -77,7 +78,7 @@ export function createDigestRepository(db: Kysely<Database>) {
      * returned.
      */
     async claimAndQueue(usuarioId: number, semana: string, mail: OutgoingMail, now: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const claimed = await trx
           .insertInto('resumos_semanais')
           .values({ usuario_id: usuarioId, semana, criado_em: now })

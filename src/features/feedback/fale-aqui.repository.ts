@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { inTransaction } from '../../db/index';
 import { createEnvioRepository } from '../envio/envio.repository';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
 
@@ -200,7 +201,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
 
     /** Opening a new message marks it read, once: the first reader is kept. */
     async markRead(id: number, userId: number, now: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const res = await trx
           .updateTable('fale_aqui')
           .set({ status: 'lida', lida_em: now, lida_por: userId, atualizado_em: now })
@@ -218,7 +219,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
      * and for an e-mail the outbox row, all in one transaction.
      */
     async addReply(reply: NewReply, mail: OutgoingMail | null): Promise<number> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const current = await trx.selectFrom('fale_aqui').select(['status', 'lida_em']).where('id', '=', reply.messageId).executeTakeFirstOrThrow();
         const outboxId = mail ? await enqueueMail(trx, mail) : null;
         const { id } = await trx
@@ -298,7 +299,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
 
     /** A status change by a staff member, with its history row (nothing when unchanged). */
     async setStatus(id: number, status: MessageStatus, userId: number, now: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const current = await trx.selectFrom('fale_aqui').select(['status', 'lida_em']).where('id', '=', id).executeTakeFirst();
         if (!current) return false;
         if (current.status === status) return true;

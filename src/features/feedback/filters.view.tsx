@@ -5,7 +5,7 @@ import { compareText } from '../../lib/text';
 export type StaffProps = LayoutProps['staff'];
 
 /** The "Unidade" filter: only the units this staff member may see, grouped by city (a chain repeats unit names across cities). */
-export function UnitFilter({ units, selected }: { units: { id: number; nome: string; cidade?: string }[]; selected: string }) {
+export function UnitFilter({ units, selected }: { units: { id: number; nome: string; cidade?: string; uf?: string }[]; selected: string }) {
   const option = (u: { id: number; nome: string }) => (
     <option value={String(u.id)} selected={selected === String(u.id)} key={u.id}>
       {u.nome}
@@ -13,9 +13,11 @@ export function UnitFilter({ units, selected }: { units: { id: number; nome: str
   );
   const byCity = new Map<string, { id: number; nome: string }[]>();
   for (const u of units) {
-    const list = byCity.get(u.cidade ?? '');
+    // by city and state: a city's name repeats across states
+    const city = u.cidade ? (u.uf ? `${u.cidade}/${u.uf}` : u.cidade) : '';
+    const list = byCity.get(city);
     if (list) list.push(u);
-    else byCity.set(u.cidade ?? '', [u]);
+    else byCity.set(city, [u]);
   }
   const grouped = byCity.size > 1 && !byCity.has('');
   return (

@@ -1,6 +1,7 @@
 import { Layout } from '../../views/layout';
 import { PageLinks } from '../../views/table';
-import { formatDateTime } from '../../lib/time';
+import { formatDateTime, saoPauloDay } from '../../lib/time';
+import { DETRACTOR_WINDOW_DAYS } from './attention.service';
 import type { StaffProps } from './filters.view';
 import type { HomeQueue, ToolsPage } from './home.service';
 import { formatDuration } from './messages-admin.service';
@@ -13,8 +14,9 @@ const excerpt = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n)}…` : 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The full paged lists behind the queue: detractors (the report's 90 days) and messages, of one unit or all. */
-/** The report's list of the detractors still waiting: the queue's rule and its 90 days (the report's default period). */
-const detractorsHref = (unidadeId: number | null) => `${REPORT_PATH}?${unidadeId !== null ? `unidade_id=${unidadeId}&` : ''}categoria=pendentes`;
+/** The report's list of the detractors still waiting: the queue's rule, from the São Paulo day its window starts. */
+const detractorsHref = (unidadeId: number | null, now: Date) =>
+  `${REPORT_PATH}?${unidadeId !== null ? `unidade_id=${unidadeId}&` : ''}categoria=pendentes&de=${saoPauloDay(new Date(now.getTime() - DETRACTOR_WINDOW_DAYS * 86_400_000))}`;
 const messagesHref = (unidadeId: number | null) => (unidadeId !== null ? `${INBOX_PATH}?unidade_id=${unidadeId}` : INBOX_PATH);
 
 /** The tools list's address: its filter and page, back at the list (#unidades). */
@@ -78,7 +80,7 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
               <p data-fila-mais={g.unidadeId ?? ''}>
                 Mais {g.total - g.items.length} nesta unidade. Ver todos:{' '}
                 {g.detractors ? (
-                  <a href={detractorsHref(g.unidadeId)}>
+                  <a href={detractorsHref(g.unidadeId, now)}>
                     detratores<span class="visually-hidden"> · {g.unidade}</span>
                   </a>
                 ) : null}
@@ -95,7 +97,7 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
         {queue.moreUnits ? (
           <p class="card" data-fila-outras="">
             Mais {plural(queue.moreUnits, 'unidade', 'unidades')} com {plural(queue.moreItems, 'item esperando', 'itens esperando')}. Ver todos:{' '}
-            <a href={detractorsHref(null)}>detratores de todas as unidades</a> · <a href={messagesHref(null)}>mensagens de todas as unidades</a>
+            <a href={detractorsHref(null, now)}>detratores de todas as unidades</a> · <a href={messagesHref(null)}>mensagens de todas as unidades</a>
           </p>
         ) : null}
       </section>

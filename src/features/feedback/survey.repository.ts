@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { inTransaction } from '../../db/index';
 import { createEnvioRepository } from '../envio/envio.repository';
 
 export interface SurveyOption {
@@ -63,8 +64,8 @@ export function createSurveyRepository(db: Kysely<Database>) {
       return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').execute();
     },
 
-    async allUnits(): Promise<(UnitRef & { ativo: number })[]> {
-      return db.selectFrom('unidades').select(['id', 'nome', 'cidade', 'ativo']).orderBy('nome').execute();
+    async allUnits(): Promise<(UnitRef & { uf: string; ativo: number })[]> {
+      return db.selectFrom('unidades').select(['id', 'nome', 'cidade', 'uf', 'ativo']).orderBy('nome').execute();
     },
 
     async activeUnit(id: number): Promise<UnitRef | undefined> {
@@ -113,7 +114,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
      * If any statement fails the whole transaction is rolled back.
      */
     async insertResponses(records: NewSurveyResponse[]): Promise<(number | null)[]> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const ids: (number | null)[] = [];
         const envios = createEnvioRepository(trx);
         for (const r of records) {

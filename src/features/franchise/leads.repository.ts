@@ -1,7 +1,7 @@
 // Franchise leads, their status history and notes: the only place their SQL lives.
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, FranquiaLeadsTable } from '../../db/types';
-import { nowIso } from '../../db/index';
+import { inTransaction, nowIso } from '../../db/index';
 import type { OptionField } from './options';
 
 /** A lead as the form stores it: the table's columns but the ones the database or the panel sets. */
@@ -117,7 +117,7 @@ export function createLeadsRepository(db: Kysely<Database>) {
 
     /** Changes the status and records who did it, in one transaction. False when the lead is gone. */
     async setStatus(leadId: number, status: string, userId: number): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const lead = await trx.selectFrom('franquia_leads').select('status').where('id', '=', leadId).executeTakeFirst();
         if (!lead) return false;
         if (lead.status === status) return true;
@@ -132,7 +132,7 @@ export function createLeadsRepository(db: Kysely<Database>) {
     },
 
     async addNote(leadId: number, texto: string, userId: number): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const lead = await trx.selectFrom('franquia_leads').select('id').where('id', '=', leadId).executeTakeFirst();
         if (!lead) return false;
         const at = nowIso();
@@ -144,7 +144,7 @@ export function createLeadsRepository(db: Kysely<Database>) {
 
     /** Deletes the lead with its history and notes (LGPD erasure). */
     async delete(leadId: number): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         await trx.deleteFrom('franquia_leads_notas').where('lead_id', '=', leadId).execute();
         await trx.deleteFrom('franquia_leads_historico').where('lead_id', '=', leadId).execute();
         const res = await trx.deleteFrom('franquia_leads').where('id', '=', leadId).executeTakeFirst();

@@ -1,6 +1,7 @@
 // A unit's timetable: the week, add/edit/remove a class, copy another unit's week, and the
 // CSV upload with its preview.
 import { WEEKDAYS } from '../../../lib/time';
+import { compareText } from '../../../lib/text';
 import { errorId, fieldAria } from '../../../views/form';
 import { FieldError } from '../../../views/layout';
 import { Csrf, StaffErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps } from '../../../staff/form.view';
@@ -17,7 +18,6 @@ interface UnitRef {
 type Modality = { id: number; nome: string; ativo: number };
 type CopySource = { id: number; nome: string; cidade: string; uf: string };
 
-const cityCollator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
 
 /** "Copiar de": hundreds of units, one <optgroup> per city (type-ahead still finds a name). */
 function CopySourceSelect({ sources, errors }: { sources: CopySource[]; errors?: FieldErrors }) {
@@ -33,7 +33,7 @@ function CopySourceSelect({ sources, errors }: { sources: CopySource[]; errors?:
       <label for={id}>Copiar de</label>
       <select id={id} name="origem_id" {...fieldAria(id, error)}>
         <option value="">Escolha a unidade</option>
-        {[...byCity.keys()].sort(cityCollator.compare).map((city) => (
+        {[...byCity.keys()].sort(compareText).map((city) => (
           <optgroup label={city} key={city}>
             {byCity.get(city)!.map((u) => (
               <option value={String(u.id)} key={u.id}>

@@ -212,9 +212,10 @@ async function applyLinks(repo: ContentRepository, id: number, input: UnitInput,
   await repo.replaceHours(id, input.hours);
   await repo.replaceUnitAreas(id, await existing(input.areaIds, (x) => repo.findArea(x)));
   await repo.replaceUnitModalities(id, await existing(input.modalityIds, (x) => repo.findModality(x)));
-  const ticked = await existing(input.planIds, (x) => repo.findPlan(x));
-  // Plans the form did not show keep their link (a search shows a few of thousands).
+  // Plans the form did not show keep their link (a search shows a few of thousands), and
+  // only plans it showed can be linked: a stale or crafted POST cannot reach the others.
   const shown = input.shownPlanIds ? new Set(input.shownPlanIds) : null;
+  const ticked = await existing(shown ? input.planIds.filter((p) => shown.has(p)) : input.planIds, (x) => repo.findPlan(x));
   const kept = shown ? current.filter((p) => !shown.has(p)) : [];
   await repo.replaceUnitPlans(id, [...new Set([...kept, ...ticked])]);
 }
