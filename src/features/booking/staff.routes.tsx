@@ -13,7 +13,9 @@ import { ListQuery } from '../../staff/list';
 import { parsePage } from '../../lib/pagination';
 import { spDay } from './slots';
 import { capacityFields, isStatus, isValidDay, resolveWeeks, type StaffService } from './staff.service';
-import { BookingListPage, bookingListHref, CAPACITY_PATH, CapacityPage, FUNNEL_PATH, funnelCsv, FunnelPage, STAFF_PATH } from './staff.view';
+import { BookingListPage, bookingListHref, CAPACITY_PATH, FUNNEL_PATH, STAFF_PATH } from './staff.view';
+import { CapacityPage } from './capacity.view';
+import { funnelCsv, FunnelPage } from './funnel.view';
 
 // Ids and days are judged by the form kit (toId, isDay) in the handlers, not by schema patterns.
 const OptionalId = Type.Optional(Type.String({ maxLength: 20 }));
