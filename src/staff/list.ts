@@ -2,9 +2,18 @@
 // (accents and case ignored, every word must match) and pages of LIST_PAGE_SIZE rows.
 import Type from 'typebox';
 import { pageRows, type PageWindow } from '../lib/pagination';
-import { foldText } from '../lib/text';
+import { compareText, foldText } from '../lib/text';
 
 export const LIST_PAGE_SIZE = 50;
+
+/**
+ * Units in the order a staff list shows them, the same on both engines (SQL's ORDER BY is
+ * binary on SQLite and follows the collation on PostgreSQL): by name as a reader expects
+ * ("Água Verde" among the A's), then by city and id, since names repeat across cities.
+ */
+export function byUnitName(a: { nome: string; cidade: string; id: number }, b: { nome: string; cidade: string; id: number }): number {
+  return compareText(a.nome, b.nome) || compareText(a.cidade, b.cidade) || a.id - b.id;
+}
 
 export const ListQuery = Type.Object({
   ok: Type.Optional(Type.String({ maxLength: 40 })),

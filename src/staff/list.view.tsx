@@ -6,7 +6,8 @@ import { PageLinks } from '../views/table';
 export { DataTable, TableWrap } from '../views/table';
 
 type ListLinks = { path: string; q: string; params?: Record<string, string> };
-const listHref = (list: ListLinks, page: number) => {
+/** A list's address at `page`, keeping its filter and params. */
+export const listHref = (list: ListLinks, page: number) => {
   const params = new URLSearchParams(list.params);
   if (list.q) params.set('q', list.q);
   if (page > 1) params.set('pagina', String(page));

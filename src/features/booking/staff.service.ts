@@ -5,8 +5,7 @@ import type { Transactional } from '../../db/transactional';
 import { STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
 import { isDay, parseInteger, toId } from '../../lib/form/index';
 import { pageRows, pageWindow, type PageWindow } from '../../lib/pagination';
-import { compareText } from '../../lib/text';
-import { filterRows, LIST_PAGE_SIZE, listPage, type ListState } from '../../staff/list';
+import { byUnitName, filterRows, LIST_PAGE_SIZE, listPage, type ListState } from '../../staff/list';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
 
 export { STATUSES };
@@ -126,10 +125,8 @@ export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: st
 }
 
 export function createStaffService(repo: Transactional<BookingRepository>) {
-  // In pt-BR order, the same on both engines (SQL's ORDER BY nome is binary on SQLite and
-  // follows the collation on PostgreSQL, which would put other units on page 2).
-  const unitsOf = async (unitIds: number[] | null) =>
-    (await repo.units(unitIds)).sort((a, b) => compareText(a.nome, b.nome) || compareText(a.cidade, b.cidade) || a.id - b.id);
+  // In the staff lists' order, the same on both engines (page 2 holds the same units).
+  const unitsOf = async (unitIds: number[] | null) => (await repo.units(unitIds)).sort(byUnitName);
   const service = {
     /**
      * One day of the window (`dia`, default today) and one page of its bookings, by start

@@ -2,18 +2,12 @@
 // member may see (admins every unit, managers their own).
 import { scopeUnits, unitScope, type StaffUser } from '../identity/access';
 import { pageRows } from '../../lib/pagination';
-import { compareText } from '../../lib/text';
-import { filterRows, LIST_PAGE_SIZE } from '../../staff/list';
+import { byUnitName, filterRows, LIST_PAGE_SIZE } from '../../staff/list';
 import { CTA_ACTIONS, lastWeeks, weekOf, type CtaAction } from './cta';
 import type { ActionCount, CtaRepository } from './cta.repository';
 import type { ClicksReport } from './cta.view';
 
 export const REPORT_WEEKS = [4, 8, 12, 26, 52];
-
-// Units by name as a reader expects ("Água Verde" among the A's) on both engines, whose
-// collations differ; then by city and id, since names repeat across cities.
-const byName = (a: { nome: string; cidade: string; id: number }, b: { nome: string; cidade: string; id: number }) =>
-  compareText(a.nome, b.nome) || compareText(a.cidade, b.cidade) || a.id - b.id;
 
 export interface ReportFilters {
   /** `unidade_id`: one unit (null = every unit of the account) */
@@ -48,7 +42,7 @@ export function createCtaService(repo: CtaRepository) {
       if (unitScope(staff, f.unit).forbidden) return 'forbidden';
       const weekCount = REPORT_WEEKS.includes(f.weeks) ? f.weeks : 8;
       const scope = scopeUnits(staff);
-      const options = (await repo.units(scope)).sort(byName);
+      const options = (await repo.units(scope)).sort(byUnitName);
       const chosen = f.unit !== null ? options.filter((u) => u.id === f.unit) : options;
       const matching = filterRows(chosen, f.q, (u) => `${u.nome} ${u.cidade} ${u.uf}`);
       const { items, ...list } = pageRows(matching, f.pagina, LIST_PAGE_SIZE);

@@ -1,9 +1,8 @@
 // What the staff home shows at chain scale (hundreds of units): the attention queue cut to
 // the units waiting longest, each with its oldest items and links to the full paged lists;
 // the per-unit survey tools (poster, kiosk) filtered by name/city and paged.
-import { compareText } from '../../lib/text';
 import { pageRows, type PageWindow } from '../../lib/pagination';
-import { filterRows } from '../../staff/list';
+import { byUnitName, filterRows } from '../../staff/list';
 import type { AttentionGroup, AttentionQueue } from './attention.service';
 
 /** Units of the attention queue shown on the home (the ones waiting longest). */
@@ -43,7 +42,6 @@ export function homeQueue(queue: AttentionQueue): HomeQueue {
 
 // Units by name as a reader expects ("Água Verde" among the A's) on both engines, whose
 // collations differ; then by city and id, since names repeat across cities.
-const byName = (a: ToolUnit, b: ToolUnit) => compareText(a.nome, b.nome) || compareText(a.cidade, b.cidade) || a.id - b.id;
 
 export interface ToolUnit {
   id: number;
@@ -64,7 +62,7 @@ export interface ToolsPage<T extends ToolUnit = ToolUnit> {
  * the filter is offered once the units no longer fit on one page (or one is in use).
  */
 export function toolUnits<T extends ToolUnit>(units: readonly T[], q: string, pagina: unknown): ToolsPage<T> {
-  const matching = filterRows(units, q, (u) => `${u.nome} ${u.cidade}`).sort(byName);
+  const matching = filterRows(units, q, (u) => `${u.nome} ${u.cidade}`).sort(byUnitName);
   const { items, ...info } = pageRows(matching, pagina, TOOLS_PAGE_SIZE);
   return { items, list: { ...info, q, all: units.length }, filterable: units.length > TOOLS_PAGE_SIZE || q !== '' };
 }

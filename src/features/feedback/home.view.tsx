@@ -1,5 +1,6 @@
 import { Layout } from '../../views/layout';
 import { PageLinks } from '../../views/table';
+import { listHref } from '../../staff/list.view';
 import { formatDateTime, saoPauloDay } from '../../lib/time';
 import { DETRACTOR_WINDOW_DAYS } from './attention.service';
 import type { StaffProps } from './filters.view';
@@ -15,22 +16,17 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /** The full paged lists behind the queue: detractors (the report's 90 days) and messages, of one unit or all. */
 /** The report's list of the detractors still waiting: the queue's rule, from the São Paulo day its window starts. */
-const detractorsHref = (unidadeId: number | null, now: Date) =>
-  `${REPORT_PATH}?${unidadeId !== null ? `unidade_id=${unidadeId}&` : ''}categoria=pendentes&de=${saoPauloDay(new Date(now.getTime() - DETRACTOR_WINDOW_DAYS * 86_400_000))}`;
+const detractorsHref = (unidadeId: number | null, since: string) =>
+  `${REPORT_PATH}?${unidadeId !== null ? `unidade_id=${unidadeId}&` : ''}categoria=pendentes&de=${since}`;
 const messagesHref = (unidadeId: number | null) => (unidadeId !== null ? `${INBOX_PATH}?unidade_id=${unidadeId}` : INBOX_PATH);
 
 /** The tools list's address: its filter and page, back at the list (#unidades). */
-function toolsHref(q: string, pagina = 1): string {
-  const p = new URLSearchParams();
-  if (q) p.set('q', q);
-  if (pagina > 1) p.set('pagina', String(pagina));
-  const qs = p.toString();
-  return `${HOME_PATH}${qs ? `?${qs}` : ''}#unidades`;
-}
+const toolsHref = (q: string, pagina = 1) => `${listHref({ path: HOME_PATH, q }, pagina)}#unidades`;
 
 export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps; queue: HomeQueue; now: Date; tools: ToolsPage }) {
   const { list } = tools;
   const waitingUnits = queue.groups.length + queue.moreUnits;
+  const since = saoPauloDay(new Date(now.getTime() - DETRACTOR_WINDOW_DAYS * 86_400_000));
   return (
     <Layout title="Início" staff={staff}>
       <h1>Início</h1>
@@ -80,7 +76,7 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
               <p data-fila-mais={g.unidadeId ?? ''}>
                 Mais {g.total - g.items.length} nesta unidade. Ver todos:{' '}
                 {g.detractors ? (
-                  <a href={detractorsHref(g.unidadeId, now)}>
+                  <a href={detractorsHref(g.unidadeId, since)}>
                     detratores<span class="visually-hidden"> · {g.unidade}</span>
                   </a>
                 ) : null}
@@ -97,7 +93,7 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
         {queue.moreUnits ? (
           <p class="card" data-fila-outras="">
             Mais {plural(queue.moreUnits, 'unidade', 'unidades')} com {plural(queue.moreItems, 'item esperando', 'itens esperando')}. Ver todos:{' '}
-            <a href={detractorsHref(null, now)}>detratores de todas as unidades</a> · <a href={messagesHref(null)}>mensagens de todas as unidades</a>
+            <a href={detractorsHref(null, since)}>detratores de todas as unidades</a> · <a href={messagesHref(null)}>mensagens de todas as unidades</a>
           </p>
         ) : null}
       </section>
