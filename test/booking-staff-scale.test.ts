@@ -133,6 +133,10 @@ describe('capacity form at 300 units', () => {
     const again = await saveCapacities(admin, { ...fields, [`vagas[${a}]`]: '7', [`vagas[${b}]`]: '9', pagina: '2' });
     expect(again.headers.location).toBe(`${CAPACITY}?pagina=2&salvo=0`);
     expect(await audits()).toBe(auditsBefore + 2);
+    // a filter carried with a NUL is not carried back into an address that would be refused
+    const nul = await saveCapacities(admin, { ...fields, [`vagas[${a}]`]: '7', [`vagas[${b}]`]: '9', q: 'movimento\u0000', pagina: '2' });
+    expect(nul.headers.location).toBe(`${CAPACITY}?pagina=2&salvo=0`);
+    expect((await get(nul.headers.location as string)).statusCode).toBe(200);
   });
 
   it('a refused value saves nothing and shows the same page again, values kept and a message by each field', async () => {

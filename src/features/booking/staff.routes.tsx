@@ -8,7 +8,7 @@ import { sendError, sendInvalid } from '../../http/errors';
 import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
 import { accessibleUnits, unitScope } from '../identity/access';
-import { echoValue, parseInteger, toId } from '../../lib/form/index';
+import { echoValue, oneLine, parseInteger, toId } from '../../lib/form/index';
 import { ListQuery } from '../../staff/list';
 import { parsePage } from '../../lib/pagination';
 import { spDay } from './slots';
@@ -23,8 +23,11 @@ const OptionalDay = Type.Optional(Type.String({ maxLength: 20 }));
 const IdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
 const Body = Type.Record(Type.String(), Type.Unknown());
 
-/** A list's `q` / `pagina` carried by a form: a string no longer than the query string allows, or nothing. */
-const listParam = (raw: unknown, max: number) => (typeof raw === 'string' && raw.length <= max ? raw : undefined);
+/** A list's `q` or `pagina` carried by a form: one line through the form kit (no NUL or control character), or nothing. */
+const listParam = (raw: unknown, max: number) => {
+  const parsed = oneLine(raw, { max });
+  return parsed.ok && parsed.value ? parsed.value : undefined;
+};
 /** `salvo`: how many units a capacity save changed (at most one page of them). */
 const MAX_SAVED = 1000;
 
