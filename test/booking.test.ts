@@ -8,6 +8,8 @@ import { createBookingRepository } from '../src/features/booking/booking.reposit
 import { createBookingService } from '../src/features/booking/booking.service';
 import { addDays, spDay, weekdayOf } from '../src/features/booking/slots';
 import { parseIcs } from '../src/features/booking/ics';
+import { awayFromWindowEnd } from './helpers/rate-window';
+import { BOOKING_RATE_LIMIT } from '../src/features/booking/booking.routes';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -369,6 +371,7 @@ describe('a POST without envio_id (old pages, scripts)', () => {
 
 describe('rate limit', () => {
   it('at most 30 POSTs per address in 10 minutes, then 429 with Retry-After', async () => {
+    await awayFromWindowEnd(BOOKING_RATE_LIMIT.timeWindow);
     const page = await openForm();
     const send = () =>
       ctx.app.inject({ method: 'POST', url: '/aula-experimental?unidade=1', remoteAddress: '10.99.0.1', headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: page.token, nome: '' }) });

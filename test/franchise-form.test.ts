@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 import { OPTION_FIELDS, OPTION_FIELD_NAMES } from '../src/features/franchise/options';
+import { awayFromWindowEnd } from './helpers/rate-window';
+import { FORM_RATE_LIMIT } from '../src/features/franchise/form.routes';
 
 const URL = '/pages/Franquia/index.php';
 
@@ -201,6 +203,7 @@ describe('franchise form submission', () => {
   });
 
   it('limits submissions per address: 429 with Retry-After', async () => {
+    await awayFromWindowEnd(FORM_RATE_LIMIT.timeWindow);
     const addr = '10.60.0.1';
     let last = await submit(validLead(), { remoteAddress: addr });
     for (let i = 0; i < 10; i++) last = await submit(validLead({ nome_completo: i % 2 ? '' : 'Nome Válido' }), { remoteAddress: addr });

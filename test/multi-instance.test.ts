@@ -20,6 +20,8 @@ import { startSmtp, type TestSmtp } from './helpers/smtp';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { awayFromWindowEnd } from './helpers/rate-window';
+import { FORM_RATE_LIMIT } from '../src/features/franchise/form.routes';
 
 const FORM = '/pages/Franquia/index.php';
 const TRUST: Record<string, string> = { a: 'loopback', b: '1', c: '127.0.0.1,::1' };
@@ -133,6 +135,7 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
   });
 
   it('counts a rate limit once across instances, per client address from X-Forwarded-For', async () => {
+    await awayFromWindowEnd(FORM_RATE_LIMIT.timeWindow);
     const customer = nextClient();
     const statuses: number[] = [];
     const upstreams = new Set<string>();
