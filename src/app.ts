@@ -7,7 +7,8 @@ import dbPlugin from './http/db';
 import { lazyChildLogger, loggerOptions } from './http/logger';
 import { createRequestIdGenerator } from './http/request-id';
 import { schemaCompilers } from './http/schemas';
-import securityPlugin from './http/security';
+import securityPlugin, { HSTS } from './http/security';
+import { AnswerFront, serverWithFront } from './http/answer-front';
 import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
 import staticPlugin from './http/static';
@@ -44,10 +45,17 @@ export type App = FastifyInstance;
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const logger = options.logger ?? loggerOptions(config);
+  const trustProxy = fastifyTrustProxy(config.trustProxy);
+  const genReqId = createRequestIdGenerator();
+  // Repeats of the catalog's kept answers are answered before Fastify (docs/decisions/182).
+  // Requests logged line by line go through Fastify, which writes those lines.
+  let log: { isLevelEnabled?(level: string): boolean } = {};
+  const front = new AnswerFront({ requestId: genReqId, trustProxy, hsts: HSTS, logsRequests: () => log.isLevelEnabled?.('info') === true });
   const app = Fastify({
     logger,
-    trustProxy: fastifyTrustProxy(config.trustProxy),
-    genReqId: createRequestIdGenerator(),
+    trustProxy,
+    genReqId,
+    serverFactory: serverWithFront(front) as unknown as FastifyServerOptions['serverFactory'],
     // Without a logger Fastify's own factory skips children altogether.
     ...(logger ? { childLoggerFactory: lazyChildLogger as unknown as FastifyServerOptions['childLoggerFactory'] } : {}),
     bodyLimit: 1024 * 1024,
@@ -56,7 +64,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  log = app.log as typeof log;
   app.decorate('config', config);
+  app.decorate('answerFront', front);
+  // Shutting down: every request goes to Fastify, which refuses new ones and closes connections.
+  app.addHook('preClose', (done: () => void) => {
+    front.close();
+    done();
+  });
   // Path ids accept only the form kit's canonical id (before any route is added).
   app.addHook('onRoute', canonicalIdParams);
   const handle = options.db ?? createDb(config.database);
@@ -91,5 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** answers repeats of kept public answers before routing (http/answer-front.ts) */
+    answerFront: AnswerFront;
   }
 }

@@ -2,6 +2,7 @@
 // they are sent, and the catalog keeps its cached answers compressed per snapshot
 // (docs/decisions/160); both must agree on when a body is worth compressing.
 import zlib from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 
 /** Bodies smaller than this are sent as they are: the headers would eat the gain. */
 export const COMPRESS_THRESHOLD = 1024;
@@ -31,3 +32,24 @@ export const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|
  * third of a small answer's cost (docs/decisions/170).
  */
 export const ENCODED_BY_ROUTE = { compress: false, decompress: false } as const;
+
+/** Browsers send a handful of distinct Accept-Encoding values: each is parsed once. */
+const negotiated = new Map<string, CompressEncoding | null>();
+const NEGOTIATED_MAX = 256;
+
+/**
+ * The encoding @fastify/compress picks for an Accept-Encoding header, with the negotiator it
+ * uses: the highest q wins, br before gzip at the same q; q=0 refuses; `*` and `x-gzip` count
+ * as gzip (as compress rewrites them); null means identity.
+ */
+export function negotiateEncoding(header: string | undefined): CompressEncoding | null {
+  if (!header) return null;
+  let encoding = negotiated.get(header);
+  if (encoding !== undefined) return encoding;
+  const picked = negotiate(header.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), [...COMPRESS_ENCODINGS]);
+  encoding = picked === 'br' || picked === 'gzip' ? picked : null;
+  // Bounded: a client sending random headers empties the memo instead of growing it.
+  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+  negotiated.set(header, encoding);
+  return encoding;
+}

@@ -33,7 +33,7 @@ const HEADERS: Record<string, string> = {
   // Geolocation only for our own pages: "Unidades perto de mim" asks for it.
   'permissions-policy': 'camera=(), microphone=(), geolocation=(self), payment=()',
 };
-const HSTS = 'max-age=31536000; includeSubDomains';
+export const HSTS = 'max-age=31536000; includeSubDomains';
 
 // Data (JSON, the sitemap's XML, robots.txt) is never one of our pages: a page's policy would
 // be ~600 bytes of headers per answer for nothing. It gets a CSP that forbids everything (in

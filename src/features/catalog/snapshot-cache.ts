@@ -5,7 +5,9 @@
 // it after an edit (at once on the editing instance, within 5 s on the others), so a change
 // empties the cache. Answers that also read the database (the unit page) expire on their
 // own as well. An entry's compressed forms live and go with it (docs/decisions/160).
+import type { FastifyReply } from 'fastify';
 import { compressorsAt, type CompressEncoding } from '../../http/compression';
+import type { AnswerFront } from '../../http/answer-front';
 import type { CatalogSnapshot } from './catalog.service';
 
 /**
@@ -39,6 +41,13 @@ export interface SnapshotCacheLimits {
   bytes: number;
 }
 
+/** Where a cache's answers are offered to the answer front, and the snapshot they must match. */
+export interface FrontLink {
+  front: AnswerFront;
+  /** the snapshot while it is within its freshness window, else undefined (no read) */
+  fresh: () => CatalogSnapshot | undefined;
+}
+
 export class SnapshotCache {
   private snapshot: CatalogSnapshot | null = null;
   private readonly entries = new Map<string, Entry>();
@@ -46,7 +55,29 @@ export class SnapshotCache {
   /** counts keeps and moves: how far from the recent end an entry's place is */
   private clock = 0;
 
-  constructor(private readonly limits: SnapshotCacheLimits) {}
+  constructor(
+    private readonly limits: SnapshotCacheLimits,
+    private readonly frontLink?: FrontLink,
+  ) {}
+
+  /**
+   * Lets the answer front answer the repeats of this request's address with `answer` for as
+   * long as it stays this cache's answer for a fresh snapshot: the same rule as `get`.
+   */
+  offerToFront(reply: FastifyReply, answer: CachedAnswer, negotiable: boolean): void {
+    const link = this.frontLink;
+    if (!link) return;
+    const entry = answer as Entry;
+    link.front.keep(reply, {
+      answer,
+      negotiable,
+      bytes: (encoding, now) => {
+        const snap = link.fresh();
+        if (snap === undefined || this.get(snap, entry.key, now) !== entry) return undefined;
+        return encoding === null ? entry.bytes : this.encoded(entry, encoding);
+      },
+    });
+  }
 
   /** The answer kept for `key` from `snap`, unless `snap` is another snapshot or the entry expired at `now`. */
   get(snap: CatalogSnapshot, key: string, now = 0): CachedAnswer | undefined {
