@@ -235,9 +235,10 @@ describe('AnswerFront', () => {
     expect(f.size).toBe(0);
   });
 
-  it('never keeps a cookie, another status or another method', () => {
+  it('never keeps a cookie, a rate-limited answer, another status or another method', () => {
     const f = front();
     f.keep({ request: { method: 'GET', raw: { url: '/c' } }, statusCode: 200, getHeaders: () => ({ 'set-cookie': 'a=1', 'content-type': 'text/plain' }) } as never, source(Buffer.from('c')));
+    f.keep({ request: { method: 'GET', raw: { url: '/r' } }, statusCode: 200, getHeaders: () => ({ 'x-ratelimit-limit': '30' }) } as never, source(Buffer.from('r')));
     expect(f.serve(fakeRequest('/c'), fakeResponse() as never)).toBe(false);
     f.keep({ request: { method: 'GET', raw: { url: '/404' } }, statusCode: 404, getHeaders: () => ({}) } as never, source(Buffer.from('x')));
     f.keep({ request: { method: 'POST', raw: { url: '/post' } }, statusCode: 200, getHeaders: () => ({}) } as never, source(Buffer.from('x')));

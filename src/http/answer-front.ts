@@ -81,8 +81,9 @@ export class AnswerFront {
     if (this.kept.get(url)?.source.answer === source.answer || this.options.logsRequests()) return;
     const headers: string[] = [];
     for (const [name, value] of Object.entries(reply.getHeaders())) {
-      // An answer that sets a cookie is someone's own: never answered to another.
-      if (name === 'set-cookie') return;
+      // An answer that sets a cookie is someone's own, and a rate-limited route must count
+      // every request: neither is ever answered by the front.
+      if (name === 'set-cookie' || name.startsWith('x-ratelimit-')) return;
       if (PER_REQUEST.has(name) || value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) headers.push(name, v);
       else headers.push(name, String(value));
