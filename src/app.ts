@@ -8,7 +8,7 @@ import { lazyChildLogger, loggerOptions } from './http/logger';
 import { createRequestIdGenerator } from './http/request-id';
 import { schemaCompilers } from './http/schemas';
 import securityPlugin, { HSTS } from './http/security';
-import { AnswerFront, serverWithFront } from './http/answer-front';
+import { AnswerFront, putInFront } from './http/answer-front';
 import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
 import staticPlugin from './http/static';
@@ -49,13 +49,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const genReqId = createRequestIdGenerator();
   // Repeats of the catalog's kept answers are answered before Fastify (docs/decisions/182).
   // Requests logged line by line go through Fastify, which writes those lines.
-  let log: { isLevelEnabled?(level: string): boolean } = {};
-  const front = new AnswerFront({ requestId: genReqId, trustProxy, hsts: HSTS, logsRequests: () => log.isLevelEnabled?.('info') === true });
+  const front = new AnswerFront({
+    requestId: genReqId,
+    trustProxy,
+    hsts: HSTS,
+    logsRequests: () => (app.log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('info') === true,
+    onError: (err) => app.log.error({ err }, 'answer front failed; the request went to Fastify'),
+  });
   const app = Fastify({
     logger,
     trustProxy,
     genReqId,
-    serverFactory: serverWithFront(front) as unknown as FastifyServerOptions['serverFactory'],
     // Without a logger Fastify's own factory skips children altogether.
     ...(logger ? { childLoggerFactory: lazyChildLogger as unknown as FastifyServerOptions['childLoggerFactory'] } : {}),
     bodyLimit: 1024 * 1024,
@@ -64,7 +68,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  log = app.log as typeof log;
+  putInFront(app.server, front);
   app.decorate('config', config);
   app.decorate('answerFront', front);
   // Shutting down: every request goes to Fastify, which refuses new ones and closes connections.

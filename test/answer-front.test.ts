@@ -3,14 +3,18 @@
 // same request (status, headers, bytes, in every encoding), it must follow the snapshot's
 // freshness rule on this instance and on another one, and everything it cannot answer
 // exactly (HEAD, unseen addresses, request logging, shutdown) must reach Fastify.
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { App } from '../src/app';
+import { buildApp, type App } from '../src/app';
 import { AnswerFront, type FrontSource } from '../src/http/answer-front';
 import { HSTS } from '../src/http/security';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
-import { CATALOG_TTL_MS } from '../src/features/catalog/catalog.service';
+import { CATALOG_TTL_MS, type CatalogSnapshot } from '../src/features/catalog/catalog.service';
+import { SnapshotCache } from '../src/features/catalog/snapshot-cache';
 import { createTestApp, secondInstance, type TestContext } from './helpers/app';
 
 interface Answer {
@@ -121,6 +125,17 @@ describe('answer front', () => {
     expect((await request(base, path, { 'x-request-id': 'bad id with spaces' })).headers['x-request-id']).not.toBe('bad id with spaces');
   });
 
+  it('sends no HSTS when X-Forwarded-Proto comes from a proxy it does not trust, as Fastify', async () => {
+    const path = '/sitemap.xml';
+    await request(base, path);
+    answered.length = 0;
+    const front = await request(base, path, { 'x-forwarded-proto': 'https' });
+    const fastify = await t.app.inject({ url: path, headers: { 'x-forwarded-proto': 'https' } });
+    expect(answered).toEqual([true]);
+    expect(front.headers['strict-transport-security']).toBeUndefined();
+    expect(answerHeaders(front.headers)).toEqual(answerHeaders(fastify.headers));
+  });
+
   it('passes on what it cannot answer as Fastify would: HEAD, other methods, unseen addresses and errors', async () => {
     const path = '/sitemap.xml';
     await request(base, path);
@@ -176,6 +191,89 @@ describe('answer front', () => {
   });
 });
 
+describe('answer front and the unit page’s own window', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await t?.close();
+  });
+
+  it('a kept unit page expires on its own while the snapshot stays fresh: hours edited on another instance show', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const other = await secondInstance(t);
+    try {
+      const base = await listen(other);
+      const answered = watch(other.answerFront);
+      const unitId = (await t.db.selectFrom('unidade_horarios').select('unidade_id').orderBy('unidade_id').executeTakeFirstOrThrow()).unidade_id;
+      const path = `/Detalhes.php?id=${unitId}`;
+      // the snapshot is read at L, the page rendered at L + 1 s (kept until L + 1 s + TTL)
+      vi.setSystemTime(Date.now() + CATALOG_TTL_MS + 1);
+      await request(base, '/sitemap.xml');
+      vi.setSystemTime(Date.now() + 1_000);
+      await request(base, path);
+      expect((await request(base, path)).body.toString()).not.toContain('05:17 às');
+      await t.db.updateTable('unidade_horarios').set({ abre: '05:17' }).where('unidade_id', '=', unitId).execute();
+      // L + TTL: the snapshot is read again (unchanged: the hours are not part of it)…
+      vi.setSystemTime(Date.now() + CATALOG_TTL_MS - 1_000 + 1);
+      await request(base, '/sitemap.xml');
+      // …and the page, still within its own window, is the kept one
+      answered.length = 0;
+      expect((await request(base, path)).body.toString()).not.toContain('05:17 às');
+      expect(answered).toEqual([true]);
+      // past the page's window (the snapshot still fresh) it is rendered again, with the new hours
+      vi.setSystemTime(Date.now() + 1_000);
+      answered.length = 0;
+      expect((await request(base, path)).body.toString()).toContain('05:17 às');
+      expect((await request(base, path)).body.toString()).toContain('05:17 às');
+      expect(answered).toEqual([false, true]);
+    } finally {
+      vi.useRealTimers();
+      await other.close();
+    }
+  });
+});
+
+describe('answer front and the request log', () => {
+  it('stands aside while request lines are logged (pino at info), and answers once the level is warn', async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => void lines.push(line) };
+    const t = await createTestApp();
+    const app = await buildApp(t.config, { db: t.testDb.handle, logger: { level: 'info', stream } });
+    try {
+      const base = await listen(app);
+      const answered = watch(app.answerFront);
+      const path = '/search_ajax.php?q=movimento';
+      for (let i = 0; i < 3; i++) expect((await request(base, path)).status).toBe(200);
+      expect(answered).toEqual([false, false, false]);
+      expect(lines.filter((l) => l.includes('"request completed"'))).toHaveLength(3);
+      app.log.level = 'warn';
+      expect((await request(base, path)).status).toBe(200); // Fastify again: nothing was kept while logging
+      expect((await request(base, path)).status).toBe(200);
+      expect(answered).toEqual([false, false, false, false, true]);
+      expect(lines.filter((l) => l.includes('"request completed"'))).toHaveLength(3);
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  });
+
+  it('stands aside from shutdown on', async () => {
+    const t = await createTestApp();
+    const app = await buildApp(t.config, { db: t.testDb.handle, logger: false });
+    const base = await listen(app);
+    await request(base, '/sitemap.xml');
+    expect(app.answerFront.size).toBe(1);
+    await app.close();
+    expect(app.answerFront.size).toBe(0);
+    const req = { method: 'GET', url: '/sitemap.xml', headers: {}, socket: {} } as never;
+    expect(app.answerFront.serve(req, {} as never)).toBe(false);
+    await t.close();
+  });
+});
+
 describe('answer front behind a proxy', () => {
   let t: TestContext;
   let base: string;
@@ -198,19 +296,28 @@ describe('answer front behind a proxy', () => {
 });
 
 describe('AnswerFront', () => {
-  const source = (bytes: Buffer | undefined): FrontSource => ({ answer: {}, negotiable: false, bytes: () => bytes });
-  const fakeReply = (url: string, headers: Record<string, string> = { 'content-type': 'text/plain' }) =>
-    ({ request: { method: 'GET', raw: { url } }, statusCode: 200, getHeaders: () => headers }) as never;
+  const source = (bytes: Buffer | undefined, key = 'k'): FrontSource => ({ owner: {}, key, negotiable: false, bytes: () => bytes });
+  /** a reply as keep() sees it; `finish` sends it, with the headers it has by then */
+  const fakeReply = (url: string, headers: Record<string, string> = { 'content-type': 'text/plain' }, method = 'GET', statusCode = 200) => {
+    const raw = new EventEmitter();
+    const reply = { request: { method, raw: { url } }, statusCode, raw, getHeaders: () => headers };
+    return { reply: reply as never, finish: () => raw.emit('finish'), headers };
+  };
+  const keep = (f: AnswerFront, url: string, src: FrontSource, headers?: Record<string, string>, method?: string, status?: number) => {
+    const r = fakeReply(url, headers, method, status);
+    f.keep(r.reply, src);
+    r.finish();
+  };
   const fakeRequest = (url: string) => ({ method: 'GET', url, headers: {}, socket: { remoteAddress: '127.0.0.1' } }) as never;
   const fakeResponse = () => {
-    const res = { status: 0, headers: [] as string[], body: Buffer.alloc(0) as Buffer };
-    return Object.assign(res, { writeHead: (s: number, h: string[]) => ((res.status = s), (res.headers = h)), end: (b: Buffer) => (res.body = b) }) as never as typeof res;
+    const res = { status: 0, headers: [] as string[], body: Buffer.alloc(0) as Buffer, headersSent: false };
+    return Object.assign(res, { writeHead: (s: number, h: string[]) => ((res.status = s), (res.headers = h)), end: (b: Buffer) => (res.body = b) });
   };
   const front = (logs = false, maxEntries = 3) => new AnswerFront({ requestId: () => 'id-1', trustProxy: false, hsts: HSTS, logsRequests: () => logs, maxEntries });
 
   it('keeps a bounded number of addresses, the oldest going first', () => {
     const f = front();
-    for (const url of ['/a', '/b', '/c', '/d']) f.keep(fakeReply(url), source(Buffer.from(url)));
+    for (const url of ['/a', '/b', '/c', '/d']) keep(f, url, source(Buffer.from(url)));
     expect(f.size).toBe(3);
     expect(f.serve(fakeRequest('/a'), fakeResponse() as never)).toBe(false);
     const res = fakeResponse();
@@ -221,27 +328,68 @@ describe('AnswerFront', () => {
 
   it('passes everything on while request lines are logged, after close(), and once the source is gone', () => {
     const logging = front(true);
-    logging.keep(fakeReply('/a'), source(Buffer.from('a')));
+    keep(logging, '/a', source(Buffer.from('a')));
     expect(logging.serve(fakeRequest('/a'), fakeResponse() as never)).toBe(false);
 
     const f = front();
-    f.keep(fakeReply('/gone'), source(undefined));
+    keep(f, '/gone', source(undefined));
     expect(f.serve(fakeRequest('/gone'), fakeResponse() as never)).toBe(false);
     expect(f.size).toBe(0);
-    f.keep(fakeReply('/a'), source(Buffer.from('a')));
+    keep(f, '/a', source(Buffer.from('a')));
     f.close();
     expect(f.serve(fakeRequest('/a'), fakeResponse() as never)).toBe(false);
-    f.keep(fakeReply('/a'), source(Buffer.from('a')));
+    keep(f, '/a', source(Buffer.from('a')));
     expect(f.size).toBe(0);
   });
 
-  it('never keeps a cookie, a rate-limited answer, another status or another method', () => {
+  it('reads the headers once the answer is sent: a cookie or rate limit added by a later hook, another status or method, are never kept', () => {
     const f = front();
-    f.keep({ request: { method: 'GET', raw: { url: '/c' } }, statusCode: 200, getHeaders: () => ({ 'set-cookie': 'a=1', 'content-type': 'text/plain' }) } as never, source(Buffer.from('c')));
-    f.keep({ request: { method: 'GET', raw: { url: '/r' } }, statusCode: 200, getHeaders: () => ({ 'x-ratelimit-limit': '30' }) } as never, source(Buffer.from('r')));
-    expect(f.serve(fakeRequest('/c'), fakeResponse() as never)).toBe(false);
-    f.keep({ request: { method: 'GET', raw: { url: '/404' } }, statusCode: 404, getHeaders: () => ({}) } as never, source(Buffer.from('x')));
-    f.keep({ request: { method: 'POST', raw: { url: '/post' } }, statusCode: 200, getHeaders: () => ({}) } as never, source(Buffer.from('x')));
+    const late = fakeReply('/c');
+    f.keep(late.reply, source(Buffer.from('c')));
+    late.headers['set-cookie'] = '_csrf=abc; Path=/; HttpOnly'; // as @fastify/cookie's onSend adds it
+    late.finish();
+    keep(f, '/r', source(Buffer.from('r')), { 'x-ratelimit-limit': '30' });
+    keep(f, '/404', source(Buffer.from('x')), {}, 'GET', 404);
+    keep(f, '/post', source(Buffer.from('x')), {}, 'POST');
     expect(f.size).toBe(0);
+    const added = fakeReply('/h');
+    f.keep(added.reply, source(Buffer.from('h')));
+    added.headers['cache-control'] = 'public, max-age=60';
+    added.finish();
+    const res = fakeResponse();
+    expect(f.serve(fakeRequest('/h'), res as never)).toBe(true);
+    expect(res.headers).toContain('cache-control');
+  });
+
+  it('an error while answering goes to Fastify instead of ending the process', () => {
+    const errors: unknown[] = [];
+    const f = new AnswerFront({ requestId: () => 'id-1', trustProxy: false, hsts: HSTS, logsRequests: () => false, onError: (e) => errors.push(e) });
+    keep(f, '/x', { owner: {}, key: 'x', negotiable: false, bytes: () => { throw new Error('boom'); } });
+    expect(f.serve(fakeRequest('/x'), fakeResponse() as never)).toBe(false);
+    expect(errors).toHaveLength(1);
+    expect(f.size).toBe(0);
+  });
+
+  it('holds the cache’s key, not the answer: what the cache drops is freed', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const f = front(false, 100);
+    const snap = {} as CatalogSnapshot;
+    const cache = new SnapshotCache({ entries: 1, bytes: 64 * 1024 * 1024 }, { front: f, fresh: () => snap });
+    cache.get(snap, 'none');
+    const offer = (key: string) => {
+      const r = fakeReply(`/${key}`);
+      const answer = cache.set(snap, key, Buffer.alloc(4 * 1024 * 1024, key));
+      cache.offerToFront(r.reply, answer, false);
+      r.finish();
+      return new WeakRef(answer.bytes);
+    };
+    const first = offer('a');
+    offer('b'); // the cache holds one answer: 'a' goes
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    expect(first.deref()).toBeUndefined();
+    expect(f.serve(fakeRequest('/a'), fakeResponse() as never)).toBe(false);
+    expect(f.serve(fakeRequest('/b'), fakeResponse() as never)).toBe(true);
   });
 });

@@ -5,23 +5,24 @@
 // security headers, query validation) costs more than the rest of such an answer; here it
 // costs a map lookup and one write.
 //
-// What the front sends is what the route sent the first time, header for header: it keeps
-// the headers the route set (security headers included) and adds only what varies per
-// request: the request id, the encoding, the length and HSTS. Every answer is checked on
+// What the front sends is what Fastify sent the first time, header for header: it keeps the
+// headers the answer went out with (read once it is sent, every hook having run) and writes
+// only what varies per request: the request id, the encoding, the length and HSTS. Every answer is checked on
 // every request against its source's freshness rule (the catalog snapshot's), and anything
 // the front cannot answer exactly as Fastify would goes to Fastify: HEAD and other methods,
 // an address it has not seen answered, a snapshot past its freshness window, an answer
 // dropped from its cache, request lines in the log (LOG_LEVEL info or lower), shutdown.
-import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyReply } from 'fastify';
 import { negotiateEncoding, type CompressEncoding } from './compression';
 import type { FastifyTrustProxy } from './proxy';
 
-/** A kept answer as the front sees it. */
+/** A kept answer as the front sees it: where it lives, not the answer itself. */
 export interface FrontSource {
-  /** the kept answer itself: offered again, it is not kept twice */
-  readonly answer: object;
+  /** the cache and key it is kept under: offered again, the address is not kept twice */
+  readonly owner: object;
+  readonly key: string;
   /** whether the answer's bytes depend on Accept-Encoding (it then carries `vary`) */
   readonly negotiable: boolean;
   /** its bytes in `encoding` (null: as they are), or undefined once it is no longer current at `now` */
@@ -36,7 +37,7 @@ interface Kept {
 
 /** Headers the front writes per request (node:http writes the date and the connection's). */
 const PER_REQUEST = new Set(['x-request-id', 'content-length', 'content-encoding', 'strict-transport-security', 'connection', 'date']);
-const HSTS = 'strict-transport-security';
+const HSTS_HEADER = 'strict-transport-security';
 
 export interface AnswerFrontOptions {
   /** the same generator Fastify uses, so ids stay unique per process */
@@ -46,8 +47,10 @@ export interface AnswerFrontOptions {
   hsts: string;
   /** true while request lines are logged: those requests go through Fastify, which logs them */
   logsRequests: () => boolean;
-  /** distinct addresses kept (each holds a reference to its answer, not a copy) */
+  /** distinct addresses kept (each holds its answer's cache and key, not the answer) */
   maxEntries?: number;
+  /** told when answering from the front failed (the request then goes to Fastify) */
+  onError?: (err: unknown) => void;
 }
 
 export class AnswerFront {
@@ -71,14 +74,21 @@ export class AnswerFront {
   }
 
   /**
-   * Called by a route as it sends a kept answer (after setting its type and `vary`, before
-   * the encoding): the next GET of the same address may be answered by the front.
+   * Called by a route as it sends a kept answer: once the answer has gone out, the next GET
+   * of the same address may be answered by the front with the headers it went out with.
    */
   keep(reply: FastifyReply, source: FrontSource): void {
     const request = reply.request;
     const url = request.raw.url;
-    if (this.closing || request.method !== 'GET' || reply.statusCode !== 200 || url === undefined || url.length > 1024) return;
-    if (this.kept.get(url)?.source.answer === source.answer || this.options.logsRequests()) return;
+    if (this.closing || request.method !== 'GET' || url === undefined || url.length > 1024) return;
+    const kept = this.kept.get(url);
+    if ((kept && kept.source.owner === source.owner && kept.source.key === source.key && kept.source.negotiable === source.negotiable) || this.options.logsRequests()) return;
+    // The headers are read once the answer is sent: onSend hooks (cookies among them) have run.
+    reply.raw.once('finish', () => this.remember(url, reply, source));
+  }
+
+  private remember(url: string, reply: FastifyReply, source: FrontSource): void {
+    if (this.closing || reply.statusCode !== 200) return;
     const headers: string[] = [];
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       // An answer that sets a cookie is someone's own, and a rate-limited route must count
@@ -103,20 +113,29 @@ export class AnswerFront {
     if (req.method !== 'GET' || this.closing) return false;
     const kept = this.kept.get(req.url as string);
     if (kept === undefined || this.options.logsRequests()) return false;
-    const encoding = kept.source.negotiable && req.headers['x-no-compression'] === undefined ? negotiateEncoding(req.headers['accept-encoding']) : null;
-    const body = kept.source.bytes(encoding, Date.now());
-    if (body === undefined) {
-      // Its snapshot went (or is due a freshness check): Fastify answers, and keeps it again.
+    try {
+      const encoding = kept.source.negotiable && req.headers['x-no-compression'] === undefined ? negotiateEncoding(req.headers['accept-encoding']) : null;
+      const body = kept.source.bytes(encoding, Date.now());
+      if (body === undefined) {
+        // Its snapshot went (or is due a freshness check): Fastify answers, and keeps it again.
+        this.kept.delete(req.url as string);
+        return false;
+      }
+      const headers = ['x-request-id', this.options.requestId(req), ...kept.headers];
+      if (this.protocol(req) === 'https') headers.push(HSTS_HEADER, this.options.hsts);
+      if (encoding !== null) headers.push('content-encoding', encoding);
+      headers.push('content-length', String(body.length));
+      res.writeHead(200, headers);
+      res.end(body);
+      return true;
+    } catch (err) {
+      // Never the process's end: forget the address; Fastify answers (and logs) unless bytes already left.
       this.kept.delete(req.url as string);
-      return false;
+      this.options.onError?.(err);
+      if (!res.headersSent) return false;
+      res.destroy();
+      return true;
     }
-    const headers = ['x-request-id', this.options.requestId(req), ...kept.headers];
-    if (this.protocol(req) === 'https') headers.push(HSTS, this.options.hsts);
-    if (encoding !== null) headers.push('content-encoding', encoding);
-    headers.push('content-length', String(body.length));
-    res.writeHead(200, headers);
-    res.end(body);
-    return true;
   }
 
   /** addresses kept (tests, diagnostics) */
@@ -138,18 +157,15 @@ export class AnswerFront {
 }
 
 /**
- * Fastify's `serverFactory`: the HTTP server Fastify would make (same timeouts), with the
- * front answering before Fastify's handler.
+ * Puts the front before Fastify's request handler on Fastify's own server (same timeouts and
+ * listening addresses as without it).
  */
-export function serverWithFront(front: AnswerFront) {
-  return (handler: RequestListener, options: { http?: http.ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number }) => {
-    const server = http.createServer(options.http ?? {}, (req, res) => {
-      if (!front.serve(req, res)) handler(req, res);
-    });
-    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
-    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
-    server.setTimeout(options.connectionTimeout ?? 0);
-    if (options.maxRequestsPerSocket && options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
-    return server;
-  };
+export function putInFront(server: Server, front: AnswerFront): void {
+  const handlers = server.listeners('request') as RequestListener[];
+  if (handlers.length !== 1) throw new Error(`answer front: expected Fastify's one request handler, found ${handlers.length}`);
+  const fastify = handlers[0]!;
+  server.removeListener('request', fastify);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!front.serve(req, res)) fastify.call(server, req, res);
+  });
 }

@@ -6,7 +6,7 @@
 // empties the cache. Answers that also read the database (the unit page) expire on their
 // own as well. An entry's compressed forms live and go with it (docs/decisions/160).
 import type { FastifyReply } from 'fastify';
-import { compressorsAt, type CompressEncoding } from '../../http/compression';
+import { COMPRESS_THRESHOLD, compressorsAt, type CompressEncoding } from '../../http/compression';
 import type { AnswerFront } from '../../http/answer-front';
 import type { CatalogSnapshot } from './catalog.service';
 
@@ -61,19 +61,26 @@ export class SnapshotCache {
   ) {}
 
   /**
-   * Lets the answer front answer the repeats of this request's address with `answer` for as
-   * long as it stays this cache's answer for a fresh snapshot: the same rule as `get`.
+   * Lets the answer front answer the repeats of this request's address with what this cache
+   * holds under the answer's key, for as long as a fresh snapshot's entry is there: the same
+   * rule as `get`. The front holds the key, never the entry, so what the cache drops is
+   * freed (an answer not kept here is not offered).
    */
   offerToFront(reply: FastifyReply, answer: CachedAnswer, negotiable: boolean): void {
     const link = this.frontLink;
-    if (!link) return;
-    const entry = answer as Entry;
+    const { key } = answer as Entry;
+    if (!link || this.entries.get(key) !== answer) return;
+    const large = answer.bytes.length >= COMPRESS_THRESHOLD;
     link.front.keep(reply, {
-      answer,
+      owner: this,
+      key,
       negotiable,
       bytes: (encoding, now) => {
         const snap = link.fresh();
-        if (snap === undefined || this.get(snap, entry.key, now) !== entry) return undefined;
+        const entry = snap === undefined ? undefined : this.get(snap, key, now);
+        // A later answer under the key (a unit page re-rendered after its window) is the
+        // same address's answer; one that crossed the compression threshold is Fastify's to send.
+        if (entry === undefined || entry.bytes.length >= COMPRESS_THRESHOLD !== large) return undefined;
         return encoding === null ? entry.bytes : this.encoded(entry, encoding);
       },
     });
