@@ -7,11 +7,12 @@
 //
 // What the front sends is what Fastify sent the first time, header for header: it keeps the
 // headers the answer went out with (read once it is sent, every hook having run) and writes
-// only what varies per request: the request id, the encoding, the length and HSTS. Every answer is checked on
-// every request against its source's freshness rule (the catalog snapshot's), and anything
-// the front cannot answer exactly as Fastify would goes to Fastify: HEAD and other methods,
-// an address it has not seen answered, a snapshot past its freshness window, an answer
-// dropped from its cache, request lines in the log (LOG_LEVEL info or lower), shutdown.
+// only what varies per request: the request id, the encoding, the length and HSTS. Every
+// answer is checked on every request against its source's freshness rule (the catalog
+// snapshot's), and anything the front cannot answer exactly as Fastify would goes to
+// Fastify: HEAD and other methods, an address it has not seen answered, a snapshot past its
+// freshness window, an answer dropped from its cache, request lines in the log (LOG_LEVEL
+// info or lower), shutdown.
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyReply } from 'fastify';
@@ -31,7 +32,7 @@ export interface FrontSource {
 
 interface Kept {
   source: FrontSource;
-  /** the route's headers, flat name/value pairs, without the per-request ones */
+  /** the headers the answer went out with, flat name/value pairs, without the per-request ones */
   headers: string[];
 }
 

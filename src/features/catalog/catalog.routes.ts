@@ -34,7 +34,7 @@ const SEARCH_LIMITS = { entries: 2_000, bytes: 4 * 1024 * 1024 };
 /** the longest `q` kept: longer ones are refused anyway */
 const MAX_CACHED_QUERY = 200;
 
-export function catalogRoutes(app: FastifyInstance, service: CatalogService, front?: FrontLink) {
+export function catalogRoutes(app: FastifyInstance, service: CatalogService, front: FrontLink) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const pages = new SnapshotCache(PAGE_LIMITS, front);
   const searches = new SnapshotCache(SEARCH_LIMITS, front);

@@ -28,7 +28,7 @@ const NearItem = Type.Object({
 });
 const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
 
-export function nearbyRoutes(app: FastifyInstance, service: CatalogService, front?: FrontLink) {
+export function nearbyRoutes(app: FastifyInstance, service: CatalogService, front: FrontLink) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   const pages = new SnapshotCache(PAGE_LIMITS, front);

@@ -15,7 +15,7 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 /** Areas a crawler has no business in: the staff area and the counted redirects. */
 export const ROBOTS_DISALLOW = ['/admin/', '/pages/Franquia/admin.php', '/pages/Franquia/smtp_test.php', '/ir/'];
 
-export function seoRoutes(app: FastifyInstance, service: CatalogService, front?: FrontLink) {
+export function seoRoutes(app: FastifyInstance, service: CatalogService, front: FrontLink) {
   // The privacy notice changes only with a deploy: rendered once.
   let privacy: Buffer | null = null;
   app.get(PRIVACY_PATH, async (_request, reply) => {
