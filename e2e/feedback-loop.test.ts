@@ -1,7 +1,7 @@
 // The feedback loop in a real browser: a customer leaves a contact, a manager answers
 // from the inbox and the reply reaches a real SMTP server with the staff member's text.
 import { afterAll, expect, it } from 'vitest';
-import { deliverDueMail } from '../src/features/mail/worker';
+import { deliverDueMail } from '../src/platform/mail/worker';
 import { createStaffUser } from '../test/helpers/staff';
 import { startSmtp, type TestSmtp } from '../test/helpers/smtp';
 import { expectNoA11yViolations, phoneContext, useServerAndBrowser, watchPage } from './helpers';

@@ -1,7 +1,7 @@
 // "Esqueci minha senha" in a phone browser: the link on the login page, the request, the
 // mail through a real SMTP server, the link's page, the new password, the login.
 import { afterAll, expect, it } from 'vitest';
-import { deliverDueMail } from '../src/features/mail/worker';
+import { deliverDueMail } from '../src/platform/mail/worker';
 import { expectNoA11yViolations, phoneContext, useServerAndBrowser, watchPage } from './helpers';
 import { createStaffUser } from '../test/helpers/staff';
 import { startSmtp, type TestSmtp } from '../test/helpers/smtp';

@@ -18,11 +18,11 @@ import brandPlugin from './brand/routes';
 import { fastifyTrustProxy } from './http/proxy';
 import { canonicalIdParams } from './http/params';
 import catalogFeature from './features/catalog/index';
-import storageFeature from './features/storage/index';
-import mailFeature from './features/mail/index';
-import rateLimitPlugin from './features/ratelimit/index';
-import identityFeature, { legacyPluginNames } from './features/identity/index';
-import adminFeature from './features/admin/index';
+import storageFeature from './platform/storage/index';
+import mailFeature from './platform/mail/index';
+import rateLimitPlugin from './platform/ratelimit/index';
+import identityFeature from './features/identity/index';
+import mailDiagnostic from './platform/mail/diagnostic';
 import franchiseFeature from './features/franchise/index';
 import feedbackFeature from './features/feedback/index';
 import contentFeature from './features/content/index';
@@ -30,7 +30,7 @@ import auditFeature from './features/audit/index';
 import ctaFeature from './features/cta/index';
 import unitPhotosFeature from './features/unit-photos/index';
 import bookingFeature from './features/booking/index';
-import envioFeature from './features/envio/index';
+import envioFeature from './platform/envio/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -87,14 +87,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(staticPlugin, { root: path.resolve('public') });
   await app.register(formsPlugin, { secret: config.sessionSecret });
   await app.register(identityFeature);
-  for (const alias of legacyPluginNames) await app.register(alias);
   await app.register(healthPlugin);
   await app.register(brandPlugin);
 
   await app.register(storageFeature);
   await app.register(envioFeature);
   await app.register(mailFeature);
-  await app.register(adminFeature);
+  await app.register(mailDiagnostic);
   await app.register(catalogFeature);
   await app.register(franchiseFeature);
   await app.register(feedbackFeature);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app';
 import type { Config } from '../src/config';
-import { enqueueMail } from '../src/features/mail/outbox.repository';
-import { deliverDueMail } from '../src/features/mail/worker';
+import { enqueueMail } from '../src/platform/mail/outbox.repository';
+import { deliverDueMail } from '../src/platform/mail/worker';
 import { createTestApp, type TestContext } from './helpers/app';
 import { form } from './helpers/http';
 import { createStaffUser, loginAs, staffToken } from './helpers/staff';

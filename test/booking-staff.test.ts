@@ -8,7 +8,7 @@ import { transactional } from '../src/db/transactional';
 import { createBookingRepository } from '../src/features/booking/booking.repository';
 import { createBookingService } from '../src/features/booking/booking.service';
 import { addDays, mondayOf, spDay, spInstant } from '../src/features/booking/slots';
-import { deliverDueMail } from '../src/features/mail/worker';
+import { deliverDueMail } from '../src/platform/mail/worker';
 import { createTestApp, type TestContext } from './helpers/app';
 import { TEST_ENGINE } from './helpers/db';
 import { form } from './helpers/http';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDueMail } from '../src/features/mail/worker';
+import { deliverDueMail } from '../src/platform/mail/worker';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm } from './helpers/http';
 import { startSmtp, type TestSmtp } from './helpers/smtp';
@@ -324,8 +324,8 @@ describe('free-message submission', () => {
     const before = await state();
     // The real service, storage and database, whose INSERTs fail (the database going away
     // between the file writes and the commit); reads still work.
-    const { createFaleAquiService } = await import('../src/features/feedback/fale-aqui.service');
-    const { createFaleAquiRepository } = await import('../src/features/feedback/fale-aqui.repository');
+    const { createFaleAquiService } = await import('../src/features/feedback/messages/fale-aqui.service');
+    const { createFaleAquiRepository } = await import('../src/features/feedback/messages/fale-aqui.repository');
     const { transactional } = await import('../src/db/transactional');
     const failingDb = t.db.withPlugin({
       transformQuery: (args) => {

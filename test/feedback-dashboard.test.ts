@@ -1,7 +1,7 @@
 // The NPS dashboard: headline with pt-BR counts, units ranked, the 12-month SVG chart
 // (server-rendered, with a table of the same figures), the period filter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saoPauloDay } from '../src/features/feedback/nps';
+import { saoPauloDay } from '../src/features/feedback/survey/nps';
 import { createTestApp, type TestContext } from './helpers/app';
 import { createStaffUser, loginAs } from './helpers/staff';
 

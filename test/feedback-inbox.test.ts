@@ -2,7 +2,7 @@
 // goes through the outbox (Reply-To the unit's e-mail) and reaches a real SMTP server, a
 // phone-only message gets a WhatsApp link, statuses with history, time to first reply.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDueMail } from '../src/features/mail/worker';
+import { deliverDueMail } from '../src/platform/mail/worker';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 import { startSmtp, type TestSmtp } from './helpers/smtp';

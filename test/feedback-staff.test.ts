@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { saoPauloDayStartIso } from '../src/lib/time';
-import { computeNps, monthsOf, resolvePeriod } from '../src/features/feedback/nps';
+import { computeNps, monthsOf, resolvePeriod } from '../src/features/feedback/survey/nps';
 import { defuseCell } from '../src/lib/csv';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm } from './helpers/http';

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, nowIso } from '../src/db/index';
-import { createDatabaseStorage, createLocalStorage, createSpool, sweepOrphans, UnsafePathError, type FileStorage } from '../src/features/storage/index';
-import { sanitizeOriginalName, sniffImageFormat } from '../src/features/storage/images';
+import { createDatabaseStorage, createLocalStorage, createSpool, sweepOrphans, UnsafePathError, type FileStorage } from '../src/platform/storage/index';
+import { sanitizeOriginalName, sniffImageFormat } from '../src/platform/storage/images';
 import { createTestDb, TEST_ENGINE, type TestDb } from './helpers/db';
 
 let testDb: TestDb;

@@ -22,7 +22,7 @@ import {
   type FieldErrors,
 } from '../src/lib/form/index';
 import { pageWindow, parsePage } from '../src/lib/pagination';
-import { quoteCustomerText } from '../src/features/mail/quote';
+import { quoteCustomerText } from '../src/platform/mail/quote';
 import { defuseCell } from '../src/lib/csv';
 import { addDays, saoPauloDay, saoPauloDayStartIso, saoPauloYearMonth } from '../src/lib/time';
 

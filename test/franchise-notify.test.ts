@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { deliverDueMail } from '../src/features/mail/worker';
+import { deliverDueMail } from '../src/platform/mail/worker';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 import { startSmtp, type TestSmtp } from './helpers/smtp';

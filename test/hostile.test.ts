@@ -449,7 +449,7 @@ describe('double submits: stored once, answered as the first', () => {
     expect((await sendLead({}, { envio: id })).statusCode).toBe(303);
     expect((await counts()).franquia_leads).toBe(before.franquia_leads + 1);
     await t.db.updateTable('envios').set({ criado_em: old }).where('envio_id', '=', id).execute();
-    const { pruneEnvios } = await import('../src/features/envio/index');
+    const { pruneEnvios } = await import('../src/platform/envio/index');
     expect(await pruneEnvios(t.db)).toBeGreaterThanOrEqual(1);
     expect(await t.db.selectFrom('envios').select('envio_id').where('envio_id', '=', id).executeTakeFirst()).toBeUndefined();
   });

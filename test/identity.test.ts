@@ -3,7 +3,7 @@
 // queue, and the password-reset link through a real SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app';
-import { deliverDueMail } from '../src/features/mail/worker';
+import { deliverDueMail } from '../src/platform/mail/worker';
 import { accountsService } from '../src/features/identity/services';
 import { canAccessUnit, scopeUnits, unitScope, accessibleUnits } from '../src/features/identity/access';
 import { createHashQueue, HashQueueFullError, HASH_CONCURRENCY, HASH_MAX_WAITING, passwordHashQueue } from '../src/features/identity/hash-queue';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createDb } from '../src/db/index';
-import { enqueueMail } from '../src/features/mail/outbox.repository';
-import { deliverDueMail, MAX_ATTEMPTS } from '../src/features/mail/worker';
+import { enqueueMail } from '../src/platform/mail/outbox.repository';
+import { deliverDueMail, MAX_ATTEMPTS } from '../src/platform/mail/worker';
 import { createTestApp, type TestContext } from './helpers/app';
 import { TEST_ENGINE } from './helpers/db';
 import { startSmtp, type TestSmtp } from './helpers/smtp';

@@ -2,10 +2,10 @@
 // Message-ID per message across retries, a short claim lease, batch size and interval as
 // settings, one pooled SMTP connection for a whole batch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueMail, MAIL_PRIORITY } from '../src/features/mail/outbox.repository';
-import { deliverDueMail, startMailWorker } from '../src/features/mail/worker';
+import { enqueueMail, MAIL_PRIORITY } from '../src/platform/mail/outbox.repository';
+import { deliverDueMail, startMailWorker } from '../src/platform/mail/worker';
 import { loadConfig } from '../src/config';
-import { notificationMail } from '../src/features/feedback/fale-aqui.service';
+import { notificationMail } from '../src/features/feedback/messages/fale-aqui.service';
 import { createTestApp, type TestContext } from './helpers/app';
 import { startSmtp, type TestSmtp } from './helpers/smtp';
 

@@ -1,7 +1,7 @@
 // NPS arithmetic and wording, with hand-computed cases.
 import { describe, expect, it } from 'vitest';
-import { computeNps, countLabel, formatNps, lastTwelveMonths, npsCountsText } from '../src/features/feedback/nps';
-import { segments, xOf, yOf } from '../src/features/feedback/nps-chart.view';
+import { computeNps, countLabel, formatNps, lastTwelveMonths, npsCountsText } from '../src/features/feedback/survey/nps';
+import { segments, xOf, yOf } from '../src/features/feedback/survey/nps-chart.view';
 
 describe('NPS = % promoters − % detractors', () => {
   it.each([

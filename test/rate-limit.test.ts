@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app';
 import { ConfigError, loadConfig, parseTrustProxy } from '../src/config';
 import { createDb, type DbHandle } from '../src/db/index';
-import { createRateLimitRepository } from '../src/features/ratelimit/ratelimit.repository';
-import { createRateLimitService } from '../src/features/ratelimit/ratelimit.service';
+import { createRateLimitRepository } from '../src/platform/ratelimit/ratelimit.repository';
+import { createRateLimitService } from '../src/platform/ratelimit/ratelimit.service';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 

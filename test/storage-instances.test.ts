@@ -10,7 +10,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app';
-import { deliverDueMail } from '../src/features/mail/worker';
+import { deliverDueMail } from '../src/platform/mail/worker';
 import { createTestApp, type TestContext } from './helpers/app';
 import { startSmtp, type TestSmtp } from './helpers/smtp';
 import { createStaffUser, loginAs } from './helpers/staff';

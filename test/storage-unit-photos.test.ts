@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigrator, migrateToLatest, nowIso } from '../src/db/index';
 import { seedDemo } from '../src/db/seeds/demo';
-import { createDatabaseStorage, createLocalStorage, sweepOrphans, type FileStorage } from '../src/features/storage/index';
+import { createDatabaseStorage, createLocalStorage, sweepOrphans, type FileStorage } from '../src/platform/storage/index';
 import { storeUnitPhoto } from '../src/features/unit-photos/photos.pipeline';
 import { createPhotosRepository } from '../src/features/unit-photos/photos.repository';
 import { createTestDb, type TestDb } from './helpers/db';

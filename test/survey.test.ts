@@ -262,8 +262,8 @@ describe('survey submission', () => {
 
 describe('survey writer (group commit)', () => {
   it('stores a batch in one go, keeps one of two equal envio_ids, and isolates a failing record', async () => {
-    const { createSurveyRepository } = await import('../src/features/feedback/survey.repository');
-    const { createSurveyWriter } = await import('../src/features/feedback/survey.writer');
+    const { createSurveyRepository } = await import('../src/features/feedback/survey/survey.repository');
+    const { createSurveyWriter } = await import('../src/features/feedback/survey/survey.writer');
     const writer = createSurveyWriter(createSurveyRepository(t.db));
     const before = await counts();
     const rec = (envio: string | null, unidadeId = unitId) => ({

@@ -3,7 +3,7 @@
 // runs inside it, and storeOnce (envio) joins the caller's transaction. Both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../src/db/index';
-import { storeOnce } from '../src/features/envio/index';
+import { storeOnce } from '../src/platform/envio/index';
 import { contentRepositories } from '../src/features/content/services';
 import { createTestDb, type TestDb } from './helpers/db';
 

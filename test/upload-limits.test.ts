@@ -4,7 +4,7 @@
 // 4xx — nothing stored and no file left (storage nor spool), on either engine.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeGate } from '../src/features/storage/images';
+import { decodeGate } from '../src/platform/storage/images';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm } from './helpers/http';
 import { storedFiles } from './helpers/storage';

@@ -1,7 +1,7 @@
 // The brand's generated files: the theme stylesheet and the 1200×630 share card.
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
-import { loadSharp } from '../features/storage/images';
+import { loadSharp } from '../platform/storage/images';
 import { brand, cardSvg, configureBrand, themeCss } from './index';
 
 export default fp(

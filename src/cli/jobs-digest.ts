@@ -4,8 +4,8 @@
 // the scheduler, so running it twice, or next to running servers, sends nothing twice.
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest } from '../db/index';
-import { createDigestRepository } from '../features/feedback/digest.repository';
-import { createDigestService } from '../features/feedback/digest.service';
+import { createDigestRepository } from '../features/feedback/digest/digest.repository';
+import { createDigestService } from '../features/feedback/digest/digest.service';
 
 loadDotEnv();
 try {

@@ -5,7 +5,7 @@
 // short is left to the orphan sweep.
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, type DbHandle } from '../db/index';
-import { createFileStorage } from '../features/storage/index';
+import { createFileStorage } from '../platform/storage/index';
 import { seedDemoPhotos } from '../features/unit-photos/demo';
 
 let handle: DbHandle | null = null;

@@ -4,7 +4,7 @@
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb } from '../db/index';
 import { prepareDatabase } from '../db/startup';
-import { createFileStorage } from '../features/storage/index';
+import { createFileStorage } from '../platform/storage/index';
 import { seedDemoPhotos } from '../features/unit-photos/demo';
 
 loadDotEnv();

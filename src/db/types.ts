@@ -213,7 +213,7 @@ export interface FaleAquiArquivosTable {
   criado_em: string;
 }
 
-/** Uploaded files with STORAGE_DRIVER=database (src/features/storage/database-storage.ts). */
+/** Uploaded files with STORAGE_DRIVER=database (src/platform/storage/database-storage.ts). */
 export interface ArquivosTable {
   chave: string;
   bytes: Buffer;

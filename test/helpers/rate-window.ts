@@ -1,4 +1,4 @@
-// The app's rate limits count in fixed windows (features/ratelimit: the count of a key starts
+// The app's rate limits count in fixed windows (platform/ratelimit: the count of a key starts
 // again at each multiple of the window). A test that sends N requests and expects the N+1th
 // to be refused must not straddle a window's end, or the count restarts halfway (seen once
 // in CI: the 31st booking POST answered 422 instead of 429).

@@ -17,5 +17,5 @@ export default fp(
       auditRoutes(scope, service);
     });
   },
-  { name: 'feature-audit', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
+  { name: 'feature-audit', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity'] },
 );

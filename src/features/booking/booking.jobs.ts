@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { saoPauloClock } from '../../lib/time';
-import { enqueueMail } from '../mail/outbox.repository';
+import { enqueueMail } from '../../platform/mail/outbox.repository';
 import { createBookingRepository } from './booking.repository';
 import { confirmationMail } from './booking.service';
 import { addDays, spDay, spInstant } from './slots';

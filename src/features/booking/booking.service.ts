@@ -6,7 +6,7 @@ import type { Config } from '../../config';
 import type { Transactional } from '../../db/transactional';
 import { echoValue, EMAIL_MESSAGE, formatPhone as formatBrazilianPhone, newEnvioId, oneLine, parseEmail, parsePhone, rawString, readEnvioId, take, type FieldErrors } from '../../lib/form/index';
 import { formatTime } from '../../lib/time';
-import { enqueueMail } from '../mail/outbox.repository';
+import { enqueueMail } from '../../platform/mail/outbox.repository';
 
 import type { Booking, BookingRepository, BookingUnit } from './booking.repository';
 

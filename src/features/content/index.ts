@@ -37,5 +37,5 @@ export default fp(
       surveyQuestionsRoutes(scope, services);
     });
   },
-  { name: 'feature-content', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
+  { name: 'feature-content', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity'] },
 );

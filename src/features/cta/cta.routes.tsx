@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
-import { staffLayout } from '../../http/auth';
+import { staffLayout } from '../identity/staff-layout';
 import { brand } from '../../brand/index';
 import { parseId } from '../catalog/catalog.service';
 import { ctaTarget, isCtaAction, TRIAL_CLASS_PATH } from './cta';

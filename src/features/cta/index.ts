@@ -12,5 +12,5 @@ export default fp(
     ctaRoutes(app, service);
     await app.register(ctaStaffRoutes(service));
   },
-  { name: 'feature-cta', fastify: '5.x', dependencies: ['db', 'errors', 'auth', 'feature-catalog'] },
+  { name: 'feature-cta', fastify: '5.x', dependencies: ['db', 'errors', 'feature-catalog'] },
 );

@@ -1,8 +1,8 @@
 // The staff home's attention queue: per unit the user can see, detractor answers (0–6)
 // with a comment that nobody has dealt with yet, and free messages still unanswered
 // after 48 hours, oldest first.
-import type { FaleAquiRepository } from './fale-aqui.repository';
-import type { SurveyRepository } from './survey.repository';
+import type { FaleAquiRepository } from './messages/fale-aqui.repository';
+import type { SurveyRepository } from './survey/survey.repository';
 
 export const UNANSWERED_AFTER_MS = 48 * 60 * 60 * 1000;
 /** Detractors older than this are history, not a queue (the report still lists them). */
@@ -87,3 +87,4 @@ export function createAttentionService(surveyRepo: SurveyRepository, messagesRep
     },
   };
 }
+export type AttentionService = ReturnType<typeof createAttentionService>;

@@ -5,9 +5,9 @@ import { formatDateTime, saoPauloDay } from '../../lib/time';
 import { DETRACTOR_WINDOW_DAYS } from './attention.service';
 import type { StaffProps } from './filters.view';
 import type { HomeQueue, ToolsPage } from './home.service';
-import { formatDuration } from './messages-admin.service';
-import { INBOX_PATH } from './messages-admin.view';
-import { REPORT_PATH } from './survey-report.view';
+import { formatDuration } from './messages/inbox.service';
+import { INBOX_PATH } from './messages/inbox.view';
+import { REPORT_PATH } from './survey/report.view';
 
 export const HOME_PATH = '/admin';
 

@@ -1,11 +1,15 @@
 // Feedback from members: the survey (NPS) and free messages with photos ("Fale aqui"),
 // and the staff views of both (report, inbox, CSV exports, photos).
 import fp from 'fastify-plugin';
-import { faleAquiRoutes } from './fale-aqui.routes';
+import { faleAquiRoutes } from './messages/fale-aqui.routes';
 import { createFeedbackServices } from './services';
-import { staffRoutes } from './staff.routes';
-import { surveyRoutes } from './survey.routes';
-import { startDigestScheduler, type DigestService } from './digest.service';
+import { homeRoutes } from './home.routes';
+import { inboxRoutes } from './messages/inbox.routes';
+import { posterRoutes } from './poster/poster.routes';
+import { preferencesRoutes } from './digest/preferences.routes';
+import { reportRoutes } from './survey/report.routes';
+import { surveyRoutes } from './survey/survey.routes';
+import { startDigestScheduler, type DigestService } from './digest/digest.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,7 +24,13 @@ export default fp(
     const services = createFeedbackServices(app);
     await surveyRoutes(app, services);
     await faleAquiRoutes(app, services);
-    await app.register((scope) => staffRoutes(scope, services));
+    await app.register(async (scope) => {
+      await homeRoutes(scope, { attention: services.attention, report: services.surveyReport });
+      await reportRoutes(scope, services.surveyReport);
+      await inboxRoutes(scope, { messages: services.messages, report: services.surveyReport });
+      await posterRoutes(scope, services.surveyReport);
+      await preferencesRoutes(scope, services.digest);
+    });
 
     const digest = services.digest;
     app.decorate('weeklyDigest', digest);
@@ -34,5 +44,5 @@ export default fp(
       });
     }
   },
-  { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth', 'storage'] },
+  { name: 'feature-feedback', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity', 'storage'] },
 );

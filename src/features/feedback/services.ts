@@ -2,15 +2,15 @@
 // so route files can name the services' type without importing the plugin that imports them.
 import type { FastifyInstance } from 'fastify';
 import { transactional } from '../../db/transactional';
-import { createFaleAquiRepository } from './fale-aqui.repository';
-import { createFaleAquiService } from './fale-aqui.service';
-import { createMessagesAdminService } from './messages-admin.service';
-import { createSurveyReportService } from './survey-report.service';
-import { createSurveyRepository } from './survey.repository';
-import { createSurveyService } from './survey.service';
+import { createFaleAquiRepository } from './messages/fale-aqui.repository';
+import { createFaleAquiService } from './messages/fale-aqui.service';
+import { createMessagesAdminService } from './messages/inbox.service';
+import { createSurveyReportService } from './survey/report.service';
+import { createSurveyRepository } from './survey/survey.repository';
+import { createSurveyService } from './survey/survey.service';
 import { createAttentionService } from './attention.service';
-import { createDigestRepository } from './digest.repository';
-import { createDigestService } from './digest.service';
+import { createDigestRepository } from './digest/digest.repository';
+import { createDigestService } from './digest/digest.service';
 
 export function createFeedbackServices(app: FastifyInstance) {
   const surveyRepo = createSurveyRepository(app.db);

@@ -17,5 +17,5 @@ export default fp(
     const panel = createPanelService(repo);
     await app.register((scope) => panelRoutes(scope, panel));
   },
-  { name: 'feature-franchise', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth'] },
+  { name: 'feature-franchise', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity'] },
 );

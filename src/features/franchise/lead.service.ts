@@ -5,11 +5,11 @@ import type { Config } from '../../config';
 import type { Transactional } from '../../db/transactional';
 import { foldText } from '../../lib/text';
 import { formatPhone as formatBrazilianPhone, echoValue, oneLine, parseEmail, parsePhone, rawString, take } from '../../lib/form/index';
-import { quoteCustomerText } from '../mail/quote';
+import { quoteCustomerText } from '../../platform/mail/quote';
 import { formatDateTime } from '../../lib/time';
-import { enqueueMail } from '../mail/outbox.repository';
-import { storeOnce, type OnceResult } from '../envio/index';
-import { notificationTarget } from '../mail/configured';
+import { enqueueMail } from '../../platform/mail/outbox.repository';
+import { storeOnce, type OnceResult } from '../../platform/envio/index';
+import { notificationTarget } from '../../platform/mail/configured';
 import type { LeadsRepository, NewLead } from './leads.repository';
 import { CONSENT_VALUE, isOption, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
 

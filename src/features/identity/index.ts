@@ -113,12 +113,3 @@ export default fp(
   },
   { name: 'identity', fastify: '5.x', dependencies: ['db', 'errors', 'forms'] },
 );
-
-/**
- * Plugins written before the identity module declare `dependencies: ['auth']` or
- * ['session']; these names stay registered (after identity) so they keep working.
- */
-export const legacyPluginNames = [
-  fp(async () => {}, { name: 'session', fastify: '5.x', dependencies: ['identity'] }),
-  fp(async () => {}, { name: 'auth', fastify: '5.x', dependencies: ['identity'] }),
-];

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import { nowIso } from '../../db/index';
-import { enqueueMail } from '../mail/outbox.repository';
+import { enqueueMail } from '../../platform/mail/outbox.repository';
 import type { IdentityRepository } from './identity.repository';
 import { accountKey } from './login.service';
 import { hashPassword, passwordProblem } from './password';

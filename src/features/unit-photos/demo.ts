@@ -1,8 +1,8 @@
 // Demo photos: drawn here with sharp (an SVG scene → JPEG), so nothing is fetched at run
 // time and no image file is shipped. They go through the same pipeline as staff uploads.
 import { nowIso, type Db } from '../../db/index';
-import type { FileStorage } from '../storage/index';
-import { loadSharp } from '../storage/images';
+import type { FileStorage } from '../../platform/storage/index';
+import { loadSharp } from '../../platform/storage/images';
 import { storeUnitPhoto } from './photos.pipeline';
 import { createPhotosRepository } from './photos.repository';
 

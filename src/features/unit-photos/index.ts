@@ -15,5 +15,5 @@ export default fp(
     photoFileRoutes(app, storage);
     await app.register(photosStaffRoutes(service));
   },
-  { name: 'feature-unit-photos', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth', 'feature-catalog', 'storage'] },
+  { name: 'feature-unit-photos', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity', 'feature-catalog', 'storage'] },
 );

@@ -2,8 +2,8 @@
 // pixel limit, auto-rotated, re-encoded without metadata), then is resized into the copies
 // the public pages serve. Files go through the storage interface: put (temporary) here,
 // commit inside the transaction that inserts the row, delete on failure.
-import type { FileStorage } from '../storage/index';
-import { loadSharp, processImage } from '../storage/images';
+import type { FileStorage } from '../../platform/storage/index';
+import { loadSharp, processImage } from '../../platform/storage/images';
 import { formatsToKeep, PHOTO_FORMATS, PHOTO_MIME, photoStoragePath, photoWidths, type PhotoFormat } from './photos';
 
 /** The cleaned original is kept at most this long on its longest side before the copies are made. */

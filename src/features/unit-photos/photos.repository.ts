@@ -2,7 +2,7 @@
 // built with; the service decides what goes in one transaction.
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/index';
-import { referencedKeys } from '../storage/references';
+import { referencedKeys } from '../../platform/storage/references';
 import type { UnitPhoto } from './photos';
 
 const COLUMNS = ['id', 'unidade_id', 'ordem', 'alt', 'hash', 'largura', 'altura', 'formatos'] as const;

@@ -2,8 +2,8 @@
 import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
 import { cleanText } from '../../lib/text';
-import type { FileStorage } from '../storage/index';
-import { ImageRejectedError } from '../storage/images';
+import type { FileStorage } from '../../platform/storage/index';
+import { ImageRejectedError } from '../../platform/storage/images';
 import { ALT_MAX, ALT_MIN, MAX_UNIT_PHOTOS } from './photos';
 import { prepareUnitPhoto, putUnitPhoto } from './photos.pipeline';
 import type { PhotosRepository } from './photos.repository';

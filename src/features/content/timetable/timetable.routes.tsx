@@ -8,7 +8,7 @@ import Type from 'typebox';
 import { canAccessUnit } from '../../identity/access';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound, requireUnitAccess, sendInvalid, staffProps } from '../../../staff/http';
 import type { ContentServices } from '../services';
-import { multipartReader, receivedUpload, releaseUpload } from '../../storage/multipart';
+import { multipartReader, receivedUpload, releaseUpload } from '../../../platform/storage/multipart';
 import { parseTimetableCsv } from './timetable-csv';
 import { ClassEditPage, CsvPreviewPage, TimetablePage } from './timetable.view';
 import type { FieldErrors, FormValues } from '../../../staff/validation';

@@ -1,0 +1,213 @@
+// What staff see of the free messages: the inbox, a message with its photos and thread,
+// reading, replying (e-mail through the outbox, or WhatsApp), status changes, the time
+// to first reply per unit, the CSV export. Photos are read through the storage module.
+import { nowIso } from '../../../db/index';
+import type { FileStorage } from '../../../platform/storage/index';
+import { MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
+import { csvDate } from '../../../lib/csv';
+import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
+import { pageWindow } from '../../../lib/pagination';
+import { cleanText } from '../../../lib/text';
+import { formatDateTime } from '../../../lib/time';
+import { MESSAGE_STATUSES, OPEN_STATUSES, type FaleAquiRepository, type MessageFilter, type MessageStatus } from './fale-aqui.repository';
+import { IMAGE_TYPES } from './images';
+import { whatsappHref } from '../../../brand/index';
+
+export const INBOX_PAGE_SIZE = 25;
+export const REPLY_MAX = 5000;
+export const STATUS_LABEL: Record<MessageStatus, string> = { nova: 'Nova', lida: 'Lida', respondida: 'Respondida', resolvida: 'Resolvida' };
+/** Statuses before the four-step pipeline, still accepted from bookmarks and old forms. */
+const LEGACY_STATUS: Record<string, MessageStatus> = { novo: 'nova', lido: 'lida', resolvido: 'resolvida' };
+export const isStatus = (s: unknown): s is MessageStatus => typeof s === 'string' && (MESSAGE_STATUSES as readonly string[]).includes(s);
+export function toStatus(s: unknown): MessageStatus | null {
+  if (isStatus(s)) return s;
+  return typeof s === 'string' ? (LEGACY_STATUS[s] ?? null) : null;
+}
+
+const SAFE_TYPES = new Set(Object.values(IMAGE_TYPES).map((t) => t.mime));
+
+export interface ReplySettings {
+  /** mail can be queued (SMTP_HOST set) */
+  mailConfigured: boolean;
+  brandName: string;
+  publicUrl: string;
+}
+
+export interface StaffRef {
+  id: number;
+  nome: string;
+}
+
+type Message = NonNullable<Awaited<ReturnType<FaleAquiRepository['byId']>>>;
+
+const firstName = (m: Pick<Message, 'anonimo' | 'nome_completo'>) => (m.anonimo ? '' : (m.nome_completo.split(/\s+/)[0] ?? ''));
+
+/** wa.me link with a greeting the staff member can edit before sending. */
+export function whatsappLink(m: Pick<Message, 'anonimo' | 'nome_completo' | 'unidade' | 'contato_telefone'>, staff: StaffRef, brandName: string): string | null {
+  if (!m.contato_telefone) return null;
+  const name = firstName(m);
+  const greeting =
+    `Olá${name ? `, ${name}` : ''}! Aqui é ${staff.nome}, da ${brandName} ${m.unidade}. ` +
+    'Recebemos sua mensagem pelo “Fale aqui” e queremos ajudar.';
+  return whatsappHref(m.contato_telefone.replace(/\D/g, ''), greeting);
+}
+
+export function replyMail(m: Message, texto: string, staff: StaffRef, s: ReplySettings): OutgoingMail {
+  const name = firstName(m);
+  const quoted = m.mensagem.split(/\r?\n/).map((l) => `> ${l}`).join('\n');
+  return {
+    to: m.contato_email!,
+    subject: `Resposta à sua mensagem · ${s.brandName} ${m.unidade}`,
+    text: [
+      `Olá${name ? `, ${name}` : ''}!`,
+      '',
+      texto,
+      '',
+      `${staff.nome}`,
+      `Equipe ${s.brandName} · ${m.unidade}`,
+      '',
+      `Sua mensagem de ${formatDateTime(m.criado_em)}:`,
+      quoted,
+      '',
+      `${s.brandName} · ${s.publicUrl}/`,
+    ].join('\n'),
+    replyTo: m.unidade_email || null,
+    // A person waits for it: ahead of bulk mail (lead notices, weekly digests).
+    priority: MAIL_PRIORITY.chain,
+    origin: `fale_aqui_resposta:${m.id}`,
+  };
+}
+
+/** "45 min", "3 h 20 min", "2 dias e 4 h" */
+export function formatDuration(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  const days = Math.floor(hours / 24);
+  const rest = hours % 24;
+  return `${days} ${days === 1 ? 'dia' : 'dias'}${rest ? ` e ${rest} h` : ''}`;
+}
+
+export function median(values: number[]): number | null {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export type ReplyResult = { ok: true } | { ok: false; errors: Record<string, string> };
+
+export function createMessagesAdminService(repo: FaleAquiRepository, storage: FileStorage, settings: ReplySettings) {
+  return {
+    /** `page`: `pagina` as asked (src/lib/pagination.ts reads it). */
+    async inbox(filter: MessageFilter, page: unknown) {
+      const [total, counts] = await Promise.all([repo.count(filter), repo.countByStatus(filter)]);
+      const { page: current, pages, size, offset } = pageWindow(total, INBOX_PAGE_SIZE, page);
+      const rows = await repo.list(filter, size, offset);
+      return { rows: rows.map((r) => ({ ...r, fotos: Number(r.fotos ?? 0) })), total, page: current, pages, counts };
+    },
+
+    /** Per unit, over the messages received in the filter's period: median time to first reply. */
+    async replyTimes(filter: MessageFilter) {
+      const rows = await repo.replyTimes(filter);
+      const byUnit = new Map<string, { unidade: string; recebidas: number; respondidas: number; abertas: number; times: number[] }>();
+      for (const r of rows) {
+        const key = r.unidade_id === null ? `t:${r.unidade}` : `u:${r.unidade_id}`;
+        const u = byUnit.get(key) ?? { unidade: r.unidade, recebidas: 0, respondidas: 0, abertas: 0, times: [] };
+        u.recebidas++;
+        if (r.primeira_resposta_em) {
+          u.respondidas++;
+          u.times.push(Date.parse(r.primeira_resposta_em) - Date.parse(r.criado_em));
+        } else if ((OPEN_STATUSES as string[]).includes(r.status)) u.abertas++;
+        byUnit.set(key, u);
+      }
+      return [...byUnit.values()]
+        .map((u) => ({ unidade: u.unidade, recebidas: u.recebidas, respondidas: u.respondidas, abertas: u.abertas, mediana: median(u.times) }))
+        .sort((a, b) => a.unidade.localeCompare(b.unidade, 'pt-BR'));
+    },
+
+    /** Opening a new message marks it read by `reader` (call after the scope check). */
+    async markRead(id: number, reader: StaffRef) {
+      await repo.markRead(id, reader.id, nowIso());
+      return this.message(id);
+    },
+
+    async message(id: number) {
+      const message = await repo.byId(id);
+      if (!message) return null;
+      const [files, replies, history] = await Promise.all([repo.filesOf(id), repo.repliesOf(id), repo.historyOf(id)]);
+      return {
+        message: { ...message, telefone_formatado: message.contato_telefone ? formatBrazilianPhone(message.contato_telefone) : null },
+        files,
+        replies,
+        history,
+      };
+    },
+
+    /**
+     * Sends the staff member's text to the customer by e-mail (through the outbox) or
+     * records a reply given on WhatsApp; either way the message becomes "respondida".
+     */
+    async reply(id: number, canal: unknown, rawText: unknown, staff: StaffRef): Promise<ReplyResult> {
+      const message = await repo.byId(id);
+      if (!message) return { ok: false, errors: { texto: 'Esta mensagem não existe.' } };
+      const texto = cleanText(typeof rawText === 'string' ? rawText : '');
+      const errors: Record<string, string> = {};
+      if (canal !== 'email' && canal !== 'whatsapp') errors.canal = 'Escolha como a resposta foi dada.';
+      if (texto === '') errors.texto = canal === 'whatsapp' ? 'Escreva o que foi dito ao cliente.' : 'Escreva a resposta.';
+      else if ([...texto].length > REPLY_MAX) errors.texto = `A resposta pode ter no máximo ${REPLY_MAX} caracteres.`;
+      if (canal === 'email') {
+        if (!message.contato_email) errors.texto = 'O cliente não deixou e-mail: responda pelo telefone.';
+        else if (!settings.mailConfigured) errors.texto = 'O envio de e-mail não está configurado neste servidor (SMTP_HOST). Nada foi enviado.';
+      }
+      if (canal === 'whatsapp' && !message.contato_telefone) errors.texto = 'O cliente não deixou telefone.';
+      if (Object.keys(errors).length) return { ok: false, errors };
+      const email = canal === 'email';
+      await repo.addReply(
+        { messageId: id, userId: staff.id, canal: email ? 'email' : 'whatsapp', destinatario: email ? message.contato_email : message.contato_telefone, texto, now: nowIso() },
+        email ? replyMail(message, texto, staff, settings) : null,
+      );
+      return { ok: true };
+    },
+
+    async setStatus(id: number, status: MessageStatus, staff: StaffRef) {
+      return repo.setStatus(id, status, staff.id, nowIso());
+    },
+
+    /** The stored file of a photo, with a content type from our own list (never the client's). */
+    async photo(fileId: number) {
+      const file = await repo.fileById(fileId);
+      if (!file) return null;
+      const stored = await storage.get(file.caminho);
+      if (!stored) return { file, missing: true as const };
+      return {
+        file,
+        missing: false as const,
+        size: stored.size,
+        contentType: SAFE_TYPES.has(file.tipo) ? file.tipo : 'application/octet-stream',
+        open: () => stored.open(),
+      };
+    },
+
+    exportRows(filter: MessageFilter) {
+      const header = ['id', 'data', 'unidade', 'nome', 'anonimo', 'status', 'mensagem', 'fotos', 'contato_email', 'contato_telefone', 'primeira_resposta'];
+      async function* rows() {
+        let before: number | null = null;
+        for (;;) {
+          const batch = await repo.before(filter, before, 500);
+          if (!batch.length) return;
+          for (const m of batch) {
+            yield [
+              m.id, csvDate(m.criado_em), m.unidade, m.nome_completo, m.anonimo ? 'sim' : 'não', STATUS_LABEL[m.status as MessageStatus] ?? m.status, m.mensagem,
+              Number(m.fotos ?? 0), m.contato_email ?? '', m.contato_telefone ?? '', m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
+            ];
+          }
+          before = batch[batch.length - 1]!.id;
+        }
+      }
+      return { header, rows: rows() };
+    },
+  };
+}
+export type MessagesAdminService = ReturnType<typeof createMessagesAdminService>;

@@ -1,0 +1,42 @@
+// What the feedback's staff routes share: the unit scope of a filter (a manager sees only
+// their units; another unit's data answers 403), the units offered in filters, and the
+// private, never-stored answer of a staff page.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { sendError } from '../../http/errors';
+import { IdParam, QueryValue } from '../../http/params';
+import { toId } from '../../lib/form/index';
+import { accessibleUnits, unitScope } from '../identity/access';
+
+/** Query values are bounded strings here and parsed by the form kit in the handlers. */
+export const OptionalId = QueryValue;
+export const OptionalDay = QueryValue;
+export const IdParams = Type.Object({ id: IdParam });
+
+export const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
+  sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
+
+export const privatePage = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
+
+/**
+ * The units a request may see from its `unidade_id` filter ("" = all of the account's).
+ * A malformed id is a 400, another unit's a 403; null when that answer was sent.
+ */
+export async function scopeOf(request: FastifyRequest, reply: FastifyReply, raw: string | undefined): Promise<{ unitIds: number[] | null } | null> {
+  const requested = raw ? toId(raw.trim()) : null;
+  if (raw && requested === null) {
+    await sendError(request, reply, 400, 'Filtro inválido', 'O código da unidade no filtro não é válido.');
+    return null;
+  }
+  const scope = unitScope(request.staff!, requested);
+  if (scope.forbidden) {
+    await forbidden(request, reply);
+    return null;
+  }
+  return scope;
+}
+
+/** Units offered in the filters: all for admins, their own for managers. */
+export async function visibleUnits<U extends { id: number }>(request: FastifyRequest, all: () => Promise<U[]>): Promise<U[]> {
+  return accessibleUnits(request.staff!, await all());
+}

@@ -1,0 +1,152 @@
+// What staff see of the survey: NPS per unit and overall, monthly trend, option
+// distributions, the filtered list of responses and the CSV export.
+import { nowIso } from '../../../db/index';
+import { csvDate } from '../../../lib/csv';
+import { pageWindow } from '../../../lib/pagination';
+import { categoryOf, CATEGORY_LABEL, computeNps, lastTwelveMonths, monthsOf, percent, type ResponseListFilter, type Period } from './nps';
+import type { ResponseFilter, SurveyRepository } from './survey.repository';
+import { ORIGIN_LABEL, ORIGINS } from './origin';
+
+export const PAGE_SIZE = 25;
+
+export interface ReportQuery {
+  unitIds: number[] | null;
+  period: Period;
+  categoria?: ResponseListFilter;
+  /** `pagina` as asked (src/lib/pagination.ts reads it) */
+  page: unknown;
+}
+
+export function createSurveyReportService(repo: SurveyRepository) {
+  const filterOf = (q: Omit<ReportQuery, 'page'>): ResponseFilter => ({
+    unitIds: q.unitIds,
+    fromIso: q.period.fromIso,
+    toIso: q.period.toIso,
+    categoria: q.categoria,
+  });
+
+  return {
+    /** Every unit, for the staff filters (narrowed to a manager's units by the routes). */
+    allUnits() {
+      return repo.allUnits();
+    },
+
+    /** An active unit by id (the poster and kiosk pages), or null. */
+    async activeUnit(id: number) {
+      return (await repo.allUnits()).find((u) => u.id === id && u.ativo === 1) ?? null;
+    },
+
+    /** Marks a detractor's response as handled by this staff member. */
+    markHandled(id: number, staffId: number) {
+      return repo.markHandled(id, staffId, nowIso());
+    },
+
+    async report(q: ReportQuery) {
+      // The NPS figures cover the unit and period chosen; the score filter applies to the list only.
+      const scoreFilter = filterOf({ ...q, categoria: undefined });
+      const listFilter = filterOf(q);
+      const months = monthsOf(q.period);
+      // The chart: the 12 months ending with the period's last month (same units).
+      const chartMonths = monthsOf(lastTwelveMonths(q.period.ate));
+      const [units, byUnitRaw, byMonthRaw, chartRaw, byOriginRaw, optionCounts, questions, total] = await Promise.all([
+        repo.allUnits(),
+        repo.npsByUnit(scoreFilter),
+        repo.npsByMonth(scoreFilter, months),
+        repo.npsByMonth({ unitIds: q.unitIds, fromIso: chartMonths[0]!.startIso, toIso: chartMonths[chartMonths.length - 1]!.endIso }, chartMonths),
+        repo.npsByOrigin(scoreFilter),
+        repo.optionCounts(scoreFilter),
+        repo.allQuestionsWithOptions(),
+        repo.countResponses(listFilter),
+      ]);
+      const unitName = new Map(units.map((u) => [u.id, u.nome]));
+      const byUnit = byUnitRaw
+        .map((u) => ({
+          ...u,
+          nome: unitName.get(u.unidadeId) ?? `#${u.unidadeId}`,
+          neutros: u.total - u.promotores - u.detratores,
+          nps: computeNps(u),
+        }))
+        // Ranked: best NPS first, units without notes last, ties by name.
+        .sort((a, b) => (b.nps ?? -Infinity) - (a.nps ?? -Infinity) || b.total - a.total || a.nome.localeCompare(b.nome, 'pt-BR'));
+      const sum = (k: 'respostas' | 'total' | 'promotores' | 'detratores') => byUnit.reduce((acc, u) => acc + u[k], 0);
+      const overallCounts = { respostas: sum('respostas'), total: sum('total'), promotores: sum('promotores'), detratores: sum('detratores') };
+      const overall = { ...overallCounts, neutros: overallCounts.total - overallCounts.promotores - overallCounts.detratores, nps: computeNps(overallCounts) };
+      const monthMap = new Map(byMonthRaw.map((m) => [m.mes, m]));
+      const trend = months.map((m) => {
+        const c = monthMap.get(m.label) ?? { total: 0, promotores: 0, detratores: 0 };
+        return { label: m.label, title: m.title, total: c.total, promotores: c.promotores, detratores: c.detratores, nps: computeNps(c) };
+      });
+      const chartMap = new Map(chartRaw.map((m) => [m.mes, m]));
+      const chart = chartMonths.map((m) => {
+        const c = chartMap.get(m.label) ?? { total: 0, promotores: 0, detratores: 0 };
+        return { label: m.label, title: m.title, total: c.total, nps: computeNps(c) };
+      });
+      const distribution = questions
+        .filter((qq) => qq.tipo === 'opcoes' || qq.tipo === 'escala')
+        .map((qq) => {
+          const counts = qq.opcoes.map((o) => ({ id: o.id, texto: o.texto, n: optionCounts.find((c) => c.opcaoId === o.id)?.n ?? 0 }));
+          const answered = counts.reduce((a, c) => a + c.n, 0);
+          return {
+            id: qq.id,
+            texto: qq.texto,
+            tipo: qq.tipo,
+            ativo: qq.ativo === 1,
+            answered,
+            opcoes: counts.map((c) => ({ ...c, pct: percent(c.n, answered) })),
+          };
+        })
+        .filter((d) => d.ativo || d.answered > 0);
+      const { page, pages, size, offset } = pageWindow(total, PAGE_SIZE, q.page);
+      const rows = await repo.listResponses(listFilter, size, offset);
+      const byOrigin = ORIGINS.map((origem) => {
+        const c = byOriginRaw.find((o) => o.origem === origem) ?? { total: 0, promotores: 0, detratores: 0 };
+        return { origem, label: ORIGIN_LABEL[origem], total: c.total, promotores: c.promotores, detratores: c.detratores, neutros: c.total - c.promotores - c.detratores, nps: computeNps(c) };
+      });
+      return { byUnit, overall, trend, chart, byOrigin, distribution, list: { rows, total, page, pages } };
+    },
+
+    async response(id: number) {
+      const header = await repo.responseById(id);
+      if (!header) return null;
+      return { header, items: await repo.itemsFor([id]) };
+    },
+
+    /** Rows of the CSV export, read in keyset batches so memory stays flat. */
+    async exportRows(q: Omit<ReportQuery, 'page'>) {
+      const questions = (await repo.allQuestionsWithOptions()).filter((qq) => qq.ativo === 1);
+      const header = ['id', 'data', 'unidade', 'nota_nps', 'categoria', 'nome_cliente', 'contato_cliente', 'comentario', ...questions.map((qq) => qq.texto)];
+      const filter = filterOf(q);
+      async function* rows() {
+        let before: number | null = null;
+        for (;;) {
+          const batch = await repo.responsesBefore(filter, before, 500);
+          if (!batch.length) return;
+          const items = await repo.itemsFor(batch.map((r) => r.id));
+          for (const r of batch) {
+            const mine = items.filter((i) => i.resposta_id === r.id);
+            const cat = categoryOf(r.nota_nps);
+            yield [
+              r.id,
+              csvDate(r.criado_em),
+              r.unidade,
+              r.nota_nps ?? '',
+              cat ? CATEGORY_LABEL[cat] : '',
+              r.nome_cliente ?? '',
+              r.contato_cliente ?? '',
+              r.comentario ?? '',
+              ...questions.map((qq) => {
+                const it = mine.find((i) => i.pergunta_id === qq.id);
+                if (!it) return '';
+                if (it.opcao !== null) return it.opcao;
+                return [it.texto_ok ? 'Está tudo certo' : '', it.texto ?? ''].filter(Boolean).join(' · ');
+              }),
+            ];
+          }
+          before = batch[batch.length - 1]!.id;
+        }
+      }
+      return { header, rows: rows() };
+    },
+  };
+}
+export type SurveyReportService = ReturnType<typeof createSurveyReportService>;

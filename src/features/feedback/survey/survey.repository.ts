@@ -1,0 +1,336 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../../db/types';
+import { inTransaction } from '../../../db/index';
+import { createEnvioRepository } from '../../../platform/envio/envio.repository';
+
+export interface SurveyOption {
+  id: number;
+  texto: string;
+  valor: number | null;
+}
+
+export interface SurveyQuestion {
+  id: number;
+  texto: string;
+  tipo: 'escala' | 'opcoes' | 'texto';
+  obrigatoria: boolean;
+  opcoes: SurveyOption[];
+}
+
+export interface UnitRef {
+  id: number;
+  nome: string;
+  cidade: string;
+}
+
+export interface NewSurveyResponse {
+  unidadeId: number;
+  nomeCliente: string | null;
+  contatoCliente: string | null;
+  comentario: string | null;
+  notaNps: number | null;
+  envioId: string | null;
+  /** site | cartaz | quiosque */
+  origem?: string;
+  criadoEm: string;
+  itens: { perguntaId: number; opcaoId: number | null; texto: string | null; textoOk: boolean }[];
+}
+
+export interface ResponseFilter {
+  /** null = every unit (admins); [] = none */
+  unitIds: number[] | null;
+  fromIso: string;
+  toIso: string;
+  /** promotores 9–10, neutros 7–8, detratores 0–6; pendentes: detractors with a comment nobody has marked handled */
+  categoria?: 'promotores' | 'neutros' | 'detratores' | 'pendentes';
+}
+
+export function createSurveyRepository(db: Kysely<Database>) {
+  function applyFilter<QB extends { where: any }>(qb: QB, f: ResponseFilter): QB {
+    let q: any = qb.where('r.criado_em', '>=', f.fromIso).where('r.criado_em', '<', f.toIso);
+    if (f.unitIds) q = f.unitIds.length ? q.where('r.unidade_id', 'in', f.unitIds) : q.where(sql<boolean>`1 = 0`);
+    if (f.categoria === 'promotores') q = q.where('r.nota_nps', '>=', 9);
+    if (f.categoria === 'neutros') q = q.where('r.nota_nps', '>=', 7).where('r.nota_nps', '<=', 8);
+    if (f.categoria === 'detratores') q = q.where('r.nota_nps', '<=', 6);
+    // The same rule as the start page's queue (detractorsToHandle).
+    if (f.categoria === 'pendentes') {
+      q = q.where('r.nota_nps', '<=', 6).where('r.comentario', 'is not', null).where('r.comentario', '<>', '').where('r.tratada_em', 'is', null);
+    }
+    return q;
+  }
+
+  return {
+    async activeUnits(): Promise<UnitRef[]> {
+      return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').execute();
+    },
+
+    async allUnits(): Promise<(UnitRef & { uf: string; ativo: number })[]> {
+      return db.selectFrom('unidades').select(['id', 'nome', 'cidade', 'uf', 'ativo']).orderBy('nome').execute();
+    },
+
+    async activeUnit(id: number): Promise<UnitRef | undefined> {
+      return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('id', '=', id).where('ativo', '=', 1).executeTakeFirst();
+    },
+
+    /** Active questions with their active options, in display order (one query: it runs on every submission). */
+    async activeQuestions(): Promise<SurveyQuestion[]> {
+      const rows = await db
+        .selectFrom('perguntas as p')
+        .leftJoin('perguntas_opcoes as o', (join) => join.onRef('o.pergunta_id', '=', 'p.id').on('o.ativo', '=', 1))
+        .select(['p.id', 'p.texto', 'p.tipo', 'p.obrigatoria', 'o.id as opcao_id', 'o.texto as opcao_texto', 'o.valor as opcao_valor'])
+        .where('p.ativo', '=', 1)
+        .orderBy('p.ordem')
+        .orderBy('p.id')
+        .orderBy('o.ordem')
+        .orderBy('o.id')
+        .execute();
+      const questions: SurveyQuestion[] = [];
+      for (const r of rows) {
+        let q = questions[questions.length - 1];
+        if (!q || q.id !== r.id) {
+          q = {
+            id: r.id,
+            texto: r.texto,
+            tipo: r.tipo === 'escala' || r.tipo === 'texto' ? r.tipo : 'opcoes',
+            obrigatoria: r.obrigatoria === 1,
+            opcoes: [],
+          };
+          questions.push(q);
+        }
+        if (r.opcao_id !== null) q.opcoes.push({ id: r.opcao_id, texto: r.opcao_texto!, valor: r.opcao_valor });
+      }
+      return questions;
+    },
+
+    async envioExists(envioId: string): Promise<boolean> {
+      const row = await db.selectFrom('respostas_nps').select('id').where('envio_id', '=', envioId).executeTakeFirst();
+      return !!row;
+    },
+
+    /**
+     * Stores responses, each as its header and items, in ONE transaction (a batch shares
+     * the commit). For each record: its new id, or null when a response with the same
+     * envio_id is already stored (a double click), in which case nothing of it is written.
+     * If any statement fails the whole transaction is rolled back.
+     */
+    async insertResponses(records: NewSurveyResponse[]): Promise<(number | null)[]> {
+      return inTransaction(db, async (trx) => {
+        const ids: (number | null)[] = [];
+        const envios = createEnvioRepository(trx);
+        for (const r of records) {
+          const row = await trx
+            .insertInto('respostas_nps')
+            .values({
+              unidade_id: r.unidadeId,
+              nome_cliente: r.nomeCliente,
+              contato_cliente: r.contatoCliente,
+              comentario: r.comentario,
+              nota_nps: r.notaNps,
+              envio_id: r.envioId,
+              origem: r.origem ?? 'site',
+              criado_em: r.criadoEm,
+            })
+            // The UNIQUE envio_id decides, so two racing clicks cannot both store.
+            .onConflict((oc) => oc.column('envio_id').doNothing())
+            .returning('id')
+            .executeTakeFirst();
+          if (row && r.itens.length) {
+            await trx
+              .insertInto('respostas_itens')
+              .values(
+                r.itens.map((i) => ({
+                  resposta_id: row.id,
+                  pergunta_id: i.perguntaId,
+                  opcao_id: i.opcaoId,
+                  texto: i.texto,
+                  texto_ok: i.textoOk ? 1 : 0,
+                })),
+              )
+              .execute();
+          }
+          // The survey's own UNIQUE envio_id decides (one statement on this hot path); the
+          // generic envios row records the stored form like the other public forms do.
+          if (row && r.envioId) await envios.record('pesquisa', r.envioId, row.id, r.criadoEm);
+          ids.push(row ? row.id : null);
+        }
+        return ids;
+      });
+    },
+
+    /** Counts per unit for the NPS: total scored, promoters (9–10), detractors (0–6). */
+    async npsByUnit(f: ResponseFilter) {
+      const q = applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .select((eb) => [
+            'r.unidade_id as unidadeId',
+            eb.fn.countAll<number>().as('respostas'),
+            eb.fn.count<number>('r.nota_nps').as('total'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
+          ])
+          .groupBy('r.unidade_id'),
+        f,
+      );
+      const rows = await q.execute();
+      return rows.map((r) => ({
+        unidadeId: Number(r.unidadeId),
+        respostas: Number(r.respostas),
+        total: Number(r.total),
+        promotores: Number(r.promotores ?? 0),
+        detratores: Number(r.detratores ?? 0),
+      }));
+    },
+
+    /** Same counts per month; `months` are [label, startIso, endIso) in São Paulo time. */
+    async npsByMonth(f: ResponseFilter, months: { label: string; startIso: string; endIso: string }[]) {
+      if (!months.length) return [];
+      // A CASE over the month boundaries: portable, and the boundaries are São Paulo months.
+      const bucket = sql<string>`case ${sql.join(
+        months.map((m) => sql`when r.criado_em >= ${m.startIso} and r.criado_em < ${m.endIso} then ${m.label}`),
+        sql` `,
+      )} else null end`;
+      const q = applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .select((eb) => [
+            bucket.as('mes'),
+            eb.fn.count<number>('r.nota_nps').as('total'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
+          ])
+          // By position: the CASE carries parameters, and PostgreSQL would not match a
+          // second copy of it (different placeholders) with the selected one.
+          .groupBy(sql`1`),
+        f,
+      );
+      const rows = await q.execute();
+      return rows
+        .filter((r) => r.mes !== null)
+        .map((r) => ({
+          mes: String(r.mes),
+          total: Number(r.total),
+          promotores: Number(r.promotores ?? 0),
+          detratores: Number(r.detratores ?? 0),
+        }));
+    },
+
+    /** Counts per channel (site, cartaz, quiosque) for the NPS split. */
+    async npsByOrigin(f: ResponseFilter) {
+      const rows = await applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .select((eb) => [
+            'r.origem',
+            eb.fn.count<number>('r.nota_nps').as('total'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
+            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
+          ])
+          .groupBy('r.origem'),
+        f,
+      ).execute();
+      return rows.map((r) => ({ origem: r.origem, total: Number(r.total), promotores: Number(r.promotores ?? 0), detratores: Number(r.detratores ?? 0) }));
+    },
+
+    /** How often each option was chosen, per question, over the filtered responses. */
+    async optionCounts(f: ResponseFilter) {
+      const q = applyFilter(
+        db
+          .selectFrom('respostas_itens as i')
+          .innerJoin('respostas_nps as r', 'r.id', 'i.resposta_id')
+          .select((eb) => ['i.pergunta_id as perguntaId', 'i.opcao_id as opcaoId', eb.fn.countAll<number>().as('n')])
+          .where('i.opcao_id', 'is not', null)
+          .groupBy(['i.pergunta_id', 'i.opcao_id']),
+        f,
+      );
+      return (await q.execute()).map((r) => ({ perguntaId: Number(r.perguntaId), opcaoId: Number(r.opcaoId), n: Number(r.n) }));
+    },
+
+    async allQuestionsWithOptions() {
+      const questions = await db.selectFrom('perguntas').select(['id', 'texto', 'tipo', 'ativo']).orderBy('ordem').orderBy('id').execute();
+      const options = await db.selectFrom('perguntas_opcoes').select(['id', 'pergunta_id', 'texto', 'valor']).orderBy('ordem').orderBy('id').execute();
+      return questions.map((q) => ({ ...q, opcoes: options.filter((o) => o.pergunta_id === q.id) }));
+    },
+
+    async countResponses(f: ResponseFilter): Promise<number> {
+      const row = await applyFilter(db.selectFrom('respostas_nps as r').select((eb) => eb.fn.countAll<number>().as('n')), f).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
+    async listResponses(f: ResponseFilter, limit: number, offset: number) {
+      return applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+          .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+          .orderBy('r.criado_em', 'desc')
+          .orderBy('r.id', 'desc')
+          .limit(limit)
+          .offset(offset),
+        f,
+      ).execute();
+    },
+
+    /** Keyset batches for the CSV export, newest first like the list (ids below `beforeId`). */
+    async responsesBefore(f: ResponseFilter, beforeId: number | null, limit: number) {
+      return applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+          .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+          .$if(beforeId !== null, (qb) => qb.where('r.id', '<', beforeId!))
+          .orderBy('r.id', 'desc')
+          .limit(limit),
+        f,
+      ).execute();
+    },
+
+    async itemsFor(responseIds: number[]) {
+      if (!responseIds.length) return [];
+      return db
+        .selectFrom('respostas_itens as i')
+        .innerJoin('perguntas as p', 'p.id', 'i.pergunta_id')
+        .leftJoin('perguntas_opcoes as o', 'o.id', 'i.opcao_id')
+        .select(['i.resposta_id', 'i.pergunta_id', 'p.texto as pergunta', 'p.tipo', 'o.texto as opcao', 'o.valor', 'i.texto', 'i.texto_ok'])
+        .where('i.resposta_id', 'in', responseIds)
+        .orderBy('p.ordem')
+        .orderBy('p.id')
+        .execute();
+    },
+
+    /** Detractor answers (0–6) with a comment not yet dealt with, oldest first. */
+    async detractorsToHandle(unitIds: number[] | null, sinceIso: string, limit: number) {
+      let q = db
+        .selectFrom('respostas_nps as r')
+        .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+        .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+        .where('r.nota_nps', '<=', 6)
+        .where('r.comentario', 'is not', null)
+        .where('r.comentario', '<>', '')
+        .where('r.tratada_em', 'is', null)
+        .where('r.criado_em', '>=', sinceIso)
+        .orderBy('r.criado_em')
+        .orderBy('r.id')
+        .limit(limit);
+      if (unitIds) q = unitIds.length ? q.where('r.unidade_id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
+      return q.execute();
+    },
+
+    async markHandled(id: number, userId: number, now: string): Promise<void> {
+      await db.updateTable('respostas_nps').set({ tratada_em: now, tratada_por: userId }).where('id', '=', id).where('tratada_em', 'is', null).execute();
+    },
+
+    async responseById(id: number) {
+      return db
+        .selectFrom('respostas_nps as r')
+        .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+        .leftJoin('usuarios as t', 't.id', 'r.tratada_por')
+        .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+        .select(['r.tratada_em', 't.nome as tratada_por_nome'])
+        .where('r.id', '=', id)
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type SurveyRepository = ReturnType<typeof createSurveyRepository>;
