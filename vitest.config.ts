@@ -11,11 +11,26 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       // multi-instance: production on PostgreSQL (a server of its own), so it runs once, there.
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/multi-instance.test.ts'], env: { TEST_DB: 'sqlite' } } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/multi-instance.test.ts'],
+          env: { TEST_DB: 'sqlite' },
+        },
+      },
       { extends: true, test: { name: 'postgres', include: ['test/**/*.test.ts'], env: { TEST_DB: 'postgres' } } },
       {
         extends: true,
-        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], env: { TEST_DB: 'sqlite' }, pool: 'forks', poolOptions: { forks: { singleFork: true } }, testTimeout: 60_000 },
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          env: { TEST_DB: 'sqlite' },
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
+          testTimeout: 60_000,
+        },
       },
     ],
   },

@@ -56,7 +56,9 @@ const FIELDS = {
   aceita_contato: 'sim',
 };
 
-export async function runLeadsBench(options: { duration?: number; connections?: number } = {}): Promise<LeadsBenchResult> {
+export async function runLeadsBench(
+  options: { duration?: number; connections?: number } = {},
+): Promise<LeadsBenchResult> {
   const duration = options.duration ?? benchDuration();
   const connections = options.connections ?? DEFAULT_CONNECTIONS;
   console.log('Leads de franquia: preparando o banco (vazio, SQLite)…');
@@ -70,7 +72,12 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
     const nextBody = () => {
       n++;
       // A distinct envio_id per POST, as each rendered form has (claimed in `envios`).
-      return new URLSearchParams({ csrf_token: token, ...FIELDS, email: `lead${n}@example.com`, envio_id: `carga-${String(n).padStart(10, '0')}` }).toString();
+      return new URLSearchParams({
+        csrf_token: token,
+        ...FIELDS,
+        email: `lead${n}@example.com`,
+        envio_id: `carga-${String(n).padStart(10, '0')}`,
+      }).toString();
     };
     // A distinct client address per request (10.0.0.1, 10.0.0.2, …).
     const nextAddress = () => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
@@ -82,7 +89,8 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
       headers: { ...headers, 'x-forwarded-for': '192.0.2.1' },
       body: nextBody(),
     });
-    if (check.status !== 303) throw new Error(`POST de verificação respondeu ${check.status}: ${(await check.text()).slice(0, 300)}`);
+    if (check.status !== 303)
+      throw new Error(`POST de verificação respondeu ${check.status}: ${(await check.text()).slice(0, 300)}`);
 
     const requests = [
       {
@@ -99,14 +107,27 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
     const r = await autocannon({ url, connections, duration, requests });
     const rate = formRate();
     console.log(`Leads de franquia: POST index.php a ${rate} por segundo, ${duration} s…`);
-    const fixed = await runAtRate({ url, referenceUrl: `${app.url}/healthz`, rate, duration, next: () => ({ body: nextBody(), headers: { ...headers, 'x-forwarded-for': nextAddress() } }) });
+    const fixed = await runAtRate({
+      url,
+      referenceUrl: `${app.url}/healthz`,
+      rate,
+      duration,
+      next: () => ({ body: nextBody(), headers: { ...headers, 'x-forwarded-for': nextAddress() } }),
+    });
     const { acknowledged, unexpected } = acknowledgedSplit(r.statusCodeStats);
     await app.stop();
 
     // Read the database after the server is gone: every acknowledged lead must be there.
     const handle = createDb({ engine: 'sqlite', filename: db.databaseUrl.slice('sqlite:'.length) });
     const count = async (table: 'franquia_leads' | 'franquia_leads_historico') =>
-      Number((await handle.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await handle.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const stored = (await count('franquia_leads')) - 1; // minus the check above
     const history = await count('franquia_leads_historico');
     await handle.destroy();
@@ -128,7 +149,11 @@ export async function runLeadsBench(options: { duration?: number; connections?: 
       load: r,
       rated: fixed.posts,
       reference: fixed.reference,
-      integrity: { label: 'histórico inicial gravado / esperado', value: `${history} / ${stored + 1}`, ok: history === stored + 1 },
+      integrity: {
+        label: 'histórico inicial gravado / esperado',
+        value: `${history} / ${stored + 1}`,
+        ok: history === stored + 1,
+      },
     });
   } finally {
     await app.stop();

@@ -71,7 +71,12 @@ export async function prepareDatabase<T>(seed: (db: Db) => Promise<T>): Promise<
   try {
     await migrateToLatest(handle.db);
     const seeded = await seed(handle.db);
-    return { dir, databaseUrl: `sqlite:${filename}`, seeded, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      dir,
+      databaseUrl: `sqlite:${filename}`,
+      seeded,
+      cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    };
   } finally {
     await handle.destroy();
   }
@@ -149,7 +154,8 @@ function wrap(name: string, child: ChildProcess, url: string): ChildServer {
 export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const entry = path.resolve(process.env.BENCH_SERVER ?? 'dist/server.js');
-  if (!existsSync(entry)) throw new Error('dist/server.js não existe: rode `npm run build` antes (o `npm run bench` já faz isso).');
+  if (!existsSync(entry))
+    throw new Error('dist/server.js não existe: rode `npm run build` antes (o `npm run bench` já faz isso).');
   const port = await freePort();
   const uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-uploads-'));
   const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, entry], {
@@ -210,12 +216,23 @@ export const BROWSER_HEADERS: Readonly<Record<string, string>> = { 'accept-encod
  * GETs a path with the headers the load run will send (a browser's, by default), so the
  * answer is exactly what the load run will get.
  */
-export function captureResponse(baseUrl: string, urlPath: string, headers: Record<string, string> = BROWSER_HEADERS): Promise<CapturedResponse> {
+export function captureResponse(
+  baseUrl: string,
+  urlPath: string,
+  headers: Record<string, string> = BROWSER_HEADERS,
+): Promise<CapturedResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${baseUrl}${urlPath}`, { method: 'GET', agent: false, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ path: urlPath, status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({
+          path: urlPath,
+          status: res.statusCode ?? 0,
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -225,7 +242,8 @@ export function captureResponse(baseUrl: string, urlPath: string, headers: Recor
 
 /** The answer's Content-Encoding, if any. */
 export function contentEncoding(c: CapturedResponse): string | undefined {
-  for (let i = 0; i < c.rawHeaders.length; i += 2) if (c.rawHeaders[i]!.toLowerCase() === 'content-encoding') return c.rawHeaders[i + 1];
+  for (let i = 0; i < c.rawHeaders.length; i += 2)
+    if (c.rawHeaders[i]!.toLowerCase() === 'content-encoding') return c.rawHeaders[i + 1];
   return undefined;
 }
 
@@ -344,7 +362,10 @@ export async function runLoad(
       timeouts: r.timeouts,
       non2xx: r.non2xx,
       rssMb: rss,
-      cpuUsPerReq: cpuBefore !== null && cpuAfter !== null && r.requests.total > 0 ? (cpuAfter - cpuBefore) / r.requests.total : null,
+      cpuUsPerReq:
+        cpuBefore !== null && cpuAfter !== null && r.requests.total > 0
+          ? (cpuAfter - cpuBefore) / r.requests.total
+          : null,
     };
   } finally {
     clearInterval(timer);
@@ -476,7 +497,13 @@ export async function runAtRate(options: {
     const finish = () => {
       if (++done === 2 * total) resolve();
     };
-    const send = (t: ReturnType<typeof tally>, url: string, ok: number, due: number, post?: { body: string; headers: Record<string, string> }) => {
+    const send = (
+      t: ReturnType<typeof tally>,
+      url: string,
+      ok: number,
+      due: number,
+      post?: { body: string; headers: Record<string, string> },
+    ) => {
       const headers = post ? { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) } : {};
       const req = http.request(url, { method: post ? 'POST' : 'GET', agent, headers }, (res) => {
         res.resume();
@@ -511,7 +538,16 @@ export async function runAtRate(options: {
   const summary = (t: ReturnType<typeof tally>): RatedLatency => {
     const l = t.latencies.sort((a, b) => a - b);
     const at = (q: number) => l[Math.min(l.length - 1, Math.ceil(q * l.length) - 1)] ?? 0;
-    return { rate: options.rate, achieved: (total - t.errors) / elapsed, p50: at(0.5), p99: at(0.99), max: l.at(-1) ?? 0, errors: t.errors, unexpected: t.unexpected, acknowledged: t.acknowledged };
+    return {
+      rate: options.rate,
+      achieved: (total - t.errors) / elapsed,
+      p50: at(0.5),
+      p99: at(0.99),
+      max: l.at(-1) ?? 0,
+      errors: t.errors,
+      unexpected: t.unexpected,
+      acknowledged: t.acknowledged,
+    };
   };
   return { posts: summary(posts), reference: summary(reference) };
 }
@@ -521,7 +557,10 @@ export async function fetchFormToken(url: string, field: string): Promise<{ toke
   const page = await fetch(url);
   const html = await page.text();
   const token = new RegExp(`name="${field}" value="([^"]+)"`).exec(html)?.[1];
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   if (page.status !== 200 || !token || !cookie) throw new Error(`formulário inesperado em ${url} (${page.status})`);
   return { token, cookie };
 }
@@ -587,9 +626,17 @@ export function reportSubmissionBench(input: {
       [`a ${rate}/s: latência p50 / p99 / máx.`, `${fmt.ms(rated.p50)} / ${fmt.ms(rated.p99)} / ${fmt.ms(rated.max)}`],
       [`meta de latência (p99 a ${rate}/s)`, formatTarget(latencyTarget)],
       ...(input.reference
-        ? [[`referência: GET /healthz entre os POSTs, p50 / p99 / máx.`, `${fmt.ms(input.reference.p50)} / ${fmt.ms(input.reference.p99)} / ${fmt.ms(input.reference.max)}`]]
+        ? [
+            [
+              `referência: GET /healthz entre os POSTs, p50 / p99 / máx.`,
+              `${fmt.ms(input.reference.p50)} / ${fmt.ms(input.reference.p99)} / ${fmt.ms(input.reference.max)}`,
+            ],
+          ]
         : []),
-      [`saturação (${DEFAULT_CONNECTIONS} conexões, ${input.duration} s): ${input.labels.perSecond}`, fmt.rps(storedPerSec)],
+      [
+        `saturação (${DEFAULT_CONNECTIONS} conexões, ${input.duration} s): ${input.labels.perSecond}`,
+        fmt.rps(storedPerSec),
+      ],
       ['saturação: latência p50 / p99 (fila)', `${fmt.ms(load.latency.p50)} / ${fmt.ms(load.latency.p99)}`],
       ['meta de vazão', formatTarget(target)],
       [`${input.labels.acknowledged}, nas duas medidas`, String(acknowledged)],

@@ -7,7 +7,16 @@
 // must never starve the server). Also printed: how many logins were checked (401) and
 // how many were refused at once because the hash queue was full (429).
 import { pathToFileURL } from 'node:url';
-import { atMost, benchDuration, fetchFormToken, fmt, formatTarget, prepareDatabase, printTable, startAppServer } from './lib';
+import {
+  atMost,
+  benchDuration,
+  fetchFormToken,
+  fmt,
+  formatTarget,
+  prepareDatabase,
+  printTable,
+  startAppServer,
+} from './lib';
 
 export const STORM_CONCURRENCY = 200;
 export const STORM_P95_TARGET_MS = 200;
@@ -76,7 +85,12 @@ export async function runLoginStormBench(options: { duration?: number } = {}): P
           accept: 'application/json',
           'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
         },
-        body: new URLSearchParams({ csrf_token: token, acao: 'entrar', email: `tempestade${n}@example.com`, senha: 'senha-errada-de-teste' }).toString(),
+        body: new URLSearchParams({
+          csrf_token: token,
+          acao: 'entrar',
+          email: `tempestade${n}@example.com`,
+          senha: 'senha-errada-de-teste',
+        }).toString(),
       });
       await res.arrayBuffer();
       if (res.status === 401) counts.checked++;
@@ -84,14 +98,19 @@ export async function runLoginStormBench(options: { duration?: number } = {}): P
       else counts.other++;
     };
 
-    console.log(`Tempestade de logins: ondas de ${STORM_CONCURRENCY} logins simultâneos por ${duration} s, medindo GET /healthz e /css/site.css…`);
+    console.log(
+      `Tempestade de logins: ondas de ${STORM_CONCURRENCY} logins simultâneos por ${duration} s, medindo GET /healthz e /css/site.css…`,
+    );
     const end = Date.now() + duration * 1000;
     let storming = true;
     const storm = (async () => {
       while (Date.now() < end) await Promise.all(Array.from({ length: STORM_CONCURRENCY }, attempt));
       storming = false;
     })();
-    const [health, stat] = await Promise.all([probe(`${app.url}/healthz`, () => storming), probe(`${app.url}/css/site.css`, () => storming)]);
+    const [health, stat] = await Promise.all([
+      probe(`${app.url}/healthz`, () => storming),
+      probe(`${app.url}/css/site.css`, () => storming),
+    ]);
     await storm;
 
     const result = {

@@ -79,13 +79,45 @@ async function main() {
   const routes: Route[] = [
     // Not a target: the cheapest route shows what the framework and the global hooks cost alone.
     { label: 'piso: /healthz (referência)', path: '/healthz', target: false, check: (b) => b.includes('ok') },
-    { label: 'busca (palavra comum)', path: `/search_ajax.php?q=${COMMON_WORD}`, target: true, check: (b) => json(b).length === 20 },
-    { label: 'busca (palavra rara)', path: `/search_ajax.php?q=${RARE_WORD}`, target: true, check: (b) => { const n = json(b).length; return n > 0 && n < 20; } },
+    {
+      label: 'busca (palavra comum)',
+      path: `/search_ajax.php?q=${COMMON_WORD}`,
+      target: true,
+      check: (b) => json(b).length === 20,
+    },
+    {
+      label: 'busca (palavra rara)',
+      path: `/search_ajax.php?q=${RARE_WORD}`,
+      target: true,
+      check: (b) => {
+        const n = json(b).length;
+        return n > 0 && n < 20;
+      },
+    },
     { label: 'página inicial', path: '/', target: true, check: (b) => b.includes('<form') },
-    { label: 'página da unidade', path: `/Detalhes.php?id=${fullTimetableUnitId}`, target: true, check: (b) => b.includes('Grade de aulas') && b.includes('ExerciseGym') },
-    { label: 'página Pass', path: `/pages/Pass/index.php?id=${passUnitId}`, target: true, check: (b) => b.includes('noopener noreferrer') },
+    {
+      label: 'página da unidade',
+      path: `/Detalhes.php?id=${fullTimetableUnitId}`,
+      target: true,
+      check: (b) => b.includes('Grade de aulas') && b.includes('ExerciseGym'),
+    },
+    {
+      label: 'página Pass',
+      path: `/pages/Pass/index.php?id=${passUnitId}`,
+      target: true,
+      check: (b) => b.includes('noopener noreferrer'),
+    },
     { label: 'lista de unidades', path: '/unidades', target: true, optional: true, check: (b) => b.includes('<html') },
-    { label: 'unidades.json (perto de SP)', path: '/unidades.json?lat=-23.56&lng=-46.65', target: true, optional: true, check: (b) => { JSON.parse(b); return true; } },
+    {
+      label: 'unidades.json (perto de SP)',
+      path: '/unidades.json?lat=-23.56&lng=-46.65',
+      target: true,
+      optional: true,
+      check: (b) => {
+        JSON.parse(b);
+        return true;
+      },
+    },
     { label: 'sitemap.xml', path: '/sitemap.xml', target: true, optional: true, check: (b) => b.includes('<urlset') },
   ];
 
@@ -113,7 +145,9 @@ async function main() {
       captured.push({ route, c });
     }
     replay = await startReplayServer(captured.map((x) => x.c));
-    console.log(`Cada rota: servidor node:http com os mesmos bytes, depois o app; ${DEFAULT_CONNECTIONS} conexões, ${duration} s cada, ${ROUNDS} rodada(s)…`);
+    console.log(
+      `Cada rota: servidor node:http com os mesmos bytes, depois o app; ${DEFAULT_CONNECTIONS} conexões, ${duration} s cada, ${ROUNDS} rodada(s)…`,
+    );
     for (const { route, c } of captured) measured.push({ route, captured: c, app: [], replay: [] });
     for (let round = 0; round < ROUNDS; round++) {
       for (const m of measured) {
@@ -138,9 +172,15 @@ async function main() {
   for (const { route, captured: c, app: runs, replay: sameRuns } of measured) {
     const ratios = runs.map((r, i) => r.reqPerSec / sameRuns[i]!.reqPerSec);
     const ratio = median(ratios);
-    const r = { label: runs[0]!.label, path: runs[0]!.path, reqPerSec: median(runs.map((x) => x.reqPerSec)), p99: median(runs.map((x) => x.p99)) };
+    const r = {
+      label: runs[0]!.label,
+      path: runs[0]!.path,
+      reqPerSec: median(runs.map((x) => x.reqPerSec)),
+      p99: median(runs.map((x) => x.p99)),
+    };
     const same = { reqPerSec: median(sameRuns.map((x) => x.reqPerSec)), p99: median(sameRuns.map((x) => x.p99)) };
-    const cpu = (xs: LoadResult[]) => (xs.every((x) => x.cpuUsPerReq !== null) ? median(xs.map((x) => x.cpuUsPerReq!)) : null);
+    const cpu = (xs: LoadResult[]) =>
+      xs.every((x) => x.cpuUsPerReq !== null) ? median(xs.map((x) => x.cpuUsPerReq!)) : null;
     const [appCpu, sameCpu] = [cpu(runs), cpu(sameRuns)];
     const tRatio = route.target ? atLeast(ratio * 100, T.ratio * 100, '%', 0) : undefined;
     const tP99 = route.target ? atMost(r.p99, T.p99Ms, ' ms', 0) : undefined;
@@ -153,7 +193,9 @@ async function main() {
       fmt.ms(r.p99),
       `${fmt.rps(same.reqPerSec)} (p99 ${fmt.ms(same.p99)})`,
       ROUNDS > 1 ? `${ratio.toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(' ')})` : ratio.toFixed(2),
-      appCpu !== null && sameCpu !== null ? `${appCpu.toFixed(0)} / ${sameCpu.toFixed(0)} (${(sameCpu / appCpu).toFixed(2)})` : '—',
+      appCpu !== null && sameCpu !== null
+        ? `${appCpu.toFixed(0)} / ${sameCpu.toFixed(0)} (${(sameCpu / appCpu).toFixed(2)})`
+        : '—',
       tRatio ? formatTarget(tRatio) : '(sem meta)',
       tP99 ? formatTarget(tP99) : '',
     ]);
@@ -162,9 +204,28 @@ async function main() {
   console.log(
     `Resultados (${DEFAULT_CONNECTIONS} conexões, ${duration} s por medida, ${UNITS} unidades, ${PLANS} planos, ${new Date().toISOString()}):`,
   );
-  printTable(['medida', 'rota', 'bytes (codificação, cab. + corpo)', 'app req/s', 'app p99', 'mesmos bytes req/s', 'razão (mediana; rodadas)', 'CPU µs/req app / mesmos bytes (razão)', 'meta de vazão', 'meta p99'], rows);
-  if (ROUNDS > 1) console.log(`req/s e p99: medianas de ${ROUNDS} rodadas; razão: mediana das razões de cada par de medidas vizinhas.`);
-  console.log('CPU µs/req: tempo de CPU (usuário + sistema) do processo servidor por resposta, mediana das rodadas; a razão é mesmos bytes ÷ app (1,00 = o mesmo custo). Não depende da parte dos núcleos que o gerador de carga toma.');
+  printTable(
+    [
+      'medida',
+      'rota',
+      'bytes (codificação, cab. + corpo)',
+      'app req/s',
+      'app p99',
+      'mesmos bytes req/s',
+      'razão (mediana; rodadas)',
+      'CPU µs/req app / mesmos bytes (razão)',
+      'meta de vazão',
+      'meta p99',
+    ],
+    rows,
+  );
+  if (ROUNDS > 1)
+    console.log(
+      `req/s e p99: medianas de ${ROUNDS} rodadas; razão: mediana das razões de cada par de medidas vizinhas.`,
+    );
+  console.log(
+    'CPU µs/req: tempo de CPU (usuário + sistema) do processo servidor por resposta, mediana das rodadas; a razão é mesmos bytes ÷ app (1,00 = o mesmo custo). Não depende da parte dos núcleos que o gerador de carga toma.',
+  );
   for (const s of skipped) console.log(`Pulada: ${s}`);
 
   const peakRss = Math.max(...measured.flatMap((m) => m.app.map((r) => r.rssMb ?? 0)));
@@ -177,7 +238,11 @@ async function main() {
       `em repouso ${fmt.mb(idleRss)}; servidor de mesmos bytes ${fmt.mb(replayRss)}`,
   );
   const missed = targets.filter((t) => !t.pass).length;
-  console.log(missed ? `${missed} de ${targets.length} metas não atingidas: veja MISS acima.` : `Todas as ${targets.length} metas atingidas.`);
+  console.log(
+    missed
+      ? `${missed} de ${targets.length} metas não atingidas: veja MISS acima.`
+      : `Todas as ${targets.length} metas atingidas.`,
+  );
 
   for (const f of all.filter((r) => r.errors || r.timeouts || r.non2xx)) {
     console.error(`ERRO em ${f.label}: ${f.errors} erros, ${f.timeouts} timeouts, ${f.non2xx} respostas não-2xx`);

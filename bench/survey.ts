@@ -39,15 +39,32 @@ export const SURVEY_TARGET_PER_SEC = 1000;
 
 export type SurveyBenchResult = SubmissionBenchResult;
 
-export async function runSurveyBench(options: { duration?: number; connections?: number } = {}): Promise<SurveyBenchResult> {
+export async function runSurveyBench(
+  options: { duration?: number; connections?: number } = {},
+): Promise<SurveyBenchResult> {
   const duration = options.duration ?? benchDuration();
   const connections = options.connections ?? DEFAULT_CONNECTIONS;
   console.log('Pesquisa: preparando o banco (conteúdo de demonstração, SQLite)…');
   const db = await prepareDatabase(async (d) => {
     await seedDemo(d);
-    const unit = await d.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow();
-    const questions = await d.selectFrom('perguntas').select(['id', 'tipo', 'obrigatoria']).where('ativo', '=', 1).orderBy('ordem').execute();
-    const options = await d.selectFrom('perguntas_opcoes').select(['id', 'pergunta_id']).where('ativo', '=', 1).orderBy('ordem').execute();
+    const unit = await d
+      .selectFrom('unidades')
+      .select('id')
+      .where('ativo', '=', 1)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const questions = await d
+      .selectFrom('perguntas')
+      .select(['id', 'tipo', 'obrigatoria'])
+      .where('ativo', '=', 1)
+      .orderBy('ordem')
+      .execute();
+    const options = await d
+      .selectFrom('perguntas_opcoes')
+      .select(['id', 'pergunta_id'])
+      .where('ativo', '=', 1)
+      .orderBy('ordem')
+      .execute();
     return { unitId: unit.id, questions, options };
   });
   const { unitId, questions, options: opts } = db.seeded;
@@ -55,7 +72,10 @@ export async function runSurveyBench(options: { duration?: number; connections?:
   let result: SurveyBenchResult;
   try {
     // One form render: its token and its CSRF cookie serve every request of the run.
-    const { token, cookie } = await fetchFormToken(`${app.url}/NPS/nps_app_php/index.php?unidade_id=${unitId}`, '_token');
+    const { token, cookie } = await fetchFormToken(
+      `${app.url}/NPS/nps_app_php/index.php?unidade_id=${unitId}`,
+      '_token',
+    );
 
     const fields = new URLSearchParams({ _token: token, unidade_id: String(unitId) });
     for (const q of questions) {
@@ -75,7 +95,8 @@ export async function runSurveyBench(options: { duration?: number; connections?:
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: body.replace('[<id>]', 'verificacao-inicial-0001'),
     });
-    if (check.status !== 303) throw new Error(`POST de verificação respondeu ${check.status}: ${(await check.text()).slice(0, 300)}`);
+    if (check.status !== 303)
+      throw new Error(`POST de verificação respondeu ${check.status}: ${(await check.text()).slice(0, 300)}`);
 
     const load = {
       url: `${app.url}/NPS/nps_app_php/salvar_resposta.php`,
@@ -96,7 +117,10 @@ export async function runSurveyBench(options: { duration?: number; connections?:
       referenceUrl: `${app.url}/healthz`,
       rate,
       duration,
-      next: () => ({ body: body.replace('[<id>]', `ritmo-fixo-${String(++n).padStart(10, '0')}`), headers: load.headers }),
+      next: () => ({
+        body: body.replace('[<id>]', `ritmo-fixo-${String(++n).padStart(10, '0')}`),
+        headers: load.headers,
+      }),
     });
     const { acknowledged, unexpected } = acknowledgedSplit(r.statusCodeStats);
     await app.stop();
@@ -104,7 +128,14 @@ export async function runSurveyBench(options: { duration?: number; connections?:
     // Read the database after the server is gone: every acknowledged response must be there.
     const handle = createDb({ engine: 'sqlite', filename: db.databaseUrl.slice('sqlite:'.length) });
     const count = async (table: 'respostas_nps' | 'respostas_itens') =>
-      Number((await handle.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await handle.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const stored = (await count('respostas_nps')) - 1; // minus the check above
     const items = await count('respostas_itens');
     const orphanHeaders = Number(
@@ -112,7 +143,11 @@ export async function runSurveyBench(options: { duration?: number; connections?:
         await handle.db
           .selectFrom('respostas_nps as r')
           .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where((eb) => eb.not(eb.exists(eb.selectFrom('respostas_itens as i').select('i.id').whereRef('i.resposta_id', '=', 'r.id'))))
+          .where((eb) =>
+            eb.not(
+              eb.exists(eb.selectFrom('respostas_itens as i').select('i.id').whereRef('i.resposta_id', '=', 'r.id')),
+            ),
+          )
           .executeTakeFirstOrThrow()
       ).n,
     );
@@ -136,7 +171,11 @@ export async function runSurveyBench(options: { duration?: number; connections?:
       load: r,
       rated: fixed.posts,
       reference: fixed.reference,
-      integrity: { label: 'itens gravados / esperados', value: `${items} / ${expectedItems}`, ok: orphanHeaders === 0 && items === expectedItems },
+      integrity: {
+        label: 'itens gravados / esperados',
+        value: `${items} / ${expectedItems}`,
+        ok: orphanHeaders === 0 && items === expectedItems,
+      },
     });
   } finally {
     await app.stop();

@@ -20,7 +20,15 @@ export async function phonePhoto48mp(): Promise<Buffer> {
   if (existsSync(PHOTO)) return readFileSync(PHOTO);
   console.log('Fotos: gerando uma foto de 48 MP (uma vez; fica em', PHOTO, ')…');
   const sharp = (await import('sharp')).default;
-  const data = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 8 } } })
+  const data = await sharp({
+    create: {
+      width: 8000,
+      height: 6000,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 8 },
+    },
+  })
     .jpeg({ quality: 90 })
     .toBuffer();
   writeFileSync(PHOTO, data);
@@ -46,12 +54,18 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
   const photo = await phonePhoto48mp();
   const db = await prepareDatabase(async (d) => {
     await seedDemo(d);
-    return (await d.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()).id;
+    return (await d.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow())
+      .id;
   });
-  const env: Record<string, string> = { TRUST_PROXY: 'loopback', STORAGE_DRIVER: process.env.BENCH_STORAGE_DRIVER ?? 'local' };
+  const env: Record<string, string> = {
+    TRUST_PROXY: 'loopback',
+    STORAGE_DRIVER: process.env.BENCH_STORAGE_DRIVER ?? 'local',
+  };
   const arenas = process.env.BENCH_MALLOC_ARENA_MAX ?? '2';
   if (arenas !== 'padrao') env.MALLOC_ARENA_MAX = arenas;
-  console.log(`Fotos: servidor com STORAGE_DRIVER=${env.STORAGE_DRIVER}, MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX ?? '(padrão da glibc)'}`);
+  console.log(
+    `Fotos: servidor com STORAGE_DRIVER=${env.STORAGE_DRIVER}, MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX ?? '(padrão da glibc)'}`,
+  );
   const app = await startAppServer(db.databaseUrl, env);
   try {
     const { token, cookie } = await fetchFormToken(`${app.url}/NPS/nps_app_php/fale_aqui.php`, '_token');
@@ -96,7 +110,11 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
       [
         ['RSS ocioso', `${idleMb.toFixed(0)} MB`, ''],
         ['1 foto de 48 MP: tempo até o 303', `${(singleMs / 1000).toFixed(2)} s`, formatTarget(targets.single)],
-        ['1 foto de 48 MP: pico acima do ocioso', `${(singlePeak - idleMb).toFixed(0)} MB`, formatTarget(targets.singleMem)],
+        [
+          '1 foto de 48 MP: pico acima do ocioso',
+          `${(singlePeak - idleMb).toFixed(0)} MB`,
+          formatTarget(targets.singleMem),
+        ],
         ['10 fotos ao mesmo tempo: pico do processo', `${tenPeakMb.toFixed(0)} MB`, formatTarget(targets.ten)],
         ['10 fotos ao mesmo tempo: tempo total', `${(tenMs / 1000).toFixed(2)} s`, ''],
         ['10 fotos ao mesmo tempo: gravadas', `${tenStored}/10`, tenStored === 10 ? 'PASS' : 'MISS'],

@@ -10,10 +10,17 @@ const suite = useServerAndBrowser();
 /** RFC 5545 lines: unfolded, as name → unescaped value. */
 function parseCalendar(text: string): Map<string, string> {
   const props = new Map<string, string>();
-  for (const line of text.replace(/\r\n[ \t]/g, '').split('\r\n').filter(Boolean)) {
+  for (const line of text
+    .replace(/\r\n[ \t]/g, '')
+    .split('\r\n')
+    .filter(Boolean)) {
     const i = line.indexOf(':');
     const name = line.slice(0, i).split(';')[0]!;
-    if (!props.has(name)) props.set(name, line.slice(i + 1).replace(/\\([\\;,nN])/g, (_m, c: string) => (c.toLowerCase() === 'n' ? '\n' : c)));
+    if (!props.has(name))
+      props.set(
+        name,
+        line.slice(i + 1).replace(/\\([\\;,nN])/g, (_m, c: string) => (c.toLowerCase() === 'n' ? '\n' : c)),
+      );
   }
   return props;
 }
@@ -32,7 +39,9 @@ it('books a trial class on a 360 px phone, gets the .ics, and staff mark attenda
   const base = suite.server.baseUrl;
 
   await page.goto(`${base}/aula-experimental?unidade=1`);
-  await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('Agende uma aula experimental');
+  await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain(
+    'Agende uma aula experimental',
+  );
   await expectNoA11yViolations(page);
   // Nothing wider than the screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
@@ -63,8 +72,12 @@ it('books a trial class on a 360 px phone, gets the .ics, and staff mark attenda
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('Aula experimental agendada');
   const activity = classText.split(' · ')[1]!;
   await expect(page.getByText(activity, { exact: true }).isVisible()).resolves.toBe(true);
-  await expect(page.getByRole('link', { name: 'Ver no mapa' }).getAttribute('href')).resolves.toMatch(/^https:\/\/www\.google\.com\/maps\//);
-  await expect(page.getByRole('link', { name: /Falar com a unidade no WhatsApp/ }).getAttribute('href')).resolves.toMatch(/^https:\/\/wa\.me\/5511987451200\?text=/);
+  await expect(page.getByRole('link', { name: 'Ver no mapa' }).getAttribute('href')).resolves.toMatch(
+    /^https:\/\/www\.google\.com\/maps\//,
+  );
+  await expect(
+    page.getByRole('link', { name: /Falar com a unidade no WhatsApp/ }).getAttribute('href'),
+  ).resolves.toMatch(/^https:\/\/wa\.me\/5511987451200\?text=/);
   await expectNoA11yViolations(page);
 
   const icsHref = (await page.getByRole('link', { name: /Adicionar à agenda/ }).getAttribute('href'))!;
@@ -83,7 +96,15 @@ it('books a trial class on a 360 px phone, gets the .ics, and staff mark attenda
   const start = cal.get('DTSTART')!;
   expect(start).toMatch(/^\d{8}T\d{6}Z$/);
   // DTSTART (UTC) is the class's São Paulo start time (UTC-3).
-  const startSp = new Date(Date.UTC(+start.slice(0, 4), +start.slice(4, 6) - 1, +start.slice(6, 8), +start.slice(9, 11) - 3, +start.slice(11, 13)));
+  const startSp = new Date(
+    Date.UTC(
+      +start.slice(0, 4),
+      +start.slice(4, 6) - 1,
+      +start.slice(6, 8),
+      +start.slice(9, 11) - 3,
+      +start.slice(11, 13),
+    ),
+  );
   expect(startSp.toISOString().slice(0, 10)).toBe(day);
   expect(startSp.toISOString().slice(11, 16)).toBe(classText.slice(0, 5));
   expect(cal.get('DTEND')! > start).toBe(true);
@@ -110,12 +131,16 @@ it('books a trial class on a 360 px phone, gets the .ics, and staff mark attenda
   await page.waitForURL(new RegExp(`dia=${day}$`));
   const item = page.locator('.booking-list > li', { hasText: 'Renata Alves' });
   await expect(item.isVisible()).resolves.toBe(true);
-  await expect(item.getByRole('link', { name: /WhatsApp/ }).getAttribute('href')).resolves.toMatch(/^https:\/\/wa\.me\/5511977771234\?text=/);
+  await expect(item.getByRole('link', { name: /WhatsApp/ }).getAttribute('href')).resolves.toMatch(
+    /^https:\/\/wa\.me\/5511977771234\?text=/,
+  );
   await expectNoA11yViolations(page);
   await item.getByRole('button', { name: /^Compareceu/ }).click();
   await page.waitForURL(new RegExp(`dia=${day}&salvo=`));
   await expect(page.getByText('Situação do agendamento atualizada.').isVisible()).resolves.toBe(true);
-  await expect(page.locator('.booking-list > li', { hasText: 'Renata Alves' }).locator('.badge').textContent()).resolves.toBe('Compareceu');
+  await expect(
+    page.locator('.booking-list > li', { hasText: 'Renata Alves' }).locator('.badge').textContent(),
+  ).resolves.toBe('Compareceu');
 
   await page.getByRole('link', { name: 'Funil de conversão' }).click();
   await page.waitForURL(/funil/);

@@ -29,7 +29,11 @@ it('lists page and filter, and a plan’s 90 units are grouped by city with a fi
   await expect(page.locator('tbody tr').count()).resolves.toBe(3);
   await expectNoA11yViolations(page);
 
-  const plan = await suite.server.db.selectFrom('planos').select('id').where('nome', 'like', 'Plano Anual Recife%').executeTakeFirstOrThrow();
+  const plan = await suite.server.db
+    .selectFrom('planos')
+    .select('id')
+    .where('nome', 'like', 'Plano Anual Recife%')
+    .executeTakeFirstOrThrow();
   await page.goto(`${suite.server.baseUrl}/admin/conteudo/planos/${plan.id}`);
   const groups = page.locator('fieldset[data-checklist] details');
   await expect(groups.count()).resolves.toBe(30);
@@ -40,13 +44,21 @@ it('lists page and filter, and a plan’s 90 units are grouped by city with a fi
   await expect(page.locator('details[open] summary', { hasText: 'Campinas/SP' }).count()).resolves.toBe(1);
   await expectNoA11yViolations(page);
   // ticking a unit in the filtered list and saving keeps the units ticked before
-  const before = await suite.server.db.selectFrom('planos_unidades').select('unidade_id').where('plano_id', '=', plan.id).execute();
+  const before = await suite.server.db
+    .selectFrom('planos_unidades')
+    .select('unidade_id')
+    .where('plano_id', '=', plan.id)
+    .execute();
   await page.locator('details[open] label.choice').first().click();
   await page.getByLabel('Filtrar a lista').press('Enter'); // does not submit
   await expect(page.url()).toContain(`/admin/conteudo/planos/${plan.id}`);
   await page.getByRole('button', { name: 'Salvar alterações' }).click();
   await page.waitForURL(/ok=salvo/);
-  const after = await suite.server.db.selectFrom('planos_unidades').select('unidade_id').where('plano_id', '=', plan.id).execute();
+  const after = await suite.server.db
+    .selectFrom('planos_unidades')
+    .select('unidade_id')
+    .where('plano_id', '=', plan.id)
+    .execute();
   expect(after.length).toBe(before.length + 1);
   expect(watched.errors).toEqual([]);
   await context.close();
@@ -58,14 +70,22 @@ it('the unit form lists its own plans and finds others with "Buscar planos": Ent
   const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR' });
   const page = await context.newPage();
   const watched = watchPage(page);
-  const unit = await db.selectFrom('unidades').select(['id', 'nome']).where('cidade', '=', 'Recife').orderBy('id').executeTakeFirstOrThrow();
+  const unit = await db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('cidade', '=', 'Recife')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
   await page.goto(`${suite.server.baseUrl}/admin/conteudo/unidades/${unit.id}`);
   await page.waitForURL(/\/pages\/Franquia\/admin\.php/);
   await page.getByLabel('E-mail').fill(admin.email);
   await page.getByLabel('Senha').fill(admin.password);
   await page.getByRole('button', { name: 'Entrar' }).click();
   await page.waitForURL(new RegExp(`/admin/conteudo/unidades/${unit.id}$`));
-  const linked = async () => (await db.selectFrom('planos_unidades').select('plano_id').where('unidade_id', '=', unit.id).execute()).map((r) => r.plano_id).sort((a, b) => a - b);
+  const linked = async () =>
+    (await db.selectFrom('planos_unidades').select('plano_id').where('unidade_id', '=', unit.id).execute())
+      .map((r) => r.plano_id)
+      .sort((a, b) => a - b);
   const before = await linked();
   await expect(page.locator('input[name="planos"]').count()).resolves.toBe(before.length); // of 120 plans
   await expectNoA11yViolations(page);
@@ -76,7 +96,9 @@ it('the unit form lists its own plans and finds others with "Buscar planos": Ent
   await page.getByLabel('Buscar planos pelo nome ou periodicidade').press('Enter');
   await page.getByText('Nada foi gravado ainda.').waitFor();
   await expect(page.getByLabel('Bairro').inputValue()).resolves.toBe('Bairro Ainda Não Salvo');
-  await expect(db.selectFrom('unidades').select('bairro').where('id', '=', unit.id).executeTakeFirstOrThrow()).resolves.not.toMatchObject({ bairro: 'Bairro Ainda Não Salvo' });
+  await expect(
+    db.selectFrom('unidades').select('bairro').where('id', '=', unit.id).executeTakeFirstOrThrow(),
+  ).resolves.not.toMatchObject({ bairro: 'Bairro Ainda Não Salvo' });
   await expectNoA11yViolations(page);
   const results = page.getByRole('group', { name: 'Acrescentar planos' }).getByRole('checkbox');
   await expect(results.count()).resolves.toBeGreaterThan(0);
@@ -91,7 +113,9 @@ it('the unit form lists its own plans and finds others with "Buscar planos": Ent
   await page.getByLabel('Bairro').press('Enter');
   await page.waitForURL(/ok=salvo/);
   await page.getByText('Alterações salvas.').waitFor();
-  await expect(db.selectFrom('unidades').select('bairro').where('id', '=', unit.id).executeTakeFirstOrThrow()).resolves.toEqual({ bairro: 'Boa Vista' });
+  await expect(
+    db.selectFrom('unidades').select('bairro').where('id', '=', unit.id).executeTakeFirstOrThrow(),
+  ).resolves.toEqual({ bairro: 'Boa Vista' });
   expect(await linked()).toEqual([...before, added].sort((a, b) => a - b));
   expect(watched.errors).toEqual([]);
   await context.close();

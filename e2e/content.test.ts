@@ -8,7 +8,11 @@ import { expectNoA11yViolations, useServerAndBrowser, watchPage } from './helper
 const suite = useServerAndBrowser();
 
 function desktop(): Promise<BrowserContext> {
-  return suite.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+  return suite.browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+  });
 }
 
 async function login(page: Page, email: string, password: string, back: string) {
@@ -43,12 +47,18 @@ it('an admin creates a unit with a timetable and the public unit page shows it',
   await page.getByRole('checkbox', { name: 'Musculação' }).check();
   await page.getByRole('button', { name: 'Criar unidade' }).click();
   // The message by the field (the error summary on top repeats it as a link to the field).
-  await expect(page.locator('.field-error', { hasText: 'O link precisa começar com https://.' }).isVisible()).resolves.toBe(true);
-  await expect(page.getByRole('link', { name: 'O link precisa começar com https://.' }).isVisible()).resolves.toBe(true);
+  await expect(
+    page.locator('.field-error', { hasText: 'O link precisa começar com https://.' }).isVisible(),
+  ).resolves.toBe(true);
+  await expect(page.getByRole('link', { name: 'O link precisa começar com https://.' }).isVisible()).resolves.toBe(
+    true,
+  );
   await expect(page.getByLabel('Cidade').inputValue()).resolves.toBe('Curitiba');
   await expectNoA11yViolations(page);
 
-  await page.getByLabel(/^Link da unidade na plataforma/).fill('https://totalpass.com/br/academias/movimento-jardim-botanico');
+  await page
+    .getByLabel(/^Link da unidade na plataforma/)
+    .fill('https://totalpass.com/br/academias/movimento-jardim-botanico');
   await page.getByRole('button', { name: 'Criar unidade' }).click();
   await page.waitForURL(/\/admin\/conteudo\/unidades\/\d+\?ok=criado/);
   const unitId = Number(/unidades\/(\d+)/.exec(page.url())![1]);
@@ -69,7 +79,9 @@ it('an admin creates a unit with a timetable and the public unit page shows it',
   await expect(page.getByRole('cell', { name: 'Helena Prado' }).isVisible()).resolves.toBe(true);
 
   await page.goto(`${suite.server.baseUrl}/Detalhes.php?id=${unitId}`);
-  await expect(page.getByRole('heading', { name: 'Movimento Jardim Botânico', level: 1 }).isVisible()).resolves.toBe(true);
+  await expect(page.getByRole('heading', { name: 'Movimento Jardim Botânico', level: 1 }).isVisible()).resolves.toBe(
+    true,
+  );
   await expect(page.getByText('Helena Prado').first().isVisible()).resolves.toBe(true);
   await expect(page.getByText('Pilates').first().isVisible()).resolves.toBe(true);
   await expectNoA11yViolations(page);
@@ -90,17 +102,36 @@ it('an admin creates a unit with a timetable and the public unit page shows it',
 });
 
 it('a unit manager sees only the messages of their unit and gets 403 on another unit', async () => {
-  const [unitA, unitB] = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(2).execute();
+  const [unitA, unitB] = await suite.server.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .limit(2)
+    .execute();
   const now = new Date().toISOString();
   const insert = (unit: { id: number; nome: string }, mensagem: string) =>
     suite.server.db
       .insertInto('fale_aqui')
-      .values({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Cliente', anonimo: 0, mensagem, status: 'nova', criado_em: now, atualizado_em: now })
+      .values({
+        unidade_id: unit.id,
+        unidade: unit.nome,
+        nome_completo: 'Cliente',
+        anonimo: 0,
+        mensagem,
+        status: 'nova',
+        criado_em: now,
+        atualizado_em: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
   await insert(unitA!, 'Mensagem da unidade A: o bebedouro quebrou.');
   const other = await insert(unitB!, 'Mensagem da unidade B: segredo de outra unidade.');
-  const manager = await createStaffUser(suite.server.db, { papel: 'gerente', nome: 'Gabi Gerente', unidadeIds: [unitA!.id] });
+  const manager = await createStaffUser(suite.server.db, {
+    papel: 'gerente',
+    nome: 'Gabi Gerente',
+    unidadeIds: [unitA!.id],
+  });
 
   const context = await desktop();
   const page = await context.newPage();
@@ -113,7 +144,9 @@ it('a unit manager sees only the messages of their unit and gets 403 on another 
   const nav = page.getByRole('navigation', { name: 'Equipe' });
   await expect(nav.getByRole('link', { name: 'Leads' }).count()).resolves.toBe(0);
   await expect(nav.getByRole('link', { name: 'Contas' }).count()).resolves.toBe(0);
-  await expect(page.getByRole('link', { name: new RegExp(`Grade de aulas · ${unitA!.nome}`) }).isVisible()).resolves.toBe(true);
+  await expect(
+    page.getByRole('link', { name: new RegExp(`Grade de aulas · ${unitA!.nome}`) }).isVisible(),
+  ).resolves.toBe(true);
   await expectNoA11yViolations(page);
 
   const res = await page.goto(`${suite.server.baseUrl}/admin/mensagens/${other.id}`);
@@ -128,18 +161,41 @@ it('a unit manager sees only the messages of their unit and gets 403 on another 
 it('every content, accounts and audit screen passes axe-core', async () => {
   const admin = await createStaffUser(suite.server.db, { papel: 'admin', nome: 'Ana Auditora' });
   const manager = await createStaffUser(suite.server.db, { papel: 'gerente', nome: 'Gil Gerente', unidadeIds: [1] });
-  const q = await suite.server.db.selectFrom('perguntas').select('id').where('tipo', '=', 'opcoes').orderBy('id').executeTakeFirstOrThrow();
-  const c = await suite.server.db.selectFrom('aulas').select('id').where('unidade_id', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+  const q = await suite.server.db
+    .selectFrom('perguntas')
+    .select('id')
+    .where('tipo', '=', 'opcoes')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const c = await suite.server.db
+    .selectFrom('aulas')
+    .select('id')
+    .where('unidade_id', '=', 1)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
   const context = await desktop();
   const page = await context.newPage();
   await login(page, admin.email, admin.password, '/admin/conteudo');
   await page.waitForURL(/\/admin\/conteudo$/);
   const urls = [
-    '/admin/conteudo', '/admin/conteudo/unidades', '/admin/conteudo/unidades/1', `/admin/conteudo/unidades/1/aulas/${c.id}`,
-    '/admin/conteudo/planos', '/admin/conteudo/planos/novo', '/admin/conteudo/planos/1',
-    '/admin/conteudo/areas', '/admin/conteudo/areas/nova', '/admin/conteudo/modalidades', '/admin/conteudo/modalidades/1',
-    '/admin/conteudo/perguntas', '/admin/conteudo/perguntas/nova', `/admin/conteudo/perguntas/${q.id}`,
-    '/admin/contas', '/admin/contas/nova', `/admin/contas/${manager.id}`, '/admin/auditoria',
+    '/admin/conteudo',
+    '/admin/conteudo/unidades',
+    '/admin/conteudo/unidades/1',
+    `/admin/conteudo/unidades/1/aulas/${c.id}`,
+    '/admin/conteudo/planos',
+    '/admin/conteudo/planos/novo',
+    '/admin/conteudo/planos/1',
+    '/admin/conteudo/areas',
+    '/admin/conteudo/areas/nova',
+    '/admin/conteudo/modalidades',
+    '/admin/conteudo/modalidades/1',
+    '/admin/conteudo/perguntas',
+    '/admin/conteudo/perguntas/nova',
+    `/admin/conteudo/perguntas/${q.id}`,
+    '/admin/contas',
+    '/admin/contas/nova',
+    `/admin/contas/${manager.id}`,
+    '/admin/auditoria',
   ];
   for (const url of urls) {
     const res = await page.goto(`${suite.server.baseUrl}${url}`);
@@ -150,10 +206,18 @@ it('every content, accounts and audit screen passes axe-core', async () => {
   await page.goto(`${suite.server.baseUrl}/admin/conteudo/planos/novo`);
   await page.getByLabel(/^Preço/).fill('-1');
   await page.getByRole('button', { name: 'Criar plano' }).click();
-  await expect(page.locator('.field-error', { hasText: 'O preço não pode ser negativo.' }).isVisible()).resolves.toBe(true);
+  await expect(page.locator('.field-error', { hasText: 'O preço não pode ser negativo.' }).isVisible()).resolves.toBe(
+    true,
+  );
   await expectNoA11yViolations(page);
   await page.goto(`${suite.server.baseUrl}/admin/conteudo/unidades/1/aulas`);
-  await page.getByLabel('Arquivo CSV').setInputFiles({ name: 'grade.csv', mimeType: 'text/csv', buffer: Buffer.from('dia_semana;inicio;fim;modalidade;professor;sala\nsegunda;07:00;07:50;Yoga;Ana;Sala 9\nferiado;08:00;07:00;Yoga;;\n') });
+  await page.getByLabel('Arquivo CSV').setInputFiles({
+    name: 'grade.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      'dia_semana;inicio;fim;modalidade;professor;sala\nsegunda;07:00;07:50;Yoga;Ana;Sala 9\nferiado;08:00;07:00;Yoga;;\n',
+    ),
+  });
   await page.getByRole('button', { name: 'Ver prévia' }).click();
   await expect(page.getByRole('heading', { name: /Prévia da grade/ }).isVisible()).resolves.toBe(true);
   await expect(page.getByText('1 linha tem problema').isVisible()).resolves.toBe(true);

@@ -26,8 +26,17 @@ async function login(page: Page, path: string, email: string, password: string) 
 }
 
 it('a customer leaves an e-mail; the unit manager replies from the inbox and the mail reaches SMTP with the text', async () => {
-  const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow();
-  await suite.server.db.updateTable('unidades').set({ email: 'gerencia@rede.example' }).where('id', '=', unit.id).execute();
+  const unit = await suite.server.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  await suite.server.db
+    .updateTable('unidades')
+    .set({ email: 'gerencia@rede.example' })
+    .where('id', '=', unit.id)
+    .execute();
   const context = await phoneContext(suite.browser);
   const page = await context.newPage();
   const watch = watchPage(page);
@@ -39,14 +48,20 @@ it('a customer leaves an e-mail; the unit manager replies from the inbox and the
   await expectNoA11yViolations(page);
   await page.getByRole('button', { name: 'Enviar mensagem' }).click();
   // the agreement is required with a contact: the same form, values kept
-  await expect(page.locator('.field-error', { hasText: 'marque que aceita ser contatado' }).isVisible()).resolves.toBe(true);
+  await expect(page.locator('.field-error', { hasText: 'marque que aceita ser contatado' }).isVisible()).resolves.toBe(
+    true,
+  );
   await expect(page.getByLabel('E-mail').inputValue()).resolves.toBe('marina@cliente.example');
   await expectNoA11yViolations(page);
   await page.getByLabel(/Aceito que a equipe/).check();
   await page.getByRole('button', { name: 'Enviar mensagem' }).click();
   await page.waitForURL(/obrigado\.php$/);
 
-  const manager = await createStaffUser(suite.server.db, { papel: 'gerente', nome: 'Rita Gerente', unidadeIds: [unit.id] });
+  const manager = await createStaffUser(suite.server.db, {
+    papel: 'gerente',
+    nome: 'Rita Gerente',
+    unidadeIds: [unit.id],
+  });
   const staffPage = await context.newPage();
   const staffWatch = watchPage(staffPage);
   await login(staffPage, '/admin/mensagens', manager.email, manager.password);
@@ -74,21 +89,43 @@ it('a customer leaves an e-mail; the unit manager replies from the inbox and the
 
 /** The text of a quoted-printable (or plain 8-bit) body. */
 function decodeQp(raw: string): string {
-  const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n\n');
+  const body = raw
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join('\n\n');
   if (!/quoted-printable/i.test(raw)) return body;
-  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  const bytes = body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
 it('the dashboard shows the hand-computed NPS as headline and on the server-drawn chart; staff home and preferences pass axe', async () => {
-  const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const unit = await suite.server.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   const now = new Date();
   // 10, 9, 8, 3 → (2 promoters − 1 detractor) / 4 = NPS 25
   for (const nota_nps of [10, 9, 8, 3]) {
-    await suite.server.db.insertInto('respostas_nps').values({ unidade_id: unit.id, nota_nps, comentario: nota_nps === 3 ? 'Fila enorme na recepção' : null, criado_em: now.toISOString() }).execute();
+    await suite.server.db
+      .insertInto('respostas_nps')
+      .values({
+        unidade_id: unit.id,
+        nota_nps,
+        comentario: nota_nps === 3 ? 'Fila enorme na recepção' : null,
+        criado_em: now.toISOString(),
+      })
+      .execute();
   }
   const admin = await createStaffUser(suite.server.db, { papel: 'admin', nome: 'Dora Diretora' });
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+  const context = await suite.browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+  });
   const page = await context.newPage();
   const watch = watchPage(page);
   await login(page, '/admin', admin.email, admin.password);
@@ -98,7 +135,9 @@ it('the dashboard shows the hand-computed NPS as headline and on the server-draw
 
   await page.goto(`${suite.server.baseUrl}/admin/pesquisa?unidade_id=${unit.id}`);
   await expect(page.locator('[data-nps-geral]').textContent()).resolves.toBe('25');
-  await expect(page.locator('[data-nps-contagem]').textContent()).resolves.toBe('4 notas: 2 promotores, 1 neutro, 1 detrator');
+  await expect(page.locator('[data-nps-contagem]').textContent()).resolves.toBe(
+    '4 notas: 2 promotores, 1 neutro, 1 detrator',
+  );
   const chart = page.locator('svg[data-nps-chart]');
   await expect(chart.isVisible()).resolves.toBe(true);
   const label = now.toLocaleDateString('en-CA', { timeZone: 'America/Sao_Paulo' }).slice(0, 7);
@@ -116,10 +155,24 @@ it('the dashboard shows the hand-computed NPS as headline and on the server-draw
 });
 
 it("the poster's QR code, decoded from a screenshot, opens the right unit's survey and the answer is counted as cartaz", async () => {
-  const units = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(3).execute();
+  const units = await suite.server.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .limit(3)
+    .execute();
   const unit = units[2]!;
-  const manager = await createStaffUser(suite.server.db, { papel: 'gerente', nome: 'Paulo Gerente', unidadeIds: [unit.id] });
-  const context = await suite.browser.newContext({ viewport: { width: 1000, height: 1400 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+  const manager = await createStaffUser(suite.server.db, {
+    papel: 'gerente',
+    nome: 'Paulo Gerente',
+    unidadeIds: [unit.id],
+  });
+  const context = await suite.browser.newContext({
+    viewport: { width: 1000, height: 1400 },
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+  });
   const page = await context.newPage();
   const watch = watchPage(page);
   await login(page, '/admin', manager.email, manager.password);
@@ -154,7 +207,11 @@ it("the poster's QR code, decoded from a screenshot, opens the right unit's surv
   }
   await customer.getByRole('button', { name: 'Enviar avaliação' }).click();
   await customer.waitForURL(/obrigado\.php$/);
-  const stored = await suite.server.db.selectFrom('respostas_nps').select(['unidade_id', 'origem', 'nota_nps']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const stored = await suite.server.db
+    .selectFrom('respostas_nps')
+    .select(['unidade_id', 'origem', 'nota_nps'])
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   expect(stored).toEqual({ unidade_id: unit.id, origem: 'cartaz', nota_nps: 10 });
   expect(watch.errors).toEqual([]);
   expect(customerWatch.errors).toEqual([]);

@@ -11,12 +11,19 @@ it('answers the survey on a phone', async () => {
   const watch = watchPage(page);
   await page.goto(`${suite.server.baseUrl}/NPS/nps_app_php/index.php`);
   await expectNoA11yViolations(page);
-  const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('nome').executeTakeFirstOrThrow();
+  const unit = await suite.server.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('nome')
+    .executeTakeFirstOrThrow();
   await page.getByRole('link', { name: new RegExp(unit.nome) }).click();
   await page.waitForURL(/unidade_id=/);
   await expect(page.getByRole('heading', { name: 'Como foi sua experiência?' }).isVisible()).resolves.toBe(true);
   // the 0–10 scale sits in one row, with big tap targets
-  const boxes = await page.locator('.scale span').evaluateAll((spans) => spans.map((s) => s.getBoundingClientRect()).map((r) => ({ top: r.top, h: r.height })));
+  const boxes = await page
+    .locator('.scale span')
+    .evaluateAll((spans) => spans.map((s) => s.getBoundingClientRect()).map((r) => ({ top: r.top, h: r.height })));
   expect(boxes).toHaveLength(11);
   expect(new Set(boxes.map((b) => Math.round(b.top))).size).toBe(1);
   expect(Math.min(...boxes.map((b) => b.h))).toBeGreaterThanOrEqual(44);
@@ -44,27 +51,48 @@ it('sends a message with 2 photos (previews, counter, unit picker)', async () =>
   const watch = watchPage(page);
   await page.goto(`${suite.server.baseUrl}/NPS/nps_app_php/fale_aqui.php`);
   await expectNoA11yViolations(page);
-  const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').executeTakeFirstOrThrow();
+  const unit = await suite.server.db
+    .selectFrom('unidades')
+    .select(['id', 'nome', 'cidade'])
+    .where('ativo', '=', 1)
+    .orderBy('nome')
+    .executeTakeFirstOrThrow();
   await page.getByLabel('Seu nome').fill('Helena Dias');
   await page.getByLabel('Unidade', { exact: true }).selectOption(String(unit.id));
   await page.getByLabel('E-mail').fill('helena@exemplo.com.br');
   await page.getByLabel(/Aceito que a equipe/).check();
   await page.getByLabel('Mensagem', { exact: true }).fill('O espelho da sala 2 está trincado.');
   await expect(page.getByText('34/3000').isVisible()).resolves.toBe(true);
-  const red = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#d03030' } }).jpeg().toBuffer();
-  const blue = await sharp({ create: { width: 48, height: 64, channels: 3, background: '#3050d0' } }).png().toBuffer();
+  const red = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#d03030' } })
+    .jpeg()
+    .toBuffer();
+  const blue = await sharp({ create: { width: 48, height: 64, channels: 3, background: '#3050d0' } })
+    .png()
+    .toBuffer();
   await page.getByLabel('Fotos').setInputFiles([
     { name: 'espelho.jpg', mimeType: 'image/jpeg', buffer: red },
     { name: 'sala.png', mimeType: 'image/png', buffer: blue },
   ]);
-  await expect(page.getByRole('img', { name: /Prévia da foto/ }).first().waitFor()).resolves.toBeUndefined();
+  await expect(
+    page
+      .getByRole('img', { name: /Prévia da foto/ })
+      .first()
+      .waitFor(),
+  ).resolves.toBeUndefined();
   await expect.poll(() => page.getByRole('img', { name: /Prévia da foto/ }).count()).toBe(2);
   await expectNoA11yViolations(page);
   await page.getByRole('button', { name: 'Enviar mensagem' }).click();
   await page.waitForURL(/obrigado\.php$/);
   const messages = await suite.server.db.selectFrom('fale_aqui').selectAll().execute();
   expect(messages).toHaveLength(1);
-  expect(messages[0]).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Helena Dias', anonimo: 0, contato_email: 'helena@exemplo.com.br', aceite_contato: 1 });
+  expect(messages[0]).toMatchObject({
+    unidade_id: unit.id,
+    unidade: unit.nome,
+    nome_completo: 'Helena Dias',
+    anonimo: 0,
+    contato_email: 'helena@exemplo.com.br',
+    aceite_contato: 1,
+  });
   const files = await suite.server.db.selectFrom('fale_aqui_arquivos').selectAll().orderBy('id').execute();
   expect(files.map((f) => f.tipo)).toEqual(['image/jpeg', 'image/png']);
   expect(watch.errors).toEqual([]);
@@ -94,7 +122,9 @@ it('a staff member logs in and sees the NPS and the message with its photos', as
   const photos = page.getByRole('img', { name: /Foto \d enviada com a mensagem/ });
   await expect.poll(() => photos.count()).toBe(2);
   for (const img of await photos.all()) {
-    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
   }
   await expectNoA11yViolations(page);
   await page.getByLabel('Mudar a situação').selectOption('resolvida');

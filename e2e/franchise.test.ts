@@ -62,7 +62,9 @@ it('a prospect submits a lead on a phone; staff log in, filter, open it, change 
   await expect(page.getByRole('status').filter({ hasText: '1 lead' }).isVisible()).resolves.toBe(true);
   await page.getByRole('link', { name: 'Beatriz Falcão' }).click();
   await page.waitForURL(/lead=\d+/);
-  await expect(page.getByRole('link', { name: 'Conversar no WhatsApp' }).getAttribute('href')).resolves.toBe('https://wa.me/5511987654321');
+  await expect(page.getByRole('link', { name: 'Conversar no WhatsApp' }).getAttribute('href')).resolves.toBe(
+    'https://wa.me/5511987654321',
+  );
   await expectNoA11yViolations(page);
   await page.getByLabel('Mudar para').selectOption('em_contato');
   await page.getByRole('button', { name: 'Salvar status' }).click();
@@ -75,7 +77,10 @@ it('a prospect submits a lead on a phone; staff log in, filter, open it, change 
   await page.getByLabel('Status', { exact: true }).selectOption('em_contato');
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await page.waitForURL(/status=em_contato/);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Exportar CSV/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: /Exportar CSV/ }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^leads-franquia-\d{4}-\d\d-\d\d\.csv$/);
   const csv = readFileSync((await download.path())!, 'utf8');
   expect(csv.charCodeAt(0)).toBe(0xfeff);
@@ -87,7 +92,9 @@ it('a prospect submits a lead on a phone; staff log in, filter, open it, change 
   await expectNoA11yViolations(page);
   await page.getByRole('button', { name: 'Testar conexão' }).click();
   await page.waitForURL(/smtp_test\.php/);
-  await expect(page.getByText('Conexão e autenticação bem-sucedidas', { exact: false }).isVisible()).resolves.toBe(true);
+  await expect(page.getByText('Conexão e autenticação bem-sucedidas', { exact: false }).isVisible()).resolves.toBe(
+    true,
+  );
   expect(await page.content()).not.toContain('Senha-Do-Smtp-123');
   await expectNoA11yViolations(page);
 

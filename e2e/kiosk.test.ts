@@ -23,12 +23,30 @@ async function answer(page: Page, score: number, comment: string) {
 }
 
 const stored = (comentario: string) =>
-  suite.server.db.selectFrom('respostas_nps').select(['id', 'origem', 'nota_nps', 'envio_id']).where('comentario', '=', comentario).execute();
+  suite.server.db
+    .selectFrom('respostas_nps')
+    .select(['id', 'origem', 'nota_nps', 'envio_id'])
+    .where('comentario', '=', comentario)
+    .execute();
 
 it('staff open the kiosk for a unit; offline answers are stored exactly once when the network returns', async () => {
-  const unit = await suite.server.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow();
-  const manager = await createStaffUser(suite.server.db, { papel: 'gerente', nome: 'Rui Recepção', unidadeIds: [unit.id] });
-  const context = await suite.browser.newContext({ viewport: { width: 800, height: 1280 }, hasTouch: true, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+  const unit = await suite.server.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const manager = await createStaffUser(suite.server.db, {
+    papel: 'gerente',
+    nome: 'Rui Recepção',
+    unidadeIds: [unit.id],
+  });
+  const context = await suite.browser.newContext({
+    viewport: { width: 800, height: 1280 },
+    hasTouch: true,
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+  });
   const page = await context.newPage();
   const watch = watchPage(page);
 
@@ -69,7 +87,11 @@ it('staff open the kiosk for a unit; offline answers are stored exactly once whe
 
   // back online: each stored exactly once
   await context.setOffline(false);
-  await expect.poll(async () => (await stored('Quiosque offline 1')).length + (await stored('Quiosque offline 2')).length, { timeout: 25_000 }).toBe(2);
+  await expect
+    .poll(async () => (await stored('Quiosque offline 1')).length + (await stored('Quiosque offline 2')).length, {
+      timeout: 25_000,
+    })
+    .toBe(2);
   await expect.poll(() => page.locator('[data-kiosk-status]').textContent(), { timeout: 10_000 }).toBe('');
   // a further retry round sends nothing twice
   await page.evaluate(() => window.dispatchEvent(new Event('online')));

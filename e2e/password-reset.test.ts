@@ -33,7 +33,9 @@ it('a staff member who forgot the password gets a link by e-mail and sets a new 
   await deliverDueMail({ db: suite.server.db, config: suite.server.config });
   const mail = smtp.messages.find((m) => m.to.includes(staff.email));
   expect(mail?.subject).toContain('Redefinição de senha');
-  const body = mail!.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  const body = mail!.raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
   const sent = /(https:\/\/\S+\/pages\/Franquia\/senha\.php\?token=[A-Za-z0-9_-]+)/.exec(body)![1]!;
   // The mail points at PUBLIC_URL; the test server answers the same path locally.
   expect(sent.startsWith('https://www.academia.example/pages/Franquia/senha.php?token=')).toBe(true);

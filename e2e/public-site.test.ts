@@ -13,8 +13,16 @@ import { expectNoA11yViolations, useServerAndBrowser, watchPage } from './helper
 const suite = useServerAndBrowser();
 // Photos as staff would upload them (drawn by the demo seed), except for one unit that keeps the placeholder.
 beforeAll(async () => {
-  const boaViagem = (await suite.server.db.selectFrom('unidades').select('id').where('nome', '=', 'Movimento Boa Viagem').executeTakeFirstOrThrow()).id;
-  const others = (await suite.server.db.selectFrom('unidades').select('id').where('id', '!=', boaViagem).execute()).map((u) => u.id);
+  const boaViagem = (
+    await suite.server.db
+      .selectFrom('unidades')
+      .select('id')
+      .where('nome', '=', 'Movimento Boa Viagem')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const others = (await suite.server.db.selectFrom('unidades').select('id').where('id', '!=', boaViagem).execute()).map(
+    (u) => u.id,
+  );
   await seedDemoPhotos(suite.server.db, suite.server.app.storage, 3, others);
   invalidateCatalogCache(suite.server.app);
 });
@@ -24,7 +32,11 @@ mkdirSync(SCREENS, { recursive: true });
 const PHONE = { width: 360, height: 780 };
 const DESKTOP = { width: 1280, height: 800 };
 
-function context(browser: Browser, viewport: { width: number; height: number }, extra: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+function context(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  extra: Parameters<Browser['newContext']>[0] = {},
+): Promise<BrowserContext> {
   const phone = viewport.width < 600;
   return browser.newContext({
     viewport,
@@ -38,7 +50,8 @@ function context(browser: Browser, viewport: { width: number; height: number }, 
 }
 
 async function unitId(nome: string): Promise<number> {
-  return (await suite.server.db.selectFrom('unidades').select('id').where('nome', '=', nome).executeTakeFirstOrThrow()).id;
+  return (await suite.server.db.selectFrom('unidades').select('id').where('nome', '=', nome).executeTakeFirstOrThrow())
+    .id;
 }
 
 for (const viewport of [PHONE, DESKTOP]) {
@@ -57,7 +70,9 @@ for (const viewport of [PHONE, DESKTOP]) {
       await page.waitForLoadState('load');
       await expectNoA11yViolations(page);
       // nothing scrolls sideways
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} width`).toBeLessThanOrEqual(viewport.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} width`).toBeLessThanOrEqual(
+        viewport.width,
+      );
       await page.screenshot({ path: path.join(SCREENS, `${name}-${viewport.width}.png`), fullPage: true });
     }
     // home: featured plans near the top, "a partir de"
@@ -83,7 +98,9 @@ it('unit page on a phone: the bottom bar keeps both calls to action in reach; on
   }
   const enrol = bar.getByRole('link', { name: 'Matricule-se' });
   await expect(enrol.getAttribute('href')).resolves.toBe(`/ir/matricula?unidade=${id}`);
-  await expect(bar.getByRole('link', { name: 'Aula experimental' }).getAttribute('href')).resolves.toBe(`/ir/aula_experimental?unidade=${id}`);
+  await expect(bar.getByRole('link', { name: 'Aula experimental' }).getAttribute('href')).resolves.toBe(
+    `/ir/aula_experimental?unidade=${id}`,
+  );
   // the footer's last link is not hidden under the bar when scrolled to the end
   const last = page.locator('.footer-copy');
   const lastBox = await last.boundingBox();
@@ -94,7 +111,9 @@ it('unit page on a phone: the bottom bar keeps both calls to action in reach; on
   const desk = await context(suite.browser, DESKTOP);
   const wide = await desk.newPage();
   await wide.goto(`${suite.server.baseUrl}/Detalhes.php?id=${id}`);
-  await expect(wide.getByRole('navigation', { name: 'Matrícula e aula experimental' }).isVisible()).resolves.toBe(false);
+  await expect(wide.getByRole('navigation', { name: 'Matrícula e aula experimental' }).isVisible()).resolves.toBe(
+    false,
+  );
   // the primary action is in the first screen
   const primary = wide.locator('.cta-group').getByRole('link', { name: /^Matricule-se/ });
   const pbox = await primary.boundingBox();
@@ -118,7 +137,9 @@ it('"Unidades perto de mim" with a granted location lists the nearest unit first
   const first = page.locator('.near-list > li').first();
   await expect(first.getByRole('link').first().textContent()).resolves.toBe('Movimento Moema');
   await expect(first.textContent()).resolves.toMatch(/a (menos de 1 km|\d+,\d km)/);
-  await expect(page.locator('.near-list > li').nth(1).getByRole('link').first().textContent()).resolves.toBe('Movimento Pinheiros');
+  await expect(page.locator('.near-list > li').nth(1).getByRole('link').first().textContent()).resolves.toBe(
+    'Movimento Pinheiros',
+  );
   await expectNoA11yViolations(page);
   expect(watch.errors).toEqual([]);
   await ctx.close();
@@ -128,10 +149,15 @@ it('without JavaScript, a CEP finds the nearest units on the server', async () =
   const ctx = await context(suite.browser, PHONE, { javaScriptEnabled: false });
   const page = await ctx.newPage();
   await page.goto(`${suite.server.baseUrl}/`);
-  await Promise.all([page.waitForURL(/\/unidades/), page.getByRole('button', { name: 'Unidades perto de mim' }).click()]);
+  await Promise.all([
+    page.waitForURL(/\/unidades/),
+    page.getByRole('button', { name: 'Unidades perto de mim' }).click(),
+  ]);
   await page.getByLabel('CEP').fill('80420-090');
   await Promise.all([page.waitForURL(/cep=80420-090/), page.getByRole('button', { name: 'Buscar unidades' }).click()]);
-  await expect(page.locator('.near-list > li').first().getByRole('link').first().textContent()).resolves.toBe('Movimento Batel');
+  await expect(page.locator('.near-list > li').first().getByRole('link').first().textContent()).resolves.toBe(
+    'Movimento Batel',
+  );
   await ctx.close();
 });
 

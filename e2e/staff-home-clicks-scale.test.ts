@@ -31,7 +31,9 @@ it('the home’s survey tools and the clicks report filter by unit or city and p
   await expectNoA11yViolations(page);
 
   await page.goto(`${suite.server.baseUrl}/admin/cliques`);
-  await expect(page.getByRole('region', { name: 'Cliques por unidade no período' }).locator('tbody tr').count()).resolves.toBe(50);
+  await expect(
+    page.getByRole('region', { name: 'Cliques por unidade no período' }).locator('tbody tr').count(),
+  ).resolves.toBe(50);
   await expectNoA11yViolations(page);
   await page.getByLabel('Unidade ou cidade').fill('movimento');
   await page.getByLabel('Semanas').selectOption('12');

@@ -11,8 +11,12 @@ const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
   .filter((d) => !BUNDLED.has(d))
   .flatMap((d) => [d, `${d}/*`]);
 
-const cliEntries = readdirSync('src/cli').filter((f) => f.endsWith('.ts')).map((f) => `src/cli/${f}`);
-const clientEntries = readdirSync('src/client').filter((f) => /\.tsx?$/.test(f)).map((f) => `src/client/${f}`);
+const cliEntries = readdirSync('src/cli')
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => `src/cli/${f}`);
+const clientEntries = readdirSync('src/client')
+  .filter((f) => /\.tsx?$/.test(f))
+  .map((f) => `src/client/${f}`);
 
 await Promise.all([
   build({

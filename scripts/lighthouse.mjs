@@ -15,7 +15,8 @@ const VERSION = '12.8.2';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const TARGET = 95;
 // Without the background-networking flags Chromium waits on services a closed network never answers.
-const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync';
+const CHROME_FLAGS =
+  '--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync';
 
 const base = (process.argv[2] ?? process.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '');
 const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1));
@@ -43,7 +44,10 @@ function lighthouse(url, out) {
     `--only-categories=${CATEGORIES.join(',')}`,
     `--chrome-flags=${CHROME_FLAGS}`,
   ];
-  const res = spawnSync(command[0], args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CHROME_PATH: chrome } });
+  const res = spawnSync(command[0], args, {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, CHROME_PATH: chrome },
+  });
   if (res.status !== 0) throw new Error(`lighthouse terminou com ${res.status ?? res.signal} em ${url}`);
   return JSON.parse(readFileSync(out, 'utf8'));
 }
@@ -64,13 +68,16 @@ try {
     const lcp = report.audits['largest-contentful-paint']?.displayValue;
     const tbt = report.audits['total-blocking-time']?.displayValue;
     const cls = report.audits['cumulative-layout-shift']?.displayValue;
-    console.log(`${''.padEnd(22)} LCP ${lcp}, TBT ${tbt}, CLS ${cls}, transferred ${Math.round((report.audits['total-byte-weight']?.numericValue ?? 0) / 1024)} KB`);
+    console.log(
+      `${''.padEnd(22)} LCP ${lcp}, TBT ${tbt}, CLS ${cls}, transferred ${Math.round((report.audits['total-byte-weight']?.numericValue ?? 0) / 1024)} KB`,
+    );
     for (const [i, c] of CATEGORIES.entries()) {
       if (scores[i] >= 100) continue;
       if (scores[i] < TARGET) failed = true;
       for (const ref of report.categories[c].auditRefs) {
         const audit = report.audits[ref.id];
-        if (ref.weight > 0 && audit.score !== null && audit.score < 0.9) console.log(`${''.padEnd(22)} - ${c}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
+        if (ref.weight > 0 && audit.score !== null && audit.score < 0.9)
+          console.log(`${''.padEnd(22)} - ${c}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
       }
     }
   }

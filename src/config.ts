@@ -163,10 +163,16 @@ export function parseTrustProxy(value: string): TrustProxy {
   if (lower === 'true') return true;
   if (/^\d+$/.test(v)) {
     const hops = Number(v);
-    if (hops > 10) throw new ConfigError([`TRUST_PROXY: ${hops} proxies em sequência não é plausível; informe o número de proxies (1 a 10) ou os endereços deles, ex.: TRUST_PROXY=10.0.0.5,10.0.0.6`]);
+    if (hops > 10)
+      throw new ConfigError([
+        `TRUST_PROXY: ${hops} proxies em sequência não é plausível; informe o número de proxies (1 a 10) ou os endereços deles, ex.: TRUST_PROXY=10.0.0.5,10.0.0.6`,
+      ]);
     return { hops };
   }
-  const items = v.split(',').map((i) => i.trim()).filter(Boolean);
+  const items = v
+    .split(',')
+    .map((i) => i.trim())
+    .filter(Boolean);
   const bad = items.filter((i) => !isProxyAddress(i));
   if (bad.length) {
     throw new ConfigError([
@@ -184,10 +190,15 @@ export function parseDatabaseUrl(url: string | undefined): DatabaseConfig {
     const file = url.slice('sqlite:'.length);
     // SQLite's name for a database in memory: every connection (start-up's, the server's)
     // would get an empty one of its own. Refused rather than made a file named ":memory:".
-    if (file === ':memory:') throw new ConfigError(['DATABASE_URL: sqlite::memory: não serve para o servidor (cada conexão teria um banco vazio); use sqlite:caminho/arquivo.sqlite']);
+    if (file === ':memory:')
+      throw new ConfigError([
+        'DATABASE_URL: sqlite::memory: não serve para o servidor (cada conexão teria um banco vazio); use sqlite:caminho/arquivo.sqlite',
+      ]);
     return { engine: 'sqlite', filename: path.resolve(file) };
   }
-  throw new ConfigError([`DATABASE_URL: use postgres://… ou sqlite:caminho/arquivo.sqlite (recebido "${url.split(':')[0]}:…")`]);
+  throw new ConfigError([
+    `DATABASE_URL: use postgres://… ou sqlite:caminho/arquivo.sqlite (recebido "${url.split(':')[0]}:…")`,
+  ]);
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -199,7 +210,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
   const problems = [...Value.Errors(EnvSchema, withDefaults)].map(
-    (e) => `${e.instancePath.replace(/^\//, '') || 'ambiente'}: ${e.message} (valor atual: ${describe(e.instancePath, raw)})`,
+    (e) =>
+      `${e.instancePath.replace(/^\//, '') || 'ambiente'}: ${e.message} (valor atual: ${describe(e.instancePath, raw)})`,
   );
   if (problems.length) throw new ConfigError(problems);
   const env = withDefaults as Env;
@@ -220,7 +232,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   try {
     database = parseDatabaseUrl(env.DATABASE_URL);
     if (database.engine === 'postgres') {
-      database.pool = { max: env.DB_POOL_MAX, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS };
+      database.pool = {
+        max: env.DB_POOL_MAX,
+        connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+      };
     }
   } catch (err) {
     if (err instanceof ConfigError) problems.push(...err.problems);
@@ -257,7 +273,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database,
     uploadsDir: path.resolve(env.UPLOADS_DIR),
     storage: {
-      driver: (env.STORAGE_DRIVER as 'local' | 'database' | undefined) ?? (database.engine === 'postgres' ? 'database' : 'local'),
+      driver:
+        (env.STORAGE_DRIVER as 'local' | 'database' | undefined) ??
+        (database.engine === 'postgres' ? 'database' : 'local'),
       sweepIntervalMs: env.STORAGE_SWEEP_INTERVAL_SECONDS * 1000,
       sweepAgeMs: env.STORAGE_SWEEP_AGE_SECONDS * 1000,
     },

@@ -30,9 +30,11 @@ async function main() {
   let onConnectionError: (err: Error) => void = () => {};
   const handle = createDb(config.database, { onConnectionError: (err) => onConnectionError(err) });
   const app = await buildApp(config, { db: handle });
-  onConnectionError = (err) => app.log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost');
+  onConnectionError = (err) =>
+    app.log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost');
   app.addHook('onClose', async () => handle.destroy());
-  for (const m of prepared.migrations.results ?? []) app.log.info({ migration: m.migrationName, status: m.status }, 'migration applied');
+  for (const m of prepared.migrations.results ?? [])
+    app.log.info({ migration: m.migrationName, status: m.status }, 'migration applied');
   if (prepared.seeded) app.log.info('demo content loaded on the empty database (DEMO_SEED=false turns this off)');
 
   let closing = false;
@@ -57,7 +59,9 @@ async function main() {
     }, 15_000);
     force.unref();
     // The demo-photo child (first start only) closes its database connection too.
-    const photosDone = photosChild ? new Promise((resolve) => photosChild!.once('exit', resolve).kill('SIGTERM')) : null;
+    const photosDone = photosChild
+      ? new Promise((resolve) => photosChild!.once('exit', resolve).kill('SIGTERM'))
+      : null;
     Promise.all([app.close(), photosDone]).then(
       () => process.exit(0),
       (err) => {
@@ -72,14 +76,24 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   // After a burst of traffic, memory goes back to the system once the process is idle.
   idleMemory = startIdleMemoryRelease(({ heapBeforeBytes, heapAfterBytes, ms }) =>
-    app.log.debug({ heapBeforeMb: Math.round(heapBeforeBytes / 1048576), heapAfterMb: Math.round(heapAfterBytes / 1048576), ms: Math.round(ms) }, 'idle: memory released'),
+    app.log.debug(
+      {
+        heapBeforeMb: Math.round(heapBeforeBytes / 1048576),
+        heapAfterMb: Math.round(heapAfterBytes / 1048576),
+        ms: Math.round(ms),
+      },
+      'idle: memory released',
+    ),
   );
-  if (!idleMemory) app.log.info('started without --expose-gc: memory kept after bursts is not released early (npm start passes it)');
+  if (!idleMemory)
+    app.log.info('started without --expose-gc: memory kept after bursts is not released early (npm start passes it)');
   if (prepared.seeded) {
     // Demo photos are drawn with sharp after the site is up (several seconds on a small
     // machine), in a child process so libvips never stays resident in the server: units
     // show the placeholder until their photos are stored.
-    const child = fork(fileURLToPath(new URL('./cli/seed-photos.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('./cli/seed-photos.js', import.meta.url)), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     photosChild = child;
     let photos: number | null = null;
     child.on('message', (m: { photos?: number }) => (photos = m.photos ?? null));

@@ -39,7 +39,14 @@ it('creates, resets and disables staff accounts from the command line', async ()
   expect(short.code).toBe(1);
   expect(short.out).toContain('pelo menos 12 caracteres');
 
-  const ok = run('user-create', ['--email', 'Ops@Example.com', '--password', 'uma-senha-longa-1', '--name', 'Operação']);
+  const ok = run('user-create', [
+    '--email',
+    'Ops@Example.com',
+    '--password',
+    'uma-senha-longa-1',
+    '--name',
+    'Operação',
+  ]);
   expect(ok.code).toBe(0);
   expect(ok.out).toContain('Conta criada');
   let u = await user('ops@example.com');
@@ -48,13 +55,26 @@ it('creates, resets and disables staff accounts from the command line', async ()
   expect(u!.senha_hash).not.toContain('uma-senha-longa-1');
   expect(await verifyPassword('uma-senha-longa-1', u!.senha_hash)).toBe(true);
 
-  expect(run('user-create', ['--email', 'ops@example.com', '--password', 'uma-senha-longa-1']).out).toContain('Já existe');
+  expect(run('user-create', ['--email', 'ops@example.com', '--password', 'uma-senha-longa-1']).out).toContain(
+    'Já existe',
+  );
 
-  expect(run('user-create', ['--email', 'g@example.com', '--password', 'uma-senha-longa-1', '--papel', 'dono']).code).toBe(1);
+  expect(
+    run('user-create', ['--email', 'g@example.com', '--password', 'uma-senha-longa-1', '--papel', 'dono']).code,
+  ).toBe(1);
 
   // --unidade follows the form kit's id rule: "3abc" or "1.0" is refused by name, never read as 3 or 1.
   for (const bad of ['3abc', '1.0', '01', '0']) {
-    const r = run('user-create', ['--email', 'ger@example.com', '--password', 'uma-senha-longa-1', '--papel', 'gerente', '--unidade', bad]);
+    const r = run('user-create', [
+      '--email',
+      'ger@example.com',
+      '--password',
+      'uma-senha-longa-1',
+      '--papel',
+      'gerente',
+      '--unidade',
+      bad,
+    ]);
     expect(r.code, bad).toBe(1);
     expect(r.out).toContain(`--unidade deve ser o id numérico de uma unidade`);
     expect(r.out).toContain(`"${bad}"`);

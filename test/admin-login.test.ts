@@ -16,7 +16,11 @@ const sidOf = (cookie: string) => /(?:^|; )sid=([^;]+)/.exec(cookie)?.[1] ?? nul
 // The row id is the sha256 of the cookie's value (a leaked table opens no session).
 const rowSid = (cookie: string) => sessionKey(decodeURIComponent(sidOf(cookie) ?? ''));
 
-async function postLogin(email: string, senha: string, opts: { remoteAddress?: string; headers?: Record<string, string>; extra?: Record<string, string> } = {}) {
+async function postLogin(
+  email: string,
+  senha: string,
+  opts: { remoteAddress?: string; headers?: Record<string, string>; extra?: Record<string, string> } = {},
+) {
   const page = await fetchForm(t.app, LOGIN_URL);
   return t.app.inject({
     method: 'POST',
@@ -77,9 +81,15 @@ describe('staff login', () => {
     expect(missing.statusCode).toBe(422);
     expect(missing.body).toContain('Informe o seu e-mail.');
     expect(missing.body).toContain('aria-invalid="true"');
-    const json = await postLogin(u.email, 'senha-errada-123', { remoteAddress: '10.0.0.2', headers: { accept: 'application/json' } });
+    const json = await postLogin(u.email, 'senha-errada-123', {
+      remoteAddress: '10.0.0.2',
+      headers: { accept: 'application/json' },
+    });
     expect(json.statusCode).toBe(401);
-    expect(json.json()).toEqual({ error: 'Login recusado', message: 'E-mail ou senha incorretos, ou conta desativada.' });
+    expect(json.json()).toEqual({
+      error: 'Login recusado',
+      message: 'E-mail ou senha incorretos, ou conta desativada.',
+    });
     // A staff URL asked for as JSON without a session: 401 with the same two keys.
     const anon = await t.app.inject({ url: '/admin', headers: { accept: 'application/json' } });
     expect(anon.statusCode).toBe(401);
@@ -99,10 +109,16 @@ describe('staff login', () => {
     expect(form.body).toContain('name="voltar" value="/admin/mensagens"');
     // Already logged in: the login URL with voltar goes straight on (same-site only).
     const cookie = await loginAs(t.app, u.email, u.password);
-    const on = await t.app.inject({ url: `${LOGIN_URL}?voltar=${encodeURIComponent('/admin/mensagens')}`, headers: { cookie } });
+    const on = await t.app.inject({
+      url: `${LOGIN_URL}?voltar=${encodeURIComponent('/admin/mensagens')}`,
+      headers: { cookie },
+    });
     expect(on.statusCode).toBe(303);
     expect(on.headers.location).toBe('/admin/mensagens');
-    const evil = await t.app.inject({ url: `${LOGIN_URL}?voltar=${encodeURIComponent('//evil.example')}`, headers: { cookie } });
+    const evil = await t.app.inject({
+      url: `${LOGIN_URL}?voltar=${encodeURIComponent('//evil.example')}`,
+      headers: { cookie },
+    });
     expect(evil.statusCode).toBe(200);
     expect(evil.body).toContain('Leads de franquia');
   });
@@ -142,7 +158,11 @@ describe('staff login', () => {
 
   async function ageSession(cookie: string, change: (d: { loginAt: number; lastSeen: number }) => void) {
     const id = rowSid(cookie);
-    const row = await t.db.selectFrom('sessoes').select(['criado_em', 'visto_em']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('sessoes')
+      .select(['criado_em', 'visto_em'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     const data = { loginAt: Date.parse(row.criado_em), lastSeen: Date.parse(row.visto_em) };
     change(data);
     await t.db
@@ -209,7 +229,10 @@ describe('login throttling', () => {
     expect(retry).toBeLessThanOrEqual(15 * 60);
     expect(locked.body).toMatch(/tente novamente às \d\d:\d\d/);
     expect(locked.body).toContain('Muitas tentativas de login');
-    const json = await postLogin(u.email, u.password, { remoteAddress: '10.1.0.51', headers: { accept: 'application/json' } });
+    const json = await postLogin(u.email, u.password, {
+      remoteAddress: '10.1.0.51',
+      headers: { accept: 'application/json' },
+    });
     expect(json.statusCode).toBe(429);
     expect(json.json().message).toMatch(/tente novamente/);
   });
@@ -223,7 +246,10 @@ describe('login throttling', () => {
       expect(res.statusCode).toBe(401);
     }
     const u = await createStaffUser(t.db);
-    const res = await postLogin(u.email, u.password, { remoteAddress: '10.2.0.1', headers: { 'x-forwarded-for': '198.51.100.77' } });
+    const res = await postLogin(u.email, u.password, {
+      remoteAddress: '10.2.0.1',
+      headers: { 'x-forwarded-for': '198.51.100.77' },
+    });
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBeDefined();
     // Another address is not affected.
@@ -234,7 +260,11 @@ describe('login throttling', () => {
     const u = await createStaffUser(t.db);
     for (let i = 0; i < 4; i++) await postLogin(u.email, 'errada-errada-1', { remoteAddress: '10.3.0.1' });
     expect((await postLogin(u.email, u.password, { remoteAddress: '10.3.0.1' })).statusCode).toBe(303);
-    const left = await t.db.selectFrom('tentativas_login').select('id').where('chave', '=', `conta:${u.email}`).execute();
+    const left = await t.db
+      .selectFrom('tentativas_login')
+      .select('id')
+      .where('chave', '=', `conta:${u.email}`)
+      .execute();
     expect(left).toHaveLength(0);
     for (let i = 0; i < 4; i++) {
       expect((await postLogin(u.email, 'errada-errada-1', { remoteAddress: '10.3.0.2' })).statusCode).toBe(401);
@@ -257,7 +287,12 @@ describe('trusted proxy', () => {
           url: LOGIN_URL,
           remoteAddress: '10.4.0.1',
           headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': xff },
-          payload: form({ csrf_token: page.token, acao: 'entrar', email: `x${Math.random()}@example.com`, senha: 'errada-errada-1' }),
+          payload: form({
+            csrf_token: page.token,
+            acao: 'entrar',
+            email: `x${Math.random()}@example.com`,
+            senha: 'errada-errada-1',
+          }),
         });
       };
       for (let i = 0; i < 5; i++) expect((await post('198.51.100.1')).statusCode).toBe(401);

@@ -41,7 +41,12 @@ afterAll(async () => {
 
 async function act(fields: Record<string, string>, app: App = t.app, c = cookie, headers: Record<string, string> = {}) {
   const token = await staffToken(app, c, URL);
-  return app.inject({ method: 'POST', url: URL, headers: { ...headers, cookie: c, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: token, ...fields }) });
+  return app.inject({
+    method: 'POST',
+    url: URL,
+    headers: { ...headers, cookie: c, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form({ csrf_token: token, ...fields }),
+  });
 }
 
 function expectNoPassword(body: string) {
@@ -50,7 +55,10 @@ function expectNoPassword(body: string) {
 
 /** A second app on the same database with different SMTP settings; logged in as the same admin. */
 async function withSmtp(change: Partial<NonNullable<Config['smtp']>>, fn: (app: App, cookie: string) => Promise<void>) {
-  const app = await buildApp({ ...t.config, smtp: { ...t.config.smtp!, ...change } }, { db: t.testDb.handle, logger: false });
+  const app = await buildApp(
+    { ...t.config, smtp: { ...t.config.smtp!, ...change } },
+    { db: t.testDb.handle, logger: false },
+  );
   await app.ready();
   try {
     await fn(app, await loginAs(app, email, password, { remoteAddress: '10.9.0.1' }));
@@ -67,7 +75,12 @@ describe('mail diagnostic page', () => {
     const g = await createStaffUser(t.db, { papel: 'gerente' });
     const gc = await loginAs(t.app, g.email, g.password);
     expect((await t.app.inject({ url: URL, headers: { cookie: gc } })).statusCode).toBe(403);
-    const noToken = await t.app.inject({ method: 'POST', url: URL, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ acao: 'testar' }) });
+    const noToken = await t.app.inject({
+      method: 'POST',
+      url: URL,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ acao: 'testar' }),
+    });
     expect(noToken.statusCode).toBe(403);
   });
 
@@ -114,9 +127,15 @@ describe('mail diagnostic page', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('Informe um e-mail válido');
     // JSON clients: the diagnostic's data plus the documented error keys.
-    const badJson = await act({ acao: 'enviar', destinatario: 'nao-e-email' }, t.app, cookie, { accept: 'application/json' });
+    const badJson = await act({ acao: 'enviar', destinatario: 'nao-e-email' }, t.app, cookie, {
+      accept: 'application/json',
+    });
     expect(badJson.statusCode).toBe(422);
-    expect(badJson.json()).toMatchObject({ error: 'Dados inválidos', message: expect.any(String), errors: { destinatario: expect.stringContaining('Informe um e-mail válido') } });
+    expect(badJson.json()).toMatchObject({
+      error: 'Dados inválidos',
+      message: expect.any(String),
+      errors: { destinatario: expect.stringContaining('Informe um e-mail válido') },
+    });
     const noAction = await act({ acao: 'outra' }, t.app, cookie, { accept: 'application/json' });
     expect(noAction.statusCode).toBe(400);
     expect(noAction.json()).toMatchObject({ error: 'Ação inválida', message: expect.any(String) });

@@ -13,7 +13,19 @@ let unitId: number;
 let otherId: number;
 
 const get = (url: string) => t.app.inject({ url, headers: { cookie } });
-const BAD = (id: number) => [`${id}.0`, `0${id}`, `+${id}`, `${id}e0`, ` ${id}`, `${id}%20`, '0', '-1', 'abc', '2147483648', '0x1'];
+const BAD = (id: number) => [
+  `${id}.0`,
+  `0${id}`,
+  `+${id}`,
+  `${id}e0`,
+  ` ${id}`,
+  `${id}%20`,
+  '0',
+  '-1',
+  'abc',
+  '2147483648',
+  '0x1',
+];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -21,7 +33,9 @@ beforeAll(async () => {
   otherId = (await createStaffUser(t.db, { papel: 'admin', nome: 'Outra Pessoa' })).id;
   cookie = await loginAs(t.app, admin.email, admin.password);
   token = await staffToken(t.app, cookie, '/admin/conteudo');
-  unitId = (await t.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()).id;
+  unitId = (
+    await t.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()
+  ).id;
 });
 afterAll(async () => t?.close());
 
@@ -49,11 +63,14 @@ describe('path ids', () => {
       payload: form({ csrf_token: token, ativo: '0' }),
     });
     expect(res.statusCode).toBe(404);
-    expect((await t.db.selectFrom('usuarios').select('ativo').where('id', '=', otherId).executeTakeFirstOrThrow()).ativo).toBe(1);
+    expect(
+      (await t.db.selectFrom('usuarios').select('ativo').where('id', '=', otherId).executeTakeFirstOrThrow()).ativo,
+    ).toBe(1);
   });
 
   it('query ids of the old interface keep their documented answer: 400 when malformed (docs/interface.md)', async () => {
     expect((await t.app.inject(`/Detalhes.php?id=${unitId}`)).statusCode).toBe(200);
-    for (const bad of [`${unitId}.0`, `0${unitId}`, `+${unitId}`, 'abc']) expect((await t.app.inject(`/Detalhes.php?id=${encodeURIComponent(bad)}`)).statusCode, bad).toBe(400);
+    for (const bad of [`${unitId}.0`, `0${unitId}`, `+${unitId}`, 'abc'])
+      expect((await t.app.inject(`/Detalhes.php?id=${encodeURIComponent(bad)}`)).statusCode, bad).toBe(400);
   });
 });

@@ -39,7 +39,8 @@ function request(base: string, path: string, headers: Record<string, string> = {
 function answerHeaders(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
-    if (!['x-request-id', 'date', 'connection', 'keep-alive'].includes(k.toLowerCase())) out[k.toLowerCase()] = String(v);
+    if (!['x-request-id', 'date', 'connection', 'keep-alive'].includes(k.toLowerCase()))
+      out[k.toLowerCase()] = String(v);
   }
   return out;
 }
@@ -78,7 +79,9 @@ describe('answer front', () => {
     t = await createTestApp();
     base = await listen(t.app);
     answered = watch(t.app.answerFront);
-    unitId = (await t.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()).id;
+    unitId = (
+      await t.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()
+    ).id;
   });
   afterAll(async () => {
     vi.useRealTimers();
@@ -106,7 +109,9 @@ describe('answer front', () => {
         const front = await request(base, path, headers);
         const fastify = await t.app.inject({ url: path, headers });
         expect(front.status, path).toBe(fastify.statusCode);
-        expect(answerHeaders(front.headers), `${path} ${JSON.stringify(headers)}`).toEqual(answerHeaders(fastify.headers));
+        expect(answerHeaders(front.headers), `${path} ${JSON.stringify(headers)}`).toEqual(
+          answerHeaders(fastify.headers),
+        );
         expect(front.body.equals(fastify.rawPayload), path).toBe(true);
         expect(front.headers['x-request-id']).toMatch(/^[a-z0-9]+-[a-z0-9]+$/);
       }
@@ -122,7 +127,9 @@ describe('answer front', () => {
     for (let i = 0; i < 5; i++) ids.add(String((await request(base, path)).headers['x-request-id']));
     expect(ids.size).toBe(5);
     expect((await request(base, path, { 'x-request-id': 'lb-42.abc' })).headers['x-request-id']).toBe('lb-42.abc');
-    expect((await request(base, path, { 'x-request-id': 'bad id with spaces' })).headers['x-request-id']).not.toBe('bad id with spaces');
+    expect((await request(base, path, { 'x-request-id': 'bad id with spaces' })).headers['x-request-id']).not.toBe(
+      'bad id with spaces',
+    );
   });
 
   it('sends no HSTS when X-Forwarded-Proto comes from a proxy it does not trust, as Fastify', async () => {
@@ -171,7 +178,11 @@ describe('answer front', () => {
         await request(b, search);
         expect((await request(b, path)).body.toString()).not.toContain('Renomeada Pela Frente');
       }
-      await t.db.updateTable('unidades').set({ nome: 'Movimento Renomeada Pela Frente' }).where('id', '=', unitId).execute();
+      await t.db
+        .updateTable('unidades')
+        .set({ nome: 'Movimento Renomeada Pela Frente' })
+        .where('id', '=', unitId)
+        .execute();
       invalidateCatalogCache(t.app);
       expect((await request(base, path)).body.toString()).toContain('Renomeada Pela Frente');
       expect((await request(base, search)).body.toString()).toContain('Renomeada Pela Frente');
@@ -207,7 +218,9 @@ describe('answer front and the unit page’s own window', () => {
     try {
       const base = await listen(other);
       const answered = watch(other.answerFront);
-      const unitId = (await t.db.selectFrom('unidade_horarios').select('unidade_id').orderBy('unidade_id').executeTakeFirstOrThrow()).unidade_id;
+      const unitId = (
+        await t.db.selectFrom('unidade_horarios').select('unidade_id').orderBy('unidade_id').executeTakeFirstOrThrow()
+      ).unidade_id;
       const path = `/Detalhes.php?id=${unitId}`;
       // the snapshot is read at L, the page rendered at L + 1 s (kept until L + 1 s + TTL)
       vi.setSystemTime(Date.now() + CATALOG_TTL_MS + 1);
@@ -286,34 +299,65 @@ describe('answer front behind a proxy', () => {
   it('sends HSTS exactly when Fastify would: over HTTPS as the trusted proxy says', async () => {
     const path = '/sitemap.xml';
     await request(base, path);
-    for (const headers of [{ 'x-forwarded-proto': 'https' }, { 'x-forwarded-proto': 'http' }, {}, { 'x-forwarded-proto': 'http, https' }] as Record<string, string>[]) {
+    for (const headers of [
+      { 'x-forwarded-proto': 'https' },
+      { 'x-forwarded-proto': 'http' },
+      {},
+      { 'x-forwarded-proto': 'http, https' },
+    ] as Record<string, string>[]) {
       const front = await request(base, path, headers);
       const fastify = await t.app.inject({ url: path, headers });
-      expect(front.headers['strict-transport-security'], JSON.stringify(headers)).toBe(fastify.headers['strict-transport-security']);
+      expect(front.headers['strict-transport-security'], JSON.stringify(headers)).toBe(
+        fastify.headers['strict-transport-security'],
+      );
     }
-    expect((await request(base, path, { 'x-forwarded-proto': 'https' })).headers['strict-transport-security']).toBe(HSTS);
+    expect((await request(base, path, { 'x-forwarded-proto': 'https' })).headers['strict-transport-security']).toBe(
+      HSTS,
+    );
   });
 });
 
 describe('AnswerFront', () => {
-  const source = (bytes: Buffer | undefined, key = 'k'): FrontSource => ({ owner: {}, key, negotiable: false, bytes: () => bytes });
+  const source = (bytes: Buffer | undefined, key = 'k'): FrontSource => ({
+    owner: {},
+    key,
+    negotiable: false,
+    bytes: () => bytes,
+  });
   /** a reply as keep() sees it; `finish` sends it, with the headers it has by then */
-  const fakeReply = (url: string, headers: Record<string, string> = { 'content-type': 'text/plain' }, method = 'GET', statusCode = 200) => {
+  const fakeReply = (
+    url: string,
+    headers: Record<string, string> = { 'content-type': 'text/plain' },
+    method = 'GET',
+    statusCode = 200,
+  ) => {
     const raw = new EventEmitter();
     const reply = { request: { method, raw: { url } }, statusCode, raw, getHeaders: () => headers };
     return { reply: reply as never, finish: () => raw.emit('finish'), headers };
   };
-  const keep = (f: AnswerFront, url: string, src: FrontSource, headers?: Record<string, string>, method?: string, status?: number) => {
+  const keep = (
+    f: AnswerFront,
+    url: string,
+    src: FrontSource,
+    headers?: Record<string, string>,
+    method?: string,
+    status?: number,
+  ) => {
     const r = fakeReply(url, headers, method, status);
     f.keep(r.reply, src);
     r.finish();
   };
-  const fakeRequest = (url: string) => ({ method: 'GET', url, headers: {}, socket: { remoteAddress: '127.0.0.1' } }) as never;
+  const fakeRequest = (url: string) =>
+    ({ method: 'GET', url, headers: {}, socket: { remoteAddress: '127.0.0.1' } }) as never;
   const fakeResponse = () => {
     const res = { status: 0, headers: [] as string[], body: Buffer.alloc(0) as Buffer, headersSent: false };
-    return Object.assign(res, { writeHead: (s: number, h: string[]) => ((res.status = s), (res.headers = h)), end: (b: Buffer) => (res.body = b) });
+    return Object.assign(res, {
+      writeHead: (s: number, h: string[]) => ((res.status = s), (res.headers = h)),
+      end: (b: Buffer) => (res.body = b),
+    });
   };
-  const front = (logs = false, maxEntries = 3) => new AnswerFront({ requestId: () => 'id-1', trustProxy: false, hsts: HSTS, logsRequests: () => logs, maxEntries });
+  const front = (logs = false, maxEntries = 3) =>
+    new AnswerFront({ requestId: () => 'id-1', trustProxy: false, hsts: HSTS, logsRequests: () => logs, maxEntries });
 
   it('keeps a bounded number of addresses, the oldest going first', () => {
     const f = front();
@@ -363,8 +407,21 @@ describe('AnswerFront', () => {
 
   it('an error while answering goes to Fastify instead of ending the process', () => {
     const errors: unknown[] = [];
-    const f = new AnswerFront({ requestId: () => 'id-1', trustProxy: false, hsts: HSTS, logsRequests: () => false, onError: (e) => errors.push(e) });
-    keep(f, '/x', { owner: {}, key: 'x', negotiable: false, bytes: () => { throw new Error('boom'); } });
+    const f = new AnswerFront({
+      requestId: () => 'id-1',
+      trustProxy: false,
+      hsts: HSTS,
+      logsRequests: () => false,
+      onError: (e) => errors.push(e),
+    });
+    keep(f, '/x', {
+      owner: {},
+      key: 'x',
+      negotiable: false,
+      bytes: () => {
+        throw new Error('boom');
+      },
+    });
     expect(f.serve(fakeRequest('/x'), fakeResponse() as never)).toBe(false);
     expect(errors).toHaveLength(1);
     expect(f.size).toBe(0);

@@ -19,7 +19,13 @@ function sourceFiles(dir: string): string[] {
 
 function resolve(from: string, spec: string): string | null {
   const base = path.resolve(path.dirname(from), spec.replace(/\.js$/, ''));
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
+  for (const candidate of [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.tsx'),
+  ]) {
     try {
       if (statSync(candidate).isFile()) return candidate;
     } catch {
@@ -35,7 +41,13 @@ function resolve(from: string, spec: string): string | null {
  * way to break a load-time dependency on purpose.
  */
 function importsOf(file: string): { spec: string; target: string | null }[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(file, 'utf8'),
+    ts.ScriptTarget.Latest,
+    false,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const out: { spec: string; target: string | null }[] = [];
   for (const statement of source.statements) {
     const specifier =
@@ -47,7 +59,13 @@ function importsOf(file: string): { spec: string; target: string | null }[] {
 }
 
 function parse(file: string, text = readFileSync(file, 'utf8')): ts.SourceFile {
-  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  return ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
 }
 const lineOf = (source: ts.SourceFile, node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
 
@@ -59,9 +77,12 @@ const lineOf = (source: ts.SourceFile, node: ts.Node) => source.getLineAndCharac
 function dbHandleUses(source: ts.SourceFile): string[] {
   const out: string[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isPropertyAccessExpression(node) && node.name.text === 'db') out.push(`${lineOf(source, node)} ${node.getText(source)}`);
-    if (ts.isBindingElement(node) && (node.propertyName ?? node.name).getText(source) === 'db') out.push(`${lineOf(source, node)} { db }`);
-    if (ts.isParameter(node) && ts.isIdentifier(node.name) && node.name.text === 'db') out.push(`${lineOf(source, node)} parameter db`);
+    if (ts.isPropertyAccessExpression(node) && node.name.text === 'db')
+      out.push(`${lineOf(source, node)} ${node.getText(source)}`);
+    if (ts.isBindingElement(node) && (node.propertyName ?? node.name).getText(source) === 'db')
+      out.push(`${lineOf(source, node)} { db }`);
+    if (ts.isParameter(node) && ts.isIdentifier(node.name) && node.name.text === 'db')
+      out.push(`${lineOf(source, node)} parameter db`);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -79,11 +100,13 @@ function repositoryConstructorImports(source: ts.SourceFile): string[] {
     if (!ts.isImportDeclaration(statement) || statement.importClause?.isTypeOnly) continue;
     const bindings = statement.importClause?.namedBindings;
     const spec = (statement.moduleSpecifier as ts.StringLiteral).text;
-    if (bindings && ts.isNamespaceImport(bindings) && /\.repository(\.js)?$/.test(spec)) out.push(`${lineOf(source, statement)} * as ${bindings.name.text} from ${spec}`);
+    if (bindings && ts.isNamespaceImport(bindings) && /\.repository(\.js)?$/.test(spec))
+      out.push(`${lineOf(source, statement)} * as ${bindings.name.text} from ${spec}`);
     if (!bindings || !ts.isNamedImports(bindings)) continue;
     for (const element of bindings.elements) {
       const imported = (element.propertyName ?? element.name).text;
-      if (!element.isTypeOnly && /^create\w*Repository$/.test(imported)) out.push(`${lineOf(source, element)} ${imported} from ${spec}`);
+      if (!element.isTypeOnly && /^create\w*Repository$/.test(imported))
+        out.push(`${lineOf(source, element)} ${imported} from ${spec}`);
     }
   }
   return out;
@@ -119,7 +142,9 @@ describe('architecture', () => {
   it('reads the sources it checks', () => {
     expect(files.length).toBeGreaterThan(50);
     // every relative import resolves to a file, or the checks below would miss edges
-    const unresolved = [...graph].flatMap(([f, imports]) => imports.filter((i) => !i.target).map((i) => `${rel(f)} -> ${i.spec}`));
+    const unresolved = [...graph].flatMap(([f, imports]) =>
+      imports.filter((i) => !i.target).map((i) => `${rel(f)} -> ${i.spec}`),
+    );
     expect(unresolved).toEqual([]);
   });
 
@@ -142,7 +167,9 @@ describe('architecture', () => {
   it('no route file imports a repository (index.ts builds them and hands services to the routes)', () => {
     const offenders = [...graph]
       .filter(([f]) => /\.routes\.tsx?$/.test(f))
-      .flatMap(([f, imports]) => imports.filter((i) => i.target && /\.repository\.ts$/.test(i.target)).map((i) => `${rel(f)} -> ${i.spec}`));
+      .flatMap(([f, imports]) =>
+        imports.filter((i) => i.target && /\.repository\.ts$/.test(i.target)).map((i) => `${rel(f)} -> ${i.spec}`),
+      );
     expect(offenders).toEqual([]);
   });
 
@@ -159,31 +186,39 @@ describe('architecture', () => {
   });
 
   it('no service holds the database handle: it opens transactions through its repositories (`repo.transaction`)', () => {
-    const offenders = files.filter((f) => /\.service\.ts$/.test(f)).flatMap((f) => dbHandleUses(parse(f)).map((use) => `${rel(f)}:${use}`));
+    const offenders = files
+      .filter((f) => /\.service\.ts$/.test(f))
+      .flatMap((f) => dbHandleUses(parse(f)).map((use) => `${rel(f)}:${use}`));
     expect(offenders).toEqual([]);
   });
 
   it('the wiring checks find what they look for (and leave type-only imports alone)', () => {
-    const route = parse('x.routes.ts', [
-      "export function r(app, request) {",
-      "  storeLead({ db: app.db });",
-      "  outboxSummary(request.server.db);",
-      "  const { db } = app;",
-      "}",
-    ].join('\n'));
+    const route = parse(
+      'x.routes.ts',
+      [
+        'export function r(app, request) {',
+        '  storeLead({ db: app.db });',
+        '  outboxSummary(request.server.db);',
+        '  const { db } = app;',
+        '}',
+      ].join('\n'),
+    );
     expect(dbHandleUses(route)).toEqual(['2 app.db', '3 request.server.db', '4 { db }']);
-    const service = parse('x.service.ts', [
-      "import { createLeadsRepository, type LeadsRepository } from './leads.repository';",
-      "import type { createPhotosRepository } from './photos.repository';",
-      "import { type createCtaRepository, enqueueMail } from './cta.repository';",
-      "import { createEnvioRepository as envios } from '../envio/index';",
-      "import * as repos from './booking.repository';",
-      "export function createXService(db) { return createLeadsRepository(db); }",
-    ].join('\n'));
+    const service = parse(
+      'x.service.ts',
+      [
+        "import { createLeadsRepository, type LeadsRepository } from './leads.repository';",
+        "import type { createPhotosRepository } from './photos.repository';",
+        "import { type createCtaRepository, enqueueMail } from './cta.repository';",
+        "import { createEnvioRepository as envios } from '../envio/index';",
+        "import * as repos from './booking.repository';",
+        'export function createXService(db) { return createLeadsRepository(db); }',
+      ].join('\n'),
+    );
     expect(repositoryConstructorImports(service)).toEqual([
-      "1 createLeadsRepository from ./leads.repository",
-      "4 createEnvioRepository from ../envio/index",
-      "5 * as repos from ./booking.repository",
+      '1 createLeadsRepository from ./leads.repository',
+      '4 createEnvioRepository from ../envio/index',
+      '5 * as repos from ./booking.repository',
     ]);
     expect(dbHandleUses(service)).toEqual(['6 parameter db']);
   });
@@ -192,9 +227,16 @@ describe('architecture', () => {
     const named = (name: string) => name === 'repo' || /Repo(sitory)?$/.test(name);
     const offenders: string[] = [];
     for (const file of files.filter((f) => /\.routes\.tsx?$/.test(f))) {
-      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+      const source = ts.createSourceFile(
+        file,
+        readFileSync(file, 'utf8'),
+        ts.ScriptTarget.Latest,
+        true,
+        ts.ScriptKind.TS,
+      );
       const visit = (node: ts.Node) => {
-        if (ts.isIdentifier(node) && named(node.text)) offenders.push(`${rel(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.text}`);
+        if (ts.isIdentifier(node) && named(node.text))
+          offenders.push(`${rel(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.text}`);
         ts.forEachChild(node, visit);
       };
       visit(source);

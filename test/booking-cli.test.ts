@@ -32,13 +32,49 @@ it('runs the reminder and anonymisation jobs at once, under the same once-only r
   const tomorrow = addDays(spDay(now), 1);
   const twoDaysAgo = new Date(now.getTime() - 2 * 24 * 3600 * 1000).toISOString();
   try {
-    const unit = await h.db.insertInto('unidades').values({ nome: 'Unidade CLI', slug: 'unidade-cli', cidade: 'Campinas', uf: 'SP', bairro: 'Centro', endereco: 'Rua A, 1', criado_em: iso, atualizado_em: iso }).returning('id').executeTakeFirstOrThrow();
+    const unit = await h.db
+      .insertInto('unidades')
+      .values({
+        nome: 'Unidade CLI',
+        slug: 'unidade-cli',
+        cidade: 'Campinas',
+        uf: 'SP',
+        bairro: 'Centro',
+        endereco: 'Rua A, 1',
+        criado_em: iso,
+        atualizado_em: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const row = (tag: string, inicio: string, dia: string, criado: string) => ({
-      unidade_id: unit.id, aula_id: null, vaga: `livre:${dia}:10:00`, atividade: 'Treino livre', inicio_em: inicio, fim_em: inicio, dia,
-      nome: `Pessoa ${tag}`, whatsapp: '+5519991234567', email: `${tag}@example.com`, aceita_contato: 1, envio_id: `cli-${tag}-envio-000000`, codigo: `cli-${tag}-codigo-00000`,
-      status: 'agendado', status_por: null, lembrete_em: null, anonimizado_em: null, semana: dia, criado_em: criado, atualizado_em: criado,
+      unidade_id: unit.id,
+      aula_id: null,
+      vaga: `livre:${dia}:10:00`,
+      atividade: 'Treino livre',
+      inicio_em: inicio,
+      fim_em: inicio,
+      dia,
+      nome: `Pessoa ${tag}`,
+      whatsapp: '+5519991234567',
+      email: `${tag}@example.com`,
+      aceita_contato: 1,
+      envio_id: `cli-${tag}-envio-000000`,
+      codigo: `cli-${tag}-codigo-00000`,
+      status: 'agendado',
+      status_por: null,
+      lembrete_em: null,
+      anonimizado_em: null,
+      semana: dia,
+      criado_em: criado,
+      atualizado_em: criado,
     });
-    await h.db.insertInto('aulas_experimentais').values([row('antiga', old, old.slice(0, 10), old), row('amanha', `${tomorrow}T13:00:00.000Z`, tomorrow, twoDaysAgo)]).execute();
+    await h.db
+      .insertInto('aulas_experimentais')
+      .values([
+        row('antiga', old, old.slice(0, 10), old),
+        row('amanha', `${tomorrow}T13:00:00.000Z`, tomorrow, twoDaysAgo),
+      ])
+      .execute();
   } finally {
     await h.destroy();
   }
@@ -58,7 +94,11 @@ it('runs the reminder and anonymisation jobs at once, under the same once-only r
 
   const h2 = createDb({ engine: 'sqlite', filename: file });
   try {
-    const rows = await h2.db.selectFrom('aulas_experimentais').select(['nome', 'whatsapp', 'email']).orderBy('id').execute();
+    const rows = await h2.db
+      .selectFrom('aulas_experimentais')
+      .select(['nome', 'whatsapp', 'email'])
+      .orderBy('id')
+      .execute();
     expect(rows[0]).toEqual({ nome: 'Pessoa anonimizada', whatsapp: null, email: null });
     expect(await h2.db.selectFrom('fila_emails').select('id').execute()).toHaveLength(expected);
   } finally {

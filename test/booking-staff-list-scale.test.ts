@@ -41,16 +41,43 @@ beforeAll(async () => {
       const start = spInstant(dia, hhmm);
       const tag = `${offset}-${j}`;
       rows.push({
-        unidade_id, aula_id: null, vaga: `livre:${dia}:${hhmm}:${j}`, atividade: 'Treino livre', inicio_em: start.toISOString(),
-        fim_em: new Date(start.getTime() + 3600_000).toISOString(), dia, nome: `Visitante ${tag}`, whatsapp: `+55119${String(80000000 + j)}`,
-        email: `visitante.${tag}@exemplo.com.br`, aceita_contato: 1, envio_id: `escala-envio-${tag}`, codigo: `escala-codigo-${tag}`,
-        status: 'agendado', status_por: null, lembrete_em: null, anonimizado_em: null, semana: mondayOf(dia), criado_em: now, atualizado_em: now,
+        unidade_id,
+        aula_id: null,
+        vaga: `livre:${dia}:${hhmm}:${j}`,
+        atividade: 'Treino livre',
+        inicio_em: start.toISOString(),
+        fim_em: new Date(start.getTime() + 3600_000).toISOString(),
+        dia,
+        nome: `Visitante ${tag}`,
+        whatsapp: `+55119${String(80000000 + j)}`,
+        email: `visitante.${tag}@exemplo.com.br`,
+        aceita_contato: 1,
+        envio_id: `escala-envio-${tag}`,
+        codigo: `escala-codigo-${tag}`,
+        status: 'agendado',
+        status_por: null,
+        lembrete_em: null,
+        anonimizado_em: null,
+        semana: mondayOf(dia),
+        criado_em: now,
+        atualizado_em: now,
       });
     }
   }
   for (let i = 0; i < rows.length; i += 200) {
-    const ids = await t.db.insertInto('aulas_experimentais').values(rows.slice(i, i + 200)).returning('id').execute();
-    ids.forEach((r, k) => seeded.push({ id: r.id, unidade_id: rows[i + k]!.unidade_id, dia: rows[i + k]!.dia, inicio_em: rows[i + k]!.inicio_em }));
+    const ids = await t.db
+      .insertInto('aulas_experimentais')
+      .values(rows.slice(i, i + 200))
+      .returning('id')
+      .execute();
+    ids.forEach((r, k) =>
+      seeded.push({
+        id: r.id,
+        unidade_id: rows[i + k]!.unidade_id,
+        dia: rows[i + k]!.dia,
+        inicio_em: rows[i + k]!.inicio_em,
+      }),
+    );
   }
   const a = await createStaffUser(t.db, { papel: 'admin', nome: 'Ana Administradora' });
   const m = await createStaffUser(t.db, { papel: 'gerente', nome: 'Gerente Regional', unidadeIds: mine });
@@ -64,16 +91,22 @@ const get = (url: string, cookie = admin) => t.app.inject({ url, headers: { cook
 const shownIds = (html: string) => [...html.matchAll(/<li id="agendamento-(\d+)"/g)].map((m) => Number(m[1]));
 /** The day links: day → its href (entities decoded) and the count it shows. */
 function dayLinks(html: string) {
-  const nav = html.slice(html.indexOf('<nav aria-label="Dias"'), html.indexOf('</nav>', html.indexOf('<nav aria-label="Dias"')));
+  const nav = html.slice(
+    html.indexOf('<nav aria-label="Dias"'),
+    html.indexOf('</nav>', html.indexOf('<nav aria-label="Dias"')),
+  );
   const links = new Map<string, { href: string; count: number; current: boolean }>();
-  for (const m of nav.matchAll(/<a href="([^"]+)"( aria-current="page")?>[^<]*(?:<!-- -->[^<]*)*<span class="badge">(\d+)/g)) {
+  for (const m of nav.matchAll(
+    /<a href="([^"]+)"( aria-current="page")?>[^<]*(?:<!-- -->[^<]*)*<span class="badge">(\d+)/g,
+  )) {
     const href = m[1]!.replace(/&amp;/g, '&');
     links.set(new URL(href, 'http://x').searchParams.get('dia')!, { href, count: Number(m[3]), current: !!m[2] });
   }
   return links;
 }
 const windowDays = () => Array.from({ length: 22 }, (_, i) => addDays(today, i - 14));
-const countOf = (day: string, units?: number[]) => seeded.filter((b) => b.dia === day && (!units || units.includes(b.unidade_id))).length;
+const countOf = (day: string, units?: number[]) =>
+  seeded.filter((b) => b.dia === day && (!units || units.includes(b.unidade_id))).length;
 /** The seeded bookings of a day for some units, in the list's order (start time, then id). */
 const dayOrder = (day: string, units?: number[]) =>
   seeded
@@ -111,7 +144,13 @@ describe('bookings list at 300 units and 3,600 bookings', () => {
 
   it('links every day of the window, today first, with its count from the same scope and filters', async () => {
     const links = dayLinks((await get(LIST)).body);
-    const order = [today, ...windowDays().filter((d) => d > today), ...windowDays().filter((d) => d < today).reverse()];
+    const order = [
+      today,
+      ...windowDays().filter((d) => d > today),
+      ...windowDays()
+        .filter((d) => d < today)
+        .reverse(),
+    ];
     expect([...links.keys()]).toEqual(order);
     for (const d of order) expect(links.get(d), d).toMatchObject({ href: `${LIST}?dia=${d}`, count: PER_DAY });
     expect(links.get(today)!.current).toBe(true);
@@ -119,13 +158,21 @@ describe('bookings list at 300 units and 3,600 bookings', () => {
     // one unit: the links keep it and count that unit's bookings only
     const unit = unitIds[3]!;
     const one = dayLinks((await get(`${LIST}?unidade_id=${unit}&dia=${addDays(today, -2)}`)).body);
-    for (const d of order) expect(one.get(d), d).toEqual({ href: `${LIST}?unidade_id=${unit}&dia=${d}`, count: countOf(d, [unit]), current: d === addDays(today, -2) });
+    for (const d of order)
+      expect(one.get(d), d).toEqual({
+        href: `${LIST}?unidade_id=${unit}&dia=${d}`,
+        count: countOf(d, [unit]),
+        current: d === addDays(today, -2),
+      });
 
     // the text filter on the unit's name or city: kept too, and counted in the same units
-    const recife = (await t.db.selectFrom('unidades').select('id').where('cidade', '=', 'Recife').execute()).map((u) => u.id);
+    const recife = (await t.db.selectFrom('unidades').select('id').where('cidade', '=', 'Recife').execute()).map(
+      (u) => u.id,
+    );
     const page = await get(`${LIST}?q=recife&dia=${addDays(today, 3)}`);
     const byCity = dayLinks(page.body);
-    for (const d of order) expect(byCity.get(d), d).toMatchObject({ href: `${LIST}?dia=${d}&q=recife`, count: countOf(d, recife) });
+    for (const d of order)
+      expect(byCity.get(d), d).toMatchObject({ href: `${LIST}?dia=${d}&q=recife`, count: countOf(d, recife) });
     expect(shownIds(page.body)).toEqual(dayOrder(addDays(today, 3), recife).slice(0, 50));
   });
 
@@ -147,12 +194,16 @@ describe('bookings list at 300 units and 3,600 bookings', () => {
     const back = await get(res.headers.location as string);
     expect(shownIds(back.body)).toEqual(ids);
     expect(back.body).toContain('Situação do agendamento atualizada.');
-    expect(back.body).toMatch(new RegExp(`id="agendamento-${ids[7]}">.*?<span class="badge status-matriculou">Matriculou</span>`));
+    expect(back.body).toMatch(
+      new RegExp(`id="agendamento-${ids[7]}">.*?<span class="badge status-matriculou">Matriculou</span>`),
+    );
 
     // with a unit: the return keeps it
     const unit = seeded.find((b) => b.id === ids[0])!.unidade_id;
     const withUnit = `${LIST}?unidade_id=${unit}&dia=${day}`;
-    expect((await postStatus(admin, ids[0]!, withUnit)).headers.location).toBe(`${withUnit}&salvo=${ids[0]}#agendamento-${ids[0]}`);
+    expect((await postStatus(admin, ids[0]!, withUnit)).headers.location).toBe(
+      `${withUnit}&salvo=${ids[0]}#agendamento-${ids[0]}`,
+    );
     // the return address is rebuilt from checked values, never taken as posted
     for (const [voltar, location] of [
       ['https://mal.example/admin/aulas-experimentais', LIST],
@@ -160,7 +211,9 @@ describe('bookings list at 300 units and 3,600 bookings', () => {
       [`${LIST}?dia=ontem&pagina=-3&unidade_id=x&q=${'a'.repeat(101)}`, LIST],
       [`${LIST}?dia=${day}&pagina=2&extra=1`, `${LIST}?dia=${day}&pagina=2`],
     ] as const) {
-      expect((await postStatus(admin, ids[1]!, voltar)).headers.location, voltar).toBe(`${location}${location.includes('?') ? '&' : '?'}salvo=${ids[1]}#agendamento-${ids[1]}`);
+      expect((await postStatus(admin, ids[1]!, voltar)).headers.location, voltar).toBe(
+        `${location}${location.includes('?') ? '&' : '?'}salvo=${ids[1]}#agendamento-${ids[1]}`,
+      );
     }
   });
 
@@ -205,7 +258,14 @@ describe('bookings list at 300 units and 3,600 bookings', () => {
       if (note) expect(res.body, `dia=${dia}`).toContain(note);
       else expect(res.body).not.toContain('role="status">Data inválida');
     }
-    for (const [pagina, shown] of [['0', 1], ['-1', 1], ['abc', 1], ['1.5', 1], ['99999', 3], ['', 1]] as const) {
+    for (const [pagina, shown] of [
+      ['0', 1],
+      ['-1', 1],
+      ['abc', 1],
+      ['1.5', 1],
+      ['99999', 3],
+      ['', 1],
+    ] as const) {
       const res = await get(`${LIST}?pagina=${pagina}`);
       expect(res.statusCode, `pagina=${pagina}`).toBe(200);
       expect(res.body).toContain(`Página ${shown} de 3`);

@@ -38,11 +38,20 @@ const capacityIds = (html: string) => [...html.matchAll(/name="vagas\[(\d+)\]"/g
 /** The units in the funnel's "Total do período" table (not the "Todas" row). */
 const funnelUnits = (html: string) => {
   const table = html.slice(html.indexOf('id="funil-total"'), html.indexOf('id="funil-semanas-titulo"'));
-  return [...table.matchAll(/<th scope="row">([^<]+)<span class="muted"> · ([^<]+)<\/span><\/th>/g)].map((m) => `${m[1]} · ${m[2]}`);
+  return [...table.matchAll(/<th scope="row">([^<]+)<span class="muted"> · ([^<]+)<\/span><\/th>/g)].map(
+    (m) => `${m[1]} · ${m[2]}`,
+  );
 };
 // The capacity column is declared apart from UnidadesTable (see src/db/types.ts).
 const capacities = async () =>
-  new Map((await (t.db as unknown as Kysely<WithTrialCapacity>).selectFrom('unidades').select(['id', 'vagas_experimentais']).execute()).map((u) => [u.id, u.vagas_experimentais]));
+  new Map(
+    (
+      await (t.db as unknown as Kysely<WithTrialCapacity>)
+        .selectFrom('unidades')
+        .select(['id', 'vagas_experimentais'])
+        .execute()
+    ).map((u) => [u.id, u.vagas_experimentais]),
+  );
 
 async function saveCapacities(cookie: string, fields: Record<string, string>, token?: string) {
   return t.app.inject({
@@ -68,7 +77,14 @@ describe('capacity form at 300 units', () => {
     expect(capacityIds(last.body)).toHaveLength(50);
     expect(new Set([...capacityIds(first.body), ...capacityIds(last.body)]).size).toBe(100);
 
-    for (const [pagina, shown] of [['0', 1], ['-1', 1], ['abc', 1], ['1.5', 1], ['99999', 6], ['', 1]] as const) {
+    for (const [pagina, shown] of [
+      ['0', 1],
+      ['-1', 1],
+      ['abc', 1],
+      ['1.5', 1],
+      ['99999', 6],
+      ['', 1],
+    ] as const) {
       const res = await get(`${CAPACITY}?pagina=${pagina}`);
       expect(res.statusCode, `pagina=${pagina}`).toBe(200);
       expect(res.body).toContain(`Página ${shown} de 6`);
@@ -111,7 +127,8 @@ describe('capacity form at 300 units', () => {
     const fields = Object.fromEntries(shown.map((id) => [`vagas[${id}]`, String(before.get(id))]));
     fields[`vagas[${a}]`] = '7';
     fields[`vagas[${b}]`] = '9';
-    const audits = async () => (await t.db.selectFrom('auditoria').select('entidade_id').where('entidade', '=', 'unidade').execute()).length;
+    const audits = async () =>
+      (await t.db.selectFrom('auditoria').select('entidade_id').where('entidade', '=', 'unidade').execute()).length;
     const auditsBefore = await audits();
 
     const res = await saveCapacities(admin, { ...fields, q: 'movimento', pagina: '2' });
@@ -127,14 +144,22 @@ describe('capacity form at 300 units', () => {
     expect(back.body).toContain('Vagas atualizadas em 2 unidades.');
     expect(back.body).toContain('Página 2 de 6');
     expect(capacityIds(back.body)).toEqual(shown);
-    expect(back.body).toContain(`name="vagas[${a}]" type="number" min="1" max="50" inputmode="numeric" required value="7"`);
+    expect(back.body).toContain(
+      `name="vagas[${a}]" type="number" min="1" max="50" inputmode="numeric" required value="7"`,
+    );
 
     // the same page saved again unchanged: nothing written
     const again = await saveCapacities(admin, { ...fields, [`vagas[${a}]`]: '7', [`vagas[${b}]`]: '9', pagina: '2' });
     expect(again.headers.location).toBe(`${CAPACITY}?pagina=2&salvo=0`);
     expect(await audits()).toBe(auditsBefore + 2);
     // a filter carried with a NUL is not carried back into an address that would be refused
-    const nul = await saveCapacities(admin, { ...fields, [`vagas[${a}]`]: '7', [`vagas[${b}]`]: '9', q: 'movimento\u0000', pagina: '2' });
+    const nul = await saveCapacities(admin, {
+      ...fields,
+      [`vagas[${a}]`]: '7',
+      [`vagas[${b}]`]: '9',
+      q: 'movimento\u0000',
+      pagina: '2',
+    });
     expect(nul.headers.location).toBe(`${CAPACITY}?pagina=2&salvo=0`);
     expect((await get(nul.headers.location as string)).statusCode).toBe(200);
   });
@@ -145,7 +170,13 @@ describe('capacity form at 300 units', () => {
     const before = await capacities();
     const [a, b, c] = shown;
     const fields = Object.fromEntries(shown.map((id) => [`vagas[${id}]`, String(before.get(id))]));
-    const res = await saveCapacities(admin, { ...fields, [`vagas[${a}]`]: '0', [`vagas[${b}]`]: 'abc', [`vagas[${c}]`]: '12', pagina: '3' });
+    const res = await saveCapacities(admin, {
+      ...fields,
+      [`vagas[${a}]`]: '0',
+      [`vagas[${b}]`]: 'abc',
+      [`vagas[${c}]`]: '12',
+      pagina: '3',
+    });
     expect(res.statusCode).toBe(422);
     expect(await capacities()).toEqual(before);
     expect(capacityIds(res.body)).toEqual(shown);
@@ -154,19 +185,34 @@ describe('capacity form at 300 units', () => {
     expect(res.body).toContain('Nada foi gravado. Revise os 2 campos destacados');
     for (const id of [a, b]) {
       expect(res.body).toContain(`aria-invalid="true" aria-describedby="vagas-${id}-erro"`);
-      expect(res.body).toContain(`<p class="field-error" id="vagas-${id}-erro">Informe um número inteiro de 1 a 50.</p>`);
+      expect(res.body).toContain(
+        `<p class="field-error" id="vagas-${id}-erro">Informe um número inteiro de 1 a 50.</p>`,
+      );
       expect(res.body).toContain(`href="#vagas-${id}"`);
     }
     expect(res.body).not.toContain(`id="vagas-${c}-erro"`);
-    expect(res.body).toContain(`name="vagas[${b}]" type="number" min="1" max="50" inputmode="numeric" required value="abc"`);
-    expect(res.body).toContain(`name="vagas[${c}]" type="number" min="1" max="50" inputmode="numeric" required value="12"`);
+    expect(res.body).toContain(
+      `name="vagas[${b}]" type="number" min="1" max="50" inputmode="numeric" required value="abc"`,
+    );
+    expect(res.body).toContain(
+      `name="vagas[${c}]" type="number" min="1" max="50" inputmode="numeric" required value="12"`,
+    );
   });
 
   it('needs the CSRF token; an unknown unit is 404', async () => {
     const id = unitIds[0]!;
     const before = await capacities();
     expect((await saveCapacities(admin, { [`vagas[${id}]`]: '3' }, 'token-falso')).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: CAPACITY, headers: { cookie: admin, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ [`vagas[${id}]`]: '3' }) })).statusCode).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: CAPACITY,
+          headers: { cookie: admin, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: form({ [`vagas[${id}]`]: '3' }),
+        })
+      ).statusCode,
+    ).toBe(403);
     expect((await saveCapacities(admin, { [`vagas[${id}]`]: '3', 'vagas[99999999]': '3' })).statusCode).toBe(404);
     expect(await capacities()).toEqual(before);
   });
@@ -186,7 +232,9 @@ describe('capacity form at 300 units', () => {
     const own = capacityIds(second.body)[0]!;
     const before = await capacities();
     // a foreign unit in the post: refused whole, the manager's own unit untouched too
-    expect((await saveCapacities(manager, { [`vagas[${own}]`]: '4', [`vagas[${other}]`]: '4', pagina: '2' })).statusCode).toBe(403);
+    expect(
+      (await saveCapacities(manager, { [`vagas[${own}]`]: '4', [`vagas[${other}]`]: '4', pagina: '2' })).statusCode,
+    ).toBe(403);
     expect(await capacities()).toEqual(before);
     const ok = await saveCapacities(manager, { [`vagas[${own}]`]: before.get(own) === 4 ? '5' : '4', pagina: '2' });
     expect(ok.statusCode).toBe(303);
@@ -198,12 +246,27 @@ describe('funnel at 300 units', () => {
   it('pages 25 units at a time, filters, keeps totals over the whole filtered set, and the CSV whole', async () => {
     const week = mondayOf(spDay(new Date()));
     const now = new Date().toISOString();
-    const units = await t.db.selectFrom('unidades').select(['id', 'nome', 'cidade']).orderBy('nome').orderBy('id').execute();
+    const units = await t.db
+      .selectFrom('unidades')
+      .select(['id', 'nome', 'cidade'])
+      .orderBy('nome')
+      .orderBy('id')
+      .execute();
     // clicks at the first unit of page 1 and at a Recife unit on a later page
     const recife = units.filter((u) => u.cidade === 'Recife');
     const late = recife.find((u) => units.indexOf(u) >= 25)!;
-    const clicks = (unidade_id: number, n: number) => Array.from({ length: n }, () => ({ unidade_id, acao: 'aula_experimental', plano_id: null, semana: week, criado_em: now }));
-    await t.db.insertInto('cliques_cta').values([...clicks(units[0]!.id, 3), ...clicks(late.id, 5)]).execute();
+    const clicks = (unidade_id: number, n: number) =>
+      Array.from({ length: n }, () => ({
+        unidade_id,
+        acao: 'aula_experimental',
+        plano_id: null,
+        semana: week,
+        criado_em: now,
+      }));
+    await t.db
+      .insertInto('cliques_cta')
+      .values([...clicks(units[0]!.id, 3), ...clicks(late.id, 5)])
+      .execute();
 
     const first = await get(FUNNEL);
     expect(first.statusCode).toBe(200);
@@ -248,14 +311,26 @@ describe('funnel at 300 units', () => {
   it('a unit manager pages and filters only their units', async () => {
     const first = await get(FUNNEL, manager);
     expect(first.body).toContain('Página 1 de 3'); // 55 units
-    const names = new Set((await t.db.selectFrom('unidades').select(['nome', 'cidade', 'uf']).where('id', 'in', mine).execute()).map((u) => `${u.nome} · ${u.cidade}/${u.uf}`));
+    const names = new Set(
+      (await t.db.selectFrom('unidades').select(['nome', 'cidade', 'uf']).where('id', 'in', mine).execute()).map(
+        (u) => `${u.nome} · ${u.cidade}/${u.uf}`,
+      ),
+    );
     const seen = [];
     for (const pagina of [1, 2, 3]) seen.push(...funnelUnits((await get(`${FUNNEL}?pagina=${pagina}`, manager)).body));
     expect(seen).toHaveLength(55);
     expect(seen.every((u) => names.has(u))).toBe(true);
     const csv = await get(`${FUNNEL}.csv`, manager);
-    const csvUnits = new Set(csv.body.trim().split('\r\n').slice(1).map((l) => l.split(';')[0]));
+    const csvUnits = new Set(
+      csv.body
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(';')[0]),
+    );
     expect(csvUnits.size).toBeLessThanOrEqual(55);
-    expect((await get(`${FUNNEL}?unidade_id=${unitIds.find((id) => !mine.includes(id))}`, manager)).statusCode).toBe(403);
+    expect((await get(`${FUNNEL}?unidade_id=${unitIds.find((id) => !mine.includes(id))}`, manager)).statusCode).toBe(
+      403,
+    );
   });
 });

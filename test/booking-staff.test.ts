@@ -45,11 +45,16 @@ afterAll(async () => {
 
 let seq = 0;
 /** Books the n-th offered class of a unit at least `minDaysAhead` days ahead, directly through the service. */
-async function book(unit: number, opts: { email?: string; minDaysAhead?: number; slotIndex?: number; livre?: boolean } = {}) {
+async function book(
+  unit: number,
+  opts: { email?: string; minDaysAhead?: number; slotIndex?: number; livre?: boolean } = {},
+) {
   const service = createBookingService({ config: ctx.config }, transactional(ctx.db, createBookingRepository));
   const u = (await service.activeUnit(unit))!;
   const days = await service.offeredDays(u, new Date());
-  const slots = days.slice(opts.minDaysAhead ?? 2).flatMap((d) => d.slots.filter((s) => (opts.livre ? s.kind === 'livre' : s.kind === 'aula')));
+  const slots = days
+    .slice(opts.minDaysAhead ?? 2)
+    .flatMap((d) => d.slots.filter((s) => (opts.livre ? s.kind === 'livre' : s.kind === 'aula')));
   const slot = slots[opts.slotIndex ?? 0]!;
   seq++;
   const out = await service.book(unit, {
@@ -85,25 +90,41 @@ describe('bookings by day', () => {
     // today is shown; the booking's day is a link with its count, after today's
     expect(first.body).toContain(`<h2 id="dia-escolhido">Hoje, `);
     expect(first.body).not.toContain(mine.nome);
-    expect(first.body.indexOf('<h2 id="dias-hoje">Hoje</h2>')).toBeLessThan(first.body.indexOf('<h2 id="dias-proximos">Próximos dias</h2>'));
-    expect(first.body).toMatch(new RegExp(`<a href="${day.replace('?', '\\?')}">[^<]+<span class="badge">1<span class="visually-hidden"> agendamento</span>`));
+    expect(first.body.indexOf('<h2 id="dias-hoje">Hoje</h2>')).toBeLessThan(
+      first.body.indexOf('<h2 id="dias-proximos">Próximos dias</h2>'),
+    );
+    expect(first.body).toMatch(
+      new RegExp(
+        `<a href="${day.replace('?', '\\?')}">[^<]+<span class="badge">1<span class="visually-hidden"> agendamento</span>`,
+      ),
+    );
     const page = await ctx.app.inject({ url: day, headers: { cookie: manager } });
     expect(other.dia).toBe(mine.dia); // the same day: the scope, not the day, hides the other unit's
     expect(page.body).toContain(mine.nome);
     expect(page.body).not.toContain(other.nome);
     expect(page.body).toContain(`https://wa.me/${mine.whatsapp!.slice(1)}?text=`);
-    expect((await ctx.app.inject({ url: '/admin/aulas-experimentais?unidade_id=2', headers: { cookie: manager } })).statusCode).toBe(403);
+    expect(
+      (await ctx.app.inject({ url: '/admin/aulas-experimentais?unidade_id=2', headers: { cookie: manager } }))
+        .statusCode,
+    ).toBe(403);
 
     const res = await postStatus(manager, mine.id, 'compareceu', day);
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`${day}&salvo=${mine.id}#agendamento-${mine.id}`);
-    const row = await ctx.db.selectFrom('aulas_experimentais').select(['status', 'status_por']).where('id', '=', mine.id).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('aulas_experimentais')
+      .select(['status', 'status_por'])
+      .where('id', '=', mine.id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('compareceu');
     expect((await postStatus(manager, other.id, 'compareceu')).statusCode).toBe(403);
     expect((await postStatus(manager, mine.id, 'sumiu')).statusCode).toBe(422);
     expect((await postStatus(manager, 999999, 'compareceu')).statusCode).toBe(404);
 
-    const all = await ctx.app.inject({ url: `/admin/aulas-experimentais?dia=${other.dia}`, headers: { cookie: admin } });
+    const all = await ctx.app.inject({
+      url: `/admin/aulas-experimentais?dia=${other.dia}`,
+      headers: { cookie: admin },
+    });
     expect(all.body).toContain(other.nome);
     expect((await ctx.app.inject({ url: day, headers: { cookie: admin } })).body).toContain(mine.nome);
     expect((await ctx.app.inject({ url: '/admin/aulas-experimentais' })).statusCode).toBe(303);
@@ -112,7 +133,12 @@ describe('bookings by day', () => {
   it('the capacity screen: a manager edits their unit (audited), bad values get 422, other units 403', async () => {
     const token = await staffToken(ctx.app, manager, '/admin/aulas-experimentais/vagas');
     const post = (id: number, v: string, cookie = manager) =>
-      ctx.app.inject({ method: 'POST', url: '/admin/aulas-experimentais/vagas', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: token, [`vagas[${id}]`]: v }) });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/admin/aulas-experimentais/vagas',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form({ csrf_token: token, [`vagas[${id}]`]: v }),
+      });
     const page = await ctx.app.inject({ url: '/admin/aulas-experimentais/vagas', headers: { cookie: manager } });
     expect(page.body).toContain('id="vagas-1"');
     expect(page.body).not.toContain('id="vagas-2"');
@@ -126,7 +152,12 @@ describe('bookings by day', () => {
     expect(ok.headers.location).toBe('/admin/aulas-experimentais/vagas?salvo=1');
     const unit = await ctx.db.selectFrom('unidades').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
     expect((unit as { vagas_experimentais?: number }).vagas_experimentais).toBe(5);
-    const audit = await ctx.db.selectFrom('auditoria').selectAll().where('entidade', '=', 'unidade').where('entidade_id', '=', 1).execute();
+    const audit = await ctx.db
+      .selectFrom('auditoria')
+      .selectAll()
+      .where('entidade', '=', 'unidade')
+      .where('entidade_id', '=', 1)
+      .execute();
     expect(audit.at(-1)!.depois).toBe('{"vagas_experimentais":5}');
     const form2 = await ctx.app.inject({ url: '/aula-experimental?unidade=1' });
     expect(form2.body).toMatch(/5 vagas/);
@@ -140,7 +171,13 @@ describe('funnel', () => {
     await ctx.db
       .insertInto('cliques_cta')
       .values([
-        ...Array.from({ length: 8 }, () => ({ unidade_id: 4, acao: 'aula_experimental', plano_id: null, semana: week, criado_em: now })),
+        ...Array.from({ length: 8 }, () => ({
+          unidade_id: 4,
+          acao: 'aula_experimental',
+          plano_id: null,
+          semana: week,
+          criado_em: now,
+        })),
         { unidade_id: 4, acao: 'whatsapp', plano_id: null, semana: week, criado_em: now },
       ])
       .execute();
@@ -152,29 +189,59 @@ describe('funnel', () => {
     await postStatus(admin, b2.id, 'matriculou');
     await postStatus(admin, b3.id, 'nao_compareceu');
 
-    const page = await ctx.app.inject({ url: '/admin/aulas-experimentais/funil?unidade_id=4', headers: { cookie: admin } });
+    const page = await ctx.app.inject({
+      url: '/admin/aulas-experimentais/funil?unidade_id=4',
+      headers: { cookie: admin },
+    });
     expect(page.statusCode).toBe(200);
-    const { nome: unitName, ...city } = await ctx.db.selectFrom('unidades').select(['nome', 'cidade', 'uf']).where('id', '=', 4).executeTakeFirstOrThrow();
+    const { nome: unitName, ...city } = await ctx.db
+      .selectFrom('unidades')
+      .select(['nome', 'cidade', 'uf'])
+      .where('id', '=', 4)
+      .executeTakeFirstOrThrow();
     // clicks 8, bookings 4 (50%), attended 2 (50%), enrolled 1 (50%); the unit named with its city
-    expect(page.body).toContain(`<th scope="row">${unitName}<span class="muted"> · ${city.cidade}/${city.uf}</span></th><td>8</td><td>4</td><td>50%</td><td>2</td><td>50%</td><td>1</td><td>50%</td>`);
+    expect(page.body).toContain(
+      `<th scope="row">${unitName}<span class="muted"> · ${city.cidade}/${city.uf}</span></th><td>8</td><td>4</td><td>50%</td><td>2</td><td>50%</td><td>1</td><td>50%</td>`,
+    );
 
     const list = await ctx.app.inject({ url: '/admin/aulas-experimentais?unidade_id=4', headers: { cookie: admin } });
-    expect(list.body.replace(/<!-- -->/g, '')).toContain('8 cliques → 4 agendamentos (50%) → 2 presenças (50%) → 1 matrículas (50%)');
+    expect(list.body.replace(/<!-- -->/g, '')).toContain(
+      '8 cliques → 4 agendamentos (50%) → 2 presenças (50%) → 1 matrículas (50%)',
+    );
 
-    await ctx.db.updateTable('unidades').set({ nome: '=HYPERLINK("http://mal.example")' }).where('id', '=', 4).execute();
-    const csv = await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=4', headers: { cookie: admin } });
+    await ctx.db
+      .updateTable('unidades')
+      .set({ nome: '=HYPERLINK("http://mal.example")' })
+      .where('id', '=', 4)
+      .execute();
+    const csv = await ctx.app.inject({
+      url: '/admin/aulas-experimentais/funil.csv?unidade_id=4',
+      headers: { cookie: admin },
+    });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.charCodeAt(0)).toBe(0xfeff);
     const weekBr = `${week.slice(8, 10)}/${week.slice(5, 7)}/${week.slice(0, 4)}`;
-    const unit4 = await ctx.db.selectFrom('unidades').select(['cidade', 'uf']).where('id', '=', 4).executeTakeFirstOrThrow();
+    const unit4 = await ctx.db
+      .selectFrom('unidades')
+      .select(['cidade', 'uf'])
+      .where('id', '=', 4)
+      .executeTakeFirstOrThrow();
     expect(csv.body).toContain('Unidade;Cidade;UF;Semana (segunda-feira);');
-    expect(csv.body).toContain(`"'=HYPERLINK(""http://mal.example"")";${unit4.cidade};${unit4.uf};${weekBr};8;4;2;1;50%;50%;50%;12,5%`);
+    expect(csv.body).toContain(
+      `"'=HYPERLINK(""http://mal.example"")";${unit4.cidade};${unit4.uf};${weekBr};8;4;2;1;50%;50%;50%;12,5%`,
+    );
     await ctx.db.updateTable('unidades').set({ nome: unitName }).where('id', '=', 4).execute();
 
     // Unit scope applies to the funnel and its export too.
-    expect((await ctx.app.inject({ url: '/admin/aulas-experimentais/funil?unidade_id=4', headers: { cookie: manager } })).statusCode).toBe(403);
-    expect((await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=4', headers: { cookie: manager } })).statusCode).toBe(403);
+    expect(
+      (await ctx.app.inject({ url: '/admin/aulas-experimentais/funil?unidade_id=4', headers: { cookie: manager } }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=4', headers: { cookie: manager } }))
+        .statusCode,
+    ).toBe(403);
     const mine = await ctx.app.inject({ url: '/admin/aulas-experimentais/funil', headers: { cookie: manager } });
     expect(mine.body).not.toContain(unitName);
   });
@@ -187,7 +254,9 @@ describe('jobs', () => {
     const classDay = first.dia;
     const sameDay = [first];
     for (let i = 1; i < 6; i++) {
-      const b = await book(5, { email: `p${i}@example.com`, minDaysAhead: 3, slotIndex: i, livre: false }).catch(() => null);
+      const b = await book(5, { email: `p${i}@example.com`, minDaysAhead: 3, slotIndex: i, livre: false }).catch(
+        () => null,
+      );
       if (b && b.dia === classDay) sameDay.push(b);
     }
     const noEmail = await book(5, { minDaysAhead: 3, slotIndex: 6 }).catch(() => null);
@@ -230,18 +299,36 @@ describe('jobs', () => {
   it('anonymises bookings whose class is more than 12 months old, once, keeping the funnel counts', async () => {
     const b = await book(6);
     const now = new Date(new Date(b.inicio_em).getTime() + 366 * 24 * 3600 * 1000);
-    const before = (await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=6', headers: { cookie: admin } })).body;
+    const before = (
+      await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=6', headers: { cookie: admin } })
+    ).body;
     const [r1, r2] = await Promise.all([ctx.app.bookingJobs.anonymize(now), second.app.bookingJobs.anonymize(now)]);
     expect(r1.anonymized + r2.anonymized).toBeGreaterThanOrEqual(1);
-    const row = await ctx.db.selectFrom('aulas_experimentais').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('aulas_experimentais')
+      .selectAll()
+      .where('id', '=', b.id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ nome: 'Pessoa anonimizada', whatsapp: null, email: null });
     expect(row.anonimizado_em).toBe(now.toISOString());
     expect((await ctx.app.bookingJobs.anonymize(now)).anonymized).toBe(0);
     // A class 11 months ago is kept.
     const recent = await book(6, { slotIndex: 1 });
     await ctx.app.bookingJobs.anonymize(new Date(new Date(recent.inicio_em).getTime() + 330 * 24 * 3600 * 1000));
-    expect((await ctx.db.selectFrom('aulas_experimentais').select('nome').where('id', '=', recent.id).executeTakeFirstOrThrow()).nome).toBe(recent.nome);
-    const after = (await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=6', headers: { cookie: admin } })).body;
-    expect(after.split('\r\n').slice(1).join('\n')).toContain(before.split('\r\n')[1]!.split(';').slice(0, 2).join(';'));
+    expect(
+      (
+        await ctx.db
+          .selectFrom('aulas_experimentais')
+          .select('nome')
+          .where('id', '=', recent.id)
+          .executeTakeFirstOrThrow()
+      ).nome,
+    ).toBe(recent.nome);
+    const after = (
+      await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=6', headers: { cookie: admin } })
+    ).body;
+    expect(after.split('\r\n').slice(1).join('\n')).toContain(
+      before.split('\r\n')[1]!.split(';').slice(0, 2).join(';'),
+    );
   });
 });

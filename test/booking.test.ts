@@ -14,7 +14,9 @@ import { BOOKING_RATE_LIMIT } from '../src/features/booking/booking.routes';
 let ctx: TestContext;
 beforeAll(async () => {
   // SMTP "configured" so confirmations are queued; MAIL_WORKER=false (test default) never sends.
-  ctx = await createTestApp({ env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '2', SMTP_SECURE: 'none', PUBLIC_URL: 'https://www.exemplo.com.br' } });
+  ctx = await createTestApp({
+    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '2', SMTP_SECURE: 'none', PUBLIC_URL: 'https://www.exemplo.com.br' },
+  });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -81,10 +83,24 @@ describe('the booking form', () => {
 
   it('a class of an inactive unit is refused, nothing stored', async () => {
     const inactive = await ctx.db.selectFrom('unidades').select('id').where('ativo', '=', 0).executeTakeFirstOrThrow();
-    const aula = await ctx.db.selectFrom('aulas').select(['id', 'dia_semana']).where('unidade_id', '=', inactive.id).executeTakeFirst();
+    const aula = await ctx.db
+      .selectFrom('aulas')
+      .select(['id', 'dia_semana'])
+      .where('unidade_id', '=', inactive.id)
+      .executeTakeFirst();
     const page = await openForm(1);
     const day = nextDayWithWeekday(aula?.dia_semana ?? 1);
-    const res = await post(inactive.id, { envio_id: envio(), nome: 'Ana', whatsapp: phone(), aceita_contato: 'sim', vaga: `aula:${aula?.id ?? 1}:${day}` }, page);
+    const res = await post(
+      inactive.id,
+      {
+        envio_id: envio(),
+        nome: 'Ana',
+        whatsapp: phone(),
+        aceita_contato: 'sim',
+        vaga: `aula:${aula?.id ?? 1}:${day}`,
+      },
+      page,
+    );
     expect(res.statusCode).toBe(404);
     expect(res.body).toContain('não está recebendo agendamentos');
     expect(await bookings()).toHaveLength(0);
@@ -110,15 +126,30 @@ describe('the booking form', () => {
     });
     expect(json.statusCode).toBe(422);
     expect(Object.keys(json.json().errors).sort()).toEqual(['aceita_contato', 'nome', 'vaga', 'whatsapp']);
-    expect(json.json()).toMatchObject({ error: 'Dados inválidos', message: expect.stringContaining('Nada foi gravado') });
+    expect(json.json()).toMatchObject({
+      error: 'Dados inválidos',
+      message: expect.stringContaining('Nada foi gravado'),
+    });
     // Without the CSRF token: 403, nothing stored.
-    const noToken = await ctx.app.inject({ method: 'POST', url: '/aula-experimental?unidade=1', remoteAddress: nextAddress(), headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ envio_id: page.envio, nome: 'X' }) });
+    const noToken = await ctx.app.inject({
+      method: 'POST',
+      url: '/aula-experimental?unidade=1',
+      remoteAddress: nextAddress(),
+      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ envio_id: page.envio, nome: 'X' }),
+    });
     expect(noToken.statusCode).toBe(403);
   });
 
   it('NUL, CR, LF and other control characters in nome, email or whatsapp: 422 with a field message, nothing stored', async () => {
     const slot = await futureClass();
-    const good = { nome: 'Maria Souza', whatsapp: phone(), email: 'maria@example.com', aceita_contato: 'sim', vaga: slot.value };
+    const good = {
+      nome: 'Maria Souza',
+      whatsapp: phone(),
+      email: 'maria@example.com',
+      aceita_contato: 'sim',
+      vaga: slot.value,
+    };
     const cases: [field: 'nome' | 'email' | 'whatsapp', value: string, message: string][] = [
       ['nome', 'Maria\u0000Souza', 'caractere inválido (NUL)'],
       ['nome', 'Maria\r\nSouza', 'Use uma linha só'],
@@ -137,7 +168,11 @@ describe('the booking form', () => {
         method: 'POST',
         url: '/aula-experimental?unidade=1',
         remoteAddress: nextAddress(),
-        headers: { accept: 'application/json', cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          accept: 'application/json',
+          cookie: page.cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         payload: form({ csrf_token: page.token, envio_id: page.envio, ...good, [field]: value }),
       });
       expect(json.statusCode, `${field}: ${JSON.stringify(value)}`).toBe(422);
@@ -165,8 +200,16 @@ describe('the booking form', () => {
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('não está na grade da unidade');
     // Another unit's class.
-    const other = await ctx.db.selectFrom('aulas').select(['id', 'dia_semana']).where('unidade_id', '=', 2).executeTakeFirstOrThrow();
-    res = await post(1, { ...base, envio_id: envio(), vaga: `aula:${other.id}:${nextDayWithWeekday(other.dia_semana)}` });
+    const other = await ctx.db
+      .selectFrom('aulas')
+      .select(['id', 'dia_semana'])
+      .where('unidade_id', '=', 2)
+      .executeTakeFirstOrThrow();
+    res = await post(1, {
+      ...base,
+      envio_id: envio(),
+      vaga: `aula:${other.id}:${nextDayWithWeekday(other.dia_semana)}`,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('não está na grade da unidade');
     res = await post(1, { ...base, envio_id: envio(), vaga: `livre:${slot.day}:03:00` });
@@ -185,7 +228,11 @@ describe('the booking form', () => {
     const slot = await futureClass();
     const unit = (await service.activeUnit(1))!;
     const during = new Date(slot.startsAt.getTime() + 5 * 60_000);
-    const out = await service.book(1, { envio_id: envio(), nome: 'Rita', whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value }, during);
+    const out = await service.book(
+      1,
+      { envio_id: envio(), nome: 'Rita', whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value },
+      during,
+    );
     expect(out).toEqual({ kind: 'invalid', errors: { vaga: 'Esta aula já começou. Escolha outro horário da lista.' } });
     const offered = (await service.offeredDays(unit, during)).flatMap((d) => d.slots.map((s) => s.value));
     expect(offered).not.toContain(slot.value);
@@ -197,13 +244,31 @@ describe('booking', () => {
   it('books, redirects to a thanks page with address, map, WhatsApp and a valid .ics, and queues the confirmation', async () => {
     const slot = await futureClass(1, 0);
     const page = await openForm();
-    const res = await post(1, { envio_id: page.envio, nome: 'Joana Dias; Silva, "JD"', whatsapp: '11 98888-7777', email: 'joana@example.com', aceita_contato: 'sim', vaga: slot.value }, page);
+    const res = await post(
+      1,
+      {
+        envio_id: page.envio,
+        nome: 'Joana Dias; Silva, "JD"',
+        whatsapp: '11 98888-7777',
+        email: 'joana@example.com',
+        aceita_contato: 'sim',
+        vaga: slot.value,
+      },
+      page,
+    );
     expect(res.statusCode).toBe(303);
     const location = res.headers.location as string;
     expect(location).toMatch(/^\/aula-experimental\/confirmada\/[A-Za-z0-9_-]{20,}$/);
     const rows = await bookings();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ whatsapp: '+5511988887777', email: 'joana@example.com', status: 'agendado', atividade: slot.atividade, dia: slot.day, unidade_id: 1 });
+    expect(rows[0]).toMatchObject({
+      whatsapp: '+5511988887777',
+      email: 'joana@example.com',
+      status: 'agendado',
+      atividade: slot.atividade,
+      dia: slot.day,
+      unidade_id: 1,
+    });
     expect(rows[0]!.inicio_em).toBe(slot.startsAt.toISOString());
 
     const thanks = await ctx.app.inject({ url: location });
@@ -263,12 +328,30 @@ describe('booking', () => {
 
   it('the same WhatsApp cannot hold two future bookings at one unit (but can at another)', async () => {
     const number = phone();
-    const a = await post(1, { envio_id: envio(), nome: 'Lia', whatsapp: number, aceita_contato: 'sim', vaga: (await futureClass(1, 3)).value });
+    const a = await post(1, {
+      envio_id: envio(),
+      nome: 'Lia',
+      whatsapp: number,
+      aceita_contato: 'sim',
+      vaga: (await futureClass(1, 3)).value,
+    });
     expect(a.statusCode).toBe(303);
-    const b = await post(1, { envio_id: envio(), nome: 'Lia', whatsapp: number, aceita_contato: 'sim', vaga: (await futureClass(1, 4)).value });
+    const b = await post(1, {
+      envio_id: envio(),
+      nome: 'Lia',
+      whatsapp: number,
+      aceita_contato: 'sim',
+      vaga: (await futureClass(1, 4)).value,
+    });
     expect(b.statusCode).toBe(422);
     expect(b.body).toContain('Este WhatsApp já tem uma aula experimental agendada nesta unidade');
-    const c = await post(2, { envio_id: envio(), nome: 'Lia', whatsapp: number, aceita_contato: 'sim', vaga: (await futureClass(2, 0)).value });
+    const c = await post(2, {
+      envio_id: envio(),
+      nome: 'Lia',
+      whatsapp: number,
+      aceita_contato: 'sim',
+      vaga: (await futureClass(2, 0)).value,
+    });
     expect(c.statusCode).toBe(303);
   });
 });
@@ -279,7 +362,11 @@ describe('capacity under concurrency', () => {
     const page = await openForm();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        post(1, { envio_id: envio(), nome: `Pessoa ${i}`, whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value }, page),
+        post(
+          1,
+          { envio_id: envio(), nome: `Pessoa ${i}`, whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value },
+          page,
+        ),
       ),
     );
     const codes = results.map((r) => r.statusCode).sort();
@@ -287,7 +374,11 @@ describe('capacity under concurrency', () => {
     expect(codes.filter((c) => c === 409)).toHaveLength(17);
     const stored = await ctx.db.selectFrom('aulas_experimentais').select('id').where('vaga', '=', slot.value).execute();
     expect(stored).toHaveLength(3);
-    const counter = await ctx.db.selectFrom('aulas_experimentais_vagas').select('reservados').where('vaga', '=', slot.value).executeTakeFirstOrThrow();
+    const counter = await ctx.db
+      .selectFrom('aulas_experimentais_vagas')
+      .select('reservados')
+      .where('vaga', '=', slot.value)
+      .executeTakeFirstOrThrow();
     expect(counter.reservados).toBe(3);
     const loser = results.find((r) => r.statusCode === 409)!;
     expect(loser.body).toContain('as vagas deste horário acabaram de ser preenchidas');
@@ -299,25 +390,55 @@ describe('capacity under concurrency', () => {
       method: 'POST',
       url: '/aula-experimental?unidade=1',
       remoteAddress: nextAddress(),
-      headers: { accept: 'application/json', cookie: page2.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: page2.token, envio_id: envio(), nome: 'Pessoa JSON', whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value }),
+      headers: {
+        accept: 'application/json',
+        cookie: page2.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: form({
+        csrf_token: page2.token,
+        envio_id: envio(),
+        nome: 'Pessoa JSON',
+        whatsapp: phone(),
+        aceita_contato: 'sim',
+        vaga: slot.value,
+      }),
     });
     expect(json.statusCode).toBe(409);
-    expect(json.json()).toEqual({ error: 'Horário sem vagas', message: expect.stringContaining('Nada foi agendado'), errors: { vaga: expect.stringContaining('acabaram de ser preenchidas') } });
+    expect(json.json()).toEqual({
+      error: 'Horário sem vagas',
+      message: expect.stringContaining('Nada foi agendado'),
+      errors: { vaga: expect.stringContaining('acabaram de ser preenchidas') },
+    });
     // A later visitor no longer sees the full class.
     const form2 = await ctx.app.inject({ url: '/aula-experimental?unidade=1' });
     expect(form2.body).not.toContain(`value="${slot.value}"`);
   });
 
   it('a unit with 1 place per class: 10 concurrent bookings store 1', async () => {
-    await ctx.db.updateTable('unidades').set({ vagas_experimentais: 1 } as never).where('id', '=', 3).execute();
+    await ctx.db
+      .updateTable('unidades')
+      .set({ vagas_experimentais: 1 } as never)
+      .where('id', '=', 3)
+      .execute();
     const slot = await futureClass(3, 0);
     const page = await openForm(3);
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => post(3, { envio_id: envio(), nome: `Pessoa ${i}`, whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value }, page)),
+      Array.from({ length: 10 }, (_, i) =>
+        post(
+          3,
+          { envio_id: envio(), nome: `Pessoa ${i}`, whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value },
+          page,
+        ),
+      ),
     );
     expect(results.filter((r) => r.statusCode === 303)).toHaveLength(1);
-    const stored = await ctx.db.selectFrom('aulas_experimentais').select('id').where('vaga', '=', slot.value).where('unidade_id', '=', 3).execute();
+    const stored = await ctx.db
+      .selectFrom('aulas_experimentais')
+      .select('id')
+      .where('vaga', '=', slot.value)
+      .where('unidade_id', '=', 3)
+      .execute();
     expect(stored).toHaveLength(1);
   });
 });
@@ -339,7 +460,15 @@ describe('calendar file and slots (pure)', () => {
     for (const l of folded.split('\r\n')) expect(Buffer.byteLength(l)).toBeLessThanOrEqual(75);
     expect(folded.replace(/\r\n /g, '')).toBe(long);
     const ics = buildIcs(
-      { uid: 'x@y', start: new Date('2026-11-24T10:00:00Z'), end: new Date('2026-11-24T11:00:00Z'), stamp: new Date('2026-11-23T10:00:00Z'), summary: 'A, b; c\\d\ne', location: 'L', description: 'D' },
+      {
+        uid: 'x@y',
+        start: new Date('2026-11-24T10:00:00Z'),
+        end: new Date('2026-11-24T11:00:00Z'),
+        stamp: new Date('2026-11-23T10:00:00Z'),
+        summary: 'A, b; c\\d\ne',
+        location: 'L',
+        description: 'D',
+      },
       '-//T//PT-BR',
     );
     const summary = parseIcs(ics).find((p) => p.name === 'SUMMARY')!;
@@ -351,7 +480,14 @@ describe('calendar file and slots (pure)', () => {
   it('free-training slots fit the opening hours, including hours past midnight', async () => {
     const { slotsOfDay } = await import('../src/features/booking/slots');
     const day = '2026-11-27'; // a Friday
-    const slots = slotsOfDay(day, [], [{ dia_semana: 5, abre: '05:30', fecha: '08:00' }, { dia_semana: 5, abre: '22:00', fecha: '02:00' }]);
+    const slots = slotsOfDay(
+      day,
+      [],
+      [
+        { dia_semana: 5, abre: '05:30', fecha: '08:00' },
+        { dia_semana: 5, abre: '22:00', fecha: '02:00' },
+      ],
+    );
     expect(slots.map((s) => s.inicio)).toEqual(['06:00', '07:00', '22:00', '23:00']);
     const last = slots.at(-1)!;
     expect(last.endsAt.toISOString()).toBe('2026-11-28T03:00:00.000Z'); // 00:00 São Paulo, next day
@@ -364,7 +500,11 @@ describe('a POST without envio_id (old pages, scripts)', () => {
     const slot = await futureClass(1, 6);
     const res = await post(1, { nome: 'Sem Envio', whatsapp: phone(), aceita_contato: 'sim', vaga: slot.value });
     expect(res.statusCode).toBe(303);
-    const row = await ctx.db.selectFrom('aulas_experimentais').select('envio_id').where('nome', '=', 'Sem Envio').executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('aulas_experimentais')
+      .select('envio_id')
+      .where('nome', '=', 'Sem Envio')
+      .executeTakeFirstOrThrow();
     expect(row.envio_id).toMatch(/^sem-envio-/);
   });
 });
@@ -374,7 +514,13 @@ describe('rate limit', () => {
     await awayFromWindowEnd(BOOKING_RATE_LIMIT.timeWindow);
     const page = await openForm();
     const send = () =>
-      ctx.app.inject({ method: 'POST', url: '/aula-experimental?unidade=1', remoteAddress: '10.99.0.1', headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: page.token, nome: '' }) });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/aula-experimental?unidade=1',
+        remoteAddress: '10.99.0.1',
+        headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form({ csrf_token: page.token, nome: '' }),
+      });
     for (let i = 0; i < 30; i++) expect((await send()).statusCode).toBe(422);
     const limited = await send();
     expect(limited.statusCode).toBe(429);

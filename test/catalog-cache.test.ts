@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../src/app';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
-import { CATALOG_TTL_MS, distanceKm, unitsByDistance, type CatalogSnapshot } from '../src/features/catalog/catalog.service';
+import {
+  CATALOG_TTL_MS,
+  distanceKm,
+  unitsByDistance,
+  type CatalogSnapshot,
+} from '../src/features/catalog/catalog.service';
 import type { UnitSummaryRow } from '../src/features/catalog/catalog.repository';
 import { SnapshotCache } from '../src/features/catalog/snapshot-cache';
 import { PRIVACY_PATH } from '../src/features/catalog/privacy.view';
@@ -103,13 +108,20 @@ it('units by distance: the chord-distance order is the great-circle order, ties 
     });
     const from = { latitude: -33 + random() * 30, longitude: -70 + random() * 40 };
     const expected = units
-      .map((u) => ({ ...u, distanceKm: u.latitude !== null && u.longitude !== null ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude }) : null }))
+      .map((u) => ({
+        ...u,
+        distanceKm:
+          u.latitude !== null && u.longitude !== null
+            ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude })
+            : null,
+      }))
       .sort((a, b) =>
         a.distanceKm === null || b.distanceKm === null
           ? (a.distanceKm === null ? 1 : 0) - (b.distanceKm === null ? 1 : 0) || collator.compare(a.nome, b.nome)
           : a.distanceKm - b.distanceKm || collator.compare(a.nome, b.nome),
       );
-    for (const limit of [1, 3, 10, 50, Infinity]) expect(unitsByDistance(units, from, limit)).toEqual(expected.slice(0, limit));
+    for (const limit of [1, 3, 10, 50, Infinity])
+      expect(unitsByDistance(units, from, limit)).toEqual(expected.slice(0, limit));
   }
 });
 
@@ -157,7 +169,11 @@ describe('cached public answers on two instances', () => {
     }
 
     // an edit made outside both (another process): the rows change, the cached bytes must follow
-    await t.db.updateTable('unidades').set({ nome: 'Movimento Renomeada Cache', atualizado_em: '2031-02-03T10:00:00.000Z' }).where('id', '=', unit.id).execute();
+    await t.db
+      .updateTable('unidades')
+      .set({ nome: 'Movimento Renomeada Cache', atualizado_em: '2031-02-03T10:00:00.000Z' })
+      .where('id', '=', unit.id)
+      .execute();
     // the instance that made an edit invalidates its snapshot: every page shows it on the next request
     invalidateCatalogCache(t.app);
     for (const url of pages(unit.id)) expect(await get(t.app, url), url).toContain('Movimento Renomeada Cache');
@@ -173,8 +189,18 @@ describe('cached public answers on two instances', () => {
   });
 
   it('a unit switched off leaves the list, the sitemap and the search, and its pages answer 404', async () => {
-    const unit = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id', 'desc').executeTakeFirstOrThrow();
-    for (const url of ['/unidades', '/sitemap.xml', `/Detalhes.php?id=${unit.id}`, `/pages/Pass/index.php?id=${unit.id}`]) {
+    const unit = await t.db
+      .selectFrom('unidades')
+      .select(['id', 'nome'])
+      .where('ativo', '=', 1)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    for (const url of [
+      '/unidades',
+      '/sitemap.xml',
+      `/Detalhes.php?id=${unit.id}`,
+      `/pages/Pass/index.php?id=${unit.id}`,
+    ]) {
       expect((await other.inject(url)).statusCode, url).toBe(200);
     }
     const search = `/search_ajax.php?q=${encodeURIComponent(unit.nome)}`;
@@ -233,7 +259,11 @@ describe('cached answers in the encoding the client asks for', () => {
 
   const decode = (res: LightMyRequestResponse) => {
     const encoding = res.headers['content-encoding'];
-    return encoding === 'br' ? zlib.brotliDecompressSync(res.rawPayload) : encoding === 'gzip' ? zlib.gunzipSync(res.rawPayload) : res.rawPayload;
+    return encoding === 'br'
+      ? zlib.brotliDecompressSync(res.rawPayload)
+      : encoding === 'gzip'
+        ? zlib.gunzipSync(res.rawPayload)
+        : res.rawPayload;
   };
   const get = async (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => {
     const res = await t.app.inject({ method, url, headers });
@@ -303,7 +333,24 @@ describe('cached answers in the encoding the client asks for', () => {
   });
 
   it('picks the encoding @fastify/compress picks for the same header (the privacy page is compressed by it)', async () => {
-    const headers = ['br', 'gzip', 'identity', 'deflate', '*', 'x-gzip', 'BR', 'zstd, gzip', 'br;q=0, *', 'gzip;q=0.5, br;q=0.4', 'gzip;q=1, br;q=1', 'br; q=0.9 , gzip', 'br;q=abc, gzip;q=0.1', 'identity;q=1, gzip;q=0.1', 'gzip;q=0, br;q=0', ''];
+    const headers = [
+      'br',
+      'gzip',
+      'identity',
+      'deflate',
+      '*',
+      'x-gzip',
+      'BR',
+      'zstd, gzip',
+      'br;q=0, *',
+      'gzip;q=0.5, br;q=0.4',
+      'gzip;q=1, br;q=1',
+      'br; q=0.9 , gzip',
+      'br;q=abc, gzip;q=0.1',
+      'identity;q=1, gzip;q=0.1',
+      'gzip;q=0, br;q=0',
+      '',
+    ];
     for (const h of headers) {
       const byCompress = await get(PRIVACY_PATH, { 'accept-encoding': h });
       const cached = await get('/', { 'accept-encoding': h });
@@ -312,7 +359,12 @@ describe('cached answers in the encoding the client asks for', () => {
   });
 
   it('compresses once per snapshot: the same bytes again without compressing, new bytes after an edit', async () => {
-    const unit = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+    const unit = await t.db
+      .selectFrom('unidades')
+      .select(['id', 'nome'])
+      .where('ativo', '=', 1)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     const first = await get('/unidades', { 'accept-encoding': 'br' });
     const gzipFirst = await get('/unidades', { 'accept-encoding': 'gzip' });
     const br = vi.spyOn(zlib, 'brotliCompressSync');
@@ -320,7 +372,9 @@ describe('cached answers in the encoding the client asks for', () => {
     try {
       const again = await get('/unidades', { 'accept-encoding': 'br' });
       expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
-      expect((await get('/unidades', { 'accept-encoding': 'gzip' })).rawPayload.equals(gzipFirst.rawPayload)).toBe(true);
+      expect((await get('/unidades', { 'accept-encoding': 'gzip' })).rawPayload.equals(gzipFirst.rawPayload)).toBe(
+        true,
+      );
       expect(br).not.toHaveBeenCalled();
       expect(gzip).not.toHaveBeenCalled();
 
@@ -333,7 +387,9 @@ describe('cached answers in the encoding the client asks for', () => {
       expect(br).toHaveBeenCalledTimes(1); // made once for the new snapshot…
       expect((await get('/unidades', { 'accept-encoding': 'br' })).rawPayload.equals(edited.rawPayload)).toBe(true);
       expect(br).toHaveBeenCalledTimes(1); // …and kept
-      expect(decode(await get('/unidades', { 'accept-encoding': 'gzip' })).toString()).toContain('Movimento Comprimida Nova');
+      expect(decode(await get('/unidades', { 'accept-encoding': 'gzip' })).toString()).toContain(
+        'Movimento Comprimida Nova',
+      );
     } finally {
       br.mockRestore();
       gzip.mockRestore();

@@ -33,8 +33,18 @@ describe('large generated catalog', () => {
     // deterministic: the same seed gives the same units again (slugs stay unique)
     const second = await seedLargeCatalog(big.db, { units: 80 });
     const cols = ['nome', 'cidade', 'endereco', 'latitude', 'longitude', 'beneficio_url'] as const;
-    const a = await big.db.selectFrom('unidades').select([...cols, 'slug']).where('id', 'in', result.unitIds).orderBy('id').execute();
-    const b = await big.db.selectFrom('unidades').select([...cols, 'slug']).where('id', 'in', second.unitIds).orderBy('id').execute();
+    const a = await big.db
+      .selectFrom('unidades')
+      .select([...cols, 'slug'])
+      .where('id', 'in', result.unitIds)
+      .orderBy('id')
+      .execute();
+    const b = await big.db
+      .selectFrom('unidades')
+      .select([...cols, 'slug'])
+      .where('id', 'in', second.unitIds)
+      .orderBy('id')
+      .execute();
     expect(b.map((u) => u.nome)).toEqual(a.map((u) => u.nome));
     expect(b.map((u) => u.latitude)).toEqual(a.map((u) => u.latitude));
     expect(b.map((u) => u.endereco)).toEqual(a.map((u) => u.endereco));

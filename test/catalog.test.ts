@@ -13,7 +13,20 @@ async function unitId(nome: string): Promise<number> {
 }
 
 let slugCounter = 0;
-async function addUnit(values: Partial<{ nome: string; cidade: string; bairro: string; uf: string; ativo: number; beneficio_nome: string | null; beneficio_url: string | null; latitude: number | null; longitude: number | null; descricao: string | null }>) {
+async function addUnit(
+  values: Partial<{
+    nome: string;
+    cidade: string;
+    bairro: string;
+    uf: string;
+    ativo: number;
+    beneficio_nome: string | null;
+    beneficio_url: string | null;
+    latitude: number | null;
+    longitude: number | null;
+    descricao: string | null;
+  }>,
+) {
   const now = nowIso();
   const row = await t.db
     .insertInto('unidades')
@@ -41,15 +54,30 @@ async function addPlan(nome: string, unidadeIds: number[], ativo = 1) {
   const now = nowIso();
   const { id } = await t.db
     .insertInto('planos')
-    .values({ nome, descricao: 'Plano de teste', preco_centavos: 9900, periodicidade: 'mensal', ativo, criado_em: now, atualizado_em: now })
+    .values({
+      nome,
+      descricao: 'Plano de teste',
+      preco_centavos: 9900,
+      periodicidade: 'mensal',
+      ativo,
+      criado_em: now,
+      atualizado_em: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  if (unidadeIds.length) await t.db.insertInto('planos_unidades').values(unidadeIds.map((u) => ({ plano_id: id, unidade_id: u }))).execute();
+  if (unidadeIds.length)
+    await t.db
+      .insertInto('planos_unidades')
+      .values(unidadeIds.map((u) => ({ plano_id: id, unidade_id: u })))
+      .execute();
   return id;
 }
 
 const search = async (q: string, path = '/search_ajax.php') => {
-  const res = await t.app.inject({ url: `${path}?q=${encodeURIComponent(q)}`, headers: { accept: 'application/json' } });
+  const res = await t.app.inject({
+    url: `${path}?q=${encodeURIComponent(q)}`,
+    headers: { accept: 'application/json' },
+  });
   return { status: res.statusCode, body: res.json(), headers: res.headers };
 };
 
@@ -70,7 +98,8 @@ function jsonLdOf(html: string): any {
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const nome of ['Movimento Pinheiros', 'Movimento Moema', 'Movimento Boa Viagem', 'Movimento Cambuí']) ids[nome] = await unitId(nome);
+  for (const nome of ['Movimento Pinheiros', 'Movimento Moema', 'Movimento Boa Viagem', 'Movimento Cambuí'])
+    ids[nome] = await unitId(nome);
 
   // Ranking fixture: one token, every kind of match.
   ids.zetaExact = await addUnit({ nome: 'Zeta', cidade: 'Rankópolis' });
@@ -86,7 +115,8 @@ beforeAll(async () => {
   // Accents: "musculacao" must find "Musculação".
   ids.musculacao = await addPlan('Musculação Livre', [ids['Movimento Pinheiros']!]);
   // Limit: 25 matches, at most 20 come back.
-  for (let i = 1; i <= 25; i++) await addUnit({ nome: `Limitada ${String(i).padStart(2, '0')}`, cidade: 'Limitópolis' });
+  for (let i = 1; i <= 25; i++)
+    await addUnit({ nome: `Limitada ${String(i).padStart(2, '0')}`, cidade: 'Limitópolis' });
   // SQL wildcards as text.
   ids.percent = await addUnit({ nome: 'Academia 100% Foco', cidade: 'Curitiba' });
   // Markup in catalog text.
@@ -98,7 +128,11 @@ beforeAll(async () => {
     beneficio_nome: '<b>Wellhub</b>',
     beneficio_url: 'https://wellhub.com/?q="><script>alert(4)</script>',
   });
-  ids.jsLink = await addUnit({ nome: 'Movimento Link Perigoso', beneficio_nome: 'Falso', beneficio_url: 'javascript:alert(5)' });
+  ids.jsLink = await addUnit({
+    nome: 'Movimento Link Perigoso',
+    beneficio_nome: 'Falso',
+    beneficio_url: 'javascript:alert(5)',
+  });
   invalidateCatalogCache(t.app);
 });
 afterAll(async () => t?.close());
@@ -130,9 +164,16 @@ describe('search contract', () => {
     const plans = (await search('musculacao')).body;
     expect(plans).toContainEqual({ tipo: 'plano', id: ids.musculacao, nome: 'Musculação Livre' });
     const sp = (await search('sao paulo')).body;
-    expect(sp.map((i: any) => i.id)).toEqual(expect.arrayContaining([ids['Movimento Pinheiros'], ids['Movimento Moema']]));
+    expect(sp.map((i: any) => i.id)).toEqual(
+      expect.arrayContaining([ids['Movimento Pinheiros'], ids['Movimento Moema']]),
+    );
     expect((await search('SÃO PAULO')).body).toEqual(sp);
-    expect((await search('MOEMA')).body[0]).toEqual({ tipo: 'unidade', id: ids['Movimento Moema'], nome: 'Movimento Moema', cidade: 'São Paulo' });
+    expect((await search('MOEMA')).body[0]).toEqual({
+      tipo: 'unidade',
+      id: ids['Movimento Moema'],
+      nome: 'Movimento Moema',
+      cidade: 'São Paulo',
+    });
   });
 
   it('ranks exact > field prefix > word prefix > substring, units and plans mixed, ties by name', async () => {
@@ -195,7 +236,9 @@ describe('search contract', () => {
   });
 
   it('treats SQL wildcards and injection strings as plain text', async () => {
-    expect((await search('100%')).body).toEqual([{ tipo: 'unidade', id: ids.percent, nome: 'Academia 100% Foco', cidade: 'Curitiba' }]);
+    expect((await search('100%')).body).toEqual([
+      { tipo: 'unidade', id: ids.percent, nome: 'Academia 100% Foco', cidade: 'Curitiba' },
+    ]);
     expect((await search('pin%')).body).toEqual([]);
     expect((await search('Pinh_iros')).body).toEqual([]);
     expect((await search('%_')).status).toBe(400);
@@ -246,9 +289,20 @@ describe('unit page', () => {
     expect(ld['@type']).toBe('ExerciseGym');
     expect(ld.name).toBe('Movimento Pinheiros');
     expect(ld.telephone).toBe('+551130451200');
-    expect(ld.address).toMatchObject({ '@type': 'PostalAddress', streetAddress: 'Rua dos Pinheiros, 1200', addressLocality: 'São Paulo', addressRegion: 'SP', addressCountry: 'BR' });
+    expect(ld.address).toMatchObject({
+      '@type': 'PostalAddress',
+      streetAddress: 'Rua dos Pinheiros, 1200',
+      addressLocality: 'São Paulo',
+      addressRegion: 'SP',
+      addressCountry: 'BR',
+    });
     expect(ld.openingHoursSpecification).toHaveLength(7);
-    expect(ld.openingHoursSpecification).toContainEqual({ '@type': 'OpeningHoursSpecification', dayOfWeek: 'https://schema.org/Monday', opens: '05:30', closes: '23:00' });
+    expect(ld.openingHoursSpecification).toContainEqual({
+      '@type': 'OpeningHoursSpecification',
+      dayOfWeek: 'https://schema.org/Monday',
+      opens: '05:30',
+      closes: '23:00',
+    });
   });
 
   it('answers 404 for unknown and inactive units, 400 for malformed ids, with security headers', async () => {
@@ -260,7 +314,20 @@ describe('unit page', () => {
         expect(res.body).toContain('Unidade não encontrada');
         expectSecurityHeaders(res.headers);
       }
-      for (const query of ['?id=abc', '?id=1.5', '?id=-3', '?id=', '', '?id=0', '?id=1e3', '?id=%201', '?id=99999999999999999999', '?id=2147483648', '?id=1&id=2', "?id=1'%20OR%201=1"]) {
+      for (const query of [
+        '?id=abc',
+        '?id=1.5',
+        '?id=-3',
+        '?id=',
+        '',
+        '?id=0',
+        '?id=1e3',
+        '?id=%201',
+        '?id=99999999999999999999',
+        '?id=2147483648',
+        '?id=1&id=2',
+        "?id=1'%20OR%201=1",
+      ]) {
         const res = await t.app.inject(`${path}${query}`);
         expect(res.statusCode, `${path}${query}`).toBe(400);
         expect(res.body).toContain('Endereço inválido');
@@ -296,7 +363,8 @@ describe('unit page', () => {
 
   it('parses ids strictly', () => {
     expect(parseId('12')).toBe(12);
-    for (const bad of [undefined, '', '0', '-1', '1.0', '01', ' 1', '1e2', '0x10', '2147483648', ['1']]) expect(parseId(bad)).toBeNull();
+    for (const bad of [undefined, '', '0', '-1', '1.0', '01', ' 1', '1e2', '0x10', '2147483648', ['1']])
+      expect(parseId(bad)).toBeNull();
   });
 });
 
@@ -324,8 +392,24 @@ describe('Pass page', () => {
     expect(res.body).toContain('Nenhuma unidade com benefício fica perto desta (até 50 km)');
     expect(res.body).toContain('href="/unidades"');
     // a Recife unit with a link, 10 km away, is suggested with its distance; one 60 km away is not
-    const recife = await addUnit({ nome: 'Movimento Casa Forte', cidade: 'Recife', uf: 'PE', beneficio_nome: 'TotalPass', beneficio_url: 'https://totalpass.com/br/x', latitude: -8.03, longitude: -34.92 });
-    const far = await addUnit({ nome: 'Movimento Longe', cidade: 'Goiana', uf: 'PE', beneficio_nome: 'TotalPass', beneficio_url: 'https://totalpass.com/br/y', latitude: -7.56, longitude: -35.0 });
+    const recife = await addUnit({
+      nome: 'Movimento Casa Forte',
+      cidade: 'Recife',
+      uf: 'PE',
+      beneficio_nome: 'TotalPass',
+      beneficio_url: 'https://totalpass.com/br/x',
+      latitude: -8.03,
+      longitude: -34.92,
+    });
+    const far = await addUnit({
+      nome: 'Movimento Longe',
+      cidade: 'Goiana',
+      uf: 'PE',
+      beneficio_nome: 'TotalPass',
+      beneficio_url: 'https://totalpass.com/br/y',
+      latitude: -7.56,
+      longitude: -35.0,
+    });
     invalidateCatalogCache(t.app);
     const again = await t.app.inject(`/pages/Pass/index.php?id=${ids['Movimento Boa Viagem']}`);
     const list = /<ul class="unit-list nearby">([\s\S]*?)<\/ul>/.exec(again.body)?.[1] ?? '';
@@ -368,7 +452,12 @@ describe('escaping of catalog text', () => {
     const go = await t.app.inject(`/ir/beneficio?unidade=${ids.xss}`);
     expect(go.headers.location).toBe('https://wellhub.com/?q=%22%3E%3Cscript%3Ealert(4)%3C/script%3E');
     // JSON carries the raw text; the browser script inserts it as text
-    expect((await search('alert')).body).toContainEqual({ tipo: 'unidade', id: ids.xss, nome: '<script>alert(1)</script>', cidade: 'Recife' });
+    expect((await search('alert')).body).toContainEqual({
+      tipo: 'unidade',
+      id: ids.xss,
+      nome: '<script>alert(1)</script>',
+      cidade: 'Recife',
+    });
   });
 });
 
@@ -396,7 +485,9 @@ describe('home page', () => {
     const res = await t.app.inject('/?q=pinheiros');
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Resultados para “pinheiros”');
-    expect(res.body).toMatch(/<span class="badge">Unidade<\/span> <a href="\/Detalhes\.php\?id=\d+">Movimento Pinheiros<\/a>/);
+    expect(res.body).toMatch(
+      /<span class="badge">Unidade<\/span> <a href="\/Detalhes\.php\?id=\d+">Movimento Pinheiros<\/a>/,
+    );
     // a plan result lists the units that offer it (decision 012)
     const plan = await t.app.inject('/?q=plano%20familia');
     expect(plan.body).toContain('Plano Família');
@@ -418,7 +509,12 @@ describe('catalog cache', () => {
     expect((await t.app.inject(`/Detalhes.php?id=${id}`)).body).toContain('<h1>Movimento Moema</h1>');
     await t.db.updateTable('unidades').set({ nome: 'Movimento Ibirapuera' }).where('id', '=', id).execute();
     invalidateCatalogCache(t.app);
-    expect((await search('ibirapuera')).body).toContainEqual({ tipo: 'unidade', id, nome: 'Movimento Ibirapuera', cidade: 'São Paulo' });
+    expect((await search('ibirapuera')).body).toContainEqual({
+      tipo: 'unidade',
+      id,
+      nome: 'Movimento Ibirapuera',
+      cidade: 'São Paulo',
+    });
     expect((await t.app.inject(`/Detalhes.php?id=${id}`)).body).toContain('<h1>Movimento Ibirapuera</h1>');
     expect((await t.app.inject(`/pages/Pass/index.php?id=${id}`)).body).toContain('Movimento Ibirapuera com TotalPass');
     expect((await t.app.inject('/')).body).toContain('Movimento Ibirapuera');
@@ -436,7 +532,10 @@ describe('catalog cache', () => {
     let down = false;
     const errors: unknown[] = [];
     const repo = createCatalogRepository(t.db);
-    const flaky = { ...repo, loadSnapshot: () => (down ? Promise.reject(new Error('database down')) : repo.loadSnapshot()) };
+    const flaky = {
+      ...repo,
+      loadSnapshot: () => (down ? Promise.reject(new Error('database down')) : repo.loadSnapshot()),
+    };
     const service = createCatalogService(flaky, { ttlMs: 5000, now: () => clock, onStaleError: (e) => errors.push(e) });
     expect((await service.search('moema')).ok).toBe(true);
     down = true;
@@ -457,9 +556,13 @@ describe('catalog cache', () => {
       ...repo,
       loadSnapshot: () => {
         calls++;
-        if (mode === 'down') return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+        if (mode === 'down')
+          return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
         // A database that does not answer: the pool's timeout ends the attempt later.
-        if (mode === 'slow') return new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), 1_500));
+        if (mode === 'slow')
+          return new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), 1_500),
+          );
         return repo.loadSnapshot();
       },
     };
@@ -487,24 +590,40 @@ describe('catalog cache', () => {
     expect(await nameOf()).toBe('Movimento Moema');
 
     mode = 'up';
-    await t.db.updateTable('unidades').set({ nome: 'Movimento Moema Voltou' }).where('id', '=', ids['Movimento Moema']!).execute();
+    await t.db
+      .updateTable('unidades')
+      .set({ nome: 'Movimento Moema Voltou' })
+      .where('id', '=', ids['Movimento Moema']!)
+      .execute();
     clock += 1_100;
     expect(await nameOf()).toBe('Movimento Moema Voltou');
-    await t.db.updateTable('unidades').set({ nome: 'Movimento Moema' }).where('id', '=', ids['Movimento Moema']!).execute();
+    await t.db
+      .updateTable('unidades')
+      .set({ nome: 'Movimento Moema' })
+      .where('id', '=', ids['Movimento Moema']!)
+      .execute();
   });
 
-  it('reloads the snapshot once it is older than the TTL (another instance\'s edit)', async () => {
+  it("reloads the snapshot once it is older than the TTL (another instance's edit)", async () => {
     let clock = 1_000_000;
     const service = createCatalogService(createCatalogRepository(t.db), { ttlMs: 5000, now: () => clock });
     const first = await service.search('moema');
     expect(first.ok && first.items[0]?.nome).toBe('Movimento Moema');
-    await t.db.updateTable('unidades').set({ nome: 'Movimento Moema Renovada' }).where('id', '=', ids['Movimento Moema']!).execute();
+    await t.db
+      .updateTable('unidades')
+      .set({ nome: 'Movimento Moema Renovada' })
+      .where('id', '=', ids['Movimento Moema']!)
+      .execute();
     clock += 4000;
     const cached = await service.search('moema');
     expect(cached.ok && cached.items[0]?.nome).toBe('Movimento Moema');
     clock += 1001;
     const fresh = await service.search('moema');
     expect(fresh.ok && fresh.items[0]?.nome).toBe('Movimento Moema Renovada');
-    await t.db.updateTable('unidades').set({ nome: 'Movimento Moema' }).where('id', '=', ids['Movimento Moema']!).execute();
+    await t.db
+      .updateTable('unidades')
+      .set({ nome: 'Movimento Moema' })
+      .where('id', '=', ids['Movimento Moema']!)
+      .execute();
   });
 });

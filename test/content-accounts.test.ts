@@ -12,7 +12,12 @@ let adminId: number;
 
 async function post(url: string, fields: [string, string][] | Record<string, string>, c = cookie, tk = token) {
   const pairs = Array.isArray(fields) ? fields : Object.entries(fields);
-  return t.app.inject({ method: 'POST', url, headers: { cookie: c, 'content-type': 'application/x-www-form-urlencoded' }, payload: form([['csrf_token', tk], ...pairs]) });
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie: c, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form([['csrf_token', tk], ...pairs]),
+  });
 }
 const idFrom = (location: unknown) => Number(/\/(\d+)(\?|$)/.exec(String(location))![1]);
 async function canLogin(email: string, password: string) {
@@ -37,14 +42,23 @@ describe('accounts', () => {
   let managerId: number;
 
   it('refuses a short password, a bad e-mail, a manager without units; keeps the values but never the password', async () => {
-    const res = await post('/admin/contas/nova', { email: 'nao-e-email', nome: 'Gerente Teste', papel: 'gerente', senha: 'curta' });
+    const res = await post('/admin/contas/nova', {
+      email: 'nao-e-email',
+      nome: 'Gerente Teste',
+      papel: 'gerente',
+      senha: 'curta',
+    });
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('A senha precisa ter pelo menos 12 caracteres.');
     expect(res.body).toContain('E-mail inválido.');
     expect(res.body).toContain('Escolha pelo menos uma unidade para o gerente.');
     expect(res.body).toContain('value="Gerente Teste"');
     expect(res.body).not.toContain('value="curta"');
-    const dup = await post('/admin/contas/nova', { email: 'chefe@example.com', nome: 'Outro', papel: 'admin', senha: 'uma-senha-bem-longa' }, cookie);
+    const dup = await post(
+      '/admin/contas/nova',
+      { email: 'chefe@example.com', nome: 'Outro', papel: 'admin', senha: 'uma-senha-bem-longa' },
+      cookie,
+    );
     expect(dup.statusCode).toBe(422);
     expect(dup.body).toContain('Já existe uma conta com este e-mail.');
   });
@@ -64,11 +78,25 @@ describe('accounts', () => {
     expect(row).toMatchObject({ email: 'gerente@example.com', papel: 'gerente', ativo: 1 });
     expect(row.senha_hash).toMatch(/^scrypt\$/);
     expect(row.senha_hash).not.toContain('senha-do-gerente-1');
-    expect((await t.db.selectFrom('usuarios_unidades').select('unidade_id').where('usuario_id', '=', managerId).orderBy('unidade_id').execute()).map((r) => r.unidade_id)).toEqual([1, 2]);
+    expect(
+      (
+        await t.db
+          .selectFrom('usuarios_unidades')
+          .select('unidade_id')
+          .where('usuario_id', '=', managerId)
+          .orderBy('unidade_id')
+          .execute()
+      ).map((r) => r.unidade_id),
+    ).toEqual([1, 2]);
     expect(await canLogin('gerente@example.com', 'senha-do-gerente-1')).toBe(true);
     const list = await t.app.inject({ url: '/admin/contas', headers: { cookie } });
     expect(list.body).toContain('Gerente Teste');
-    const audit = await t.db.selectFrom('auditoria').selectAll().where('entidade', '=', 'usuario').where('entidade_id', '=', managerId).execute();
+    const audit = await t.db
+      .selectFrom('auditoria')
+      .selectAll()
+      .where('entidade', '=', 'usuario')
+      .where('entidade_id', '=', managerId)
+      .execute();
     expect(audit[0]!.acao).toBe('criar');
     expect(audit[0]!.depois).not.toContain('senha');
   });
@@ -81,8 +109,12 @@ describe('accounts', () => {
     ]);
     expect(res.statusCode).toBe(303);
     const managerCookie = await loginAs(t.app, 'gerente@example.com', 'senha-do-gerente-1');
-    expect((await t.app.inject({ url: '/admin/conteudo/unidades/3/aulas', headers: { cookie: managerCookie } })).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/admin/conteudo/unidades/1/aulas', headers: { cookie: managerCookie } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ url: '/admin/conteudo/unidades/3/aulas', headers: { cookie: managerCookie } })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ url: '/admin/conteudo/unidades/1/aulas', headers: { cookie: managerCookie } })).statusCode,
+    ).toBe(403);
   });
 
   it('resets a password: the old one stops working, the new one works, open sessions end', async () => {
@@ -97,7 +129,11 @@ describe('accounts', () => {
     const after = await t.app.inject({ url: '/admin/conteudo', headers: { cookie: managerCookie } });
     expect(after.statusCode).toBe(303);
     expect(after.headers.location).toMatch(new RegExp(`^${LOGIN_URL.replace(/\./g, '\\.')}`));
-    const audit = await t.db.selectFrom('auditoria').selectAll().where('acao', '=', 'redefinir_senha').executeTakeFirstOrThrow();
+    const audit = await t.db
+      .selectFrom('auditoria')
+      .selectAll()
+      .where('acao', '=', 'redefinir_senha')
+      .executeTakeFirstOrThrow();
     expect(audit.depois).toBe('{"senha":"redefinida"}');
   });
 
@@ -122,7 +158,9 @@ describe('accounts', () => {
     ]);
     expect(demote.statusCode).toBe(422);
     expect(demote.body).toContain('única conta de administrador ativa');
-    expect((await t.db.selectFrom('usuarios').select(['papel', 'ativo']).where('id', '=', adminId).executeTakeFirstOrThrow())).toEqual({ papel: 'admin', ativo: 1 });
+    expect(
+      await t.db.selectFrom('usuarios').select(['papel', 'ativo']).where('id', '=', adminId).executeTakeFirstOrThrow(),
+    ).toEqual({ papel: 'admin', ativo: 1 });
   });
 
   it('answers 404 for an unknown account', async () => {

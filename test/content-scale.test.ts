@@ -24,7 +24,13 @@ beforeAll(async () => {
   await seedLargeCatalog(t.db, { units: 120, plans: 400 });
   const admin = await createStaffUser(t.db, { papel: 'admin', nome: 'Ana Administradora' });
   // Fixed e-mails: a random one (equipe-<hex>) can contain "42" and match the search below.
-  for (let i = 0; i < 60; i++) await createStaffUser(t.db, { papel: 'gerente', nome: `Gerente ${i}`, email: `conta-${i}@example.com`, unidadeIds: [1 + (i % 5)] });
+  for (let i = 0; i < 60; i++)
+    await createStaffUser(t.db, {
+      papel: 'gerente',
+      nome: `Gerente ${i}`,
+      email: `conta-${i}@example.com`,
+      unidadeIds: [1 + (i % 5)],
+    });
   cookie = await loginAs(t.app, admin.email, admin.password);
 });
 afterAll(async () => t?.close());
@@ -32,7 +38,8 @@ afterAll(async () => t?.close());
 describe('pagination helper', () => {
   it('parses pagina strictly and clamps to the last page', () => {
     expect(parsePage('3')).toBe(3);
-    for (const bad of [undefined, '', '0', '-1', '1.5', 'abc', '01', ['2'], '9999999999']) expect(parsePage(bad)).toBe(bad?.toString() === '2' ? 2 : 1);
+    for (const bad of [undefined, '', '0', '-1', '1.5', 'abc', '01', ['2'], '9999999999'])
+      expect(parsePage(bad)).toBe(bad?.toString() === '2' ? 2 : 1);
     expect(pageWindow(120, 50, '9')).toMatchObject({ page: 3, pages: 3, offset: 100, total: 120 });
     expect(pageWindow(0, 50, '4')).toMatchObject({ page: 1, pages: 1, offset: 0 });
     expect(pageRows([1, 2, 3, 4, 5], '2', 2)).toMatchObject({ items: [3, 4], page: 2, pages: 3 });
@@ -97,11 +104,19 @@ describe('staff lists at chain scale', () => {
   });
 
   it('checkbox lists of hundreds of units come grouped by city in <details>, ticked groups open', async () => {
-    const plan = await t.db.selectFrom('planos').select('id').where('nome', 'like', 'Plano Anual Recife%').executeTakeFirstOrThrow();
+    const plan = await t.db
+      .selectFrom('planos')
+      .select('id')
+      .where('nome', 'like', 'Plano Anual Recife%')
+      .executeTakeFirstOrThrow();
     const page = await get(`/admin/conteudo/planos/${plan.id}`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('data-checklist');
-    const groups = [...page.body.matchAll(/<details( open)?><summary>([^<]+) <span class="muted">\((\d+) de (\d+)\)<\/span><\/summary>/g)];
+    const groups = [
+      ...page.body.matchAll(
+        /<details( open)?><summary>([^<]+) <span class="muted">\((\d+) de (\d+)\)<\/span><\/summary>/g,
+      ),
+    ];
     expect(groups.length).toBe(30);
     const recife = groups.find((g) => g[2] === 'Recife/PE')!;
     expect(recife[1]).toBe(' open');
@@ -124,7 +139,10 @@ describe('catalog import at chain scale', () => {
     const again = await importCatalog({ db: t.db }, JSON.parse(JSON.stringify(file)));
     expect(again).toMatchObject({
       ok: true,
-      resumo: { unidades: { criados: 0, atualizados: 0, inalterados: 120 }, planos: { criados: 0, atualizados: 0, inalterados: 400 } },
+      resumo: {
+        unidades: { criados: 0, atualizados: 0, inalterados: 120 },
+        planos: { criados: 0, atualizados: 0, inalterados: 400 },
+      },
     });
 
     const edited = JSON.parse(JSON.stringify(file)) as typeof file;
@@ -146,7 +164,11 @@ describe('catalog import at chain scale', () => {
     // the file's spelling wins: the same row, renamed, counted as updated (docs/decisions/178)
     expect(res.resumo.modalidades).toMatchObject({ criados: 1, atualizados: 1 });
     expect(res.resumo.areas).toMatchObject({ criados: 0, atualizados: 1 });
-    const yogas = await t.db.selectFrom('modalidades').select('nome').where('nome', 'in', ['yoga', 'Yoga', 'YOGA']).execute();
+    const yogas = await t.db
+      .selectFrom('modalidades')
+      .select('nome')
+      .where('nome', 'in', ['yoga', 'Yoga', 'YOGA'])
+      .execute();
     expect(yogas.map((m) => m.nome)).toEqual(['yoga']);
     const areas = await t.db.selectFrom('areas').select('nome').execute();
     expect(areas.filter((a) => a.nome.toLowerCase().startsWith('muscula')).map((a) => a.nome)).toEqual(['MUSCULACAO']);
@@ -169,7 +191,9 @@ describe('public JSON answers and request ids', () => {
     const bad = await t.app.inject('/search_ajax.php?q=aaaaaaaaaa');
     expect(bad.statusCode).toBe(400);
     expect(bad.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
-    expect((await t.app.inject('/healthz')).headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect((await t.app.inject('/healthz')).headers['content-security-policy']).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
     const page = await t.app.inject('/');
     expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
     expect(page.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');

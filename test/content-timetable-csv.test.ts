@@ -12,13 +12,17 @@ let token: string;
 const base = '/admin/conteudo/unidades/2/aulas';
 
 function multipart(fields: Record<string, string>, file?: { name: string; content: string | Buffer; type?: string }) {
-  const boundary = '----conteudo' + Math.random().toString(16).slice(2);
+  const boundary = `----conteudo${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="arquivo"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'text/csv'}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="arquivo"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'text/csv'}\r\n\r\n`,
+      ),
+    );
     parts.push(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content));
     parts.push(Buffer.from('\r\n'));
   }
@@ -28,12 +32,31 @@ function multipart(fields: Record<string, string>, file?: { name: string; conten
 
 async function upload(content: string | Buffer, withToken = true) {
   const body = multipart(withToken ? { csrf_token: token } : {}, { name: 'grade.csv', content });
-  return t.app.inject({ method: 'POST', url: `${base}/csv`, headers: { cookie, 'content-type': body.contentType }, payload: body.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: `${base}/csv`,
+    headers: { cookie, 'content-type': body.contentType },
+    payload: body.payload,
+  });
 }
-const week = () => t.db.selectFrom('aulas').select(['dia_semana', 'inicio', 'fim', 'modalidade_id', 'professor', 'sala']).where('unidade_id', '=', 2).orderBy('dia_semana').orderBy('inicio').execute();
+const week = () =>
+  t.db
+    .selectFrom('aulas')
+    .select(['dia_semana', 'inicio', 'fim', 'modalidade_id', 'professor', 'sala'])
+    .where('unidade_id', '=', 2)
+    .orderBy('dia_semana')
+    .orderBy('inicio')
+    .execute();
 const hiddenRows = (html: string) => {
   const m = /name="linhas" value="([^"]*)"/.exec(html);
-  return m ? m[1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'") : null;
+  return m
+    ? m[1]!
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&#39;/g, "'")
+    : null;
 };
 
 beforeAll(async () => {
@@ -44,14 +67,25 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const GOOD = '\uFEFFdia_semana;inicio;fim;modalidade;professor;sala\r\nSegunda-feira;07:00;07:50;Natação;Ana Souza;Piscina\r\nterca;7:00;07:50;pilates;"Bruno ""B"" Lima";Estúdio\r\nSábado;09:00;10:00;Hidroginástica;;Piscina\r\n';
+const GOOD =
+  '\uFEFFdia_semana;inicio;fim;modalidade;professor;sala\r\nSegunda-feira;07:00;07:50;Natação;Ana Souza;Piscina\r\nterca;7:00;07:50;pilates;"Bruno ""B"" Lima";Estúdio\r\nSábado;09:00;10:00;Hidroginástica;;Piscina\r\n';
 
 describe('timetable CSV', () => {
   it('parses pt-BR weekdays, quotes, BOM and CRLF', () => {
     const parsed = parseTimetableCsv(GOOD);
     expect(parsed.problems).toEqual([]);
     expect(parsed.rows).toHaveLength(3);
-    expect(parsed.rows[1]).toEqual({ line: 3, values: { dia_semana: 'terca', inicio: '7:00', fim: '07:50', modalidade: 'pilates', professor: 'Bruno "B" Lima', sala: 'Estúdio' } });
+    expect(parsed.rows[1]).toEqual({
+      line: 3,
+      values: {
+        dia_semana: 'terca',
+        inicio: '7:00',
+        fim: '07:50',
+        modalidade: 'pilates',
+        professor: 'Bruno "B" Lima',
+        sala: 'Estúdio',
+      },
+    });
     expect(parseTimetableCsv('dia;hora\n1;2').problems[0]).toMatch(/Cabeçalho sem as colunas obrigatórias/);
   });
 
@@ -78,7 +112,12 @@ describe('timetable CSV', () => {
     expect(after[1]).toMatchObject({ dia_semana: 2, inicio: '07:00', professor: 'Bruno "B" Lima', sala: 'Estúdio' });
     expect(after[2]).toMatchObject({ dia_semana: 6, professor: null });
     expect((await t.app.inject('/Detalhes.php?id=2')).body).toContain('Bruno &quot;B&quot; Lima');
-    const audit = await t.db.selectFrom('auditoria').selectAll().where('entidade', '=', 'grade').where('entidade_id', '=', 2).execute();
+    const audit = await t.db
+      .selectFrom('auditoria')
+      .selectAll()
+      .where('entidade', '=', 'grade')
+      .where('entidade_id', '=', 2)
+      .execute();
     expect(audit.map((a) => a.acao)).toEqual(['importar_csv']);
     expect(JSON.parse(audit[0]!.antes!)).toHaveLength(before.length);
   });
@@ -99,14 +138,18 @@ describe('timetable CSV', () => {
     expect(res.body).toContain('Dia da semana inválido');
     expect(res.body).toContain('A aula precisa terminar depois de começar.');
     expect(res.body).toContain('Modalidade desconhecida ou inativa: &quot;Capoeira&quot;');
-    expect(res.body).toMatch(/Conflito de sala: Piscina já tem Natação na quarta-feira das 10:00 às 11:00\. \(linha 5\)/);
+    expect(res.body).toMatch(
+      /Conflito de sala: Piscina já tem Natação na quarta-feira das 10:00 às 11:00\. \(linha 5\)/,
+    );
     expect(hiddenRows(res.body)).toBeNull();
     expect(await week()).toEqual(before);
   });
 
   it('re-validates the rows sent back to "Aplicar" (a tampered hidden field changes nothing)', async () => {
     const before = await week();
-    const tampered = JSON.stringify([{ line: 2, values: { dia_semana: '1', inicio: '10:00', fim: '09:00', modalidade: 'Natação' } }]);
+    const tampered = JSON.stringify([
+      { line: 2, values: { dia_semana: '1', inicio: '10:00', fim: '09:00', modalidade: 'Natação' } },
+    ]);
     const res = await t.app.inject({
       method: 'POST',
       url: `${base}/csv/aplicar`,
@@ -131,7 +174,12 @@ describe('timetable CSV', () => {
     expect(bin.statusCode).toBe(422);
     expect(bin.body).toContain('O arquivo não é um CSV de texto.');
     const none = multipart({ csrf_token: token });
-    const missing = await t.app.inject({ method: 'POST', url: `${base}/csv`, headers: { cookie, 'content-type': none.contentType }, payload: none.payload });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: `${base}/csv`,
+      headers: { cookie, 'content-type': none.contentType },
+      payload: none.payload,
+    });
     expect(missing.statusCode).toBe(422);
     expect(missing.body).toContain('Escolha um arquivo CSV.');
     expect((await upload(GOOD, false)).statusCode).toBe(403);

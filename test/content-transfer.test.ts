@@ -24,7 +24,20 @@ let empty: TestDb;
 let original: CatalogFile;
 
 async function wipeCatalog(db: TestDb['handle']['db']) {
-  for (const table of ['aulas', 'unidade_horarios', 'unidades_areas', 'unidades_modalidades', 'planos_unidades', 'usuarios_unidades', 'planos', 'unidades', 'areas', 'modalidades', 'perguntas_opcoes', 'perguntas'] as const) {
+  for (const table of [
+    'aulas',
+    'unidade_horarios',
+    'unidades_areas',
+    'unidades_modalidades',
+    'planos_unidades',
+    'usuarios_unidades',
+    'planos',
+    'unidades',
+    'areas',
+    'modalidades',
+    'perguntas_opcoes',
+    'perguntas',
+  ] as const) {
     await db.deleteFrom(table).execute();
   }
 }
@@ -36,10 +49,29 @@ beforeAll(async () => {
   // without a room.
   const db = seeded.handle.db;
   await db.insertInto('areas').values({ nome: 'Quadra antiga', ativo: 0 }).execute();
-  await db.updateTable('unidades').set({ cep: null, latitude: null, longitude: null, descricao: null }).where('slug', '=', 'movimento-moinhos').execute();
+  await db
+    .updateTable('unidades')
+    .set({ cep: null, latitude: null, longitude: null, descricao: null })
+    .where('slug', '=', 'movimento-moinhos')
+    .execute();
   const yoga = await db.selectFrom('modalidades').select('id').where('nome', '=', 'Yoga').executeTakeFirstOrThrow();
-  const unit = await db.selectFrom('unidades').select('id').where('slug', '=', 'movimento-moinhos').executeTakeFirstOrThrow();
-  await db.insertInto('aulas').values({ unidade_id: unit.id, modalidade_id: yoga.id, dia_semana: 0, inicio: '09:00', fim: '10:00', professor: null, sala: null }).execute();
+  const unit = await db
+    .selectFrom('unidades')
+    .select('id')
+    .where('slug', '=', 'movimento-moinhos')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('aulas')
+    .values({
+      unidade_id: unit.id,
+      modalidade_id: yoga.id,
+      dia_semana: 0,
+      inicio: '09:00',
+      fim: '10:00',
+      professor: null,
+      sala: null,
+    })
+    .execute();
   original = await exportCatalog(db);
 });
 afterAll(async () => {
@@ -54,7 +86,14 @@ describe('catalog export', () => {
     expect(pinheiros).toMatchObject({ nome: 'Movimento Pinheiros', ativo: true, beneficio_nome: 'Wellhub' });
     expect(pinheiros.horarios.length).toBe(7);
     expect(pinheiros.aulas.length).toBeGreaterThan(5);
-    expect(pinheiros.aulas[0]).toEqual({ dia_semana: expect.any(Number), inicio: expect.any(String), fim: expect.any(String), modalidade: expect.any(String), professor: expect.any(String), sala: expect.any(String) });
+    expect(pinheiros.aulas[0]).toEqual({
+      dia_semana: expect.any(Number),
+      inicio: expect.any(String),
+      fim: expect.any(String),
+      modalidade: expect.any(String),
+      professor: expect.any(String),
+      sala: expect.any(String),
+    });
     expect(original.unidades.find((u) => u.slug === 'movimento-cambui')!.ativo).toBe(false);
     const mensal = original.planos.find((p) => p.nome === 'Plano Mensal')!;
     expect(mensal.unidades).toContain('movimento-pinheiros');
@@ -76,10 +115,20 @@ describe('catalog import', () => {
     expect(await exportCatalog(empty.handle.db)).toEqual(original);
 
     const second = await importCatalog({ db: empty.handle.db }, JSON.parse(JSON.stringify(original)));
-    expect(second).toMatchObject({ ok: true, resumo: { unidades: { criados: 0, atualizados: 0, inalterados: 8 }, planos: { criados: 0, atualizados: 0, inalterados: 6 } } });
+    expect(second).toMatchObject({
+      ok: true,
+      resumo: {
+        unidades: { criados: 0, atualizados: 0, inalterados: 8 },
+        planos: { criados: 0, atualizados: 0, inalterados: 6 },
+      },
+    });
     expect(await exportCatalog(empty.handle.db)).toEqual(original);
 
-    const audit = await empty.handle.db.selectFrom('auditoria').selectAll().where('entidade', '=', 'catalogo').execute();
+    const audit = await empty.handle.db
+      .selectFrom('auditoria')
+      .selectAll()
+      .where('entidade', '=', 'catalogo')
+      .execute();
     expect(audit).toHaveLength(2);
     expect(audit[0]).toMatchObject({ acao: 'importar', usuario_id: null });
     expect(JSON.parse(audit[0]!.depois!)).toMatchObject({ unidades: { criados: 8 } });
@@ -144,7 +193,11 @@ describe('catalog import', () => {
       /^perguntas\[4\]\.opcoes: perguntas de texto não têm opções\./,
       /^areas\[\d+\]\.nome: repetido/,
     ];
-    for (const re of expected) expect(problems.some((p) => re.test(p)), `${re} in\n${problems.join('\n')}`).toBe(true);
+    for (const re of expected)
+      expect(
+        problems.some((p) => re.test(p)),
+        `${re} in\n${problems.join('\n')}`,
+      ).toBe(true);
     expect(await exportCatalog(empty.handle.db)).toEqual(before);
     expect(await empty.handle.db.selectFrom('auditoria').select('id').execute()).toHaveLength(auditBefore.length);
   });
@@ -152,18 +205,31 @@ describe('catalog import', () => {
   it('refuses something that is not a catalog', async () => {
     expect((await importCatalog({ db: empty.handle.db }, [])).ok).toBe(false);
     const r = await importCatalog({ db: empty.handle.db }, { versao: 2 });
-    expect(r).toMatchObject({ ok: false, problemas: expect.arrayContaining([expect.stringMatching(/^versao: versão de arquivo não suportada/), 'unidades: campo obrigatório ausente.']) });
+    expect(r).toMatchObject({
+      ok: false,
+      problemas: expect.arrayContaining([
+        expect.stringMatching(/^versao: versão de arquivo não suportada/),
+        'unidades: campo obrigatório ausente.',
+      ]),
+    });
     expect(parseCatalogText('not json')).toMatchObject({ ok: false });
     expect(parseCatalogText('{"a":')).toMatchObject({ ok: false, problemas: [expect.stringMatching(/JSON inválido/)] });
     // npm prints its banner before the JSON when run without -s: it is ignored.
-    expect(parseCatalogText('\n> gym@0.1.0 catalog:export\n> node dist/cli/catalog-export.js\n\n{"versao":1}')).toEqual({ ok: true, data: { versao: 1 } });
+    expect(parseCatalogText('\n> gym@0.1.0 catalog:export\n> node dist/cli/catalog-export.js\n\n{"versao":1}')).toEqual(
+      { ok: true, data: { versao: 1 } },
+    );
   });
 });
 
 describe('catalog CLI', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-catalog-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const env = (file: string) => ({ PATH: process.env.PATH, NODE_ENV: 'development', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${path.join(dir, file)}` });
+  const env = (file: string) => ({
+    PATH: process.env.PATH,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: `sqlite:${path.join(dir, file)}`,
+  });
 
   it('exports to stdout and imports a file; a bad file exits non-zero and lists the problems', async () => {
     if (!existsSync('dist/cli/catalog-export.js')) throw new Error('run `npm run build` first (npm test does)');
@@ -171,7 +237,10 @@ describe('catalog CLI', () => {
     writeFileSync(jsonPath, JSON.stringify(original));
     const imported = await run(process.execPath, ['dist/cli/catalog-import.js', jsonPath], { env: env('b.sqlite') });
     expect(imported.stdout).toMatch(/unidades: 8 criados, 0 atualizados/);
-    const exported = await run(process.execPath, ['dist/cli/catalog-export.js'], { env: env('b.sqlite'), maxBuffer: 50 * 1024 * 1024 });
+    const exported = await run(process.execPath, ['dist/cli/catalog-export.js'], {
+      env: env('b.sqlite'),
+      maxBuffer: 50 * 1024 * 1024,
+    });
     expect(JSON.parse(exported.stdout)).toEqual(original);
 
     const bad = JSON.parse(JSON.stringify(original));
@@ -187,7 +256,10 @@ describe('catalog CLI', () => {
     expect(failed?.stderr).toMatch(/unidades\[3\]\.beneficio_url: O link precisa começar com https/);
     expect(failed?.stderr).toMatch(/planos\[0\]\.preco_centavos: o preço não pode ser negativo/);
     expect(JSON.parse(readFileSync(jsonPath, 'utf8')).planos[0].preco_centavos).toBe(-1);
-    const still = await run(process.execPath, ['dist/cli/catalog-export.js'], { env: env('b.sqlite'), maxBuffer: 50 * 1024 * 1024 });
+    const still = await run(process.execPath, ['dist/cli/catalog-export.js'], {
+      env: env('b.sqlite'),
+      maxBuffer: 50 * 1024 * 1024,
+    });
     expect(JSON.parse(still.stdout)).toEqual(original);
 
     // a file over the byte limit is refused before it is read (a sparse file: nothing written)
@@ -199,6 +271,8 @@ describe('catalog CLI', () => {
       (err: { code: number; stderr: string }) => err,
     );
     expect(huge?.code).toBe(1);
-    expect(huge?.stderr).toMatch(/1 problema; nada foi alterado\.\n {2}\(arquivo\): arquivo grande demais \(80,0 MB; o máximo é 80 MB\)\./);
+    expect(huge?.stderr).toMatch(
+      /1 problema; nada foi alterado\.\n {2}\(arquivo\): arquivo grande demais \(80,0 MB; o máximo é 80 MB\)\./,
+    );
   });
 });

@@ -34,15 +34,24 @@ it('creates one unit when the same identifier is saved concurrently', async () =
 
 it('creates one area and one account when the same name or e-mail is saved concurrently', async () => {
   const services = createContentServices({ db: t.db, onCatalogChange: () => {} });
-  const areas = await Promise.all(Array.from({ length: 6 }, () => services.areas.create({ id: null }, { nome: 'Sala de escalada' })));
+  const areas = await Promise.all(
+    Array.from({ length: 6 }, () => services.areas.create({ id: null }, { nome: 'Sala de escalada' })),
+  );
   expect(areas.filter((r) => r.ok)).toHaveLength(1);
-  for (const r of areas.filter((r) => !r.ok)) expect(r).toMatchObject({ errors: { nome: 'Já existe uma área com este nome.' } });
+  for (const r of areas.filter((r) => !r.ok))
+    expect(r).toMatchObject({ errors: { nome: 'Já existe uma área com este nome.' } });
 
   const accounts_ = accountsService(t.db);
-  const account = { email: 'gerente.lagoa@exemplo.com.br', nome: 'Gerente Lagoa', papel: 'admin', senha: 'uma-senha-bem-longa' };
+  const account = {
+    email: 'gerente.lagoa@exemplo.com.br',
+    nome: 'Gerente Lagoa',
+    papel: 'admin',
+    senha: 'uma-senha-bem-longa',
+  };
   const accounts = await Promise.all(Array.from({ length: 4 }, () => accounts_.create({ id: null }, { ...account })));
   expect(accounts.filter((r) => r.ok)).toHaveLength(1);
-  for (const r of accounts.filter((r) => !r.ok)) expect(r).toMatchObject({ errors: { email: 'Já existe uma conta com este e-mail.' } });
+  for (const r of accounts.filter((r) => !r.ok))
+    expect(r).toMatchObject({ errors: { email: 'Já existe uma conta com este e-mail.' } });
   const rows = await t.db.selectFrom('usuarios').select('id').where('email', '=', account.email).execute();
   expect(rows).toHaveLength(1);
 });

@@ -62,12 +62,24 @@ describe('content field rules', () => {
 
   it('checks a class and a unit form field by field', () => {
     const modalities = [{ id: 7, nome: 'Natação', ativo: 1 }];
-    const bad = parseClassFields((k) => ({ modalidade_id: '7', dia_semana: '1', inicio: '10:00', fim: '09:59' })[k] ?? '', modalities);
+    const bad = parseClassFields(
+      (k) => ({ modalidade_id: '7', dia_semana: '1', inicio: '10:00', fim: '09:59' })[k] ?? '',
+      modalities,
+    );
     expect(bad).toEqual({ ok: false, errors: { fim: 'A aula precisa terminar depois de começar.' } });
-    const byName = parseClassFields((k) => ({ modalidade: 'natacao', dia_semana: 'segunda', inicio: '10:00', fim: '11:00' })[k] ?? '', modalities, true);
-    expect(byName).toEqual({ ok: true, value: { modalidade_id: 7, dia_semana: 1, inicio: '10:00', fim: '11:00', professor: null, sala: null } });
+    const byName = parseClassFields(
+      (k) => ({ modalidade: 'natacao', dia_semana: 'segunda', inicio: '10:00', fim: '11:00' })[k] ?? '',
+      modalities,
+      true,
+    );
+    expect(byName).toEqual({
+      ok: true,
+      value: { modalidade_id: 7, dia_semana: 1, inicio: '10:00', fim: '11:00', professor: null, sala: null },
+    });
     const unit = parseUnitForm({ nome: 'Á', cidade: 'x', uf: 'sp', bairro: 'b', endereco: 'e', abre_1: '08:00' });
     expect(unit.ok).toBe(false);
-    expect(!unit.ok && unit.errors).toEqual({ horario_1: 'Segunda-feira: informe abertura e fechamento, ou deixe os dois em branco se a unidade não abre.' });
+    expect(!unit.ok && unit.errors).toEqual({
+      horario_1: 'Segunda-feira: informe abertura e fechamento, ou deixe os dois em branco se a unidade não abre.',
+    });
   });
 });

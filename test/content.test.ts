@@ -32,17 +32,42 @@ const validUnit = {
   fecha_6: '14:00',
 };
 
-async function post(url: string, fields: Record<string, string | number | undefined> | [string, string][], headers: Record<string, string> = {}) {
+async function post(
+  url: string,
+  fields: Record<string, string | number | undefined> | [string, string][],
+  headers: Record<string, string> = {},
+) {
   const pairs: [string, string][] = Array.isArray(fields)
     ? [['csrf_token', token], ...fields]
-    : [['csrf_token', token], ...Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])];
-  return t.app.inject({ method: 'POST', url, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: form(pairs) });
+    : [
+        ['csrf_token', token],
+        ...Object.entries(fields)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, String(v)] as [string, string]),
+      ];
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: form(pairs),
+  });
 }
 const get = (url: string) => t.app.inject({ url, headers: { cookie } });
 const idFrom = (location: unknown) => Number(/\/(\d+)(\?|$)/.exec(String(location))![1]);
 const auditRows = (entidade: string, entidadeId: number) =>
-  t.db.selectFrom('auditoria').selectAll().where('entidade', '=', entidade).where('entidade_id', '=', entidadeId).orderBy('id').execute();
-const search = async (q: string) => (await t.app.inject(`/search_ajax.php?q=${encodeURIComponent(q)}`)).json() as { tipo: string; id: number; nome: string }[];
+  t.db
+    .selectFrom('auditoria')
+    .selectAll()
+    .where('entidade', '=', entidade)
+    .where('entidade_id', '=', entidadeId)
+    .orderBy('id')
+    .execute();
+const search = async (q: string) =>
+  (await t.app.inject(`/search_ajax.php?q=${encodeURIComponent(q)}`)).json() as {
+    tipo: string;
+    id: number;
+    nome: string;
+  }[];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -66,8 +91,19 @@ describe('units', () => {
     expect(res.statusCode).toBe(303);
     unitId = idFrom(res.headers.location);
     const unit = await t.db.selectFrom('unidades').selectAll().where('id', '=', unitId).executeTakeFirstOrThrow();
-    expect(unit).toMatchObject({ slug: 'movimento-teste-centro', telefone: '+554832221000', whatsapp: '+5548991221000', ativo: 1, latitude: -27.5969 });
-    const hours = await t.db.selectFrom('unidade_horarios').select(['dia_semana', 'abre', 'fecha']).where('unidade_id', '=', unitId).orderBy('dia_semana').execute();
+    expect(unit).toMatchObject({
+      slug: 'movimento-teste-centro',
+      telefone: '+554832221000',
+      whatsapp: '+5548991221000',
+      ativo: 1,
+      latitude: -27.5969,
+    });
+    const hours = await t.db
+      .selectFrom('unidade_horarios')
+      .select(['dia_semana', 'abre', 'fecha'])
+      .where('unidade_id', '=', unitId)
+      .orderBy('dia_semana')
+      .execute();
     expect(hours).toEqual([
       { dia_semana: 1, abre: '06:00', fecha: '22:00' },
       { dia_semana: 6, abre: '08:00', fecha: '14:00' },
@@ -82,7 +118,11 @@ describe('units', () => {
     const audit = await auditRows('unidade', unitId);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ acao: 'criar', usuario_id: adminId, antes: null });
-    expect(JSON.parse(audit[0]!.depois!)).toMatchObject({ nome: 'Movimento Teste Centro', areaIds: [1], hours: expect.any(Array) });
+    expect(JSON.parse(audit[0]!.depois!)).toMatchObject({
+      nome: 'Movimento Teste Centro',
+      areaIds: [1],
+      hours: expect.any(Array),
+    });
   });
 
   it('refuses bad input with 422, a pt-BR message by each field, the values kept and nothing stored', async () => {
@@ -113,10 +153,18 @@ describe('units', () => {
     expect(res.body).toContain('value="http://wellhub.com/x"');
     expect(await t.db.selectFrom('unidades').select('id').execute()).toHaveLength(before.length);
 
-    const json = await post('/admin/conteudo/unidades/nova', { ...validUnit, nome: 'Outra', beneficio_url: 'nota url' }, { accept: 'application/json' });
+    const json = await post(
+      '/admin/conteudo/unidades/nova',
+      { ...validUnit, nome: 'Outra', beneficio_url: 'nota url' },
+      { accept: 'application/json' },
+    );
     expect(json.statusCode).toBe(422);
     // The form kit's JSON shape: { error, message, errors }.
-    expect(json.json()).toEqual({ error: 'Dados inválidos', message: expect.any(String), errors: { beneficio_url: expect.stringMatching(/Endereço inválido/) } });
+    expect(json.json()).toEqual({
+      error: 'Dados inválidos',
+      message: expect.any(String),
+      errors: { beneficio_url: expect.stringMatching(/Endereço inválido/) },
+    });
   });
 
   it('refuses a duplicate identifier', async () => {
@@ -129,7 +177,13 @@ describe('units', () => {
     const form = await get(`/admin/conteudo/unidades/${unitId}`);
     expect(form.statusCode).toBe(200);
     expect(form.body).toContain('value="(48) 3222-1000"');
-    const res = await post(`/admin/conteudo/unidades/${unitId}`, { ...validUnit, nome: 'Movimento Trindade Nova', slug: 'movimento-trindade', abre_0: '09:00', fecha_0: '13:00' });
+    const res = await post(`/admin/conteudo/unidades/${unitId}`, {
+      ...validUnit,
+      nome: 'Movimento Trindade Nova',
+      slug: 'movimento-trindade',
+      abre_0: '09:00',
+      fecha_0: '13:00',
+    });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`/admin/conteudo/unidades/${unitId}?ok=salvo`);
     expect((await t.app.inject(`/Detalhes.php?id=${unitId}`)).body).toContain('Movimento Trindade Nova');
@@ -139,7 +193,11 @@ describe('units', () => {
     const last = audit.at(-1)!;
     expect(last.acao).toBe('editar');
     expect(JSON.parse(last.antes!).nome).toBe('Movimento Teste Centro');
-    expect(JSON.parse(last.depois!)).toMatchObject({ nome: 'Movimento Trindade Nova', slug: 'movimento-trindade', areaIds: [] });
+    expect(JSON.parse(last.depois!)).toMatchObject({
+      nome: 'Movimento Trindade Nova',
+      slug: 'movimento-trindade',
+      areaIds: [],
+    });
   });
 
   it('deactivates a unit (never deletes it): gone from the page and search, back when reactivated', async () => {
@@ -147,7 +205,9 @@ describe('units', () => {
     expect(off.statusCode).toBe(303);
     expect((await t.app.inject(`/Detalhes.php?id=${unitId}`)).statusCode).toBe(404);
     expect((await search('trindade nova')).some((i) => i.id === unitId)).toBe(false);
-    expect(await t.db.selectFrom('unidades').select('ativo').where('id', '=', unitId).executeTakeFirst()).toEqual({ ativo: 0 });
+    expect(await t.db.selectFrom('unidades').select('ativo').where('id', '=', unitId).executeTakeFirst()).toEqual({
+      ativo: 0,
+    });
     const on = await post(`/admin/conteudo/unidades/${unitId}/ativo`, { ativo: '1' });
     expect(on.statusCode).toBe(303);
     expect((await t.app.inject(`/Detalhes.php?id=${unitId}`)).statusCode).toBe(200);
@@ -163,7 +223,9 @@ describe('units', () => {
       payload: form({ ...validUnit, nome: 'Sem token' }),
     });
     expect(res.statusCode).toBe(403);
-    expect((await t.db.selectFrom('unidades').select('nome').where('id', '=', unitId).executeTakeFirstOrThrow()).nome).toBe('Movimento Trindade Nova');
+    expect(
+      (await t.db.selectFrom('unidades').select('nome').where('id', '=', unitId).executeTakeFirstOrThrow()).nome,
+    ).toBe('Movimento Trindade Nova');
   });
 
   it('answers 404 for an unknown unit and for a malformed id', async () => {
@@ -195,14 +257,27 @@ describe('plans', () => {
   });
 
   it('refuses a negative price, a malformed price and a missing period', async () => {
-    const neg = await post('/admin/conteudo/planos/novo', { nome: 'Plano Negativo', preco: '-10,00', periodicidade: 'mensal' });
+    const neg = await post('/admin/conteudo/planos/novo', {
+      nome: 'Plano Negativo',
+      preco: '-10,00',
+      periodicidade: 'mensal',
+    });
     expect(neg.statusCode).toBe(422);
     expect(neg.body).toContain('O preço não pode ser negativo.');
     expect(neg.body).toContain('value="-10,00"');
-    const bad = await post('/admin/conteudo/planos/novo', { nome: 'Plano Torto', preco: '12,3,4', periodicidade: 'quinzenal' }, { accept: 'application/json' });
+    const bad = await post(
+      '/admin/conteudo/planos/novo',
+      { nome: 'Plano Torto', preco: '12,3,4', periodicidade: 'quinzenal' },
+      { accept: 'application/json' },
+    );
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().errors).toEqual({ preco: expect.stringMatching(/Preço inválido/), periodicidade: 'Escolha a periodicidade da cobrança.' });
-    expect(await t.db.selectFrom('planos').select('id').where('nome', 'in', ['Plano Negativo', 'Plano Torto']).execute()).toEqual([]);
+    expect(bad.json().errors).toEqual({
+      preco: expect.stringMatching(/Preço inválido/),
+      periodicidade: 'Escolha a periodicidade da cobrança.',
+    });
+    expect(
+      await t.db.selectFrom('planos').select('id').where('nome', 'in', ['Plano Negativo', 'Plano Torto']).execute(),
+    ).toEqual([]);
   });
 
   it('edits and deactivates a plan, with audit rows', async () => {
@@ -213,7 +288,10 @@ describe('plans', () => {
       ['unidades', '1'],
     ]);
     expect(edit.statusCode).toBe(303);
-    expect((await t.db.selectFrom('planos').select('preco_centavos').where('id', '=', planId).executeTakeFirstOrThrow()).preco_centavos).toBe(9990);
+    expect(
+      (await t.db.selectFrom('planos').select('preco_centavos').where('id', '=', planId).executeTakeFirstOrThrow())
+        .preco_centavos,
+    ).toBe(9990);
     const off = await post(`/admin/conteudo/planos/${planId}/ativo`, { ativo: '0' });
     expect(off.statusCode).toBe(303);
     expect((await search('madrugada')).some((i) => i.id === planId)).toBe(false);
@@ -242,7 +320,9 @@ describe('areas and modalities', () => {
     expect(empty.body).toContain('Informe o nome da área.');
     const off = await post(`/admin/conteudo/areas/${id}/ativo`, { ativo: '0' });
     expect(off.statusCode).toBe(303);
-    expect((await t.db.selectFrom('areas').select('ativo').where('id', '=', id).executeTakeFirstOrThrow()).ativo).toBe(0);
+    expect((await t.db.selectFrom('areas').select('ativo').where('id', '=', id).executeTakeFirstOrThrow()).ativo).toBe(
+      0,
+    );
     expect((await auditRows('area', id)).map((a) => a.acao)).toEqual(['criar', 'desativar']);
   });
 
@@ -268,32 +348,67 @@ describe('areas and modalities', () => {
 describe('timetable', () => {
   const base = '/admin/conteudo/unidades/3/aulas';
   let classId: number;
-  const modalityId = async (nome: string) => (await t.db.selectFrom('modalidades').select('id').where('nome', '=', nome).executeTakeFirstOrThrow()).id;
+  const modalityId = async (nome: string) =>
+    (await t.db.selectFrom('modalidades').select('id').where('nome', '=', nome).executeTakeFirstOrThrow()).id;
 
   it('adds a class that the public unit page shows', async () => {
-    const res = await post(base, { modalidade_id: await modalityId('Yoga'), dia_semana: '0', inicio: '10:15', fim: '11:05', professor: 'Marina Teste', sala: 'Sala zen' });
+    const res = await post(base, {
+      modalidade_id: await modalityId('Yoga'),
+      dia_semana: '0',
+      inicio: '10:15',
+      fim: '11:05',
+      professor: 'Marina Teste',
+      sala: 'Sala zen',
+    });
     expect(res.statusCode).toBe(303);
-    const row = await t.db.selectFrom('aulas').selectAll().where('professor', '=', 'Marina Teste').executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('aulas')
+      .selectAll()
+      .where('professor', '=', 'Marina Teste')
+      .executeTakeFirstOrThrow();
     classId = row.id;
     expect(row).toMatchObject({ unidade_id: 3, dia_semana: 0, inicio: '10:15', fim: '11:05' });
     const page = await t.app.inject('/Detalhes.php?id=3');
     expect(page.body).toContain('Marina Teste');
     // the class's modality is now offered by the unit
-    expect(await t.db.selectFrom('unidades_modalidades').selectAll().where('unidade_id', '=', 3).where('modalidade_id', '=', await modalityId('Yoga')).execute()).toHaveLength(1);
+    expect(
+      await t.db
+        .selectFrom('unidades_modalidades')
+        .selectAll()
+        .where('unidade_id', '=', 3)
+        .where('modalidade_id', '=', await modalityId('Yoga'))
+        .execute(),
+    ).toHaveLength(1);
   });
 
   it('refuses a class that ends before it starts and one that overlaps in the same room', async () => {
     const yoga = await modalityId('Yoga');
-    const early = await post(base, { modalidade_id: yoga, dia_semana: '0', inicio: '11:00', fim: '10:00', sala: 'Sala zen' });
+    const early = await post(base, {
+      modalidade_id: yoga,
+      dia_semana: '0',
+      inicio: '11:00',
+      fim: '10:00',
+      sala: 'Sala zen',
+    });
     expect(early.statusCode).toBe(422);
     expect(early.body).toContain('A aula precisa terminar depois de começar.');
     expect(early.body).toContain('value="11:00"');
-    const clash = await post(base, { modalidade_id: yoga, dia_semana: 'domingo', inicio: '10:45', fim: '11:30', sala: 'sala ZEN' }, { accept: 'application/json' });
+    const clash = await post(
+      base,
+      { modalidade_id: yoga, dia_semana: 'domingo', inicio: '10:45', fim: '11:30', sala: 'sala ZEN' },
+      { accept: 'application/json' },
+    );
     expect(clash.statusCode).toBe(422);
     expect(clash.json().errors.sala).toMatch(/Conflito de sala: Sala zen já tem Yoga na domingo das 10:15 às 11:05/);
     // same time in another room is fine; touching ends are fine
-    expect((await post(base, { modalidade_id: yoga, dia_semana: '0', inicio: '10:30', fim: '11:00', sala: 'Sala 2' })).statusCode).toBe(303);
-    expect((await post(base, { modalidade_id: yoga, dia_semana: '0', inicio: '11:05', fim: '12:00', sala: 'Sala zen' })).statusCode).toBe(303);
+    expect(
+      (await post(base, { modalidade_id: yoga, dia_semana: '0', inicio: '10:30', fim: '11:00', sala: 'Sala 2' }))
+        .statusCode,
+    ).toBe(303);
+    expect(
+      (await post(base, { modalidade_id: yoga, dia_semana: '0', inicio: '11:05', fim: '12:00', sala: 'Sala zen' }))
+        .statusCode,
+    ).toBe(303);
     const bad = await post(base, { modalidade_id: '99999', dia_semana: 'feriado', inicio: '25:00', fim: '' });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('Escolha a modalidade.');
@@ -303,9 +418,18 @@ describe('timetable', () => {
 
   it('edits and removes a class, with audit rows', async () => {
     const yoga = await modalityId('Yoga');
-    const edit = await post(`${base}/${classId}`, { modalidade_id: yoga, dia_semana: '0', inicio: '09:00', fim: '09:50', professor: 'Marina Teste', sala: 'Sala zen' });
+    const edit = await post(`${base}/${classId}`, {
+      modalidade_id: yoga,
+      dia_semana: '0',
+      inicio: '09:00',
+      fim: '09:50',
+      professor: 'Marina Teste',
+      sala: 'Sala zen',
+    });
     expect(edit.statusCode).toBe(303);
-    expect((await t.db.selectFrom('aulas').select('inicio').where('id', '=', classId).executeTakeFirstOrThrow()).inicio).toBe('09:00');
+    expect(
+      (await t.db.selectFrom('aulas').select('inicio').where('id', '=', classId).executeTakeFirstOrThrow()).inicio,
+    ).toBe('09:00');
     const rm = await post(`${base}/${classId}/remover`, {});
     expect(rm.statusCode).toBe(303);
     expect(await t.db.selectFrom('aulas').select('id').where('id', '=', classId).executeTakeFirst()).toBeUndefined();
@@ -316,10 +440,24 @@ describe('timetable', () => {
   });
 
   it("copies another unit's week, replacing this one", async () => {
-    const source = await t.db.selectFrom('aulas').select(['dia_semana', 'inicio', 'fim', 'modalidade_id', 'professor', 'sala']).where('unidade_id', '=', 1).orderBy('dia_semana').orderBy('inicio').orderBy('id').execute();
+    const source = await t.db
+      .selectFrom('aulas')
+      .select(['dia_semana', 'inicio', 'fim', 'modalidade_id', 'professor', 'sala'])
+      .where('unidade_id', '=', 1)
+      .orderBy('dia_semana')
+      .orderBy('inicio')
+      .orderBy('id')
+      .execute();
     const res = await post(`${base}/copiar`, { origem_id: '1' });
     expect(res.statusCode).toBe(303);
-    const copied = await t.db.selectFrom('aulas').select(['dia_semana', 'inicio', 'fim', 'modalidade_id', 'professor', 'sala']).where('unidade_id', '=', 3).orderBy('dia_semana').orderBy('inicio').orderBy('id').execute();
+    const copied = await t.db
+      .selectFrom('aulas')
+      .select(['dia_semana', 'inicio', 'fim', 'modalidade_id', 'professor', 'sala'])
+      .where('unidade_id', '=', 3)
+      .orderBy('dia_semana')
+      .orderBy('inicio')
+      .orderBy('id')
+      .execute();
     expect(copied).toEqual(source);
     const audit = (await auditRows('grade', 3)).at(-1)!;
     expect(audit.acao).toBe('copiar_grade');
@@ -330,10 +468,21 @@ describe('timetable', () => {
 
 describe('survey questions', () => {
   it('creates an option question; an unanswered one is deleted', async () => {
-    const res = await post('/admin/conteudo/perguntas/nova', { texto: 'Como está a música da unidade?', tipo: 'opcoes', opcoes: 'Ótima\nBoa\nRuim', ordem: '9', obrigatoria: '1' });
+    const res = await post('/admin/conteudo/perguntas/nova', {
+      texto: 'Como está a música da unidade?',
+      tipo: 'opcoes',
+      opcoes: 'Ótima\nBoa\nRuim',
+      ordem: '9',
+      obrigatoria: '1',
+    });
     expect(res.statusCode).toBe(303);
     const id = idFrom(res.headers.location);
-    const options = await t.db.selectFrom('perguntas_opcoes').select(['texto', 'valor']).where('pergunta_id', '=', id).orderBy('ordem').execute();
+    const options = await t.db
+      .selectFrom('perguntas_opcoes')
+      .select(['texto', 'valor'])
+      .where('pergunta_id', '=', id)
+      .orderBy('ordem')
+      .execute();
     expect(options).toEqual([
       { texto: 'Ótima', valor: 3 },
       { texto: 'Boa', valor: 2 },
@@ -357,22 +506,45 @@ describe('survey questions', () => {
   });
 
   it('never deletes a question that has answers: it is deactivated and the answers keep their meaning', async () => {
-    const q = await t.db.selectFrom('perguntas').select(['id']).where('tipo', '=', 'opcoes').orderBy('ordem').executeTakeFirstOrThrow();
-    const opt = await t.db.selectFrom('perguntas_opcoes').select('id').where('pergunta_id', '=', q.id).executeTakeFirstOrThrow();
+    const q = await t.db
+      .selectFrom('perguntas')
+      .select(['id'])
+      .where('tipo', '=', 'opcoes')
+      .orderBy('ordem')
+      .executeTakeFirstOrThrow();
+    const opt = await t.db
+      .selectFrom('perguntas_opcoes')
+      .select('id')
+      .where('pergunta_id', '=', q.id)
+      .executeTakeFirstOrThrow();
     const { id: respostaId } = await t.db
       .insertInto('respostas_nps')
-      .values({ unidade_id: 1, nome_cliente: null, contato_cliente: null, comentario: null, nota_nps: null, envio_id: null, criado_em: new Date().toISOString() })
+      .values({
+        unidade_id: 1,
+        nome_cliente: null,
+        contato_cliente: null,
+        comentario: null,
+        nota_nps: null,
+        envio_id: null,
+        criado_em: new Date().toISOString(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await t.db.insertInto('respostas_itens').values({ resposta_id: respostaId, pergunta_id: q.id, opcao_id: opt.id, texto: null }).execute();
+    await t.db
+      .insertInto('respostas_itens')
+      .values({ resposta_id: respostaId, pergunta_id: q.id, opcao_id: opt.id, texto: null })
+      .execute();
 
     const page = await get(`/admin/conteudo/perguntas/${q.id}`);
     expect(page.body).toContain('não pode ser excluída, só desativada');
     const del = await post(`/admin/conteudo/perguntas/${q.id}/excluir`, {});
     expect(del.statusCode).toBe(303);
     expect(del.headers.location).toBe(`/admin/conteudo/perguntas/${q.id}?ok=desativada`);
-    expect(await t.db.selectFrom('perguntas').select(['id', 'ativo']).where('id', '=', q.id).executeTakeFirst()).toEqual({ id: q.id, ativo: 0 });
-    const texto = (await t.db.selectFrom('perguntas').select('texto').where('id', '=', q.id).executeTakeFirstOrThrow()).texto;
+    expect(
+      await t.db.selectFrom('perguntas').select(['id', 'ativo']).where('id', '=', q.id).executeTakeFirst(),
+    ).toEqual({ id: q.id, ativo: 0 });
+    const texto = (await t.db.selectFrom('perguntas').select('texto').where('id', '=', q.id).executeTakeFirstOrThrow())
+      .texto;
     // the public survey stops asking it (the survey form may keep its questions for a
     // moment: the clock is moved past any such cache instead of sleeping)
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -385,11 +557,17 @@ describe('survey questions', () => {
     // the answered option cannot be deleted either
     const delOpt = await post(`/admin/conteudo/perguntas/${q.id}/opcoes/${opt.id}/excluir`, {});
     expect(delOpt.statusCode).toBe(303);
-    expect(await t.db.selectFrom('perguntas_opcoes').select('ativo').where('id', '=', opt.id).executeTakeFirst()).toEqual({ ativo: 0 });
-    expect(await t.db.selectFrom('respostas_itens').select('opcao_id').where('resposta_id', '=', respostaId).execute()).toEqual([{ opcao_id: opt.id }]);
+    expect(
+      await t.db.selectFrom('perguntas_opcoes').select('ativo').where('id', '=', opt.id).executeTakeFirst(),
+    ).toEqual({ ativo: 0 });
+    expect(
+      await t.db.selectFrom('respostas_itens').select('opcao_id').where('resposta_id', '=', respostaId).execute(),
+    ).toEqual([{ opcao_id: opt.id }]);
     // reactivation works
     expect((await post(`/admin/conteudo/perguntas/${q.id}/ativo`, { ativo: '1' })).statusCode).toBe(303);
-    expect((await t.db.selectFrom('perguntas').select('ativo').where('id', '=', q.id).executeTakeFirstOrThrow()).ativo).toBe(1);
+    expect(
+      (await t.db.selectFrom('perguntas').select('ativo').where('id', '=', q.id).executeTakeFirstOrThrow()).ativo,
+    ).toBe(1);
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(Date.now() + 120_000);
@@ -403,7 +581,13 @@ describe('survey questions', () => {
     const q = await t.db.selectFrom('perguntas').select(['id']).where('tipo', '=', 'texto').executeTakeFirstOrThrow();
     const res = await post(`/admin/conteudo/perguntas/${q.id}`, { texto: 'Algo precisa de conserto?', ordem: '7' });
     expect(res.statusCode).toBe(303);
-    expect(await t.db.selectFrom('perguntas').select(['texto', 'ordem', 'obrigatoria']).where('id', '=', q.id).executeTakeFirst()).toEqual({
+    expect(
+      await t.db
+        .selectFrom('perguntas')
+        .select(['texto', 'ordem', 'obrigatoria'])
+        .where('id', '=', q.id)
+        .executeTakeFirst(),
+    ).toEqual({
       texto: 'Algo precisa de conserto?',
       ordem: 7,
       obrigatoria: 0,
@@ -418,7 +602,13 @@ describe('audit log page', () => {
     expect(res.body).toContain('Ana Admin');
     expect(res.body).toContain('desativar · plano');
     expect(res.body).not.toContain('· unidade');
-    const json = await t.app.inject({ url: '/admin/auditoria?entidade=unidade&pagina=99', headers: { cookie, accept: 'application/json' } });
-    expect(json.json()).toMatchObject({ pagina: 1, itens: expect.arrayContaining([expect.objectContaining({ entidade: 'unidade', usuario_nome: 'Ana Admin' })]) });
+    const json = await t.app.inject({
+      url: '/admin/auditoria?entidade=unidade&pagina=99',
+      headers: { cookie, accept: 'application/json' },
+    });
+    expect(json.json()).toMatchObject({
+      pagina: 1,
+      itens: expect.arrayContaining([expect.objectContaining({ entidade: 'unidade', usuario_nome: 'Ana Admin' })]),
+    });
   });
 });

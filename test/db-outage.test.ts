@@ -38,7 +38,11 @@ it('answers a form POST with a pt-BR 503 page, and JSON clients with 503 {error,
     app.inject({
       method: 'POST',
       url: '/pages/Franquia/index.php',
-      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded', ...(accept ? { accept } : {}) },
+      headers: {
+        cookie: page.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(accept ? { accept } : {}),
+      },
       payload: form({ csrf_token: page.token, nome_completo: 'Maria', aceita_contato: 'sim' }),
     });
   const started = Date.now();
@@ -50,7 +54,10 @@ it('answers a form POST with a pt-BR 503 page, and JSON clients with 503 {error,
   expect(html.body).toContain('nada foi gravado');
   const json = await post('application/json');
   expect(json.statusCode).toBe(503);
-  expect(json.json()).toEqual({ error: 'Serviço temporariamente indisponível', message: expect.stringContaining('nada foi gravado') });
+  expect(json.json()).toEqual({
+    error: 'Serviço temporariamente indisponível',
+    message: expect.stringContaining('nada foi gravado'),
+  });
 });
 
 it('answers pages that need the database with 503, and the 404 page still works', async () => {

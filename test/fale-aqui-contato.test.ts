@@ -13,7 +13,12 @@ let ip = 0;
 
 beforeAll(async () => {
   t = await createTestApp();
-  unit = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  unit = await t.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
 });
 afterAll(async () => t?.close());
 
@@ -31,7 +36,15 @@ async function send(fields: Record<string, string>, accept?: string) {
   });
 }
 
-const count = async () => Number((await t.db.selectFrom('fale_aqui').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const count = async () =>
+  Number(
+    (
+      await t.db
+        .selectFrom('fale_aqui')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const last = () => t.db.selectFrom('fale_aqui').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
 
 describe('free-message contact', () => {
@@ -71,10 +84,21 @@ describe('free-message contact', () => {
 
   it('requires the agreement with a contact, and checks e-mail and phone: pt-BR messages, values kept, nothing stored', async () => {
     const before = await count();
-    const noAgreement = await send({ unidade_id: String(unit.id), mensagem: 'Oi', contato_telefone: '11987654321' }, 'application/json');
+    const noAgreement = await send(
+      { unidade_id: String(unit.id), mensagem: 'Oi', contato_telefone: '11987654321' },
+      'application/json',
+    );
     expect(noAgreement.statusCode).toBe(422);
-    expect(noAgreement.json().errors).toEqual({ aceite_contato: 'Para deixar um contato, marque que aceita ser contatado pela equipe.' });
-    const bad = await send({ unidade_id: String(unit.id), mensagem: 'Oi', contato_email: 'bia@', contato_telefone: '123', aceite_contato: 'sim' });
+    expect(noAgreement.json().errors).toEqual({
+      aceite_contato: 'Para deixar um contato, marque que aceita ser contatado pela equipe.',
+    });
+    const bad = await send({
+      unidade_id: String(unit.id),
+      mensagem: 'Oi',
+      contato_email: 'bia@',
+      contato_telefone: '123',
+      aceite_contato: 'sim',
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('Informe um e-mail válido');
     expect(bad.body).toContain('Informe um telefone brasileiro com DDD');

@@ -17,7 +17,14 @@ afterAll(async () => t?.close());
 it('stores the message and queues no notification when NOTIFICATION_EMAIL is not set', async () => {
   const { token, cookie } = await fetchForm(t.app, FORM, '_token');
   const fd = new FormData();
-  for (const [k, v] of Object.entries({ _token: token, nome_completo: 'Fabio', unidade_id: '', unidade: 'Centro', mensagem: 'Sem e-mail' })) fd.append(k, v);
+  for (const [k, v] of Object.entries({
+    _token: token,
+    nome_completo: 'Fabio',
+    unidade_id: '',
+    unidade: 'Centro',
+    mensagem: 'Sem e-mail',
+  }))
+    fd.append(k, v);
   const body = new Response(fd);
   const res = await t.app.inject({
     method: 'POST',

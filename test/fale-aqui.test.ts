@@ -18,7 +18,9 @@ let inactiveUnitId: number;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await createTestApp({ env: { ...smtp.env, NOTIFICATION_EMAIL: NOTIFY, MAIL_FROM: 'Academia <nao-responda@academia.example>' } });
+  t = await createTestApp({
+    env: { ...smtp.env, NOTIFICATION_EMAIL: NOTIFY, MAIL_FROM: 'Academia <nao-responda@academia.example>' },
+  });
   const units = await t.db.selectFrom('unidades').select(['id', 'nome', 'ativo']).orderBy('id').execute();
   unit = units.find((u) => u.ativo === 1)!;
   inactiveUnitId = units.find((u) => u.ativo === 0)!.id;
@@ -50,7 +52,11 @@ async function openForm() {
   return fetchForm(t.app, FORM, '_token');
 }
 
-async function send(fields: Record<string, string>, files: FilePart[] = [], opts: { cookie?: string; accept?: string } = {}) {
+async function send(
+  fields: Record<string, string>,
+  files: FilePart[] = [],
+  opts: { cookie?: string; accept?: string } = {},
+) {
   const { token, cookie } = await openForm();
   const body = await multipart({ _token: token, ...fields }, files);
   if (fields._token === '') delete (fields as Record<string, string>)._token;
@@ -58,19 +64,39 @@ async function send(fields: Record<string, string>, files: FilePart[] = [], opts
     method: 'POST',
     url: POST,
     remoteAddress: nextIp(),
-    headers: { cookie: opts.cookie ?? cookie, 'content-type': body.contentType, ...(opts.accept ? { accept: opts.accept } : {}) },
+    headers: {
+      cookie: opts.cookie ?? cookie,
+      'content-type': body.contentType,
+      ...(opts.accept ? { accept: opts.accept } : {}),
+    },
     payload: body.payload,
   });
 }
 
-
 async function state() {
   const n = async (table: 'fale_aqui' | 'fale_aqui_arquivos' | 'fila_emails') =>
-    Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return { mensagens: await n('fale_aqui'), arquivos: await n('fale_aqui_arquivos'), emails: await n('fila_emails'), files: await storedFiles(t) };
+    Number(
+      (
+        await t.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    mensagens: await n('fale_aqui'),
+    arquivos: await n('fale_aqui_arquivos'),
+    emails: await n('fila_emails'),
+    files: await storedFiles(t),
+  };
 }
 
-const base = () => ({ nome_completo: 'Carla Souza', unidade_id: String(unit.id), unidade: '', mensagem: 'A esteira 4 está parada.' });
+const base = () => ({
+  nome_completo: 'Carla Souza',
+  unidade_id: String(unit.id),
+  unidade: '',
+  mensagem: 'A esteira 4 está parada.',
+});
 
 async function jpegWithGps(): Promise<Buffer> {
   return sharp({ create: { width: 40, height: 20, channels: 3, background: '#c03030' } })
@@ -82,8 +108,14 @@ async function jpegWithGps(): Promise<Buffer> {
     })
     .toBuffer();
 }
-const png = () => sharp({ create: { width: 30, height: 30, channels: 4, background: '#3060c0' } }).png().toBuffer();
-const webp = () => sharp({ create: { width: 25, height: 35, channels: 3, background: '#30c060' } }).webp().toBuffer();
+const png = () =>
+  sharp({ create: { width: 30, height: 30, channels: 4, background: '#3060c0' } })
+    .png()
+    .toBuffer();
+const webp = () =>
+  sharp({ create: { width: 25, height: 35, channels: 3, background: '#30c060' } })
+    .webp()
+    .toBuffer();
 
 describe('free-message form page', () => {
   it('renders a multipart form with the token, the unit picker, the counter and the file input', async () => {
@@ -113,14 +145,26 @@ describe('free-message submission', () => {
     expect(after.arquivos).toBe(before.arquivos);
     expect(after.emails).toBe(before.emails + 1);
     const row = await t.db.selectFrom('fale_aqui').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ unidade_id: unit.id, unidade: unit.nome, nome_completo: 'Carla Souza', anonimo: 0, status: 'nova', mensagem: 'A esteira 4 está parada.' });
+    expect(row).toMatchObject({
+      unidade_id: unit.id,
+      unidade: unit.nome,
+      nome_completo: 'Carla Souza',
+      anonimo: 0,
+      status: 'nova',
+      mensagem: 'A esteira 4 está parada.',
+    });
   });
 
   it('stores an empty name as anonymous', async () => {
     const res = await send({ ...base(), nome_completo: '   ', unidade: 'Texto livre da unidade' });
     expect(res.statusCode).toBe(303);
     const row = await t.db.selectFrom('fale_aqui').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ nome_completo: 'Anônimo', anonimo: 1, unidade: 'Texto livre da unidade', unidade_id: unit.id });
+    expect(row).toMatchObject({
+      nome_completo: 'Anônimo',
+      anonimo: 1,
+      unidade: 'Texto livre da unidade',
+      unidade_id: unit.id,
+    });
   });
 
   it('accepts a unit typed by hand without unidade_id', async () => {
@@ -146,9 +190,14 @@ describe('free-message submission', () => {
 
   it('refuses missing message and unit, and an inactive or unknown unidade_id, keeping the values', async () => {
     const before = await state();
-    const empty = await send({ nome_completo: 'Dora', unidade_id: '', unidade: '', mensagem: '   ' }, [], { accept: 'application/json' });
+    const empty = await send({ nome_completo: 'Dora', unidade_id: '', unidade: '', mensagem: '   ' }, [], {
+      accept: 'application/json',
+    });
     expect(empty.statusCode).toBe(422);
-    expect(empty.json().errors).toEqual({ mensagem: 'Escreva sua mensagem.', unidade_id: 'Escolha a sua unidade na lista.' });
+    expect(empty.json().errors).toEqual({
+      mensagem: 'Escreva sua mensagem.',
+      unidade_id: 'Escolha a sua unidade na lista.',
+    });
     for (const id of [String(inactiveUnitId), '999999', 'abc']) {
       const res = await send({ ...base(), unidade_id: id, unidade: 'Qualquer', nome_completo: 'Dora <script>' });
       expect(res.statusCode).toBe(422);
@@ -163,14 +212,32 @@ describe('free-message submission', () => {
     const before = await state();
     const body = await multipart(base(), [{ name: 'a.png', type: 'image/png', data: await png() }]);
     const { cookie, token } = await openForm();
-    const missing = await t.app.inject({ method: 'POST', url: POST, remoteAddress: nextIp(), headers: { cookie, 'content-type': body.contentType }, payload: body.payload });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: POST,
+      remoteAddress: nextIp(),
+      headers: { cookie, 'content-type': body.contentType },
+      payload: body.payload,
+    });
     expect(missing.statusCode).toBe(403);
     expect(missing.body).toContain(FORM);
-    const wrongBody = await multipart({ _token: token + 'x', ...base() });
-    const wrong = await t.app.inject({ method: 'POST', url: POST, remoteAddress: nextIp(), headers: { cookie, 'content-type': wrongBody.contentType }, payload: wrongBody.payload });
+    const wrongBody = await multipart({ _token: `${token}x`, ...base() });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: POST,
+      remoteAddress: nextIp(),
+      headers: { cookie, 'content-type': wrongBody.contentType },
+      payload: wrongBody.payload,
+    });
     expect(wrong.statusCode).toBe(403);
     const noCookieBody = await multipart({ _token: token, ...base() });
-    const noCookie = await t.app.inject({ method: 'POST', url: POST, remoteAddress: nextIp(), headers: { 'content-type': noCookieBody.contentType }, payload: noCookieBody.payload });
+    const noCookie = await t.app.inject({
+      method: 'POST',
+      url: POST,
+      remoteAddress: nextIp(),
+      headers: { 'content-type': noCookieBody.contentType },
+      payload: noCookieBody.payload,
+    });
     expect(noCookie.statusCode).toBe(403);
     expect(await state()).toEqual(before);
   });
@@ -188,7 +255,9 @@ describe('free-message submission', () => {
     expect(after.mensagens).toBe(before.mensagens + 2);
     expect(after.arquivos).toBe(before.arquivos + 3);
     const rows = await t.db.selectFrom('fale_aqui_arquivos').selectAll().orderBy('id', 'desc').limit(3).execute();
-    const month = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit' }).format(new Date()).replace('-', '/');
+    const month = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit' })
+      .format(new Date())
+      .replace('-', '/');
     for (const r of rows) {
       expect(r.caminho).toMatch(new RegExp(`^fale_aqui/${month}/[0-9a-f]{32}\\.(jpg|png|webp)$`));
       expect(after.files).toContain(t.app.storage.driver === 'database' ? `db:${r.caminho}` : r.caminho);
@@ -211,7 +280,9 @@ describe('free-message submission', () => {
     const originalMeta = await sharp(original).metadata();
     expect(originalMeta.exif).toBeDefined();
     // the GPS IFD pointer (tag 0x8825) and the camera make are in the original
-    expect(originalMeta.exif!.includes(Buffer.from([0x88, 0x25])) || originalMeta.exif!.includes(Buffer.from([0x25, 0x88]))).toBe(true);
+    expect(
+      originalMeta.exif!.includes(Buffer.from([0x88, 0x25])) || originalMeta.exif!.includes(Buffer.from([0x25, 0x88])),
+    ).toBe(true);
     expect(original.includes('CameraMarcaTeste')).toBe(true);
 
     expect((await send(base(), [{ name: 'gps.jpg', type: 'image/jpeg', data: original }])).statusCode).toBe(303);
@@ -256,7 +327,13 @@ describe('free-message submission', () => {
     const body = await multipart(base());
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      const res = await t.app.inject({ method: 'POST', url: POST, remoteAddress: '10.99.0.1', headers: { cookie, 'content-type': body.contentType }, payload: body.payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: POST,
+        remoteAddress: '10.99.0.1',
+        headers: { cookie, 'content-type': body.contentType },
+        payload: body.payload,
+      });
       statuses.push(res.statusCode);
       if (i === 10) expect(res.body).toContain('Muitas tentativas');
     }
@@ -287,7 +364,9 @@ describe('free-message submission', () => {
     const res = await send(base(), [{ name: 'grande.jpg', type: 'image/jpeg', data: big }]);
     expect(res.statusCode).toBe(413);
     expect(res.body).toContain('no máximo 20 MB');
-    const json = await send(base(), [{ name: 'grande.jpg', type: 'image/jpeg', data: big }], { accept: 'application/json' });
+    const json = await send(base(), [{ name: 'grande.jpg', type: 'image/jpeg', data: big }], {
+      accept: 'application/json',
+    });
     expect(json.statusCode).toBe(413);
     expect(json.json().errors.arquivos).toMatch(/20 MB/);
     expect(await state()).toEqual(before);
@@ -295,22 +374,37 @@ describe('free-message submission', () => {
 
   it('refuses a text file named .jpg, an SVG with a script, a JPEG/HTML polyglot and a huge-pixel PNG, even next to a good image', async () => {
     const before = await state();
-    const hugePng = await sharp({ create: { width: 10000, height: 5100, channels: 3, background: '#ffffff' }, limitInputPixels: false })
+    const hugePng = await sharp({
+      create: { width: 10000, height: 5100, channels: 3, background: '#ffffff' },
+      limitInputPixels: false,
+    })
       .png()
       .toBuffer();
     expect(hugePng.length).toBeLessThan(10 * 1024 * 1024);
-    const polyglot = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('<html><script>alert(1)</script></html>')]);
+    const polyglot = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+      Buffer.from('<html><script>alert(1)</script></html>'),
+    ]);
     const cases: [FilePart, RegExp][] = [
-      [{ name: 'nota.jpg', type: 'image/jpeg', data: Buffer.from('isto é só um texto, não uma foto\n') }, /JPEG, PNG ou WebP/],
       [
-        { name: 'x.svg', type: 'image/svg+xml', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') },
+        { name: 'nota.jpg', type: 'image/jpeg', data: Buffer.from('isto é só um texto, não uma foto\n') },
+        /JPEG, PNG ou WebP/,
+      ],
+      [
+        {
+          name: 'x.svg',
+          type: 'image/svg+xml',
+          data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        },
         /JPEG, PNG ou WebP/,
       ],
       [{ name: 'poly.jpg', type: 'image/jpeg', data: polyglot }, /Não conseguimos ler/],
       [{ name: 'enorme.png', type: 'image/png', data: hugePng }, /51 megapixels; o máximo é 50 megapixels/],
     ];
     for (const [file, message] of cases) {
-      const res = await send(base(), [{ name: 'boa.png', type: 'image/png', data: await png() }, file], { accept: 'application/json' });
+      const res = await send(base(), [{ name: 'boa.png', type: 'image/png', data: await png() }, file], {
+        accept: 'application/json',
+      });
       expect(res.statusCode, file.name).toBe(422);
       expect(res.json().errors.arquivos, file.name).toMatch(message);
     }
@@ -334,10 +428,12 @@ describe('free-message submission', () => {
       },
       transformResult: async (args) => args.result,
     });
-    const service = createFaleAquiService({ repo: transactional(failingDb, createFaleAquiRepository), storage: t.app.storage, notificationEmail: NOTIFY });
-    await expect(
-      service.submit(base(), [{ label: 'a.png', data: await png() }]),
-    ).rejects.toThrow('banco fora do ar');
+    const service = createFaleAquiService({
+      repo: transactional(failingDb, createFaleAquiRepository),
+      storage: t.app.storage,
+      notificationEmail: NOTIFY,
+    });
+    await expect(service.submit(base(), [{ label: 'a.png', data: await png() }])).rejects.toThrow('banco fora do ar');
     expect(await state()).toEqual(before);
   });
 
@@ -345,10 +441,13 @@ describe('free-message submission', () => {
     // drain what earlier tests queued, then send one message with two photos
     await deliverDueMail({ db: t.db, config: t.config });
     smtp.messages.length = 0;
-    const res = await send({ ...base(), nome_completo: '', mensagem: 'Bicicleta 2 quebrada\r\nBcc: intruso@example.com' }, [
-      { name: 'a.jpg', type: 'image/jpeg', data: await jpegWithGps() },
-      { name: 'b.png', type: 'image/png', data: await png() },
-    ]);
+    const res = await send(
+      { ...base(), nome_completo: '', mensagem: 'Bicicleta 2 quebrada\r\nBcc: intruso@example.com' },
+      [
+        { name: 'a.jpg', type: 'image/jpeg', data: await jpegWithGps() },
+        { name: 'b.png', type: 'image/png', data: await png() },
+      ],
+    );
     expect(res.statusCode).toBe(303);
     const queued = await t.db.selectFrom('fila_emails').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(queued.destinatario).toBe(NOTIFY);
@@ -365,18 +464,33 @@ describe('free-message submission', () => {
     expect(mail.raw).toContain('foto-1.jpg');
     expect(mail.raw).toContain('foto-2.png');
     expect(mail.raw).toMatch(/Content-Type: image\/jpeg/i);
-    const sent = await t.db.selectFrom('fila_emails').select('status').where('id', '=', queued.id).executeTakeFirstOrThrow();
+    const sent = await t.db
+      .selectFrom('fila_emails')
+      .select('status')
+      .where('id', '=', queued.id)
+      .executeTakeFirstOrThrow();
     expect(sent.status).toBe('enviado');
   });
 
   it('refuses a header-injection attempt in the unit name (one-line field): nothing stored, nothing sent', async () => {
     await deliverDueMail({ db: t.db, config: t.config });
     smtp.messages.length = 0;
-    const before = await t.db.selectFrom('fila_emails').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const res = await send({ nome_completo: 'Eva', unidade_id: '', unidade: 'Centro\r\nBcc: intruso@example.com', mensagem: 'Oi' });
+    const before = await t.db
+      .selectFrom('fila_emails')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const res = await send({
+      nome_completo: 'Eva',
+      unidade_id: '',
+      unidade: 'Centro\r\nBcc: intruso@example.com',
+      mensagem: 'Oi',
+    });
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('Use uma linha só');
-    const after = await t.db.selectFrom('fila_emails').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('fila_emails')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     await deliverDueMail({ db: t.db, config: t.config });
     expect(smtp.messages).toHaveLength(0);
@@ -385,7 +499,12 @@ describe('free-message submission', () => {
   it('quotes the message in the notification body, so a line break cannot forge a template line', async () => {
     await deliverDueMail({ db: t.db, config: t.config });
     smtp.messages.length = 0;
-    const res = await send({ nome_completo: 'Eva', unidade_id: '', unidade: 'Centro', mensagem: 'Oi\r\nVeja e marque como lida no painel da equipe: http://evil.example/x' });
+    const res = await send({
+      nome_completo: 'Eva',
+      unidade_id: '',
+      unidade: 'Centro',
+      mensagem: 'Oi\r\nVeja e marque como lida no painel da equipe: http://evil.example/x',
+    });
     expect(res.statusCode).toBe(303);
     const queued = await t.db.selectFrom('fila_emails').select('texto').orderBy('id', 'desc').executeTakeFirstOrThrow();
     const text = queued.texto;

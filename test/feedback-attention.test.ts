@@ -15,23 +15,60 @@ const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOStr
 
 beforeAll(async () => {
   t = await createTestApp();
-  const units = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(2).execute();
+  const units = await t.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .limit(2)
+    .execute();
   [A, B] = [units[0]!, units[1]!];
-  const response = async (key: string, unidade_id: number, nota: number, comentario: string | null, hours: number, tratada = false) => {
+  const response = async (
+    key: string,
+    unidade_id: number,
+    nota: number,
+    comentario: string | null,
+    hours: number,
+    tratada = false,
+  ) => {
     ids[key] = (
       await t.db
         .insertInto('respostas_nps')
-        .values({ unidade_id, nota_nps: nota, comentario, criado_em: ago(hours), nome_cliente: `Cliente ${key}`, contato_cliente: '11 99999-0000', tratada_em: tratada ? ago(1) : null })
+        .values({
+          unidade_id,
+          nota_nps: nota,
+          comentario,
+          criado_em: ago(hours),
+          nome_cliente: `Cliente ${key}`,
+          contato_cliente: '11 99999-0000',
+          tratada_em: tratada ? ago(1) : null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
   };
-  const message = async (key: string, unidade_id: number, unidade: string, hours: number, status = 'nova', replied = false) => {
+  const message = async (
+    key: string,
+    unidade_id: number,
+    unidade: string,
+    hours: number,
+    status = 'nova',
+    replied = false,
+  ) => {
     const at = ago(hours);
     ids[key] = (
       await t.db
         .insertInto('fale_aqui')
-        .values({ unidade_id, unidade, nome_completo: `Pessoa ${key}`, mensagem: `Mensagem ${key}`, status, criado_em: at, atualizado_em: at, primeira_resposta_em: replied ? ago(1) : null })
+        .values({
+          unidade_id,
+          unidade,
+          nome_completo: `Pessoa ${key}`,
+          mensagem: `Mensagem ${key}`,
+          status,
+          criado_em: at,
+          atualizado_em: at,
+          primeira_resposta_em: replied ? ago(1) : null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
@@ -57,13 +94,19 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const queueOf = (html: string) => [...html.matchAll(/data-atencao="(detrator|mensagem)-(\d+)"/g)].map((m) => `${m[1]}-${m[2]}`);
+const queueOf = (html: string) =>
+  [...html.matchAll(/data-atencao="(detrator|mensagem)-(\d+)"/g)].map((m) => `${m[1]}-${m[2]}`);
 
 describe('attention queue on the staff home', () => {
   it("a manager sees only their unit's detractors with a comment and messages unanswered for 48 h, oldest first", async () => {
     const res = await t.app.inject({ url: '/admin', headers: { cookie: managerA } });
     expect(res.statusCode).toBe(200);
-    expect(queueOf(res.body)).toEqual([`detrator-${ids.detA_old}`, `mensagem-${ids.msgA_read}`, `mensagem-${ids.msgA_old}`, `detrator-${ids.detA_new}`]);
+    expect(queueOf(res.body)).toEqual([
+      `detrator-${ids.detA_old}`,
+      `mensagem-${ids.msgA_read}`,
+      `mensagem-${ids.msgA_old}`,
+      `detrator-${ids.detA_new}`,
+    ]);
     expect(res.body).not.toContain('Segredo da unidade B');
     expect(res.body).toContain('Mensagem sem resposta há 3 dias');
   });
@@ -80,16 +123,28 @@ describe('attention queue on the staff home', () => {
     const page = await fetchForm(t.app, `/admin/pesquisa/resposta/${ids.detA_old}`, 'csrf_token', managerA);
     expect(page.res.body).toContain('Marcar como tratada');
     const post = (url: string, p: { cookie: string; token: string }) =>
-      t.app.inject({ method: 'POST', url, headers: { cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf_token: p.token }) });
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form({ csrf_token: p.token }),
+      });
     expect((await post(`/admin/pesquisa/resposta/${ids.detB}/tratada`, page)).statusCode).toBe(403);
     const ok = await post(`/admin/pesquisa/resposta/${ids.detA_old}/tratada`, page);
     expect(ok.statusCode).toBe(303);
-    const row = await t.db.selectFrom('respostas_nps').select(['tratada_em', 'tratada_por']).where('id', '=', ids.detA_old!).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('respostas_nps')
+      .select(['tratada_em', 'tratada_por'])
+      .where('id', '=', ids.detA_old!)
+      .executeTakeFirstOrThrow();
     expect(row.tratada_em).not.toBeNull();
     expect(row.tratada_por).not.toBeNull();
     const res = await t.app.inject({ url: '/admin', headers: { cookie: managerA } });
     expect(queueOf(res.body)).not.toContain(`detrator-${ids.detA_old}`);
-    const detail = await t.app.inject({ url: `/admin/pesquisa/resposta/${ids.detA_old}`, headers: { cookie: managerA } });
+    const detail = await t.app.inject({
+      url: `/admin/pesquisa/resposta/${ids.detA_old}`,
+      headers: { cookie: managerA },
+    });
     expect(detail.body).toContain('Tratada em');
   });
 

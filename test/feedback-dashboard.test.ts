@@ -16,9 +16,16 @@ const month = (offset: number) => {
 
 beforeAll(async () => {
   t = await createTestApp();
-  units = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(3).execute();
+  units = await t.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .limit(3)
+    .execute();
   const add = async (unidade_id: number, notes: number[], at: string) => {
-    for (const nota_nps of notes) await t.db.insertInto('respostas_nps').values({ unidade_id, nota_nps, criado_em: at }).execute();
+    for (const nota_nps of notes)
+      await t.db.insertInto('respostas_nps').values({ unidade_id, nota_nps, criado_em: at }).execute();
   };
   // This month: unit 0 → 10, 9, 8, 3: NPS 25; unit 1 → 10: NPS 100; unit 2 → 2, 9: NPS 0.
   await add(units[0]!.id, [10, 9, 8, 3], month(0).iso);

@@ -41,11 +41,30 @@ beforeAll(async () => {
   second = await buildApp(t.config, { db: secondHandle, logger: false });
   await second.ready();
 
-  const units = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(2).execute();
+  const units = await t.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .limit(2)
+    .execute();
   [A, B] = [units[0]!, units[1]!];
   // A closed unit with nothing that week: the admin's digest (every unit) leaves it out.
   const at = '2026-01-01T00:00:00.000Z';
-  await t.db.insertInto('unidades').values({ nome: 'Unidade Fechada Resumo', slug: 'unidade-fechada-resumo', cidade: 'Campinas', uf: 'SP', bairro: 'Centro', endereco: 'Rua A, 1', ativo: 0, criado_em: at, atualizado_em: at }).execute();
+  await t.db
+    .insertInto('unidades')
+    .values({
+      nome: 'Unidade Fechada Resumo',
+      slug: 'unidade-fechada-resumo',
+      cidade: 'Campinas',
+      uf: 'SP',
+      bairro: 'Centro',
+      endereco: 'Rua A, 1',
+      ativo: 0,
+      criado_em: at,
+      atualizado_em: at,
+    })
+    .execute();
   accounts.admin = await createStaffUser(t.db, { papel: 'admin', nome: 'Ana Admin' });
   accounts.managerA = await createStaffUser(t.db, { papel: 'gerente', nome: 'Gabi Gerente', unidadeIds: [A.id] });
   accounts.optedOut = await createStaffUser(t.db, { papel: 'gerente', nome: 'Otto Sem Resumo', unidadeIds: [A.id] });
@@ -54,18 +73,35 @@ beforeAll(async () => {
 
   // Week of 16–22/11 at unit A: notes 10, 9, 8, 3 → (2 − 1) / 4 = NPS 25.
   for (const nota of [10, 9, 8, 3]) {
-    await t.db.insertInto('respostas_nps').values({ unidade_id: A.id, nota_nps: nota, criado_em: '2026-11-18T15:00:00.000Z' }).execute();
+    await t.db
+      .insertInto('respostas_nps')
+      .values({ unidade_id: A.id, nota_nps: nota, criado_em: '2026-11-18T15:00:00.000Z' })
+      .execute();
   }
   // Earlier in the 12 weeks: two detractors → 12 weeks: (2 − 3) / 6 = NPS −16,7.
   for (const nota of [0, 5]) {
-    await t.db.insertInto('respostas_nps').values({ unidade_id: A.id, nota_nps: nota, criado_em: '2026-10-01T15:00:00.000Z' }).execute();
+    await t.db
+      .insertInto('respostas_nps')
+      .values({ unidade_id: A.id, nota_nps: nota, criado_em: '2026-10-01T15:00:00.000Z' })
+      .execute();
   }
   // Unit B's figures never reach A's manager.
-  await t.db.insertInto('respostas_nps').values({ unidade_id: B.id, nota_nps: 10, criado_em: '2026-11-18T15:00:00.000Z' }).execute();
+  await t.db
+    .insertInto('respostas_nps')
+    .values({ unidade_id: B.id, nota_nps: 10, criado_em: '2026-11-18T15:00:00.000Z' })
+    .execute();
   const msg = (unidade_id: number, unidade: string, mensagem: string, status = 'nova') =>
     t.db
       .insertInto('fale_aqui')
-      .values({ unidade_id, unidade, nome_completo: 'Cliente', mensagem, status, criado_em: '2026-11-19T12:00:00.000Z', atualizado_em: '2026-11-19T12:00:00.000Z' })
+      .values({
+        unidade_id,
+        unidade,
+        nome_completo: 'Cliente',
+        mensagem,
+        status,
+        criado_em: '2026-11-19T12:00:00.000Z',
+        atualizado_em: '2026-11-19T12:00:00.000Z',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
   openMessageId = (await msg(A.id, A.nome, 'Chuveiro frio na unidade A')).id;
@@ -105,7 +141,11 @@ describe('weekly digest on two instances', () => {
       payload: form({ csrf_token: page.token }),
     });
     expect(res.statusCode).toBe(303);
-    const row = await t.db.selectFrom('usuarios').select('resumo_semanal').where('id', '=', accounts.optedOut!.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('usuarios')
+      .select('resumo_semanal')
+      .where('id', '=', accounts.optedOut!.id)
+      .executeTakeFirstOrThrow();
     expect(row.resumo_semanal).toBe(0);
   });
 
@@ -130,10 +170,18 @@ describe('weekly digest on two instances', () => {
     const later = await Promise.all([t.app.weeklyDigest.run(MONDAY_0930), second.weeklyDigest.run(MONDAY_0930)]);
     expect(later.reduce((n, r) => n + r.queued, 0)).toBe(0);
     const rows = await digestRows();
-    expect(rows.map((r) => [r.usuario_id, r.semana]).sort()).toEqual([[accounts.admin!.id, '2026-11-23'], [accounts.managerA!.id, '2026-11-23']].sort());
+    expect(rows.map((r) => [r.usuario_id, r.semana]).sort()).toEqual(
+      [
+        [accounts.admin!.id, '2026-11-23'],
+        [accounts.managerA!.id, '2026-11-23'],
+      ].sort(),
+    );
     expect(rows.every((r) => r.fila_email_id !== null)).toBe(true);
 
-    await Promise.all([deliverDueMail({ db: t.db, config: t.config }), deliverDueMail({ db: second.db, config: t.config })]);
+    await Promise.all([
+      deliverDueMail({ db: t.db, config: t.config }),
+      deliverDueMail({ db: second.db, config: t.config }),
+    ]);
     const digests = smtp.messages.filter((m) => m.subject.startsWith('Resumo semanal'));
     expect(digests.map((m) => m.to[0]).sort()).toEqual([accounts.admin!.email, accounts.managerA!.email].sort());
 
@@ -152,7 +200,10 @@ describe('weekly digest on two instances', () => {
   });
 
   it('the next Monday sends the next week once more', async () => {
-    const results = await Promise.all([t.app.weeklyDigest.run(NEXT_MONDAY_0805), second.weeklyDigest.run(NEXT_MONDAY_0805)]);
+    const results = await Promise.all([
+      t.app.weeklyDigest.run(NEXT_MONDAY_0805),
+      second.weeklyDigest.run(NEXT_MONDAY_0805),
+    ]);
     expect(results.reduce((n, r) => n + r.queued, 0)).toBe(2);
     expect((await digestRows()).filter((r) => r.semana === '2026-11-30')).toHaveLength(2);
   });
@@ -160,7 +211,10 @@ describe('weekly digest on two instances', () => {
   it('`npm run jobs:digest` sends the current week now, under the same exactly-once rule', async () => {
     if (!existsSync('dist/cli/jobs-digest.js')) throw new Error('run `npm run build` first (npm test does)');
     const db = t.testDb.config;
-    const url = db.engine === 'sqlite' ? `sqlite:${db.filename}` : `${TEST_PG_URL}?options=${encodeURIComponent(`-c search_path=${db.schema}`)}`;
+    const url =
+      db.engine === 'sqlite'
+        ? `sqlite:${db.filename}`
+        : `${TEST_PG_URL}?options=${encodeURIComponent(`-c search_path=${db.schema}`)}`;
     const run = () =>
       spawnSync(process.execPath, ['dist/cli/jobs-digest.js'], {
         env: { PATH: process.env.PATH, DATABASE_URL: url, NODE_ENV: 'development', DEMO_SEED: 'false', ...smtp.env },
@@ -180,8 +234,13 @@ describe('weekly digest on two instances', () => {
 });
 
 function decode(raw: string): string {
-  const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n\n');
+  const body = raw
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join('\n\n');
   if (!/quoted-printable/i.test(raw)) return body.replace(/\r\n/g, '\n');
-  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  const bytes = body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8').replace(/\r\n/g, '\n');
 }

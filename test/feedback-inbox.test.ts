@@ -19,8 +19,21 @@ let ip = 0;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await createTestApp({ env: { ...smtp.env, NOTIFICATION_EMAIL: 'avisos@academia.example', BRAND_NAME: 'Rede Teste', PUBLIC_URL: 'https://rede.example' } });
-  const units = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(2).execute();
+  t = await createTestApp({
+    env: {
+      ...smtp.env,
+      NOTIFICATION_EMAIL: 'avisos@academia.example',
+      BRAND_NAME: 'Rede Teste',
+      PUBLIC_URL: 'https://rede.example',
+    },
+  });
+  const units = await t.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .limit(2)
+    .execute();
   [A, B] = [units[0]!, units[1]!];
   await t.db.updateTable('unidades').set({ email: 'unidade-a@rede.example' }).where('id', '=', A.id).execute();
   const adm = await createStaffUser(t.db, { papel: 'admin', nome: 'Ana Admin' });
@@ -57,7 +70,11 @@ async function post(url: string, cookie: string, fields: Record<string, string>,
   return t.app.inject({
     method: 'POST',
     url,
-    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded', ...(accept ? { accept } : {}) },
+    headers: {
+      cookie: page.cookie,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(accept ? { accept } : {}),
+    },
     payload: form({ csrf_token: page.token, ...fields }),
   });
 }
@@ -76,12 +93,20 @@ describe('inbox: read, reply, statuses', () => {
       contato_telefone: '(11) 98765-4321',
       aceite_contato: 'sim',
     });
-    phoneId = await sendMessage({ nome_completo: 'Davi', unidade_id: String(A.id), mensagem: 'Vestiário sem água quente.', contato_telefone: '21 3456-7890', aceite_contato: 'sim' });
+    phoneId = await sendMessage({
+      nome_completo: 'Davi',
+      unidade_id: String(A.id),
+      mensagem: 'Vestiário sem água quente.',
+      contato_telefone: '21 3456-7890',
+      aceite_contato: 'sim',
+    });
   });
 
   it('a manager of another unit cannot open, read or answer it (403), and nothing changes', async () => {
     expect((await get(`/admin/mensagens/${emailId}`, managerB)).statusCode).toBe(403);
-    expect((await post(`/admin/mensagens/${emailId}/responder`, managerB, { canal: 'email', texto: 'Oi' })).statusCode).toBe(403);
+    expect(
+      (await post(`/admin/mensagens/${emailId}/responder`, managerB, { canal: 'email', texto: 'Oi' })).statusCode,
+    ).toBe(403);
     expect(await row(emailId)).toMatchObject({ status: 'nova', lida_em: null, lida_por: null });
   });
 
@@ -91,12 +116,20 @@ describe('inbox: read, reply, statuses', () => {
     const r = await row(emailId);
     expect(r.status).toBe('lida');
     expect(r.lida_em).not.toBeNull();
-    const gabi = await t.db.selectFrom('usuarios').select('id').where('nome', '=', 'Gabi Gerente').executeTakeFirstOrThrow();
+    const gabi = await t.db
+      .selectFrom('usuarios')
+      .select('id')
+      .where('nome', '=', 'Gabi Gerente')
+      .executeTakeFirstOrThrow();
     expect(r.lida_por).toBe(gabi.id);
     expect(res.body).toContain('por Gabi Gerente');
     await get(`/admin/mensagens/${emailId}`, admin);
     expect((await row(emailId)).lida_por).toBe(gabi.id);
-    const history = await t.db.selectFrom('fale_aqui_historico').selectAll().where('fale_aqui_id', '=', emailId).execute();
+    const history = await t.db
+      .selectFrom('fale_aqui_historico')
+      .selectAll()
+      .where('fale_aqui_id', '=', emailId)
+      .execute();
     expect(history).toMatchObject([{ status_de: 'nova', status_para: 'lida', usuario_id: gabi.id }]);
   });
 
@@ -109,15 +142,32 @@ describe('inbox: read, reply, statuses', () => {
 
   it('a reply by e-mail is queued in the outbox with Reply-To the unit, kept in the thread, and sets respondida', async () => {
     const before = smtp.messages.length;
-    const res = await post(`/admin/mensagens/${emailId}/responder`, managerA, { canal: 'email', texto: 'Olá! A esteira foi consertada hoje.\nObrigada pelo aviso.' });
+    const res = await post(`/admin/mensagens/${emailId}/responder`, managerA, {
+      canal: 'email',
+      texto: 'Olá! A esteira foi consertada hoje.\nObrigada pelo aviso.',
+    });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`/admin/mensagens/${emailId}?respondida=1`);
     const r = await row(emailId);
     expect(r.status).toBe('respondida');
     expect(r.primeira_resposta_em).not.toBeNull();
-    const replies = await t.db.selectFrom('fale_aqui_respostas').selectAll().where('fale_aqui_id', '=', emailId).execute();
-    expect(replies).toMatchObject([{ canal: 'email', destinatario: 'carla@cliente.example', texto: 'Olá! A esteira foi consertada hoje.\nObrigada pelo aviso.' }]);
-    const queued = await t.db.selectFrom('fila_emails').selectAll().where('id', '=', replies[0]!.fila_email_id!).executeTakeFirstOrThrow();
+    const replies = await t.db
+      .selectFrom('fale_aqui_respostas')
+      .selectAll()
+      .where('fale_aqui_id', '=', emailId)
+      .execute();
+    expect(replies).toMatchObject([
+      {
+        canal: 'email',
+        destinatario: 'carla@cliente.example',
+        texto: 'Olá! A esteira foi consertada hoje.\nObrigada pelo aviso.',
+      },
+    ]);
+    const queued = await t.db
+      .selectFrom('fila_emails')
+      .selectAll()
+      .where('id', '=', replies[0]!.fila_email_id!)
+      .executeTakeFirstOrThrow();
     expect(queued).toMatchObject({ destinatario: 'carla@cliente.example', responder_para: 'unidade-a@rede.example' });
 
     await deliverDueMail({ db: t.db, config: t.config });
@@ -142,11 +192,19 @@ describe('inbox: read, reply, statuses', () => {
       `Olá, Davi! Aqui é Ana Admin, da Rede Teste ${A.nome}. Recebemos sua mensagem pelo “Fale aqui” e queremos ajudar.`,
     );
     expect(res.body).not.toContain('Enviar por e-mail');
-    const email = await post(`/admin/mensagens/${phoneId}/responder`, admin, { canal: 'email', texto: 'Oi' }, 'application/json');
+    const email = await post(
+      `/admin/mensagens/${phoneId}/responder`,
+      admin,
+      { canal: 'email', texto: 'Oi' },
+      'application/json',
+    );
     expect(email.statusCode).toBe(422);
     expect(email.json().errors.texto).toContain('não deixou e-mail');
     expect(email.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
-    const ok = await post(`/admin/mensagens/${phoneId}/responder`, admin, { canal: 'whatsapp', texto: 'Liguei e expliquei o conserto do aquecedor.' });
+    const ok = await post(`/admin/mensagens/${phoneId}/responder`, admin, {
+      canal: 'whatsapp',
+      texto: 'Liguei e expliquei o conserto do aquecedor.',
+    });
     expect(ok.statusCode).toBe(303);
     expect(await row(phoneId)).toMatchObject({ status: 'respondida' });
   });
@@ -160,7 +218,12 @@ describe('inbox: read, reply, statuses', () => {
     const inbox = await get('/admin/mensagens', managerA);
     expect(inbox.body).toContain('Tempo até a primeira resposta');
     expect(inbox.body).toMatch(/data-tempo-resposta(="")?>\d+ min</);
-    const history = await t.db.selectFrom('fale_aqui_historico').select(['status_de', 'status_para']).where('fale_aqui_id', '=', emailId).orderBy('id').execute();
+    const history = await t.db
+      .selectFrom('fale_aqui_historico')
+      .select(['status_de', 'status_para'])
+      .where('fale_aqui_id', '=', emailId)
+      .orderBy('id')
+      .execute();
     expect(history).toEqual([
       { status_de: 'nova', status_para: 'lida' },
       { status_de: 'lida', status_para: 'respondida' },
@@ -182,7 +245,17 @@ describe('replies without mail configured', () => {
     const unit = await t2.db.selectFrom('unidades').select('id').where('ativo', '=', 1).executeTakeFirstOrThrow();
     const { id } = await t2.db
       .insertInto('fale_aqui')
-      .values({ unidade_id: unit.id, unidade: 'X', nome_completo: 'Eva', mensagem: 'Oi', contato_email: 'eva@cliente.example', aceite_contato: 1, status: 'nova', criado_em: new Date().toISOString(), atualizado_em: new Date().toISOString() })
+      .values({
+        unidade_id: unit.id,
+        unidade: 'X',
+        nome_completo: 'Eva',
+        mensagem: 'Oi',
+        contato_email: 'eva@cliente.example',
+        aceite_contato: 1,
+        status: 'nova',
+        criado_em: new Date().toISOString(),
+        atualizado_em: new Date().toISOString(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const page = await fetchForm(t2.app, `/admin/mensagens/${id}`, 'csrf_token', cookie);

@@ -9,7 +9,12 @@ let unit: { id: number; nome: string };
 
 beforeAll(async () => {
   t = await createTestApp();
-  unit = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+  unit = await t.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
 });
 afterAll(async () => t?.close());
 
@@ -37,7 +42,11 @@ describe('kiosk', () => {
     const cookie = cookiesFrom(tok);
     const page = await t.app.inject(`/NPS/nps_app_php/index.php?unidade_id=${unit.id}`);
     const scale = /name="(respostas\[\d+\])" value="(\d+)"/.exec(page.body)!;
-    const required = [...new Set([...page.body.matchAll(/name="(respostas\[\d+\])" value="(\d+)"[^>]*required/g)].map((m) => `${m[1]}=${m[2]}`))];
+    const required = [
+      ...new Set(
+        [...page.body.matchAll(/name="(respostas\[\d+\])" value="(\d+)"[^>]*required/g)].map((m) => `${m[1]}=${m[2]}`),
+      ),
+    ];
     const firstOfEach = new Map<string, string>();
     for (const pair of required) {
       const [k, v] = pair.split('=') as [string, string];
@@ -45,19 +54,40 @@ describe('kiosk', () => {
     }
     firstOfEach.set(scale[1]!, scale[2]!);
     const texts = [...page.body.matchAll(/name="(texto_ok\[\d+\])"/g)].map((m) => [m[1]!, '1'] as [string, string]);
-    const body = form([['_token', token], ['unidade_id', String(unit.id)], ['envio_id', 'quiosque-envio-0001'], ['origem', 'quiosque'], ...firstOfEach.entries(), ...texts]);
+    const body = form([
+      ['_token', token],
+      ['unidade_id', String(unit.id)],
+      ['envio_id', 'quiosque-envio-0001'],
+      ['origem', 'quiosque'],
+      ...firstOfEach.entries(),
+      ...texts,
+    ]);
     const post = () =>
-      t.app.inject({ method: 'POST', url: '/NPS/nps_app_php/salvar_resposta.php', headers: { cookie, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }, payload: body });
+      t.app.inject({
+        method: 'POST',
+        url: '/NPS/nps_app_php/salvar_resposta.php',
+        headers: { cookie, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
     const first = await post();
     expect(first.statusCode, first.body).toBe(201);
     expect(first.json()).toEqual({ ok: true, duplicado: false });
     const again = await post();
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ ok: true, duplicado: true });
-    const rows = await t.db.selectFrom('respostas_nps').select(['origem', 'unidade_id']).where('envio_id', '=', 'quiosque-envio-0001').execute();
+    const rows = await t.db
+      .selectFrom('respostas_nps')
+      .select(['origem', 'unidade_id'])
+      .where('envio_id', '=', 'quiosque-envio-0001')
+      .execute();
     expect(rows).toEqual([{ origem: 'quiosque', unidade_id: unit.id }]);
     // without the token's cookie: 403, so the kiosk knows to fetch a new token
-    const noCookie = await t.app.inject({ method: 'POST', url: '/NPS/nps_app_php/salvar_resposta.php', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }, payload: body });
+    const noCookie = await t.app.inject({
+      method: 'POST',
+      url: '/NPS/nps_app_php/salvar_resposta.php',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: body,
+    });
     expect(noCookie.statusCode).toBe(403);
   });
 });

@@ -14,7 +14,13 @@ let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { PUBLIC_URL: 'https://www.rede.example', BRAND_NAME: 'Rede Teste' } });
-  const units = await t.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).orderBy('id').limit(2).execute();
+  const units = await t.db
+    .selectFrom('unidades')
+    .select(['id', 'nome'])
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .limit(2)
+    .execute();
   [A, B] = [units[0]!, units[1]!];
   const ga = await createStaffUser(t.db, { papel: 'gerente', unidadeIds: [A.id] });
   const adm = await createStaffUser(t.db, { papel: 'admin' });
@@ -24,7 +30,11 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function decodeSvg(svg: string): Promise<string | null> {
-  const { data, info } = await sharp(Buffer.from(svg)).resize(400, 400).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(svg))
+    .resize(400, 400)
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height)?.data ?? null;
 }
 
@@ -37,7 +47,9 @@ describe('QR poster', () => {
     expect(res.body).toContain(A.nome);
     expect(res.body).not.toMatch(/style=|<script/);
     const svg = /<svg[\s\S]*?<\/svg>/.exec(res.body)![0];
-    expect(await decodeSvg(svg)).toBe(`https://www.rede.example/NPS/nps_app_php/index.php?unidade_id=${A.id}&origem=cartaz`);
+    expect(await decodeSvg(svg)).toBe(
+      `https://www.rede.example/NPS/nps_app_php/index.php?unidade_id=${A.id}&origem=cartaz`,
+    );
   });
 
   it('offers the QR code as a downloadable SVG', async () => {
@@ -49,9 +61,15 @@ describe('QR poster', () => {
   });
 
   it("another unit's poster is 403 for a manager; unknown unit 404; anonymous to login", async () => {
-    expect((await t.app.inject({ url: `/admin/pesquisa/cartaz/${B.id}`, headers: { cookie: managerA } })).statusCode).toBe(403);
-    expect((await t.app.inject({ url: `/admin/pesquisa/cartaz/${B.id}/qr.svg`, headers: { cookie: managerA } })).statusCode).toBe(403);
-    expect((await t.app.inject({ url: '/admin/pesquisa/cartaz/999999', headers: { cookie: admin } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: `/admin/pesquisa/cartaz/${B.id}`, headers: { cookie: managerA } })).statusCode,
+    ).toBe(403);
+    expect(
+      (await t.app.inject({ url: `/admin/pesquisa/cartaz/${B.id}/qr.svg`, headers: { cookie: managerA } })).statusCode,
+    ).toBe(403);
+    expect((await t.app.inject({ url: '/admin/pesquisa/cartaz/999999', headers: { cookie: admin } })).statusCode).toBe(
+      404,
+    );
     expect((await t.app.inject({ url: `/admin/pesquisa/cartaz/${A.id}` })).statusCode).toBe(303);
   });
 });
@@ -64,16 +82,35 @@ describe('the channel of each answer', () => {
     const option = scale.filter((m) => m[1] === field)[nota]![2]!;
     const origem = /name="origem" value="([^"]+)"/.exec(page.res.body)?.[1];
     const texts = [...page.res.body.matchAll(/name="(texto_ok\[\d+\])"/g)].map((m) => [m[1]!, '1'] as [string, string]);
-    const others = [...new Set([...page.res.body.matchAll(/name="(respostas\[\d+\])"/g)].map((m) => m[1]!))].filter((f) => f !== field);
-    const otherPairs = others.map((f) => [f, new RegExp(`name="${f.replace(/[[\]]/g, '\\$&')}" value="(\\d+)"`).exec(page.res.body)![1]!] as [string, string]);
+    const others = [...new Set([...page.res.body.matchAll(/name="(respostas\[\d+\])"/g)].map((m) => m[1]!))].filter(
+      (f) => f !== field,
+    );
+    const otherPairs = others.map(
+      (f) =>
+        [f, new RegExp(`name="${f.replace(/[[\]]/g, '\\$&')}" value="(\\d+)"`).exec(page.res.body)![1]!] as [
+          string,
+          string,
+        ],
+    );
     const res = await t.app.inject({
       method: 'POST',
       url: '/NPS/nps_app_php/salvar_resposta.php',
       headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form([['_token', page.token], ['unidade_id', String(A.id)], [field, option], ...otherPairs, ...texts, ...(origem ? [['origem', origem] as [string, string]] : [])]),
+      payload: form([
+        ['_token', page.token],
+        ['unidade_id', String(A.id)],
+        [field, option],
+        ...otherPairs,
+        ...texts,
+        ...(origem ? [['origem', origem] as [string, string]] : []),
+      ]),
     });
     expect(res.statusCode).toBe(303);
-    return t.db.selectFrom('respostas_nps').select(['origem', 'nota_nps']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    return t.db
+      .selectFrom('respostas_nps')
+      .select(['origem', 'nota_nps'])
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
   }
 
   it('stores site by default, cartaz from the poster link, and treats an unknown value as site', async () => {
@@ -87,8 +124,12 @@ describe('the channel of each answer', () => {
     const res = await t.app.inject({ url: `/admin/pesquisa?unidade_id=${A.id}`, headers: { cookie: managerA } });
     const body = res.body.replace(/<!-- -->/g, '');
     // cartaz: 9 and 3 → (1 − 1) / 2 = 0; site: 10 and 8 → (1 − 0) / 2 = 50
-    expect(body).toMatch(/data-canal="cartaz"><th scope="row">Cartaz \(QR code\)<\/th><td>2 notas: 1 promotor, 0 neutros, 1 detrator<\/td><td><strong>0<\/strong>/);
-    expect(body).toMatch(/data-canal="site"><th scope="row">Site<\/th><td>2 notas: 1 promotor, 1 neutro, 0 detratores<\/td><td><strong>50<\/strong>/);
+    expect(body).toMatch(
+      /data-canal="cartaz"><th scope="row">Cartaz \(QR code\)<\/th><td>2 notas: 1 promotor, 0 neutros, 1 detrator<\/td><td><strong>0<\/strong>/,
+    );
+    expect(body).toMatch(
+      /data-canal="site"><th scope="row">Site<\/th><td>2 notas: 1 promotor, 1 neutro, 0 detratores<\/td><td><strong>50<\/strong>/,
+    );
     expect(body).toMatch(/data-canal="quiosque">.*?<strong>—<\/strong>/);
   });
 });

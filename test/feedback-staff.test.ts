@@ -16,17 +16,45 @@ let adminCookie: string;
 let managerA: string; // gerente of unit A
 let managerB: string; // gerente of unit B
 
-const daysAgo = (n: number, hour = 12) => new Date(Date.now() - n * 86400_000).toISOString().replace(/T\d\d/, `T${String(hour).padStart(2, '0')}`);
+const daysAgo = (n: number, hour = 12) =>
+  new Date(Date.now() - n * 86400_000).toISOString().replace(/T\d\d/, `T${String(hour).padStart(2, '0')}`);
 
-async function addResponse(unidadeId: number, nota: number | null, criadoEm: string, extra: { comentario?: string; limpezaValor?: number } = {}) {
+async function addResponse(
+  unidadeId: number,
+  nota: number | null,
+  criadoEm: string,
+  extra: { comentario?: string; limpezaValor?: number } = {},
+) {
   const { id } = await t.db
     .insertInto('respostas_nps')
-    .values({ unidade_id: unidadeId, nota_nps: nota, criado_em: criadoEm, comentario: extra.comentario ?? null, nome_cliente: null, contato_cliente: null, envio_id: null })
+    .values({
+      unidade_id: unidadeId,
+      nota_nps: nota,
+      criado_em: criadoEm,
+      comentario: extra.comentario ?? null,
+      nome_cliente: null,
+      contato_cliente: null,
+      envio_id: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const items = [];
-  if (nota !== null) items.push({ resposta_id: id, pergunta_id: escala, opcao_id: opts[escala]!.find((o) => o.valor === nota)!.id, texto: null, texto_ok: 0 });
-  if (extra.limpezaValor) items.push({ resposta_id: id, pergunta_id: limpeza, opcao_id: opts[limpeza]!.find((o) => o.valor === extra.limpezaValor)!.id, texto: null, texto_ok: 0 });
+  if (nota !== null)
+    items.push({
+      resposta_id: id,
+      pergunta_id: escala,
+      opcao_id: opts[escala]!.find((o) => o.valor === nota)!.id,
+      texto: null,
+      texto_ok: 0,
+    });
+  if (extra.limpezaValor)
+    items.push({
+      resposta_id: id,
+      pergunta_id: limpeza,
+      opcao_id: opts[limpeza]!.find((o) => o.valor === extra.limpezaValor)!.id,
+      texto: null,
+      texto_ok: 0,
+    });
   if (items.length) await t.db.insertInto('respostas_itens').values(items).execute();
   return id;
 }
@@ -37,12 +65,19 @@ beforeAll(async () => {
   [A, B, C] = [units[0]!.id, units[1]!.id, units[2]!.id];
   const qs = await t.db.selectFrom('perguntas').select(['id']).orderBy('ordem').execute();
   [escala, limpeza] = [qs[0]!.id, qs[1]!.id];
-  for (const o of await t.db.selectFrom('perguntas_opcoes').select(['id', 'pergunta_id', 'valor', 'texto']).orderBy('ordem').execute()) {
+  for (const o of await t.db
+    .selectFrom('perguntas_opcoes')
+    .select(['id', 'pergunta_id', 'valor', 'texto'])
+    .orderBy('ordem')
+    .execute()) {
     (opts[o.pergunta_id] ??= []).push(o);
   }
   // Unit A: 10, 9, 9, 8, 7, 6, 0 → 3 promoters, 2 detractors of 7 → NPS 14.3
   for (const [i, n] of [10, 9, 9, 8, 7, 6, 0].entries()) {
-    await addResponse(A, n, daysAgo(i + 1), { limpezaValor: i < 4 ? 4 : 1, comentario: i === 0 ? '=HYPERLINK("http://evil.example","x")' : undefined });
+    await addResponse(A, n, daysAgo(i + 1), {
+      limpezaValor: i < 4 ? 4 : 1,
+      comentario: i === 0 ? '=HYPERLINK("http://evil.example","x")' : undefined,
+    });
   }
   // Unit B: 10, 3 → NPS 0
   await addResponse(B, 10, daysAgo(2));
@@ -132,7 +167,9 @@ describe('survey results page', () => {
     await addResponse(B, 9, '2025-03-10T15:00:00.000Z');
     const res = await get(`/admin/pesquisa?unidade_id=${B}&de=2025-01-01&ate=2025-03-31`, adminCookie);
     const row = (label: RegExp) => {
-      const m = new RegExp(`<th scope="row">${label.source}</th><td>(\\d+)</td><td>(\\d+)</td><td>(\\d+)</td><td>([^<]+)</td>`).exec(res.body);
+      const m = new RegExp(
+        `<th scope="row">${label.source}</th><td>(\\d+)</td><td>(\\d+)</td><td>(\\d+)</td><td>([^<]+)</td>`,
+      ).exec(res.body);
       return m ? m.slice(1, 5) : null;
     };
     expect(row(/jan\.? de 2025/)).toEqual(['2', '2', '0', '100']);
@@ -149,7 +186,14 @@ describe('survey results page', () => {
   });
 
   it('opens a response; a manager of another unit gets 403', async () => {
-    const id = (await t.db.selectFrom('respostas_nps').select('id').where('unidade_id', '=', A).orderBy('id').executeTakeFirstOrThrow()).id;
+    const id = (
+      await t.db
+        .selectFrom('respostas_nps')
+        .select('id')
+        .where('unidade_id', '=', A)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     const res = await get(`/admin/pesquisa/resposta/${id}`, adminCookie);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain(`Resposta #${id}`);
@@ -173,7 +217,10 @@ describe('survey results page', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv; charset=utf-8/);
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="pesquisa-/);
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toMatch(/^id;data;unidade;nota_nps;categoria;nome_cliente;contato_cliente;comentario;/);
     expect(lines).toHaveLength(1 + 7);
     expect(res.body).toContain(`'=HYPERLINK(""http://evil.example"",""x"")`);
@@ -183,7 +230,14 @@ describe('survey results page', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     // a manager's export holds only their unit
     const mine = await get('/admin/pesquisa/exportar.csv', managerB);
-    expect(mine.body.replace(/^\uFEFF/, '').trim().split('\r\n').slice(1).every((l) => l.includes(units[1]!.nome))).toBe(true);
+    expect(
+      mine.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .every((l) => l.includes(units[1]!.nome)),
+    ).toBe(true);
   });
 });
 
@@ -198,7 +252,9 @@ describe('messages inbox and photos', () => {
       const fd = new FormData();
       for (const [k, v] of Object.entries({ _token: token, ...fields })) fd.append(k, v);
       if (withPhoto) {
-        const img = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#ff0000' } }).jpeg().toBuffer();
+        const img = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#ff0000' } })
+          .jpeg()
+          .toBuffer();
         fd.append('arquivos[]', new Blob([new Uint8Array(img)], { type: 'image/jpeg' }), 'foto.jpg');
       }
       const body = new Response(fd);
@@ -211,9 +267,18 @@ describe('messages inbox and photos', () => {
       expect(res.statusCode).toBe(303);
       return (await t.db.selectFrom('fale_aqui').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
     };
-    messageId = await send({ nome_completo: 'Gil', unidade_id: String(A), unidade: '', mensagem: '=cmd|calc esteira quebrada' }, true);
+    messageId = await send(
+      { nome_completo: 'Gil', unidade_id: String(A), unidade: '', mensagem: '=cmd|calc esteira quebrada' },
+      true,
+    );
     unitlessId = await send({ nome_completo: '', unidade_id: '', unidade: 'Outra', mensagem: 'Sem unidade' }, false);
-    fileId = (await t.db.selectFrom('fale_aqui_arquivos').select('id').where('fale_aqui_id', '=', messageId).executeTakeFirstOrThrow()).id;
+    fileId = (
+      await t.db
+        .selectFrom('fale_aqui_arquivos')
+        .select('id')
+        .where('fale_aqui_id', '=', messageId)
+        .executeTakeFirstOrThrow()
+    ).id;
   });
 
   it('lists messages per unit with statuses', async () => {
@@ -261,35 +326,66 @@ describe('messages inbox and photos', () => {
     expect(other.headers['content-type']).not.toMatch(/image/);
     expect((await get('/admin/mensagens/foto/99999999', adminCookie)).statusCode).toBe(404);
     // never under public/
-    expect((await get(`/${(await t.db.selectFrom('fale_aqui_arquivos').select('caminho').where('id', '=', fileId).executeTakeFirstOrThrow()).caminho}`)).statusCode).toBe(404);
+    expect(
+      (
+        await get(
+          `/${(await t.db.selectFrom('fale_aqui_arquivos').select('caminho').where('id', '=', fileId).executeTakeFirstOrThrow()).caminho}`,
+        )
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('changes the status with a CSRF-protected POST', async () => {
     const page = await fetchForm(t.app, `/admin/mensagens/${messageId}`, 'csrf_token', managerA);
     const post = (cookie: string, body: string) =>
-      t.app.inject({ method: 'POST', url: `/admin/mensagens/${messageId}/status`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: body });
+      t.app.inject({
+        method: 'POST',
+        url: `/admin/mensagens/${messageId}/status`,
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
     expect((await post(page.cookie, 'status=lido')).statusCode).toBe(403);
-    expect((await post(page.cookie, `csrf_token=${encodeURIComponent(page.token)}&status=arquivado`)).statusCode).toBe(422);
+    expect((await post(page.cookie, `csrf_token=${encodeURIComponent(page.token)}&status=arquivado`)).statusCode).toBe(
+      422,
+    );
     const ok = await post(page.cookie, `csrf_token=${encodeURIComponent(page.token)}&status=resolvido`);
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe(`/admin/mensagens/${messageId}?salvo=1`);
-    const row = await t.db.selectFrom('fale_aqui').select('status').where('id', '=', messageId).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('fale_aqui')
+      .select('status')
+      .where('id', '=', messageId)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('resolvida'); // the older value is still accepted, stored as the new one
     const otherPage = await fetchForm(t.app, '/admin/mensagens', 'csrf_token', managerB);
-    expect((await post(otherPage.cookie, `csrf_token=${encodeURIComponent(otherPage.token)}&status=novo`)).statusCode).toBe(403);
-    expect((await get('/admin/mensagens?status=resolvido', adminCookie)).body).toContain(`/admin/mensagens/${messageId}"`);
+    expect(
+      (await post(otherPage.cookie, `csrf_token=${encodeURIComponent(otherPage.token)}&status=novo`)).statusCode,
+    ).toBe(403);
+    expect((await get('/admin/mensagens?status=resolvido', adminCookie)).body).toContain(
+      `/admin/mensagens/${messageId}"`,
+    );
   });
 
   it('exports the messages as CSV', async () => {
     const res = await get('/admin/mensagens/exportar.csv', adminCookie);
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('id;data;unidade;nome;anonimo;status;mensagem;fotos;contato_email;contato_telefone;primeira_resposta');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'id;data;unidade;nome;anonimo;status;mensagem;fotos;contato_email;contato_telefone;primeira_resposta',
+    );
     expect(res.body).toContain("'=cmd|calc esteira quebrada");
     expect(lines).toHaveLength(3);
     const mine = await get('/admin/mensagens/exportar.csv', managerA);
-    expect(mine.body.replace(/^\uFEFF/, '').trim().split('\r\n')).toHaveLength(2);
+    expect(
+      mine.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n'),
+    ).toHaveLength(2);
   });
 });
 

@@ -7,7 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, nowIso } from '../src/db/index';
-import { createDatabaseStorage, createLocalStorage, createSpool, sweepOrphans, UnsafePathError, type FileStorage } from '../src/platform/storage/index';
+import {
+  createDatabaseStorage,
+  createLocalStorage,
+  createSpool,
+  sweepOrphans,
+  UnsafePathError,
+  type FileStorage,
+} from '../src/platform/storage/index';
 import { sanitizeOriginalName, sniffImageFormat } from '../src/platform/storage/images';
 import { createTestDb, TEST_ENGINE, type TestDb } from './helpers/db';
 
@@ -42,12 +49,31 @@ async function referencingRow(key: string) {
   const now = nowIso();
   const { id } = await db
     .insertInto('fale_aqui')
-    .values({ unidade_id: null, unidade: 'U', nome_completo: 'N', anonimo: 0, mensagem: 'M', status: 'novo', criado_em: now, atualizado_em: now })
+    .values({
+      unidade_id: null,
+      unidade: 'U',
+      nome_completo: 'N',
+      anonimo: 0,
+      mensagem: 'M',
+      status: 'novo',
+      criado_em: now,
+      atualizado_em: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await db
     .insertInto('fale_aqui_arquivos')
-    .values({ fale_aqui_id: id, caminho: key, nome_original: null, tipo: 'image/png', tamanho: 1, largura: 1, altura: 1, sha256: 'x', criado_em: now })
+    .values({
+      fale_aqui_id: id,
+      caminho: key,
+      nome_original: null,
+      tipo: 'image/png',
+      tamanho: 1,
+      largura: 1,
+      altura: 1,
+      sha256: 'x',
+      criado_em: now,
+    })
     .execute();
 }
 
@@ -64,7 +90,18 @@ describe.each(drivers)('%s driver', (driver, make) => {
   const key = (name: string) => `fale_aqui/2026/11/${driver}${name}.png`;
 
   it('refuses keys that are not plain relative paths', async () => {
-    for (const bad of ['../x.jpg', '/etc/passwd', 'a/../../b.jpg', 'fale_aqui/../../x.png', 'a\\b.jpg', 'a/b', '', 'a//b.jpg', 'a/.b.jpg', `a/${'x'.repeat(260)}.jpg`]) {
+    for (const bad of [
+      '../x.jpg',
+      '/etc/passwd',
+      'a/../../b.jpg',
+      'fale_aqui/../../x.png',
+      'a\\b.jpg',
+      'a/b',
+      '',
+      'a//b.jpg',
+      'a/.b.jpg',
+      `a/${'x'.repeat(260)}.jpg`,
+    ]) {
       await expect(storage.put(bad, Buffer.from('x'), 'image/png'), bad).rejects.toThrow(UnsafePathError);
       await expect(storage.get(bad), bad).rejects.toThrow(UnsafePathError);
     }
@@ -82,7 +119,9 @@ describe.each(drivers)('%s driver', (driver, make) => {
   });
 
   it('a commit of a file that is gone throws (and so rolls the transaction back)', async () => {
-    await expect(testDb.handle.db.transaction().execute((trx) => storage.commit(trx, [key('nunca')]))).rejects.toThrow();
+    await expect(
+      testDb.handle.db.transaction().execute((trx) => storage.commit(trx, [key('nunca')])),
+    ).rejects.toThrow();
   });
 
   it('a rolled-back transaction leaves the file temporary (database) or final without a row (local): the sweep takes both', async () => {
@@ -103,11 +142,16 @@ describe.each(drivers)('%s driver', (driver, make) => {
     await storage.put(key('tmp-old'), Buffer.from('t'), 'image/png');
     await storage.put(key('final-orphan'), Buffer.from('o'), 'image/png');
     await storage.put(key('final-used'), Buffer.from('u'), 'image/png');
-    await testDb.handle.db.transaction().execute((trx) => storage.commit(trx, [key('final-orphan'), key('final-used')]));
+    await testDb.handle.db
+      .transaction()
+      .execute((trx) => storage.commit(trx, [key('final-orphan'), key('final-used')]));
     await referencingRow(key('final-used'));
 
     // nothing is old yet: a sweep now removes nothing
-    expect(await sweepOrphans(storage, testDb.handle.db, { ageMs: AGE })).toMatchObject({ temporary: 0, unreferenced: 0 });
+    expect(await sweepOrphans(storage, testDb.handle.db, { ageMs: AGE })).toMatchObject({
+      temporary: 0,
+      unreferenced: 0,
+    });
     expect(await bytesOf(storage, key('final-orphan'))).toBe('o');
 
     const result = await sweepOrphans(storage, testDb.handle.db, { ageMs: AGE, now: later() });
@@ -117,7 +161,10 @@ describe.each(drivers)('%s driver', (driver, make) => {
     const left = await listAll(storage);
     expect(left.some((k) => k.includes('tmp-old'))).toBe(false);
     // a second sweep (another instance) finds nothing more and does not fail
-    expect(await sweepOrphans(storage, testDb.handle.db, { ageMs: AGE, now: later() })).toMatchObject({ temporary: 0, unreferenced: 0 });
+    expect(await sweepOrphans(storage, testDb.handle.db, { ageMs: AGE, now: later() })).toMatchObject({
+      temporary: 0,
+      unreferenced: 0,
+    });
     expect(await bytesOf(storage, key('final-used'))).toBe('u');
   });
 
@@ -138,7 +185,11 @@ describe('database driver: a sweep racing a commit', () => {
     const key = 'fale_aqui/2026/11/corrida0000000000000000000000001.png';
     await storage.put(key, Buffer.from('c'), 'image/png');
     // the upload was slow: its temporary row is already older than the sweep age
-    await testDb.handle.db.updateTable('arquivos').set({ criado_em: nowIso(new Date(Date.now() - AGE - 60_000)) }).where('chave', '=', key).execute();
+    await testDb.handle.db
+      .updateTable('arquivos')
+      .set({ criado_em: nowIso(new Date(Date.now() - AGE - 60_000)) })
+      .where('chave', '=', key)
+      .execute();
 
     let release!: () => void;
     const hold = new Promise<void>((r) => (release = r));
@@ -148,12 +199,31 @@ describe('database driver: a sweep racing a commit', () => {
       const now = nowIso();
       const { id } = await trx
         .insertInto('fale_aqui')
-        .values({ unidade_id: null, unidade: 'U', nome_completo: 'N', anonimo: 0, mensagem: 'M', status: 'novo', criado_em: now, atualizado_em: now })
+        .values({
+          unidade_id: null,
+          unidade: 'U',
+          nome_completo: 'N',
+          anonimo: 0,
+          mensagem: 'M',
+          status: 'novo',
+          criado_em: now,
+          atualizado_em: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('fale_aqui_arquivos')
-        .values({ fale_aqui_id: id, caminho: key, nome_original: null, tipo: 'image/png', tamanho: 1, largura: 1, altura: 1, sha256: 'x', criado_em: now })
+        .values({
+          fale_aqui_id: id,
+          caminho: key,
+          nome_original: null,
+          tipo: 'image/png',
+          tamanho: 1,
+          largura: 1,
+          altura: 1,
+          sha256: 'x',
+          criado_em: now,
+        })
         .execute();
       // another instance sweeps while this transaction is still open (on SQLite the same
       // handle: better-sqlite3 waits for a lock synchronously, so a second handle in this
@@ -171,7 +241,10 @@ describe('database driver: a sweep racing a commit', () => {
 
 async function listAll(storage: FileStorage): Promise<string[]> {
   const out: string[] = [];
-  for await (const c of storage.listForSweep(new Date(Date.now() + 10 * 365 * 86_400_000), [{ prefix: '', table: 'fale_aqui_arquivos', column: 'caminho' }])) out.push(c.key);
+  for await (const c of storage.listForSweep(new Date(Date.now() + 10 * 365 * 86_400_000), [
+    { prefix: '', table: 'fale_aqui_arquivos', column: 'caminho' },
+  ]))
+    out.push(c.key);
   if (storage.driver === 'database') {
     const rows = await testDb.handle.db.selectFrom('arquivos').select('chave').execute();
     out.push(...rows.map((r) => r.chave));
@@ -254,7 +327,10 @@ describe('settings', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).storage.driver).toBe('database');
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', STORAGE_DRIVER: 'local' }).storage.driver).toBe('local');
     expect(loadConfig({ STORAGE_DRIVER: 'database' }).storage.driver).toBe('database');
-    expect(loadConfig({ STORAGE_SWEEP_INTERVAL_SECONDS: '5', STORAGE_SWEEP_AGE_SECONDS: '7' }).storage).toMatchObject({ sweepIntervalMs: 5000, sweepAgeMs: 7000 });
+    expect(loadConfig({ STORAGE_SWEEP_INTERVAL_SECONDS: '5', STORAGE_SWEEP_AGE_SECONDS: '7' }).storage).toMatchObject({
+      sweepIntervalMs: 5000,
+      sweepAgeMs: 7000,
+    });
     try {
       loadConfig({ STORAGE_DRIVER: 'postgres', STORAGE_SWEEP_AGE_SECONDS: '0' });
       expect.unreachable();

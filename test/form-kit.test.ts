@@ -35,7 +35,19 @@ describe('one-line text', () => {
     expect(charCount('😀a')).toBe(2);
   });
   it('refuses CR, LF, TAB, every other C0/C1 control, DEL and U+2028/2029', () => {
-    for (const c of ['\r', '\n', '\t', '\u0001', '\u001b', '\u007f', '\u0080', '\u0085', '\u009f', '\u2028', '\u2029']) {
+    for (const c of [
+      '\r',
+      '\n',
+      '\t',
+      '\u0001',
+      '\u001b',
+      '\u007f',
+      '\u0080',
+      '\u0085',
+      '\u009f',
+      '\u2028',
+      '\u2029',
+    ]) {
       expect(err(oneLine(`a${c}b`, { max: 10 })), JSON.stringify(c)).toMatch(/Use uma linha só/);
     }
   });
@@ -79,7 +91,21 @@ describe('e-mail', () => {
     expect(parseEmail('')).toEqual({ ok: true, value: '' });
   });
   it('refuses what is not one address', () => {
-    for (const bad of ['a', 'a@b', 'a@b.', 'a@.b', 'a@b..c', 'a b@c.com', 'a@b@c.com', '"a"@b.com', 'a@b.com, c@d.com', '<a@b.com>', 'a@b.com\nBcc: c@d.com', `${'a'.repeat(65)}@b.com`, `a@${'b'.repeat(250)}.com`]) {
+    for (const bad of [
+      'a',
+      'a@b',
+      'a@b.',
+      'a@.b',
+      'a@b..c',
+      'a b@c.com',
+      'a@b@c.com',
+      '"a"@b.com',
+      'a@b.com, c@d.com',
+      '<a@b.com>',
+      'a@b.com\nBcc: c@d.com',
+      `${'a'.repeat(65)}@b.com`,
+      `a@${'b'.repeat(250)}.com`,
+    ]) {
       expect(parseEmail(bad).ok, bad).toBe(false);
     }
     expect(err(parseEmail('', { required: 'Informe o e-mail.' }))).toBe('Informe o e-mail.');
@@ -95,7 +121,15 @@ describe('Brazilian phone / WhatsApp', () => {
     expect(normalizePhone('11.3045.1200')).toBe('+551130451200');
   });
   it('refuses foreign numbers, bad area codes, mobiles without 9, letters', () => {
-    for (const bad of ['+1 212 555 1234', '(00) 98765-4321', '(11) 88765-43210', '(11) 1234-5678', '3045-1200', 'ligue já', '11 9876-ABCD']) {
+    for (const bad of [
+      '+1 212 555 1234',
+      '(00) 98765-4321',
+      '(11) 88765-43210',
+      '(11) 1234-5678',
+      '3045-1200',
+      'ligue já',
+      '11 9876-ABCD',
+    ]) {
       expect(normalizePhone(bad), bad).toBeNull();
     }
     expect(err(parsePhone('x'))).toMatch(/DDD/);
@@ -114,7 +148,22 @@ describe('CEP, ids, integers, money, days', () => {
     expect(toId('12')).toBe(12);
     expect(toId(12)).toBe(12);
     expect(toId('2147483647')).toBe(2147483647);
-    for (const bad of ['0', '-3', '1.5', '1e3', '012', ' 1', '', 'abc', '2147483648', '99999999999', null, undefined, 1.5, {}]) {
+    for (const bad of [
+      '0',
+      '-3',
+      '1.5',
+      '1e3',
+      '012',
+      ' 1',
+      '',
+      'abc',
+      '2147483648',
+      '99999999999',
+      null,
+      undefined,
+      1.5,
+      {},
+    ]) {
       expect(toId(bad), String(bad)).toBeNull();
     }
     expect(parseId(' 7 ')).toEqual({ ok: true, value: 7 });

@@ -30,7 +30,10 @@ describe('config', () => {
   it('chooses the engine from DATABASE_URL', () => {
     expect(loadConfig({}).database.engine).toBe('sqlite');
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database).toMatchObject({ engine: 'postgres' });
-    expect(loadConfig({ DATABASE_URL: 'sqlite:data/x.sqlite' }).database).toEqual({ engine: 'sqlite', filename: path.resolve('data/x.sqlite') });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:data/x.sqlite' }).database).toEqual({
+      engine: 'sqlite',
+      filename: path.resolve('data/x.sqlite'),
+    });
     expect(() => loadConfig({ DATABASE_URL: 'sqlite::memory:' })).toThrow(/sqlite::memory: não serve/);
     expect(loadConfig({ SMTP_HOST: 'smtp.example.com' }).smtp).toMatchObject({ port: 587, secure: 'starttls' });
   });
@@ -73,7 +76,8 @@ describe('app foundation', () => {
   it('rate limits the 404 handler', async () => {
     await awayFromWindowEnd(60_000);
     let last = 0;
-    for (let i = 0; i < 65; i++) last = (await t.app.inject({ url: `/scan-${i}`, remoteAddress: '10.9.9.9' })).statusCode;
+    for (let i = 0; i < 65; i++)
+      last = (await t.app.inject({ url: `/scan-${i}`, remoteAddress: '10.9.9.9' })).statusCode;
     expect(last).toBe(429);
   });
 
@@ -89,7 +93,10 @@ describe('app foundation', () => {
     const units = await t.db.selectFrom('unidades').select(['nome', 'ativo']).execute();
     expect(units.length).toBeGreaterThanOrEqual(7);
     expect(units.some((u) => u.ativo === 0)).toBe(true);
-    const classes = await t.db.selectFrom('aulas').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const classes = await t.db
+      .selectFrom('aulas')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(classes.n)).toBeGreaterThan(50);
   });
 

@@ -31,7 +31,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function submit(fields: Record<string, string | undefined>, opts: { json?: boolean; remoteAddress?: string; token?: string | null } = {}) {
+async function submit(
+  fields: Record<string, string | undefined>,
+  opts: { json?: boolean; remoteAddress?: string; token?: string | null } = {},
+) {
   const page = await fetchForm(t.app, URL);
   const token = opts.token === null ? undefined : (opts.token ?? page.token);
   return t.app.inject({
@@ -47,7 +50,15 @@ async function submit(fields: Record<string, string | undefined>, opts: { json?:
   });
 }
 
-const count = async () => Number((await t.db.selectFrom('franquia_leads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const count = async () =>
+  Number(
+    (
+      await t.db
+        .selectFrom('franquia_leads')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('franchise form page', () => {
   it('explains the franchise and carries the 11 fields of the interface', async () => {
@@ -102,7 +113,11 @@ describe('franchise form submission', () => {
     ] as const) {
       const res = await submit(validLead({ whatsapp: input, email: `w${Math.random()}@example.com` }));
       expect(res.statusCode).toBe(303);
-      const lead = await t.db.selectFrom('franquia_leads').select('whatsapp').orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const lead = await t.db
+        .selectFrom('franquia_leads')
+        .select('whatsapp')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       expect(lead.whatsapp).toBe(stored);
     }
   });
@@ -118,7 +133,8 @@ describe('franchise form submission', () => {
       expect(res.body).toMatch(/aria-invalid="true"/);
       // The other values are kept.
       if (field !== 'nome_completo') expect(res.body).toContain('value="Maria José da Conceição"');
-      if (field !== 'faixa_investimento') expect(res.body).toMatch(/value="300mil_500mil"[^>]*checked|checked[^>]*value="300mil_500mil"/);
+      if (field !== 'faixa_investimento')
+        expect(res.body).toMatch(/value="300mil_500mil"[^>]*checked|checked[^>]*value="300mil_500mil"/);
       expect(await count()).toBe(before);
     });
   }
@@ -139,7 +155,11 @@ describe('franchise form submission', () => {
 
   it('refuses values that are too long, with pt-BR messages', async () => {
     const res = await submit(
-      validLead({ nome_completo: 'a'.repeat(121), cidade_regiao: 'b'.repeat(121), email: `${'c'.repeat(250)}@example.com` }),
+      validLead({
+        nome_completo: 'a'.repeat(121),
+        cidade_regiao: 'b'.repeat(121),
+        email: `${'c'.repeat(250)}@example.com`,
+      }),
       { json: true },
     );
     expect(res.statusCode).toBe(422);
@@ -191,7 +211,11 @@ describe('franchise form submission', () => {
     expect(noCookie.statusCode).toBe(403);
     const json = await submit(validLead(), { token: null, json: true });
     expect(json.statusCode).toBe(403);
-    expect(json.json()).toEqual({ error: 'Não foi possível confirmar o envio', message: expect.stringContaining('nada foi gravado'), errors: { _token: expect.any(String) } });
+    expect(json.json()).toEqual({
+      error: 'Não foi possível confirmar o envio',
+      message: expect.stringContaining('nada foi gravado'),
+      errors: { _token: expect.any(String) },
+    });
     expect(await count()).toBe(before);
   });
 
@@ -206,7 +230,8 @@ describe('franchise form submission', () => {
     await awayFromWindowEnd(FORM_RATE_LIMIT.timeWindow);
     const addr = '10.60.0.1';
     let last = await submit(validLead(), { remoteAddress: addr });
-    for (let i = 0; i < 10; i++) last = await submit(validLead({ nome_completo: i % 2 ? '' : 'Nome Válido' }), { remoteAddress: addr });
+    for (let i = 0; i < 10; i++)
+      last = await submit(validLead({ nome_completo: i % 2 ? '' : 'Nome Válido' }), { remoteAddress: addr });
     expect(last.statusCode).toBe(429);
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
     expect(last.body).toContain('Muitas tentativas');

@@ -50,7 +50,11 @@ describe('new lead notification', () => {
     const queued = await t.db.selectFrom('fila_emails').selectAll().execute();
     expect(queued).toHaveLength(1);
     const stored = await t.db.selectFrom('franquia_leads').select('id').executeTakeFirstOrThrow();
-    expect(queued[0]).toMatchObject({ destinatario: 'expansao@example.com', status: 'pendente', origem: `franquia_leads:${stored.id}` });
+    expect(queued[0]).toMatchObject({
+      destinatario: 'expansao@example.com',
+      status: 'pendente',
+      origem: `franquia_leads:${stored.id}`,
+    });
     expect((await deliverDueMail(t.app)).sent).toBe(1);
     expect(smtp.messages).toHaveLength(1);
     const m = smtp.messages[0]!;
@@ -75,7 +79,10 @@ describe('new lead notification', () => {
   });
 
   it('queues nothing when FRANCHISE_NOTIFICATION_EMAIL is not set', async () => {
-    const app = await buildApp({ ...t.config, franchiseNotificationEmail: null }, { db: t.testDb.handle, logger: false });
+    const app = await buildApp(
+      { ...t.config, franchiseNotificationEmail: null },
+      { db: t.testDb.handle, logger: false },
+    );
     await app.ready();
     try {
       const before = (await t.db.selectFrom('fila_emails').select('id').execute()).length;

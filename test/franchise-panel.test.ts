@@ -36,7 +36,11 @@ async function post(fields: Record<string, string>, opts: { token?: boolean; jso
   return t.app.inject({
     method: 'POST',
     url: P,
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...(opts.json ? { accept: 'application/json' } : {}) },
+    headers: {
+      cookie,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(opts.json ? { accept: 'application/json' } : {}),
+    },
     payload: form({ csrf_token: token, ...fields }),
   });
 }
@@ -76,7 +80,10 @@ describe('lead list', () => {
   it('shows 25 per page, newest first, with page links that keep the filters, and handles out-of-range pages', async () => {
     const start = Date.parse('2026-01-10T12:00:00Z');
     for (let i = 0; i < 60; i++) {
-      await addLead({ nome_completo: `Paginado ${String(i).padStart(2, '0')}`, cidade_regiao: 'Pagelândia' }, new Date(start + i * 60_000).toISOString());
+      await addLead(
+        { nome_completo: `Paginado ${String(i).padStart(2, '0')}`, cidade_regiao: 'Pagelândia' },
+        new Date(start + i * 60_000).toISOString(),
+      );
     }
     const p1 = await get(`${P}?q=pagelandia`);
     expect(p1.statusCode).toBe(200);
@@ -102,7 +109,12 @@ describe('lead list', () => {
   });
 
   it('filters by accent-insensitive text over name, e-mail, WhatsApp and city', async () => {
-    await addLead({ nome_completo: 'Conceição Araújo', email: 'c.araujo@example.com', whatsapp: '+5581912345678', cidade_regiao: 'Recife' });
+    await addLead({
+      nome_completo: 'Conceição Araújo',
+      email: 'c.araujo@example.com',
+      whatsapp: '+5581912345678',
+      cidade_regiao: 'Recife',
+    });
     await addLead({ nome_completo: 'Outro Nome', cidade_regiao: 'São José dos Campos' });
     for (const q of ['conceicao', 'CONCEIÇÃO', 'araujo@', '81912345678', '(81) 91234-5678', 'recife']) {
       const res = await get(`${P}?q=${encodeURIComponent(q)}`);
@@ -118,7 +130,10 @@ describe('lead list', () => {
   it('filters by option fields, status and São Paulo date range', async () => {
     // 2026-03-01 01:30 UTC is still 28 Feb in São Paulo.
     await addLead({ nome_completo: 'Fev Tarde', faixa_investimento: 'acima_1milhao' }, '2026-03-01T01:30:00.000Z');
-    await addLead({ nome_completo: 'Mar Cedo', faixa_investimento: 'acima_1milhao', motivo_interesse: 'paixao_fitness' }, '2026-03-01T03:30:00.000Z');
+    await addLead(
+      { nome_completo: 'Mar Cedo', faixa_investimento: 'acima_1milhao', motivo_interesse: 'paixao_fitness' },
+      '2026-03-01T03:30:00.000Z',
+    );
     const feb = await get(`${P}?de=2026-02-28&ate=2026-02-28`);
     expect(feb.body).toContain('Fev Tarde');
     expect(feb.body).not.toContain('Mar Cedo');
@@ -140,7 +155,12 @@ describe('lead list', () => {
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`${P}?lead=${id}&ok=status`);
     res = await post({ acao: 'status', lead_id: String(id), status: 'qualificado' });
-    const hist = await t.db.selectFrom('franquia_leads_historico').selectAll().where('lead_id', '=', id).orderBy('id').execute();
+    const hist = await t.db
+      .selectFrom('franquia_leads_historico')
+      .selectAll()
+      .where('lead_id', '=', id)
+      .orderBy('id')
+      .execute();
     expect(hist.map((h) => [h.status_de, h.status_para, h.usuario_id])).toEqual([
       [null, 'novo', null],
       ['novo', 'em_contato', adminId],
@@ -197,16 +217,26 @@ describe('lead list', () => {
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe(`${P}?ok=excluido`);
     expect(await createLeadsRepository(t.db).findById(id)).toBeUndefined();
-    expect(await t.db.selectFrom('franquia_leads_notas').selectAll().where('lead_id', '=', id).execute()).toHaveLength(0);
-    expect(await t.db.selectFrom('franquia_leads_historico').selectAll().where('lead_id', '=', id).execute()).toHaveLength(0);
+    expect(await t.db.selectFrom('franquia_leads_notas').selectAll().where('lead_id', '=', id).execute()).toHaveLength(
+      0,
+    );
+    expect(
+      await t.db.selectFrom('franquia_leads_historico').selectAll().where('lead_id', '=', id).execute(),
+    ).toHaveLength(0);
     expect((await get(`${P}?ok=excluido`)).body).toContain('Lead excluído definitivamente');
   });
 });
 
 describe('CSV export', () => {
   it('exports exactly the filtered set: BOM, ";", São Paulo dates, labels, defused formulas', async () => {
-    await addLead({ nome_completo: '=HYPERLINK("http://evil")', cidade_regiao: 'Exportópolis', email: '+x@example.com' }, '2026-05-01T02:15:00.000Z');
-    await addLead({ nome_completo: '@SUM(A1)', cidade_regiao: 'Exportópolis', faixa_investimento: '500mil_1milhao' }, '2026-05-02T15:00:00.000Z');
+    await addLead(
+      { nome_completo: '=HYPERLINK("http://evil")', cidade_regiao: 'Exportópolis', email: '+x@example.com' },
+      '2026-05-01T02:15:00.000Z',
+    );
+    await addLead(
+      { nome_completo: '@SUM(A1)', cidade_regiao: 'Exportópolis', faixa_investimento: '500mil_1milhao' },
+      '2026-05-02T15:00:00.000Z',
+    );
     await addLead({ nome_completo: '-2+3', cidade_regiao: 'Exportópolis; "aspas"' }, '2026-05-03T15:00:00.000Z');
     await addLead({ nome_completo: 'Fora do Filtro', cidade_regiao: 'Outra' }, '2026-05-02T15:00:00.000Z');
 

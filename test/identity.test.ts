@@ -6,14 +6,20 @@ import { buildApp, type App } from '../src/app';
 import { deliverDueMail } from '../src/platform/mail/worker';
 import { accountsService } from '../src/features/identity/services';
 import { canAccessUnit, scopeUnits, unitScope, accessibleUnits } from '../src/features/identity/access';
-import { createHashQueue, HashQueueFullError, HASH_CONCURRENCY, HASH_MAX_WAITING, passwordHashQueue } from '../src/features/identity/hash-queue';
+import {
+  createHashQueue,
+  HashQueueFullError,
+  HASH_CONCURRENCY,
+  HASH_MAX_WAITING,
+  passwordHashQueue,
+} from '../src/features/identity/hash-queue';
 import { hashCounters } from '../src/features/identity/password';
 import { sessionKey } from '../src/features/identity/sessions';
 import { RESET_ANSWER_FLOOR_MS } from '../src/features/identity/password-reset.service';
 import { createTestApp, type TestContext } from './helpers/app';
 import { TEST_ENGINE } from './helpers/db';
 import { createDb } from '../src/db/index';
-import { cookiesFrom, fetchForm, form } from './helpers/http';
+import { fetchForm, form } from './helpers/http';
 import { startSmtp, type TestSmtp } from './helpers/smtp';
 import { createStaffUser, LOGIN_URL, loginAs, staffToken } from './helpers/staff';
 
@@ -23,14 +29,27 @@ let t: TestContext;
 let smtp: TestSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await createTestApp({ seed: false, env: { ...smtp.env, MAIL_FROM: 'Academia <nao-responda@academia.example>', PUBLIC_URL: 'https://www.academia.example' } });
+  t = await createTestApp({
+    seed: false,
+    env: {
+      ...smtp.env,
+      MAIL_FROM: 'Academia <nao-responda@academia.example>',
+      PUBLIC_URL: 'https://www.academia.example',
+    },
+  });
 });
 afterAll(async () => {
   await t?.close();
   await smtp?.close();
 });
 
-async function postLogin(app: App, email: string, senha: string, remoteAddress: string, headers: Record<string, string> = {}) {
+async function postLogin(
+  app: App,
+  email: string,
+  senha: string,
+  remoteAddress: string,
+  headers: Record<string, string> = {},
+) {
   const page = await fetchForm(app, LOGIN_URL);
   return app.inject({
     method: 'POST',
@@ -83,7 +102,9 @@ describe('login lockout under concurrency', () => {
 
   it('locks a client address after 5 parallel failures, whatever accounts they try', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => postLogin(t.app, `ninguem-${i}@example.com`, 'senha-errada-xx', '10.21.0.1')),
+      Array.from({ length: 12 }, (_, i) =>
+        postLogin(t.app, `ninguem-${i}@example.com`, 'senha-errada-xx', '10.21.0.1'),
+      ),
     );
     const codes = answers.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 401)).toHaveLength(5);
@@ -104,7 +125,9 @@ describe('login lockout under concurrency', () => {
       const u = await createStaffUser(t.db);
       const before = hashCounters.verifications;
       const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => postLogin(i % 2 ? second : t.app, u.email, `senha-errada-${i}-yy`, `10.25.0.${i + 1}`)),
+        Array.from({ length: 20 }, (_, i) =>
+          postLogin(i % 2 ? second : t.app, u.email, `senha-errada-${i}-yy`, `10.25.0.${i + 1}`),
+        ),
       );
       expect(answers.filter((r) => r.statusCode === 401)).toHaveLength(5);
       expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(15);
@@ -119,7 +142,9 @@ describe('login lockout under concurrency', () => {
     const u = await createStaffUser(t.db);
     // Sequential bursts of 4 (under the limit at any moment) from one address.
     for (let round = 0; round < 3; round++) {
-      const answers = await Promise.all(Array.from({ length: 4 }, () => postLogin(t.app, u.email, u.password, '10.22.0.1')));
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => postLogin(t.app, u.email, u.password, '10.22.0.1')),
+      );
       expect(answers.map((r) => r.statusCode)).toEqual([303, 303, 303, 303]);
     }
   });
@@ -152,13 +177,19 @@ describe('password hash queue', () => {
     const u = await createStaffUser(t.db);
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const blockers = Array.from({ length: HASH_CONCURRENCY + HASH_MAX_WAITING }, () => passwordHashQueue.run(() => gate));
+    const blockers = Array.from({ length: HASH_CONCURRENCY + HASH_MAX_WAITING }, () =>
+      passwordHashQueue.run(() => gate),
+    );
     try {
       const res = await postLogin(t.app, u.email, u.password, '10.23.0.1');
       expect(res.statusCode).toBe(429);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body).toContain('Muitos acessos ao mesmo tempo');
-      const rows = await t.db.selectFrom('tentativas_login').select('id').where('chave', 'in', [`conta:${u.email}`, 'ip:10.23.0.1']).execute();
+      const rows = await t.db
+        .selectFrom('tentativas_login')
+        .select('id')
+        .where('chave', 'in', [`conta:${u.email}`, 'ip:10.23.0.1'])
+        .execute();
       expect(rows).toHaveLength(0);
     } finally {
       release();
@@ -260,7 +291,7 @@ describe('sessions end for good', () => {
     expect(await loggedIn(t.app, cookie)).toBe(false);
   });
 
-  it('a new password set by an admin ends the account sessions; changing one\'s own keeps the current one', async () => {
+  it("a new password set by an admin ends the account sessions; changing one's own keeps the current one", async () => {
     const admin = await createStaffUser(t.db, { papel: 'admin' });
     const target = await createStaffUser(t.db, { papel: 'admin' });
     const adminCookie = await loginAs(t.app, admin.email, admin.password);
@@ -321,8 +352,13 @@ describe('the per-unit access helper', () => {
 
 /** The text part of a captured message, quoted-printable decoded. */
 function bodyOf(raw: string): string {
-  const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n\n');
-  return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const body = raw
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join('\n\n');
+  return body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 describe('password reset by e-mail', () => {
@@ -367,7 +403,11 @@ describe('password reset by e-mail', () => {
 
   it('takes as long for an unknown address as for an account (no timing tells them apart)', async () => {
     const u = await createStaffUser(t.db);
-    for (const [email, ip] of [[u.email, '10.31.0.1'], ['ninguem-mesmo@example.com', '10.31.0.2'], [u.email.toUpperCase(), '10.31.0.3']] as const) {
+    for (const [email, ip] of [
+      [u.email, '10.31.0.1'],
+      ['ninguem-mesmo@example.com', '10.31.0.2'],
+      [u.email.toUpperCase(), '10.31.0.3'],
+    ] as const) {
       const started = performance.now();
       const res = await askReset(email, ip);
       expect(res.statusCode).toBe(200);
@@ -408,9 +448,15 @@ describe('password reset by e-mail', () => {
     const mismatch = await setPassword(token, 'nova-senha-bem-longa', 'nova-senha-bem-longx');
     expect(mismatch.statusCode).toBe(422);
     expect(mismatch.body).toContain('As duas senhas não são iguais.');
-    const mismatchJson = await setPassword(token, 'nova-senha-bem-longa', 'nova-senha-bem-longx', { accept: 'application/json' });
+    const mismatchJson = await setPassword(token, 'nova-senha-bem-longa', 'nova-senha-bem-longx', {
+      accept: 'application/json',
+    });
     expect(mismatchJson.statusCode).toBe(422);
-    expect(mismatchJson.json()).toMatchObject({ error: 'Dados inválidos', message: expect.any(String), errors: { confirmacao: 'As duas senhas não são iguais.' } });
+    expect(mismatchJson.json()).toMatchObject({
+      error: 'Dados inválidos',
+      message: expect.any(String),
+      errors: { confirmacao: 'As duas senhas não são iguais.' },
+    });
 
     const ok = await setPassword(token, 'nova-senha-bem-longa');
     expect(ok.statusCode).toBe(303);
@@ -430,13 +476,22 @@ describe('password reset by e-mail', () => {
         method: 'POST',
         url: RESET_URL,
         headers: { ...headers, cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: form({ csrf_token: p.token, acao: 'redefinir', token, nova_senha: 'terceira-senha-longa', confirmacao: 'terceira-senha-longa' }),
+        payload: form({
+          csrf_token: p.token,
+          acao: 'redefinir',
+          token,
+          nova_senha: 'terceira-senha-longa',
+          confirmacao: 'terceira-senha-longa',
+        }),
       });
     };
     expect((await direct()).statusCode).toBe(410);
     const directJson = await direct({ accept: 'application/json' });
     expect(directJson.statusCode).toBe(410);
-    expect(directJson.json()).toEqual({ error: 'Link inválido ou expirado', message: expect.stringContaining('peça um novo link') });
+    expect(directJson.json()).toEqual({
+      error: 'Link inválido ou expirado',
+      message: expect.stringContaining('peça um novo link'),
+    });
     expect((await postLogin(t.app, u.email, 'nova-senha-bem-longa', '10.30.0.4')).statusCode).toBe(303);
   });
 
@@ -460,7 +515,9 @@ describe('password reset by e-mail', () => {
     await accountsService(t.db).disableFromCli(u.email);
     const res = await askReset(u.email, '10.32.0.1');
     expect(res.statusCode).toBe(200);
-    expect(await t.db.selectFrom('senha_redefinicoes').select('id').where('usuario_id', '=', u.id).execute()).toHaveLength(0);
+    expect(
+      await t.db.selectFrom('senha_redefinicoes').select('id').where('usuario_id', '=', u.id).execute(),
+    ).toHaveLength(0);
   });
 
   it('is limited per client address (429) and per e-mail (nothing more is sent)', async () => {
@@ -485,7 +542,11 @@ describe('password reset by e-mail', () => {
       const reset = await askReset(email, '10.36.0.2');
       expect(reset.statusCode).toBe(422);
     }
-    const rows = await t.db.selectFrom('tentativas_login').select('id').where('chave', 'in', ['ip:10.36.0.1', 'senha-ip:10.36.0.2']).execute();
+    const rows = await t.db
+      .selectFrom('tentativas_login')
+      .select('id')
+      .where('chave', 'in', ['ip:10.36.0.1', 'senha-ip:10.36.0.2'])
+      .execute();
     expect(rows).toHaveLength(0);
   });
 

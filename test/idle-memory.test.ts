@@ -6,7 +6,9 @@ import { expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const child = async (flags: string[]) => {
-  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', 'test/helpers/idle-memory-child.ts'], { timeout: 20_000 });
+  const { stdout } = await run(process.execPath, [...flags, '--import', 'tsx', 'test/helpers/idle-memory-child.ts'], {
+    timeout: 20_000,
+  });
   return JSON.parse(stdout.trim().split('\n').pop()!) as {
     started: boolean;
     quietFrom?: number;

@@ -17,12 +17,17 @@ interface LockEntry {
   hasInstallScript?: boolean;
   engines?: { node?: string } | string[];
 }
-const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, LockEntry>;
+};
 const installed = Object.entries(lock.packages).filter(([key]) => key.startsWith('node_modules/'));
 const nameOf = (key: string) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
 // npm's own range logic (semver, already in the tree through fastify and sharp).
-const semver = createRequire(import.meta.url)('semver') as { subset(sub: string, dom: string): boolean; validRange(r: string): string | null };
+const semver = createRequire(import.meta.url)('semver') as {
+  subset(sub: string, dom: string): boolean;
+  validRange(r: string): string | null;
+};
 
 describe('install', () => {
   it('"engines" is made of ^x.y.z ranges, the form .ci/run reads, one per supported line', () => {
@@ -38,7 +43,8 @@ describe('install', () => {
       // An optional platform package whose engines refuse the running Node is skipped by
       // npm without a warning (rollup's lzma binding wants 22.20+), and its parent runs without it.
       if (!wanted || entry.optional || !semver.validRange(wanted)) continue;
-      if (!semver.subset(pkg.engines.node, wanted)) refusing.push(`${nameOf(key)}@${entry.version} wants node ${wanted}`);
+      if (!semver.subset(pkg.engines.node, wanted))
+        refusing.push(`${nameOf(key)}@${entry.version} wants node ${wanted}`);
     }
     expect(refusing).toEqual([]);
   });

@@ -7,7 +7,12 @@ import { loadConfig } from '../src/config';
 import { loggerOptions } from '../src/http/logger';
 import { createTestDb, type TestDb } from './helpers/db';
 
-interface Line { level: number; msg: string; reqId?: string; [k: string]: unknown }
+interface Line {
+  level: number;
+  msg: string;
+  reqId?: string;
+  [k: string]: unknown;
+}
 
 let app: App | undefined;
 let testDb: TestDb | undefined;
@@ -26,7 +31,16 @@ async function appLogging(level: string) {
       done();
     },
   });
-  const config = { ...loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), MAIL_WORKER: 'false', SCHEDULED_JOBS: 'false', LOG_LEVEL: level }), database: testDb.config };
+  const config = {
+    ...loadConfig({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      MAIL_WORKER: 'false',
+      SCHEDULED_JOBS: 'false',
+      LOG_LEVEL: level,
+    }),
+    database: testDb.config,
+  };
   app = await buildApp(config, { db: testDb.handle, logger: { ...loggerOptions(config, false), stream } });
   app.get('/__boom', async (request) => {
     request.log.warn({ detail: 'x' }, 'something odd');

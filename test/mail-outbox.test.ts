@@ -27,7 +27,12 @@ describe('outbox delivery', () => {
 
   it('keeps a message while SMTP is down and delivers it exactly once when it is back', async () => {
     smtp.messages.length = 0;
-    const id = await enqueueMail(t.db, { to: 'destino@example.com', subject: 'Teste de fila', text: 'Olá', origin: 'teste:1' });
+    const id = await enqueueMail(t.db, {
+      to: 'destino@example.com',
+      subject: 'Teste de fila',
+      text: 'Olá',
+      origin: 'teste:1',
+    });
     await smtp.stopListening();
     const down = await deliverDueMail(t.app);
     expect(down).toEqual({ sent: 0, retried: 1, failed: 0 });
@@ -120,7 +125,8 @@ describe('outbox delivery', () => {
     const other = createDb(t.testDb.config);
     try {
       const ids: number[] = [];
-      for (let i = 0; i < 40; i++) ids.push(await enqueueMail(t.db, { to: `p${i}@example.com`, subject: `Lote ${i}`, text: 'x' }));
+      for (let i = 0; i < 40; i++)
+        ids.push(await enqueueMail(t.db, { to: `p${i}@example.com`, subject: `Lote ${i}`, text: 'x' }));
       const a = { db: t.db, config: t.config };
       const b = { db: other.db, config: t.config };
       const results = await Promise.all([
@@ -163,7 +169,11 @@ describe('outbox delivery', () => {
   it('takes over a message whose claim expired (a worker died mid-send)', async () => {
     smtp.messages.length = 0;
     const id = await enqueueMail(t.db, { to: 'destino@example.com', subject: 'Órfã', text: 'x' });
-    await t.db.updateTable('fila_emails').set({ status: 'enviando', bloqueado_ate: later(5).toISOString() }).where('id', '=', id).execute();
+    await t.db
+      .updateTable('fila_emails')
+      .set({ status: 'enviando', bloqueado_ate: later(5).toISOString() })
+      .where('id', '=', id)
+      .execute();
     expect((await deliverDueMail(t.app)).sent).toBe(0);
     expect((await deliverDueMail(t.app, { now: later(6) })).sent).toBe(1);
     expect(smtp.messages).toHaveLength(1);

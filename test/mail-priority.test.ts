@@ -30,7 +30,8 @@ describe('mail priority, Message-ID and lease', () => {
 
   it('sends a notification to the chain before an earlier burst of bulk mail', async () => {
     await clearQueue();
-    for (let i = 0; i < 30; i++) await enqueueMail(t.db, { to: `lead${i}@example.com`, subject: `Lead ${i}`, text: 'x' });
+    for (let i = 0; i < 30; i++)
+      await enqueueMail(t.db, { to: `lead${i}@example.com`, subject: `Lead ${i}`, text: 'x' });
     await enqueueMail(t.db, { to: 'rede@example.com', subject: 'Fale aqui', text: 'x', priority: MAIL_PRIORITY.chain });
     expect((await deliverDueMail(t.app, { limit: 1 })).sent).toBe(1);
     expect(smtp.messages[0]!.subject).toBe('Fale aqui');
@@ -48,7 +49,11 @@ describe('mail priority, Message-ID and lease', () => {
     } finally {
       smtp.setRejecting(false);
     }
-    const stored = await t.db.selectFrom('fila_emails').select('message_id').where('id', '=', id).executeTakeFirstOrThrow();
+    const stored = await t.db
+      .selectFrom('fila_emails')
+      .select('message_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(stored.message_id).toMatch(/^<[0-9a-f-]{36}@localhost>$/);
     expect((await deliverDueMail(t.app, { now: later(2) })).sent).toBe(1);
     expect(smtp.messages).toHaveLength(1);
@@ -96,7 +101,10 @@ describe('mail priority, Message-ID and lease', () => {
     await clearQueue();
     for (let i = 0; i < 3; i++) await enqueueMail(t.db, { to: `s${i}@example.com`, subject: `Parada ${i}`, text: 'x' });
     smtp.setHolding(true);
-    const worker = startMailWorker({ db: t.db, config: { ...t.config, mail: { batchSize: 10, intervalMs: 60_000, leaseMs: 60_000 } } });
+    const worker = startMailWorker({
+      db: t.db,
+      config: { ...t.config, mail: { batchSize: 10, intervalMs: 60_000, leaseMs: 60_000 } },
+    });
     try {
       for (let i = 0; i < 100 && smtp.holding === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(smtp.holding).toBe(1);
@@ -113,7 +121,12 @@ describe('mail priority, Message-ID and lease', () => {
   });
 
   it('queues the free-message notification as a notification to the chain, lead notices as bulk', () => {
-    const mail = notificationMail(1, { unidade: 'Centro', nomeCompleto: 'Ana', anonimo: false, mensagem: 'Oi' }, [], 'rede@example.com');
+    const mail = notificationMail(
+      1,
+      { unidade: 'Centro', nomeCompleto: 'Ana', anonimo: false, mensagem: 'Oi' },
+      [],
+      'rede@example.com',
+    );
     expect(mail.priority).toBe(MAIL_PRIORITY.chain);
     expect(MAIL_PRIORITY.chain).toBeLessThan(MAIL_PRIORITY.bulk);
   });

@@ -51,7 +51,9 @@ beforeAll(async () => {
   };
   // All three at the same moment, on the empty database; each names the proxy another way
   // TRUST_PROXY allows, and all must see the same client (the shared limit counts once).
-  instances.push(...(await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, { ...env, TRUST_PROXY: TRUST[n]! })))));
+  instances.push(
+    ...(await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, { ...env, TRUST_PROXY: TRUST[n]! })))),
+  );
   proxy = await startProxy(instances);
   db = new pg.Pool({ connectionString: server.url('academia'), max: 2 });
   db.on('error', () => {});
@@ -80,7 +82,10 @@ async function openForm(headers: Record<string, string> = {}) {
   const html = await res.text();
   const token = /name="csrf_token"[^>]*value="([^"]+)"/.exec(html)?.[1];
   if (!token) throw new Error(`no token (${res.status})`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   return { token, cookie, res };
 }
 
@@ -154,14 +159,19 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
 
   it('shows a content change on every instance within 5 seconds', async () => {
     // As `npm run catalog:import` does: straight into the database.
-    await db.query(`update unidades set nome = 'Unidade Ipê Amarelo' where id = (select min(id) from unidades where ativo = 1)`);
+    await db.query(
+      `update unidades set nome = 'Unidade Ipê Amarelo' where id = (select min(id) from unidades where ativo = 1)`,
+    );
     const changed = Date.now();
     const seenAfter: number[] = [];
     await Promise.all(
       [0, 1, 2].map(async (i) => {
         await waitFor(
           async () => {
-            const res = await get('/search_ajax.php?q=ipe amarelo', { 'x-test-instance': String(i), accept: 'application/json' });
+            const res = await get('/search_ajax.php?q=ipe amarelo', {
+              'x-test-instance': String(i),
+              accept: 'application/json',
+            });
             return JSON.stringify(await res.json()).includes('Ipê Amarelo');
           },
           8_000,
@@ -177,7 +187,10 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
   it('a message claimed by an instance killed mid-delivery is delivered by another within a minute, same Message-ID', async () => {
     // Let the notifications of the earlier leads go out first: only ours is in flight.
     await waitFor(
-      async () => Number((await db.query(`select count(*) as n from fila_emails where status in ('pendente', 'enviando')`)).rows[0].n) === 0,
+      async () =>
+        Number(
+          (await db.query(`select count(*) as n from fila_emails where status in ('pendente', 'enviando')`)).rows[0].n,
+        ) === 0,
       30_000,
       'the earlier mail to be delivered',
     );
@@ -192,7 +205,9 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
       await waitFor(() => smtp.holding === 1, 10_000, 'the SMTP server to hold a delivery');
       const outboxId = Number(smtp.messages[0]!.headers['x-outbox-id']);
       victim = instances.find((i) =>
-        i.logs().some((l) => l.msg === 'mail batch claimed' && (l.outboxIds as number[] | undefined)?.includes(outboxId)),
+        i
+          .logs()
+          .some((l) => l.msg === 'mail batch claimed' && (l.outboxIds as number[] | undefined)?.includes(outboxId)),
       );
       expect(victim, 'the instance that claimed the message').toBeDefined();
       victim!.child.kill('SIGKILL');
@@ -208,7 +223,11 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
     expect(second!.headers['x-outbox-id']).toBe(first!.headers['x-outbox-id']);
     expect(second!.headers['message-id']).toBe(first!.headers['message-id']);
     expect(first!.headers['message-id']).toMatch(/^<.+@.+>$/);
-    await waitFor(async () => (await db.query(`select status from fila_emails`)).rows[0]?.status === 'enviado', 5_000, 'the row to be marked sent');
+    await waitFor(
+      async () => (await db.query(`select status from fila_emails`)).rows[0]?.status === 'enviado',
+      5_000,
+      'the row to be marked sent',
+    );
     await sleep(500);
     expect(smtp.messages).toHaveLength(2); // at most one duplicate per crash
 
@@ -221,7 +240,8 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
   it('survives a PostgreSQL restart: 503s quickly, serves the catalog, stores nothing half, recovers', async () => {
     // Pages visited before the outage (the unit page is cached per instance).
     const unitId = (await db.query('select min(id) as id from unidades where ativo = 1')).rows[0].id as number;
-    for (const i of [0, 1, 2]) expect((await get(`/Detalhes.php?id=${unitId}`, { 'x-test-instance': String(i) })).status).toBe(200);
+    for (const i of [0, 1, 2])
+      expect((await get(`/Detalhes.php?id=${unitId}`, { 'x-test-instance': String(i) })).status).toBe(200);
     const form = await openForm({ 'x-test-client': nextClient() });
     const leadsBefore = await count('franquia_leads');
     const mailsBefore = smtp.messages.length;
@@ -245,7 +265,11 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
       expect((await get(`/Detalhes.php?id=${unitId}`, h)).status).toBe(200);
     }
     // A form POST: a pt-BR 503 page, quickly; JSON clients get {error, message}.
-    const body = new URLSearchParams({ csrf_token: form.token, nome_completo: 'Durante a Queda', aceita_contato: 'sim' });
+    const body = new URLSearchParams({
+      csrf_token: form.token,
+      nome_completo: 'Durante a Queda',
+      aceita_contato: 'sim',
+    });
     const customer = nextClient();
     const t0 = Date.now();
     const down = await fetch(proxy.url + FORM, {
@@ -261,7 +285,12 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
     const json = await fetch(proxy.url + FORM, {
       method: 'POST',
       redirect: 'manual',
-      headers: { cookie: form.cookie, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'x-test-client': customer },
+      headers: {
+        cookie: form.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        'x-test-client': customer,
+      },
       body,
     });
     expect(json.status).toBe(503);
@@ -271,7 +300,11 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
     await server.start();
     const back = Date.now();
     for (const i of [0, 1, 2]) {
-      await waitFor(async () => (await get('/readyz', { 'x-test-instance': String(i) })).status === 200, 10_000, `instance ${i} ready again`);
+      await waitFor(
+        async () => (await get('/readyz', { 'x-test-instance': String(i) })).status === 200,
+        10_000,
+        `instance ${i} ready again`,
+      );
     }
     expect(Date.now() - back).toBeLessThan(10_000);
     db = new pg.Pool({ connectionString: server.url('academia'), max: 2 });
@@ -279,7 +312,8 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
     // Nothing half-stored during the outage; everything works again without a restart,
     // the mail worker included.
     expect(await count('franquia_leads')).toBe(leadsBefore);
-    for (let i = 0; i < 3; i++) expect((await postLead(nextClient(), { nome_completo: `Depois da Volta ${i}` })).res.status).toBe(303);
+    for (let i = 0; i < 3; i++)
+      expect((await postLead(nextClient(), { nome_completo: `Depois da Volta ${i}` })).res.status).toBe(303);
     expect(await count('franquia_leads')).toBe(leadsBefore + 3);
     await waitFor(() => smtp.messages.length >= mailsBefore + 3, 15_000, 'the mail worker to deliver again');
     expect(instances.every((i) => i.alive())).toBe(true);

@@ -20,7 +20,9 @@ function files(dir: string): string[] {
 }
 
 // Browser modules (src/client) only shape what a person types (input masks); the server decides.
-const sources = files(ROOT).filter((f) => !f.includes(`${path.sep}client${path.sep}`)).map((f) => ({ file: path.relative(process.cwd(), f), text: readFileSync(f, 'utf8') }));
+const sources = files(ROOT)
+  .filter((f) => !f.includes(`${path.sep}client${path.sep}`))
+  .map((f) => ({ file: path.relative(process.cwd(), f), text: readFileSync(f, 'utf8') }));
 
 /** [what, pattern, files allowed to hold it] */
 const RULES: [string, RegExp, (file: string) => boolean][] = [
@@ -33,7 +35,11 @@ const RULES: [string, RegExp, (file: string) => boolean][] = [
   // an id parser: a function named like one, or the digits-only test of an id
   ['id parser', /function\s+(parse|to)\w*Id\b/, (f) => f.startsWith(KIT)],
   // (src/config.ts reads the operator's environment, e.g. a CIDR prefix length, not a form)
-  ['id parser', /\/\^(\\d|\[1-9\]\[0-9\])\{\d*,?\d*\}\$\//, (f) => f.startsWith(KIT) || f === path.join('src', 'config.ts')],
+  [
+    'id parser',
+    /\/\^(\\d|\[1-9\]\[0-9\])\{\d*,?\d*\}\$\//,
+    (f) => f.startsWith(KIT) || f === path.join('src', 'config.ts'),
+  ],
   ['id parser', /pattern:\s*'\^\(?\\\\d/, (f) => f.startsWith(KIT)],
   // pagination arithmetic, and a second paging function under any of the names it had
   ['pagination', /Math\.ceil\(\s*\w+\s*\/\s*\w*(PAGE|page|PER|per|SIZE|size)\w*\s*\)/, (f) => f === PAGING],
@@ -52,17 +58,31 @@ const RULES: [string, RegExp, (file: string) => boolean][] = [
 // (docs/decisions/085). Nothing may be added to this list.
 const NOT_YET_MOVED = new Set<string>([]);
 
-describe('no second copy in src/ of the form kit\'s parsers, paging, the São Paulo clock or the unit-access check', () => {
+describe("no second copy in src/ of the form kit's parsers, paging, the São Paulo clock or the unit-access check", () => {
   for (const [what, pattern, allowed] of RULES) {
     it(`${what}: ${pattern}`, () => {
-      const offenders = sources.filter((s) => !allowed(s.file) && !NOT_YET_MOVED.has(s.file) && pattern.test(s.text)).map((s) => s.file);
+      const offenders = sources
+        .filter((s) => !allowed(s.file) && !NOT_YET_MOVED.has(s.file) && pattern.test(s.text))
+        .map((s) => s.file);
       expect(offenders, `${what} outside its one home`).toEqual([]);
     });
   }
 
   it('the kit itself holds each parser, and src/lib/pagination.ts the paging', () => {
-    const kit = sources.filter((s) => s.file.startsWith(KIT)).map((s) => s.text).join('\n');
-    for (const name of ['parseEmail', 'normalizePhone', 'parseCep', 'toId', 'parseMoney', 'parseDay', 'oneLine', 'multiLine']) {
+    const kit = sources
+      .filter((s) => s.file.startsWith(KIT))
+      .map((s) => s.text)
+      .join('\n');
+    for (const name of [
+      'parseEmail',
+      'normalizePhone',
+      'parseCep',
+      'toId',
+      'parseMoney',
+      'parseDay',
+      'oneLine',
+      'multiLine',
+    ]) {
       expect(kit, name).toContain(`function ${name}(`);
     }
     const paging = sources.find((s) => s.file === PAGING)?.text ?? '';

@@ -1,6 +1,12 @@
 // NPS arithmetic and wording, with hand-computed cases.
 import { describe, expect, it } from 'vitest';
-import { computeNps, countLabel, formatNps, lastTwelveMonths, npsCountsText } from '../src/features/feedback/survey/nps';
+import {
+  computeNps,
+  countLabel,
+  formatNps,
+  lastTwelveMonths,
+  npsCountsText,
+} from '../src/features/feedback/survey/nps';
 import { segments, xOf, yOf } from '../src/features/feedback/survey/nps-chart.view';
 
 describe('NPS = % promoters − % detractors', () => {
@@ -15,7 +21,11 @@ describe('NPS = % promoters − % detractors', () => {
     { notes: [10, 7, 8], expected: 33.3 }, // 1 / 3
     { notes: [9, 9, 10, 1, 7, 7, 8], expected: 28.6 }, // (3 − 1) / 7 = 28,57
   ])('$notes → $expected', ({ notes, expected }) => {
-    const c = { total: notes.length, promotores: notes.filter((n) => n >= 9).length, detratores: notes.filter((n) => n <= 6).length };
+    const c = {
+      total: notes.length,
+      promotores: notes.filter((n) => n >= 9).length,
+      detratores: notes.filter((n) => n <= 6).length,
+    };
     expect(computeNps(c)).toBe(expected);
   });
 
@@ -32,8 +42,12 @@ describe('pt-BR counts', () => {
     expect(countLabel(2, 'promotor', 'promotores')).toBe('2 promotores');
     expect(countLabel(0, 'promotor', 'promotores')).toBe('0 promotores');
     expect(countLabel(1234, 'nota', 'notas')).toBe('1.234 notas');
-    expect(npsCountsText({ total: 4, promotores: 1, neutros: 1, detratores: 2 })).toBe('4 notas: 1 promotor, 1 neutro, 2 detratores');
-    expect(npsCountsText({ total: 1, promotores: 0, neutros: 0, detratores: 1 })).toBe('1 nota: 0 promotores, 0 neutros, 1 detrator');
+    expect(npsCountsText({ total: 4, promotores: 1, neutros: 1, detratores: 2 })).toBe(
+      '4 notas: 1 promotor, 1 neutro, 2 detratores',
+    );
+    expect(npsCountsText({ total: 1, promotores: 0, neutros: 0, detratores: 1 })).toBe(
+      '1 nota: 0 promotores, 0 neutros, 1 detrator',
+    );
   });
 });
 
@@ -48,6 +62,8 @@ describe('the chart', () => {
     expect(yOf(100)).toBeLessThan(yOf(-100));
     const p = (nps: number | null) => ({ label: '2026-01', title: '', total: nps === null ? 0 : 1, nps });
     expect(segments([p(10), p(20), p(null), p(30)])).toHaveLength(2);
-    expect(segments([p(10), p(20), p(null), p(30)])[0]).toBe(`${xOf(0, 4).toFixed(1)},${yOf(10).toFixed(1)} ${xOf(1, 4).toFixed(1)},${yOf(20).toFixed(1)}`);
+    expect(segments([p(10), p(20), p(null), p(30)])[0]).toBe(
+      `${xOf(0, 4).toFixed(1)},${yOf(10).toFixed(1)} ${xOf(1, 4).toFixed(1)},${yOf(20).toFixed(1)}`,
+    );
   });
 });

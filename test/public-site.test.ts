@@ -16,7 +16,9 @@ const ids: Record<string, number> = {};
 const PUBLIC_URL = 'https://www.exemplo-academia.com.br';
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { PUBLIC_URL, BRAND_WHATSAPP: '(11) 4000-1234', BRAND_INSTAGRAM: 'https://instagram.com/academiamovimento' } });
+  t = await createTestApp({
+    env: { PUBLIC_URL, BRAND_WHATSAPP: '(11) 4000-1234', BRAND_INSTAGRAM: 'https://instagram.com/academiamovimento' },
+  });
   for (const u of await t.db.selectFrom('unidades').select(['id', 'nome']).execute()) ids[u.nome] = u.id;
 });
 afterAll(async () => {
@@ -33,7 +35,12 @@ describe('GET /unidades.json', () => {
     const { status, body } = await json('/unidades.json?lat=-23.60&lng=-46.665');
     expect(status).toBe(200);
     expect(body.length).toBe(7); // active units only
-    expect(body[0]).toMatchObject({ id: ids['Movimento Moema'], nome: 'Movimento Moema', cidade: 'São Paulo', bairro: 'Moema' });
+    expect(body[0]).toMatchObject({
+      id: ids['Movimento Moema'],
+      nome: 'Movimento Moema',
+      cidade: 'São Paulo',
+      bairro: 'Moema',
+    });
     expect(body[0].distancia_km).toBeLessThan(1);
     expect(body[1].nome).toBe('Movimento Pinheiros');
     expect(body[1].distancia_km).toBeGreaterThan(3);
@@ -50,18 +57,48 @@ describe('GET /unidades.json', () => {
     const now = nowIso();
     const { id } = await t.db
       .insertInto('unidades')
-      .values({ nome: 'Movimento Sem Mapa', slug: 'sem-mapa', cidade: 'Curitiba', uf: 'PR', bairro: 'Centro', endereco: 'Rua X, 1', latitude: null, longitude: null, criado_em: now, atualizado_em: now })
+      .values({
+        nome: 'Movimento Sem Mapa',
+        slug: 'sem-mapa',
+        cidade: 'Curitiba',
+        uf: 'PR',
+        bairro: 'Centro',
+        endereco: 'Rua X, 1',
+        latitude: null,
+        longitude: null,
+        criado_em: now,
+        atualizado_em: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     invalidateCatalogCache(t.app);
     const all = (await json('/unidades.json?lat=-25.44&lng=-49.29&limit=50')).body;
-    expect(all.at(-1)).toEqual({ id, nome: 'Movimento Sem Mapa', cidade: 'Curitiba', bairro: 'Centro', distancia_km: null });
+    expect(all.at(-1)).toEqual({
+      id,
+      nome: 'Movimento Sem Mapa',
+      cidade: 'Curitiba',
+      bairro: 'Centro',
+      distancia_km: null,
+    });
     await t.db.deleteFrom('unidades').where('id', '=', id).execute();
     invalidateCatalogCache(t.app);
   });
 
   it('answers 400 {error, message} for a missing or out-of-range lat/lng or a bad limit', async () => {
-    for (const q of ['', 'lat=-23.5', 'lng=-46.6', 'lat=abc&lng=1', 'lat=91&lng=0', 'lat=0&lng=-181', 'lat=1e2&lng=3', 'lat=&lng=', 'lat=0&lng=0&limit=0', 'lat=0&lng=0&limit=51', 'lat=0&lng=0&limit=x', 'lat=0&lng=0&lat=1']) {
+    for (const q of [
+      '',
+      'lat=-23.5',
+      'lng=-46.6',
+      'lat=abc&lng=1',
+      'lat=91&lng=0',
+      'lat=0&lng=-181',
+      'lat=1e2&lng=3',
+      'lat=&lng=',
+      'lat=0&lng=0&limit=0',
+      'lat=0&lng=0&limit=51',
+      'lat=0&lng=0&limit=x',
+      'lat=0&lng=0&lat=1',
+    ]) {
       const res = await json(`/unidades.json?${q}`);
       expect(res.status, q).toBe(400);
       expect(Object.keys(res.body).sort(), q).toEqual(['error', 'message']);
@@ -84,7 +121,9 @@ describe('GET /unidades', () => {
   it('sorts by distance from lat/lng and shows "a 2,4 km"', async () => {
     const res = await t.app.inject('/unidades?lat=-23.5665&lng=-46.6917');
     expect(res.statusCode).toBe(200);
-    const names = [...res.body.matchAll(/<a class="unit-name" href="\/Detalhes\.php\?id=\d+">([^<]+)<\/a>/g)].map((m) => m[1]);
+    const names = [...res.body.matchAll(/<a class="unit-name" href="\/Detalhes\.php\?id=\d+">([^<]+)<\/a>/g)].map(
+      (m) => m[1],
+    );
     expect(names.slice(0, 2)).toEqual(['Movimento Pinheiros', 'Movimento Moema']);
     expect(res.body).toMatch(/Movimento Moema[\s\S]*? · a \d+,\d km/);
     expect(res.body).toContain('a menos de 1 km');
@@ -135,7 +174,9 @@ describe('calls to action', () => {
     expect(html).toContain(`href="/ir/aula_experimental?unidade=${id}"`);
     expect(html).toMatch(new RegExp(`href="/ir/matricula\\?unidade=${id}&amp;plano=\\d+"`));
     expect(html).toContain('class="bottom-bar"');
-    expect(html).toContain(`<p class="cta-benefit"><a href="/pages/Pass/index.php?id=${id}">Treine aqui com Wellhub</a></p>`);
+    expect(html).toContain(
+      `<p class="cta-benefit"><a href="/pages/Pass/index.php?id=${id}">Treine aqui com Wellhub</a></p>`,
+    );
     expect(html).toContain(`href="/NPS/nps_app_php/fale_aqui.php?unidade=${id}"`);
     expect(html).toContain(`href="/NPS/nps_app_php/index.php?unidade_id=${id}"`);
   });
@@ -151,18 +192,30 @@ describe('calls to action', () => {
 
   it('/ir/ counts the click (no cookie) and redirects to WhatsApp with a message naming the unit and the plan', async () => {
     const id = ids['Movimento Pinheiros']!;
-    const plan = await t.db.selectFrom('planos').select(['id']).where('nome', '=', 'Plano Anual').executeTakeFirstOrThrow();
-    const before = await t.db.selectFrom('cliques_cta').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const plan = await t.db
+      .selectFrom('planos')
+      .select(['id'])
+      .where('nome', '=', 'Plano Anual')
+      .executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom('cliques_cta')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const res = await t.app.inject(`/ir/matricula?unidade=${id}&plano=${plan.id}`);
     expect(res.statusCode).toBe(302);
     expect(res.headers['set-cookie']).toBeUndefined();
     expect(res.headers['cache-control']).toBe('no-store');
     const target = new URL(String(res.headers.location));
     expect(target.origin + target.pathname).toBe('https://wa.me/5511987451200');
-    expect(target.searchParams.get('text')).toBe('Olá! Quero me matricular na Movimento Pinheiros no Plano Anual. Pode me ajudar?');
+    expect(target.searchParams.get('text')).toBe(
+      'Olá! Quero me matricular na Movimento Pinheiros no Plano Anual. Pode me ajudar?',
+    );
     const row = await t.db.selectFrom('cliques_cta').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ unidade_id: id, acao: 'matricula', plano_id: plan.id, semana: weekOf(new Date()) });
-    const after = await t.db.selectFrom('cliques_cta').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('cliques_cta')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n) + 1);
 
     // to the booking page when the app has one; until then, a WhatsApp message asking for the class
@@ -176,14 +229,24 @@ describe('calls to action', () => {
     }
     // HEAD (link previews) does not count
     await t.app.inject({ method: 'HEAD', url: `/ir/aula_experimental?unidade=${id}` });
-    const trials = await t.db.selectFrom('cliques_cta').select((eb) => eb.fn.countAll<number>().as('n')).where('acao', '=', 'aula_experimental').executeTakeFirstOrThrow();
+    const trials = await t.db
+      .selectFrom('cliques_cta')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('acao', '=', 'aula_experimental')
+      .executeTakeFirstOrThrow();
     expect(Number(trials.n)).toBe(1);
   });
 
   it('a plan the unit does not offer is left out; a unit without WhatsApp uses the chain number', async () => {
-    const familia = await t.db.selectFrom('planos').select('id').where('nome', '=', 'Plano Família').executeTakeFirstOrThrow();
+    const familia = await t.db
+      .selectFrom('planos')
+      .select('id')
+      .where('nome', '=', 'Plano Família')
+      .executeTakeFirstOrThrow();
     const res = await t.app.inject(`/ir/matricula?unidade=${ids['Movimento Pinheiros']}&plano=${familia.id}`);
-    expect(new URL(String(res.headers.location)).searchParams.get('text')).toBe('Olá! Quero me matricular na Movimento Pinheiros. Pode me ajudar?');
+    expect(new URL(String(res.headers.location)).searchParams.get('text')).toBe(
+      'Olá! Quero me matricular na Movimento Pinheiros. Pode me ajudar?',
+    );
     await t.db.updateTable('unidades').set({ whatsapp: null }).where('id', '=', ids['Movimento Batel']!).execute();
     invalidateCatalogCache(t.app);
     const chain = await t.app.inject(`/ir/matricula?unidade=${ids['Movimento Batel']}`);
@@ -191,7 +254,14 @@ describe('calls to action', () => {
   });
 
   it('never redirects anywhere else: unknown actions 404, bad ids 400, inactive units 404, nothing counted', async () => {
-    const before = Number((await t.db.selectFrom('cliques_cta').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = Number(
+      (
+        await t.db
+          .selectFrom('cliques_cta')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const cases: [string, number][] = [
       ['/ir/evil?unidade=1', 404],
       [`/ir/matricula?unidade=${ids['Movimento Cambuí']}`, 404],
@@ -206,7 +276,14 @@ describe('calls to action', () => {
       expect(res.statusCode, url).toBe(status);
       if (status === 302) expect(String(res.headers.location)).toMatch(/^https:\/\/wa\.me\//);
     }
-    const after = Number((await t.db.selectFrom('cliques_cta').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const after = Number(
+      (
+        await t.db
+          .selectFrom('cliques_cta')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(after).toBe(before + 1);
   });
 
@@ -214,7 +291,10 @@ describe('calls to action', () => {
     const admin = await createStaffUser(t.db, { papel: 'admin' });
     const manager = await createStaffUser(t.db, { papel: 'gerente', unidadeIds: [ids['Movimento Moema']!] });
     await t.app.inject(`/ir/aula_experimental?unidade=${ids['Movimento Moema']}`);
-    const asAdmin = await t.app.inject({ url: '/admin/cliques', headers: { cookie: await loginAs(t.app, admin.email, admin.password) } });
+    const asAdmin = await t.app.inject({
+      url: '/admin/cliques',
+      headers: { cookie: await loginAs(t.app, admin.email, admin.password) },
+    });
     expect(asAdmin.statusCode).toBe(200);
     expect(asAdmin.body).toContain('Movimento Pinheiros');
     expect(asAdmin.body).toContain('Movimento Moema');
@@ -226,7 +306,10 @@ describe('calls to action', () => {
     expect(mine.body).toContain('Movimento Moema');
     expect(mine.body).not.toContain('Movimento Pinheiros');
     expect(mine.body).toMatch(/<strong>1<\/strong> clique no período/);
-    expect((await t.app.inject({ url: `/admin/cliques?unidade_id=${ids['Movimento Pinheiros']}`, headers: { cookie } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ url: `/admin/cliques?unidade_id=${ids['Movimento Pinheiros']}`, headers: { cookie } }))
+        .statusCode,
+    ).toBe(403);
     expect((await t.app.inject('/admin/cliques')).statusCode).toBe(303);
   });
 
@@ -234,7 +317,9 @@ describe('calls to action', () => {
     const unit = { id: 3, nome: 'Movimento X', whatsapp: null, beneficio_url: null };
     expect(ctaTarget('aula_experimental', unit, null, null, true)).toBe('/aula-experimental?unidade=3');
     expect(ctaTarget('aula_experimental', unit, null, null, false)).toBeNull();
-    expect(ctaTarget('aula_experimental', unit, null, '551140001234', false)).toMatch(/^https:\/\/wa\.me\/551140001234\?text=/);
+    expect(ctaTarget('aula_experimental', unit, null, '551140001234', false)).toMatch(
+      /^https:\/\/wa\.me\/551140001234\?text=/,
+    );
   });
 
   it('weeks are São Paulo Mondays', () => {
@@ -245,28 +330,52 @@ describe('calls to action', () => {
 });
 
 describe('search by modality or area', () => {
-  const search = async (q: string) => (await json(`/search_ajax.php?q=${encodeURIComponent(q)}`)).body as { tipo: string; id: number; nome: string }[];
+  const search = async (q: string) =>
+    (await json(`/search_ajax.php?q=${encodeURIComponent(q)}`)).body as { tipo: string; id: number; nome: string }[];
 
   it('"pilates", "piscina", "spinning" list the units that offer them, accent- and case-insensitive', async () => {
     expect((await search('pilates')).map((i) => i.nome).sort()).toEqual(['Movimento Moema', 'Movimento Savassi']);
-    expect((await search('PISCINA')).map((i) => i.nome).sort()).toEqual(['Movimento Batel', 'Movimento Boa Viagem', 'Movimento Moema']);
+    expect((await search('PISCINA')).map((i) => i.nome).sort()).toEqual([
+      'Movimento Batel',
+      'Movimento Boa Viagem',
+      'Movimento Moema',
+    ]);
     const spinning = await search('spínning');
     expect(spinning.every((i) => i.tipo === 'unidade')).toBe(true);
     expect(spinning.map((i) => i.nome).sort()).toEqual(['Movimento Batel', 'Movimento Pinheiros', 'Movimento Savassi']);
-    expect(await search('natacao')).toContainEqual({ tipo: 'unidade', id: ids['Movimento Moema'], nome: 'Movimento Moema', cidade: 'São Paulo' });
+    expect(await search('natacao')).toContainEqual({
+      tipo: 'unidade',
+      id: ids['Movimento Moema'],
+      nome: 'Movimento Moema',
+      cidade: 'São Paulo',
+    });
   });
 
   it('ranks exact name matches before units that only offer the modality', async () => {
     const now = nowIso();
     const { id } = await t.db
       .insertInto('unidades')
-      .values({ nome: 'Pilates', slug: 'pilates-studio', cidade: 'Recife', uf: 'PE', bairro: 'Derby', endereco: 'Rua Y, 2', criado_em: now, atualizado_em: now })
+      .values({
+        nome: 'Pilates',
+        slug: 'pilates-studio',
+        cidade: 'Recife',
+        uf: 'PE',
+        bairro: 'Derby',
+        endereco: 'Rua Y, 2',
+        criado_em: now,
+        atualizado_em: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     invalidateCatalogCache(t.app);
     const items = await search('pilates');
     expect(items[0]).toMatchObject({ id, nome: 'Pilates' });
-    expect(items.slice(1).map((i) => i.nome).sort()).toEqual(['Movimento Moema', 'Movimento Savassi']);
+    expect(
+      items
+        .slice(1)
+        .map((i) => i.nome)
+        .sort(),
+    ).toEqual(['Movimento Moema', 'Movimento Savassi']);
     // words over name and modality: "pilates moema"
     expect((await search('pilates moema')).map((i) => i.nome)).toEqual(['Movimento Moema']);
     await t.db.deleteFrom('unidades').where('id', '=', id).execute();
@@ -286,7 +395,9 @@ describe('search engines and shared links', () => {
     for (const u of active) {
       expect(locs).toContain(`${PUBLIC_URL}/Detalhes.php?id=${u.id}`);
       expect(locs).toContain(`${PUBLIC_URL}/pages/Pass/index.php?id=${u.id}`);
-      expect(res.body).toContain(`<url><loc>${PUBLIC_URL}/Detalhes.php?id=${u.id}</loc><lastmod>${u.atualizado_em.slice(0, 10)}</lastmod></url>`);
+      expect(res.body).toContain(
+        `<url><loc>${PUBLIC_URL}/Detalhes.php?id=${u.id}</loc><lastmod>${u.atualizado_em.slice(0, 10)}</lastmod></url>`,
+      );
     }
     expect(locs).not.toContain(`${PUBLIC_URL}/Detalhes.php?id=${ids['Movimento Cambuí']}`);
     expect(locs).toContain(`${PUBLIC_URL}/privacidade`);
@@ -304,7 +415,14 @@ describe('search engines and shared links', () => {
 
   it('public pages carry a canonical link, og:title, og:description and an absolute og:image that answers 200', async () => {
     const id = ids['Movimento Pinheiros'];
-    for (const path of ['/', `/Detalhes.php?id=${id}`, `/pages/Pass/index.php?id=${id}`, '/unidades', '/privacidade', '/pages/Franquia/index.php']) {
+    for (const path of [
+      '/',
+      `/Detalhes.php?id=${id}`,
+      `/pages/Pass/index.php?id=${id}`,
+      '/unidades',
+      '/privacidade',
+      '/pages/Franquia/index.php',
+    ]) {
       const html = (await t.app.inject(path)).body;
       const canonical = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
       expect(canonical, path).toBe(`${PUBLIC_URL}${path === '/unidades' ? '/unidades' : path}`);

@@ -64,14 +64,24 @@ describe('rate limits shared by every instance', () => {
     }
     expect(statuses.slice(0, 10).every((s) => s === 303)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
-    const stored = await t.db.selectFrom('franquia_leads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const stored = await t.db
+      .selectFrom('franquia_leads')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(stored.n)).toBe(10);
   });
 
   it('counts every answer of the franchise form, not only stored leads (the hit joins the lead transaction)', async () => {
     const page = await fetchForm(t.app, FORM);
     const leads = async () =>
-      Number((await t.db.selectFrom('franquia_leads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await t.db
+            .selectFrom('franquia_leads')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await leads();
     const post = (payload: string, app = t.app) =>
       app.inject({
@@ -100,14 +110,19 @@ describe('rate limits shared by every instance', () => {
       expect(res.headers['x-ratelimit-remaining']).toBe('0');
     }
     expect(await leads()).toBe(before + 1);
-    const counted = await t.db.selectFrom('limites').select('contagem').where('chave', 'like', '%|10.77.0.3').executeTakeFirstOrThrow();
+    const counted = await t.db
+      .selectFrom('limites')
+      .select('contagem')
+      .where('chave', 'like', '%|10.77.0.3')
+      .executeTakeFirstOrThrow();
     // A refused lead's hit is rolled back with the lead; the limit holds all the same.
     expect(Number(counted.contagem)).toBeGreaterThanOrEqual(10);
   });
 
   it('shares the 404 limiter too', async () => {
     let last = 0;
-    for (let i = 0; i < 61; i++) last = (await (i % 2 ? other.app : t.app).inject({ url: `/scan-${i}`, remoteAddress: '10.77.0.2' })).statusCode;
+    for (let i = 0; i < 61; i++)
+      last = (await (i % 2 ? other.app : t.app).inject({ url: `/scan-${i}`, remoteAddress: '10.77.0.2' })).statusCode;
     expect(last).toBe(429);
   });
 
@@ -115,7 +130,9 @@ describe('rate limits shared by every instance', () => {
     const a = createRateLimitService(createRateLimitRepository(t.db));
     const b = createRateLimitService(createRateLimitRepository(other.app.db));
     const rule = { max: 25, timeWindow: 60_000 };
-    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).hit('concorrencia|10.0.0.1', rule)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).hit('concorrencia|10.0.0.1', rule)),
+    );
     expect(outcomes.map((o) => o.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(outcomes.filter((o) => o.allowed)).toHaveLength(25);
   });
@@ -165,7 +182,10 @@ describe('TRUST_PROXY', () => {
   });
 
   async function appWith(trustProxy: string) {
-    const app = await buildApp({ ...t.config, trustProxy: parseTrustProxy(trustProxy) }, { db: t.testDb.handle, logger: false });
+    const app = await buildApp(
+      { ...t.config, trustProxy: parseTrustProxy(trustProxy) },
+      { db: t.testDb.handle, logger: false },
+    );
     app.get('/__quem', async (request) => ({ ip: request.ip, protocol: request.protocol }));
     await app.ready();
     return app;

@@ -10,7 +10,10 @@ const testDb = await createTestDb();
 afterAll(() => testDb.cleanup());
 
 it('every route schema of the app compiles (validators and response serializers)', async () => {
-  const config = { ...loadConfig({ NODE_ENV: 'test', MAIL_WORKER: 'false', SCHEDULED_JOBS: 'false' }), database: testDb.config };
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', MAIL_WORKER: 'false', SCHEDULED_JOBS: 'false' }),
+    database: testDb.config,
+  };
   const app = await buildApp(config, { db: testDb.handle, logger: false, eagerSchemas: true });
   try {
     await expect(app.ready()).resolves.toBeDefined();

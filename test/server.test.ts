@@ -61,8 +61,13 @@ it('starts on an empty SQLite database with demo content and drains on SIGTERM',
   const seen = waitForLine(child, /"url":"\/pages\/Franquia\/index\.php"/);
   const response = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: Number(port), method: 'POST', path: '/pages/Franquia/index.php',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '45' } },
+      {
+        host: '127.0.0.1',
+        port: Number(port),
+        method: 'POST',
+        path: '/pages/Franquia/index.php',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '45' },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
@@ -85,7 +90,9 @@ it('starts on an empty SQLite database with demo content and drains on SIGTERM',
   expect(existsSync(path.join(dir, 'db.sqlite-wal'))).toBe(false);
 });
 
-it('draws the demo photos in a child process: the server never loads libvips, and the unit pages show them', { timeout: 90_000 }, async () => {
+it('draws the demo photos in a child process: the server never loads libvips, and the unit pages show them', {
+  timeout: 90_000,
+}, async () => {
   const own = mkdtempSync(path.join(os.tmpdir(), 'gym-server-photos-'));
   const server = await startInstance('photos', {
     NODE_ENV: 'development',

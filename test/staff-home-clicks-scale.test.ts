@@ -20,8 +20,10 @@ const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOStr
 
 const as = (cookie: string) => (url: string) => t.app.inject({ url, headers: { cookie } });
 const unitRows = (html: string) => [...html.matchAll(/<tr data-unidade="(\d+)">/g)].map((m) => Number(m[1]));
-const posterLinks = (html: string) => [...html.matchAll(/href="\/admin\/pesquisa\/cartaz\/(\d+)"/g)].map((m) => Number(m[1]));
-const queueUnits = (html: string) => [...html.matchAll(/<section class="card attention-unit"[^>]*aria-label="Unidade ([^"]+)"/g)].map((m) => m[1]);
+const posterLinks = (html: string) =>
+  [...html.matchAll(/href="\/admin\/pesquisa\/cartaz\/(\d+)"/g)].map((m) => Number(m[1]));
+const queueUnits = (html: string) =>
+  [...html.matchAll(/<section class="card attention-unit"[^>]*aria-label="Unidade ([^"]+)"/g)].map((m) => m[1]);
 const sumOf = (ids: number[]) => ids.reduce((s, id) => s + (clicks.get(id) ?? 0), 0);
 const totalLine = (html: string) => Number(/<p><strong>(\d+)<\/strong> cliques? no período/.exec(html)?.[1]);
 
@@ -44,25 +46,61 @@ beforeAll(async () => {
     const n = 1 + (i % 4);
     clicks.set(u.id, n + 1);
     return [
-      ...Array.from({ length: n }, (_, k) => ({ unidade_id: u.id, acao: (['matricula', 'whatsapp', 'aula_experimental', 'beneficio'] as const)[k]!, plano_id: null, semana: thisWeek!, criado_em: ago(1) })),
+      ...Array.from({ length: n }, (_, k) => ({
+        unidade_id: u.id,
+        acao: (['matricula', 'whatsapp', 'aula_experimental', 'beneficio'] as const)[k]!,
+        plano_id: null,
+        semana: thisWeek!,
+        criado_em: ago(1),
+      })),
       { unidade_id: u.id, acao: 'matricula', plano_id: null, semana: eighth!, criado_em: ago(24 * 50) },
       { unidade_id: u.id, acao: 'matricula', plano_id: null, semana: old, criado_em: ago(24 * 140) },
     ];
   });
-  for (let i = 0; i < rows.length; i += 500) await t.db.insertInto('cliques_cta').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await t.db
+      .insertInto('cliques_cta')
+      .values(rows.slice(i, i + 500))
+      .execute();
 
   // The attention queue: 30 units waiting, the first (oldest) with 7 items.
   const waiting = units.slice(0, 30);
   const detractors = waiting.flatMap((u, k) =>
-    Array.from({ length: k === 0 ? 5 : 1 }, (_, j) => ({ unidade_id: u.id, nota_nps: 2, comentario: `Reclamação ${k}-${j}`, criado_em: ago(1000 - k - j / 10), nome_cliente: `Cliente ${k}` })),
+    Array.from({ length: k === 0 ? 5 : 1 }, (_, j) => ({
+      unidade_id: u.id,
+      nota_nps: 2,
+      comentario: `Reclamação ${k}-${j}`,
+      criado_em: ago(1000 - k - j / 10),
+      nome_cliente: `Cliente ${k}`,
+    })),
   );
   await t.db.insertInto('respostas_nps').values(detractors).execute();
   for (const j of [0, 1]) {
     const at = ago(900 - j);
-    await t.db.insertInto('fale_aqui').values({ unidade_id: units[0]!.id, unidade: units[0]!.nome, nome_completo: `Pessoa ${j}`, mensagem: `Mensagem ${j}`, status: 'nova', criado_em: at, atualizado_em: at }).execute();
+    await t.db
+      .insertInto('fale_aqui')
+      .values({
+        unidade_id: units[0]!.id,
+        unidade: units[0]!.nome,
+        nome_completo: `Pessoa ${j}`,
+        mensagem: `Mensagem ${j}`,
+        status: 'nova',
+        criado_em: at,
+        atualizado_em: at,
+      })
+      .execute();
   }
   // the manager's São Paulo unit waits too (it is not among the 30)
-  await t.db.insertInto('respostas_nps').values({ unidade_id: mine[2]!.id, nota_nps: 1, comentario: 'Da unidade do gerente', criado_em: ago(10), nome_cliente: 'Cliente G' }).execute();
+  await t.db
+    .insertInto('respostas_nps')
+    .values({
+      unidade_id: mine[2]!.id,
+      nota_nps: 1,
+      comentario: 'Da unidade do gerente',
+      criado_em: ago(10),
+      nome_cliente: 'Cliente G',
+    })
+    .execute();
 
   const a = await createStaffUser(t.db, { papel: 'admin' });
   const g = await createStaffUser(t.db, { papel: 'gerente', unidadeIds: mine.map((u) => u.id) });
@@ -124,12 +162,25 @@ describe('/admin/cliques at chain scale', () => {
 
   it('answers bad pagina, semanas and q values with a normal page', async () => {
     const get = as(admin);
-    for (const [pagina, shown] of [['0', 1], ['-1', 1], ['abc', 1], ['1.5', 1], ['99999', 6], ['9'.repeat(30), 1]] as const) {
+    for (const [pagina, shown] of [
+      ['0', 1],
+      ['-1', 1],
+      ['abc', 1],
+      ['1.5', 1],
+      ['99999', 6],
+      ['9'.repeat(30), 1],
+    ] as const) {
       const res = await get(`/admin/cliques?pagina=${pagina}`);
       expect(res.statusCode, pagina).toBe(200);
       expect(res.body, pagina).toContain(`Página ${shown} de 6`);
     }
-    for (const url of ['/admin/cliques?semanas=abc', '/admin/cliques?semanas=7', `/admin/cliques?q=${'x'.repeat(150)}`, '/admin/cliques?q=a&q=b', '/admin/cliques?unidade_id=abc']) {
+    for (const url of [
+      '/admin/cliques?semanas=abc',
+      '/admin/cliques?semanas=7',
+      `/admin/cliques?q=${'x'.repeat(150)}`,
+      '/admin/cliques?q=a&q=b',
+      '/admin/cliques?unidade_id=abc',
+    ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toContain('Cliques nas chamadas');
@@ -164,17 +215,29 @@ describe('/admin (staff home) at chain scale', () => {
     const first = units[0]!;
     expect(home.body).toContain(`data-fila-mais="${first.id}"`);
     expect(home.body).toContain('Mais 2 nesta unidade.');
-    expect(home.body).toMatch(new RegExp(`href="/admin/pesquisa\\?unidade_id=${first.id}&amp;categoria=pendentes&amp;de=\\d{4}-\\d{2}-\\d{2}"`));
+    expect(home.body).toMatch(
+      new RegExp(`href="/admin/pesquisa\\?unidade_id=${first.id}&amp;categoria=pendentes&amp;de=\\d{4}-\\d{2}-\\d{2}"`),
+    );
     expect(home.body).toContain(`href="/admin/mensagens?unidade_id=${first.id}"`);
     // 20 more of the 30, and the manager's unit: 21 units, 21 items
     expect(home.body).toContain('Mais 21 unidades com 21 itens esperando.');
     expect(home.body).toContain('37 itens esperando em 31 unidades');
     expect(home.body).toMatch(/href="\/admin\/pesquisa\?categoria=pendentes&amp;de=\d{4}-\d{2}-\d{2}"/);
     // the linked list is the queue's: a detractor handled or without a comment is not in it
-    await t.db.insertInto('respostas_nps').values([
-      { unidade_id: first.id, nota_nps: 3, comentario: 'Já tratada', criado_em: ago(20), nome_cliente: 'Cliente T', tratada_em: ago(10) },
-      { unidade_id: first.id, nota_nps: 4, comentario: null, criado_em: ago(20), nome_cliente: 'Cliente S' },
-    ]).execute();
+    await t.db
+      .insertInto('respostas_nps')
+      .values([
+        {
+          unidade_id: first.id,
+          nota_nps: 3,
+          comentario: 'Já tratada',
+          criado_em: ago(20),
+          nome_cliente: 'Cliente T',
+          tratada_em: ago(10),
+        },
+        { unidade_id: first.id, nota_nps: 4, comentario: null, criado_em: ago(20), nome_cliente: 'Cliente S' },
+      ])
+      .execute();
     const waiting = (await as(admin)(`/admin/pesquisa?unidade_id=${first.id}&categoria=pendentes`)).body;
     expect(waiting).toContain('Reclamação 0-4');
     expect(waiting).toContain('Respostas (5)');
@@ -206,7 +269,12 @@ describe('/admin (staff home) at chain scale', () => {
     expect(paged.body).toContain('href="/admin?q=movimento#unidades"');
     expect((await get('/admin?q=nada-assim')).body).toContain('Nenhuma unidade com este filtro.');
 
-    for (const [pagina, shown] of [['0', 1], ['-1', 1], ['abc', 1], ['99999', 15]] as const) {
+    for (const [pagina, shown] of [
+      ['0', 1],
+      ['-1', 1],
+      ['abc', 1],
+      ['99999', 15],
+    ] as const) {
       const res = await get(`/admin?pagina=${pagina}`);
       expect(res.statusCode, pagina).toBe(200);
       expect(res.body, pagina).toContain(`Página ${shown} de 15`);
@@ -228,7 +296,7 @@ describe('/admin (staff home) at chain scale', () => {
   });
 });
 
-describe('the staff pages\' unit filter at chain scale', () => {
+describe("the staff pages' unit filter at chain scale", () => {
   /** the select's cities and, per city, its unit ids, in page order */
   const groups = (html: string) => {
     const select = /<select id="f-unidade"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '';
@@ -247,7 +315,12 @@ describe('the staff pages\' unit filter at chain scale', () => {
       const cities = [...new Set(units.map(cityOf))];
       expect(found.map((g) => g.cidade).sort(), path).toEqual(cities.sort());
       for (const g of found) {
-        expect(g.ids.sort(), `${path} ${g.cidade}`).toEqual(units.filter((u) => cityOf(u) === g.cidade).map((u) => u.id).sort());
+        expect(g.ids.sort(), `${path} ${g.cidade}`).toEqual(
+          units
+            .filter((u) => cityOf(u) === g.cidade)
+            .map((u) => u.id)
+            .sort(),
+        );
       }
     }
     // a manager's select: only their units, still under their cities

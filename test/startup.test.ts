@@ -48,7 +48,10 @@ it('five concurrent preparations of an empty database migrate and seed exactly o
 
   const handle = createDb(config);
   try {
-    const units = await handle.db.selectFrom('unidades').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const units = await handle.db
+      .selectFrom('unidades')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(units.n)).toBe(8);
   } finally {
     await handle.destroy();

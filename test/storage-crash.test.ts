@@ -98,7 +98,10 @@ async function formSession(base: string) {
   const page = await fetch(`${base}/NPS/nps_app_php/fale_aqui.php`);
   const html = await page.text();
   const token = /name="_token" value="([^"]+)"/.exec(html)![1]!;
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   return { token, cookie };
 }
 
@@ -120,7 +123,10 @@ async function everything(): Promise<{ files: string[]; rows: { chave: string; f
     }
   };
   walk(uploadsDir);
-  const rows = (await handle.db.selectFrom('arquivos').select(['chave', 'finalizado_em']).execute()).map((r) => ({ chave: r.chave, final: r.finalizado_em !== null }));
+  const rows = (await handle.db.selectFrom('arquivos').select(['chave', 'finalizado_em']).execute()).map((r) => ({
+    chave: r.chave,
+    final: r.finalizado_em !== null,
+  }));
   // The demo seed's unit photos (drawn in the background after start-up) are checked apart (unitPhotos).
   const ours = (key: string) => !key.startsWith('unidade_fotos/');
   return { files: files.filter(ours).sort(), rows: rows.filter((r) => ours(r.chave)) };
@@ -138,24 +144,48 @@ async function unitPhotos(): Promise<{ stored: string[]; recorded: string[] }> {
     }
   };
   walk(path.join(uploadsDir, 'unidade_fotos'));
-  for (const r of await handle.db.selectFrom('arquivos').select('chave').where('chave', 'like', 'unidade_fotos/%').execute()) stored.push(r.chave);
+  for (const r of await handle.db
+    .selectFrom('arquivos')
+    .select('chave')
+    .where('chave', 'like', 'unidade_fotos/%')
+    .execute())
+    stored.push(r.chave);
   const recorded = (await handle.db.selectFrom('unidade_fotos_arquivos').select('chave').execute()).map((r) => r.chave);
   return { stored: stored.sort(), recorded: recorded.sort() };
 }
 
 async function referenced(): Promise<string[]> {
-  return (await handle.db.selectFrom('fale_aqui_arquivos').select('caminho').orderBy('caminho').execute()).map((r) => r.caminho);
+  return (await handle.db.selectFrom('fale_aqui_arquivos').select('caminho').orderBy('caminho').execute()).map(
+    (r) => r.caminho,
+  );
 }
 
-it('after a kill -9 during uploads and a restart, the sweep leaves exactly the files rows reference', { timeout: 90_000 }, async () => {
+it('after a kill -9 during uploads and a restart, the sweep leaves exactly the files rows reference', {
+  timeout: 90_000,
+}, async () => {
   let server = await startServer();
   handle = createDb(dbConfig);
   const driver = TEST_ENGINE === 'postgres' ? 'database' : 'local';
-  const unit = await handle.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow();
+  const unit = await handle.db
+    .selectFrom('unidades')
+    .select('id')
+    .where('ativo', '=', 1)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
   const { token, cookie } = await formSession(server.base);
   const fields = { _token: token, unidade_id: String(unit.id), unidade: '', mensagem: 'Foto do aparelho' };
-  const small = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#4070a0' } }).jpeg().toBuffer();
-  const big = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 120, sigma: 60 } } })
+  const small = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#4070a0' } })
+    .jpeg()
+    .toBuffer();
+  const big = await sharp({
+    create: {
+      width: 1200,
+      height: 900,
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian', mean: 120, sigma: 60 },
+    },
+  })
     .jpeg({ quality: 95 })
     .toBuffer();
 
@@ -184,7 +214,12 @@ it('after a kill -9 during uploads and a restart, the sweep leaves exactly the f
       port,
       method: 'POST',
       path: '/NPS/nps_app_php/salvar_fale_aqui.php',
-      headers: { cookie, 'content-type': body.contentType, 'content-length': String(body.payload.length), 'x-forwarded-for': `10.5.1.${++address}` },
+      headers: {
+        cookie,
+        'content-type': body.contentType,
+        'content-length': String(body.payload.length),
+        'x-forwarded-for': `10.5.1.${++address}`,
+      },
     });
     req.on('error', () => {});
     req.write(body.payload.subarray(0, Math.floor(body.payload.length * 0.7)));
@@ -200,7 +235,8 @@ it('after a kill -9 during uploads and a restart, the sweep leaves exactly the f
   }
   // wait until the half-sent photos are on disk in the spool
   const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && (await everything()).files.filter((f) => f.startsWith('.spool/')).length < 4) await new Promise((r) => setTimeout(r, 50));
+  while (Date.now() < deadline && (await everything()).files.filter((f) => f.startsWith('.spool/')).length < 4)
+    await new Promise((r) => setTimeout(r, 50));
   expect((await everything()).files.filter((f) => f.startsWith('.spool/')).length).toBeGreaterThanOrEqual(4);
 
   server.child.kill('SIGKILL');
@@ -223,9 +259,39 @@ it('after a kill -9 during uploads and a restart, the sweep leaves exactly the f
     writeFileSync(path.join(uploadsDir, unitPhotoOrphan), small);
   } else {
     const now = nowIso();
-    await handle.db.insertInto('arquivos').values({ chave: temporaryKey, bytes: small, tipo: 'image/jpeg', tamanho: small.length, criado_em: now, finalizado_em: null }).execute();
-    await handle.db.insertInto('arquivos').values({ chave: orphanKey, bytes: small, tipo: 'image/jpeg', tamanho: small.length, criado_em: now, finalizado_em: now }).execute();
-    await handle.db.insertInto('arquivos').values({ chave: unitPhotoOrphan, bytes: small, tipo: 'image/webp', tamanho: small.length, criado_em: now, finalizado_em: now }).execute();
+    await handle.db
+      .insertInto('arquivos')
+      .values({
+        chave: temporaryKey,
+        bytes: small,
+        tipo: 'image/jpeg',
+        tamanho: small.length,
+        criado_em: now,
+        finalizado_em: null,
+      })
+      .execute();
+    await handle.db
+      .insertInto('arquivos')
+      .values({
+        chave: orphanKey,
+        bytes: small,
+        tipo: 'image/jpeg',
+        tamanho: small.length,
+        criado_em: now,
+        finalizado_em: now,
+      })
+      .execute();
+    await handle.db
+      .insertInto('arquivos')
+      .values({
+        chave: unitPhotoOrphan,
+        bytes: small,
+        tipo: 'image/webp',
+        tamanho: small.length,
+        criado_em: now,
+        finalizado_em: now,
+      })
+      .execute();
   }
   expect((await unitPhotos()).stored).toContain(unitPhotoOrphan);
 

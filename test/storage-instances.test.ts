@@ -31,7 +31,9 @@ for (const driver of ['database', 'local'] as const) {
       bDir = mkdtempSync(path.join(os.tmpdir(), 'gym-uploads-b-'));
       b = await buildApp({ ...a.config, uploadsDir: bDir }, { db: a.testDb.handle, logger: false });
       await b.ready();
-      unitId = (await a.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()).id;
+      unitId = (
+        await a.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()
+      ).id;
     });
     afterAll(async () => {
       await b?.close();
@@ -40,38 +42,54 @@ for (const driver of ['database', 'local'] as const) {
       rmSync(bDir, { recursive: true, force: true });
     });
 
-    it(driver === 'database' ? 'upload on A; staff on B see the photo, and B mails it' : 'upload on A; B cannot read it (404, mail retried)', async () => {
-      const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#d04020' } }).jpeg().toBuffer();
-      const res = await postMessage(a.app, { nome_completo: 'Bia', unidade_id: String(unitId), unidade: '', mensagem: 'Esteira parada' }, [
-        { name: 'esteira.jpg', type: 'image/jpeg', data: photo },
-      ]);
-      expect(res.statusCode).toBe(303);
-      const file = await a.db.selectFrom('fale_aqui_arquivos').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+    it(
+      driver === 'database'
+        ? 'upload on A; staff on B see the photo, and B mails it'
+        : 'upload on A; B cannot read it (404, mail retried)',
+      async () => {
+        const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#d04020' } })
+          .jpeg()
+          .toBuffer();
+        const res = await postMessage(
+          a.app,
+          { nome_completo: 'Bia', unidade_id: String(unitId), unidade: '', mensagem: 'Esteira parada' },
+          [{ name: 'esteira.jpg', type: 'image/jpeg', data: photo }],
+        );
+        expect(res.statusCode).toBe(303);
+        const file = await a.db
+          .selectFrom('fale_aqui_arquivos')
+          .selectAll()
+          .orderBy('id', 'desc')
+          .executeTakeFirstOrThrow();
 
-      const admin = await createStaffUser(a.db, { papel: 'admin' });
-      const cookie = await loginAs(b, admin.email, admin.password);
-      const seen = await b.inject({ url: `/admin/mensagens/foto/${file.id}`, headers: { cookie } });
+        const admin = await createStaffUser(a.db, { papel: 'admin' });
+        const cookie = await loginAs(b, admin.email, admin.password);
+        const seen = await b.inject({ url: `/admin/mensagens/foto/${file.id}`, headers: { cookie } });
 
-      smtp.messages.length = 0;
-      const sent = await deliverDueMail({ db: b.db, config: b.config, storage: b.storage });
-      if (driver === 'database') {
-        expect(seen.statusCode).toBe(200);
-        expect(seen.headers['content-type']).toBe('image/jpeg');
-        expect(seen.headers['cache-control']).toBe('private, no-store');
-        expect(createHash('sha256').update(seen.rawPayload).digest('hex')).toBe(file.sha256);
-        expect(sent).toMatchObject({ sent: 1, retried: 0 });
-        expect(smtp.messages).toHaveLength(1);
-        const raw = smtp.messages[0]!.raw.replace(/\r?\n/g, '');
-        expect(raw).toContain('foto-1.jpg');
-        // the stored bytes, base64 in the message (the first 57 bytes make one full line)
-        expect(raw).toContain(seen.rawPayload.subarray(0, 57).toString('base64'));
-      } else {
-        expect(seen.statusCode).toBe(404);
-        expect(sent).toMatchObject({ sent: 0, retried: 1 });
-        // A (which has the file) sends it
-        const fromA = await deliverDueMail({ db: a.db, config: a.config, storage: a.app.storage }, { now: new Date(Date.now() + 10 * 60_000) });
-        expect(fromA.sent).toBe(1);
-      }
-    });
+        smtp.messages.length = 0;
+        const sent = await deliverDueMail({ db: b.db, config: b.config, storage: b.storage });
+        if (driver === 'database') {
+          expect(seen.statusCode).toBe(200);
+          expect(seen.headers['content-type']).toBe('image/jpeg');
+          expect(seen.headers['cache-control']).toBe('private, no-store');
+          expect(createHash('sha256').update(seen.rawPayload).digest('hex')).toBe(file.sha256);
+          expect(sent).toMatchObject({ sent: 1, retried: 0 });
+          expect(smtp.messages).toHaveLength(1);
+          const raw = smtp.messages[0]!.raw.replace(/\r?\n/g, '');
+          expect(raw).toContain('foto-1.jpg');
+          // the stored bytes, base64 in the message (the first 57 bytes make one full line)
+          expect(raw).toContain(seen.rawPayload.subarray(0, 57).toString('base64'));
+        } else {
+          expect(seen.statusCode).toBe(404);
+          expect(sent).toMatchObject({ sent: 0, retried: 1 });
+          // A (which has the file) sends it
+          const fromA = await deliverDueMail(
+            { db: a.db, config: a.config, storage: a.app.storage },
+            { now: new Date(Date.now() + 10 * 60_000) },
+          );
+          expect(fromA.sent).toBe(1);
+        }
+      },
+    );
   });
 }

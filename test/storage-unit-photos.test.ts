@@ -10,7 +10,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigrator, migrateToLatest, nowIso } from '../src/db/index';
 import { seedDemo } from '../src/db/seeds/demo';
-import { createDatabaseStorage, createLocalStorage, sweepOrphans, type FileStorage } from '../src/platform/storage/index';
+import {
+  createDatabaseStorage,
+  createLocalStorage,
+  sweepOrphans,
+  type FileStorage,
+} from '../src/platform/storage/index';
 import { storeUnitPhoto } from '../src/features/unit-photos/photos.pipeline';
 import { createPhotosRepository } from '../src/features/unit-photos/photos.repository';
 import { createTestDb, type TestDb } from './helpers/db';
@@ -30,10 +35,14 @@ afterAll(async () => {
 
 const AGE = 120_000;
 /** a sweep run as if the age had passed for everything stored so far */
-const sweep = (storage: FileStorage) => sweepOrphans(storage, testDb.handle.db, { ageMs: AGE, now: new Date(Date.now() + AGE + 60_000) });
+const sweep = (storage: FileStorage) =>
+  sweepOrphans(storage, testDb.handle.db, { ageMs: AGE, now: new Date(Date.now() + AGE + 60_000) });
 
 let hue = 0;
-const picture = () => sharp({ create: { width: 1000, height: 700, channels: 3, background: { r: (hue += 37) % 256, g: 90, b: 160 } } }).jpeg().toBuffer();
+const picture = () =>
+  sharp({ create: { width: 1000, height: 700, channels: 3, background: { r: (hue += 37) % 256, g: 90, b: 160 } } })
+    .jpeg()
+    .toBuffer();
 
 /** What the storage has in the final state, among `keys`. */
 async function present(storage: FileStorage, keys: string[]): Promise<string[]> {
@@ -47,7 +56,18 @@ async function committedPhoto(storage: FileStorage, unitId: number) {
   const stored = await storeUnitPhoto(storage, unitId, await picture());
   const id = await testDb.handle.db.transaction().execute(async (trx) => {
     const repo = createPhotosRepository(trx);
-    const photoId = await repo.insert({ unidade_id: unitId, ordem: 1, alt: 'Sala ampla', hash: stored.hash, largura: stored.largura, altura: stored.altura, formatos: stored.formatos }, nowIso());
+    const photoId = await repo.insert(
+      {
+        unidade_id: unitId,
+        ordem: 1,
+        alt: 'Sala ampla',
+        hash: stored.hash,
+        largura: stored.largura,
+        altura: stored.altura,
+        formatos: stored.formatos,
+      },
+      nowIso(),
+    );
     await repo.insertFiles(photoId, stored.keys);
     await storage.commit(trx, stored.keys);
     return photoId;
@@ -101,7 +121,9 @@ describe.each([
     expect(await present(storage, ofDeletedUnit.keys)).toEqual([]);
     expect(await present(storage, unborn.keys)).toEqual([]);
     // temporary copies are gone too: committing them now fails
-    await expect(testDb.handle.db.transaction().execute((trx) => storage.commit(trx, temporary.keys))).rejects.toThrow();
+    await expect(
+      testDb.handle.db.transaction().execute((trx) => storage.commit(trx, temporary.keys)),
+    ).rejects.toThrow();
     // the photo in use keeps every copy
     expect((await present(storage, kept.keys)).sort()).toEqual([...kept.keys].sort());
     await testDb.handle.db.deleteFrom('unidade_fotos').where('id', '=', kept.id).execute();
@@ -123,17 +145,34 @@ it('the migration records the keys of the photos stored before it, so the sweep 
     const now = nowIso();
     const { id } = await trx
       .insertInto('unidade_fotos')
-      .values({ unidade_id: unitId, ordem: 1, alt: 'Antiga', hash: stored.hash, largura: stored.largura, altura: stored.altura, criado_em: now, atualizado_em: now })
+      .values({
+        unidade_id: unitId,
+        ordem: 1,
+        alt: 'Antiga',
+        hash: stored.hash,
+        largura: stored.largura,
+        altura: stored.altura,
+        criado_em: now,
+        atualizado_em: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await storage.commit(trx, stored.keys);
     return id;
   });
   await migrateToLatest(db, schema);
-  const recorded = (await db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', photoId).execute()).map((r) => r.chave).sort();
+  const recorded = (
+    await db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', photoId).execute()
+  )
+    .map((r) => r.chave)
+    .sort();
   expect(recorded).toEqual([...stored.keys].sort());
   expect(recorded).toHaveLength(6);
-  const row = await db.selectFrom('unidade_fotos').select('formatos').where('id', '=', photoId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('unidade_fotos')
+    .select('formatos')
+    .where('id', '=', photoId)
+    .executeTakeFirstOrThrow();
   expect(row.formatos).toBe('webp,jpg');
   await sweep(storage);
   expect((await present(storage, stored.keys)).sort()).toEqual([...stored.keys].sort());

@@ -25,7 +25,11 @@ beforeAll(async () => {
     equipamentos: questions[3]!.id,
     texto: questions[4]!.id,
   };
-  for (const o of await t.db.selectFrom('perguntas_opcoes').select(['id', 'pergunta_id', 'valor']).orderBy('ordem').execute()) {
+  for (const o of await t.db
+    .selectFrom('perguntas_opcoes')
+    .select(['id', 'pergunta_id', 'valor'])
+    .orderBy('ordem')
+    .execute()) {
     (opt[o.pergunta_id] ??= []).push({ id: o.id, valor: o.valor });
   }
 });
@@ -34,9 +38,18 @@ afterAll(async () => t?.close());
 const optionFor = (question: number, valor: number) => opt[question]!.find((o) => o.valor === valor)!.id;
 
 async function counts() {
-  const r = await t.db.selectFrom('respostas_nps').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const i = await t.db.selectFrom('respostas_itens').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const m = await t.db.selectFrom('fila_emails').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const r = await t.db
+    .selectFrom('respostas_nps')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const i = await t.db
+    .selectFrom('respostas_itens')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const m = await t.db
+    .selectFrom('fila_emails')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { respostas: Number(r.n), itens: Number(i.n), emails: Number(m.n) };
 }
 
@@ -46,7 +59,10 @@ async function openForm(id = unitId) {
   return { token, cookie, envio: envio!, body: res.body };
 }
 
-function validFields(token: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+function validFields(
+  token: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return {
     _token: token,
     unidade_id: String(unitId),
@@ -113,11 +129,30 @@ describe('survey submission', () => {
     expect(after.respostas).toBe(before.respostas + 1);
     expect(after.itens).toBe(before.itens + 4);
     expect(after.emails).toBe(before.emails);
-    const header = await t.db.selectFrom('respostas_nps').selectAll().where('envio_id', '=', envio).executeTakeFirstOrThrow();
-    expect(header).toMatchObject({ unidade_id: unitId, nota_nps: 9, nome_cliente: 'Ana', contato_cliente: 'ana@example.com', comentario: 'Gostei muito' });
-    const items = await t.db.selectFrom('respostas_itens').selectAll().where('resposta_id', '=', header.id).orderBy('pergunta_id').execute();
+    const header = await t.db
+      .selectFrom('respostas_nps')
+      .selectAll()
+      .where('envio_id', '=', envio)
+      .executeTakeFirstOrThrow();
+    expect(header).toMatchObject({
+      unidade_id: unitId,
+      nota_nps: 9,
+      nome_cliente: 'Ana',
+      contato_cliente: 'ana@example.com',
+      comentario: 'Gostei muito',
+    });
+    const items = await t.db
+      .selectFrom('respostas_itens')
+      .selectAll()
+      .where('resposta_id', '=', header.id)
+      .orderBy('pergunta_id')
+      .execute();
     expect(items.map((i) => i.pergunta_id)).toEqual([q.escala, q.limpeza, q.recepcao, q.texto]);
-    expect(items.find((i) => i.pergunta_id === q.texto)).toMatchObject({ texto: 'A esteira 3 está fazendo barulho.', texto_ok: 0, opcao_id: null });
+    expect(items.find((i) => i.pergunta_id === q.texto)).toMatchObject({
+      texto: 'A esteira 3 está fazendo barulho.',
+      texto_ok: 0,
+      opcao_id: null,
+    });
     const thanks = await t.app.inject('/NPS/nps_app_php/obrigado.php');
     expect(thanks.statusCode).toBe(200);
     expect(thanks.body).toContain('Obrigado');
@@ -127,8 +162,17 @@ describe('survey submission', () => {
     const { token, cookie } = await openForm();
     const res = await post(cookie, validFields(token, { [`texto_ok[${q.texto}]`]: '1', envio_id: 'texto-ok-0001' }));
     expect(res.statusCode).toBe(303);
-    const header = await t.db.selectFrom('respostas_nps').select('id').where('envio_id', '=', 'texto-ok-0001').executeTakeFirstOrThrow();
-    const item = await t.db.selectFrom('respostas_itens').selectAll().where('resposta_id', '=', header.id).where('pergunta_id', '=', q.texto).executeTakeFirstOrThrow();
+    const header = await t.db
+      .selectFrom('respostas_nps')
+      .select('id')
+      .where('envio_id', '=', 'texto-ok-0001')
+      .executeTakeFirstOrThrow();
+    const item = await t.db
+      .selectFrom('respostas_itens')
+      .selectAll()
+      .where('resposta_id', '=', header.id)
+      .where('pergunta_id', '=', q.texto)
+      .executeTakeFirstOrThrow();
     expect(item).toMatchObject({ texto_ok: 1, texto: null });
   });
 
@@ -174,7 +218,10 @@ describe('survey submission', () => {
   it('refuses an option of another question, a missing scale and an unknown question (JSON errors)', async () => {
     const before = await counts();
     const { token, cookie } = await openForm();
-    const fields = validFields(token, { [`respostas[${q.limpeza}]`]: String(optionFor(q.recepcao, 4)), 'respostas[999999]': '1' });
+    const fields = validFields(token, {
+      [`respostas[${q.limpeza}]`]: String(optionFor(q.recepcao, 4)),
+      'respostas[999999]': '1',
+    });
     delete fields[`respostas[${q.escala}]`];
     const res = await post(cookie, fields, 'application/json');
     expect(res.statusCode).toBe(422);
@@ -204,9 +251,16 @@ describe('survey submission', () => {
     expect(Object.keys(errors).sort()).toEqual(
       ['comentario', 'contato_cliente', 'nome_cliente', `respostas[${q.limpeza}]`, `textos[${q.texto}]`].sort(),
     );
-    const longText = await post(cookie, validFields(token, { [`textos[${q.texto}]`]: 'a'.repeat(3001) }), 'application/json');
+    const longText = await post(
+      cookie,
+      validFields(token, { [`textos[${q.texto}]`]: 'a'.repeat(3001) }),
+      'application/json',
+    );
     expect(longText.json().errors[`textos[${q.texto}]`]).toMatch(/3000/);
-    const okText = await post(cookie, validFields(token, { [`textos[${q.texto}]`]: 'a'.repeat(3000), comentario: 'c'.repeat(3000) }));
+    const okText = await post(
+      cookie,
+      validFields(token, { [`textos[${q.texto}]`]: 'a'.repeat(3000), comentario: 'c'.repeat(3000) }),
+    );
     expect(okText.statusCode).toBe(303);
     expect((await counts()).respostas).toBe(before.respostas + 1);
   });
@@ -239,9 +293,17 @@ describe('survey submission', () => {
     expect(body).not.toContain('Antiga');
     // the inactive mandatory question is not required
     expect((await post(cookie, validFields(token))).statusCode).toBe(303);
-    const res = await post(cookie, validFields(token, { [`respostas[${q.limpeza}]`]: String(inactiveOption.id) }), 'application/json');
+    const res = await post(
+      cookie,
+      validFields(token, { [`respostas[${q.limpeza}]`]: String(inactiveOption.id) }),
+      'application/json',
+    );
     expect(res.statusCode).toBe(422);
-    const res2 = await post(cookie, validFields(token, { [`respostas[${extra.id}]`]: String(inactiveOption.id) }), 'application/json');
+    const res2 = await post(
+      cookie,
+      validFields(token, { [`respostas[${extra.id}]`]: String(inactiveOption.id) }),
+      'application/json',
+    );
     expect(res2.statusCode).toBe(422);
   });
 
@@ -254,7 +316,7 @@ describe('survey submission', () => {
     expect(missing.body).toContain('/NPS/nps_app_php/index.php');
     const noCookie = await post('', validFields(token));
     expect(noCookie.statusCode).toBe(403);
-    const wrong = await post(cookie, validFields('x' + token));
+    const wrong = await post(cookie, validFields(`x${token}`));
     expect(wrong.statusCode).toBe(403);
     expect(await counts()).toEqual(before);
   });

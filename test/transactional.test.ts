@@ -13,7 +13,14 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.cleanup());
 
-const entry = (acao: string) => ({ usuarioId: null, acao, entidade: 'teste', entidadeId: null, antes: null, depois: null });
+const entry = (acao: string) => ({
+  usuarioId: null,
+  acao,
+  entidade: 'teste',
+  entidadeId: null,
+  antes: null,
+  depois: null,
+});
 const rows = (acao: string) => t.handle.db.selectFrom('auditoria').select('id').where('acao', '=', acao).execute();
 
 describe('transactional repositories', () => {
@@ -39,7 +46,9 @@ describe('transactional repositories', () => {
       repos.transaction(async (_tx, trx) => {
         // what a service gets when it is handed repositories built on a transaction
         await contentRepositories(trx).transaction((tx) => tx.audit.record(entry('aninhado'), nowIso()));
-        expect((await trx.selectFrom('auditoria').select('id').where('acao', '=', 'aninhado').execute()).length).toBe(1);
+        expect((await trx.selectFrom('auditoria').select('id').where('acao', '=', 'aninhado').execute()).length).toBe(
+          1,
+        );
         throw new Error('desfaz tudo');
       }),
     ).rejects.toThrow('desfaz tudo');
@@ -68,6 +77,8 @@ describe('transactional repositories', () => {
         }),
       ),
     ).rejects.toThrow('falhou');
-    expect(await t.handle.db.selectFrom('envios').select('envio_id').where('envio_id', '=', other).execute()).toEqual([]);
+    expect(await t.handle.db.selectFrom('envios').select('envio_id').where('envio_id', '=', other).execute()).toEqual(
+      [],
+    );
   });
 });

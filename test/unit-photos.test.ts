@@ -18,7 +18,9 @@ beforeAll(async () => {
   t = await createTestApp();
   const a = await createStaffUser(t.db, { papel: 'admin' });
   admin = await loginAs(t.app, a.email, a.password);
-  unitId = (await t.db.selectFrom('unidades').select('id').where('nome', '=', 'Movimento Pinheiros').executeTakeFirstOrThrow()).id;
+  unitId = (
+    await t.db.selectFrom('unidades').select('id').where('nome', '=', 'Movimento Pinheiros').executeTakeFirstOrThrow()
+  ).id;
 });
 afterAll(async () => {
   await t?.close();
@@ -62,7 +64,8 @@ async function bytes(key: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const photos = () => t.db.selectFrom('unidade_fotos').selectAll().where('unidade_id', '=', unitId).orderBy('ordem').execute();
+const photos = () =>
+  t.db.selectFrom('unidade_fotos').selectAll().where('unidade_id', '=', unitId).orderBy('ordem').execute();
 
 describe('staff upload', () => {
   it('shows the screen with the upload form; the unit screen links to it', async () => {
@@ -89,9 +92,16 @@ describe('staff upload', () => {
       }
     }
     // every copy's key is recorded with the row: the orphan sweep keeps exactly these (decision 150)
-    const recorded = await t.db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', row!.id).orderBy('chave').execute();
+    const recorded = await t.db
+      .selectFrom('unidade_fotos_arquivos')
+      .select('chave')
+      .where('foto_id', '=', row!.id)
+      .orderBy('chave')
+      .execute();
     expect(recorded.map((r) => r.chave)).toEqual(
-      [480, 960, 1440].flatMap((w) => ['avif', 'webp', 'jpg'].map((ext) => `unidade_fotos/${unitId}/${row!.hash}-${w}.${ext}`)).sort(),
+      [480, 960, 1440]
+        .flatMap((w) => ['avif', 'webp', 'jpg'].map((ext) => `unidade_fotos/${unitId}/${row!.hash}-${w}.${ext}`))
+        .sort(),
     );
     const copy = await sharp(await bytes(`unidade_fotos/${unitId}/${row!.hash}-1440.jpg`)).metadata();
     expect(copy.width).toBe(1440);
@@ -108,10 +118,14 @@ describe('staff upload', () => {
     expect(html).toContain(
       `<source type="image/avif" srcset="${base}-480.avif 480w, ${base}-960.avif 960w, ${base}-1440.avif 1440w" sizes="(min-width: 60rem) 36rem, 100vw"/><source type="image/webp" srcset="${base}-480.webp 480w, ${base}-960.webp 960w, ${base}-1440.webp 1440w"`,
     );
-    expect(html).toMatch(new RegExp(`<img class="unit-photo" src="${base}-960\\.jpg" srcset="${base}-480\\.jpg 480w, [^"]+" sizes="[^"]+" width="960" height="600" alt="Sala de musculação com janelas amplas"`));
+    expect(html).toMatch(
+      new RegExp(
+        `<img class="unit-photo" src="${base}-960\\.jpg" srcset="${base}-480\\.jpg 480w, [^"]+" sizes="[^"]+" width="960" height="600" alt="Sala de musculação com janelas amplas"`,
+      ),
+    );
     expect(html).toContain('fetchpriority="high"');
     expect(html).toMatch(new RegExp(`<meta property="og:image" content="http://localhost:\\d+${base}-1440\\.jpg"/>`));
-    const home = (await t.app.inject("/")).body;
+    const home = (await t.app.inject('/')).body;
     // decorative in a card (the name is next to it): an empty alt, rendered as a bare attribute
     expect(home).toMatch(new RegExp(`src="${base}-960\\.jpg"[^>]* alt loading="lazy"`));
     const file = await t.app.inject(`${base}-480.webp`);
@@ -130,7 +144,13 @@ describe('staff upload', () => {
     expect(older).toContain(`<source type="image/webp" srcset="${base}-480.webp 480w`);
     await t.db.updateTable('unidade_fotos').set({ formatos: 'avif,webp,jpg' }).where('id', '=', row!.id).execute();
     invalidateCatalogCache(t.app);
-    for (const bad of [`${base}-480.png`, `/fotos/unidades/${unitId}/0000000000000000-480.jpg`, `/fotos/unidades/${unitId}/..%2F..%2Fx-480.jpg`, `/fotos/unidades/abc/${row!.hash}-480.jpg`, `${base}-481.jpg`]) {
+    for (const bad of [
+      `${base}-480.png`,
+      `/fotos/unidades/${unitId}/0000000000000000-480.jpg`,
+      `/fotos/unidades/${unitId}/..%2F..%2Fx-480.jpg`,
+      `/fotos/unidades/abc/${row!.hash}-480.jpg`,
+      `${base}-481.jpg`,
+    ]) {
       expect((await t.app.inject(bad)).statusCode, bad).toBe(404);
     }
   });
@@ -165,7 +185,11 @@ describe('staff upload', () => {
     await upload('Área de cardio com esteiras', await jpeg(60));
     await upload('Estúdio de aulas coletivas', await jpeg(90, 800, 600));
     let rows = await photos();
-    expect(rows.map((r) => r.alt)).toEqual(['Sala de musculação com janelas amplas', 'Área de cardio com esteiras', 'Estúdio de aulas coletivas']);
+    expect(rows.map((r) => r.alt)).toEqual([
+      'Sala de musculação com janelas amplas',
+      'Área de cardio com esteiras',
+      'Estúdio de aulas coletivas',
+    ]);
     // a small original is never enlarged: its widths are 480 and 800
     const small = rows[2]!;
     expect((await t.app.inject(`/fotos/unidades/${unitId}/${small.hash}-800.jpg`)).statusCode).toBe(200);
@@ -185,11 +209,17 @@ describe('staff upload', () => {
     expect(bad.body).toContain(`id="alt-${small.id}"`);
     const badJson = await act(small.id, { acao: 'alt', alt: 'x' }, { accept: 'application/json' });
     expect(badJson.statusCode).toBe(422);
-    expect(badJson.json()).toMatchObject({ error: 'Dados inválidos', message: expect.any(String), errors: { alt: expect.any(String) } });
+    expect(badJson.json()).toMatchObject({
+      error: 'Dados inválidos',
+      message: expect.any(String),
+      errors: { alt: expect.any(String) },
+    });
 
     expect((await act(small.id, { acao: 'remover' })).statusCode).toBe(303);
     expect((await photos()).map((r) => r.id)).not.toContain(small.id);
-    expect(await t.db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', small.id).execute()).toEqual([]);
+    expect(
+      await t.db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', small.id).execute(),
+    ).toEqual([]);
     expect(await t.app.storage.get(`unidade_fotos/${unitId}/${small.hash}-480.jpg`)).toBeNull();
     expect((await act(small.id, { acao: 'remover' })).statusCode).toBe(404);
     expect((await act(small.id, { acao: 'girar' })).statusCode).toBe(400);
@@ -239,13 +269,17 @@ describe('formats', () => {
 
 describe('demo photos', () => {
   it('draws photos for units without any, nothing fetched', async () => {
-    const other = (await t.db.selectFrom('unidades').select('id').where('nome', '=', 'Movimento Moema').executeTakeFirstOrThrow()).id;
+    const other = (
+      await t.db.selectFrom('unidades').select('id').where('nome', '=', 'Movimento Moema').executeTakeFirstOrThrow()
+    ).id;
     const added = await seedDemoPhotos(t.db, t.app.storage, 2, [other, unitId]);
     expect(added).toBe(2); // Pinheiros already has photos
     const seeded = await t.db.selectFrom('unidade_fotos').select('formatos').where('unidade_id', '=', other).execute();
     expect(seeded.map((p) => p.formatos)).toEqual(['avif,webp,jpg', 'avif,webp,jpg']);
     invalidateCatalogCache(t.app);
     const html = (await t.app.inject(`/Detalhes.php?id=${other}`)).body;
-    expect(html).toMatch(/alt="(Área de musculação com halteres e bancos|Esteiras e bicicletas na área de cardio|Estúdio de aulas coletivas com colchonetes)"/);
+    expect(html).toMatch(
+      /alt="(Área de musculação com halteres e bancos|Esteiras e bicicletas na área de cardio|Estúdio de aulas coletivas com colchonetes)"/,
+    );
   });
 });

@@ -8,13 +8,23 @@ import { decodeGate } from '../src/platform/storage/images';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm } from './helpers/http';
 import { storedFiles } from './helpers/storage';
-import { FALE_AQUI_FORM, FALE_AQUI_POST, jpegBomb, multipartBody, nextAddress, pngBomb, postMessage } from './helpers/upload';
+import {
+  FALE_AQUI_FORM,
+  FALE_AQUI_POST,
+  jpegBomb,
+  multipartBody,
+  nextAddress,
+  pngBomb,
+  postMessage,
+} from './helpers/upload';
 
 let t: TestContext;
 let unitId: number;
 beforeAll(async () => {
   t = await createTestApp();
-  unitId = (await t.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()).id;
+  unitId = (
+    await t.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').executeTakeFirstOrThrow()
+  ).id;
 });
 afterAll(async () => t?.close());
 
@@ -22,18 +32,29 @@ const fields = () => ({ nome_completo: 'Rita', unidade_id: String(unitId), unida
 
 async function state() {
   const n = async (table: 'fale_aqui' | 'fale_aqui_arquivos') =>
-    Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return { mensagens: await n('fale_aqui'), arquivos: await n('fale_aqui_arquivos'), files: await storedFiles(t) };
 }
 
 /** A flat photo of the given size (fast to make; decoding costs the same as a real one). */
 const photo = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: '#7a8a9a' }, limitInputPixels: false }).jpeg({ quality: 80 }).toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#7a8a9a' }, limitInputPixels: false })
+    .jpeg({ quality: 80 })
+    .toBuffer();
 
 describe('image size', () => {
   it('accepts a 48-megapixel phone photo and stores it at most 2048 px on its longest side', async () => {
     const before = await state();
-    const res = await postMessage(t.app, fields(), [{ name: 'IMG_4800.jpg', type: 'image/jpeg', data: await photo(8000, 6000) }]);
+    const res = await postMessage(t.app, fields(), [
+      { name: 'IMG_4800.jpg', type: 'image/jpeg', data: await photo(8000, 6000) },
+    ]);
     expect(res.statusCode).toBe(303);
     const row = await t.db.selectFrom('fale_aqui_arquivos').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ tipo: 'image/jpeg', largura: 2048, altura: 1536, nome_original: 'IMG_4800.jpg' });
@@ -42,9 +63,16 @@ describe('image size', () => {
 
   it('refuses 51 megapixels from the header with a pt-BR field message: nothing stored, no file left', async () => {
     const before = await state();
-    const res = await postMessage(t.app, fields(), [{ name: 'grande.jpg', type: 'image/jpeg', data: await photo(8500, 6000) }], { accept: 'application/json' });
+    const res = await postMessage(
+      t.app,
+      fields(),
+      [{ name: 'grande.jpg', type: 'image/jpeg', data: await photo(8500, 6000) }],
+      { accept: 'application/json' },
+    );
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors.arquivos).toBe('grande.jpg: A imagem tem 51 megapixels; o máximo é 50 megapixels. Reduza a resolução e envie de novo.');
+    expect(res.json().errors.arquivos).toBe(
+      'grande.jpg: A imagem tem 51 megapixels; o máximo é 50 megapixels. Reduza a resolução e envie de novo.',
+    );
     expect(await state()).toEqual(before);
   });
 
@@ -58,7 +86,9 @@ describe('image size', () => {
       const started = Date.now();
       const res = await postMessage(t.app, fields(), [{ name, type, data }], { accept: 'application/json' });
       expect(res.statusCode, name).toBe(422);
-      expect(res.json().errors.arquivos, name).toBe(`${name}: A imagem tem ${mp} megapixels; o máximo é 50 megapixels. Reduza a resolução e envie de novo.`);
+      expect(res.json().errors.arquivos, name).toBe(
+        `${name}: A imagem tem ${mp} megapixels; o máximo é 50 megapixels. Reduza a resolução e envie de novo.`,
+      );
       // refused from the header: fast, and no decode slot was ever taken for it
       expect(Date.now() - started).toBeLessThan(2000);
       expect(decodeGate.peak).toBe(peak);
@@ -71,7 +101,9 @@ describe('image size', () => {
     const big = await photo(6000, 4000);
     decodeGate.resetPeak();
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => postMessage(t.app, fields(), [{ name: `foto-${i}.jpg`, type: 'image/jpeg', data: big }])),
+      Array.from({ length: 6 }, (_, i) =>
+        postMessage(t.app, fields(), [{ name: `foto-${i}.jpg`, type: 'image/jpeg', data: big }]),
+      ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(6).fill(303));
     expect(decodeGate.peak).toBe(2);
@@ -98,7 +130,13 @@ describe('hostile bodies on the upload path', () => {
     return { ...body, cookie };
   }
   const send = (b: { payload: Buffer; contentType: string; cookie: string }) =>
-    t.app.inject({ method: 'POST', url: FALE_AQUI_POST, remoteAddress: nextAddress(), headers: { cookie: b.cookie, 'content-type': b.contentType, accept: 'application/json' }, payload: b.payload });
+    t.app.inject({
+      method: 'POST',
+      url: FALE_AQUI_POST,
+      remoteAddress: nextAddress(),
+      headers: { cookie: b.cookie, 'content-type': b.contentType, accept: 'application/json' },
+      payload: b.payload,
+    });
 
   it('a JSON body or plain text to the form: 415 with a pt-BR message', async () => {
     const before = await state();
@@ -120,7 +158,10 @@ describe('hostile bodies on the upload path', () => {
     const noBoundary = await raw('--x\r\n', 'multipart/form-data');
     expect(noBoundary.statusCode).toBeGreaterThanOrEqual(400);
     expect(noBoundary.statusCode).toBeLessThan(500);
-    const garbage = await raw(Buffer.from('\x00\x01garbage without any boundary line'), 'multipart/form-data; boundary=----abc');
+    const garbage = await raw(
+      Buffer.from('\x00\x01garbage without any boundary line'),
+      'multipart/form-data; boundary=----abc',
+    );
     expect(garbage.statusCode).toBe(400);
     expect(await state()).toEqual(before);
   });
@@ -141,7 +182,10 @@ describe('hostile bodies on the upload path', () => {
   it('too many file parts: 422 "no máximo 2 fotos", even when the extra parts are huge', async () => {
     const before = await state();
     const small = await photo(50, 50);
-    const b = await tokenBody([], [1, 2, 3, 4, 5].map((i) => ({ name: `${i}.jpg`, type: 'image/jpeg', data: small })));
+    const b = await tokenBody(
+      [],
+      [1, 2, 3, 4, 5].map((i) => ({ name: `${i}.jpg`, type: 'image/jpeg', data: small })),
+    );
     const res = await send(b);
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.arquivos).toBe('Envie no máximo 2 fotos.');
@@ -150,25 +194,33 @@ describe('hostile bodies on the upload path', () => {
 
   it('a file whose content is not what its name says: 422 naming the file', async () => {
     const before = await state();
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     for (const [name, message] of [
       ['foto.jpg', /O nome diz JPEG, mas o conteúdo é PNG/],
       ['foto.gif', /não é de uma foto JPEG, PNG ou WebP, mas o conteúdo é PNG/],
       ['documento.pdf', /não é de uma foto JPEG, PNG ou WebP/],
     ] as const) {
-      const res = await postMessage(t.app, fields(), [{ name, type: 'image/png', data: png }], { accept: 'application/json' });
+      const res = await postMessage(t.app, fields(), [{ name, type: 'image/png', data: png }], {
+        accept: 'application/json',
+      });
       expect(res.statusCode, name).toBe(422);
       expect(res.json().errors.arquivos, name).toMatch(new RegExp(`^${name.replace('.', '\\.')}: `));
       expect(res.json().errors.arquivos, name).toMatch(message);
     }
     // no extension, or an extension that names nothing: judged by content alone
-    expect((await postMessage(t.app, fields(), [{ name: 'foto', type: 'application/octet-stream', data: png }])).statusCode).toBe(303);
+    expect(
+      (await postMessage(t.app, fields(), [{ name: 'foto', type: 'application/octet-stream', data: png }])).statusCode,
+    ).toBe(303);
     const after = await state();
     expect(after.arquivos).toBe(before.arquivos + 1);
   });
 
   it('keeps the client file name only as a label: path parts removed, cut to 255 characters', async () => {
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const long = `${'ç'.repeat(300)}.png`;
     for (const [name, label] of [
       ['C:\\Users\\ana\\Desktop\\foto.png', 'foto.png'],
@@ -177,7 +229,11 @@ describe('hostile bodies on the upload path', () => {
     ] as const) {
       const res = await postMessage(t.app, fields(), [{ name, type: 'image/png', data: png }]);
       expect(res.statusCode, name).toBe(303);
-      const row = await t.db.selectFrom('fale_aqui_arquivos').select(['nome_original', 'caminho']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('fale_aqui_arquivos')
+        .select(['nome_original', 'caminho'])
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       expect(row.nome_original).toBe(label);
       expect(row.caminho).toMatch(/^fale_aqui\/\d{4}\/\d{2}\/[0-9a-f]{32}\.png$/);
     }

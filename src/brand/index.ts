@@ -22,7 +22,8 @@ export interface Brand {
   theme: string;
 }
 
-type BrandSettings = Pick<Config, 'brandName' | 'publicUrl'> & Partial<Pick<Config, 'brandWhatsapp' | 'brandInstagram' | 'brandFacebook'>>;
+type BrandSettings = Pick<Config, 'brandName' | 'publicUrl'> &
+  Partial<Pick<Config, 'brandWhatsapp' | 'brandInstagram' | 'brandFacebook'>>;
 
 function make(settings: BrandSettings): Brand {
   return {

@@ -21,7 +21,11 @@ export default fp(
     app.get(b.card, async (_request, reply) => {
       // Rendered once per process from the name and colours (about 50 ms), then kept.
       // sharp is loaded here, on the first request for the card, not at start (docs/decisions/135).
-      card ??= loadSharp().then((sharp) => sharp(Buffer.from(cardSvg(brand()))).png({ compressionLevel: 9, palette: true }).toBuffer());
+      card ??= loadSharp().then((sharp) =>
+        sharp(Buffer.from(cardSvg(brand())))
+          .png({ compressionLevel: 9, palette: true })
+          .toBuffer(),
+      );
       try {
         const png = await card;
         return reply.type('image/png').header('cache-control', 'public, max-age=86400').send(png);

@@ -32,14 +32,19 @@ try {
   try {
     await migrateToLatest(handle.db);
     const parsed = parseCatalogText(text);
-    const result = parsed.ok ? await createContentServices({ db: handle.db }).transfer.importCatalog(parsed.data) : parsed;
+    const result = parsed.ok
+      ? await createContentServices({ db: handle.db }).transfer.importCatalog(parsed.data)
+      : parsed;
     if (!result.ok) {
-      console.error(`${file}: ${result.problemas.length === 1 ? '1 problema' : `${result.problemas.length} problemas`}; nada foi alterado.`);
+      console.error(
+        `${file}: ${result.problemas.length === 1 ? '1 problema' : `${result.problemas.length} problemas`}; nada foi alterado.`,
+      );
       for (const p of result.problemas) console.error(`  ${p}`);
       process.exitCode = 1;
     } else {
       console.log(`Catálogo importado de ${file}:`);
-      for (const [entity, c] of Object.entries(result.resumo)) console.log(`  ${entity}: ${c.criados} criados, ${c.atualizados} atualizados, ${c.inalterados} inalterados`);
+      for (const [entity, c] of Object.entries(result.resumo))
+        console.log(`  ${entity}: ${c.criados} criados, ${c.atualizados} atualizados, ${c.inalterados} inalterados`);
       console.log('Instâncias em execução mostram as mudanças em até 5 segundos.');
     }
   } finally {

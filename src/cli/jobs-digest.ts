@@ -17,7 +17,11 @@ try {
   const handle = createDb(config.database);
   try {
     await migrateToLatest(handle.db);
-    const service = createDigestService(createDigestRepository(handle.db), { brandName: config.brandName, publicUrl: config.publicUrl, mailConfigured: true });
+    const service = createDigestService(createDigestRepository(handle.db), {
+      brandName: config.brandName,
+      publicUrl: config.publicUrl,
+      mailConfigured: true,
+    });
     const result = await service.run(new Date(), { force: true });
     console.log(
       `Semana de ${result.semana.split('-').reverse().join('/')}: ${result.queued} resumo(s) enfileirado(s)` +

@@ -7,7 +7,8 @@ import { accountsService } from '../features/identity/services';
 import { toId } from '../lib/form/index';
 import { promptPassword, readUserArgs, withDb } from './common';
 
-const USAGE = 'Uso: npm run user:create -- --email <e-mail> [--name <nome>] [--papel admin|gerente] [--unidade <id>]…  (a senha é pedida sem eco, ou lida da entrada padrão)';
+const USAGE =
+  'Uso: npm run user:create -- --email <e-mail> [--name <nome>] [--papel admin|gerente] [--unidade <id>]…  (a senha é pedida sem eco, ou lida da entrada padrão)';
 
 const args = readUserArgs(USAGE, {
   password: { type: 'string' },
@@ -21,8 +22,17 @@ await withDb(async (db) => {
   const papel = (args.papel ?? 'admin') as 'admin' | 'gerente';
   // The form kit's id rule: "3abc", "3.0" or "03" is refused, never read as 3.
   const bad = (args.unidade ?? []).find((v) => toId(v) === null);
-  if (bad !== undefined) throw new UserInputError(`--unidade deve ser o id numérico de uma unidade (um número inteiro positivo, como 3); recebido: "${bad}".`);
+  if (bad !== undefined)
+    throw new UserInputError(
+      `--unidade deve ser o id numérico de uma unidade (um número inteiro positivo, como 3); recebido: "${bad}".`,
+    );
   const unidadeIds = (args.unidade ?? []).map((v) => toId(v)!);
-  const id = await accountsService(db).createFromCli({ email: args.email, password, nome: args.name, papel, unidadeIds });
+  const id = await accountsService(db).createFromCli({
+    email: args.email,
+    password,
+    nome: args.name,
+    papel,
+    unidadeIds,
+  });
   console.log(`Conta criada (id ${id}): ${args.email.toLowerCase()} (${papel}).`);
 });

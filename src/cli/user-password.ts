@@ -4,10 +4,13 @@
 import { accountsService } from '../features/identity/services';
 import { promptPassword, readUserArgs, withDb } from './common';
 
-const USAGE = 'Uso: npm run user:password -- --email <e-mail>  (a nova senha é pedida sem eco, ou lida da entrada padrão)';
+const USAGE =
+  'Uso: npm run user:password -- --email <e-mail>  (a nova senha é pedida sem eco, ou lida da entrada padrão)';
 const args = readUserArgs(USAGE, { password: { type: 'string' } });
 await withDb(async (db) => {
   const password = args.password ?? (await promptPassword('Nova senha: '));
   await accountsService(db).resetPasswordFromCli(args.email, password);
-  console.log(`Senha redefinida para ${args.email.toLowerCase()}; a conta está ativa e as sessões abertas foram encerradas.`);
+  console.log(
+    `Senha redefinida para ${args.email.toLowerCase()}; a conta está ativa e as sessões abertas foram encerradas.`,
+  );
 });

@@ -1,7 +1,10 @@
 // Content screens: a filter box above long checkbox lists (units by city, plans by period).
 // Without JavaScript the lists still work: one collapsible block per group.
 function fold(s: string): string {
-  return s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 let counter = 0;

@@ -40,7 +40,10 @@ function tx<T>(db: IDBDatabase, mode: IDBTransactionMode, run: (s: IDBObjectStor
 function newEnvioId(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 async function init(form: HTMLFormElement) {
@@ -56,7 +59,11 @@ async function init(form: HTMLFormElement) {
 
   async function refreshToken(): Promise<boolean> {
     try {
-      const res = await fetch(tokenUrl, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' });
+      const res = await fetch(tokenUrl, {
+        headers: { accept: 'application/json' },
+        cache: 'no-store',
+        credentials: 'same-origin',
+      });
       if (!res.ok) return false;
       const json = (await res.json()) as { token?: string };
       if (!json.token) return false;
@@ -71,7 +78,9 @@ async function init(form: HTMLFormElement) {
   async function showPending() {
     const n = await tx(db, 'readonly', (s) => s.count());
     status.textContent =
-      n === 0 ? '' : `${n} ${n === 1 ? 'avaliação guardada' : 'avaliações guardadas'} neste aparelho: ${n === 1 ? 'será enviada' : 'serão enviadas'} quando a internet voltar.`;
+      n === 0
+        ? ''
+        : `${n} ${n === 1 ? 'avaliação guardada' : 'avaliações guardadas'} neste aparelho: ${n === 1 ? 'será enviada' : 'serão enviadas'} quando a internet voltar.`;
   }
 
   /** Sends every queued answer, oldest first; stops at the first network failure. */

@@ -101,7 +101,9 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
   if (config.engine === 'sqlite') {
     // better-sqlite3 13 is built for Node-API 10: on an older Node it is a segfault, not an error.
     if (Number(process.versions.napi) < 10) {
-      throw new Error(`SQLite needs Node 22.14+, 24 or 26 (Node-API 10); this is Node ${process.version} (docs/decisions/145)`);
+      throw new Error(
+        `SQLite needs Node 22.14+, 24 or 26 (Node-API 10); this is Node ${process.version} (docs/decisions/145)`,
+      );
     }
     if (config.filename !== ':memory:') mkdirSync(path.dirname(config.filename), { recursive: true });
     const SQLite = require('better-sqlite3') as typeof SQLiteDatabase;

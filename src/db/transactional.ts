@@ -17,7 +17,10 @@ export type Transactional<R> = R & {
   transaction<T>(work: (repos: R, trx: Trx) => Promise<T>): Promise<T>;
 };
 
-export function transactional<R extends object>(db: Kysely<Database>, build: (db: Kysely<Database>) => R): Transactional<R> {
+export function transactional<R extends object>(
+  db: Kysely<Database>,
+  build: (db: Kysely<Database>) => R,
+): Transactional<R> {
   const repos = build(db);
   return Object.assign(repos, {
     transaction<T>(work: (repos: R, trx: Trx) => Promise<T>): Promise<T> {

@@ -4,7 +4,16 @@
 // SQLSTATE classes/codes: 08 connection exception, 57P01-57P03 shutdown / cannot connect
 // now, 57014 statement timeout or cancel, 53300 too many connections.
 const PG_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '40001', '40P01']);
-const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 const MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
@@ -15,7 +24,11 @@ const MESSAGES = [
 ];
 
 export function isDbUnavailableError(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.cause as typeof e, depth++
+  ) {
     const code = typeof e.code === 'string' ? e.code : '';
     if (code.startsWith('08') && code.length === 5) return true;
     if (PG_CODES.has(code) || NODE_CODES.has(code)) return true;

@@ -37,7 +37,14 @@ interface Kept {
 }
 
 /** Headers the front writes per request (node:http writes the date and the connection's). */
-const PER_REQUEST = new Set(['x-request-id', 'content-length', 'content-encoding', 'strict-transport-security', 'connection', 'date']);
+const PER_REQUEST = new Set([
+  'x-request-id',
+  'content-length',
+  'content-encoding',
+  'strict-transport-security',
+  'connection',
+  'date',
+]);
 const HSTS_HEADER = 'strict-transport-security';
 
 export interface AnswerFrontOptions {
@@ -64,7 +71,8 @@ export class AnswerFront {
 
   constructor(private readonly options: AnswerFrontOptions) {
     const tp = options.trustProxy;
-    this.trusted = typeof tp === 'function' ? tp : tp === true ? () => true : tp === false ? () => false : proxyAddr.compile(tp);
+    this.trusted =
+      typeof tp === 'function' ? tp : tp === true ? () => true : tp === false ? () => false : proxyAddr.compile(tp);
     this.maxEntries = options.maxEntries ?? 4_000;
   }
 
@@ -83,7 +91,14 @@ export class AnswerFront {
     const url = request.raw.url;
     if (this.closing || request.method !== 'GET' || url === undefined || url.length > 1024) return;
     const kept = this.kept.get(url);
-    if ((kept && kept.source.owner === source.owner && kept.source.key === source.key && kept.source.negotiable === source.negotiable) || this.options.logsRequests()) return;
+    if (
+      (kept &&
+        kept.source.owner === source.owner &&
+        kept.source.key === source.key &&
+        kept.source.negotiable === source.negotiable) ||
+      this.options.logsRequests()
+    )
+      return;
     // The headers are read once the answer is sent: onSend hooks (cookies among them) have run.
     reply.raw.once('finish', () => this.remember(url, reply, source));
   }
@@ -105,7 +120,8 @@ export class AnswerFront {
       if (this.headerSets.size >= 64) this.headerSets.clear();
       this.headerSets.set(signature, (shared = headers));
     }
-    if (this.kept.size >= this.maxEntries && !this.kept.has(url)) this.kept.delete(this.kept.keys().next().value as string);
+    if (this.kept.size >= this.maxEntries && !this.kept.has(url))
+      this.kept.delete(this.kept.keys().next().value as string);
     this.kept.set(url, { source, headers: shared });
   }
 
@@ -115,7 +131,10 @@ export class AnswerFront {
     const kept = this.kept.get(req.url as string);
     if (kept === undefined || this.options.logsRequests()) return false;
     try {
-      const encoding = kept.source.negotiable && req.headers['x-no-compression'] === undefined ? negotiateEncoding(req.headers['accept-encoding']) : null;
+      const encoding =
+        kept.source.negotiable && req.headers['x-no-compression'] === undefined
+          ? negotiateEncoding(req.headers['accept-encoding'])
+          : null;
       const body = kept.source.bytes(encoding, Date.now());
       if (body === undefined) {
         // Its snapshot went (or is due a freshness check): Fastify answers, and keeps it again.
@@ -163,7 +182,8 @@ export class AnswerFront {
  */
 export function putInFront(server: Server, front: AnswerFront): void {
   const handlers = server.listeners('request') as RequestListener[];
-  if (handlers.length !== 1) throw new Error(`answer front: expected Fastify's one request handler, found ${handlers.length}`);
+  if (handlers.length !== 1)
+    throw new Error(`answer front: expected Fastify's one request handler, found ${handlers.length}`);
   const fastify = handlers[0]!;
   server.removeListener('request', fastify);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

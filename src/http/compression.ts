@@ -12,18 +12,25 @@ export const COMPRESS_ENCODINGS = ['br', 'gzip'] as const;
 export type CompressEncoding = (typeof COMPRESS_ENCODINGS)[number];
 
 /** One synchronous compressor per encoding, at the given brotli quality and gzip level. */
-export function compressorsAt(levels: { br: number; gzip: number }): Record<CompressEncoding, (bytes: Buffer) => Buffer> {
+export function compressorsAt(levels: {
+  br: number;
+  gzip: number;
+}): Record<CompressEncoding, (bytes: Buffer) => Buffer> {
   return {
     br: (bytes) =>
       zlib.brotliCompressSync(bytes, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: levels.br, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: levels.br,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        },
       }),
     gzip: (bytes) => zlib.gzipSync(bytes, { level: levels.gzip }),
   };
 }
 
 /** @fastify/compress's own default (text, JSON, XML): named here so the cached answers use the same. */
-export const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)|octet-stream(?:;|$)/u;
+export const COMPRESSIBLE_TYPES =
+  /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)|octet-stream(?:;|$)/u;
 
 /**
  * Route options for routes that encode their own answers (the catalog's `sendCached` and

@@ -23,8 +23,15 @@ export function wantsJson(request: FastifyRequest): boolean {
   return accept.includes('application/json') && !accept.includes('text/html');
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, title: string, message: string) {
-  if (wantsJson(request)) return reply.code(status).type('application/json; charset=utf-8').send({ error: title, message });
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  message: string,
+) {
+  if (wantsJson(request))
+    return reply.code(status).type('application/json; charset=utf-8').send({ error: title, message });
   return reply.page(h(ErrorPage, { status, title, message }), status);
 }
 
@@ -42,7 +49,13 @@ export function httpError(statusCode: number, title: string, message: string): S
  * values kept and the error summary on top; JSON clients get
  * `{ error, message, errors: { campo: mensagem } }`.
  */
-export function sendInvalid(request: FastifyRequest, reply: FastifyReply, errors: Record<string, string>, page: () => VNode<any>, status = 422) {
+export function sendInvalid(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  errors: Record<string, string>,
+  page: () => VNode<any>,
+  status = 422,
+) {
   reply.header('cache-control', 'no-store');
   if (wantsJson(request)) {
     return reply.code(status).send(invalidBody(errors));
@@ -55,7 +68,11 @@ export function sendInvalid(request: FastifyRequest, reply: FastifyReply, errors
  * themselves: always `error` and `message` (docs/interface.md, Errors), plus the fields' `errors`.
  */
 export function invalidBody<E extends object>(errors: E, shown: { error?: string; message?: string } = {}) {
-  return { error: shown.error ?? 'Dados inválidos', message: shown.message ?? 'Revise os campos indicados. Nada foi gravado.', errors };
+  return {
+    error: shown.error ?? 'Dados inválidos',
+    message: shown.message ?? 'Revise os campos indicados. Nada foi gravado.',
+    errors,
+  };
 }
 
 // Values a database refuses (NUL/bad encoding, out-of-range number, too long for the
@@ -94,9 +111,17 @@ export default fp(
       if (CSRF_CODES.has(error.code)) {
         const formPath = request.routeOptions.config.formPath ?? request.url.split('?')[0] ?? '/';
         const title = 'Não foi possível confirmar o envio';
-        const message = 'O formulário expirou ou veio sem o código de segurança, então nada foi gravado. Abra o formulário de novo e envie mais uma vez.';
+        const message =
+          'O formulário expirou ou veio sem o código de segurança, então nada foi gravado. Abra o formulário de novo e envie mais uma vez.';
         if (wantsJson(request)) {
-          return reply.code(403).send(invalidBody({ _token: 'Token de segurança ausente ou inválido. Recarregue o formulário.' }, { error: title, message }));
+          return reply
+            .code(403)
+            .send(
+              invalidBody(
+                { _token: 'Token de segurança ausente ou inválido. Recarregue o formulário.' },
+                { error: title, message },
+              ),
+            );
         }
         return reply.page(
           h(ErrorPage, {
@@ -114,7 +139,13 @@ export default fp(
       if (shown && status < 500) return sendError(request, reply, status, shown.title, shown.message);
       if (DB_VALUE_CODES.has(String(error.code))) {
         request.log.warn({ err: error, reqId: request.id }, 'database refused a value');
-        return sendError(request, reply, 400, 'Valor inválido', 'Um dos valores enviados não é aceito. Revise o que foi digitado. Nada foi gravado.');
+        return sendError(
+          request,
+          reply,
+          400,
+          'Valor inválido',
+          'Um dos valores enviados não é aceito. Revise o que foi digitado. Nada foi gravado.',
+        );
       }
 
       if (status >= 500) {
@@ -132,10 +163,22 @@ export default fp(
         return sendError(request, reply, 400, 'Requisição inválida', 'Os parâmetros enviados não são válidos.');
       }
       if (status === 413) {
-        return sendError(request, reply, 413, 'Envio grande demais', 'O envio ultrapassa o tamanho permitido. Nada foi gravado.');
+        return sendError(
+          request,
+          reply,
+          413,
+          'Envio grande demais',
+          'O envio ultrapassa o tamanho permitido. Nada foi gravado.',
+        );
       }
       if (status === 429) {
-        return sendError(request, reply, 429, 'Muitas tentativas', 'Você fez muitas requisições seguidas. Aguarde um pouco e tente de novo.');
+        return sendError(
+          request,
+          reply,
+          429,
+          'Muitas tentativas',
+          'Você fez muitas requisições seguidas. Aguarde um pouco e tente de novo.',
+        );
       }
       if (status === 415) {
         // Only the routes that take files parse multipart (forms.ts, uploadRoutes).
@@ -151,7 +194,13 @@ export default fp(
         );
       }
       if (status === 400 && /multipart|boundary|Unexpected end of form|Malformed/i.test(error.message)) {
-        return sendError(request, reply, 400, 'Envio incompleto', 'O formulário chegou incompleto ou malformado. Envie de novo pela página do site. Nada foi gravado.');
+        return sendError(
+          request,
+          reply,
+          400,
+          'Envio incompleto',
+          'O formulário chegou incompleto ou malformado. Envie de novo pela página do site. Nada foi gravado.',
+        );
       }
       return sendError(request, reply, status, 'Requisição inválida', 'Não foi possível atender a esta requisição.');
     });

@@ -16,10 +16,19 @@ export const FORM_BODY_LIMIT = 256 * 1024;
 export function parseFormBody(text: string): Record<string, string | string[]> {
   let pairs = 1;
   for (let i = text.indexOf('&'); i !== -1 && pairs <= FORM_MAX_PAIRS; i = text.indexOf('&', i + 1)) pairs++;
-  if (pairs > FORM_MAX_PAIRS) throw httpError(413, 'Campos demais', `O formulário enviado tem campos demais (o máximo é ${FORM_MAX_PAIRS}). Nada foi gravado.`);
+  if (pairs > FORM_MAX_PAIRS)
+    throw httpError(
+      413,
+      'Campos demais',
+      `O formulário enviado tem campos demais (o máximo é ${FORM_MAX_PAIRS}). Nada foi gravado.`,
+    );
   const parsed = parseQueryString(text, '&', '=', { maxKeys: 0 }) as Record<string, string | string[]>;
   if (Object.keys(parsed).length > FORM_MAX_NAMES) {
-    throw httpError(413, 'Campos demais', `O formulário enviado tem campos demais (o máximo é ${FORM_MAX_NAMES} nomes diferentes). Nada foi gravado.`);
+    throw httpError(
+      413,
+      'Campos demais',
+      `O formulário enviado tem campos demais (o máximo é ${FORM_MAX_NAMES} nomes diferentes). Nada foi gravado.`,
+    );
   }
   return parsed;
 }
@@ -50,11 +59,7 @@ function tokenFrom(request: FastifyRequest): string | undefined {
     }
     return undefined;
   };
-  return (
-    pick(body?.csrf_token) ??
-    pick(body?._token) ??
-    (request.headers['x-csrf-token'] as string | undefined)
-  );
+  return pick(body?.csrf_token) ?? pick(body?._token) ?? (request.headers['x-csrf-token'] as string | undefined);
 }
 
 /**

@@ -18,7 +18,12 @@ export function loggerOptions(config: Config, isTty = Boolean(process.stdout.isT
       }),
     },
     ...(isTty && !config.isProduction
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
+          },
+        }
       : {}),
   };
 }
@@ -60,12 +65,24 @@ class LazyRequestLogger {
   #log(level: string, args: unknown[]): void {
     if (this.isLevelEnabled(level)) (this.real as unknown as Record<string, LogMethod>)[level]!(...args);
   }
-  fatal(...args: unknown[]) { this.#log('fatal', args); }
-  error(...args: unknown[]) { this.#log('error', args); }
-  warn(...args: unknown[]) { this.#log('warn', args); }
-  info(...args: unknown[]) { this.#log('info', args); }
-  debug(...args: unknown[]) { this.#log('debug', args); }
-  trace(...args: unknown[]) { this.#log('trace', args); }
+  fatal(...args: unknown[]) {
+    this.#log('fatal', args);
+  }
+  error(...args: unknown[]) {
+    this.#log('error', args);
+  }
+  warn(...args: unknown[]) {
+    this.#log('warn', args);
+  }
+  info(...args: unknown[]) {
+    this.#log('info', args);
+  }
+  debug(...args: unknown[]) {
+    this.#log('debug', args);
+  }
+  trace(...args: unknown[]) {
+    this.#log('trace', args);
+  }
   silent() {}
 }
 

@@ -11,7 +11,13 @@ export default fp(
     app.setNotFoundHandler(
       { preHandler: app.rateLimitHook({ name: '404', max: 60, timeWindow: 60_000, failOpen: true }) },
       (request, reply) =>
-        sendError(request, reply, 404, 'Página não encontrada', 'O endereço que você abriu não existe ou foi removido.'),
+        sendError(
+          request,
+          reply,
+          404,
+          'Página não encontrada',
+          'O endereço que você abriu não existe ou foi removido.',
+        ),
     );
   },
   { name: 'not-found', fastify: '5.x', dependencies: ['errors', 'ratelimit'] },

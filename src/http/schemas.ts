@@ -18,7 +18,10 @@ export function schemaCompilers({ eager = false } = {}) {
   const serializers = SerializerSelector();
   return {
     buildValidator(externalSchemas: unknown, options: unknown) {
-      const compile = (validators as (e: unknown, o: unknown) => (route: unknown) => Validator)(externalSchemas, options);
+      const compile = (validators as (e: unknown, o: unknown) => (route: unknown) => Validator)(
+        externalSchemas,
+        options,
+      );
       return (route: unknown): Validator => {
         if (eager) return compile(route);
         let built: Validator | undefined;
@@ -33,7 +36,10 @@ export function schemaCompilers({ eager = false } = {}) {
       };
     },
     buildSerializer(externalSchemas: unknown, options: unknown) {
-      const compile = (serializers as (e: unknown, o: unknown) => (route: unknown) => Serializer)(externalSchemas, options);
+      const compile = (serializers as (e: unknown, o: unknown) => (route: unknown) => Serializer)(
+        externalSchemas,
+        options,
+      );
       return (route: unknown): Serializer => {
         if (eager) return compile(route);
         let built: Serializer | undefined;

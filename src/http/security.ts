@@ -70,7 +70,9 @@ export default fp(
       // even compare it. Refused before any route or query sees it.
       const url = request.url;
       if (url.includes('%00') || url.includes('\u0000')) {
-        return done(httpError(400, 'Endereço inválido', 'O endereço contém um caractere inválido (NUL). Nada foi feito.'));
+        return done(
+          httpError(400, 'Endereço inválido', 'O endereço contém um caractere inválido (NUL). Nada foi feito.'),
+        );
       }
       done();
     });

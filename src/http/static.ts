@@ -8,7 +8,12 @@ import { COMPRESS_ENCODINGS, COMPRESS_THRESHOLD, COMPRESSIBLE_TYPES } from './co
 export default fp<{ root: string }>(
   async (app, { root }) => {
     // Cached catalog answers arrive already compressed (Content-Encoding set): compress skips them.
-    await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: [...COMPRESS_ENCODINGS], customTypes: COMPRESSIBLE_TYPES });
+    await app.register(compress, {
+      global: true,
+      threshold: COMPRESS_THRESHOLD,
+      encodings: [...COMPRESS_ENCODINGS],
+      customTypes: COMPRESSIBLE_TYPES,
+    });
     await app.register(fastifyStatic, {
       root: path.resolve(root),
       prefix: '/',
@@ -18,7 +23,8 @@ export default fp<{ root: string }>(
       maxAge: '1h',
       setHeaders(reply, filePath) {
         // Bundles are rebuilt on each deploy; a short cache with revalidation is safe.
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=300, must-revalidate');
+        if (filePath.includes(`${path.sep}assets${path.sep}`))
+          reply.header('cache-control', 'public, max-age=300, must-revalidate');
       },
     });
   },

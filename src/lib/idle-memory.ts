@@ -20,7 +20,12 @@ export interface IdleMemoryOptions {
   growthBytes: number;
 }
 
-const IDLE_MEMORY_DEFAULTS: IdleMemoryOptions = { intervalMs: 250, idleChecks: 2, quietUtilization: 0.05, growthBytes: 8 * 1024 * 1024 };
+const IDLE_MEMORY_DEFAULTS: IdleMemoryOptions = {
+  intervalMs: 250,
+  idleChecks: 2,
+  quietUtilization: 0.05,
+  growthBytes: 8 * 1024 * 1024,
+};
 
 export interface IdleMemoryRelease {
   stop(): void;

@@ -16,7 +16,9 @@ export function foldText(value: string): string {
 
 /** "Unidade Centro — São Paulo" → "unidade-centro-sao-paulo" */
 export function slugify(value: string): string {
-  return foldText(value).replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return foldText(value)
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 // Phones are parsed and formatted by the form kit (src/lib/form): normalizePhone, formatPhone.

@@ -1,7 +1,15 @@
 // The chain lives in Brazil: "today", "open now" and exported dates are in São Paulo time.
 export const TIME_ZONE = 'America/Sao_Paulo';
 
-export const WEEKDAYS = ['Domingo', 'Segunda-feira', 'Terça-feira', 'Quarta-feira', 'Quinta-feira', 'Sexta-feira', 'Sábado'] as const;
+export const WEEKDAYS = [
+  'Domingo',
+  'Segunda-feira',
+  'Terça-feira',
+  'Quarta-feira',
+  'Quinta-feira',
+  'Sexta-feira',
+  'Sábado',
+] as const;
 export const WEEKDAYS_SHORT = ['Dom', 'Seg', 'Ter', 'Qua', 'Qui', 'Sex', 'Sáb'] as const;
 
 const partsFormatter = new Intl.DateTimeFormat('en-US', {
@@ -32,7 +40,12 @@ export function formatDateTime(iso: string): string {
   return dateTimeFormatter.format(new Date(iso));
 }
 
-const dayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+const dayFormatter = new Intl.DateTimeFormat('en-CA', {
+  timeZone: TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /** "2026-11-22": the São Paulo calendar day of an instant. */
 export function saoPauloDay(date: Date = new Date()): string {
@@ -84,13 +97,24 @@ export function saoPauloInstant(day: string, hhmm: string): Date {
   return new Date(`${day}T${hhmm}:00-03:00`);
 }
 
-const timeFormatter = new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const timeFormatter = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: TIME_ZONE,
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 /** "07:00": the São Paulo time of an instant. */
 export function formatTime(iso: string | Date): string {
   return timeFormatter.format(typeof iso === 'string' ? new Date(iso) : iso);
 }
 
-const dayMonthTimeFormatter = new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
+const dayMonthTimeFormatter = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 /** "23/11, 08:00" in São Paulo time. */
 export function formatDayMonthTime(date: Date): string {
   return dayMonthTimeFormatter.format(date);

@@ -11,7 +11,10 @@ export class ForbiddenError extends Error {}
  * the unique index refuses the second. That is a user's conflict, not a server error:
  * answer it with the same field message as the check.
  */
-export async function onUniqueConflict<T>(errors: Record<string, string>, run: () => Promise<T>): Promise<T | { ok: false; errors: Record<string, string> }> {
+export async function onUniqueConflict<T>(
+  errors: Record<string, string>,
+  run: () => Promise<T>,
+): Promise<T | { ok: false; errors: Record<string, string> }> {
   try {
     return await run();
   } catch (err) {

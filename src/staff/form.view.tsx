@@ -24,7 +24,8 @@ const NOTICES: Record<string, string> = {
   ativado: 'Ativado: volta a aparecer no site.',
   desativado: 'Desativado: não aparece mais no site. Nada foi apagado.',
   excluida: 'Excluída.',
-  desativada: 'Já havia respostas: foi desativada em vez de excluída, para que as respostas antigas mantenham o sentido.',
+  desativada:
+    'Já havia respostas: foi desativada em vez de excluída, para que as respostas antigas mantenham o sentido.',
   aula_adicionada: 'Aula adicionada à grade.',
   aula_removida: 'Aula removida da grade.',
   grade_copiada: 'Grade copiada.',
@@ -42,7 +43,11 @@ export function StaffPage(props: {
 }) {
   const notice = props.notice ? NOTICES[props.notice] : undefined;
   return (
-    <Layout title={props.title} staff={props.staff} scripts={['content-confirm.js', 'content-checklist.js', ...(props.scripts ?? [])]}>
+    <Layout
+      title={props.title}
+      staff={props.staff}
+      scripts={['content-confirm.js', 'content-checklist.js', ...(props.scripts ?? [])]}
+    >
       {props.crumbs?.length ? (
         <nav aria-label="Você está em" class="breadcrumbs">
           <ol>
@@ -67,7 +72,13 @@ export function StaffPage(props: {
 
 /** The form kit's summary: one link per refused field (fields are `f-<name>` here). */
 export function StaffErrorSummary({ errors }: { errors?: FieldErrors }) {
-  return <KitErrorSummary errors={errors} idFor={(k) => `f-${k}`} intro="Nada foi gravado. Corrija o que está indicado abaixo e envie de novo:" />;
+  return (
+    <KitErrorSummary
+      errors={errors}
+      idFor={(k) => `f-${k}`}
+      intro="Nada foi gravado. Corrija o que está indicado abaixo e envie de novo:"
+    />
+  );
 }
 
 export function Csrf({ token }: { token: string }) {
@@ -100,7 +111,21 @@ interface FieldProps {
 }
 
 /** Label (with "(opcional)"), hint, the control and its message: the frame of Field and TextArea. */
-function FieldFrame({ id, label, required, hint, error, children }: { id: string; label: string; required?: boolean; hint?: string; error?: string; children: ComponentChildren }) {
+function FieldFrame({
+  id,
+  label,
+  required,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  required?: boolean;
+  hint?: string;
+  error?: string;
+  children: ComponentChildren;
+}) {
   return (
     <div class="field">
       <label for={id}>
@@ -118,7 +143,20 @@ function FieldFrame({ id, label, required, hint, error, children }: { id: string
   );
 }
 
-export function Field({ name, label, values, errors, errorKey, type = 'text', required, hint, autocomplete, inputMode, maxLength, idPrefix = 'f' }: FieldProps) {
+export function Field({
+  name,
+  label,
+  values,
+  errors,
+  errorKey,
+  type = 'text',
+  required,
+  hint,
+  autocomplete,
+  inputMode,
+  maxLength,
+  idPrefix = 'f',
+}: FieldProps) {
   const id = `${idPrefix}-${name}`;
   const error = errors?.[errorKey ?? name];
   return (
@@ -234,7 +272,13 @@ export function CheckboxGroup({
   if (grouped) for (const o of options) groups.set(o.group!, [...(groups.get(o.group!) ?? []), o]);
   const ticked = options.filter((o) => chosen.has(o.value)).length;
   return (
-    <fieldset id={id} tabIndex={-1} aria-describedby={fieldAria(id, error, !!hint)['aria-describedby']} class={grouped ? 'checkbox-group checklist' : 'checkbox-group'} data-checklist={grouped ? '' : undefined}>
+    <fieldset
+      id={id}
+      tabIndex={-1}
+      aria-describedby={fieldAria(id, error, !!hint)['aria-describedby']}
+      class={grouped ? 'checkbox-group checklist' : 'checkbox-group'}
+      data-checklist={grouped ? '' : undefined}
+    >
       <legend>{legend}</legend>
       {hint ? (
         <p class="hint" id={hintId(id)}>
@@ -253,7 +297,10 @@ export function CheckboxGroup({
             return (
               <details key={g} open={on > 0}>
                 <summary>
-                  {g} <span class="muted">({on} de {items.length})</span>
+                  {g}{' '}
+                  <span class="muted">
+                    ({on} de {items.length})
+                  </span>
                 </summary>
                 {items.map(box)}
               </details>
@@ -268,7 +315,17 @@ export function CheckboxGroup({
   );
 }
 
-export function StaffCheckbox({ name, label, values, hint }: { name: string; label: string; values: FormValues; hint?: string }) {
+export function StaffCheckbox({
+  name,
+  label,
+  values,
+  hint,
+}: {
+  name: string;
+  label: string;
+  values: FormValues;
+  hint?: string;
+}) {
   return (
     <label class="choice">
       <input type="checkbox" name={name} value="1" checked={str(values, name) === '1'} />
@@ -283,9 +340,24 @@ export function ActiveBadge({ ativo }: { ativo: number }) {
 }
 
 /** Activate/deactivate as a small POST form (CSRF protected). */
-export function ToggleActive({ action, ativo, csrfToken, label }: { action: string; ativo: number; csrfToken: string; label: string }) {
+export function ToggleActive({
+  action,
+  ativo,
+  csrfToken,
+  label,
+}: {
+  action: string;
+  ativo: number;
+  csrfToken: string;
+  label: string;
+}) {
   return (
-    <form method="post" action={action} class="inline" data-confirmar={ativo ? `Desativar ${label}? Deixa de aparecer no site; nada é apagado.` : undefined}>
+    <form
+      method="post"
+      action={action}
+      class="inline"
+      data-confirmar={ativo ? `Desativar ${label}? Deixa de aparecer no site; nada é apagado.` : undefined}
+    >
       <Csrf token={csrfToken} />
       <input type="hidden" name="ativo" value={ativo ? '0' : '1'} />
       <button type="submit" class={ativo ? 'secondary' : ''}>

@@ -29,7 +29,8 @@ export function formValues(body: unknown): FormValues {
     if (k === 'csrf_token' || k === 'senha' || k === 'nova_senha') continue;
     // Shown again as typed, minus controls (the rules read the raw body through the form kit).
     if (typeof v === 'string') out[k] = echoValue(v, { max: 20_000, multiLine: true });
-    else if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string').map((x) => echoValue(x, { max: 200 }));
+    else if (Array.isArray(v))
+      out[k] = v.filter((x): x is string => typeof x === 'string').map((x) => echoValue(x, { max: 200 }));
   }
   return out;
 }
@@ -40,13 +41,24 @@ export function sendInvalid(request: FastifyRequest, reply: FastifyReply, errors
 }
 
 /** After a change: 303 back to a page (PRG), or 200 JSON for JSON clients. */
-export function done(request: FastifyRequest, reply: FastifyReply, location: string, data: Record<string, unknown> = {}) {
+export function done(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  location: string,
+  data: Record<string, unknown> = {},
+) {
   if (wantsJson(request)) return reply.code(200).send({ ok: true, ...data });
   return reply.redirect(location, 303);
 }
 
 export function notFound(request: FastifyRequest, reply: FastifyReply, what = 'Cadastro não encontrado') {
-  return sendError(request, reply, 404, what, 'O endereço não corresponde a nenhum cadastro. Volte para a lista e tente de novo.');
+  return sendError(
+    request,
+    reply,
+    404,
+    what,
+    'O endereço não corresponde a nenhum cadastro. Volte para a lista e tente de novo.',
+  );
 }
 
 export function forbidden(request: FastifyRequest, reply: FastifyReply) {

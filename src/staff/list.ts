@@ -11,7 +11,10 @@ export const LIST_PAGE_SIZE = 50;
  * binary on SQLite and follows the collation on PostgreSQL): by name as a reader expects
  * ("Água Verde" among the A's), then by city and id, since names repeat across cities.
  */
-export function byUnitName(a: { nome: string; cidade: string; id: number }, b: { nome: string; cidade: string; id: number }): number {
+export function byUnitName(
+  a: { nome: string; cidade: string; id: number },
+  b: { nome: string; cidade: string; id: number },
+): number {
   return compareText(a.nome, b.nome) || compareText(a.cidade, b.cidade) || a.id - b.id;
 }
 
@@ -41,7 +44,12 @@ export function filterRows<T>(rows: readonly T[], q: string, text: (row: T) => s
 }
 
 /** Filter then page rows already loaded (catalog-sized tables). */
-export function listPage<T>(rows: readonly T[], query: { q?: string; pagina?: string }, path: string, text: (row: T) => string) {
+export function listPage<T>(
+  rows: readonly T[],
+  query: { q?: string; pagina?: string },
+  path: string,
+  text: (row: T) => string,
+) {
   const q = (query.q ?? '').trim();
   const { items, ...info } = pageRows(filterRows(rows, q, text), query.pagina, LIST_PAGE_SIZE);
   return { items, list: { ...info, path, q } satisfies ListState };

@@ -16,7 +16,15 @@ export const listHref = (list: ListLinks, page: number) => {
 };
 
 /** The `q` filter of a staff list (a plain GET form) and how many rows match. */
-export function ListFilter({ list, label, noun = ['cadastro', 'cadastros'] }: { list: { path: string; q: string; total: number }; label: string; noun?: [string, string] }) {
+export function ListFilter({
+  list,
+  label,
+  noun = ['cadastro', 'cadastros'],
+}: {
+  list: { path: string; q: string; total: number };
+  label: string;
+  noun?: [string, string];
+}) {
   return (
     <form method="get" action={list.path} class="list-filter" role="search" aria-label="Filtro da lista">
       <label for="lista-q">{label}</label>
@@ -37,7 +45,13 @@ export function Pagination({ list }: { list: ListLinks & { page: number; pages: 
 }
 
 /** A staff list page's body: the "Novo …" button, the filter, the list itself and its pages. */
-export function StaffList(p: { newHref: string; newLabel: string; filterLabel: string; list: ListLinks & { total: number; page: number; pages: number }; children: ComponentChildren }) {
+export function StaffList(p: {
+  newHref: string;
+  newLabel: string;
+  filterLabel: string;
+  list: ListLinks & { total: number; page: number; pages: number };
+  children: ComponentChildren;
+}) {
   return (
     <>
       <p>

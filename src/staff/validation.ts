@@ -8,7 +8,8 @@ import * as kit from '../lib/form/index';
 export type FieldErrors = kit.FieldErrors;
 
 /** One line of text through the kit ("" when refused; the error is recorded). */
-const line = (errors: FieldErrors, key: string, raw: string, max = 500) => kit.take(errors, key, kit.oneLine(raw, { max }), '');
+const line = (errors: FieldErrors, key: string, raw: string, max = 500) =>
+  kit.take(errors, key, kit.oneLine(raw, { max }), '');
 /** Raw form values as the page re-renders them (checkbox groups are arrays). */
 export type FormValues = Record<string, string | string[]>;
 
@@ -49,7 +50,14 @@ export function optionalLongText(errors: FieldErrors, key: string, raw: string, 
 }
 
 export function phone(errors: FieldErrors, key: string, raw: string): string | null {
-  return kit.take(errors, key, kit.parsePhone(raw, { message: 'Telefone inválido: use DDD e número, por exemplo (11) 3045-1200.' }), '') || null;
+  return (
+    kit.take(
+      errors,
+      key,
+      kit.parsePhone(raw, { message: 'Telefone inválido: use DDD e número, por exemplo (11) 3045-1200.' }),
+      '',
+    ) || null
+  );
 }
 
 /** The benefit platform link is followed by customers' phones: https only, no credentials. */
@@ -64,13 +72,21 @@ export function httpsUrl(errors: FieldErrors, key: string, raw: string): string 
     return null;
   }
   if (url.protocol !== 'https:') errors[key] = 'O link precisa começar com https://.';
-  else if (!url.hostname.includes('.') || url.username || url.password) errors[key] = 'Endereço inválido: use um link completo, como https://exemplo.com.br/unidade.';
+  else if (!url.hostname.includes('.') || url.username || url.password)
+    errors[key] = 'Endereço inválido: use um link completo, como https://exemplo.com.br/unidade.';
   return v;
 }
 
 export function email(errors: FieldErrors, key: string, raw: string, required = false): string | null {
   const r = kit.parseEmail(raw, { required: required ? 'Informe o e-mail.' : undefined, lowerCase: true });
-  return kit.take(errors, key, r.ok ? r : { ok: false, error: r.error === kit.EMAIL_MESSAGE ? 'E-mail inválido.' : r.error }, '') || null;
+  return (
+    kit.take(
+      errors,
+      key,
+      r.ok ? r : { ok: false, error: r.error === kit.EMAIL_MESSAGE ? 'E-mail inválido.' : r.error },
+      '',
+    ) || null
+  );
 }
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -84,8 +100,33 @@ export function time(errors: FieldErrors, key: string, raw: string, label: strin
 }
 
 export const UFS = [
-  'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN',
-  'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO',
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
 ] as const;
 
 export function uf(errors: FieldErrors, key: string, raw: string): string {
@@ -117,11 +158,26 @@ export function coordinate(errors: FieldErrors, key: string, raw: string, limit:
 export function priceCents(errors: FieldErrors, key: string, raw: string): number {
   const r = kit.parseMoney(raw, { required: 'Informe o preço.' });
   // The kit speaks of "valor"; on the plan screen the field is the price.
-  const price = r.ok ? r : { ok: false as const, error: r.error.replace('Valor inválido', 'Preço inválido').replace('O valor', 'O preço').replace('Valor alto', 'Preço alto') };
+  const price = r.ok
+    ? r
+    : {
+        ok: false as const,
+        error: r.error
+          .replace('Valor inválido', 'Preço inválido')
+          .replace('O valor', 'O preço')
+          .replace('Valor alto', 'Preço alto'),
+      };
   return kit.take(errors, key, price, 0) ?? 0;
 }
 
-export function integerIn(errors: FieldErrors, key: string, raw: string, min: number, max: number, fallback: number): number {
+export function integerIn(
+  errors: FieldErrors,
+  key: string,
+  raw: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
   return kit.take(errors, key, kit.parseInteger(raw, min, max, fallback), fallback);
 }
 
@@ -139,13 +195,32 @@ export const QUESTION_TYPES = [
 ] as const;
 
 export const WEEKDAY_ALIASES: Record<string, number> = {
-  domingo: 0, dom: 0, '0': 0,
-  segunda: 1, 'segunda-feira': 1, seg: 1, '1': 1,
-  terca: 2, 'terca-feira': 2, ter: 2, '2': 2,
-  quarta: 3, 'quarta-feira': 3, qua: 3, '3': 3,
-  quinta: 4, 'quinta-feira': 4, qui: 4, '4': 4,
-  sexta: 5, 'sexta-feira': 5, sex: 5, '5': 5,
-  sabado: 6, sab: 6, '6': 6,
+  domingo: 0,
+  dom: 0,
+  '0': 0,
+  segunda: 1,
+  'segunda-feira': 1,
+  seg: 1,
+  '1': 1,
+  terca: 2,
+  'terca-feira': 2,
+  ter: 2,
+  '2': 2,
+  quarta: 3,
+  'quarta-feira': 3,
+  qua: 3,
+  '3': 3,
+  quinta: 4,
+  'quinta-feira': 4,
+  qui: 4,
+  '4': 4,
+  sexta: 5,
+  'sexta-feira': 5,
+  sex: 5,
+  '5': 5,
+  sabado: 6,
+  sab: 6,
+  '6': 6,
 };
 
 /** "Terça-feira", "terca", "ter" or "2" → 2; null when not a weekday. */

@@ -5,14 +5,19 @@ import { FieldError } from './layout';
 
 /** The id of a field's element, from its name ("respostas[3]" → "respostas-3"). */
 export function fieldId(name: string, prefix = ''): string {
-  return `${prefix}${name.replace(/\[\]$/, '').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/-+$/, '')}`;
+  return `${prefix}${name
+    .replace(/\[\]$/, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/-+$/, '')}`;
 }
 export const errorId = (id: string) => `${id}-erro`;
 export const hintId = (id: string) => `${id}-dica`;
 
 /** aria attributes of a field: invalid when it has an error, described by its hint and error. */
 export function fieldAria(id: string, error?: string, hint?: boolean | string) {
-  const ids = [hint ? (typeof hint === 'string' ? hint : hintId(id)) : '', error ? errorId(id) : ''].filter(Boolean).join(' ');
+  const ids = [hint ? (typeof hint === 'string' ? hint : hintId(id)) : '', error ? errorId(id) : '']
+    .filter(Boolean)
+    .join(' ');
   return { 'aria-invalid': error ? ('true' as const) : undefined, 'aria-describedby': ids || undefined };
 }
 
@@ -43,7 +48,10 @@ export function ErrorSummary(props: {
       <p>
         <strong>
           {props.intro ?? (
-            <>Nada foi gravado. Revise {keys.length === 1 ? 'o campo destacado' : `os ${keys.length} campos destacados`}:</>
+            <>
+              Nada foi gravado. Revise {keys.length === 1 ? 'o campo destacado' : `os ${keys.length} campos destacados`}
+              :
+            </>
           )}
         </strong>
       </p>
@@ -81,7 +89,11 @@ export interface TextFieldProps {
 /** A labelled text input (or textarea) with its hint and its message. */
 export function TextField(p: TextFieldProps) {
   const id = p.id ?? fieldId(p.name);
-  const aria = fieldAria(id, p.error, [p.hint ? hintId(id) : '', p.describedBy ?? ''].filter(Boolean).join(' ') || undefined);
+  const aria = fieldAria(
+    id,
+    p.error,
+    [p.hint ? hintId(id) : '', p.describedBy ?? ''].filter(Boolean).join(' ') || undefined,
+  );
   return (
     <div class={p.class ?? 'field'}>
       <label for={id}>{p.label}</label>

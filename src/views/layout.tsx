@@ -24,7 +24,18 @@ export interface LayoutProps {
   children: ComponentChildren;
 }
 
-export function Layout({ title, description, head, scripts = [], staff, canonical, ogTitle, image, bottomBar, children }: LayoutProps) {
+export function Layout({
+  title,
+  description,
+  head,
+  scripts = [],
+  staff,
+  canonical,
+  ogTitle,
+  image,
+  bottomBar,
+  children,
+}: LayoutProps) {
   const b = brand();
   const fullTitle = title === b.name ? title : `${title} · ${b.name}`;
   return (

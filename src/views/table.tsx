@@ -4,7 +4,15 @@
 import type { ComponentChildren } from 'preact';
 
 /** A horizontally scrollable table region, named by `label` (or by the heading `labelledBy`). */
-export function TableWrap({ label, labelledBy, children }: { label?: string; labelledBy?: string; children: ComponentChildren }) {
+export function TableWrap({
+  label,
+  labelledBy,
+  children,
+}: {
+  label?: string;
+  labelledBy?: string;
+  children: ComponentChildren;
+}) {
   return (
     <div class="table-wrap" tabIndex={0} role="region" aria-label={label} aria-labelledby={labelledBy}>
       {children}
@@ -53,7 +61,17 @@ export function DataTable<T>(p: {
 }
 
 /** "Anterior · Página N de M · Próxima"; nothing when everything fits on one page. */
-export function PageLinks({ page, pages, href, linkClass }: { page: number; pages: number; href: (page: number) => string; linkClass?: string }) {
+export function PageLinks({
+  page,
+  pages,
+  href,
+  linkClass,
+}: {
+  page: number;
+  pages: number;
+  href: (page: number) => string;
+  linkClass?: string;
+}) {
   if (pages <= 1) return null;
   return (
     <nav class="pagination" aria-label="Páginas">

@@ -28,11 +28,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
   if (options.seed !== false) await seedDemo(testDb.handle.db);
   const uploadsDir = mkdtempSync(path.join(os.tmpdir(), 'gym-uploads-'));
   const config: Config = {
-    ...loadConfig({ NODE_ENV: 'test', MAIL_WORKER: 'false', SCHEDULED_JOBS: 'false', LOG_LEVEL: 'silent', UPLOADS_DIR: uploadsDir, ...options.env }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      MAIL_WORKER: 'false',
+      SCHEDULED_JOBS: 'false',
+      LOG_LEVEL: 'silent',
+      UPLOADS_DIR: uploadsDir,
+      ...options.env,
+    }),
     database: testDb.config,
   };
   // As in production: without STORAGE_DRIVER, PostgreSQL stores files in the database.
-  if (!options.env?.STORAGE_DRIVER && testDb.config.engine === 'postgres') config.storage = { ...config.storage, driver: 'database' };
+  if (!options.env?.STORAGE_DRIVER && testDb.config.engine === 'postgres')
+    config.storage = { ...config.storage, driver: 'database' };
   const app = await buildApp(config, { db: testDb.handle, logger: false });
   await app.ready();
   return {

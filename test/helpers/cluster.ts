@@ -24,7 +24,12 @@ export async function freePort(): Promise<number> {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
-export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs: number, what: string, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  timeoutMs: number,
+  what: string,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -34,7 +39,8 @@ export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs: number,
     } catch (err) {
       lastError = err;
     }
-    if (Date.now() > deadline) throw new Error(`timeout (${timeoutMs} ms) waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timeout (${timeoutMs} ms) waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
     await sleep(everyMs);
   }
 }
@@ -90,12 +96,26 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       child.stderr.on('data', (c: Buffer) => (out += c.toString()));
       child.on('error', reject);
-      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${tool} ${args.join(' ')} exited ${code}:\n${out}`))));
+      child.on('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`${tool} ${args.join(' ')} exited ${code}:\n${out}`)),
+      );
     });
-  await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--no-instructions']);
+  await run('initdb', [
+    '-D',
+    data,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '-E',
+    'UTF8',
+    '--locale=C.UTF-8',
+    '--no-instructions',
+  ]);
   // Speed over durability: a test database. Unix socket in our folder, TCP on loopback.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=32MB`;
-  const start = () => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '30', 'start']);
+  const start = () =>
+    run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '30', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
   await start();
   let running = true;
@@ -218,7 +238,10 @@ export interface TestProxy {
  * headers: `x-test-client` makes the proxy see that client address (many customers from
  * one test), `x-test-instance: <index>` sends the request to one instance.
  */
-export async function startProxy(upstreams: Instance[], options: { proto?: 'https' | 'http' } = {}): Promise<TestProxy> {
+export async function startProxy(
+  upstreams: Instance[],
+  options: { proto?: 'https' | 'http' } = {},
+): Promise<TestProxy> {
   let next = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -246,7 +269,13 @@ export async function startProxy(upstreams: Instance[], options: { proto?: 'http
           return;
         }
         const up = http.request(
-          { host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: { ...headers, 'content-length': String(body.length) } },
+          {
+            host: '127.0.0.1',
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: { ...headers, 'content-length': String(body.length) },
+          },
           (upRes) => {
             res.writeHead(upRes.statusCode ?? 502, { ...upRes.headers, 'x-test-upstream': target.name });
             upRes.pipe(res);

@@ -3,7 +3,10 @@ import type { App } from '../../src/app';
 /** Cookies from a response's set-cookie headers, as a Cookie header value. */
 export function cookiesFrom(res: { headers: Record<string, unknown> }, previous = ''): string {
   const jar = new Map<string, string>();
-  for (const part of previous.split(';').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of previous
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const i = part.indexOf('=');
     jar.set(part.slice(0, i), part.slice(i + 1));
   }
@@ -23,7 +26,8 @@ export function cookiesFrom(res: { headers: Record<string, unknown> }, previous 
 /** Opens a form page and returns the CSRF token in it (field `name`) and the cookies. */
 export async function fetchForm(app: App, url: string, field = 'csrf_token', cookie = '') {
   const res = await app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
-  const match = new RegExp(`name="${field.replace(/[[\]]/g, '\\$&')}"[^>]*value="([^"]+)"`).exec(res.body) ??
+  const match =
+    new RegExp(`name="${field.replace(/[[\]]/g, '\\$&')}"[^>]*value="([^"]+)"`).exec(res.body) ??
     new RegExp(`value="([^"]+)"[^>]*name="${field}"`).exec(res.body);
   if (!match) throw new Error(`no ${field} in ${url} (status ${res.statusCode})`);
   return { token: match[1]!, cookie: cookiesFrom(res, cookie), res };

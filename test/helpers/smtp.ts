@@ -40,7 +40,9 @@ export interface TestSmtp {
 function decodeWords(value: string): string {
   return value.replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=\s*/g, (_m, _charset, enc: string, text: string) => {
     if (enc.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
-    const bytes = text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_x, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    const bytes = text
+      .replace(/_/g, ' ')
+      .replace(/=([0-9A-Fa-f]{2})/g, (_x, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
     return Buffer.from(bytes, 'latin1').toString('utf8');
   });
 }
@@ -81,7 +83,8 @@ export async function startSmtp(options: { user?: string; pass?: string } = {}):
         return cb(Object.assign(new Error('Credenciais inválidas'), { responseCode: 535 }));
       },
       onMailFrom(_address, _session, cb) {
-        if (rejecting) return cb(Object.assign(new Error('Serviço temporariamente indisponível'), { responseCode: 421 }));
+        if (rejecting)
+          return cb(Object.assign(new Error('Serviço temporariamente indisponível'), { responseCode: 421 }));
         cb();
       },
       onData(stream, session, cb) {

@@ -19,7 +19,13 @@ const TEST_SCRYPT = { N: 2 ** 14, r: 8, p: 1 };
 
 export async function createStaffUser(
   db: Db,
-  options: { email?: string; password?: string; nome?: string; papel?: 'admin' | 'gerente'; unidadeIds?: number[] } = {},
+  options: {
+    email?: string;
+    password?: string;
+    nome?: string;
+    papel?: 'admin' | 'gerente';
+    unidadeIds?: number[];
+  } = {},
 ): Promise<StaffFixture> {
   const email = options.email ?? `equipe-${randomBytes(4).toString('hex')}@example.com`;
   const password = options.password ?? 'senha-de-teste-123';
@@ -37,7 +43,12 @@ export async function createStaffUser(
  * Logs in through the login form (GET for the CSRF token, POST the credentials) and
  * returns the Cookie header (session + CSRF cookies) for further requests.
  */
-export async function loginAs(app: App, email: string, password: string, options: { remoteAddress?: string } = {}): Promise<string> {
+export async function loginAs(
+  app: App,
+  email: string,
+  password: string,
+  options: { remoteAddress?: string } = {},
+): Promise<string> {
   const page = await fetchForm(app, LOGIN_URL);
   const res = await app.inject({
     method: 'POST',

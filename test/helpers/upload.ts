@@ -16,7 +16,8 @@ export interface FilePart {
 export async function multipartBody(fields: Record<string, string> | [string, string][], files: FilePart[] = []) {
   const fd = new FormData();
   for (const [k, v] of Array.isArray(fields) ? fields : Object.entries(fields)) fd.append(k, v);
-  for (const f of files) fd.append(f.field ?? 'arquivos[]', new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
+  for (const f of files)
+    fd.append(f.field ?? 'arquivos[]', new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
   const res = new Response(fd);
   return { payload: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type')! };
 }
@@ -25,7 +26,12 @@ let ip = 0;
 /** Each post from its own address: the form allows 10 POSTs a minute per address. */
 export const nextAddress = () => `10.77.${(++ip >> 8) & 255}.${ip & 255}`;
 
-export async function postMessage(app: App, fields: Record<string, string>, files: FilePart[] = [], opts: { accept?: string } = {}) {
+export async function postMessage(
+  app: App,
+  fields: Record<string, string>,
+  files: FilePart[] = [],
+  opts: { accept?: string } = {},
+) {
   const { token, cookie } = await fetchForm(app, FALE_AQUI_FORM, '_token');
   const body = await multipartBody({ _token: token, ...fields }, files);
   return app.inject({
@@ -66,7 +72,11 @@ export function pngBomb(width = 100_000, height = 100_000): Buffer {
 /** A real 16 × 16 JPEG whose frame header (SOF) is patched to announce 65000 × 65000 pixels. */
 export async function jpegBomb(): Promise<Buffer> {
   const sharp = (await import('sharp')).default;
-  const jpeg = Buffer.from(await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } }).jpeg().toBuffer());
+  const jpeg = Buffer.from(
+    await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } })
+      .jpeg()
+      .toBuffer(),
+  );
   for (let i = 2; i < jpeg.length - 9; i++) {
     if (jpeg[i] === 0xff && (jpeg[i + 1] === 0xc0 || jpeg[i + 1] === 0xc2)) {
       jpeg.writeUInt16BE(65000, i + 5); // height

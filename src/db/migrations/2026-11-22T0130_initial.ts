@@ -42,7 +42,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('abre', 'varchar(5)', (c) => c.notNull())
     .addColumn('fecha', 'varchar(5)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('unidade_horarios_unidade_idx').on('unidade_horarios').columns(['unidade_id', 'dia_semana']).execute();
+  await db.schema
+    .createIndex('unidade_horarios_unidade_idx')
+    .on('unidade_horarios')
+    .columns(['unidade_id', 'dia_semana'])
+    .execute();
 
   await id(db.schema.createTable('planos'))
     .addColumn('nome', 'varchar(120)', (c) => c.notNull())
@@ -95,7 +99,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('professor', 'varchar(120)')
     .addColumn('sala', 'varchar(120)')
     .execute();
-  await db.schema.createIndex('aulas_unidade_idx').on('aulas').columns(['unidade_id', 'dia_semana', 'inicio']).execute();
+  await db.schema
+    .createIndex('aulas_unidade_idx')
+    .on('aulas')
+    .columns(['unidade_id', 'dia_semana', 'inicio'])
+    .execute();
 
   await id(db.schema.createTable('perguntas'))
     .addColumn('texto', 'varchar(500)', (c) => c.notNull())
@@ -124,7 +132,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('envio_id', 'varchar(64)', (c) => c.unique())
     .addColumn('criado_em', 'varchar(30)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('respostas_nps_unidade_idx').on('respostas_nps').columns(['unidade_id', 'criado_em']).execute();
+  await db.schema
+    .createIndex('respostas_nps_unidade_idx')
+    .on('respostas_nps')
+    .columns(['unidade_id', 'criado_em'])
+    .execute();
   await db.schema.createIndex('respostas_nps_criado_idx').on('respostas_nps').column('criado_em').execute();
 
   await id(db.schema.createTable('respostas_itens'))
@@ -135,7 +147,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('texto_ok', 'integer', flag(0))
     .execute();
   await db.schema.createIndex('respostas_itens_resposta_idx').on('respostas_itens').column('resposta_id').execute();
-  await db.schema.createIndex('respostas_itens_pergunta_idx').on('respostas_itens').columns(['pergunta_id', 'opcao_id']).execute();
+  await db.schema
+    .createIndex('respostas_itens_pergunta_idx')
+    .on('respostas_itens')
+    .columns(['pergunta_id', 'opcao_id'])
+    .execute();
 
   await id(db.schema.createTable('fale_aqui'))
     .addColumn('unidade_id', 'integer', (c) => c.references('unidades.id'))
@@ -179,7 +195,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('atualizado_em', 'varchar(30)', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('franquia_leads_criado_idx').on('franquia_leads').columns(['criado_em', 'id']).execute();
-  await db.schema.createIndex('franquia_leads_status_idx').on('franquia_leads').columns(['status', 'criado_em']).execute();
+  await db.schema
+    .createIndex('franquia_leads_status_idx')
+    .on('franquia_leads')
+    .columns(['status', 'criado_em'])
+    .execute();
 
   await id(db.schema.createTable('usuarios'))
     .addColumn('email', 'varchar(254)', (c) => c.notNull().unique())
@@ -204,7 +224,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('usuario_id', 'integer', (c) => c.references('usuarios.id').onDelete('set null'))
     .addColumn('criado_em', 'varchar(30)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('franquia_leads_historico_lead_idx').on('franquia_leads_historico').column('lead_id').execute();
+  await db.schema
+    .createIndex('franquia_leads_historico_lead_idx')
+    .on('franquia_leads_historico')
+    .column('lead_id')
+    .execute();
 
   await id(db.schema.createTable('franquia_leads_notas'))
     .addColumn('lead_id', 'integer', (c) => c.notNull().references('franquia_leads.id').onDelete('cascade'))
@@ -227,7 +251,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('chave', 'varchar(300)', (c) => c.notNull())
     .addColumn('criado_em', 'varchar(30)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('tentativas_login_chave_idx').on('tentativas_login').columns(['chave', 'criado_em']).execute();
+  await db.schema
+    .createIndex('tentativas_login_chave_idx')
+    .on('tentativas_login')
+    .columns(['chave', 'criado_em'])
+    .execute();
 
   await id(db.schema.createTable('fila_emails'))
     .addColumn('destinatario', 'varchar(254)', (c) => c.notNull())
@@ -244,16 +272,38 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('criado_em', 'varchar(30)', (c) => c.notNull())
     .addColumn('enviado_em', 'varchar(30)')
     .execute();
-  await db.schema.createIndex('fila_emails_status_idx').on('fila_emails').columns(['status', 'proxima_tentativa_em']).execute();
-
+  await db.schema
+    .createIndex('fila_emails_status_idx')
+    .on('fila_emails')
+    .columns(['status', 'proxima_tentativa_em'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const t of [
-    'fila_emails', 'tentativas_login', 'sessoes', 'franquia_leads_notas', 'franquia_leads_historico',
-    'usuarios_unidades', 'usuarios', 'franquia_leads', 'fale_aqui_arquivos', 'fale_aqui', 'respostas_itens',
-    'respostas_nps', 'perguntas_opcoes', 'perguntas', 'aulas', 'unidades_modalidades', 'modalidades',
-    'unidades_areas', 'areas', 'planos_unidades', 'planos', 'unidade_horarios', 'unidades',
+    'fila_emails',
+    'tentativas_login',
+    'sessoes',
+    'franquia_leads_notas',
+    'franquia_leads_historico',
+    'usuarios_unidades',
+    'usuarios',
+    'franquia_leads',
+    'fale_aqui_arquivos',
+    'fale_aqui',
+    'respostas_itens',
+    'respostas_nps',
+    'perguntas_opcoes',
+    'perguntas',
+    'aulas',
+    'unidades_modalidades',
+    'modalidades',
+    'unidades_areas',
+    'areas',
+    'planos_unidades',
+    'planos',
+    'unidade_horarios',
+    'unidades',
   ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }

@@ -7,7 +7,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   const table = db.schema.createTable('auditoria');
   await (pg
     ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  )
     // null: a change made outside the screens (catalog import on the command line)
     .addColumn('usuario_id', 'integer', (c) => c.references('usuarios.id').onDelete('set null'))
     .addColumn('acao', 'varchar(40)', (c) => c.notNull())

@@ -7,7 +7,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   const table = db.schema.createTable('cliques_cta');
   await (pg
     ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  )
     .addColumn('unidade_id', 'integer', (c) => c.references('unidades.id').onDelete('cascade'))
     // matricula | aula_experimental | whatsapp | beneficio | plano | ... (checked by the app)
     .addColumn('acao', 'varchar(40)', (c) => c.notNull())

@@ -23,7 +23,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   const table = db.schema.createTable('senha_redefinicoes');
   await (pg
     ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  )
     .addColumn('usuario_id', 'integer', (c) => c.notNull().references('usuarios.id').onDelete('cascade'))
     .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('criado_em', 'varchar(30)', (c) => c.notNull())

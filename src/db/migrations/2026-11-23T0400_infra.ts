@@ -17,7 +17,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('limites_expira_idx').on('limites').column('expira_em').execute();
 
   // 0 = notifications to the chain (claimed first), 10 = bulk (lead notices, digests).
-  await db.schema.alterTable('fila_emails').addColumn('prioridade', 'integer', (c) => c.notNull().defaultTo(10)).execute();
+  await db.schema
+    .alterTable('fila_emails')
+    .addColumn('prioridade', 'integer', (c) => c.notNull().defaultTo(10))
+    .execute();
   // Set once, before the first attempt; every resend carries the same Message-ID.
   await db.schema.alterTable('fila_emails').addColumn('message_id', 'varchar(200)').execute();
   await db.schema

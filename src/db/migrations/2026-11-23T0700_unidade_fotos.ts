@@ -8,7 +8,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   const table = db.schema.createTable('unidade_fotos');
   await (pg
     ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  )
     .addColumn('unidade_id', 'integer', (c) => c.notNull().references('unidades.id').onDelete('cascade'))
     .addColumn('ordem', 'integer', (c) => c.notNull().defaultTo(0))
     // the text read instead of the photo (screen readers, slow connections)
@@ -20,7 +21,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('criado_em', 'varchar(30)', (c) => c.notNull())
     .addColumn('atualizado_em', 'varchar(30)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('unidade_fotos_unidade_idx').on('unidade_fotos').columns(['unidade_id', 'ordem']).execute();
+  await db.schema
+    .createIndex('unidade_fotos_unidade_idx')
+    .on('unidade_fotos')
+    .columns(['unidade_id', 'ordem'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

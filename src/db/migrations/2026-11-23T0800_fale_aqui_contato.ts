@@ -6,7 +6,10 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('fale_aqui').addColumn('contato_email', 'varchar(254)').execute();
   await db.schema.alterTable('fale_aqui').addColumn('contato_telefone', 'varchar(20)').execute();
-  await db.schema.alterTable('fale_aqui').addColumn('aceite_contato', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('fale_aqui')
+    .addColumn('aceite_contato', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

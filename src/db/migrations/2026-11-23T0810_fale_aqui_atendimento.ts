@@ -8,14 +8,23 @@ export async function up(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const id = (name: string) => {
     const t = db.schema.createTable(name);
-    return pg ? t.addColumn('id', 'serial', (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+    return pg
+      ? t.addColumn('id', 'serial', (c) => c.primaryKey())
+      : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   };
 
   await db.schema.alterTable('fale_aqui').addColumn('lida_em', 'varchar(30)').execute();
-  await db.schema.alterTable('fale_aqui').addColumn('lida_por', 'integer', (c) => c.references('usuarios.id').onDelete('set null')).execute();
+  await db.schema
+    .alterTable('fale_aqui')
+    .addColumn('lida_por', 'integer', (c) => c.references('usuarios.id').onDelete('set null'))
+    .execute();
   // First reply sent (e-mail or WhatsApp): time to first reply, unanswered messages.
   await db.schema.alterTable('fale_aqui').addColumn('primeira_resposta_em', 'varchar(30)').execute();
-  for (const [from, to] of [['novo', 'nova'], ['lido', 'lida'], ['resolvido', 'resolvida']]) {
+  for (const [from, to] of [
+    ['novo', 'nova'],
+    ['lido', 'lida'],
+    ['resolvido', 'resolvida'],
+  ]) {
     await sql`update fale_aqui set status = ${to} where status = ${from}`.execute(db);
   }
   // Messages read before this change have no reader: they count as read at their last update.
@@ -51,7 +60,12 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('fale_aqui_status_idx').ifExists().execute();
   await db.schema.dropTable('fale_aqui_respostas').ifExists().execute();
   await db.schema.dropTable('fale_aqui_historico').ifExists().execute();
-  for (const [from, to] of [['nova', 'novo'], ['lida', 'lido'], ['respondida', 'lido'], ['resolvida', 'resolvido']]) {
+  for (const [from, to] of [
+    ['nova', 'novo'],
+    ['lida', 'lido'],
+    ['respondida', 'lido'],
+    ['resolvida', 'resolvido'],
+  ]) {
     await sql`update fale_aqui set status = ${to} where status = ${from}`.execute(db);
   }
   await db.schema.alterTable('fale_aqui').dropColumn('primeira_resposta_em').execute();

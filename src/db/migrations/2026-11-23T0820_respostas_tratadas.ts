@@ -5,7 +5,10 @@ import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('respostas_nps').addColumn('tratada_em', 'varchar(30)').execute();
-  await db.schema.alterTable('respostas_nps').addColumn('tratada_por', 'integer', (c) => c.references('usuarios.id').onDelete('set null')).execute();
+  await db.schema
+    .alterTable('respostas_nps')
+    .addColumn('tratada_por', 'integer', (c) => c.references('usuarios.id').onDelete('set null'))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -4,7 +4,10 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('respostas_nps').addColumn('origem', 'varchar(20)', (c) => c.notNull().defaultTo('site')).execute();
+  await db.schema
+    .alterTable('respostas_nps')
+    .addColumn('origem', 'varchar(20)', (c) => c.notNull().defaultTo('site'))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -16,7 +16,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   const table = db.schema.createTable('aulas_experimentais');
   await (pg
     ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()))
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  )
     .addColumn('unidade_id', 'integer', (c) => c.notNull().references('unidades.id'))
     // The class of the timetable (null for free training, or once the class was removed).
     .addColumn('aula_id', 'integer', (c) => c.references('aulas.id').onDelete('set null'))
@@ -45,9 +46,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('criado_em', 'varchar(30)', (c) => c.notNull())
     .addColumn('atualizado_em', 'varchar(30)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('aulas_experimentais_dia_idx').on('aulas_experimentais').columns(['unidade_id', 'dia']).execute();
-  await db.schema.createIndex('aulas_experimentais_semana_idx').on('aulas_experimentais').columns(['semana', 'unidade_id']).execute();
-  await db.schema.createIndex('aulas_experimentais_whatsapp_idx').on('aulas_experimentais').columns(['unidade_id', 'whatsapp']).execute();
+  await db.schema
+    .createIndex('aulas_experimentais_dia_idx')
+    .on('aulas_experimentais')
+    .columns(['unidade_id', 'dia'])
+    .execute();
+  await db.schema
+    .createIndex('aulas_experimentais_semana_idx')
+    .on('aulas_experimentais')
+    .columns(['semana', 'unidade_id'])
+    .execute();
+  await db.schema
+    .createIndex('aulas_experimentais_whatsapp_idx')
+    .on('aulas_experimentais')
+    .columns(['unidade_id', 'whatsapp'])
+    .execute();
   await db.schema.createIndex('aulas_experimentais_inicio_idx').on('aulas_experimentais').column('inicio_em').execute();
 
   await db.schema

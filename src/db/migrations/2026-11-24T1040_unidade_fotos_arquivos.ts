@@ -11,14 +11,21 @@ const FORMATS = ['webp', 'jpg'];
 
 export async function up(db: Kysely<any>): Promise<void> {
   // the formats a photo has copies in: new photos add AVIF; those stored before have WebP and JPEG only
-  await db.schema.alterTable('unidade_fotos').addColumn('formatos', 'varchar(30)', (c) => c.notNull().defaultTo('webp,jpg')).execute();
+  await db.schema
+    .alterTable('unidade_fotos')
+    .addColumn('formatos', 'varchar(30)', (c) => c.notNull().defaultTo('webp,jpg'))
+    .execute();
   await db.schema
     .createTable('unidade_fotos_arquivos')
     // the storage key, e.g. "unidade_fotos/3/<16 hex>-960.webp" (arquivos.chave, or a path under UPLOADS_DIR)
     .addColumn('chave', 'varchar(255)', (c) => c.primaryKey())
     .addColumn('foto_id', 'integer', (c) => c.notNull().references('unidade_fotos.id').onDelete('cascade'))
     .execute();
-  await db.schema.createIndex('unidade_fotos_arquivos_foto_idx').on('unidade_fotos_arquivos').columns(['foto_id']).execute();
+  await db.schema
+    .createIndex('unidade_fotos_arquivos_foto_idx')
+    .on('unidade_fotos_arquivos')
+    .columns(['foto_id'])
+    .execute();
 
   const photos: { id: number; unidade_id: number; hash: string; largura: number }[] = await db
     .selectFrom('unidade_fotos')
@@ -29,7 +36,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       FORMATS.map((f) => ({ chave: `unidade_fotos/${p.unidade_id}/${p.hash}-${w}.${f}`, foto_id: p.id })),
     ),
   );
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('unidade_fotos_arquivos').values(rows.slice(i, i + 200)).execute();
+  for (let i = 0; i < rows.length; i += 200)
+    await db
+      .insertInto('unidade_fotos_arquivos')
+      .values(rows.slice(i, i + 200))
+      .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -37,7 +37,11 @@ export const DEMO_UNITS: DemoUnit[] = [
     latitude: -23.5665,
     longitude: -46.6917,
     beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-pinheiros' },
-    horas: [['05:30', '23:00'], ['08:00', '18:00'], ['08:00', '14:00']],
+    horas: [
+      ['05:30', '23:00'],
+      ['08:00', '18:00'],
+      ['08:00', '14:00'],
+    ],
     areas: ['Musculação', 'Área de cardio', 'Sala de spinning', 'Estúdio de lutas', 'Vestiário com sauna'],
     modalidades: ['Spinning', 'Funcional', 'Muay Thai', 'Yoga', 'Zumba'],
     planos: ['Plano Mensal', 'Plano Trimestral', 'Plano Anual', 'Plano Estudante'],
@@ -71,7 +75,11 @@ export const DEMO_UNITS: DemoUnit[] = [
     latitude: -22.9533,
     longitude: -43.1892,
     beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-botafogo' },
-    horas: [['06:00', '22:00'], ['08:00', '16:00'], ['09:00', '13:00']],
+    horas: [
+      ['06:00', '22:00'],
+      ['08:00', '16:00'],
+      ['09:00', '13:00'],
+    ],
     areas: ['Musculação', 'Área de cardio', 'Estúdio de lutas'],
     modalidades: ['Muay Thai', 'Cross training', 'Funcional', 'Zumba'],
     planos: ['Plano Mensal', 'Plano Trimestral', 'Plano Anual'],
@@ -165,13 +173,44 @@ export const DEMO_UNITS: DemoUnit[] = [
 ];
 
 export const DEMO_PLANS = [
-  { nome: 'Plano Mensal', descricao: 'Acesso livre à unidade e às aulas coletivas, sem fidelidade.', preco_centavos: 12990, periodicidade: 'mensal' },
-  { nome: 'Plano Trimestral', descricao: 'Três meses com desconto e avaliação física inclusa.', preco_centavos: 34990, periodicidade: 'trimestral' },
-  { nome: 'Plano Anual', descricao: 'O melhor preço: doze meses, avaliação física trimestral e uma camiseta.', preco_centavos: 118800, periodicidade: 'anual' },
-  { nome: 'Plano Família', descricao: 'Até quatro pessoas da mesma família, com acesso à piscina.', preco_centavos: 35990, periodicidade: 'mensal' },
-  { nome: 'Plano Estudante', descricao: 'Para estudantes com carteirinha válida, de segunda a sexta até as 17h.', preco_centavos: 8990, periodicidade: 'mensal' },
+  {
+    nome: 'Plano Mensal',
+    descricao: 'Acesso livre à unidade e às aulas coletivas, sem fidelidade.',
+    preco_centavos: 12990,
+    periodicidade: 'mensal',
+  },
+  {
+    nome: 'Plano Trimestral',
+    descricao: 'Três meses com desconto e avaliação física inclusa.',
+    preco_centavos: 34990,
+    periodicidade: 'trimestral',
+  },
+  {
+    nome: 'Plano Anual',
+    descricao: 'O melhor preço: doze meses, avaliação física trimestral e uma camiseta.',
+    preco_centavos: 118800,
+    periodicidade: 'anual',
+  },
+  {
+    nome: 'Plano Família',
+    descricao: 'Até quatro pessoas da mesma família, com acesso à piscina.',
+    preco_centavos: 35990,
+    periodicidade: 'mensal',
+  },
+  {
+    nome: 'Plano Estudante',
+    descricao: 'Para estudantes com carteirinha válida, de segunda a sexta até as 17h.',
+    preco_centavos: 8990,
+    periodicidade: 'mensal',
+  },
   // Inactive: kept for old contracts, never shown.
-  { nome: 'Plano Black Promocional 2019', descricao: 'Plano descontinuado.', preco_centavos: 9990, periodicidade: 'mensal', ativo: 0 },
+  {
+    nome: 'Plano Black Promocional 2019',
+    descricao: 'Plano descontinuado.',
+    preco_centavos: 9990,
+    periodicidade: 'mensal',
+    ativo: 0,
+  },
 ];
 
 const CLASS_SLOTS: { inicio: string; fim: string }[] = [
@@ -182,7 +221,15 @@ const CLASS_SLOTS: { inicio: string; fim: string }[] = [
   { inicio: '19:00', fim: '19:50' },
   { inicio: '20:00', fim: '20:50' },
 ];
-const TEACHERS = ['Ana Souza', 'Bruno Lima', 'Carla Mendes', 'Diego Rocha', 'Fernanda Alves', 'Rafael Costa', 'Juliana Prado'];
+const TEACHERS = [
+  'Ana Souza',
+  'Bruno Lima',
+  'Carla Mendes',
+  'Diego Rocha',
+  'Fernanda Alves',
+  'Rafael Costa',
+  'Juliana Prado',
+];
 const ROOMS: Record<string, string> = {
   Natação: 'Piscina',
   Hidroginástica: 'Piscina',
@@ -300,19 +347,31 @@ export async function seedDemo(db: Kysely<Database>, options: { onlyIfEmpty?: bo
         ...[1, 2, 3, 4, 5].map((d) => ({ dia_semana: d, abre: weekdays[0], fecha: weekdays[1] })),
         ...(saturday ? [{ dia_semana: 6, abre: saturday[0], fecha: saturday[1] }] : []),
       ];
-      await trx.insertInto('unidade_horarios').values(hours.map((h) => ({ ...h, unidade_id: unitId }))).execute();
+      await trx
+        .insertInto('unidade_horarios')
+        .values(hours.map((h) => ({ ...h, unidade_id: unitId })))
+        .execute();
 
       for (const nome of unit.areas) {
-        await trx.insertInto('unidades_areas').values({ unidade_id: unitId, area_id: await id('areas', nome) }).execute();
+        await trx
+          .insertInto('unidades_areas')
+          .values({ unidade_id: unitId, area_id: await id('areas', nome) })
+          .execute();
       }
       const modalityIds: [string, number][] = [];
       for (const nome of unit.modalidades) {
         const modalidadeId = await id('modalidades', nome);
         modalityIds.push([nome, modalidadeId]);
-        await trx.insertInto('unidades_modalidades').values({ unidade_id: unitId, modalidade_id: modalidadeId }).execute();
+        await trx
+          .insertInto('unidades_modalidades')
+          .values({ unidade_id: unitId, modalidade_id: modalidadeId })
+          .execute();
       }
       for (const nome of unit.planos) {
-        await trx.insertInto('planos_unidades').values({ plano_id: planIds.get(nome)!, unidade_id: unitId }).execute();
+        await trx
+          .insertInto('planos_unidades')
+          .values({ plano_id: planIds.get(nome)!, unidade_id: unitId })
+          .execute();
       }
 
       // A deterministic weekly timetable: each modality twice or three times a week.

@@ -15,52 +15,326 @@ interface City {
 }
 
 export const LARGE_CITIES: City[] = [
-  { cidade: 'São Paulo', uf: 'SP', ddd: '11', lat: -23.5505, lon: -46.6333, bairros: ['Pinheiros', 'Moema', 'Vila Mariana', 'Tatuapé', 'Santana', 'Lapa', 'Itaim Bibi', 'Perdizes', 'Mooca', 'Butantã', 'Ipiranga', 'Vila Madalena'] },
-  { cidade: 'Rio de Janeiro', uf: 'RJ', ddd: '21', lat: -22.9068, lon: -43.1729, bairros: ['Botafogo', 'Copacabana', 'Tijuca', 'Barra da Tijuca', 'Méier', 'Leblon', 'Flamengo', 'Recreio'] },
-  { cidade: 'Belo Horizonte', uf: 'MG', ddd: '31', lat: -19.9167, lon: -43.9345, bairros: ['Savassi', 'Pampulha', 'Buritis', 'Funcionários', 'Lourdes', 'Sion'] },
-  { cidade: 'Curitiba', uf: 'PR', ddd: '41', lat: -25.4284, lon: -49.2733, bairros: ['Batel', 'Água Verde', 'Bigorrilho', 'Portão', 'Cabral', 'Boqueirão'] },
-  { cidade: 'Porto Alegre', uf: 'RS', ddd: '51', lat: -30.0346, lon: -51.2177, bairros: ['Moinhos de Vento', 'Menino Deus', 'Petrópolis', 'Cidade Baixa', 'Tristeza'] },
-  { cidade: 'Recife', uf: 'PE', ddd: '81', lat: -8.0476, lon: -34.877, bairros: ['Boa Viagem', 'Casa Forte', 'Graças', 'Espinheiro', 'Pina'] },
-  { cidade: 'Salvador', uf: 'BA', ddd: '71', lat: -12.9777, lon: -38.5016, bairros: ['Pituba', 'Barra', 'Itaigara', 'Rio Vermelho', 'Imbuí'] },
-  { cidade: 'Fortaleza', uf: 'CE', ddd: '85', lat: -3.7319, lon: -38.5267, bairros: ['Aldeota', 'Meireles', 'Cocó', 'Fátima', 'Messejana'] },
-  { cidade: 'Brasília', uf: 'DF', ddd: '61', lat: -15.7939, lon: -47.8828, bairros: ['Asa Sul', 'Asa Norte', 'Lago Sul', 'Águas Claras', 'Sudoeste'] },
-  { cidade: 'Goiânia', uf: 'GO', ddd: '62', lat: -16.6869, lon: -49.2648, bairros: ['Setor Bueno', 'Setor Marista', 'Setor Oeste', 'Jardim Goiás'] },
-  { cidade: 'Manaus', uf: 'AM', ddd: '92', lat: -3.119, lon: -60.0217, bairros: ['Adrianópolis', 'Ponta Negra', 'Parque 10', 'Vieiralves'] },
-  { cidade: 'Belém', uf: 'PA', ddd: '91', lat: -1.4558, lon: -48.4902, bairros: ['Nazaré', 'Umarizal', 'Batista Campos', 'Marco'] },
-  { cidade: 'Florianópolis', uf: 'SC', ddd: '48', lat: -27.5954, lon: -48.548, bairros: ['Centro', 'Trindade', 'Lagoa da Conceição', 'Itacorubi', 'Canasvieiras'] },
-  { cidade: 'Vitória', uf: 'ES', ddd: '27', lat: -20.3155, lon: -40.3128, bairros: ['Praia do Canto', 'Jardim Camburi', 'Jardim da Penha'] },
-  { cidade: 'Campinas', uf: 'SP', ddd: '19', lat: -22.9099, lon: -47.0626, bairros: ['Cambuí', 'Taquaral', 'Barão Geraldo', 'Guanabara'] },
-  { cidade: 'Santos', uf: 'SP', ddd: '13', lat: -23.9608, lon: -46.3336, bairros: ['Gonzaga', 'Boqueirão', 'Ponta da Praia', 'Embaré'] },
-  { cidade: 'Ribeirão Preto', uf: 'SP', ddd: '16', lat: -21.1704, lon: -47.8103, bairros: ['Jardim Botânico', 'Alto da Boa Vista', 'Centro'] },
+  {
+    cidade: 'São Paulo',
+    uf: 'SP',
+    ddd: '11',
+    lat: -23.5505,
+    lon: -46.6333,
+    bairros: [
+      'Pinheiros',
+      'Moema',
+      'Vila Mariana',
+      'Tatuapé',
+      'Santana',
+      'Lapa',
+      'Itaim Bibi',
+      'Perdizes',
+      'Mooca',
+      'Butantã',
+      'Ipiranga',
+      'Vila Madalena',
+    ],
+  },
+  {
+    cidade: 'Rio de Janeiro',
+    uf: 'RJ',
+    ddd: '21',
+    lat: -22.9068,
+    lon: -43.1729,
+    bairros: ['Botafogo', 'Copacabana', 'Tijuca', 'Barra da Tijuca', 'Méier', 'Leblon', 'Flamengo', 'Recreio'],
+  },
+  {
+    cidade: 'Belo Horizonte',
+    uf: 'MG',
+    ddd: '31',
+    lat: -19.9167,
+    lon: -43.9345,
+    bairros: ['Savassi', 'Pampulha', 'Buritis', 'Funcionários', 'Lourdes', 'Sion'],
+  },
+  {
+    cidade: 'Curitiba',
+    uf: 'PR',
+    ddd: '41',
+    lat: -25.4284,
+    lon: -49.2733,
+    bairros: ['Batel', 'Água Verde', 'Bigorrilho', 'Portão', 'Cabral', 'Boqueirão'],
+  },
+  {
+    cidade: 'Porto Alegre',
+    uf: 'RS',
+    ddd: '51',
+    lat: -30.0346,
+    lon: -51.2177,
+    bairros: ['Moinhos de Vento', 'Menino Deus', 'Petrópolis', 'Cidade Baixa', 'Tristeza'],
+  },
+  {
+    cidade: 'Recife',
+    uf: 'PE',
+    ddd: '81',
+    lat: -8.0476,
+    lon: -34.877,
+    bairros: ['Boa Viagem', 'Casa Forte', 'Graças', 'Espinheiro', 'Pina'],
+  },
+  {
+    cidade: 'Salvador',
+    uf: 'BA',
+    ddd: '71',
+    lat: -12.9777,
+    lon: -38.5016,
+    bairros: ['Pituba', 'Barra', 'Itaigara', 'Rio Vermelho', 'Imbuí'],
+  },
+  {
+    cidade: 'Fortaleza',
+    uf: 'CE',
+    ddd: '85',
+    lat: -3.7319,
+    lon: -38.5267,
+    bairros: ['Aldeota', 'Meireles', 'Cocó', 'Fátima', 'Messejana'],
+  },
+  {
+    cidade: 'Brasília',
+    uf: 'DF',
+    ddd: '61',
+    lat: -15.7939,
+    lon: -47.8828,
+    bairros: ['Asa Sul', 'Asa Norte', 'Lago Sul', 'Águas Claras', 'Sudoeste'],
+  },
+  {
+    cidade: 'Goiânia',
+    uf: 'GO',
+    ddd: '62',
+    lat: -16.6869,
+    lon: -49.2648,
+    bairros: ['Setor Bueno', 'Setor Marista', 'Setor Oeste', 'Jardim Goiás'],
+  },
+  {
+    cidade: 'Manaus',
+    uf: 'AM',
+    ddd: '92',
+    lat: -3.119,
+    lon: -60.0217,
+    bairros: ['Adrianópolis', 'Ponta Negra', 'Parque 10', 'Vieiralves'],
+  },
+  {
+    cidade: 'Belém',
+    uf: 'PA',
+    ddd: '91',
+    lat: -1.4558,
+    lon: -48.4902,
+    bairros: ['Nazaré', 'Umarizal', 'Batista Campos', 'Marco'],
+  },
+  {
+    cidade: 'Florianópolis',
+    uf: 'SC',
+    ddd: '48',
+    lat: -27.5954,
+    lon: -48.548,
+    bairros: ['Centro', 'Trindade', 'Lagoa da Conceição', 'Itacorubi', 'Canasvieiras'],
+  },
+  {
+    cidade: 'Vitória',
+    uf: 'ES',
+    ddd: '27',
+    lat: -20.3155,
+    lon: -40.3128,
+    bairros: ['Praia do Canto', 'Jardim Camburi', 'Jardim da Penha'],
+  },
+  {
+    cidade: 'Campinas',
+    uf: 'SP',
+    ddd: '19',
+    lat: -22.9099,
+    lon: -47.0626,
+    bairros: ['Cambuí', 'Taquaral', 'Barão Geraldo', 'Guanabara'],
+  },
+  {
+    cidade: 'Santos',
+    uf: 'SP',
+    ddd: '13',
+    lat: -23.9608,
+    lon: -46.3336,
+    bairros: ['Gonzaga', 'Boqueirão', 'Ponta da Praia', 'Embaré'],
+  },
+  {
+    cidade: 'Ribeirão Preto',
+    uf: 'SP',
+    ddd: '16',
+    lat: -21.1704,
+    lon: -47.8103,
+    bairros: ['Jardim Botânico', 'Alto da Boa Vista', 'Centro'],
+  },
   { cidade: 'Niterói', uf: 'RJ', ddd: '21', lat: -22.8832, lon: -43.1034, bairros: ['Icaraí', 'Santa Rosa', 'Ingá'] },
   { cidade: 'Natal', uf: 'RN', ddd: '84', lat: -5.7945, lon: -35.211, bairros: ['Ponta Negra', 'Tirol', 'Lagoa Nova'] },
   { cidade: 'João Pessoa', uf: 'PB', ddd: '83', lat: -7.1195, lon: -34.845, bairros: ['Manaíra', 'Tambaú', 'Bessa'] },
-  { cidade: 'Maceió', uf: 'AL', ddd: '82', lat: -9.6498, lon: -35.7089, bairros: ['Ponta Verde', 'Pajuçara', 'Jatiúca'] },
+  {
+    cidade: 'Maceió',
+    uf: 'AL',
+    ddd: '82',
+    lat: -9.6498,
+    lon: -35.7089,
+    bairros: ['Ponta Verde', 'Pajuçara', 'Jatiúca'],
+  },
   { cidade: 'São Luís', uf: 'MA', ddd: '98', lat: -2.5307, lon: -44.3068, bairros: ['Renascença', 'Calhau', 'Cohama'] },
-  { cidade: 'Teresina', uf: 'PI', ddd: '86', lat: -5.0892, lon: -42.8016, bairros: ['Jóquei', 'Fátima', 'São Cristóvão'] },
-  { cidade: 'Campo Grande', uf: 'MS', ddd: '67', lat: -20.4697, lon: -54.6201, bairros: ['Jardim dos Estados', 'Chácara Cachoeira', 'Centro'] },
-  { cidade: 'Cuiabá', uf: 'MT', ddd: '65', lat: -15.601, lon: -56.0974, bairros: ['Goiabeiras', 'Jardim das Américas', 'Centro Sul'] },
-  { cidade: 'Londrina', uf: 'PR', ddd: '43', lat: -23.3045, lon: -51.1696, bairros: ['Gleba Palhano', 'Centro', 'Jardim Higienópolis'] },
-  { cidade: 'Joinville', uf: 'SC', ddd: '47', lat: -26.3045, lon: -48.8487, bairros: ['América', 'Atiradores', 'Glória'] },
-  { cidade: 'Uberlândia', uf: 'MG', ddd: '34', lat: -18.9186, lon: -48.2772, bairros: ['Santa Mônica', 'Fundinho', 'Jardim Karaíba'] },
+  {
+    cidade: 'Teresina',
+    uf: 'PI',
+    ddd: '86',
+    lat: -5.0892,
+    lon: -42.8016,
+    bairros: ['Jóquei', 'Fátima', 'São Cristóvão'],
+  },
+  {
+    cidade: 'Campo Grande',
+    uf: 'MS',
+    ddd: '67',
+    lat: -20.4697,
+    lon: -54.6201,
+    bairros: ['Jardim dos Estados', 'Chácara Cachoeira', 'Centro'],
+  },
+  {
+    cidade: 'Cuiabá',
+    uf: 'MT',
+    ddd: '65',
+    lat: -15.601,
+    lon: -56.0974,
+    bairros: ['Goiabeiras', 'Jardim das Américas', 'Centro Sul'],
+  },
+  {
+    cidade: 'Londrina',
+    uf: 'PR',
+    ddd: '43',
+    lat: -23.3045,
+    lon: -51.1696,
+    bairros: ['Gleba Palhano', 'Centro', 'Jardim Higienópolis'],
+  },
+  {
+    cidade: 'Joinville',
+    uf: 'SC',
+    ddd: '47',
+    lat: -26.3045,
+    lon: -48.8487,
+    bairros: ['América', 'Atiradores', 'Glória'],
+  },
+  {
+    cidade: 'Uberlândia',
+    uf: 'MG',
+    ddd: '34',
+    lat: -18.9186,
+    lon: -48.2772,
+    bairros: ['Santa Mônica', 'Fundinho', 'Jardim Karaíba'],
+  },
   { cidade: 'Aracaju', uf: 'SE', ddd: '79', lat: -10.9472, lon: -37.0731, bairros: ['Jardins', 'Atalaia', 'Grageru'] },
-  { cidade: 'Sorocaba', uf: 'SP', ddd: '15', lat: -23.5015, lon: -47.4526, bairros: ['Campolim', 'Centro', 'Jardim Vergueiro'] },
+  {
+    cidade: 'Sorocaba',
+    uf: 'SP',
+    ddd: '15',
+    lat: -23.5015,
+    lon: -47.4526,
+    bairros: ['Campolim', 'Centro', 'Jardim Vergueiro'],
+  },
 ];
 
 const PLANS = [
-  { nome: 'Plano Mensal', preco_centavos: 12990, periodicidade: 'mensal', descricao: 'Acesso livre à unidade e às aulas coletivas, sem fidelidade.' },
-  { nome: 'Plano Trimestral', preco_centavos: 34990, periodicidade: 'trimestral', descricao: 'Três meses com desconto e avaliação física inclusa.' },
-  { nome: 'Plano Semestral', preco_centavos: 65990, periodicidade: 'semestral', descricao: 'Seis meses com avaliação física bimestral.' },
-  { nome: 'Plano Anual', preco_centavos: 118800, periodicidade: 'anual', descricao: 'Doze meses pelo melhor preço, com avaliação física trimestral.' },
-  { nome: 'Plano Família', preco_centavos: 35990, periodicidade: 'mensal', descricao: 'Até quatro pessoas da mesma família.' },
-  { nome: 'Plano Estudante', preco_centavos: 8990, periodicidade: 'mensal', descricao: 'Para estudantes, de segunda a sexta até as 17h.' },
-  { nome: 'Plano Sênior', preco_centavos: 9990, periodicidade: 'mensal', descricao: 'A partir de 60 anos, com acompanhamento de professor.' },
-  { nome: 'Plano Corporativo', preco_centavos: 10990, periodicidade: 'mensal', descricao: 'Para funcionários de empresas parceiras.' },
+  {
+    nome: 'Plano Mensal',
+    preco_centavos: 12990,
+    periodicidade: 'mensal',
+    descricao: 'Acesso livre à unidade e às aulas coletivas, sem fidelidade.',
+  },
+  {
+    nome: 'Plano Trimestral',
+    preco_centavos: 34990,
+    periodicidade: 'trimestral',
+    descricao: 'Três meses com desconto e avaliação física inclusa.',
+  },
+  {
+    nome: 'Plano Semestral',
+    preco_centavos: 65990,
+    periodicidade: 'semestral',
+    descricao: 'Seis meses com avaliação física bimestral.',
+  },
+  {
+    nome: 'Plano Anual',
+    preco_centavos: 118800,
+    periodicidade: 'anual',
+    descricao: 'Doze meses pelo melhor preço, com avaliação física trimestral.',
+  },
+  {
+    nome: 'Plano Família',
+    preco_centavos: 35990,
+    periodicidade: 'mensal',
+    descricao: 'Até quatro pessoas da mesma família.',
+  },
+  {
+    nome: 'Plano Estudante',
+    preco_centavos: 8990,
+    periodicidade: 'mensal',
+    descricao: 'Para estudantes, de segunda a sexta até as 17h.',
+  },
+  {
+    nome: 'Plano Sênior',
+    preco_centavos: 9990,
+    periodicidade: 'mensal',
+    descricao: 'A partir de 60 anos, com acompanhamento de professor.',
+  },
+  {
+    nome: 'Plano Corporativo',
+    preco_centavos: 10990,
+    periodicidade: 'mensal',
+    descricao: 'Para funcionários de empresas parceiras.',
+  },
 ];
-const AREAS = ['Musculação', 'Área de cardio', 'Sala de spinning', 'Estúdio de lutas', 'Piscina semiolímpica', 'Espaço kids', 'Vestiário com sauna', 'Área funcional', 'Estúdio de pilates', 'Estacionamento'];
-const MODALITIES = ['Spinning', 'Funcional', 'Muay Thai', 'Yoga', 'Zumba', 'Natação', 'Hidroginástica', 'Pilates', 'Alongamento', 'Cross training', 'Jiu-jitsu', 'Boxe', 'Step', 'Body pump'];
-const TEACHERS = ['Ana Souza', 'Bruno Lima', 'Carla Mendes', 'Diego Rocha', 'Fernanda Alves', 'Rafael Costa', 'Juliana Prado', 'Marcos Pereira', 'Patrícia Gomes', 'Thiago Ribeiro'];
-const STREETS = ['Rua das Flores', 'Avenida Brasil', 'Rua XV de Novembro', 'Avenida Getúlio Vargas', 'Rua Sete de Setembro', 'Avenida Santos Dumont', 'Rua Tiradentes', 'Avenida Paulista'];
+const AREAS = [
+  'Musculação',
+  'Área de cardio',
+  'Sala de spinning',
+  'Estúdio de lutas',
+  'Piscina semiolímpica',
+  'Espaço kids',
+  'Vestiário com sauna',
+  'Área funcional',
+  'Estúdio de pilates',
+  'Estacionamento',
+];
+const MODALITIES = [
+  'Spinning',
+  'Funcional',
+  'Muay Thai',
+  'Yoga',
+  'Zumba',
+  'Natação',
+  'Hidroginástica',
+  'Pilates',
+  'Alongamento',
+  'Cross training',
+  'Jiu-jitsu',
+  'Boxe',
+  'Step',
+  'Body pump',
+];
+const TEACHERS = [
+  'Ana Souza',
+  'Bruno Lima',
+  'Carla Mendes',
+  'Diego Rocha',
+  'Fernanda Alves',
+  'Rafael Costa',
+  'Juliana Prado',
+  'Marcos Pereira',
+  'Patrícia Gomes',
+  'Thiago Ribeiro',
+];
+const STREETS = [
+  'Rua das Flores',
+  'Avenida Brasil',
+  'Rua XV de Novembro',
+  'Avenida Getúlio Vargas',
+  'Rua Sete de Setembro',
+  'Avenida Santos Dumont',
+  'Rua Tiradentes',
+  'Avenida Paulista',
+];
 const ROMAN = ['', ' II', ' III', ' IV', ' V', ' VI', ' VII', ' VIII', ' IX', ' X'];
 /** weekday class times: a full day of classes */
 const WEEKDAY_SLOTS = ['06:00', '07:00', '08:00', '12:00', '17:00', '18:00', '19:00', '20:00'];
@@ -91,7 +365,10 @@ async function insertChunked<T extends keyof Database & string>(
   chunk = 400,
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += chunk) {
-    await trx.insertInto(table).values(rows.slice(i, i + chunk) as never).execute();
+    await trx
+      .insertInto(table)
+      .values(rows.slice(i, i + chunk) as never)
+      .execute();
   }
 }
 
@@ -131,7 +408,11 @@ export async function seedLargeCatalog(
     const idsByName = async (table: 'areas' | 'modalidades', names: string[]) => {
       const existing = await trx.selectFrom(table).select(['id', 'nome']).where('nome', 'in', names).execute();
       const missing = names.filter((n) => !existing.some((e) => e.nome === n));
-      if (missing.length) await trx.insertInto(table).values(missing.map((nome) => ({ nome }))).execute();
+      if (missing.length)
+        await trx
+          .insertInto(table)
+          .values(missing.map((nome) => ({ nome })))
+          .execute();
       const all = await trx.selectFrom(table).select(['id', 'nome']).where('nome', 'in', names).execute();
       return new Map(all.map((r) => [r.nome, r.id]));
     };
@@ -140,14 +421,31 @@ export async function seedLargeCatalog(
 
     const planIds: number[] = [];
     for (const [i, p] of PLANS.entries()) {
-      const found = await trx.selectFrom('planos').select('id').where('nome', '=', p.nome).where('ativo', '=', 1).executeTakeFirst();
+      const found = await trx
+        .selectFrom('planos')
+        .select('id')
+        .where('nome', '=', p.nome)
+        .where('ativo', '=', 1)
+        .executeTakeFirst();
       planIds.push(
         found?.id ??
-          (await trx.insertInto('planos').values({ ...p, ativo: 1, ordem: i, criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id,
+          (
+            await trx
+              .insertInto('planos')
+              .values({ ...p, ativo: 1, ordem: i, criado_em: now, atualizado_em: now })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
       );
     }
 
-    const base = (await trx.selectFrom('unidades').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst())?.max ?? 0;
+    const base =
+      (
+        await trx
+          .selectFrom('unidades')
+          .select((eb) => eb.fn.max('id').as('max'))
+          .executeTakeFirst()
+      )?.max ?? 0;
     const nameUses = new Map<string, number>();
     const units = Array.from({ length: count }, (_, i) => {
       const city = LARGE_CITIES[i % LARGE_CITIES.length]!;
@@ -189,7 +487,11 @@ export async function seedLargeCatalog(
     });
     const unitIds: number[] = [];
     for (let i = 0; i < units.length; i += 200) {
-      const rows = await trx.insertInto('unidades').values(units.slice(i, i + 200)).returning(['id', 'slug']).execute();
+      const rows = await trx
+        .insertInto('unidades')
+        .values(units.slice(i, i + 200))
+        .returning(['id', 'slug'])
+        .execute();
       const bySlug = new Map(rows.map((r) => [r.slug, r.id]));
       for (const u of units.slice(i, i + 200)) unitIds.push(bySlug.get(u.slug)!);
     }
@@ -208,7 +510,8 @@ export async function seedLargeCatalog(
       for (const planId of new Set([planIds[0]!, ...sample(planIds.slice(1), 3 + Math.floor(random() * 3))])) {
         planLinks.push({ plano_id: planId, unidade_id: unitId });
       }
-      for (const area of sample(AREAS, 4 + Math.floor(random() * 4))) areaLinks.push({ unidade_id: unitId, area_id: areaIds.get(area)! });
+      for (const area of sample(AREAS, 4 + Math.floor(random() * 4)))
+        areaLinks.push({ unidade_id: unitId, area_id: areaIds.get(area)! });
       const mods = sample(MODALITIES, 6 + Math.floor(random() * 5));
       for (const m of mods) modalityLinks.push({ unidade_id: unitId, modalidade_id: modalityIds.get(m)! });
       const add = (dia: number, inicio: string) => {
@@ -220,7 +523,10 @@ export async function seedLargeCatalog(
           inicio,
           fim: plusMinutes(inicio, 50),
           professor: pick(TEACHERS),
-          sala: modalidade === 'Natação' || modalidade === 'Hidroginástica' ? 'Piscina' : `Sala ${1 + Math.floor(random() * 3)}`,
+          sala:
+            modalidade === 'Natação' || modalidade === 'Hidroginástica'
+              ? 'Piscina'
+              : `Sala ${1 + Math.floor(random() * 3)}`,
         });
       };
       for (let d = 1; d <= 5; d++) for (const s of WEEKDAY_SLOTS) add(d, s);
@@ -240,12 +546,20 @@ export async function seedLargeCatalog(
       const existing = new Map<string, number>();
       for (let i = 0; i < wanted.length; i += 400) {
         const names = wanted.slice(i, i + 400).map((w) => w.nome);
-        for (const r of await trx.selectFrom('planos').select(['id', 'nome']).where('nome', 'in', names).execute()) existing.set(r.nome, r.id);
+        for (const r of await trx.selectFrom('planos').select(['id', 'nome']).where('nome', 'in', names).execute())
+          existing.set(r.nome, r.id);
       }
       const missing = wanted.filter((w) => !existing.has(w.nome));
       for (let i = 0; i < missing.length; i += 200) {
-        const rows = missing.slice(i, i + 200).map(({ cidade: _c, ...p }, j) => ({ ...p, ativo: 1 as const, ordem: 100 + i + j, criado_em: now, atualizado_em: now }));
-        for (const r of await trx.insertInto('planos').values(rows).returning(['id', 'nome']).execute()) existing.set(r.nome, r.id);
+        const rows = missing.slice(i, i + 200).map(({ cidade: _c, ...p }, j) => ({
+          ...p,
+          ativo: 1 as const,
+          ordem: 100 + i + j,
+          criado_em: now,
+          atualizado_em: now,
+        }));
+        for (const r of await trx.insertInto('planos').values(rows).returning(['id', 'nome']).execute())
+          existing.set(r.nome, r.id);
       }
       for (const w of wanted) {
         for (const unitId of sample(unitsByCity.get(w.cidade)!, 1 + Math.floor(random() * 3))) {

@@ -34,7 +34,9 @@ export function createAuditRepository(db: Kysely<Database>) {
     if (filter.entidadeId) q = q.where('auditoria.entidade_id', '=', filter.entidadeId);
     if (filter.text) {
       const pattern = `%${escapeLike(filter.text.toLowerCase())}%`;
-      q = q.where(sql<boolean>`lower(coalesce(auditoria.antes, '') || ' ' || coalesce(auditoria.depois, '')) like ${pattern} escape '\\'`);
+      q = q.where(
+        sql<boolean>`lower(coalesce(auditoria.antes, '') || ' ' || coalesce(auditoria.depois, '')) like ${pattern} escape '\\'`,
+      );
     }
     return q;
   }
@@ -54,7 +56,9 @@ export function createAuditRepository(db: Kysely<Database>) {
         .execute();
     },
     async count(filter: AuditFilter) {
-      const r = await filtered(filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const r = await filtered(filter)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     list(filter: AuditFilter, limit: number, offset: number) {

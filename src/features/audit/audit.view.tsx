@@ -30,15 +30,33 @@ export function AuditPage(p: {
   staff: StaffProps;
   entidade: string;
   list: ListState;
-  rows: { id: number; acao: string; entidade: string; entidade_id: number | null; antes: string | null; depois: string | null; criado_em: string; usuario_nome: string | null; usuario_email: string | null }[];
+  rows: {
+    id: number;
+    acao: string;
+    entidade: string;
+    entidade_id: number | null;
+    antes: string | null;
+    depois: string | null;
+    criado_em: string;
+    usuario_nome: string | null;
+    usuario_email: string | null;
+  }[];
 }) {
   return (
     <StaffPage title="Registro de alterações" staff={p.staff}>
       <form method="get" action="/admin/auditoria" class="filters">
-        <Select name="entidade" label="Tipo de cadastro" values={{ entidade: p.entidade }} placeholder="Todos" options={AUDIT_ENTITIES} />
+        <Select
+          name="entidade"
+          label="Tipo de cadastro"
+          values={{ entidade: p.entidade }}
+          placeholder="Todos"
+          options={AUDIT_ENTITIES}
+        />
         <Field name="q" label="Contém o texto (nome, valor antes ou depois)" values={{ q: p.list.q }} maxLength={100} />
         <p>
-          <button type="submit" class="secondary">Filtrar</button>
+          <button type="submit" class="secondary">
+            Filtrar
+          </button>
         </p>
       </form>
       <p class="muted">{p.list.total === 1 ? '1 alteração' : `${p.list.total} alterações`}</p>

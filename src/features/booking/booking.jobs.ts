@@ -39,7 +39,7 @@ export async function sendReminders(ctx: JobContext, now: Date = new Date()): Pr
     const sent = await ctx.db.transaction().execute(async (trx) => {
       const tx = createBookingRepository(trx);
       const booking = await tx.claimReminder(id, now.toISOString());
-      if (!booking || !booking.email) return false;
+      if (!booking?.email) return false;
       const unit = await tx.findUnit(booking.unidade_id);
       if (!unit) return false;
       await enqueueMail(trx, confirmationMail(ctx.config, unit, booking, 'lembrete'));
@@ -60,7 +60,10 @@ export function retentionCutoff(now: Date): Date {
 
 /** Removes name, WhatsApp and e-mail of bookings whose class is older than 12 months. */
 export async function anonymizeOldBookings(ctx: JobContext, now: Date = new Date()): Promise<{ anonymized: number }> {
-  const anonymized = await createBookingRepository(ctx.db).anonymizeBefore(retentionCutoff(now).toISOString(), now.toISOString());
+  const anonymized = await createBookingRepository(ctx.db).anonymizeBefore(
+    retentionCutoff(now).toISOString(),
+    now.toISOString(),
+  );
   if (anonymized) ctx.log?.info({ anonymized }, 'old trial-class bookings anonymised');
   return { anonymized };
 }

@@ -53,18 +53,34 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
   const repo = {
-
     findUnit(id: number): Promise<BookingUnit | undefined> {
       return db
         .selectFrom('unidades')
-        .select(['id', 'nome', 'endereco', 'bairro', 'cidade', 'uf', 'telefone', 'whatsapp', 'latitude', 'longitude', 'vagas_experimentais', 'ativo'])
+        .select([
+          'id',
+          'nome',
+          'endereco',
+          'bairro',
+          'cidade',
+          'uf',
+          'telefone',
+          'whatsapp',
+          'latitude',
+          'longitude',
+          'vagas_experimentais',
+          'ativo',
+        ])
         .where('id', '=', id)
         .executeTakeFirst();
     },
 
     async schedule(unitId: number) {
       const [hours, classes] = await Promise.all([
-        db.selectFrom('unidade_horarios').select(['dia_semana', 'abre', 'fecha']).where('unidade_id', '=', unitId).execute(),
+        db
+          .selectFrom('unidade_horarios')
+          .select(['dia_semana', 'abre', 'fecha'])
+          .where('unidade_id', '=', unitId)
+          .execute(),
         db
           .selectFrom('aulas as a')
           .innerJoin('modalidades as m', 'm.id', 'a.modalidade_id')
@@ -176,8 +192,19 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
         .where(inDays(day, day))
         .innerJoin('unidades as u', 'u.id', 'b.unidade_id')
         .select([
-          'b.id', 'b.unidade_id', 'u.nome as unidade', 'b.atividade', 'b.inicio_em', 'b.fim_em', 'b.dia', 'b.nome',
-          'b.whatsapp', 'b.email', 'b.status', 'b.anonimizado_em', 'b.criado_em',
+          'b.id',
+          'b.unidade_id',
+          'u.nome as unidade',
+          'b.atividade',
+          'b.inicio_em',
+          'b.fim_em',
+          'b.dia',
+          'b.nome',
+          'b.whatsapp',
+          'b.email',
+          'b.status',
+          'b.anonimizado_em',
+          'b.criado_em',
         ]);
       if (unitIds) q = unitIds.length ? q.where('b.unidade_id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
       return q.orderBy('b.inicio_em').orderBy('b.id').limit(limit).offset(offset).execute();
@@ -193,23 +220,42 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
 
     /** Units (null = all) by name, with what the staff lists' text filter searches. */
     units(unitIds: number[] | null) {
-      let q = db.selectFrom('unidades').select(['id', 'nome', 'bairro', 'cidade', 'uf', 'ativo', 'vagas_experimentais']);
+      let q = db
+        .selectFrom('unidades')
+        .select(['id', 'nome', 'bairro', 'cidade', 'uf', 'ativo', 'vagas_experimentais']);
       if (unitIds) q = unitIds.length ? q.where('id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
       return q.orderBy('nome').orderBy('id').execute();
     },
 
     async capacityOf(unitId: number): Promise<number | undefined> {
-      return (await db.selectFrom('unidades').select('vagas_experimentais').where('id', '=', unitId).executeTakeFirst())?.vagas_experimentais;
+      return (await db.selectFrom('unidades').select('vagas_experimentais').where('id', '=', unitId).executeTakeFirst())
+        ?.vagas_experimentais;
     },
 
     async setCapacity(unitId: number, vagas: number, nowIso: string): Promise<void> {
-      await db.updateTable('unidades').set({ vagas_experimentais: vagas, atualizado_em: nowIso }).where('id', '=', unitId).execute();
+      await db
+        .updateTable('unidades')
+        .set({ vagas_experimentais: vagas, atualizado_em: nowIso })
+        .where('id', '=', unitId)
+        .execute();
     },
 
-    async audit(row: { usuario_id: number; entidade_id: number; antes: unknown; depois: unknown; criado_em: string }): Promise<void> {
+    async audit(row: {
+      usuario_id: number;
+      entidade_id: number;
+      antes: unknown;
+      depois: unknown;
+      criado_em: string;
+    }): Promise<void> {
       await db
         .insertInto('auditoria')
-        .values({ ...row, acao: 'editar', entidade: 'unidade', antes: JSON.stringify(row.antes), depois: JSON.stringify(row.depois) })
+        .values({
+          ...row,
+          acao: 'editar',
+          entidade: 'unidade',
+          antes: JSON.stringify(row.antes),
+          depois: JSON.stringify(row.depois),
+        })
         .execute();
     },
 

@@ -5,7 +5,17 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { invalidBody, sendError, wantsJson } from '../../http/errors';
 import { parseId } from '../catalog/catalog.service';
-import { addressOf, echoValues, newEnvioId, thanksPath, valuesFrom, type BookingErrors, type BookingService, type BookingUnit, type BookingValues } from './booking.service';
+import {
+  addressOf,
+  echoValues,
+  newEnvioId,
+  thanksPath,
+  valuesFrom,
+  type BookingErrors,
+  type BookingService,
+  type BookingUnit,
+  type BookingValues,
+} from './booking.service';
 import { BookingFormPage, FORM_PATH, ThanksPage } from './booking.view';
 import { buildIcs } from './ics';
 
@@ -27,38 +37,72 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
   async function unitFrom(request: FastifyRequest, reply: FastifyReply, raw: unknown): Promise<BookingUnit | null> {
     const id = parseId(typeof raw === 'string' ? raw.trim() : raw);
     if (raw === undefined || raw === '') {
-      await sendError(request, reply, 400, 'Escolha uma unidade', 'Abra o agendamento pela página da unidade em que você quer treinar.');
+      await sendError(
+        request,
+        reply,
+        400,
+        'Escolha uma unidade',
+        'Abra o agendamento pela página da unidade em que você quer treinar.',
+      );
       return null;
     }
     if (id === null) {
-      await sendError(request, reply, 400, 'Unidade inválida', 'O código da unidade no endereço não é válido. Abra o agendamento pela página da unidade.');
+      await sendError(
+        request,
+        reply,
+        400,
+        'Unidade inválida',
+        'O código da unidade no endereço não é válido. Abra o agendamento pela página da unidade.',
+      );
       return null;
     }
     const unit = await service.activeUnit(id);
     if (!unit) {
-      await sendError(request, reply, 404, 'Unidade indisponível', 'Esta unidade não existe ou não está recebendo agendamentos de aula experimental. Veja as outras unidades na página inicial.');
+      await sendError(
+        request,
+        reply,
+        404,
+        'Unidade indisponível',
+        'Esta unidade não existe ou não está recebendo agendamentos de aula experimental. Veja as outras unidades na página inicial.',
+      );
       return null;
     }
     return unit;
   }
 
-  async function showForm(request: FastifyRequest, reply: FastifyReply, unit: BookingUnit, status: number, extra: { values?: BookingValues; errors?: BookingErrors; notice?: string } = {}) {
+  async function showForm(
+    _request: FastifyRequest,
+    reply: FastifyReply,
+    unit: BookingUnit,
+    status: number,
+    extra: { values?: BookingValues; errors?: BookingErrors; notice?: string } = {},
+  ) {
     reply.header('cache-control', 'no-store');
     const days = await service.offeredDays(unit, now());
     // A fresh envio_id after a refusal: nothing was stored, so the next try is a new submission.
-    return reply.page(h(BookingFormPage, { unit, days, csrfToken: reply.generateCsrf(), envioId: newEnvioId(), ...extra }), status);
+    return reply.page(
+      h(BookingFormPage, { unit, days, csrfToken: reply.generateCsrf(), envioId: newEnvioId(), ...extra }),
+      status,
+    );
   }
 
-  r.get(FORM_PATH, { schema: { querystring: Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })) }) } }, async (request, reply) => {
-    const unit = await unitFrom(request, reply, request.query.unidade);
-    if (!unit) return reply;
-    return showForm(request, reply, unit, 200);
-  });
+  r.get(
+    FORM_PATH,
+    { schema: { querystring: Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })) }) } },
+    async (request, reply) => {
+      const unit = await unitFrom(request, reply, request.query.unidade);
+      if (!unit) return reply;
+      return showForm(request, reply, unit, 200);
+    },
+  );
 
   r.post(
     FORM_PATH,
     {
-      schema: { querystring: Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })) }), body: Type.Record(Type.String(), Type.Unknown()) },
+      schema: {
+        querystring: Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })) }),
+        body: Type.Record(Type.String(), Type.Unknown()),
+      },
       config: { formPath: FORM_PATH, rateLimit: BOOKING_RATE_LIMIT },
       preHandler: app.csrfProtection,
     },
@@ -68,7 +112,8 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
       const outcome = await service.book(parseId(request.query.unidade ?? body.unidade) ?? 0, values, now());
       if (outcome.kind === 'booked') {
         request.log.info({ bookingId: outcome.booking.id, repeated: outcome.repeated }, 'trial class booked');
-        if (wantsJson(request)) return reply.code(201).send({ ok: true, id: outcome.booking.id, url: thanksPath(outcome.booking.codigo) });
+        if (wantsJson(request))
+          return reply.code(201).send({ ok: true, id: outcome.booking.id, url: thanksPath(outcome.booking.codigo) });
         return reply.redirect(thanksPath(outcome.booking.codigo), 303);
       }
       // The unit again, for the form (an error page if it was deactivated meanwhile).
@@ -76,8 +121,10 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
       if (!unit) return reply;
       if (outcome.kind === 'unit-unavailable') return showForm(request, reply, unit, 409);
       if (outcome.kind === 'full') {
-        const notice = 'Que pena: as vagas deste horário acabaram de ser preenchidas. Nada foi agendado. Escolha outro horário abaixo.';
-        if (wantsJson(request)) return reply.code(409).send(invalidBody({ vaga: notice }, { error: 'Horário sem vagas', message: notice }));
+        const notice =
+          'Que pena: as vagas deste horário acabaram de ser preenchidas. Nada foi agendado. Escolha outro horário abaixo.';
+        if (wantsJson(request))
+          return reply.code(409).send(invalidBody({ vaga: notice }, { error: 'Horário sem vagas', message: notice }));
         return showForm(request, reply, unit, 409, { values: { ...echoValues(values), vaga: '' }, notice });
       }
       if (wantsJson(request)) return reply.code(422).send(invalidBody(outcome.errors));
@@ -87,7 +134,8 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
 
   r.get(`${FORM_PATH}/confirmada/:codigo`, { schema: { params: CodigoParams } }, async (request, reply) => {
     const found = await service.thanks(request.params.codigo);
-    if (!found) return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este link de agendamento não existe.');
+    if (!found)
+      return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este link de agendamento não existe.');
     // The page carries the booking's private link: never cached by shared caches.
     reply.header('cache-control', 'private, no-store');
     return reply.page(h(ThanksPage, { ...found, brandName: app.config.brandName }));
@@ -95,7 +143,8 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
 
   r.get(`${FORM_PATH}/confirmada/:codigo/agenda.ics`, { schema: { params: CodigoParams } }, async (request, reply) => {
     const found = await service.thanks(request.params.codigo);
-    if (!found) return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este link de agendamento não existe.');
+    if (!found)
+      return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este link de agendamento não existe.');
     const { booking, unit } = found;
     const host = new URL(app.config.publicUrl).hostname;
     const ics = buildIcs(
@@ -108,7 +157,10 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
         location: addressOf(unit),
         description: `Aula experimental grátis na ${app.config.brandName}, unidade ${unit.nome}.\nChegue 10 minutos antes, com roupa confortável, tênis e água.`,
         url: `${app.config.publicUrl}${thanksPath(booking.codigo)}`,
-        geo: unit.latitude !== null && unit.longitude !== null ? { latitude: unit.latitude, longitude: unit.longitude } : null,
+        geo:
+          unit.latitude !== null && unit.longitude !== null
+            ? { latitude: unit.latitude, longitude: unit.longitude }
+            : null,
       },
       `-//${app.config.brandName.replace(/[\r\n]/g, ' ')}//Aula experimental//PT-BR`,
     );

@@ -4,7 +4,19 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Transactional } from '../../db/transactional';
-import { echoValue, EMAIL_MESSAGE, formatPhone as formatBrazilianPhone, newEnvioId, oneLine, parseEmail, parsePhone, rawString, readEnvioId, take, type FieldErrors } from '../../lib/form/index';
+import {
+  echoValue,
+  EMAIL_MESSAGE,
+  formatPhone as formatBrazilianPhone,
+  newEnvioId,
+  oneLine,
+  parseEmail,
+  parsePhone,
+  rawString,
+  readEnvioId,
+  take,
+  type FieldErrors,
+} from '../../lib/form/index';
 import { formatTime } from '../../lib/time';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
 
@@ -19,7 +31,6 @@ export type BookingValues = Partial<Record<Field | 'envio_id', string>>;
 export type BookingErrors = Partial<Record<Field, string>>;
 export const CONSENT_VALUE = 'sim';
 export const LIMITS = { nome: 120, whatsapp: 30, email: 254 } as const;
-
 
 export interface OfferedSlot extends Slot {
   remaining: number;
@@ -50,7 +61,8 @@ export function valuesFrom(body: Record<string, unknown>): BookingValues {
 /** Values shown again in a refused form: control characters removed, never stored. */
 export function echoValues(values: BookingValues): BookingValues {
   const echoed: BookingValues = {};
-  for (const [k, v] of Object.entries(values) as [keyof BookingValues, string | undefined][]) echoed[k] = echoValue(v ?? '', { max: 300 });
+  for (const [k, v] of Object.entries(values) as [keyof BookingValues, string | undefined][])
+    echoed[k] = echoValue(v ?? '', { max: 300 });
   return echoed;
 }
 
@@ -93,7 +105,10 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
     /** What the form offers: slots that have not begun and still have a place, by day. */
     async offeredDays(unit: BookingUnit, now: Date): Promise<OfferedDay[]> {
       const slots = (await allSlots(unit.id, now)).filter((s) => s.startsAt.getTime() > now.getTime());
-      const reserved = await repo.reserved(unit.id, slots.map((s) => s.value));
+      const reserved = await repo.reserved(
+        unit.id,
+        slots.map((s) => s.value),
+      );
       const byDay = new Map<string, OfferedSlot[]>();
       for (const day of windowDays(now)) byDay.set(day, []);
       for (const s of slots) {
@@ -104,13 +119,31 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
     },
 
     /** Checks the fields and the slot; the slot's explanation says why it cannot be booked. */
-    async validate(unit: BookingUnit, values: BookingValues, now: Date): Promise<{ ok: true; slot: Slot; nome: string; whatsapp: string; email: string | null } | { ok: false; errors: BookingErrors }> {
+    async validate(
+      unit: BookingUnit,
+      values: BookingValues,
+      now: Date,
+    ): Promise<
+      | { ok: true; slot: Slot; nome: string; whatsapp: string; email: string | null }
+      | { ok: false; errors: BookingErrors }
+    > {
       // The form kit's text kinds: NUL, CR/LF and other control characters get a field message.
       const fieldErrors: FieldErrors = {};
-      const nome = take(fieldErrors, 'nome', oneLine(values.nome, { max: LIMITS.nome, min: 2, required: 'Informe o seu nome.' }), '');
-      const whatsapp = take(fieldErrors, 'whatsapp', parsePhone(values.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }), '');
+      const nome = take(
+        fieldErrors,
+        'nome',
+        oneLine(values.nome, { max: LIMITS.nome, min: 2, required: 'Informe o seu nome.' }),
+        '',
+      );
+      const whatsapp = take(
+        fieldErrors,
+        'whatsapp',
+        parsePhone(values.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
+        '',
+      );
       const email = take(fieldErrors, 'email', parseEmail(values.email), '');
-      if (fieldErrors.email === EMAIL_MESSAGE) fieldErrors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br, ou deixe em branco.';
+      if (fieldErrors.email === EMAIL_MESSAGE)
+        fieldErrors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br, ou deixe em branco.';
       const errors = fieldErrors as BookingErrors;
 
       if (values.aceita_contato !== CONSENT_VALUE) {
@@ -124,7 +157,8 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
       if (!raw) errors.vaga = 'Escolha o dia e o horário da sua aula.';
       else if (!parsed) errors.vaga = 'Escolha um horário da lista.';
       else if (parsed.day < today) errors.vaga = 'Este horário já passou. Escolha outro horário da lista.';
-      else if (parsed.day > addDays(today, 6)) errors.vaga = 'Só é possível agendar para os próximos 7 dias. Escolha um horário da lista.';
+      else if (parsed.day > addDays(today, 6))
+        errors.vaga = 'Só é possível agendar para os próximos 7 dias. Escolha um horário da lista.';
       else {
         slot = (await allSlots(unit.id, now)).find((s) => s.value === raw);
         if (!slot) {

@@ -2,7 +2,19 @@
 import { Layout } from '../../views/layout';
 import { Checkbox, ErrorSummary, TextField } from '../../views/form';
 import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
-import { addressOf, CONSENT_VALUE, LIMITS, mapUrl, timeOf, whenLabel, type Booking, type BookingErrors, type BookingUnit, type BookingValues, type OfferedDay } from './booking.service';
+import {
+  addressOf,
+  CONSENT_VALUE,
+  LIMITS,
+  mapUrl,
+  timeOf,
+  whenLabel,
+  type Booking,
+  type BookingErrors,
+  type BookingUnit,
+  type BookingValues,
+  type OfferedDay,
+} from './booking.service';
 import { whatsappHref } from '../../brand/index';
 
 export const FORM_PATH = '/aula-experimental';
@@ -27,7 +39,16 @@ export interface BookingFormProps {
 }
 
 /** A text field of the form, labelled from LABELS (the form kit's field). */
-function BookingTextField(props: { name: 'nome' | 'whatsapp' | 'email'; type: string; value?: string; error?: string; hint?: string; autocomplete: string; required?: boolean; maxLength: number }) {
+function BookingTextField(props: {
+  name: 'nome' | 'whatsapp' | 'email';
+  type: string;
+  value?: string;
+  error?: string;
+  hint?: string;
+  autocomplete: string;
+  required?: boolean;
+  maxLength: number;
+}) {
   return <TextField {...props} label={LABELS[props.name]} inputMode={props.type === 'tel' ? 'tel' : undefined} />;
 }
 
@@ -58,7 +79,15 @@ function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string
                   return (
                     <li key={s.value}>
                       <label class="choice">
-                        <input type="radio" name="vaga" value={s.value} id={id} checked={value === s.value} required aria-invalid={error ? 'true' : undefined} />
+                        <input
+                          type="radio"
+                          name="vaga"
+                          value={s.value}
+                          id={id}
+                          checked={value === s.value}
+                          required
+                          aria-invalid={error ? 'true' : undefined}
+                        />
                         <span>
                           <strong>
                             {s.inicio}–{s.fim} · {s.atividade}
@@ -85,7 +114,15 @@ function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string
                     return (
                       <li key={s.value}>
                         <label>
-                          <input type="radio" name="vaga" value={s.value} id={id} checked={value === s.value} required aria-invalid={error ? 'true' : undefined} />
+                          <input
+                            type="radio"
+                            name="vaga"
+                            value={s.value}
+                            id={id}
+                            checked={value === s.value}
+                            required
+                            aria-invalid={error ? 'true' : undefined}
+                          />
                           <span>
                             {s.inicio}
                             <span class="visually-hidden"> treino livre, {d.label}</span>
@@ -104,16 +141,27 @@ function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string
   );
 }
 
-export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, errors = {}, notice }: BookingFormProps) {
+export function BookingFormPage({
+  unit,
+  days,
+  csrfToken,
+  envioId,
+  values = {},
+  errors = {},
+  notice,
+}: BookingFormProps) {
   return (
-    <Layout title={`Aula experimental · ${unit.nome}`} description={`Agende uma aula experimental grátis na unidade ${unit.nome}.`}>
+    <Layout
+      title={`Aula experimental · ${unit.nome}`}
+      description={`Agende uma aula experimental grátis na unidade ${unit.nome}.`}
+    >
       <p class="breadcrumb">
         <a href={`/Detalhes.php?id=${unit.id}`}>{unit.nome}</a> › Aula experimental
       </p>
       <h1>Agende uma aula experimental</h1>
       <p>
-        Grátis, na unidade <strong>{unit.nome}</strong> ({addressOf(unit)}). Escolha uma aula da grade ou um horário de treino livre
-        nos próximos 7 dias.
+        Grátis, na unidade <strong>{unit.nome}</strong> ({addressOf(unit)}). Escolha uma aula da grade ou um horário de
+        treino livre nos próximos 7 dias.
       </p>
       {notice ? (
         <div class="alert alert-error" role="alert">
@@ -126,7 +174,15 @@ export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, e
         <input type="hidden" name="envio_id" value={envioId} />
         <input type="hidden" name="unidade" value={String(unit.id)} />
         <SlotPicker days={days} value={values.vaga} error={errors.vaga} />
-        <BookingTextField name="nome" type="text" value={values.nome} error={errors.nome} autocomplete="name" required maxLength={LIMITS.nome} />
+        <BookingTextField
+          name="nome"
+          type="text"
+          value={values.nome}
+          error={errors.nome}
+          autocomplete="name"
+          required
+          maxLength={LIMITS.nome}
+        />
         <BookingTextField
           name="whatsapp"
           type="tel"
@@ -147,12 +203,19 @@ export function BookingFormPage({ unit, days, csrfToken, envioId, values = {}, e
           maxLength={LIMITS.email}
         />
         <div class="field">
-          <Checkbox name="aceita_contato" value={CONSENT_VALUE} checked={values.aceita_contato === CONSENT_VALUE} required error={errors.aceita_contato}>
+          <Checkbox
+            name="aceita_contato"
+            value={CONSENT_VALUE}
+            checked={values.aceita_contato === CONSENT_VALUE}
+            required
+            error={errors.aceita_contato}
+          >
             Autorizo a unidade a falar comigo pelo WhatsApp (e pelo e-mail, se informado) sobre esta aula experimental.
           </Checkbox>
         </div>
         <p class="hint">
-          Seus dados são usados só para esta aula e apagados (anonimizados) 12 meses depois. Veja a <a href="/privacidade">política de privacidade</a>.
+          Seus dados são usados só para esta aula e apagados (anonimizados) 12 meses depois. Veja a{' '}
+          <a href="/privacidade">política de privacidade</a>.
         </p>
         <p>
           <button type="submit">Agendar aula experimental</button>
@@ -201,7 +264,13 @@ export function ThanksPage({ booking, unit, brandName }: { booking: Booking; uni
           </li>
           {contact ? (
             <li>
-              <a href={whatsappLink(contact, `Olá! Agendei uma aula experimental pelo site: ${booking.atividade}, ${when}.`)} rel="noopener noreferrer">
+              <a
+                href={whatsappLink(
+                  contact,
+                  `Olá! Agendei uma aula experimental pelo site: ${booking.atividade}, ${when}.`,
+                )}
+                rel="noopener noreferrer"
+              >
                 Falar com a unidade no WhatsApp: {formatBrazilianPhone(contact)}
               </a>
             </li>

@@ -10,7 +10,14 @@ import { CAPACITY_PATH, SubNav, type UnitListLinks } from './staff.view';
 
 const unitLabel = (u: CapacityUnit) => `${u.nome} (${u.cidade}/${u.uf})${u.ativo ? '' : ', inativa'}`;
 
-type CapacityUnit = { id: number; nome: string; cidade: string; uf: string; ativo: number; vagas_experimentais: number };
+type CapacityUnit = {
+  id: number;
+  nome: string;
+  cidade: string;
+  uf: string;
+  ativo: number;
+  vagas_experimentais: number;
+};
 
 /**
  * The capacity of one page of units as one form: it saves the units shown (carrying the
@@ -30,11 +37,18 @@ export function CapacityPage(props: {
     <Layout title="Vagas de aula experimental" staff={staff}>
       <h1>Vagas de aula experimental</h1>
       <SubNav current="vagas" />
-      <p>Quantas pessoas em aula experimental cada aula (ou horário de treino livre) recebe. Vale para os próximos agendamentos.</p>
+      <p>
+        Quantas pessoas em aula experimental cada aula (ou horário de treino livre) recebe. Vale para os próximos
+        agendamentos.
+      </p>
       <ListFilter list={list} label="Filtrar por nome, bairro ou cidade da unidade" noun={['unidade', 'unidades']} />
       {saved != null ? (
         <p class="alert alert-ok" role="status">
-          {saved === 0 ? 'Nenhuma vaga mudou.' : saved === 1 ? 'Vagas atualizadas em 1 unidade.' : `Vagas atualizadas em ${saved} unidades.`}
+          {saved === 0
+            ? 'Nenhuma vaga mudou.'
+            : saved === 1
+              ? 'Vagas atualizadas em 1 unidade.'
+              : `Vagas atualizadas em ${saved} unidades.`}
         </p>
       ) : null}
       <ErrorSummary errors={errors} labels={labels} />
@@ -61,7 +75,17 @@ export function CapacityPage(props: {
                         <label for={id}>{unitLabel(u)}</label>
                       </th>
                       <td>
-                        <input id={id} name={name} type="number" min={1} max={MAX_CAPACITY} inputMode="numeric" required value={values[name] ?? String(u.vagas_experimentais)} {...fieldAria(id, errors[name])} />
+                        <input
+                          id={id}
+                          name={name}
+                          type="number"
+                          min={1}
+                          max={MAX_CAPACITY}
+                          inputMode="numeric"
+                          required
+                          value={values[name] ?? String(u.vagas_experimentais)}
+                          {...fieldAria(id, errors[name])}
+                        />
                         <FieldMessage id={id} message={errors[name]} />
                       </td>
                     </tr>
@@ -72,7 +96,9 @@ export function CapacityPage(props: {
           </TableWrap>
           <p>
             <button type="submit">Salvar as vagas desta página</button>
-            {list.pages > 1 ? <span class="hint"> Cada página é salva à parte: salve antes de ir para outra.</span> : null}
+            {list.pages > 1 ? (
+              <span class="hint"> Cada página é salva à parte: salve antes de ir para outra.</span>
+            ) : null}
           </p>
         </form>
       ) : (

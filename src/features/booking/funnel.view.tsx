@@ -23,14 +23,25 @@ function Steps({ c }: { c: FunnelCounts }) {
   );
 }
 
-const HEAD = ['Cliques em “aula experimental”', 'Agendamentos', 'Clique → agendamento', 'Compareceram', 'Agendamento → presença', 'Matricularam', 'Presença → matrícula'];
+const HEAD = [
+  'Cliques em “aula experimental”',
+  'Agendamentos',
+  'Clique → agendamento',
+  'Compareceram',
+  'Agendamento → presença',
+  'Matricularam',
+  'Presença → matrícula',
+];
 
 /** A unit in a row header: its name, then its city (names repeat across cities). */
 function UnitName({ u }: { u: FunnelUnit }) {
   return (
     <th scope="row">
       {u.unidade}
-      <span class="muted"> · {u.cidade}/{u.uf}</span>
+      <span class="muted">
+        {' '}
+        · {u.cidade}/{u.uf}
+      </span>
     </th>
   );
 }
@@ -39,7 +50,6 @@ function UnitName({ u }: { u: FunnelUnit }) {
 function unitCount(total: number, q: string) {
   return `${total === 1 ? '1 unidade' : `${total} unidades`}${q ? ` ${total === 1 ? 'contém' : 'contêm'} “${q}”` : ''}`;
 }
-
 
 export function FunnelPage(props: {
   staff: StaffProps;
@@ -57,8 +67,9 @@ export function FunnelPage(props: {
       <h1>Funil de conversão</h1>
       <SubNav current="funil" />
       <p>
-        Por unidade e semana (segunda a domingo, horário de Brasília): cliques no botão de aula experimental → agendamentos → presença →
-        matrícula. Agendamentos, presenças e matrículas contam na semana em que o agendamento foi feito.
+        Por unidade e semana (segunda a domingo, horário de Brasília): cliques no botão de aula experimental →
+        agendamentos → presença → matrícula. Agendamentos, presenças e matrículas contam na semana em que o agendamento
+        foi feito.
       </p>
       <form method="get" action={FUNNEL_PATH} class="card filters">
         <UnitFilter units={units} selected={unidadeId} />
@@ -83,7 +94,9 @@ export function FunnelPage(props: {
       </form>
       <p class="muted" id="funil-contagem">
         {unitCount(list.total, list.q)}
-        {list.pages > 1 ? `; esta página mostra da ${list.offset + 1}ª à ${list.offset + funnel.perUnit.length}ª.` : '.'}
+        {list.pages > 1
+          ? `; esta página mostra da ${list.offset + 1}ª à ${list.offset + funnel.perUnit.length}ª.`
+          : '.'}
       </p>
       <section class="card">
         <h2 id="funil-total-titulo">Total do período</h2>
@@ -101,7 +114,9 @@ export function FunnelPage(props: {
           ) : null}
           {list.total > 1 ? (
             <tr>
-              <th scope="row">Todas{list.pages > 1 || list.q ? ` (${unitCount(list.total, '')}${list.q ? ' do filtro' : ''})` : ''}</th>
+              <th scope="row">
+                Todas{list.pages > 1 || list.q ? ` (${unitCount(list.total, '')}${list.q ? ' do filtro' : ''})` : ''}
+              </th>
               <Steps c={funnel.total} />
             </tr>
           ) : null}
@@ -118,7 +133,11 @@ export function FunnelPage(props: {
             </tr>
           ))}
         </FunnelTable>
-        {!active.length ? <p class="muted">Nenhum clique ou agendamento no período{list.pages > 1 ? ' nas unidades desta página' : ''}.</p> : null}
+        {!active.length ? (
+          <p class="muted">
+            Nenhum clique ou agendamento no período{list.pages > 1 ? ' nas unidades desta página' : ''}.
+          </p>
+        ) : null}
       </section>
       <Pagination list={list} />
     </Layout>
@@ -126,7 +145,17 @@ export function FunnelPage(props: {
 }
 
 /** A funnel table (a wide one: the region scrolls by keyboard on a phone): its first columns, then the steps. */
-function FunnelTable({ id, labelledBy, columns, children }: { id: string; labelledBy: string; columns: string[]; children: ComponentChildren }) {
+function FunnelTable({
+  id,
+  labelledBy,
+  columns,
+  children,
+}: {
+  id: string;
+  labelledBy: string;
+  columns: string[];
+  children: ComponentChildren;
+}) {
   return (
     <TableWrap labelledBy={labelledBy}>
       <table class="funnel" id={id}>
@@ -147,7 +176,20 @@ function FunnelTable({ id, labelledBy, columns, children }: { id: string; labell
 
 export function funnelCsv(rows: FunnelRow[]) {
   // City and state beside the unit: a chain repeats unit names across cities.
-  const header = ['Unidade', 'Cidade', 'UF', 'Semana (segunda-feira)', 'Cliques aula experimental', 'Agendamentos', 'Compareceram', 'Matricularam', 'Clique → agendamento', 'Agendamento → presença', 'Presença → matrícula', 'Clique → matrícula'];
+  const header = [
+    'Unidade',
+    'Cidade',
+    'UF',
+    'Semana (segunda-feira)',
+    'Cliques aula experimental',
+    'Agendamentos',
+    'Compareceram',
+    'Matricularam',
+    'Clique → agendamento',
+    'Agendamento → presença',
+    'Presença → matrícula',
+    'Clique → matrícula',
+  ];
   async function* gen() {
     for (const r of rows) {
       yield [
@@ -168,4 +210,3 @@ export function funnelCsv(rows: FunnelRow[]) {
   }
   return { header, rows: gen() };
 }
-

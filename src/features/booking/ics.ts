@@ -15,7 +15,11 @@ export interface IcsEvent {
 
 /** RFC 5545 3.3.11 TEXT escaping. */
 export function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /** RFC 5545 3.1: lines longer than 75 octets continue on the next line after CRLF + space, never splitting a UTF-8 character. */
@@ -40,7 +44,10 @@ export function foldLine(line: string): string {
 
 /** 20261124T130000Z */
 export function icsUtc(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 export function buildIcs(event: IcsEvent, prodId: string): string {
@@ -68,7 +75,7 @@ export function buildIcs(event: IcsEvent, prodId: string): string {
     'END:VEVENT',
     'END:VCALENDAR',
   ];
-  return lines.map(foldLine).join('\r\n') + '\r\n';
+  return `${lines.map(foldLine).join('\r\n')}\r\n`;
 }
 
 /** The reverse, for tests and checks: unfolds lines and unescapes text values. */

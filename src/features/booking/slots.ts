@@ -99,7 +99,9 @@ export function slotsOfDay(day: string, classes: ClassRow[], hours: HoursRow[]):
       sala: null,
     });
   }
-  return slots.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || (a.kind === b.kind ? 0 : a.kind === 'aula' ? -1 : 1));
+  return slots.sort(
+    (a, b) => a.startsAt.getTime() - b.startsAt.getTime() || (a.kind === b.kind ? 0 : a.kind === 'aula' ? -1 : 1),
+  );
 }
 
 /** The bookable window's days: today (São Paulo) and the next six. */
@@ -109,7 +111,9 @@ export function windowDays(now: Date): string[] {
 }
 
 /** A slot value's parts, or null when it is not one of our two shapes. */
-export function parseSlotValue(value: string): { kind: 'aula'; aulaId: number; day: string } | { kind: 'livre'; day: string; time: string } | null {
+export function parseSlotValue(
+  value: string,
+): { kind: 'aula'; aulaId: number; day: string } | { kind: 'livre'; day: string; time: string } | null {
   let m = /^aula:(\d+):(\d{4}-\d{2}-\d{2})$/.exec(value);
   const aulaId = m ? toId(m[1]) : null;
   if (m && aulaId !== null && isDay(m[2]!)) return { kind: 'aula', aulaId, day: m[2]! };
@@ -117,4 +121,3 @@ export function parseSlotValue(value: string): { kind: 'aula'; aulaId: number; d
   if (m && isDay(m[1]!)) return { kind: 'livre', day: m[1]!, time: `${m[2]}:${m[3]}` };
   return null;
 }
-

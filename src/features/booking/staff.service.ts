@@ -33,7 +33,8 @@ export const FUNNEL_PAGE_SIZE = 25;
 
 export type StaffUnit = Awaited<ReturnType<BookingRepository['units']>>[number];
 /** What the `q` filter of the unit lists searches: name, neighbourhood, city and state. */
-export const unitText = (u: Pick<StaffUnit, 'nome' | 'bairro' | 'cidade' | 'uf'>) => `${u.nome} ${u.bairro} ${u.cidade} ${u.uf}`;
+export const unitText = (u: Pick<StaffUnit, 'nome' | 'bairro' | 'cidade' | 'uf'>) =>
+  `${u.nome} ${u.bairro} ${u.cidade} ${u.uf}`;
 
 /** A unit list's text filter and page, as asked (the query string or the capacity form). */
 export interface UnitListQuery {
@@ -144,15 +145,37 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
       // Outside the window: its nearest end (a list left open past midnight comes back to a day still shown).
       const day = !valid ? today : asked < first ? first : asked > last ? last : asked;
       const counts = await repo.countByDay(ids, first, last);
-      const link = (d: string): BookingDayLink => ({ day: d, label: dayLabel(d), when: d === today ? 'hoje' : d > today ? 'proximos' : 'anteriores', count: counts.get(d) ?? 0 });
-      const days = [today, ...Array.from({ length: LIST_FUTURE_DAYS }, (_, i) => addDays(today, i + 1)), ...Array.from({ length: LIST_PAST_DAYS }, (_, i) => addDays(today, -i - 1))].map(link);
+      const link = (d: string): BookingDayLink => ({
+        day: d,
+        label: dayLabel(d),
+        when: d === today ? 'hoje' : d > today ? 'proximos' : 'anteriores',
+        count: counts.get(d) ?? 0,
+      });
+      const days = [
+        today,
+        ...Array.from({ length: LIST_FUTURE_DAYS }, (_, i) => addDays(today, i + 1)),
+        ...Array.from({ length: LIST_PAST_DAYS }, (_, i) => addDays(today, -i - 1)),
+      ].map(link);
       const page = pageWindow(counts.get(day) ?? 0, LIST_PAGE_SIZE, query.pagina);
       const bookings = page.total ? await repo.listDay(ids, day, page.size, page.offset) : [];
-      return { today, day: link(day), dayFallback: !valid ? 'invalida' : day !== asked ? 'fora' : null, days, bookings, page, q };
+      return {
+        today,
+        day: link(day),
+        dayFallback: !valid ? 'invalida' : day !== asked ? 'fora' : null,
+        days,
+        bookings,
+        page,
+        q,
+      };
     },
 
     /** Marks a booking; 'forbidden' for another unit's booking, 'missing' when gone. */
-    async setStatus(staff: StaffUser, id: number, status: BookingStatus, now: Date): Promise<'ok' | 'forbidden' | 'missing'> {
+    async setStatus(
+      staff: StaffUser,
+      id: number,
+      status: BookingStatus,
+      now: Date,
+    ): Promise<'ok' | 'forbidden' | 'missing'> {
       const booking = await repo.findById(id);
       if (!booking) return 'missing';
       if (!canAccessUnit(staff, booking.unidade_id)) return 'forbidden';
@@ -163,7 +186,11 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
     units: unitsOf,
 
     /** One page of this staff member's units for the capacity form, after the `q` filter. */
-    async capacityList(staff: StaffUser, query: UnitListQuery, path: string): Promise<{ items: StaffUnit[]; list: ListState }> {
+    async capacityList(
+      staff: StaffUser,
+      query: UnitListQuery,
+      path: string,
+    ): Promise<{ items: StaffUnit[]; list: ListState }> {
       return listPage(await unitsOf(scopeUnits(staff)), query, path, unitText);
     },
 
@@ -176,7 +203,12 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
       staff: StaffUser,
       fields: { id: number; name: string; raw: unknown }[],
       now: Date,
-    ): Promise<'forbidden' | 'missing' | { ok: true; changed: number } | { ok: false; errors: Record<string, string>; units: StaffUnit[] }> {
+    ): Promise<
+      | 'forbidden'
+      | 'missing'
+      | { ok: true; changed: number }
+      | { ok: false; errors: Record<string, string>; units: StaffUnit[] }
+    > {
       if (fields.some((f) => !canAccessUnit(staff, f.id))) return 'forbidden';
       const units = fields.length ? await unitsOf(fields.map((f) => f.id)) : [];
       if (units.length !== new Set(fields.map((f) => f.id)).size) return 'missing';
@@ -196,7 +228,13 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
           const before = await tx.capacityOf(unitId);
           if (before === undefined || before === vagas) continue;
           await tx.setCapacity(unitId, vagas, at);
-          await tx.audit({ usuario_id: staff.id, entidade_id: unitId, antes: { vagas_experimentais: before }, depois: { vagas_experimentais: vagas }, criado_em: at });
+          await tx.audit({
+            usuario_id: staff.id,
+            entidade_id: unitId,
+            antes: { vagas_experimentais: before },
+            depois: { vagas_experimentais: vagas },
+            criado_em: at,
+          });
           changed++;
         }
         return { ok: true as const, changed };
@@ -218,7 +256,12 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
         return c;
       };
       for (const c of clicks) cell(c.unidade_id, c.semana).cliques += c.n;
-      for (const b of bookings) Object.assign(cell(b.unidade_id, b.semana), { agendamentos: b.agendamentos, compareceram: b.compareceram, matricularam: b.matricularam });
+      for (const b of bookings)
+        Object.assign(cell(b.unidade_id, b.semana), {
+          agendamentos: b.agendamentos,
+          compareceram: b.compareceram,
+          matricularam: b.matricularam,
+        });
       const rows: FunnelRow[] = [];
       const perUnit: (FunnelCounts & FunnelUnit)[] = [];
       const total: FunnelCounts = { cliques: 0, agendamentos: 0, compareceram: 0, matricularam: 0 };
@@ -247,7 +290,12 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
       const all = await service.funnel(unitIds, weeks, q);
       const { items, ...page } = pageRows(all.perUnit, query.pagina, FUNNEL_PAGE_SIZE);
       const shown = new Set(items.map((u) => u.unidade_id));
-      return { rows: all.rows.filter((r) => shown.has(r.unidade_id)), perUnit: items, total: all.total, page: { ...page, q } };
+      return {
+        rows: all.rows.filter((r) => shown.has(r.unidade_id)),
+        perUnit: items,
+        total: all.total,
+        page: { ...page, q },
+      };
     },
   };
   return service;

@@ -6,7 +6,16 @@ import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
 import { UnitFilter, type StaffProps } from '../feedback/filters.view';
 import { timeOf } from './booking.service';
 import { whatsappLink } from './booking.view';
-import { conversion, formatConversion, LIST_FUTURE_DAYS, LIST_PAST_DAYS, STATUS_LABEL, STATUSES, type BookingDayList, type FunnelCounts } from './staff.service';
+import {
+  conversion,
+  formatConversion,
+  LIST_FUTURE_DAYS,
+  LIST_PAST_DAYS,
+  STATUS_LABEL,
+  STATUSES,
+  type BookingDayList,
+  type FunnelCounts,
+} from './staff.service';
 import { Pagination } from '../../staff/list.view';
 
 export const STAFF_PATH = '/admin/aulas-experimentais';
@@ -62,7 +71,10 @@ const bookingCount = (n: number) => (n === 1 ? '1 agendamento' : `${n} agendamen
 
 /** The window's days: today, the coming days, the past days; each link keeps the filters and shows its count. */
 function DayNav({ list, unidadeId }: { list: BookingDayList; unidadeId: string }) {
-  const groups = (['hoje', 'proximos', 'anteriores'] as const).map((when) => ({ when, days: list.days.filter((d) => d.when === when) }));
+  const groups = (['hoje', 'proximos', 'anteriores'] as const).map((when) => ({
+    when,
+    days: list.days.filter((d) => d.when === when),
+  }));
   return (
     <nav aria-label="Dias" class="card">
       {groups.map((g) => (
@@ -71,7 +83,10 @@ function DayNav({ list, unidadeId }: { list: BookingDayList; unidadeId: string }
           <ul class="subnav" aria-labelledby={`dias-${g.when}`}>
             {g.days.map((d) => (
               <li key={d.day}>
-                <a href={bookingListHref({ unidadeId, q: list.q, dia: d.day })} aria-current={d.day === list.day.day ? 'page' : undefined}>
+                <a
+                  href={bookingListHref({ unidadeId, q: list.q, dia: d.day })}
+                  aria-current={d.day === list.day.day ? 'page' : undefined}
+                >
                   {d.label}{' '}
                   <span class="badge">
                     {d.count}
@@ -87,7 +102,15 @@ function DayNav({ list, unidadeId }: { list: BookingDayList; unidadeId: string }
   );
 }
 
-export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unidadeId: string; list: BookingDayList; saved?: number | null; brandName: string; recent: FunnelCounts }) {
+export function BookingListPage(props: {
+  staff: StaffProps;
+  units: Unit[];
+  unidadeId: string;
+  list: BookingDayList;
+  saved?: number | null;
+  brandName: string;
+  recent: FunnelCounts;
+}) {
   const { staff, units, unidadeId, list, saved, brandName, recent } = props;
   const { day, page } = list;
   // After a status change the list comes back to this day and page, with the same filters.
@@ -101,7 +124,8 @@ export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unida
         <strong>Últimas 4 semanas:</strong> {recent.cliques} cliques → {recent.agendamentos} agendamentos (
         {formatConversion(conversion(recent.agendamentos, recent.cliques))}) → {recent.compareceram} presenças (
         {formatConversion(conversion(recent.compareceram, recent.agendamentos))}) → {recent.matricularam} matrículas (
-        {formatConversion(conversion(recent.matricularam, recent.compareceram))}). <a href={FUNNEL_PATH}>Ver o funil por semana</a>
+        {formatConversion(conversion(recent.matricularam, recent.compareceram))}).{' '}
+        <a href={FUNNEL_PATH}>Ver o funil por semana</a>
       </p>
       <form method="get" action={STAFF_PATH} class="card filters" role="search" aria-label="Filtro dos agendamentos">
         <UnitFilter units={units} selected={unidadeId} />
@@ -127,7 +151,9 @@ export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unida
         </h2>
         {list.dayFallback ? (
           <p class="alert" role="status">
-            {list.dayFallback === 'invalida' ? 'Data inválida: mostrando os agendamentos de hoje.' : `A lista vai de ${LIST_PAST_DAYS} dias atrás a ${LIST_FUTURE_DAYS} dias à frente: mostrando o dia mais próximo dessa data.`}
+            {list.dayFallback === 'invalida'
+              ? 'Data inválida: mostrando os agendamentos de hoje.'
+              : `A lista vai de ${LIST_PAST_DAYS} dias atrás a ${LIST_FUTURE_DAYS} dias à frente: mostrando o dia mais próximo dessa data.`}
           </p>
         ) : null}
         {page.pages > 1 ? (
@@ -143,7 +169,9 @@ export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unida
                 <strong>
                   {timeOf(b.inicio_em)}–{timeOf(b.fim_em)} · {b.atividade}
                 </strong>{' '}
-                <span class={`badge status-${b.status}`}>{STATUS_LABEL[b.status as keyof typeof STATUS_LABEL] ?? b.status}</span>
+                <span class={`badge status-${b.status}`}>
+                  {STATUS_LABEL[b.status as keyof typeof STATUS_LABEL] ?? b.status}
+                </span>
                 {units.length > 1 ? <span class="slot-meta">{b.unidade}</span> : null}
               </p>
               <p>
@@ -152,7 +180,10 @@ export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unida
                   <>
                     {' · '}
                     <a
-                      href={whatsappLink(b.whatsapp, `Olá, ${b.nome}! Aqui é da ${brandName}, unidade ${b.unidade}, sobre a sua aula experimental de ${b.atividade} (${day.label}, às ${timeOf(b.inicio_em)}).`)}
+                      href={whatsappLink(
+                        b.whatsapp,
+                        `Olá, ${b.nome}! Aqui é da ${brandName}, unidade ${b.unidade}, sobre a sua aula experimental de ${b.atividade} (${day.label}, às ${timeOf(b.inicio_em)}).`,
+                      )}
                       rel="noopener noreferrer"
                     >
                       WhatsApp {formatBrazilianPhone(b.whatsapp)}
@@ -172,7 +203,14 @@ export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unida
                   <input type="hidden" name="csrf_token" value={staff?.csrfToken ?? ''} />
                   <input type="hidden" name="voltar" value={returnTo} />
                   {STATUSES.filter((s) => s !== 'agendado' && s !== b.status).map((s) => (
-                    <button type="submit" name="status" value={s} class="secondary" key={s} aria-label={`${STATUS_LABEL[s]}: ${b.nome}, ${timeOf(b.inicio_em)}`}>
+                    <button
+                      type="submit"
+                      name="status"
+                      value={s}
+                      class="secondary"
+                      key={s}
+                      aria-label={`${STATUS_LABEL[s]}: ${b.nome}, ${timeOf(b.inicio_em)}`}
+                    >
                       {STATUS_LABEL[s]}
                     </button>
                   ))}
@@ -186,4 +224,3 @@ export function BookingListPage(props: { staff: StaffProps; units: Unit[]; unida
     </Layout>
   );
 }
-

@@ -46,7 +46,14 @@ export interface UnitDetailRows {
   plans: PlanRow[];
   areas: string[];
   modalities: string[];
-  classes: { dia_semana: number; inicio: string; fim: string; modalidade: string; professor: string | null; sala: string | null }[];
+  classes: {
+    dia_semana: number;
+    inicio: string;
+    fim: string;
+    modalidade: string;
+    professor: string | null;
+    sala: string | null;
+  }[];
 }
 
 export function createCatalogRepository(db: Db) {
@@ -55,7 +62,20 @@ export function createCatalogRepository(db: Db) {
     async loadSnapshot(): Promise<SnapshotRows> {
       const units = await db
         .selectFrom('unidades')
-        .select(['id', 'nome', 'cidade', 'uf', 'bairro', 'endereco', 'latitude', 'longitude', 'beneficio_nome', 'beneficio_url', 'whatsapp', 'atualizado_em'])
+        .select([
+          'id',
+          'nome',
+          'cidade',
+          'uf',
+          'bairro',
+          'endereco',
+          'latitude',
+          'longitude',
+          'beneficio_nome',
+          'beneficio_url',
+          'whatsapp',
+          'atualizado_em',
+        ])
         .where('ativo', '=', 1)
         .orderBy('id')
         .execute();
@@ -106,8 +126,21 @@ export function createCatalogRepository(db: Db) {
       const unit = await db
         .selectFrom('unidades')
         .select([
-          'id', 'nome', 'cidade', 'uf', 'bairro', 'endereco', 'cep', 'telefone', 'whatsapp', 'email',
-          'latitude', 'longitude', 'descricao', 'beneficio_nome', 'beneficio_url',
+          'id',
+          'nome',
+          'cidade',
+          'uf',
+          'bairro',
+          'endereco',
+          'cep',
+          'telefone',
+          'whatsapp',
+          'email',
+          'latitude',
+          'longitude',
+          'descricao',
+          'beneficio_nome',
+          'beneficio_url',
         ])
         .where('id', '=', id)
         .where('ativo', '=', 1)

@@ -40,15 +40,29 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService, fro
   const searches = new SnapshotCache(SEARCH_LIMITS, front);
 
   const badId = (request: FastifyRequest, reply: FastifyReply) =>
-    sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.');
+    sendError(
+      request,
+      reply,
+      400,
+      'Endereço inválido',
+      'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.',
+    );
   const unknownUnit = (request: FastifyRequest, reply: FastifyReply) =>
-    sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está mais em funcionamento. Veja as outras unidades na página inicial.');
+    sendError(
+      request,
+      reply,
+      404,
+      'Unidade não encontrada',
+      'Esta unidade não existe ou não está mais em funcionamento. Veja as outras unidades na página inicial.',
+    );
 
   // Answers are kept as JSON bytes by the query as typed: a repeated search costs a lookup,
   // not the folding, matching and serialising (made once by the route's own serializer).
   const searchHandler = async (request: FastifyRequest<{ Querystring: { q?: string } }>, reply: FastifyReply) => {
     if (request.validationError) {
-      return reply.code(400).send({ error: 'Busca inválida', message: 'Envie um único parâmetro q com o texto da busca.' });
+      return reply
+        .code(400)
+        .send({ error: 'Busca inválida', message: 'Envie um único parâmetro q com o texto da busca.' });
     }
     const q = request.query.q ?? '';
     const snap = await service.snapshot();
@@ -66,75 +80,110 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService, fro
     response: { 200: Type.Array(SearchItem), 400: SearchError },
   };
   for (const url of ['/search_ajax.php', '/pesquisa.php']) {
-    r.get(url, { schema: searchSchema, attachValidation: true, ...ENCODED_BY_ROUTE, config: { securityHeaders: 'data' } }, searchHandler);
+    r.get(
+      url,
+      { schema: searchSchema, attachValidation: true, ...ENCODED_BY_ROUTE, config: { securityHeaders: 'data' } },
+      searchHandler,
+    );
   }
 
   // Every answer of these routes goes through sendCached or sendFresh (errors and 404s are
   // small pages, sent as they are).
-  const page = (reply: FastifyReply, vnode: VNode<any>, status = 200) => sendFresh(reply.code(status).type(HTML), Buffer.from(renderPage(vnode)));
+  const page = (reply: FastifyReply, vnode: VNode<any>, status = 200) =>
+    sendFresh(reply.code(status).type(HTML), Buffer.from(renderPage(vnode)));
 
-  r.get('/', { schema: { querystring: SearchQuery }, attachValidation: true, ...ENCODED_BY_ROUTE }, async (request, reply) => {
-    const snap = await service.snapshot();
-    const q = request.validationError ? '' : (request.query.q ?? '').trim();
-    if (!q) {
-      // The plain home page is the same for everyone until the catalog changes.
-      const html =
-        pages.get(snap, 'home') ??
-        pages.set(snap, 'home', Buffer.from(renderPage(h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q: '', results: null, error: null }))));
+  r.get(
+    '/',
+    { schema: { querystring: SearchQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
+    async (request, reply) => {
+      const snap = await service.snapshot();
+      const q = request.validationError ? '' : (request.query.q ?? '').trim();
+      if (!q) {
+        // The plain home page is the same for everyone until the catalog changes.
+        const html =
+          pages.get(snap, 'home') ??
+          pages.set(
+            snap,
+            'home',
+            Buffer.from(
+              renderPage(
+                h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q: '', results: null, error: null }),
+              ),
+            ),
+          );
+        return sendCached(reply.type(HTML), pages, html);
+      }
+      const outcome = await service.searchDetailed(q);
+      if (!outcome.ok) {
+        return page(
+          reply,
+          h(HomePage, {
+            snapshot: snap,
+            featured: featuredPlans(snap),
+            q,
+            results: null,
+            error: `${outcome.error}. ${outcome.message}`,
+          }),
+          400,
+        );
+      }
+      const tooShort = [...q].length < 2;
+      return page(
+        reply,
+        h(HomePage, {
+          snapshot: snap,
+          featured: featuredPlans(snap),
+          q,
+          results: tooShort ? null : outcome.results,
+          error: tooShort ? 'Digite pelo menos 2 letras para buscar.' : null,
+        }),
+      );
+    },
+  );
+
+  r.get(
+    '/Detalhes.php',
+    { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
+    async (request, reply) => {
+      const id = request.validationError ? null : parseId(request.query.id);
+      if (id === null) return badId(request, reply);
+      const snap = await service.snapshot();
+      // Unknown ids are answered from the snapshot: a 404 without a query, never cached.
+      if (!snap.unitsById.has(id)) return unknownUnit(request, reply);
+      const key = `unidade:${id}`;
+      const now = Date.now();
+      const cached = pages.get(snap, key, now);
+      if (cached) return sendCached(reply.type(HTML), pages, cached);
+      let data;
+      try {
+        data = await service.unitPage(id);
+      } catch (err) {
+        // Database unreachable: the page rendered before is better than an error.
+        const stale = pages.stale(snap, key);
+        if (stale && isDbUnavailableError(err)) return sendCached(reply.type(HTML), pages, stale);
+        throw err;
+      }
+      if (!data) return unknownUnit(request, reply);
+      // The timetable and hours are read from the database, not the snapshot: kept for the
+      // snapshot's own freshness window, so other instances' edits show within it too.
+      const html = pages.set(snap, key, Buffer.from(renderPage(h(UnitPage, { data }))), service.ttlMs, now);
       return sendCached(reply.type(HTML), pages, html);
-    }
-    const outcome = await service.searchDetailed(q);
-    if (!outcome.ok) {
-      return page(reply, h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q, results: null, error: `${outcome.error}. ${outcome.message}` }), 400);
-    }
-    const tooShort = [...q].length < 2;
-    return page(
-      reply,
-      h(HomePage, {
-        snapshot: snap,
-        featured: featuredPlans(snap),
-        q,
-        results: tooShort ? null : outcome.results,
-        error: tooShort ? 'Digite pelo menos 2 letras para buscar.' : null,
-      }),
-    );
-  });
+    },
+  );
 
-  r.get('/Detalhes.php', { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE }, async (request, reply) => {
-    const id = request.validationError ? null : parseId(request.query.id);
-    if (id === null) return badId(request, reply);
-    const snap = await service.snapshot();
-    // Unknown ids are answered from the snapshot: a 404 without a query, never cached.
-    if (!snap.unitsById.has(id)) return unknownUnit(request, reply);
-    const key = `unidade:${id}`;
-    const now = Date.now();
-    const cached = pages.get(snap, key, now);
-    if (cached) return sendCached(reply.type(HTML), pages, cached);
-    let data;
-    try {
-      data = await service.unitPage(id);
-    } catch (err) {
-      // Database unreachable: the page rendered before is better than an error.
-      const stale = pages.stale(snap, key);
-      if (stale && isDbUnavailableError(err)) return sendCached(reply.type(HTML), pages, stale);
-      throw err;
-    }
-    if (!data) return unknownUnit(request, reply);
-    // The timetable and hours are read from the database, not the snapshot: kept for the
-    // snapshot's own freshness window, so other instances' edits show within it too.
-    const html = pages.set(snap, key, Buffer.from(renderPage(h(UnitPage, { data }))), service.ttlMs, now);
-    return sendCached(reply.type(HTML), pages, html);
-  });
-
-  r.get('/pages/Pass/index.php', { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE }, async (request, reply) => {
-    const id = request.validationError ? null : parseId(request.query.id);
-    if (id === null) return badId(request, reply);
-    const snap = await service.snapshot();
-    const key = `pass:${id}`;
-    const cached = pages.get(snap, key);
-    if (cached) return sendCached(reply.type(HTML), pages, cached);
-    const data = await service.passPage(id);
-    if (!data) return unknownUnit(request, reply);
-    return sendCached(reply.type(HTML), pages, pages.set(snap, key, Buffer.from(renderPage(h(PassPage, { data })))));
-  });
+  r.get(
+    '/pages/Pass/index.php',
+    { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
+    async (request, reply) => {
+      const id = request.validationError ? null : parseId(request.query.id);
+      if (id === null) return badId(request, reply);
+      const snap = await service.snapshot();
+      const key = `pass:${id}`;
+      const cached = pages.get(snap, key);
+      if (cached) return sendCached(reply.type(HTML), pages, cached);
+      const data = await service.passPage(id);
+      if (!data) return unknownUnit(request, reply);
+      return sendCached(reply.type(HTML), pages, pages.set(snap, key, Buffer.from(renderPage(h(PassPage, { data })))));
+    },
+  );
 }

@@ -31,7 +31,6 @@ const LONG_RUN = new RegExp(`(.)\\1{${SEARCH_MAX_RUN - 1},}`, 'u');
 
 export type SearchOutcome = { ok: true; items: SearchItem[] } | { ok: false; error: string; message: string };
 
-
 export function buildSearchIndex(
   units: { id: number; nome: string; cidade: string; bairro: string }[],
   plans: { id: number; nome: string }[],
@@ -54,7 +53,7 @@ export function buildSearchIndex(
     })),
   ];
   const order = entries
-    .map((e, i) => i)
+    .map((_e, i) => i)
     .sort((a, b) => {
       const ea = entries[a]!.item;
       const eb = entries[b]!.item;
@@ -79,14 +78,16 @@ export function parseQuery(raw: unknown): { folded: string | null } | { error: s
   const folded = foldText(q);
   if ([...folded].length < SEARCH_MIN_LENGTH) return { folded: null };
   if (!ALNUM.test(folded)) {
-    return { error: 'Busca inválida', message: 'Digite letras ou números, como o nome de uma unidade, bairro, cidade ou plano.' };
+    return {
+      error: 'Busca inválida',
+      message: 'Digite letras ou números, como o nome de uma unidade, bairro, cidade ou plano.',
+    };
   }
   if (LONG_RUN.test(folded)) {
     return { error: 'Busca inválida', message: 'A busca repete o mesmo caractere muitas vezes.' };
   }
   return { folded };
 }
-
 
 /** 100 exact field, 80 field starts with q, 60 a word starts with q, 40 substring; 0 none. */
 function matchField(field: string, q: string): number {

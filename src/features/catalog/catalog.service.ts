@@ -4,7 +4,14 @@ import { saoPauloClock } from '../../lib/time';
 import { toId } from '../../lib/form/index';
 import type { CatalogRepository, PlanRow, SnapshotRows, UnitDetailRows, UnitSummaryRow } from './catalog.repository';
 import type { UnitPhoto } from '../unit-photos/photos';
-import { buildSearchIndex, parseQuery, searchIndex, type SearchEntry, type SearchItem, type SearchOutcome } from './catalog.search';
+import {
+  buildSearchIndex,
+  parseQuery,
+  searchIndex,
+  type SearchEntry,
+  type SearchItem,
+  type SearchOutcome,
+} from './catalog.search';
 
 /** How old the snapshot may get before it is read again: other instances' edits show within this. */
 export const CATALOG_TTL_MS = 5_000;
@@ -12,7 +19,6 @@ export const CATALOG_TTL_MS = 5_000;
 const RETRY_AFTER_FAILURE_MS = 1_000;
 /** how long a request waits for a slow reload before it gets the stale snapshot */
 const STALE_WAIT_MS = 300;
-
 
 export interface CatalogSnapshot {
   loadedAt: number;
@@ -68,7 +74,10 @@ export function weekdaysFrom(today: number): number[] {
 }
 
 /** Great-circle distance in km. */
-export function distanceKm(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+export function distanceKm(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
   const rad = Math.PI / 180;
   const dLat = (b.latitude - a.latitude) * rad;
   const dLon = (b.longitude - a.longitude) * rad;
@@ -158,7 +167,11 @@ function geoIndex(units: readonly UnitSummaryRow[]): GeoIndex {
  * with the great-circle distance: a few multiplications per unit instead of four
  * trigonometric calls, and only the units returned get their distance in km.
  */
-export function unitsByDistance(units: UnitSummaryRow[], from: { latitude: number; longitude: number }, limit = Infinity): NearbyUnit[] {
+export function unitsByDistance(
+  units: UnitSummaryRow[],
+  from: { latitude: number; longitude: number },
+  limit = Infinity,
+): NearbyUnit[] {
   return nearestUnits(units, from, limit).map(({ unit, distanceKm }) => ({ ...unit, distanceKm }));
 }
 
@@ -205,7 +218,13 @@ export function nearestUnits(
   }
   return order.map((i) => {
     const u = units[i]!;
-    return { unit: u, distanceKm: u.latitude !== null && u.longitude !== null ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude }) : null };
+    return {
+      unit: u,
+      distanceKm:
+        u.latitude !== null && u.longitude !== null
+          ? distanceKm(from, { latitude: u.latitude, longitude: u.longitude })
+          : null,
+    };
   });
 }
 
@@ -237,7 +256,10 @@ export function sameSnapshotRows(a: SnapshotRows, b: SnapshotRows): boolean {
   );
 }
 
-export function buildSnapshot(rows: Awaited<ReturnType<CatalogRepository['loadSnapshot']>>, loadedAt: number): CatalogSnapshot {
+export function buildSnapshot(
+  rows: Awaited<ReturnType<CatalogRepository['loadSnapshot']>>,
+  loadedAt: number,
+): CatalogSnapshot {
   const unitsById = new Map(rows.units.map((u) => [u.id, u]));
   const plansById = new Map(rows.plans.map((p) => [p.id, p]));
   const byName = (a: UnitSummaryRow, b: UnitSummaryRow) => compareText(a.nome, b.nome) || a.id - b.id;
@@ -393,7 +415,9 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
     },
 
     /** Search results with what the home page shows next to each: a plan's price and units. */
-    async searchDetailed(rawQuery: unknown): Promise<{ ok: true; results: SearchResultDetail[] } | { ok: false; error: string; message: string }> {
+    async searchDetailed(
+      rawQuery: unknown,
+    ): Promise<{ ok: true; results: SearchResultDetail[] } | { ok: false; error: string; message: string }> {
       const outcome = await this.search(rawQuery);
       if (!outcome.ok) return outcome;
       const snap = await snapshot();
@@ -422,7 +446,13 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
         dia_semana: dia,
         classes: rows.classes.filter((c) => c.dia_semana === dia),
       }));
-      return { ...rows, photos: snap.photosByUnit.get(id) ?? [], openNow: isOpenAt(rows.hours, clock.weekday, clock.time), today: clock.weekday, timetable };
+      return {
+        ...rows,
+        photos: snap.photosByUnit.get(id) ?? [],
+        openNow: isOpenAt(rows.hours, clock.weekday, clock.time),
+        today: clock.weekday,
+        timetable,
+      };
     },
 
     async passPage(id: number): Promise<PassPageData | undefined> {
@@ -438,14 +468,22 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
  * Nearest active units with a benefit link within `maxKm`: same city first, then by
  * distance. Without coordinates (this unit's or theirs) only the same city counts.
  */
-export function nearbyWithBenefit(snap: CatalogSnapshot, unit: UnitSummaryRow, limit: number, maxKm = NEARBY_BENEFIT_KM): NearbyUnit[] {
-  const here = unit.latitude !== null && unit.longitude !== null ? { latitude: unit.latitude, longitude: unit.longitude } : null;
+export function nearbyWithBenefit(
+  snap: CatalogSnapshot,
+  unit: UnitSummaryRow,
+  limit: number,
+  maxKm = NEARBY_BENEFIT_KM,
+): NearbyUnit[] {
+  const here =
+    unit.latitude !== null && unit.longitude !== null ? { latitude: unit.latitude, longitude: unit.longitude } : null;
   return snap.units
     .filter((u) => u.id !== unit.id && u.beneficio_url)
     .map((u) => ({
       ...u,
       distanceKm:
-        here && u.latitude !== null && u.longitude !== null ? distanceKm(here, { latitude: u.latitude, longitude: u.longitude }) : null,
+        here && u.latitude !== null && u.longitude !== null
+          ? distanceKm(here, { latitude: u.latitude, longitude: u.longitude })
+          : null,
     }))
     .filter((u) => (u.distanceKm !== null ? u.distanceKm <= maxKm : u.cidade === unit.cidade && u.uf === unit.uf))
     .sort((a, b) => {

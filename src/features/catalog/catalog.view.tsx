@@ -9,14 +9,24 @@ import { ctaHref } from '../cta/cta';
 import type { UnitPhoto } from '../unit-photos/photos';
 import { shareImagePath, UnitPhotoPicture } from '../unit-photos/picture.view';
 import type { PlanRow, UnitSummaryRow } from './catalog.repository';
-import { NEARBY_BENEFIT_KM, type CatalogSnapshot, type FeaturedPlans, type NearbyUnit, type PassPageData, type SearchResultDetail, type UnitPageData } from './catalog.service';
+import {
+  NEARBY_BENEFIT_KM,
+  type CatalogSnapshot,
+  type FeaturedPlans,
+  type NearbyUnit,
+  type PassPageData,
+  type SearchResultDetail,
+  type UnitPageData,
+} from './catalog.service';
 import { safeExternalUrl } from '../../lib/url';
 
 const NEARBY_KM_LABEL = `${NEARBY_BENEFIT_KM} km`;
 export const unitHref = (id: number) => `/Detalhes.php?id=${id}`;
 export const passHref = (id: number) => `/pages/Pass/index.php?id=${id}`;
-export const surveyHref = (id?: number) => (id ? `/NPS/nps_app_php/index.php?unidade_id=${id}` : '/NPS/nps_app_php/index.php');
-export const freeMessageHref = (id?: number) => (id ? `/NPS/nps_app_php/fale_aqui.php?unidade=${id}` : '/NPS/nps_app_php/fale_aqui.php');
+export const surveyHref = (id?: number) =>
+  id ? `/NPS/nps_app_php/index.php?unidade_id=${id}` : '/NPS/nps_app_php/index.php';
+export const freeMessageHref = (id?: number) =>
+  id ? `/NPS/nps_app_php/fale_aqui.php?unidade=${id}` : '/NPS/nps_app_php/fale_aqui.php';
 export const UNITS_HREF = '/unidades';
 export const PRIVACY_HREF = '/privacidade';
 export const FRANCHISE_HREF = '/pages/Franquia/index.php';
@@ -50,7 +60,8 @@ function linkDigits(value: string | null): string | null {
 function PlanPrice({ plan }: { plan: PlanRow }) {
   return (
     <p class="price">
-      <strong>{formatBRL(plan.preco_centavos)}</strong> <span class="muted">{PERIOD_LABEL[plan.periodicidade] ?? plan.periodicidade}</span>
+      <strong>{formatBRL(plan.preco_centavos)}</strong>{' '}
+      <span class="muted">{PERIOD_LABEL[plan.periodicidade] ?? plan.periodicidade}</span>
     </p>
   );
 }
@@ -81,7 +92,17 @@ export function formatKm(km: number): string {
 /** A card per unit: picture, name, where, how far, benefit. */
 const CARD_SIZES = '(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 92vw';
 
-export function UnitCard({ unit, photo, distanceKm, headingLevel = 3 }: { unit: UnitSummaryRow; photo?: UnitPhoto; distanceKm?: number | null; headingLevel?: 3 | 4 }) {
+export function UnitCard({
+  unit,
+  photo,
+  distanceKm,
+  headingLevel = 3,
+}: {
+  unit: UnitSummaryRow;
+  photo?: UnitPhoto;
+  distanceKm?: number | null;
+  headingLevel?: 3 | 4;
+}) {
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
   return (
     <li class="unit-card">
@@ -96,7 +117,9 @@ export function UnitCard({ unit, photo, distanceKm, headingLevel = 3 }: { unit: 
           <span class="muted">
             {unit.bairro}, {unit.cidade} – {unit.uf}
           </span>
-          {distanceKm !== undefined && distanceKm !== null ? <strong class="distance"> · {formatKm(distanceKm)}</strong> : null}
+          {distanceKm !== undefined && distanceKm !== null ? (
+            <strong class="distance"> · {formatKm(distanceKm)}</strong>
+          ) : null}
         </p>
         {safeExternalUrl(unit.beneficio_url) ? (
           <p class="unit-sub">
@@ -196,7 +219,7 @@ export function HomePage({ snapshot, featured, q, results, error }: HomeProps) {
       ) : null}
       {results ? <SearchResults q={q} results={results} /> : null}
 
-      {featured && featured.plans.length ? (
+      {featured?.plans.length ? (
         <section aria-labelledby="planos-destaque-titulo" class="featured-plans">
           <h2 id="planos-destaque-titulo">Planos</h2>
           <ul class="plan-list">
@@ -222,8 +245,8 @@ export function HomePage({ snapshot, featured, q, results, error }: HomeProps) {
       <section id="unidades" aria-labelledby="unidades-titulo">
         <h2 id="unidades-titulo">Nossas unidades</h2>
         <p class="muted">
-          {unitCount} {unitCount === 1 ? 'unidade' : 'unidades'} em {cityCount} {cityCount === 1 ? 'cidade' : 'cidades'}.{' '}
-          <a href={UNITS_HREF}>Buscar por CEP ou cidade</a>
+          {unitCount} {unitCount === 1 ? 'unidade' : 'unidades'} em {cityCount} {cityCount === 1 ? 'cidade' : 'cidades'}
+          . <a href={UNITS_HREF}>Buscar por CEP ou cidade</a>
         </p>
         <UnitsByCity snapshot={snapshot} />
       </section>
@@ -359,14 +382,28 @@ export function UnitPage({ data }: { data: UnitPageData }) {
   const whats = linkDigits(u.whatsapp);
   const benefit = safeExternalUrl(u.beneficio_url);
   const canEnrol = data_enrolTarget(u);
-  const head = [<script type="application/ld+json" key="ld" dangerouslySetInnerHTML={{ __html: jsonForScript(unitJsonLd(data)) }} />];
+  const head = [
+    <script
+      type="application/ld+json"
+      key="ld"
+      dangerouslySetInnerHTML={{ __html: jsonForScript(unitJsonLd(data)) }}
+    />,
+  ];
   const bar = (
     <nav class="bottom-bar" aria-label="Matrícula e aula experimental">
       <UnitActions unit={u} place="bar" />
     </nav>
   );
   return (
-    <Layout title={u.nome} description={description} head={head} canonical={unitHref(u.id)} ogTitle={u.nome} image={shareImagePath(data.photos[0])} bottomBar={bar}>
+    <Layout
+      title={u.nome}
+      description={description}
+      head={head}
+      canonical={unitHref(u.id)}
+      ogTitle={u.nome}
+      image={shareImagePath(data.photos[0])}
+      bottomBar={bar}
+    >
       <nav aria-label="Trilha de navegação" class="breadcrumb">
         <a href="/">Início</a> › <a href={UNITS_HREF}>Unidades</a> › <span aria-current="page">{u.nome}</span>
       </nav>
@@ -380,7 +417,9 @@ export function UnitPage({ data }: { data: UnitPageData }) {
             <span class="muted">
               {u.bairro}, {u.cidade} – {u.uf}
             </span>{' '}
-            <span class={data.openNow ? 'badge open' : 'badge closed'}>{data.openNow ? 'Aberta agora' : 'Fechada agora'}</span>
+            <span class={data.openNow ? 'badge open' : 'badge closed'}>
+              {data.openNow ? 'Aberta agora' : 'Fechada agora'}
+            </span>
           </p>
           {u.descricao ? <p>{u.descricao}</p> : null}
           {data.plans.length ? (
@@ -535,7 +574,11 @@ export function UnitPage({ data }: { data: UnitPageData }) {
         <p class="muted">A partir de hoje, {WEEKDAYS[data.today]?.toLowerCase()}.</p>
         <div class="timetable">
           {data.timetable.map((day) => (
-            <section class={day.dia_semana === data.today ? 'timetable-day today' : 'timetable-day'} key={day.dia_semana} aria-labelledby={`dia-${day.dia_semana}`}>
+            <section
+              class={day.dia_semana === data.today ? 'timetable-day today' : 'timetable-day'}
+              key={day.dia_semana}
+              aria-labelledby={`dia-${day.dia_semana}`}
+            >
               <h3 id={`dia-${day.dia_semana}`}>
                 {WEEKDAYS[day.dia_semana]}
                 {day.dia_semana === data.today ? ' (hoje)' : ''}
@@ -607,16 +650,23 @@ export function PassPage({ data }: { data: PassPageData }) {
         <section class="card catalog-card pass-cta" aria-labelledby="pass-titulo">
           <h2 id="pass-titulo">Use o seu benefício</h2>
           <p>
-            Se a sua empresa oferece {platform}, você pode treinar na {u.nome} sem pagar mensalidade: faça o check-in pelo
-            aplicativo.
+            Se a sua empresa oferece {platform}, você pode treinar na {u.nome} sem pagar mensalidade: faça o check-in
+            pelo aplicativo.
           </p>
           <p>
-            <a class="button cta-button" href={ctaHref('beneficio', u.id)} rel="noopener noreferrer nofollow" target="_blank">
+            <a
+              class="button cta-button"
+              href={ctaHref('beneficio', u.id)}
+              rel="noopener noreferrer nofollow"
+              target="_blank"
+            >
               Acessar {platform}
               <span class="visually-hidden"> (abre em nova aba)</span>
             </a>
           </p>
-          <p class="muted">Você vai para o site da {platform}, que não pertence à {brand().name}.</p>
+          <p class="muted">
+            Você vai para o site da {platform}, que não pertence à {brand().name}.
+          </p>
         </section>
       ) : (
         <section class="card catalog-card" aria-labelledby="sem-beneficio-titulo">
@@ -640,7 +690,8 @@ function NearbyList({ units }: { units: NearbyUnit[] }) {
   if (!units.length) {
     return (
       <p class="muted">
-        Nenhuma unidade com benefício fica perto desta (até {NEARBY_KM_LABEL}). <a href={UNITS_HREF}>Veja todas as unidades</a>.
+        Nenhuma unidade com benefício fica perto desta (até {NEARBY_KM_LABEL}).{' '}
+        <a href={UNITS_HREF}>Veja todas as unidades</a>.
       </p>
     );
   }

@@ -34,22 +34,29 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService, fron
   const pages = new SnapshotCache(PAGE_LIMITS, front);
   const answers = new SnapshotCache(JSON_LIMITS, front);
 
-  r.get('/unidades', { schema: { querystring: NearQuery }, attachValidation: true, ...ENCODED_BY_ROUTE }, async (request, reply) => {
-    const snap = await service.snapshot();
-    const query = request.validationError ? {} : request.query;
-    // A point is anyone's own position: not worth keeping. The list by city, a CEP or a
-    // city name is the same page for everyone who types the same thing.
-    const key = request.validationError || query.lat?.trim() || query.lng?.trim() ? null : `${query.cep ?? ''}\u0000${query.cidade ?? ''}`;
-    const cached = key === null ? undefined : pages.get(snap, key);
-    if (cached) return sendCached(reply.type(HTML), pages, cached);
-    const outcome = request.validationError
-      ? ({ kind: 'invalid', field: 'cidade', message: 'Busca muito longa.' } as const)
-      : resolveNear(snap, query);
-    const status = outcome.kind === 'invalid' ? 400 : 200;
-    const html = Buffer.from(renderPage(h(UnitsPage, { snapshot: snap, query, outcome })));
-    if (key === null || status !== 200) return sendFresh(reply.code(status).type(HTML), html);
-    return sendCached(reply.type(HTML), pages, pages.set(snap, key, html));
-  });
+  r.get(
+    '/unidades',
+    { schema: { querystring: NearQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
+    async (request, reply) => {
+      const snap = await service.snapshot();
+      const query = request.validationError ? {} : request.query;
+      // A point is anyone's own position: not worth keeping. The list by city, a CEP or a
+      // city name is the same page for everyone who types the same thing.
+      const key =
+        request.validationError || query.lat?.trim() || query.lng?.trim()
+          ? null
+          : `${query.cep ?? ''}\u0000${query.cidade ?? ''}`;
+      const cached = key === null ? undefined : pages.get(snap, key);
+      if (cached) return sendCached(reply.type(HTML), pages, cached);
+      const outcome = request.validationError
+        ? ({ kind: 'invalid', field: 'cidade', message: 'Busca muito longa.' } as const)
+        : resolveNear(snap, query);
+      const status = outcome.kind === 'invalid' ? 400 : 200;
+      const html = Buffer.from(renderPage(h(UnitsPage, { snapshot: snap, query, outcome })));
+      if (key === null || status !== 200) return sendFresh(reply.code(status).type(HTML), html);
+      return sendCached(reply.type(HTML), pages, pages.set(snap, key, html));
+    },
+  );
 
   r.get(
     '/unidades.json',
@@ -61,7 +68,9 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService, fron
     },
     async (request, reply) => {
       if (request.validationError) {
-        return reply.code(400).send({ error: 'Parâmetros inválidos', message: 'Use lat, lng e limit com valores curtos.' });
+        return reply
+          .code(400)
+          .send({ error: 'Parâmetros inválidos', message: 'Use lat, lng e limit com valores curtos.' });
       }
       const point = parsePoint(request.query.lat, request.query.lng);
       if ('error' in point) return reply.code(400).send({ error: 'Localização inválida', message: point.error });
@@ -74,7 +83,11 @@ export function nearbyRoutes(app: FastifyInstance, service: CatalogService, fron
       const key = `${point.latitude},${point.longitude},${limit}`;
       const answer =
         answers.get(snap, key) ??
-        answers.set(snap, key, Buffer.from(reply.serialize(nearestUnits(snap.units, point, limit).map(nearJson)) as string));
+        answers.set(
+          snap,
+          key,
+          Buffer.from(reply.serialize(nearestUnits(snap.units, point, limit).map(nearJson)) as string),
+        );
       return sendCached(reply.type('application/json; charset=utf-8'), answers, answer);
     },
   );

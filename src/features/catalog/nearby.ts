@@ -18,7 +18,8 @@ export function parsePoint(lat: unknown, lng: unknown): { latitude: number; long
   }
   const a = lat.trim();
   const b = lng.trim();
-  if (!NUMBER.test(a) || !NUMBER.test(b)) return { error: 'lat e lng precisam ser números em graus decimais, como -23.56 e -46.69.' };
+  if (!NUMBER.test(a) || !NUMBER.test(b))
+    return { error: 'lat e lng precisam ser números em graus decimais, como -23.56 e -46.69.' };
   const latitude = Number(a);
   const longitude = Number(b);
   if (latitude < -90 || latitude > 90) return { error: 'lat precisa estar entre -90 e 90.' };
@@ -73,15 +74,30 @@ export function resolveNear(snap: CatalogSnapshot, q: NearQuery): NearOutcome {
   const cep = q.cep?.trim() ?? '';
   if (cep !== '') {
     const place = placeForCep(cep);
-    if (place === 'invalid') return { kind: 'invalid', field: 'cep', message: 'Digite o CEP com 8 números, como 05422-001.' };
-    if (!place) return { kind: 'unknown', field: 'cep', message: 'Ainda não temos unidade na região desse CEP. Veja as cidades abaixo.' };
-    return { kind: 'near', label: `CEP ${cep} (${place.cidade} – ${place.uf})`, units: unitsByDistance(snap.units, place) };
+    if (place === 'invalid')
+      return { kind: 'invalid', field: 'cep', message: 'Digite o CEP com 8 números, como 05422-001.' };
+    if (!place)
+      return {
+        kind: 'unknown',
+        field: 'cep',
+        message: 'Ainda não temos unidade na região desse CEP. Veja as cidades abaixo.',
+      };
+    return {
+      kind: 'near',
+      label: `CEP ${cep} (${place.cidade} – ${place.uf})`,
+      units: unitsByDistance(snap.units, place),
+    };
   }
   const cidade = q.cidade?.trim() ?? '';
   if (cidade !== '') {
     if ([...cidade].length > 80) return { kind: 'invalid', field: 'cidade', message: 'Use no máximo 80 caracteres.' };
     const place = placeForCity(cidade, cityPlaces(snap));
-    if (!place) return { kind: 'unknown', field: 'cidade', message: 'Ainda não temos unidade nessa cidade. Veja as cidades abaixo.' };
+    if (!place)
+      return {
+        kind: 'unknown',
+        field: 'cidade',
+        message: 'Ainda não temos unidade nessa cidade. Veja as cidades abaixo.',
+      };
     return { kind: 'near', label: `${place.cidade} – ${place.uf}`, units: unitsByDistance(snap.units, place) };
   }
   return { kind: 'all' };

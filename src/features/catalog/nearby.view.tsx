@@ -4,7 +4,15 @@ import type { CatalogSnapshot } from './catalog.service';
 import { UnitCard, UnitsByCity } from './catalog.view';
 import type { NearOutcome, NearQuery } from './nearby';
 
-export function UnitsPage({ snapshot, query, outcome }: { snapshot: Pick<CatalogSnapshot, 'cities' | 'units' | 'photosByUnit'>; query: NearQuery; outcome: NearOutcome }) {
+export function UnitsPage({
+  snapshot,
+  query,
+  outcome,
+}: {
+  snapshot: Pick<CatalogSnapshot, 'cities' | 'units' | 'photosByUnit'>;
+  query: NearQuery;
+  outcome: NearOutcome;
+}) {
   const error = outcome.kind === 'invalid' || outcome.kind === 'unknown' ? outcome : null;
   const cepError = error?.field === 'cep' ? error.message : undefined;
   const cityError = error?.field === 'cidade' ? error.message : undefined;

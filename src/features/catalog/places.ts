@@ -17,7 +17,16 @@ interface PlaceRow extends Place {
 }
 
 export const PLACES: PlaceRow[] = [
-  { cidade: 'São Paulo', uf: 'SP', latitude: -23.5505, longitude: -46.6333, cep: [[1000, 5999], [8000, 8499]] },
+  {
+    cidade: 'São Paulo',
+    uf: 'SP',
+    latitude: -23.5505,
+    longitude: -46.6333,
+    cep: [
+      [1000, 5999],
+      [8000, 8499],
+    ],
+  },
   { cidade: 'Campinas', uf: 'SP', latitude: -22.9056, longitude: -47.0608, cep: [[13000, 13139]] },
   { cidade: 'Rio de Janeiro', uf: 'RJ', latitude: -22.9068, longitude: -43.1729, cep: [[20000, 23799]] },
   { cidade: 'Belo Horizonte', uf: 'MG', latitude: -19.9167, longitude: -43.9345, cep: [[30000, 31999]] },

@@ -4,7 +4,13 @@
 // Routes that send through here opt out of compress's hooks (ENCODED_BY_ROUTE). A kept
 // answer is also handed to the answer front, which answers its repeats (docs/decisions/182).
 import type { FastifyReply } from 'fastify';
-import { COMPRESS_THRESHOLD, COMPRESSIBLE_TYPES, compressorsAt, negotiateEncoding, type CompressEncoding } from '../../http/compression';
+import {
+  COMPRESS_THRESHOLD,
+  COMPRESSIBLE_TYPES,
+  compressorsAt,
+  negotiateEncoding,
+  type CompressEncoding,
+} from '../../http/compression';
 import type { CachedAnswer, SnapshotCache } from './snapshot-cache';
 
 /** Sends `answer` (the reply's type already set) as @fastify/compress would have encoded it. */
@@ -12,7 +18,9 @@ export function sendCached(reply: FastifyReply, cache: SnapshotCache, answer: Ca
   const negotiable = varyByEncoding(reply, answer.bytes.length);
   cache.offerToFront(reply, answer, negotiable);
   const encoding = negotiable ? requestedEncoding(reply) : null;
-  return encoding === null ? reply.send(answer.bytes) : reply.header('content-encoding', encoding).send(cache.encoded(answer, encoding));
+  return encoding === null
+    ? reply.send(answer.bytes)
+    : reply.header('content-encoding', encoding).send(cache.encoded(answer, encoding));
 }
 
 /** compress's own levels for an answer made for one request: brotli 4, gzip 6 */
@@ -21,12 +29,15 @@ const COMPRESS_NOW = compressorsAt({ br: 4, gzip: 6 });
 /** Sends `bytes` made for this request only (the reply's type and status set), compressed now if asked. */
 export function sendFresh(reply: FastifyReply, bytes: Buffer): FastifyReply {
   const encoding = varyByEncoding(reply, bytes.length) ? requestedEncoding(reply) : null;
-  return encoding === null ? reply.send(bytes) : reply.header('content-encoding', encoding).send(COMPRESS_NOW[encoding](bytes));
+  return encoding === null
+    ? reply.send(bytes)
+    : reply.header('content-encoding', encoding).send(COMPRESS_NOW[encoding](bytes));
 }
 
 /** Whether an answer of `length` bytes depends on Accept-Encoding; if so, `vary` says it. */
 function varyByEncoding(reply: FastifyReply, length: number): boolean {
-  if (length < COMPRESS_THRESHOLD || !COMPRESSIBLE_TYPES.test(String(reply.getHeader('content-type') ?? ''))) return false;
+  if (length < COMPRESS_THRESHOLD || !COMPRESSIBLE_TYPES.test(String(reply.getHeader('content-type') ?? '')))
+    return false;
   // The answer depends on Accept-Encoding even when it goes out as is: a shared cache must know.
   const vary = reply.getHeader('vary');
   if (vary === undefined) reply.header('vary', 'accept-encoding');

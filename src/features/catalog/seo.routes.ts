@@ -30,11 +30,21 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService, front: 
   app.get('/sitemap.xml', data, async (_request, reply) => {
     const snap = await service.snapshot();
     const body = sitemaps.get(snap, 'sitemap') ?? sitemaps.set(snap, 'sitemap', Buffer.from(sitemap(snap)));
-    return sendCached(reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300'), sitemaps, body);
+    return sendCached(
+      reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300'),
+      sitemaps,
+      body,
+    );
   });
 
   app.get('/robots.txt', data, async (_request, reply) => {
-    const body = ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl('/sitemap.xml')}`, ''].join('\n');
+    const body = [
+      'User-agent: *',
+      ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`),
+      '',
+      `Sitemap: ${absoluteUrl('/sitemap.xml')}`,
+      '',
+    ].join('\n');
     return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(body);
   });
 }

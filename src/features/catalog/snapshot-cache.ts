@@ -115,7 +115,14 @@ export class SnapshotCache {
    * one seen (a request that started before a reload) is not kept, but is still returned.
    */
   set(snap: CatalogSnapshot, key: string, bytes: Buffer, ttlMs = Infinity, now = 0): CachedAnswer {
-    const entry: Entry = { bytes, key, encoded: {}, size: bytes.length, expires: ttlMs === Infinity ? Infinity : now + ttlMs, touched: ++this.clock };
+    const entry: Entry = {
+      bytes,
+      key,
+      encoded: {},
+      size: bytes.length,
+      expires: ttlMs === Infinity ? Infinity : now + ttlMs,
+      touched: ++this.clock,
+    };
     if (snap !== this.snapshot || bytes.length > this.limits.bytes) return entry;
     this.remove(key);
     this.evict(1, bytes.length);
@@ -157,7 +164,10 @@ export class SnapshotCache {
 
   /** Drops the least recently used until `entries` more answers and `bytes` more bytes fit. */
   private evict(entries: number, bytes: number) {
-    while (this.entries.size > 0 && (this.entries.size + entries > this.limits.entries || this.size + bytes > this.limits.bytes)) {
+    while (
+      this.entries.size > 0 &&
+      (this.entries.size + entries > this.limits.entries || this.size + bytes > this.limits.bytes)
+    ) {
       this.remove(this.entries.keys().next().value as string);
     }
   }

@@ -27,8 +27,16 @@ export default fp(
       });
       // A record removed between the page and the POST: 404 page, not a 500.
       scope.setErrorHandler((error, request, reply) => {
-        if (error instanceof NotFoundError) return sendError(request, reply, 404, 'Cadastro não encontrado', 'O cadastro não existe mais. Volte para a lista.');
-        if (error instanceof ForbiddenError) return sendError(request, reply, 403, 'Acesso negado', 'Sua conta não tem permissão para esta página.');
+        if (error instanceof NotFoundError)
+          return sendError(
+            request,
+            reply,
+            404,
+            'Cadastro não encontrado',
+            'O cadastro não existe mais. Volte para a lista.',
+          );
+        if (error instanceof ForbiddenError)
+          return sendError(request, reply, 403, 'Acesso negado', 'Sua conta não tem permissão para esta página.');
         throw error;
       });
       unitRoutes(scope, services);

@@ -15,7 +15,13 @@ export function createCtaRepository(db: Db) {
   };
 
   return {
-    async record(click: { unidade_id: number; acao: string; plano_id: number | null; semana: string; criado_em: string }): Promise<void> {
+    async record(click: {
+      unidade_id: number;
+      acao: string;
+      plano_id: number | null;
+      semana: string;
+      criado_em: string;
+    }): Promise<void> {
       await db.insertInto('cliques_cta').values(click).execute();
     },
 

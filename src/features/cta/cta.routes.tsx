@@ -13,7 +13,10 @@ import type { CtaService } from './cta.service';
 import { CLICKS_PATH, ClicksPage } from './cta.view';
 import { parseInteger, toId } from '../../lib/form/index';
 
-const GoQuery = Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })), plano: Type.Optional(Type.String({ maxLength: 20 })) });
+const GoQuery = Type.Object({
+  unidade: Type.Optional(Type.String({ maxLength: 20 })),
+  plano: Type.Optional(Type.String({ maxLength: 20 })),
+});
 const ReportQuery = Type.Object({
   unidade_id: Type.Optional(Type.String({ maxLength: 20 })),
   semanas: Type.Optional(Type.String({ maxLength: 20 })),
@@ -30,50 +33,83 @@ export function ctaRoutes(app: FastifyInstance, service: CtaService) {
     bookingAvailable = app.hasRoute({ method: 'GET', url: TRIAL_CLASS_PATH });
   });
 
-  r.get('/ir/:acao', { schema: { params: Type.Object({ acao: Type.String() }), querystring: GoQuery }, attachValidation: true }, async (request, reply) => {
-    const { acao } = request.params;
-    if (!isCtaAction(acao)) return sendError(request, reply, 404, 'Página não encontrada', 'Este link não existe.');
-    const unitId = request.validationError ? null : parseId(request.query.unidade);
-    const rawPlan = request.validationError ? undefined : request.query.plano;
-    const planId = rawPlan === undefined || rawPlan === '' ? null : parseId(rawPlan);
-    if (unitId === null || (rawPlan && planId === null)) {
-      return sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.');
-    }
-    const snap = await app.catalog.snapshot();
-    const unit = snap.unitsById.get(unitId);
-    if (!unit) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está mais em funcionamento.');
-    // A plan only counts (and only goes into the message) when this unit offers it.
-    const plan = planId !== null && snap.unitsByPlan.get(planId)?.some((u) => u.id === unitId) ? snap.plansById.get(planId) ?? null : null;
-    const target = ctaTarget(acao, unit, plan, brand().whatsappDigits, bookingAvailable);
-    if (!target) return sendError(request, reply, 404, 'Indisponível', `A ${unit.nome} não oferece este contato no momento. Veja a página da unidade.`);
-    // HEAD (link checkers, previews) is not a click. A failed insert never blocks the visitor.
-    if (request.method === 'GET') {
-      await service.record(unitId, acao, plan ? plan.id : null, (err) => request.log.warn({ err }, 'could not count a call-to-action click'));
-    }
-    reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-    return reply.redirect(target, 302);
-  });
+  r.get(
+    '/ir/:acao',
+    { schema: { params: Type.Object({ acao: Type.String() }), querystring: GoQuery }, attachValidation: true },
+    async (request, reply) => {
+      const { acao } = request.params;
+      if (!isCtaAction(acao)) return sendError(request, reply, 404, 'Página não encontrada', 'Este link não existe.');
+      const unitId = request.validationError ? null : parseId(request.query.unidade);
+      const rawPlan = request.validationError ? undefined : request.query.plano;
+      const planId = rawPlan === undefined || rawPlan === '' ? null : parseId(rawPlan);
+      if (unitId === null || (rawPlan && planId === null)) {
+        return sendError(
+          request,
+          reply,
+          400,
+          'Endereço inválido',
+          'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.',
+        );
+      }
+      const snap = await app.catalog.snapshot();
+      const unit = snap.unitsById.get(unitId);
+      if (!unit)
+        return sendError(
+          request,
+          reply,
+          404,
+          'Unidade não encontrada',
+          'Esta unidade não existe ou não está mais em funcionamento.',
+        );
+      // A plan only counts (and only goes into the message) when this unit offers it.
+      const plan =
+        planId !== null && snap.unitsByPlan.get(planId)?.some((u) => u.id === unitId)
+          ? (snap.plansById.get(planId) ?? null)
+          : null;
+      const target = ctaTarget(acao, unit, plan, brand().whatsappDigits, bookingAvailable);
+      if (!target)
+        return sendError(
+          request,
+          reply,
+          404,
+          'Indisponível',
+          `A ${unit.nome} não oferece este contato no momento. Veja a página da unidade.`,
+        );
+      // HEAD (link checkers, previews) is not a click. A failed insert never blocks the visitor.
+      if (request.method === 'GET') {
+        await service.record(unitId, acao, plan ? plan.id : null, (err) =>
+          request.log.warn({ err }, 'could not count a call-to-action click'),
+        );
+      }
+      reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+      return reply.redirect(target, 302);
+    },
+  );
 }
 
 /** Staff: the clicks report (inside a staff session scope). */
 export function ctaStaffRoutes(service: CtaService) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    r.get(CLICKS_PATH, { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true }, async (request, reply) => {
-      // The form kit reads the filters: a bad unit id, week count or page falls back to the
-      // defaults; a query the schema refuses (too long, repeated) is read as no filter at all.
-      const query = request.validationError ? {} : request.query;
-      const weeksParsed = parseInteger(query.semanas ?? '', 1, 99, 8);
-      const report = await service.report(request.staff!, {
-        unit: toId(query.unidade_id),
-        weeks: weeksParsed.ok ? weeksParsed.value : NaN,
-        q: (query.q ?? '').trim(),
-        pagina: query.pagina,
-      });
-      if (report === 'forbidden') return forbidden(request, reply);
-      reply.header('cache-control', 'private, no-store');
-      return reply.page(h(ClicksPage, { staff: staffLayout(request, reply)!, report }));
-    });
+    r.get(
+      CLICKS_PATH,
+      { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true },
+      async (request, reply) => {
+        // The form kit reads the filters: a bad unit id, week count or page falls back to the
+        // defaults; a query the schema refuses (too long, repeated) is read as no filter at all.
+        const query = request.validationError ? {} : request.query;
+        const weeksParsed = parseInteger(query.semanas ?? '', 1, 99, 8);
+        const report = await service.report(request.staff!, {
+          unit: toId(query.unidade_id),
+          weeks: weeksParsed.ok ? weeksParsed.value : NaN,
+          q: (query.q ?? '').trim(),
+          pagina: query.pagina,
+        });
+        if (report === 'forbidden') return forbidden(request, reply);
+        reply.header('cache-control', 'private, no-store');
+        return reply.page(h(ClicksPage, { staff: staffLayout(request, reply)!, report }));
+      },
+    );
   };
 }
 

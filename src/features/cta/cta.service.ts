@@ -28,9 +28,16 @@ function tally(rows: ActionCount[]): { byAction: Record<string, number>; total: 
 export function createCtaService(repo: CtaRepository) {
   return {
     /** Counts one click now; never throws (a lost count must not block the visitor). */
-    async record(unidadeId: number, acao: CtaAction, planoId: number | null, onError: (err: unknown) => void): Promise<void> {
+    async record(
+      unidadeId: number,
+      acao: CtaAction,
+      planoId: number | null,
+      onError: (err: unknown) => void,
+    ): Promise<void> {
       const now = new Date();
-      await repo.record({ unidade_id: unidadeId, acao, plano_id: planoId, semana: weekOf(now), criado_em: now.toISOString() }).catch(onError);
+      await repo
+        .record({ unidade_id: unidadeId, acao, plano_id: planoId, semana: weekOf(now), criado_em: now.toISOString() })
+        .catch(onError);
     },
 
     /**
@@ -52,14 +59,18 @@ export function createCtaService(repo: CtaRepository) {
       const narrowed = f.unit !== null || matching.length !== options.length;
       const [perWeek, perUnit] = await Promise.all([
         repo.countsByWeek(fromWeek, narrowed ? matching.map((u) => u.id) : scope),
-        repo.countsByUnit(fromWeek, items.map((u) => u.id)),
+        repo.countsByUnit(
+          fromWeek,
+          items.map((u) => u.id),
+        ),
       ]);
       const byWeek = weeks.map((semana) => ({ semana, ...tally(perWeek.filter((c) => c.semana === semana)) }));
       return {
         weeks,
         weekCount,
         q: f.q,
-        selectedUnit: f.unit !== null ? (chosen[0] ?? { id: f.unit, nome: `unidade ${f.unit}`, cidade: '', uf: '' }) : null,
+        selectedUnit:
+          f.unit !== null ? (chosen[0] ?? { id: f.unit, nome: `unidade ${f.unit}`, cidade: '', uf: '' }) : null,
         byWeek,
         total: byWeek.reduce((s, w) => s + w.total, 0),
         units: items.map((u) => ({ ...u, ...tally(perUnit.filter((c) => c.unidade_id === u.id)) })),

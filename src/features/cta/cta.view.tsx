@@ -48,14 +48,21 @@ const actionCells = (c: Counts) => [
   </td>,
 ];
 
-export function ClicksPage({ staff, report }: { staff: { name: string; csrfToken: string; papel?: 'admin' | 'gerente' }; report: ClicksReport }) {
+export function ClicksPage({
+  staff,
+  report,
+}: {
+  staff: { name: string; csrfToken: string; papel?: 'admin' | 'gerente' };
+  report: ClicksReport;
+}) {
   const { list, selectedUnit: unit } = report;
   return (
     <Layout title="Cliques nas chamadas" staff={staff}>
       <h1>Cliques nas chamadas</h1>
       <p class="muted">
-        Quantas vezes os visitantes tocaram em “Matricule-se”, “Aula experimental”, no WhatsApp e no benefício, por unidade e por
-        semana (segunda a domingo, horário de São Paulo). Contados no servidor, sem cookies nem rastreadores.
+        Quantas vezes os visitantes tocaram em “Matricule-se”, “Aula experimental”, no WhatsApp e no benefício, por
+        unidade e por semana (segunda a domingo, horário de São Paulo). Contados no servidor, sem cookies nem
+        rastreadores.
       </p>
       <form method="get" action={CLICKS_PATH} class="filters" role="search" aria-label="Filtro dos cliques">
         {unit ? <input type="hidden" name="unidade_id" value={String(unit.id)} /> : null}
@@ -81,7 +88,8 @@ export function ClicksPage({ staff, report }: { staff: { name: string; csrfToken
       {unit ? (
         <p data-unidade-escolhida="">
           Só a unidade <strong>{unit.nome}</strong>
-          {unit.cidade ? ` (${unit.cidade})` : ''} · <a href={reportHref(report, { unidade_id: null })}>Ver todas as unidades</a>
+          {unit.cidade ? ` (${unit.cidade})` : ''} ·{' '}
+          <a href={reportHref(report, { unidade_id: null })}>Ver todas as unidades</a>
         </p>
       ) : null}
       <p>

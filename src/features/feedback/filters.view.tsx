@@ -5,7 +5,13 @@ import { compareText } from '../../lib/text';
 export type StaffProps = LayoutProps['staff'];
 
 /** The "Unidade" filter: only the units this staff member may see, grouped by city (a chain repeats unit names across cities). */
-export function UnitFilter({ units, selected }: { units: { id: number; nome: string; cidade?: string; uf?: string }[]; selected: string }) {
+export function UnitFilter({
+  units,
+  selected,
+}: {
+  units: { id: number; nome: string; cidade?: string; uf?: string }[];
+  selected: string;
+}) {
   const option = (u: { id: number; nome: string }) => (
     <option value={String(u.id)} selected={selected === String(u.id)} key={u.id}>
       {u.nome}

@@ -14,21 +14,27 @@ import type { SurveyReportService } from './survey/report.service';
 
 const HomeQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 100 })), pagina: QueryValue });
 
-export async function homeRoutes(app: FastifyInstance, { attention, report }: { attention: AttentionService; report: SurveyReportService }) {
+export async function homeRoutes(
+  app: FastifyInstance,
+  { attention, report }: { attention: AttentionService; report: SurveyReportService },
+) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const visibleUnits = (request: Parameters<typeof unitsOf>[0]) => unitsOf(request, () => report.allUnits());
 
-  r.get(HOME_PATH, { schema: { querystring: HomeQuery }, attachValidation: true, preHandler: app.requireStaff }, async (request, reply) => {
-    const scope = unitScope(request.staff!, null);
-    if (scope.forbidden) return forbidden(request, reply);
-    // The tools filter: a value the schema refuses (too long, repeated) is read as none.
-    const q = request.validationError ? {} : request.query;
-    const now = new Date();
-    const queue = homeQueue(await attention.queue(scope.unitIds, now));
-    privatePage(reply);
-    const units = (await visibleUnits(request)).filter((u) => u.ativo === 1);
-    const tools = toolUnits(units, (q.q ?? '').trim(), q.pagina);
-    return reply.page(h(StaffHomePage, { staff: staffLayout(request, reply), queue, now, tools }));
-  });
-
+  r.get(
+    HOME_PATH,
+    { schema: { querystring: HomeQuery }, attachValidation: true, preHandler: app.requireStaff },
+    async (request, reply) => {
+      const scope = unitScope(request.staff!, null);
+      if (scope.forbidden) return forbidden(request, reply);
+      // The tools filter: a value the schema refuses (too long, repeated) is read as none.
+      const q = request.validationError ? {} : request.query;
+      const now = new Date();
+      const queue = homeQueue(await attention.queue(scope.unitIds, now));
+      privatePage(reply);
+      const units = (await visibleUnits(request)).filter((u) => u.ativo === 1);
+      const tools = toolUnits(units, (q.q ?? '').trim(), q.pagina);
+      return reply.page(h(StaffHomePage, { staff: staffLayout(request, reply), queue, now, tools }));
+    },
+  );
 }

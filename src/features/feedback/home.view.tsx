@@ -18,12 +18,23 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** The report's list of the detractors still waiting: the queue's rule, from the São Paulo day its window starts. */
 const detractorsHref = (unidadeId: number | null, since: string) =>
   `${REPORT_PATH}?${unidadeId !== null ? `unidade_id=${unidadeId}&` : ''}categoria=pendentes&de=${since}`;
-const messagesHref = (unidadeId: number | null) => (unidadeId !== null ? `${INBOX_PATH}?unidade_id=${unidadeId}` : INBOX_PATH);
+const messagesHref = (unidadeId: number | null) =>
+  unidadeId !== null ? `${INBOX_PATH}?unidade_id=${unidadeId}` : INBOX_PATH;
 
 /** The tools list's address: its filter and page, back at the list (#unidades). */
 const toolsHref = (q: string, pagina = 1) => `${listHref({ path: HOME_PATH, q }, pagina)}#unidades`;
 
-export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps; queue: HomeQueue; now: Date; tools: ToolsPage }) {
+export function StaffHomePage({
+  staff,
+  queue,
+  now,
+  tools,
+}: {
+  staff: StaffProps;
+  queue: HomeQueue;
+  now: Date;
+  tools: ToolsPage;
+}) {
   const { list } = tools;
   const waitingUnits = queue.groups.length + queue.moreUnits;
   const since = saoPauloDay(new Date(now.getTime() - DETRACTOR_WINDOW_DAYS * 86_400_000));
@@ -33,8 +44,8 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
       <section aria-labelledby="atencao-titulo">
         <h2 id="atencao-titulo">Precisa de atenção</h2>
         <p class="hint">
-          Detratores (notas 0 a 6) que deixaram um comentário e ainda não foram tratados, e mensagens sem resposta há mais de 48 horas. Os mais antigos
-          primeiro.
+          Detratores (notas 0 a 6) que deixaram um comentário e ainda não foram tratados, e mensagens sem resposta há
+          mais de 48 horas. Os mais antigos primeiro.
         </p>
         {queue.total === 0 ? (
           <p class="card" data-fila-vazia="">
@@ -61,7 +72,9 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
                     </a>
                   ) : (
                     <a href={`/admin/mensagens/${it.id}`}>
-                      <span class="badge status-nova">Mensagem sem resposta há {formatDuration(now.getTime() - Date.parse(it.criadoEm))}</span>
+                      <span class="badge status-nova">
+                        Mensagem sem resposta há {formatDuration(now.getTime() - Date.parse(it.criadoEm))}
+                      </span>
                     </a>
                   )}{' '}
                   <span class="hint">
@@ -92,8 +105,10 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
         ))}
         {queue.moreUnits ? (
           <p class="card" data-fila-outras="">
-            Mais {plural(queue.moreUnits, 'unidade', 'unidades')} com {plural(queue.moreItems, 'item esperando', 'itens esperando')}. Ver todos:{' '}
-            <a href={detractorsHref(null, since)}>detratores de todas as unidades</a> · <a href={messagesHref(null)}>mensagens de todas as unidades</a>
+            Mais {plural(queue.moreUnits, 'unidade', 'unidades')} com{' '}
+            {plural(queue.moreItems, 'item esperando', 'itens esperando')}. Ver todos:{' '}
+            <a href={detractorsHref(null, since)}>detratores de todas as unidades</a> ·{' '}
+            <a href={messagesHref(null)}>mensagens de todas as unidades</a>
           </p>
         ) : null}
       </section>
@@ -101,7 +116,13 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
         <section id="unidades" aria-labelledby="unidades-titulo">
           <h2 id="unidades-titulo">Pesquisa na unidade</h2>
           {tools.filterable ? (
-            <form method="get" action={`${HOME_PATH}#unidades`} class="list-filter" role="search" aria-label="Filtro das unidades">
+            <form
+              method="get"
+              action={`${HOME_PATH}#unidades`}
+              class="list-filter"
+              role="search"
+              aria-label="Filtro das unidades"
+            >
               <label for="unidades-q">Unidade ou cidade</label>
               <input id="unidades-q" name="q" type="search" value={list.q} maxLength={100} />
               <button type="submit">Filtrar</button>
@@ -116,8 +137,14 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
             <ul class="unit-tools">
               {tools.items.map((u) => (
                 <li key={u.id}>
-                  {u.nome}: <a href={`/admin/pesquisa/cartaz/${u.id}`}>Cartaz com QR code<span class="visually-hidden"> · {u.nome}</span></a> ·{' '}
-                  <a href={`/NPS/nps_app_php/quiosque.php?unidade_id=${u.id}`}>Modo quiosque (tablet da recepção)<span class="visually-hidden"> · {u.nome}</span></a>
+                  {u.nome}:{' '}
+                  <a href={`/admin/pesquisa/cartaz/${u.id}`}>
+                    Cartaz com QR code<span class="visually-hidden"> · {u.nome}</span>
+                  </a>{' '}
+                  ·{' '}
+                  <a href={`/NPS/nps_app_php/quiosque.php?unidade_id=${u.id}`}>
+                    Modo quiosque (tablet da recepção)<span class="visually-hidden"> · {u.nome}</span>
+                  </a>
                 </li>
               ))}
             </ul>
@@ -130,8 +157,8 @@ export function StaffHomePage({ staff, queue, now, tools }: { staff: StaffProps;
       <section aria-labelledby="funil-titulo">
         <h2 id="funil-titulo">Do site à matrícula</h2>
         <p>
-          <a href="/admin/aulas-experimentais/funil">Funil por unidade e semana</a> (cliques → agendamentos → presenças →
-          matrículas) · <a href="/admin/aulas-experimentais">Aulas experimentais de hoje e dos próximos dias</a> ·{' '}
+          <a href="/admin/aulas-experimentais/funil">Funil por unidade e semana</a> (cliques → agendamentos → presenças
+          → matrículas) · <a href="/admin/aulas-experimentais">Aulas experimentais de hoje e dos próximos dias</a> ·{' '}
           <a href="/admin/cliques">Cliques nos botões do site</a>
         </p>
       </section>

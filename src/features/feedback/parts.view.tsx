@@ -19,7 +19,15 @@ export function SubmitAndPrivacy({ label }: { label: string }) {
 }
 
 /** A page outside the site layout: not indexed, its own stylesheet (and scripts as children). */
-export function StandaloneHead({ title, stylesheet, children }: { title: string; stylesheet: string; children?: ComponentChildren }) {
+export function StandaloneHead({
+  title,
+  stylesheet,
+  children,
+}: {
+  title: string;
+  stylesheet: string;
+  children?: ComponentChildren;
+}) {
   return (
     <head>
       <meta charSet="utf-8" />

@@ -22,7 +22,11 @@ export const privatePage = (reply: FastifyReply) => reply.header('cache-control'
  * The units a request may see from its `unidade_id` filter ("" = all of the account's).
  * A malformed id is a 400, another unit's a 403; null when that answer was sent.
  */
-export async function scopeOf(request: FastifyRequest, reply: FastifyReply, raw: string | undefined): Promise<{ unitIds: number[] | null } | null> {
+export async function scopeOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  raw: string | undefined,
+): Promise<{ unitIds: number[] | null } | null> {
   const requested = raw ? toId(raw.trim()) : null;
   if (raw && requested === null) {
     await sendError(request, reply, 400, 'Filtro inválido', 'O código da unidade no filtro não é válido.');
@@ -37,6 +41,9 @@ export async function scopeOf(request: FastifyRequest, reply: FastifyReply, raw:
 }
 
 /** Units offered in the filters: all for admins, their own for managers. */
-export async function visibleUnits<U extends { id: number }>(request: FastifyRequest, all: () => Promise<U[]>): Promise<U[]> {
+export async function visibleUnits<U extends { id: number }>(
+  request: FastifyRequest,
+  all: () => Promise<U[]>,
+): Promise<U[]> {
   return accessibleUnits(request.staff!, await all());
 }

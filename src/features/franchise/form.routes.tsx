@@ -44,7 +44,12 @@ export default async function formRoutes(app: FastifyInstance, leads: LeadServic
         // The same envio_id is kept: nothing was stored for it.
         const values = leadValuesFrom(body);
         return sendInvalid(request, reply, result.errors, () =>
-          h(FranchiseFormPage, { csrfToken: reply.generateCsrf(), envioId: envioId ?? newEnvioId(), values, errors: result.errors }),
+          h(FranchiseFormPage, {
+            csrfToken: reply.generateCsrf(),
+            envioId: envioId ?? newEnvioId(),
+            values,
+            errors: result.errors,
+          }),
         );
       }
       const stored = await leads.store(result.lead, envioId, request.log);

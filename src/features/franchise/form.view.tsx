@@ -27,7 +27,15 @@ function LeadTextField(props: {
   return <TextField {...props} label={TEXT_FIELD_LABELS[props.name]} required />;
 }
 
-function OptionGroup({ field, value, error }: { field: Exclude<OptionField, 'aceita_contato'>; value?: string; error?: string }) {
+function OptionGroup({
+  field,
+  value,
+  error,
+}: {
+  field: Exclude<OptionField, 'aceita_contato'>;
+  value?: string;
+  error?: string;
+}) {
   const def = OPTION_FIELDS[field];
   return (
     <fieldset id={`${field}-grupo`} aria-describedby={error ? `${field}-erro` : undefined}>
@@ -105,61 +113,101 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
           São 4 passos curtos, todos obrigatórios. Seus dados são usados apenas pela equipe de expansão:{' '}
           <a href="/privacidade">veja como cuidamos deles</a>.
         </p>
-        <ErrorSummary errors={errors as Record<string, string>} labels={Object.fromEntries(FIELD_ORDER.map((f) => [f.name, f.label]))} />
+        <ErrorSummary
+          errors={errors as Record<string, string>}
+          labels={Object.fromEntries(FIELD_ORDER.map((f) => [f.name, f.label]))}
+        />
         <form method="post" action="/pages/Franquia/index.php" novalidate class="franchise-form">
           <input type="hidden" name="csrf_token" value={csrfToken} />
           <input type="hidden" name={ENVIO_FIELD} value={envioId} />
           <fieldset class="form-section">
             <legend>1. Sobre você</legend>
             <p class="section-why">Para a equipe de expansão saber com quem falar e como responder.</p>
-          <LeadTextField name="nome_completo" type="text" value={values.nome_completo} error={errors.nome_completo} autocomplete="name" maxLength={LIMITS.nome_completo} />
-          <LeadTextField
-            name="whatsapp"
-            type="tel"
-            value={values.whatsapp}
-            error={errors.whatsapp}
-            hint="Com DDD, por exemplo (11) 98765-4321."
-            autocomplete="tel-national"
-            inputMode="tel"
-            maxLength={LIMITS.whatsapp}
-          />
-          <LeadTextField name="email" type="email" value={values.email} error={errors.email} autocomplete="email" maxLength={LIMITS.email} />
+            <LeadTextField
+              name="nome_completo"
+              type="text"
+              value={values.nome_completo}
+              error={errors.nome_completo}
+              autocomplete="name"
+              maxLength={LIMITS.nome_completo}
+            />
+            <LeadTextField
+              name="whatsapp"
+              type="tel"
+              value={values.whatsapp}
+              error={errors.whatsapp}
+              hint="Com DDD, por exemplo (11) 98765-4321."
+              autocomplete="tel-national"
+              inputMode="tel"
+              maxLength={LIMITS.whatsapp}
+            />
+            <LeadTextField
+              name="email"
+              type="email"
+              value={values.email}
+              error={errors.email}
+              autocomplete="email"
+              maxLength={LIMITS.email}
+            />
           </fieldset>
           <fieldset class="form-section">
             <legend>2. Onde</legend>
             <p class="section-why">Para avaliarmos o mercado e os pontos disponíveis na região.</p>
-          <LeadTextField
-            name="cidade_regiao"
-            type="text"
-            value={values.cidade_regiao}
-            error={errors.cidade_regiao}
-            hint="Onde você gostaria de abrir a unidade."
-            autocomplete="address-level2"
-            maxLength={LIMITS.cidade_regiao}
-          />
+            <LeadTextField
+              name="cidade_regiao"
+              type="text"
+              value={values.cidade_regiao}
+              error={errors.cidade_regiao}
+              hint="Onde você gostaria de abrir a unidade."
+              autocomplete="address-level2"
+              maxLength={LIMITS.cidade_regiao}
+            />
           </fieldset>
           <fieldset class="form-section">
             <legend>3. Investimento</legend>
             <p class="section-why">Para indicarmos o formato de unidade que cabe no seu plano.</p>
             <InvestmentRanges />
-          <OptionGroup field="investimento_parceria" value={values.investimento_parceria} error={errors.investimento_parceria} />
-          <OptionGroup field="faixa_investimento" value={values.faixa_investimento} error={errors.faixa_investimento} />
+            <OptionGroup
+              field="investimento_parceria"
+              value={values.investimento_parceria}
+              error={errors.investimento_parceria}
+            />
+            <OptionGroup
+              field="faixa_investimento"
+              value={values.faixa_investimento}
+              error={errors.faixa_investimento}
+            />
           </fieldset>
           <fieldset class="form-section">
             <legend>4. Seu momento</legend>
             <p class="section-why">Para prepararmos a conversa certa, no tempo certo para você.</p>
-          <OptionGroup field="prazo_proximo_passo" value={values.prazo_proximo_passo} error={errors.prazo_proximo_passo} />
-          <OptionGroup field="experiencia_negocio" value={values.experiencia_negocio} error={errors.experiencia_negocio} />
-          <OptionGroup field="motivo_interesse" value={values.motivo_interesse} error={errors.motivo_interesse} />
-
+            <OptionGroup
+              field="prazo_proximo_passo"
+              value={values.prazo_proximo_passo}
+              error={errors.prazo_proximo_passo}
+            />
+            <OptionGroup
+              field="experiencia_negocio"
+              value={values.experiencia_negocio}
+              error={errors.experiencia_negocio}
+            />
+            <OptionGroup field="motivo_interesse" value={values.motivo_interesse} error={errors.motivo_interesse} />
           </fieldset>
           <fieldset aria-describedby={errors.aceita_contato ? 'aceita_contato-erro' : undefined}>
             <legend>{OPTION_FIELDS.aceita_contato.label}</legend>
-            <Checkbox name="aceita_contato" value={consent.value} checked={values.aceita_contato === consent.value} required error={errors.aceita_contato} describedByGroup>
+            <Checkbox
+              name="aceita_contato"
+              value={consent.value}
+              checked={values.aceita_contato === consent.value}
+              required
+              error={errors.aceita_contato}
+              describedByGroup
+            >
               {consent.label}
             </Checkbox>
             <p class="hint">
-              <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê, por quanto tempo e a quem pedir.
+              <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê, por quanto tempo e a quem
+              pedir.
             </p>
           </fieldset>
 
@@ -191,13 +239,16 @@ function InvestmentRanges() {
           <strong>De R$ 300 mil a R$ 500 mil:</strong> unidade de bairro com musculação e cardio, de 400 a 600 m².
         </li>
         <li>
-          <strong>De R$ 500 mil a R$ 1 milhão:</strong> unidade completa com salas de aulas coletivas, de 800 a 1.200 m².
+          <strong>De R$ 500 mil a R$ 1 milhão:</strong> unidade completa com salas de aulas coletivas, de 800 a 1.200
+          m².
         </li>
         <li>
           <strong>Acima de R$ 1 milhão:</strong> unidade com piscina, ou mais de uma unidade na região.
         </li>
       </ul>
-      <p class="hint">Valores de referência, incluindo obras, equipamentos e capital de giro; a proposta detalha o seu caso.</p>
+      <p class="hint">
+        Valores de referência, incluindo obras, equipamentos e capital de giro; a proposta detalha o seu caso.
+      </p>
     </details>
   );
 }
@@ -207,7 +258,10 @@ export function ThankYouPage() {
     <Layout title="Interesse recebido">
       <section class="card">
         <h1>Obrigado! Recebemos o seu interesse.</h1>
-        <p>A equipe de expansão da {siteName()} vai analisar as suas respostas e entrar em contato em breve pelo WhatsApp ou e-mail informados.</p>
+        <p>
+          A equipe de expansão da {siteName()} vai analisar as suas respostas e entrar em contato em breve pelo WhatsApp
+          ou e-mail informados.
+        </p>
         <p>
           <a class="button" href="/">
             Voltar para a página inicial

@@ -4,14 +4,31 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Transactional } from '../../db/transactional';
 import { foldText } from '../../lib/text';
-import { formatPhone as formatBrazilianPhone, echoValue, oneLine, parseEmail, parsePhone, rawString, take } from '../../lib/form/index';
+import {
+  formatPhone as formatBrazilianPhone,
+  echoValue,
+  oneLine,
+  parseEmail,
+  parsePhone,
+  rawString,
+  take,
+} from '../../lib/form/index';
 import { quoteCustomerText } from '../../platform/mail/quote';
 import { formatDateTime } from '../../lib/time';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
 import { storeOnce, type OnceResult } from '../../platform/envio/index';
 import { notificationTarget } from '../../platform/mail/configured';
 import type { LeadsRepository, NewLead } from './leads.repository';
-import { CONSENT_VALUE, isOption, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
+import {
+  CONSENT_VALUE,
+  isOption,
+  LIMITS,
+  OPTION_FIELD_NAMES,
+  OPTION_FIELDS,
+  optionLabel,
+  TEXT_FIELD_LABELS,
+  type OptionField,
+} from './options';
 
 export const LEAD_FIELDS = ['nome_completo', 'whatsapp', 'email', 'cidade_regiao', ...OPTION_FIELD_NAMES] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
@@ -30,19 +47,39 @@ export type Validation = { ok: true; lead: Omit<NewLead, 'busca'> } | { ok: fals
 /** Every field goes through the form kit; the raw body, not the re-render values, is checked. */
 export function validateLead(body: Record<string, unknown>): Validation {
   const errors: LeadErrors = {};
-  const nome = take(errors, 'nome_completo', oneLine(body.nome_completo, { max: LIMITS.nome_completo, min: 3, required: 'Informe o seu nome completo.' }), '');
-  const cidade = take(errors, 'cidade_regiao', oneLine(body.cidade_regiao, { max: LIMITS.cidade_regiao, min: 2, required: 'Informe a cidade ou região de interesse.' }), '');
+  const nome = take(
+    errors,
+    'nome_completo',
+    oneLine(body.nome_completo, { max: LIMITS.nome_completo, min: 3, required: 'Informe o seu nome completo.' }),
+    '',
+  );
+  const cidade = take(
+    errors,
+    'cidade_regiao',
+    oneLine(body.cidade_regiao, {
+      max: LIMITS.cidade_regiao,
+      min: 2,
+      required: 'Informe a cidade ou região de interesse.',
+    }),
+    '',
+  );
   const email = take(errors, 'email', parseEmail(body.email, { required: 'Informe o seu e-mail.' }), '');
-  const phone = take(errors, 'whatsapp', parsePhone(body.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }), '');
+  const phone = take(
+    errors,
+    'whatsapp',
+    parsePhone(body.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
+    '',
+  );
 
   const options: Partial<Record<OptionField, string>> = {};
   for (const field of OPTION_FIELD_NAMES) {
     const v = rawString(body[field]);
     if (field === 'aceita_contato') {
       if (v !== CONSENT_VALUE) {
-        errors.aceita_contato = isOption(field, v) || !v
-          ? 'Para receber o contato da equipe de expansão, marque a autorização.'
-          : 'Escolha uma das opções da lista.';
+        errors.aceita_contato =
+          isOption(field, v) || !v
+            ? 'Para receber o contato da equipe de expansão, marque a autorização.'
+            : 'Escolha uma das opções da lista.';
       }
     } else if (!v) errors[field] = 'Escolha uma opção.';
     else if (!isOption(field, v)) errors[field] = 'Escolha uma das opções da lista.';
@@ -69,7 +106,9 @@ export function validateLead(body: Record<string, unknown>): Validation {
 
 /** The accent-free text the panel's free-text filter searches: name, e-mail, WhatsApp, city. */
 export function searchText(lead: Pick<NewLead, 'nome_completo' | 'email' | 'whatsapp' | 'cidade_regiao'>): string {
-  return foldText([lead.nome_completo, lead.email, lead.whatsapp, formatBrazilianPhone(lead.whatsapp), lead.cidade_regiao].join(' ')).slice(0, 700);
+  return foldText(
+    [lead.nome_completo, lead.email, lead.whatsapp, formatBrazilianPhone(lead.whatsapp), lead.cidade_regiao].join(' '),
+  ).slice(0, 700);
 }
 
 export function notificationText(id: number, lead: Omit<NewLead, 'busca'>, at: string): string {
@@ -103,7 +142,11 @@ export function createLeadService(deps: LeadDeps) {
      * once per envio_id: a second POST of the same form returns the first lead's id.
      * `log` is the request's: where a missing notification address is reported.
      */
-    async store(lead: Omit<NewLead, 'busca'>, envioId: string | null, log: Pick<FastifyBaseLogger, 'info'>): Promise<OnceResult> {
+    async store(
+      lead: Omit<NewLead, 'busca'>,
+      envioId: string | null,
+      log: Pick<FastifyBaseLogger, 'info'>,
+    ): Promise<OnceResult> {
       const to = notificationTarget(deps.config, log, 'franchise');
       const at = new Date().toISOString();
       return deps.repo.transaction((tx, trx) =>

@@ -118,7 +118,11 @@ export function createLeadsRepository(db: Kysely<Database>) {
     /** Changes the status and records who did it, in one transaction. False when the lead is gone. */
     async setStatus(leadId: number, status: string, userId: number): Promise<boolean> {
       return inTransaction(db, async (trx) => {
-        const lead = await trx.selectFrom('franquia_leads').select('status').where('id', '=', leadId).executeTakeFirst();
+        const lead = await trx
+          .selectFrom('franquia_leads')
+          .select('status')
+          .where('id', '=', leadId)
+          .executeTakeFirst();
         if (!lead) return false;
         if (lead.status === status) return true;
         const at = nowIso();
@@ -136,7 +140,10 @@ export function createLeadsRepository(db: Kysely<Database>) {
         const lead = await trx.selectFrom('franquia_leads').select('id').where('id', '=', leadId).executeTakeFirst();
         if (!lead) return false;
         const at = nowIso();
-        await trx.insertInto('franquia_leads_notas').values({ lead_id: leadId, usuario_id: userId, texto, criado_em: at }).execute();
+        await trx
+          .insertInto('franquia_leads_notas')
+          .values({ lead_id: leadId, usuario_id: userId, texto, criado_em: at })
+          .execute();
         await trx.updateTable('franquia_leads').set({ atualizado_em: at }).where('id', '=', leadId).execute();
         return true;
       });

@@ -74,7 +74,9 @@ export function optionLabel(field: OptionField, value: string): string {
 }
 
 export function isOption(field: OptionField, value: unknown): value is string {
-  return typeof value === 'string' && (OPTION_FIELDS[field].options as readonly Option[]).some((o) => o.value === value);
+  return (
+    typeof value === 'string' && (OPTION_FIELDS[field].options as readonly Option[]).some((o) => o.value === value)
+  );
 }
 
 /** Lead status pipeline, in order. */

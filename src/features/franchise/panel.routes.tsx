@@ -28,13 +28,24 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
     await app.requireStaff(request, reply);
     if (reply.sent) return false;
     if (request.staff?.papel !== 'admin') {
-      await sendError(request, reply, 403, 'Acesso negado', 'Os leads de franquia são visíveis apenas para administradores.');
+      await sendError(
+        request,
+        reply,
+        403,
+        'Acesso negado',
+        'Os leads de franquia são visíveis apenas para administradores.',
+      );
       return false;
     }
     return true;
   }
 
-  async function showDetail(request: FastifyRequest, reply: FastifyReply, id: number, extra: { flash?: string; noteError?: string; noteValue?: string; status?: number } = {}) {
+  async function showDetail(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    extra: { flash?: string; noteError?: string; noteValue?: string; status?: number } = {},
+  ) {
     const data = await panel.detail(id);
     if (!data) return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
     return reply.page(
@@ -52,7 +63,11 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
       if (request.cookies.sid) app.identity.sessions.clearCookie(request, reply);
       return showLogin(request, reply, {
         voltar: safeReturnPath(q.voltar),
-        notice: q.saiu ? 'Você saiu da área da equipe.' : q.senha ? 'Senha alterada. Entre com a nova senha.' : undefined,
+        notice: q.saiu
+          ? 'Você saiu da área da equipe.'
+          : q.senha
+            ? 'Senha alterada. Entre com a nova senha.'
+            : undefined,
       });
     }
     // Already logged in and sent here to log in (an old tab, a bookmark): go on.
@@ -70,8 +85,15 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
       if (!id) return sendError(request, reply, 400, 'Endereço inválido', 'O número do lead não é válido.');
       if (str(q.excluir) === '1') {
         const data = await panel.detail(id);
-        if (!data) return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
-        return reply.page(h(DeleteConfirmPage, { staff: staffLayout(request, reply), csrfToken: reply.generateCsrf(), lead: data.lead }));
+        if (!data)
+          return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
+        return reply.page(
+          h(DeleteConfirmPage, {
+            staff: staffLayout(request, reply),
+            csrfToken: reply.generateCsrf(),
+            lead: data.lead,
+          }),
+        );
       }
       return showDetail(request, reply, id, { flash: str(q.ok) || undefined });
     }
@@ -109,16 +131,23 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
 
     if (acao === 'status') {
       const res = await panel.setStatus(id, body.status, userId);
-      if (res === 'not-found') return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
-      if (res === 'invalid') return sendError(request, reply, 422, 'Status inválido', 'Escolha um dos status da lista.');
+      if (res === 'not-found')
+        return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
+      if (res === 'invalid')
+        return sendError(request, reply, 422, 'Status inválido', 'Escolha um dos status da lista.');
       return wantsJson(request) ? reply.send({ ok: true }) : reply.redirect(`${ADMIN_PATH}?lead=${id}&ok=status`, 303);
     }
     if (acao === 'nota') {
       const res = await panel.addNote(id, body.texto, userId);
-      if (res === 'not-found') return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
+      if (res === 'not-found')
+        return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
       if (res !== 'ok') {
         if (wantsJson(request)) return reply.code(422).send(invalidBody({ texto: res }));
-        return showDetail(request, reply, id, { noteError: res, noteValue: str(body.texto).slice(0, 5000), status: 422 });
+        return showDetail(request, reply, id, {
+          noteError: res,
+          noteValue: str(body.texto).slice(0, 5000),
+          status: 422,
+        });
       }
       return wantsJson(request) ? reply.send({ ok: true }) : reply.redirect(`${ADMIN_PATH}?lead=${id}&ok=nota`, 303);
     }
@@ -126,7 +155,8 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
       // The confirmation page sends confirmar=sim; anything else goes back to it.
       if (str(body.confirmar) !== 'sim') return reply.redirect(`${ADMIN_PATH}?lead=${id}&excluir=1`, 303);
       const deleted = await panel.delete(id);
-      if (!deleted) return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou já foi excluído.');
+      if (!deleted)
+        return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou já foi excluído.');
       request.log.info({ userId, leadId: id }, 'lead deleted (LGPD)');
       return wantsJson(request) ? reply.send({ ok: true }) : reply.redirect(`${ADMIN_PATH}?ok=excluido`, 303);
     }

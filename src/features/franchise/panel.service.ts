@@ -1,13 +1,30 @@
 // Rules of the lead panel: reading filters from the query string, paging, the CSV
 // export, status changes, notes and deletion. Never sees HTTP.
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { csvStream } from '../../lib/csv';
 import { foldText } from '../../lib/text';
-import { formatPhone as formatBrazilianPhone, phoneDigits, isDay, multiLine, oneLine, rawString } from '../../lib/form/index';
+import {
+  formatPhone as formatBrazilianPhone,
+  phoneDigits,
+  isDay,
+  multiLine,
+  oneLine,
+  rawString,
+} from '../../lib/form/index';
 import { pageWindow } from '../../lib/pagination';
 import { addDays, formatDateTime, saoPauloDayStartIso } from '../../lib/time';
 import type { LeadCursor, LeadFilters, LeadsRepository } from './leads.repository';
-import { isOption, isStatus, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, optionLabel, statusLabel, TEXT_FIELD_LABELS, type OptionField } from './options';
+import {
+  isOption,
+  isStatus,
+  LIMITS,
+  OPTION_FIELD_NAMES,
+  OPTION_FIELDS,
+  optionLabel,
+  statusLabel,
+  TEXT_FIELD_LABELS,
+  type OptionField,
+} from './options';
 
 export const PAGE_SIZE = 25;
 const EXPORT_BATCH = 500;
@@ -46,12 +63,11 @@ export function parseFilters(query: Record<string, unknown>): PanelFilters {
   };
 }
 
-
 /** Panel filters → repository filters (São Paulo calendar days, folded text). */
 export function toLeadFilters(f: PanelFilters): LeadFilters {
   let text = foldText(f.q);
   // A phone number typed with punctuation matches the stored digits.
-  if (/^[\d\s()+.\-]+$/.test(text) && phoneDigits(text).length >= 4) text = phoneDigits(text);
+  if (/^[\d\s()+.-]+$/.test(text) && phoneDigits(text).length >= 4) text = phoneDigits(text);
   return {
     text: text || undefined,
     status: f.status || undefined,

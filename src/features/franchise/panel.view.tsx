@@ -3,7 +3,16 @@ import { PageLinks } from '../../views/table';
 import { formatPhone as formatBrazilianPhone, phoneDigits } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
 import type { FranquiaLead } from '../../db/types';
-import { LEAD_STATUSES, LIMITS, OPTION_FIELD_NAMES, OPTION_FIELDS, type Option, optionLabel, statusLabel, TEXT_FIELD_LABELS } from './options';
+import {
+  LEAD_STATUSES,
+  LIMITS,
+  OPTION_FIELD_NAMES,
+  OPTION_FIELDS,
+  type Option,
+  optionLabel,
+  statusLabel,
+  TEXT_FIELD_LABELS,
+} from './options';
 import type { PanelFilters } from './panel.service';
 
 export const PANEL_PATH = '/pages/Franquia/admin.php';
@@ -35,11 +44,24 @@ export interface LeadListProps {
   flash?: string;
 }
 
-export function LeadListPage({ staff, filters, filterPairs, rows, total, page, pages, offset, limit, outOfRange, flash }: LeadListProps) {
+export function LeadListPage({
+  staff,
+  filters,
+  filterPairs,
+  rows,
+  total,
+  page,
+  pages,
+  offset,
+  limit,
+  outOfRange,
+  flash,
+}: LeadListProps) {
   const first = total ? offset + 1 : 0;
   const last = Math.min(total, offset + limit);
   const moreOpen = Boolean(filters.de || filters.ate || Object.keys(filters.options).length);
-  const pageLink = (p: number) => panelUrl([...filterPairs, ...(p > 1 ? ([['pagina', String(p)]] as [string, string][]) : [])]);
+  const pageLink = (p: number) =>
+    panelUrl([...filterPairs, ...(p > 1 ? ([['pagina', String(p)]] as [string, string][]) : [])]);
   return (
     <Layout title="Leads de franquia" staff={staff}>
       <h1>Leads de franquia</h1>
@@ -73,27 +95,27 @@ export function LeadListPage({ staff, filters, filterPairs, rows, total, page, p
         <details class="more-filters" open={moreOpen}>
           <summary>Mais filtros: respostas do formulário e datas</summary>
           <div class="filters">
-          {OPTION_FIELD_NAMES.map((f) => (
-            <div key={f}>
-              <label for={`f-${f}`}>{OPTION_FIELDS[f].label}</label>
-              <select id={`f-${f}`} name={f}>
-                <option value="">Todas as respostas</option>
-                {(OPTION_FIELDS[f].options as readonly Option[]).map((o) => (
-                  <option value={o.value} selected={filters.options[f] === o.value} key={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
+            {OPTION_FIELD_NAMES.map((f) => (
+              <div key={f}>
+                <label for={`f-${f}`}>{OPTION_FIELDS[f].label}</label>
+                <select id={`f-${f}`} name={f}>
+                  <option value="">Todas as respostas</option>
+                  {(OPTION_FIELDS[f].options as readonly Option[]).map((o) => (
+                    <option value={o.value} selected={filters.options[f] === o.value} key={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ))}
+            <div>
+              <label for="f-de">Recebidos de</label>
+              <input id="f-de" name="de" type="date" value={filters.de} />
             </div>
-          ))}
-          <div>
-            <label for="f-de">Recebidos de</label>
-            <input id="f-de" name="de" type="date" value={filters.de} />
-          </div>
-          <div>
-            <label for="f-ate">até</label>
-            <input id="f-ate" name="ate" type="date" value={filters.ate} />
-          </div>
+            <div>
+              <label for="f-ate">até</label>
+              <input id="f-ate" name="ate" type="date" value={filters.ate} />
+            </div>
           </div>
         </details>
         <div class="filters actions">
@@ -124,8 +146,12 @@ export function LeadListPage({ staff, filters, filterPairs, rows, total, page, p
                 <th scope="col">Status</th>
                 <th scope="col">Cidade/região</th>
                 <th scope="col">Recebido em</th>
-                <th scope="col" class="wide-only">Investimento</th>
-                <th scope="col" class="wide-only">Prazo</th>
+                <th scope="col" class="wide-only">
+                  Investimento
+                </th>
+                <th scope="col" class="wide-only">
+                  Prazo
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -157,16 +183,33 @@ export interface LeadDetailProps {
   staff: Staff;
   csrfToken: string;
   lead: FranquiaLead;
-  history: { id: number; status_de: string | null; status_para: string; criado_em: string; usuario_id: number | null; usuario_nome: string | null }[];
+  history: {
+    id: number;
+    status_de: string | null;
+    status_para: string;
+    criado_em: string;
+    usuario_id: number | null;
+    usuario_nome: string | null;
+  }[];
   notes: { id: number; texto: string; criado_em: string; usuario_id: number | null; usuario_nome: string | null }[];
   flash?: string;
   noteError?: string;
   noteValue?: string;
 }
 
-const who = (userId: number | null, name: string | null) => (name ? name : userId === null ? 'Formulário do site' : 'Conta removida');
+const who = (userId: number | null, name: string | null) =>
+  name ? name : userId === null ? 'Formulário do site' : 'Conta removida';
 
-export function LeadDetailPage({ staff, csrfToken, lead, history, notes, flash, noteError, noteValue }: LeadDetailProps) {
+export function LeadDetailPage({
+  staff,
+  csrfToken,
+  lead,
+  history,
+  notes,
+  flash,
+  noteError,
+  noteValue,
+}: LeadDetailProps) {
   const wa = `https://wa.me/${phoneDigits(lead.whatsapp)}`;
   return (
     <Layout title={`Lead: ${lead.nome_completo}`} staff={staff}>
@@ -237,7 +280,9 @@ export function LeadDetailPage({ staff, csrfToken, lead, history, notes, flash, 
           {history.map((e) => (
             <li key={e.id}>
               {formatDateTime(e.criado_em)} · {who(e.usuario_id, e.usuario_nome)}:{' '}
-              {e.status_de ? `${statusLabel(e.status_de)} → ${statusLabel(e.status_para)}` : `criado como ${statusLabel(e.status_para)}`}
+              {e.status_de
+                ? `${statusLabel(e.status_de)} → ${statusLabel(e.status_para)}`
+                : `criado como ${statusLabel(e.status_para)}`}
             </li>
           ))}
         </ol>
@@ -287,7 +332,10 @@ export function LeadDetailPage({ staff, csrfToken, lead, history, notes, flash, 
 
       <section class="card" aria-labelledby="excluir-titulo">
         <h2 id="excluir-titulo">Excluir (LGPD)</h2>
-        <p>Use quando a pessoa pedir a exclusão dos seus dados. O lead, o histórico e as anotações são apagados definitivamente.</p>
+        <p>
+          Use quando a pessoa pedir a exclusão dos seus dados. O lead, o histórico e as anotações são apagados
+          definitivamente.
+        </p>
         <p>
           <a class="button danger" href={`${PANEL_PATH}?lead=${lead.id}&excluir=1`}>
             Excluir este lead…

@@ -13,7 +13,10 @@ export interface StaffUser {
 }
 
 /** May this staff member see or change a record of this unit? (unit-less records: admins only) */
-export function canAccessUnit(staff: Pick<StaffUser, 'papel' | 'unidadeIds'>, unidadeId: number | null | undefined): boolean {
+export function canAccessUnit(
+  staff: Pick<StaffUser, 'papel' | 'unidadeIds'>,
+  unidadeId: number | null | undefined,
+): boolean {
   if (staff.papel === 'admin') return true;
   return typeof unidadeId === 'number' && staff.unidadeIds.includes(unidadeId);
 }
@@ -31,11 +34,15 @@ export function unitScope(
   staff: Pick<StaffUser, 'papel' | 'unidadeIds'>,
   requested?: number | null,
 ): { forbidden: true } | { forbidden: false; unitIds: number[] | null } {
-  if (requested) return canAccessUnit(staff, requested) ? { forbidden: false, unitIds: [requested] } : { forbidden: true };
+  if (requested)
+    return canAccessUnit(staff, requested) ? { forbidden: false, unitIds: [requested] } : { forbidden: true };
   return { forbidden: false, unitIds: scopeUnits(staff) };
 }
 
 /** The items of a unit list this staff member may see (pickers, filters). */
-export function accessibleUnits<T extends { id: number }>(staff: Pick<StaffUser, 'papel' | 'unidadeIds'>, units: T[]): T[] {
+export function accessibleUnits<T extends { id: number }>(
+  staff: Pick<StaffUser, 'papel' | 'unidadeIds'>,
+  units: T[],
+): T[] {
   return staff.papel === 'admin' ? units : units.filter((u) => canAccessUnit(staff, u.id));
 }

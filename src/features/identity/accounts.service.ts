@@ -7,7 +7,7 @@ import { cleanText } from '../../lib/text';
 import { parseEmail } from '../../lib/form/index';
 import type { AuditEntry, AuditRepository } from '../audit/audit.repository';
 import { NotFoundError, onUniqueConflict } from '../../staff/errors';
-import { type Actor } from '../audit/audit.repository';
+import type { Actor } from '../audit/audit.repository';
 import * as v from '../../staff/validation';
 import type { FieldErrors, Result } from '../../staff/validation';
 import type { IdentityRepository } from './identity.repository';
@@ -38,9 +38,18 @@ export interface AccountsDeps {
 export function createAccountsService(deps: AccountsDeps) {
   const read = deps.repos.identity;
   /** A change and its audit row in ONE transaction, both with the same timestamp. */
-  const audited = <T>(actor: Actor, work: (repo: IdentityRepository, audit: (e: Omit<AuditEntry, 'usuarioId'>) => Promise<void>, now: string) => Promise<T>) => {
+  const audited = <T>(
+    actor: Actor,
+    work: (
+      repo: IdentityRepository,
+      audit: (e: Omit<AuditEntry, 'usuarioId'>) => Promise<void>,
+      now: string,
+    ) => Promise<T>,
+  ) => {
     const now = nowIso();
-    return deps.repos.transaction((tx) => work(tx.identity, (e) => tx.audit.record({ ...e, usuarioId: actor.id }, now), now));
+    return deps.repos.transaction((tx) =>
+      work(tx.identity, (e) => tx.audit.record({ ...e, usuarioId: actor.id }, now), now),
+    );
   };
 
   async function snapshot(repo: IdentityRepository, id: number) {
@@ -50,14 +59,20 @@ export function createAccountsService(deps: AccountsDeps) {
 
   function parseRoleAndUnits(e: FieldErrors, body: Record<string, unknown>) {
     const papel = v.field(body, 'papel');
-    if (!(ROLES as readonly string[]).includes(papel)) e.papel = 'Escolha o papel: administrador ou gerente de unidade.';
+    if (!(ROLES as readonly string[]).includes(papel))
+      e.papel = 'Escolha o papel: administrador ou gerente de unidade.';
     const unitIds = papel === 'gerente' ? v.idList(body, 'unidades') : [];
     if (papel === 'gerente' && !unitIds.length) e.unidades = 'Escolha pelo menos uma unidade para o gerente.';
     return { papel: papel as 'admin' | 'gerente', unitIds };
   }
 
   /** New password + every session ended + the account's failed logins forgiven, in one transaction. */
-  async function storePassword(repo: IdentityRepository, user: { id: number; email: string }, hash: string, options: { reactivate?: boolean; keepSession?: string; now?: string } = {}) {
+  async function storePassword(
+    repo: IdentityRepository,
+    user: { id: number; email: string },
+    hash: string,
+    options: { reactivate?: boolean; keepSession?: string; now?: string } = {},
+  ) {
     await repo.setPasswordHash(user.id, hash, options);
     await repo.deleteSessionsOf(user.id, options.keepSession);
     await repo.clearAttempts(accountKey(user.email));
@@ -82,8 +97,17 @@ export function createAccountsService(deps: AccountsDeps) {
       const senhaHash = await hashPassword(senha, deps.scrypt);
       return onUniqueConflict({ email: EMAIL_TAKEN }, () =>
         audited(actor, async (repo, audit, now) => {
-          const id = await repo.insertAccount({ email: email!, nome, papel, senhaHash, unidadeIds: await repo.existingUnitIds(unitIds) }, now);
-          await audit({ acao: 'criar', entidade: 'usuario', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
+          const id = await repo.insertAccount(
+            { email: email!, nome, papel, senhaHash, unidadeIds: await repo.existingUnitIds(unitIds) },
+            now,
+          );
+          await audit({
+            acao: 'criar',
+            entidade: 'usuario',
+            entidadeId: id,
+            antes: null,
+            depois: await snapshot(repo, id),
+          });
           return { ok: true as const, value: { id } };
         }),
       );
@@ -97,12 +121,26 @@ export function createAccountsService(deps: AccountsDeps) {
       return audited(actor, async (repo, audit, now) => {
         const before = await snapshot(repo, id);
         if (!before) throw new NotFoundError();
-        if (before.papel === 'admin' && papel !== 'admin' && before.ativo === 1 && (await repo.activeAdminCount()) <= 1) {
-          return { ok: false, errors: { papel: 'Esta é a única conta de administrador ativa; crie outra antes de mudar o papel desta.' } };
+        if (
+          before.papel === 'admin' &&
+          papel !== 'admin' &&
+          before.ativo === 1 &&
+          (await repo.activeAdminCount()) <= 1
+        ) {
+          return {
+            ok: false,
+            errors: { papel: 'Esta é a única conta de administrador ativa; crie outra antes de mudar o papel desta.' },
+          };
         }
         await repo.updateAccount(id, { nome, papel }, now);
         await repo.replaceUnits(id, await repo.existingUnitIds(unitIds));
-        await audit({ acao: 'editar', entidade: 'usuario', entidadeId: id, antes: before, depois: await snapshot(repo, id) });
+        await audit({
+          acao: 'editar',
+          entidade: 'usuario',
+          entidadeId: id,
+          antes: before,
+          depois: await snapshot(repo, id),
+        });
         return { ok: true, value: { id } };
       });
     },
@@ -112,13 +150,20 @@ export function createAccountsService(deps: AccountsDeps) {
       return audited(actor, async (repo, audit, now) => {
         const before = await repo.findById(id);
         if (!before) throw new NotFoundError();
-        if (!active && id === actor.id) return { ok: false, errors: { ativo: 'Você não pode desativar a sua própria conta.' } };
+        if (!active && id === actor.id)
+          return { ok: false, errors: { ativo: 'Você não pode desativar a sua própria conta.' } };
         if (!active && before.papel === 'admin' && before.ativo === 1 && (await repo.activeAdminCount()) <= 1) {
           return { ok: false, errors: { ativo: 'Esta é a única conta de administrador ativa.' } };
         }
         await repo.setActive(id, active ? 1 : 0, now);
         if (!active) await repo.deleteSessionsOf(id);
-        await audit({ acao: active ? 'ativar' : 'desativar', entidade: 'usuario', entidadeId: id, antes: { ativo: before.ativo }, depois: { ativo: active ? 1 : 0 } });
+        await audit({
+          acao: active ? 'ativar' : 'desativar',
+          entidade: 'usuario',
+          entidadeId: id,
+          antes: { ativo: before.ativo },
+          depois: { ativo: active ? 1 : 0 },
+        });
         return { ok: true, value: null };
       });
     },
@@ -127,7 +172,11 @@ export function createAccountsService(deps: AccountsDeps) {
      * A new password set by an admin ends every session of the account (but the admin's
      * own current one, when they change their own). Never logged or audited in clear.
      */
-    async resetPassword(actor: Actor & { sessionId?: string }, id: number, body: Record<string, unknown>): Promise<Result<null>> {
+    async resetPassword(
+      actor: Actor & { sessionId?: string },
+      id: number,
+      body: Record<string, unknown>,
+    ): Promise<Result<null>> {
       const senha = v.field(body, 'nova_senha');
       const problem = passwordProblem(senha);
       if (problem) return { ok: false, errors: { nova_senha: problem } };
@@ -136,7 +185,13 @@ export function createAccountsService(deps: AccountsDeps) {
       const hash = await hashPassword(senha, deps.scrypt);
       return audited(actor, async (repo, audit, now) => {
         await storePassword(repo, user, hash, { now, keepSession: id === actor.id ? actor.sessionId : undefined });
-        await audit({ acao: 'redefinir_senha', entidade: 'usuario', entidadeId: id, antes: null, depois: { senha: 'redefinida' } });
+        await audit({
+          acao: 'redefinir_senha',
+          entidade: 'usuario',
+          entidadeId: id,
+          antes: null,
+          depois: { senha: 'redefinida' },
+        });
         return { ok: true, value: null };
       });
     },

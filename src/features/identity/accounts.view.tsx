@@ -1,5 +1,14 @@
 // Staff accounts screens (admin only): list, create, edit role and units, password, disable.
-import { ActiveBadge, CheckboxGroup, Csrf, StaffErrorSummary, Field, Select, StaffPage, type StaffProps } from '../../staff/form.view';
+import {
+  ActiveBadge,
+  CheckboxGroup,
+  Csrf,
+  StaffErrorSummary,
+  Field,
+  Select,
+  StaffPage,
+  type StaffProps,
+} from '../../staff/form.view';
 import { DataTable, StaffList } from '../../staff/list.view';
 import type { ListState } from '../../staff/list';
 import type { FieldErrors, FormValues } from '../../staff/validation';
@@ -10,12 +19,32 @@ const ROLE_OPTIONS = [
   { value: 'gerente', label: 'Gerente de unidade (pesquisa, mensagens e grade das suas unidades)' },
 ];
 type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
-const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u.id), label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`, group: `${u.cidade}/${u.uf}` }));
+const unitOptions = (units: UnitChoice[]) =>
+  units.map((u) => ({
+    value: String(u.id),
+    label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`,
+    group: `${u.cidade}/${u.uf}`,
+  }));
 
-export function AccountsListPage({ staff, users, notice, list }: { staff: StaffProps; notice?: string; list: ListState; users: { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] }[] }) {
+export function AccountsListPage({
+  staff,
+  users,
+  notice,
+  list,
+}: {
+  staff: StaffProps;
+  notice?: string;
+  list: ListState;
+  users: { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] }[];
+}) {
   return (
     <StaffPage title="Contas da equipe" staff={staff} notice={notice}>
-      <StaffList newHref="/admin/contas/nova" newLabel="Nova conta" filterLabel="Filtrar contas por nome, e-mail ou unidade" list={list}>
+      <StaffList
+        newHref="/admin/contas/nova"
+        newLabel="Nova conta"
+        filterLabel="Filtrar contas por nome, e-mail ou unidade"
+        list={list}
+      >
         <DataTable
           label="Tabela das contas"
           caption="Contas"
@@ -62,12 +91,46 @@ export function AccountFormPage(p: {
             E-mail: <strong>{user.email}</strong> <ActiveBadge ativo={user.ativo} />
           </p>
         ) : (
-          <Field name="email" label="E-mail" type="email" values={values} errors={errors} required autocomplete="off" maxLength={254} />
+          <Field
+            name="email"
+            label="E-mail"
+            type="email"
+            values={values}
+            errors={errors}
+            required
+            autocomplete="off"
+            maxLength={254}
+          />
         )}
         <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
-        <Select name="papel" label="Papel" values={values} errors={errors} placeholder="Escolha" options={ROLE_OPTIONS} />
-        <CheckboxGroup name="unidades" legend="Unidades do gerente" hint="Só para gerentes: eles veem a pesquisa e as mensagens destas unidades e editam a grade delas." values={values} errors={errors} options={unitOptions(p.units)} />
-        {user ? null : <Field name="senha" label="Senha inicial" type="password" values={{}} errors={errors} required autocomplete="new-password" hint="Pelo menos 12 caracteres. Combine com a pessoa uma troca no primeiro acesso." />}
+        <Select
+          name="papel"
+          label="Papel"
+          values={values}
+          errors={errors}
+          placeholder="Escolha"
+          options={ROLE_OPTIONS}
+        />
+        <CheckboxGroup
+          name="unidades"
+          legend="Unidades do gerente"
+          hint="Só para gerentes: eles veem a pesquisa e as mensagens destas unidades e editam a grade delas."
+          values={values}
+          errors={errors}
+          options={unitOptions(p.units)}
+        />
+        {user ? null : (
+          <Field
+            name="senha"
+            label="Senha inicial"
+            type="password"
+            values={{}}
+            errors={errors}
+            required
+            autocomplete="new-password"
+            hint="Pelo menos 12 caracteres. Combine com a pessoa uma troca no primeiro acesso."
+          />
+        )}
         <p>
           <button type="submit">{user ? 'Salvar conta' : 'Criar conta'}</button>
         </p>
@@ -79,9 +142,20 @@ export function AccountFormPage(p: {
             <StaffErrorSummary errors={p.passwordErrors} />
             <form method="post" action={`/admin/contas/${user.id}/senha`} novalidate>
               <Csrf token={staff.csrfToken} />
-              <Field name="nova_senha" label="Nova senha" type="password" values={{}} errors={p.passwordErrors} required autocomplete="new-password" hint="Pelo menos 12 caracteres. As sessões abertas da conta são encerradas." />
+              <Field
+                name="nova_senha"
+                label="Nova senha"
+                type="password"
+                values={{}}
+                errors={p.passwordErrors}
+                required
+                autocomplete="new-password"
+                hint="Pelo menos 12 caracteres. As sessões abertas da conta são encerradas."
+              />
               <p>
-                <button type="submit" class="secondary">Redefinir senha</button>
+                <button type="submit" class="secondary">
+                  Redefinir senha
+                </button>
               </p>
             </form>
           </section>
@@ -89,7 +163,13 @@ export function AccountFormPage(p: {
             <h2 id="situacao">{user.ativo ? 'Desativar a conta' : 'Reativar a conta'}</h2>
             <StaffErrorSummary errors={p.activeErrors} />
             {p.activeErrors?.ativo ? <p class="field-error">{p.activeErrors.ativo}</p> : null}
-            <form method="post" action={`/admin/contas/${user.id}/ativo`} data-confirmar={user.ativo ? `Desativar a conta de ${user.nome}? As sessões abertas terminam agora.` : undefined}>
+            <form
+              method="post"
+              action={`/admin/contas/${user.id}/ativo`}
+              data-confirmar={
+                user.ativo ? `Desativar a conta de ${user.nome}? As sessões abertas terminam agora.` : undefined
+              }
+            >
               <Csrf token={staff.csrfToken} />
               <input type="hidden" name="ativo" value={user.ativo ? '0' : '1'} />
               <p>

@@ -25,10 +25,38 @@ export function AuthAlert({ message, id }: { message?: string | null; id?: strin
 }
 
 export function EmailField({ value, error }: { value?: string; error?: string | null }) {
-  return <TextField name="email" label="E-mail" type="email" autocomplete="username" required maxLength={254} value={value} error={error ?? undefined} />;
+  return (
+    <TextField
+      name="email"
+      label="E-mail"
+      type="email"
+      autocomplete="username"
+      required
+      maxLength={254}
+      value={value}
+      error={error ?? undefined}
+    />
+  );
 }
 
 /** A password field: never echoes a value back; `new-password` ones carry the minimum length. */
-export function PasswordField(p: { name: string; label: string; error?: string; autocomplete: 'current-password' | 'new-password'; minLength?: number }) {
-  return <TextField name={p.name} label={p.label} type="password" autocomplete={p.autocomplete} required minLength={p.minLength} maxLength={256} error={p.error} />;
+export function PasswordField(p: {
+  name: string;
+  label: string;
+  error?: string;
+  autocomplete: 'current-password' | 'new-password';
+  minLength?: number;
+}) {
+  return (
+    <TextField
+      name={p.name}
+      label={p.label}
+      type="password"
+      autocomplete={p.autocomplete}
+      required
+      minLength={p.minLength}
+      maxLength={256}
+      error={p.error}
+    />
+  );
 }

@@ -51,15 +51,25 @@ function buildRepository(db: Conn) {
     },
 
     findById(id: number) {
-      return db.selectFrom('usuarios').select(['id', 'email', 'nome', 'papel', 'ativo']).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('usuarios')
+        .select(['id', 'email', 'nome', 'papel', 'ativo'])
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
 
     async emailTaken(email: string) {
-      return Boolean(await db.selectFrom('usuarios').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst());
+      return Boolean(
+        await db.selectFrom('usuarios').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst(),
+      );
     },
 
     async list() {
-      const users = await db.selectFrom('usuarios').select(['id', 'email', 'nome', 'papel', 'ativo', 'criado_em']).orderBy('nome').execute();
+      const users = await db
+        .selectFrom('usuarios')
+        .select(['id', 'email', 'nome', 'papel', 'ativo', 'criado_em'])
+        .orderBy('nome')
+        .execute();
       const links = await db
         .selectFrom('usuarios_unidades')
         .innerJoin('unidades', 'unidades.id', 'usuarios_unidades.unidade_id')
@@ -70,7 +80,12 @@ function buildRepository(db: Conn) {
     },
 
     async unitIds(userId: number): Promise<number[]> {
-      const rows = await db.selectFrom('usuarios_unidades').select('unidade_id').where('usuario_id', '=', userId).orderBy('unidade_id').execute();
+      const rows = await db
+        .selectFrom('usuarios_unidades')
+        .select('unidade_id')
+        .where('usuario_id', '=', userId)
+        .orderBy('unidade_id')
+        .execute();
       return rows.map((r) => r.unidade_id);
     },
 
@@ -88,7 +103,15 @@ function buildRepository(db: Conn) {
     async insertAccount(a: NewAccount, now = nowIso()): Promise<number> {
       const row = await db
         .insertInto('usuarios')
-        .values({ email: a.email.toLowerCase(), nome: a.nome, senha_hash: a.senhaHash, papel: a.papel, ativo: 1, criado_em: now, atualizado_em: now })
+        .values({
+          email: a.email.toLowerCase(),
+          nome: a.nome,
+          senha_hash: a.senhaHash,
+          papel: a.papel,
+          ativo: 1,
+          criado_em: now,
+          atualizado_em: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await repo.replaceUnits(row.id, a.unidadeIds ?? []);
@@ -96,12 +119,20 @@ function buildRepository(db: Conn) {
     },
 
     async updateAccount(id: number, u: { nome: string; papel: string }, now = nowIso()) {
-      await db.updateTable('usuarios').set({ ...u, atualizado_em: now }).where('id', '=', id).execute();
+      await db
+        .updateTable('usuarios')
+        .set({ ...u, atualizado_em: now })
+        .where('id', '=', id)
+        .execute();
     },
 
     async replaceUnits(id: number, unitIds: number[]) {
       await db.deleteFrom('usuarios_unidades').where('usuario_id', '=', id).execute();
-      if (unitIds.length) await db.insertInto('usuarios_unidades').values(unitIds.map((unidade_id) => ({ usuario_id: id, unidade_id }))).execute();
+      if (unitIds.length)
+        await db
+          .insertInto('usuarios_unidades')
+          .values(unitIds.map((unidade_id) => ({ usuario_id: id, unidade_id })))
+          .execute();
     },
 
     async setActive(id: number, ativo: 0 | 1, now = nowIso()) {
@@ -112,7 +143,11 @@ function buildRepository(db: Conn) {
     async setPasswordHash(id: number, senhaHash: string, options: { reactivate?: boolean; now?: string } = {}) {
       await db
         .updateTable('usuarios')
-        .set({ senha_hash: senhaHash, atualizado_em: options.now ?? nowIso(), ...(options.reactivate ? { ativo: 1 } : {}) })
+        .set({
+          senha_hash: senhaHash,
+          atualizado_em: options.now ?? nowIso(),
+          ...(options.reactivate ? { ativo: 1 } : {}),
+        })
         .where('id', '=', id)
         .execute();
     },
@@ -140,7 +175,16 @@ function buildRepository(db: Conn) {
       return db
         .selectFrom('sessoes')
         .innerJoin('usuarios', 'usuarios.id', 'sessoes.usuario_id')
-        .select(['sessoes.id', 'sessoes.usuario_id', 'sessoes.criado_em', 'sessoes.visto_em', 'usuarios.email', 'usuarios.nome', 'usuarios.papel', 'usuarios.ativo'])
+        .select([
+          'sessoes.id',
+          'sessoes.usuario_id',
+          'sessoes.criado_em',
+          'sessoes.visto_em',
+          'usuarios.email',
+          'usuarios.nome',
+          'usuarios.papel',
+          'usuarios.ativo',
+        ])
         .where('sessoes.id', '=', id)
         .executeTakeFirst();
     },
@@ -151,7 +195,11 @@ function buildRepository(db: Conn) {
      * writes nothing, so the deletion stands.
      */
     async touchSession(id: string, now: string, expiresAt: string): Promise<boolean> {
-      const r = await db.updateTable('sessoes').set({ visto_em: now, expira_em: expiresAt }).where('id', '=', id).executeTakeFirst();
+      const r = await db
+        .updateTable('sessoes')
+        .set({ visto_em: now, expira_em: expiresAt })
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
 
@@ -200,7 +248,15 @@ function buildRepository(db: Conn) {
         const at = nowIso(now);
         const ids: number[] = [];
         for (const chave of keys) {
-          ids.push((await trx.insertInto('tentativas_login').values({ chave, criado_em: at }).returning('id').executeTakeFirstOrThrow()).id);
+          ids.push(
+            (
+              await trx
+                .insertInto('tentativas_login')
+                .values({ chave, criado_em: at })
+                .returning('id')
+                .executeTakeFirstOrThrow()
+            ).id,
+          );
         }
         return { locked: false, ids };
       };
@@ -254,7 +310,12 @@ function buildRepository(db: Conn) {
 
     /** Other links of the account stop working once one is used. */
     async retireResetTokensOf(userId: number, now: string) {
-      await db.updateTable('senha_redefinicoes').set({ usado_em: now }).where('usuario_id', '=', userId).where('usado_em', 'is', null).execute();
+      await db
+        .updateTable('senha_redefinicoes')
+        .set({ usado_em: now })
+        .where('usuario_id', '=', userId)
+        .where('usado_em', 'is', null)
+        .execute();
     },
 
     async purgeResetTokensBefore(iso: string) {

@@ -96,7 +96,8 @@ export default fp(
         reply.header('cache-control', 'private, no-store');
       });
       scope.setErrorHandler((error, request, reply) => {
-        if (error instanceof NotFoundError) return sendError(request, reply, 404, 'Conta não encontrada', 'A conta não existe mais. Volte para a lista.');
+        if (error instanceof NotFoundError)
+          return sendError(request, reply, 404, 'Conta não encontrada', 'A conta não existe mais. Volte para a lista.');
         throw error;
       });
       accountRoutes(scope, services.accounts);

@@ -21,9 +21,16 @@ export function safeReturnPath(value: unknown): string | null {
 }
 
 export function showLogin(
-  request: FastifyRequest,
+  _request: FastifyRequest,
   reply: FastifyReply,
-  props: { status?: number; error?: string; notice?: string; email?: string; voltar?: string | null; fieldErrors?: { email?: string; senha?: string } } = {},
+  props: {
+    status?: number;
+    error?: string;
+    notice?: string;
+    email?: string;
+    voltar?: string | null;
+    fieldErrors?: { email?: string; senha?: string };
+  } = {},
 ) {
   const { status = 200, ...rest } = props;
   reply.header('cache-control', 'no-store');
@@ -38,11 +45,14 @@ export async function handleLogin(request: FastifyRequest, reply: FastifyReply, 
   if (!emailField.ok) fieldErrors.email = emailField.error;
   const password = typeof body.senha === 'string' ? body.senha : '';
   if (!password) fieldErrors.senha = 'Informe a sua senha.';
-  else if (hasNul(password) || password.length > 1024) fieldErrors.senha = 'A senha contém caracteres inválidos ou é longa demais.';
+  else if (hasNul(password) || password.length > 1024)
+    fieldErrors.senha = 'A senha contém caracteres inválidos ou é longa demais.';
   const voltar = safeReturnPath(body.voltar);
 
   if (fieldErrors.email || fieldErrors.senha) {
-    return sendInvalid(request, reply, fieldErrors, () => h(LoginView, { csrfToken: reply.generateCsrf(), email, voltar, fieldErrors }));
+    return sendInvalid(request, reply, fieldErrors, () =>
+      h(LoginView, { csrfToken: reply.generateCsrf(), email, voltar, fieldErrors }),
+    );
   }
 
   const identity = request.server.identity;
@@ -58,7 +68,8 @@ export async function handleLogin(request: FastifyRequest, reply: FastifyReply, 
     const minutes = Math.ceil(seconds / 60);
     const message = `Muitas tentativas de login sem sucesso. Por segurança, o acesso foi bloqueado por alguns minutos: tente novamente às ${formatDateTime(result.retryAt.toISOString()).slice(-5)} (horário de Brasília), daqui a ${minutes} minuto${minutes === 1 ? '' : 's'}.`;
     reply.header('retry-after', String(seconds));
-    if (wantsJson(request)) return reply.code(429).send({ error: 'Muitas tentativas', message, retryAt: result.retryAt.toISOString() });
+    if (wantsJson(request))
+      return reply.code(429).send({ error: 'Muitas tentativas', message, retryAt: result.retryAt.toISOString() });
     return showLogin(request, reply, { status: 429, email, voltar, error: message });
   }
   if (result.kind === 'invalid') {

@@ -38,7 +38,9 @@ export function createLoginService(repo: IdentityRepository) {
       try {
         user = input.email ? await repo.findByEmail(input.email.trim()) : undefined;
         // Unknown e-mails cost the same hash, so timing does not tell which accounts exist.
-        ok = user ? await verifyPassword(input.password, user.senha_hash) : (await verifyPassword(input.password, await dummyPasswordHash()), false);
+        ok = user
+          ? await verifyPassword(input.password, user.senha_hash)
+          : (await verifyPassword(input.password, await dummyPasswordHash()), false);
       } catch (err) {
         if (err instanceof HashQueueFullError) {
           // Nothing was checked: the attempt does not count.

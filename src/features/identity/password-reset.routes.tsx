@@ -11,33 +11,52 @@ import { ADMIN_PATH } from './login.routes';
 import { RESET_PATH, type PasswordResetService } from './password-reset.service';
 import { InvalidLinkView, NewPasswordView, ResetRequestView, ResetSentView } from './password-reset.view';
 
-
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-
 
 export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+  const noStore = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
 
-  r.get(RESET_PATH, { schema: { querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }) } }, async (request, reply) => {
-    noStore(reply);
-    const token = request.query.token;
-    if (token === undefined || token === '') return reply.page(h(ResetRequestView, { csrfToken: reply.generateCsrf() }));
-    if (!(await reset.checkToken(token))) return reply.page(h(InvalidLinkView, {}), 410);
-    return reply.page(h(NewPasswordView, { csrfToken: reply.generateCsrf(), token }));
-  });
+  r.get(
+    RESET_PATH,
+    { schema: { querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }) } },
+    async (request, reply) => {
+      noStore(reply);
+      const token = request.query.token;
+      if (token === undefined || token === '')
+        return reply.page(h(ResetRequestView, { csrfToken: reply.generateCsrf() }));
+      if (!(await reset.checkToken(token))) return reply.page(h(InvalidLinkView, {}), 410);
+      return reply.page(h(NewPasswordView, { csrfToken: reply.generateCsrf(), token }));
+    },
+  );
 
   r.post(
     RESET_PATH,
-    { schema: { body: Type.Record(Type.String(), Type.Unknown()) }, preHandler: app.csrfProtection, config: { formPath: RESET_PATH } },
+    {
+      schema: { body: Type.Record(Type.String(), Type.Unknown()) },
+      preHandler: app.csrfProtection,
+      config: { formPath: RESET_PATH },
+    },
     async (request, reply) => {
       noStore(reply);
       const body = request.body;
       if (str(body.acao) === 'redefinir') {
         const token = str(body.token).slice(0, 200);
-        const result = await reset.reset({ token, password: str(body.nova_senha), confirmation: str(body.confirmacao) });
+        const result = await reset.reset({
+          token,
+          password: str(body.nova_senha),
+          confirmation: str(body.confirmacao),
+        });
         if (result.kind === 'invalid-token') {
-          if (wantsJson(request)) return sendError(request, reply, 410, 'Link inválido ou expirado', 'Este link de redefinição de senha não vale mais: peça um novo link.');
+          if (wantsJson(request))
+            return sendError(
+              request,
+              reply,
+              410,
+              'Link inválido ou expirado',
+              'Este link de redefinição de senha não vale mais: peça um novo link.',
+            );
           return reply.page(h(InvalidLinkView, {}), 410);
         }
         if (result.kind === 'invalid') {

@@ -28,11 +28,18 @@ const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export type ResetRequestResult = { kind: 'done' } | { kind: 'limited'; retryAt: Date };
-export type ResetResult = { kind: 'ok'; userId: number } | { kind: 'invalid-token' } | { kind: 'invalid'; errors: { nova_senha?: string; confirmacao?: string } };
+export type ResetResult =
+  | { kind: 'ok'; userId: number }
+  | { kind: 'invalid-token' }
+  | { kind: 'invalid'; errors: { nova_senha?: string; confirmacao?: string } };
 
 let explainedNoSmtp = false;
 
-export function createPasswordResetService(deps: { repo: IdentityRepository; config: Pick<Config, 'smtp'>; log: Pick<FastifyBaseLogger, 'info' | 'warn'> }) {
+export function createPasswordResetService(deps: {
+  repo: IdentityRepository;
+  config: Pick<Config, 'smtp'>;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+}) {
   const { repo } = deps;
 
   /** "done" once RESET_ANSWER_FLOOR_MS have passed since `start` (performance.now()). */
@@ -53,9 +60,19 @@ export function createPasswordResetService(deps: { repo: IdentityRepository; con
       const start = performance.now();
       const now = input.now ?? new Date();
       const email = input.email.trim().toLowerCase();
-      const byAddress = await repo.reserveAttempt([`senha-ip:${input.ip}`.slice(0, 300)], RESET_MAX_PER_ADDRESS, RESET_WINDOW_MS, now);
+      const byAddress = await repo.reserveAttempt(
+        [`senha-ip:${input.ip}`.slice(0, 300)],
+        RESET_MAX_PER_ADDRESS,
+        RESET_WINDOW_MS,
+        now,
+      );
       if (byAddress.locked) return { kind: 'limited', retryAt: byAddress.retryAt };
-      const byEmail = await repo.reserveAttempt([`senha-conta:${email}`.slice(0, 300)], RESET_MAX_PER_EMAIL, RESET_WINDOW_MS, now);
+      const byEmail = await repo.reserveAttempt(
+        [`senha-conta:${email}`.slice(0, 300)],
+        RESET_MAX_PER_EMAIL,
+        RESET_WINDOW_MS,
+        now,
+      );
       if (byEmail.locked) {
         deps.log.info('password reset: too many requests for one e-mail; nothing sent');
         return done(start);
@@ -68,11 +85,16 @@ export function createPasswordResetService(deps: { repo: IdentityRepository; con
         return done(start);
       }
       const user = await repo.findByEmail(email);
-      if (!user || user.ativo !== 1) return done(start);
+      if (user?.ativo !== 1) return done(start);
       const token = randomBytes(32).toString('base64url');
       const link = `${input.baseUrl}${RESET_PATH}?token=${token}`;
       await repo.transaction(async (trx, kysely) => {
-        await trx.insertResetToken({ usuarioId: user.id, tokenHash: tokenHash(token), now: nowIso(now), expiresAt: nowIso(new Date(now.getTime() + RESET_TOKEN_MS)) });
+        await trx.insertResetToken({
+          usuarioId: user.id,
+          tokenHash: tokenHash(token),
+          now: nowIso(now),
+          expiresAt: nowIso(new Date(now.getTime() + RESET_TOKEN_MS)),
+        });
         await enqueueMail(kysely, {
           to: user.email,
           subject: `Redefinição de senha · ${brand().name}`,

@@ -5,10 +5,18 @@ import { AuthAlert, AuthCard, EmailField, PasswordField } from './auth-card.view
 
 const PATH = '/pages/Franquia/senha.php';
 
-export function ResetRequestView(p: { csrfToken: string; email?: string; error?: string | null; fieldError?: string | null }) {
+export function ResetRequestView(p: {
+  csrfToken: string;
+  email?: string;
+  error?: string | null;
+  fieldError?: string | null;
+}) {
   return (
     <AuthCard title="Esqueci minha senha">
-      <p class="muted">Informe o e-mail da sua conta da equipe. Se ele estiver cadastrado, enviaremos um link para você escolher uma nova senha.</p>
+      <p class="muted">
+        Informe o e-mail da sua conta da equipe. Se ele estiver cadastrado, enviaremos um link para você escolher uma
+        nova senha.
+      </p>
       <AuthAlert message={p.error} />
       <form method="post" action={PATH} novalidate>
         <input type="hidden" name="csrf_token" value={p.csrfToken} />
@@ -29,8 +37,9 @@ export function ResetSentView() {
   return (
     <AuthCard title="Verifique o seu e-mail">
       <p role="status">
-        Se o e-mail informado pertence a uma conta ativa da equipe, enviamos para ele um link para escolher uma nova senha. O link vale por
-        30 minutos e pode ser usado uma única vez. Não recebeu? Verifique a caixa de spam ou peça de novo em alguns minutos.
+        Se o e-mail informado pertence a uma conta ativa da equipe, enviamos para ele um link para escolher uma nova
+        senha. O link vale por 30 minutos e pode ser usado uma única vez. Não recebeu? Verifique a caixa de spam ou peça
+        de novo em alguns minutos.
       </p>
       <p>
         <a href="/pages/Franquia/admin.php">Voltar para o login</a>
@@ -39,18 +48,37 @@ export function ResetSentView() {
   );
 }
 
-export function NewPasswordView(p: { csrfToken: string; token: string; errors?: { nova_senha?: string; confirmacao?: string }; error?: string | null }) {
+export function NewPasswordView(p: {
+  csrfToken: string;
+  token: string;
+  errors?: { nova_senha?: string; confirmacao?: string };
+  error?: string | null;
+}) {
   const e = p.errors ?? {};
   return (
     <AuthCard title="Escolha uma nova senha">
-      <p class="muted">A nova senha precisa ter pelo menos {MIN_PASSWORD_LENGTH} caracteres. Ao salvar, todas as sessões abertas da conta são encerradas.</p>
+      <p class="muted">
+        A nova senha precisa ter pelo menos {MIN_PASSWORD_LENGTH} caracteres. Ao salvar, todas as sessões abertas da
+        conta são encerradas.
+      </p>
       <AuthAlert message={p.error} />
       <form method="post" action={PATH} novalidate>
         <input type="hidden" name="csrf_token" value={p.csrfToken} />
         <input type="hidden" name="acao" value="redefinir" />
         <input type="hidden" name="token" value={p.token} />
-        <PasswordField name="nova_senha" label="Nova senha" autocomplete="new-password" minLength={MIN_PASSWORD_LENGTH} error={e.nova_senha} />
-        <PasswordField name="confirmacao" label="Repita a nova senha" autocomplete="new-password" error={e.confirmacao} />
+        <PasswordField
+          name="nova_senha"
+          label="Nova senha"
+          autocomplete="new-password"
+          minLength={MIN_PASSWORD_LENGTH}
+          error={e.nova_senha}
+        />
+        <PasswordField
+          name="confirmacao"
+          label="Repita a nova senha"
+          autocomplete="new-password"
+          error={e.confirmacao}
+        />
         <p>
           <button type="submit">Salvar nova senha</button>
         </p>
@@ -62,7 +90,9 @@ export function NewPasswordView(p: { csrfToken: string; token: string; errors?: 
 export function InvalidLinkView() {
   return (
     <AuthCard title="Link inválido ou expirado">
-      <p role="alert">Este link de redefinição de senha não vale mais: ele expira em 30 minutos e pode ser usado uma única vez.</p>
+      <p role="alert">
+        Este link de redefinição de senha não vale mais: ele expira em 30 minutos e pode ser usado uma única vez.
+      </p>
       <p>
         <a class="button" href={PATH}>
           Pedir um novo link

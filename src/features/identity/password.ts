@@ -41,7 +41,10 @@ export async function hashPassword(password: string, params: ScryptParams = DEFA
   const { N, r, p } = params;
   // Creating or changing a password (admins, the reset link, the CLI) waits its turn
   // rather than being refused: it is rare and already limited elsewhere.
-  const key = await passwordHashQueue.run(() => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r, p) }), { wait: true });
+  const key = await passwordHashQueue.run(
+    () => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r, p) }),
+    { wait: true },
+  );
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 

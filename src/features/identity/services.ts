@@ -9,7 +9,10 @@ import type { ScryptParams } from './password';
 
 /** Accounts and the audit log on `db`; `.transaction()` binds both to one transaction. */
 export function identityRepositories(db: Db) {
-  return transactional(db, (conn) => ({ identity: createIdentityRepository(conn), audit: createAuditRepository(conn) }));
+  return transactional(db, (conn) => ({
+    identity: createIdentityRepository(conn),
+    audit: createAuditRepository(conn),
+  }));
 }
 
 /** The accounts service on `db` (commands and test fixtures; the app builds its own in index.ts). */

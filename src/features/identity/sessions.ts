@@ -51,7 +51,10 @@ export function createSessions(repo: IdentityRepository) {
         await repo.deleteSession(id);
         return { kind: 'ended' };
       }
-      if (nowMs - seenAt > TOUCH_EVERY_MS && !(await repo.touchSession(id, nowIso(new Date(nowMs)), expiry(loginAt, nowMs)))) {
+      if (
+        nowMs - seenAt > TOUCH_EVERY_MS &&
+        !(await repo.touchSession(id, nowIso(new Date(nowMs)), expiry(loginAt, nowMs)))
+      ) {
         // Deleted between the read and now (a logout in parallel): it is over.
         return { kind: 'ended' };
       }
@@ -65,7 +68,12 @@ export function createSessions(repo: IdentityRepository) {
       if (previous && TOKEN_RE.test(previous)) await repo.deleteSession(sessionKey(previous));
       const token = randomBytes(32).toString('base64url');
       const now = Date.now();
-      await repo.insertSession({ id: sessionKey(token), usuarioId: userId, now: nowIso(new Date(now)), expiresAt: expiry(now, now) });
+      await repo.insertSession({
+        id: sessionKey(token),
+        usuarioId: userId,
+        now: nowIso(new Date(now)),
+        expiresAt: expiry(now, now),
+      });
       reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: SESSION_ABSOLUTE_MS / 1000 });
     },
 

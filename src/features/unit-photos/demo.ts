@@ -64,7 +64,18 @@ export async function seedDemoPhotos(db: Db, storage: FileStorage, perUnit = 3, 
       const now = nowIso();
       await db.transaction().execute(async (trx) => {
         const repo = createPhotosRepository(trx);
-        const id = await repo.insert({ unidade_id: unit.id, ordem: i + 1, alt: scene.alt, hash: stored.hash, largura: stored.largura, altura: stored.altura, formatos: stored.formatos }, now);
+        const id = await repo.insert(
+          {
+            unidade_id: unit.id,
+            ordem: i + 1,
+            alt: scene.alt,
+            hash: stored.hash,
+            largura: stored.largura,
+            altura: stored.altura,
+            formatos: stored.formatos,
+          },
+          now,
+        );
         await repo.insertFiles(id, stored.keys);
         await storage.commit(trx, stored.keys);
       });

@@ -11,9 +11,15 @@ import { photoFileRoutes, photosStaffRoutes } from './photos.routes';
 export default fp(
   async (app) => {
     const storage = app.storage;
-    const service = createPhotosService(transactional(app.db, createPhotosRepository), storage, () => invalidateCatalogCache(app));
+    const service = createPhotosService(transactional(app.db, createPhotosRepository), storage, () =>
+      invalidateCatalogCache(app),
+    );
     photoFileRoutes(app, storage);
     await app.register(photosStaffRoutes(service));
   },
-  { name: 'feature-unit-photos', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity', 'feature-catalog', 'storage'] },
+  {
+    name: 'feature-unit-photos',
+    fastify: '5.x',
+    dependencies: ['db', 'errors', 'forms', 'identity', 'feature-catalog', 'storage'],
+  },
 );

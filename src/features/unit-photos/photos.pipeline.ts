@@ -39,8 +39,15 @@ function encode(pipeline: import('sharp').Sharp, format: PhotoFormat) {
 }
 
 /** Validates, re-encodes and makes every copy, storing nothing. Throws ImageRejectedError for a bad image. */
-export async function prepareUnitPhoto(unitId: number, input: Buffer, filename?: string | null): Promise<PreparedPhoto> {
-  const [clean] = await processImage(input, { variants: [{ name: 'base', maxSide: BASE_MAX_SIDE, format: 'jpeg', quality: 90 }], filename });
+export async function prepareUnitPhoto(
+  unitId: number,
+  input: Buffer,
+  filename?: string | null,
+): Promise<PreparedPhoto> {
+  const [clean] = await processImage(input, {
+    variants: [{ name: 'base', maxSide: BASE_MAX_SIDE, format: 'jpeg', quality: 90 }],
+    filename,
+  });
   const sharp = await loadSharp();
   const hash = clean!.sha256.slice(0, 16);
   const files: (PreparedPhoto['files'][number] & { format: PhotoFormat })[] = [];
@@ -51,7 +58,8 @@ export async function prepareUnitPhoto(unitId: number, input: Buffer, filename?:
       files.push({ key: photoStoragePath(unitId, hash, width, format), data, type: PHOTO_MIME[format], format });
     }
   }
-  const bytes = (format: PhotoFormat) => files.filter((f) => f.format === format).reduce((n, f) => n + f.data.length, 0);
+  const bytes = (format: PhotoFormat) =>
+    files.filter((f) => f.format === format).reduce((n, f) => n + f.data.length, 0);
   const formats = formatsToKeep({ avif: bytes('avif'), webp: bytes('webp'), jpg: bytes('jpg') });
   return {
     hash,
@@ -78,6 +86,11 @@ export async function putUnitPhoto(storage: FileStorage, photo: PreparedPhoto): 
 }
 
 /** prepareUnitPhoto + putUnitPhoto (the demo seed). */
-export async function storeUnitPhoto(storage: FileStorage, unitId: number, input: Buffer, filename?: string | null): Promise<StoredPhoto> {
+export async function storeUnitPhoto(
+  storage: FileStorage,
+  unitId: number,
+  input: Buffer,
+  filename?: string | null,
+): Promise<StoredPhoto> {
   return putUnitPhoto(storage, await prepareUnitPhoto(unitId, input, filename));
 }

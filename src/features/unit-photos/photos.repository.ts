@@ -35,11 +35,22 @@ export function createPhotosRepository(db: Db) {
     },
 
     async list(unitId: number): Promise<UnitPhoto[]> {
-      return db.selectFrom('unidade_fotos').select(COLUMNS).where('unidade_id', '=', unitId).orderBy('ordem').orderBy('id').execute();
+      return db
+        .selectFrom('unidade_fotos')
+        .select(COLUMNS)
+        .where('unidade_id', '=', unitId)
+        .orderBy('ordem')
+        .orderBy('id')
+        .execute();
     },
 
     async find(unitId: number, id: number): Promise<UnitPhoto | undefined> {
-      return db.selectFrom('unidade_fotos').select(COLUMNS).where('id', '=', id).where('unidade_id', '=', unitId).executeTakeFirst();
+      return db
+        .selectFrom('unidade_fotos')
+        .select(COLUMNS)
+        .where('id', '=', id)
+        .where('unidade_id', '=', unitId)
+        .executeTakeFirst();
     },
 
     async insert(photo: Omit<UnitPhoto, 'id'>, now: string): Promise<number> {
@@ -56,16 +67,32 @@ export function createPhotosRepository(db: Db) {
     },
 
     async setOrder(unitId: number, id: number, ordem: number, now: string): Promise<void> {
-      await db.updateTable('unidade_fotos').set({ ordem, atualizado_em: now }).where('id', '=', id).where('unidade_id', '=', unitId).execute();
+      await db
+        .updateTable('unidade_fotos')
+        .set({ ordem, atualizado_em: now })
+        .where('id', '=', id)
+        .where('unidade_id', '=', unitId)
+        .execute();
     },
 
     /** Records the storage keys of a photo's copies: what the orphan sweep keeps. */
     async insertFiles(photoId: number, keys: string[]): Promise<void> {
-      if (keys.length) await db.insertInto('unidade_fotos_arquivos').values(keys.map((chave) => ({ chave, foto_id: photoId }))).execute();
+      if (keys.length)
+        await db
+          .insertInto('unidade_fotos_arquivos')
+          .values(keys.map((chave) => ({ chave, foto_id: photoId })))
+          .execute();
     },
 
     async fileKeys(photoId: number): Promise<string[]> {
-      return (await db.selectFrom('unidade_fotos_arquivos').select('chave').where('foto_id', '=', photoId).orderBy('chave').execute()).map((r) => r.chave);
+      return (
+        await db
+          .selectFrom('unidade_fotos_arquivos')
+          .select('chave')
+          .where('foto_id', '=', photoId)
+          .orderBy('chave')
+          .execute()
+      ).map((r) => r.chave);
     },
 
     /** The photo and the record of its files (the files themselves are removed after the commit, or by the sweep). */
@@ -76,7 +103,14 @@ export function createPhotosRepository(db: Db) {
 
     /** Is a row still using these files (the same photo uploaded twice)? */
     async hashInUse(unitId: number, hash: string): Promise<boolean> {
-      return Boolean(await db.selectFrom('unidade_fotos').select('id').where('unidade_id', '=', unitId).where('hash', '=', hash).executeTakeFirst());
+      return Boolean(
+        await db
+          .selectFrom('unidade_fotos')
+          .select('id')
+          .where('unidade_id', '=', unitId)
+          .where('hash', '=', hash)
+          .executeTakeFirst(),
+      );
     },
 
     /** Which of these stored keys some row (of any feature) still holds. */

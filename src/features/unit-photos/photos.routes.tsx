@@ -48,7 +48,8 @@ async function readPhotoUpload(request: FastifyRequest): Promise<void> {
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') parsed.tooLarge = true;
-    else if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') parsed.tooLarge = true;
+    else if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      parsed.tooLarge = true;
     else throw Object.assign(err as Error, { statusCode: (err as { statusCode?: number }).statusCode ?? 400 });
   }
   request.body = parsed.fields;
@@ -59,15 +60,30 @@ export function photosStaffRoutes(service: PhotosService) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-    async function render(request: FastifyRequest, reply: FastifyReply, unitId: number, status = 200, extra: { errors?: PhotoErrors & { foto_id?: number }; values?: { alt?: string }; saved?: boolean } = {}) {
+    async function render(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      unitId: number,
+      status = 200,
+      extra: { errors?: PhotoErrors & { foto_id?: number }; values?: { alt?: string }; saved?: boolean } = {},
+    ) {
       const unit = await service.unit(unitId);
       if (!unit) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
       reply.header('cache-control', 'private, no-store');
-      return reply.page(h(PhotosPage, { staff: staffLayout(request, reply)!, unit, photos: await service.list(unitId), ...extra }), status);
+      return reply.page(
+        h(PhotosPage, { staff: staffLayout(request, reply)!, unit, photos: await service.list(unitId), ...extra }),
+        status,
+      );
     }
 
-    r.get(photosPath(0).replace('/0/', '/:id/'), { preHandler: app.requireAdmin, schema: { params: UnitParams, querystring: Type.Object({ salvo: Type.Optional(Type.String()) }) } }, async (request, reply) =>
-      render(request, reply, Number(request.params.id), 200, { saved: request.query.salvo === '1' }),
+    r.get(
+      photosPath(0).replace('/0/', '/:id/'),
+      {
+        preHandler: app.requireAdmin,
+        schema: { params: UnitParams, querystring: Type.Object({ salvo: Type.Optional(Type.String()) }) },
+      },
+      async (request, reply) =>
+        render(request, reply, Number(request.params.id), 200, { saved: request.query.salvo === '1' }),
     );
 
     // Takes a file: multipart is parsed in this route's scope only (forms.ts).
@@ -75,15 +91,28 @@ export function photosStaffRoutes(service: PhotosService) {
       uploadRoutes((scope) => {
         scope.withTypeProvider<TypeBoxTypeProvider>().post(
           photosPath(0).replace('/0/', '/:id/'),
-          { preHandler: [app.requireAdmin, readPhotoUpload, app.csrfProtection], schema: { params: UnitParams }, config: { formPath: '/admin/conteudo/unidades' } },
+          {
+            preHandler: [app.requireAdmin, readPhotoUpload, app.csrfProtection],
+            schema: { params: UnitParams },
+            config: { formPath: '/admin/conteudo/unidades' },
+          },
           async (request, reply) => {
             const unitId = Number(request.params.id);
-            if (!(await service.unit(unitId))) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
+            if (!(await service.unit(unitId)))
+              return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
             const upload = uploads.get(request) ?? { fields: {}, file: null, tooLarge: false };
-            const result = await service.upload(unitId, request.staff!.id, { alt: upload.fields.alt, file: upload.file, filename: upload.filename, tooLarge: upload.tooLarge });
+            const result = await service.upload(unitId, request.staff!.id, {
+              alt: upload.fields.alt,
+              file: upload.file,
+              filename: upload.filename,
+              tooLarge: upload.tooLarge,
+            });
             if (result.ok) return reply.redirect(`${photosPath(unitId)}?salvo=1`, 303);
             if (wantsJson(request)) return reply.code(result.status).send(invalidBody(result.errors));
-            return render(request, reply, unitId, result.status, { errors: result.errors, values: { alt: upload.fields.alt } });
+            return render(request, reply, unitId, result.status, {
+              errors: result.errors,
+              values: { alt: upload.fields.alt },
+            });
           },
         );
       }),
@@ -91,11 +120,16 @@ export function photosStaffRoutes(service: PhotosService) {
 
     r.post(
       `${photosPath(0).replace('/0/', '/:id/')}/:foto`,
-      { preHandler: [app.requireAdmin, app.csrfProtection], schema: { params: PhotoParams, body: Type.Object({ acao: Type.String(), alt: Type.Optional(Type.String()) }) }, attachValidation: true },
+      {
+        preHandler: [app.requireAdmin, app.csrfProtection],
+        schema: { params: PhotoParams, body: Type.Object({ acao: Type.String(), alt: Type.Optional(Type.String()) }) },
+        attachValidation: true,
+      },
       async (request, reply) => {
         const unitId = Number(request.params.id);
         const photoId = Number(request.params.foto);
-        if (request.validationError) return sendError(request, reply, 400, 'Pedido inválido', 'Escolha uma ação na tela de fotos.');
+        if (request.validationError)
+          return sendError(request, reply, 400, 'Pedido inválido', 'Escolha uma ação na tela de fotos.');
         const { acao, alt } = request.body;
         const userId = request.staff!.id;
         const result =
@@ -108,9 +142,13 @@ export function photosStaffRoutes(service: PhotosService) {
                 : null;
         if (!result) return sendError(request, reply, 400, 'Pedido inválido', 'Escolha uma ação na tela de fotos.');
         if (result.ok) return reply.redirect(`${photosPath(unitId)}?salvo=1`, 303);
-        if (result.status === 404) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe mais.');
+        if (result.status === 404)
+          return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe mais.');
         if (wantsJson(request)) return reply.code(result.status).send(invalidBody(result.errors));
-        return render(request, reply, unitId, result.status, { errors: { ...result.errors, foto_id: photoId }, values: { alt } });
+        return render(request, reply, unitId, result.status, {
+          errors: { ...result.errors, foto_id: photoId },
+          values: { alt },
+        });
       },
     );
   };
@@ -119,18 +157,25 @@ export function photosStaffRoutes(service: PhotosService) {
 /** Public: the photo copies, only while the photo is on an active unit (per the catalog snapshot). */
 export function photoFileRoutes(app: FastifyInstance, storage: FileStorage) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.get('/fotos/unidades/:unit/:file', { schema: { params: Type.Object({ unit: Type.String(), file: Type.String() }) } }, async (request, reply) => {
-    const unitId = toId(request.params.unit);
-    const match = PHOTO_FILE.exec(request.params.file);
-    const notFound = () => sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe mais.');
-    if (unitId === null || !match) return notFound();
-    const [, hash, width, format] = match as unknown as [string, string, string, PhotoFormat];
-    const snap = await app.catalog.snapshot();
-    if (!snap.photosByUnit.get(unitId)?.some((p) => p.hash === hash)) return notFound();
-    const file = await storage.get(photoStoragePath(unitId, hash, Number(width), format));
-    if (!file) return notFound();
-    // The name changes with the content: a copy never changes, so caches may keep it forever.
-    reply.type(PHOTO_MIME[format]).header('cache-control', 'public, max-age=31536000, immutable').header('content-length', file.size);
-    return reply.send(file.open());
-  });
+  r.get(
+    '/fotos/unidades/:unit/:file',
+    { schema: { params: Type.Object({ unit: Type.String(), file: Type.String() }) } },
+    async (request, reply) => {
+      const unitId = toId(request.params.unit);
+      const match = PHOTO_FILE.exec(request.params.file);
+      const notFound = () => sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe mais.');
+      if (unitId === null || !match) return notFound();
+      const [, hash, width, format] = match as unknown as [string, string, string, PhotoFormat];
+      const snap = await app.catalog.snapshot();
+      if (!snap.photosByUnit.get(unitId)?.some((p) => p.hash === hash)) return notFound();
+      const file = await storage.get(photoStoragePath(unitId, hash, Number(width), format));
+      if (!file) return notFound();
+      // The name changes with the content: a copy never changes, so caches may keep it forever.
+      reply
+        .type(PHOTO_MIME[format])
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('content-length', file.size);
+      return reply.send(file.open());
+    },
+  );
 }

@@ -18,22 +18,31 @@ export type PhotoOutcome = { ok: true } | { ok: false; status: 413 | 422 | 404; 
 export function checkAlt(raw: unknown): { alt: string } | { error: string } {
   const alt = cleanText(raw).replace(/\s+/g, ' ');
   const length = [...alt].length;
-  if (length < ALT_MIN) return { error: 'Descreva a foto em poucas palavras, por exemplo “Sala de musculação com janelas amplas”.' };
+  if (length < ALT_MIN)
+    return { error: 'Descreva a foto em poucas palavras, por exemplo “Sala de musculação com janelas amplas”.' };
   if (length > ALT_MAX) return { error: `Use no máximo ${ALT_MAX} caracteres.` };
   return { alt };
 }
 
 export function createPhotosService(repo: Transactional<PhotosRepository>, storage: FileStorage, onChange: () => void) {
-
   return {
     unit: (id: number) => repo.unit(id),
     list: (unitId: number) => repo.list(unitId),
 
-    async upload(unitId: number, usuarioId: number | null, input: { alt: unknown; file: Buffer | null; filename?: string | null; tooLarge: boolean }): Promise<PhotoOutcome> {
+    async upload(
+      unitId: number,
+      usuarioId: number | null,
+      input: { alt: unknown; file: Buffer | null; filename?: string | null; tooLarge: boolean },
+    ): Promise<PhotoOutcome> {
       const errors: PhotoErrors = {};
       const alt = checkAlt(input.alt);
       if ('error' in alt) errors.alt = alt.error;
-      if (input.tooLarge) return { ok: false, status: 413, errors: { ...errors, foto: 'A foto passa de 10 MB. Envie uma versão menor.' } };
+      if (input.tooLarge)
+        return {
+          ok: false,
+          status: 413,
+          errors: { ...errors, foto: 'A foto passa de 10 MB. Envie uma versão menor.' },
+        };
       if (!input.file || input.file.length === 0) errors.foto = 'Escolha uma foto JPEG, PNG ou WebP.';
       const current = await repo.list(unitId);
       if (current.length >= MAX_UNIT_PHOTOS) {
@@ -47,7 +56,11 @@ export function createPhotosService(repo: Transactional<PhotosRepository>, stora
         if (err instanceof ImageRejectedError) return { ok: false, status: 422, errors: { foto: err.message } };
         throw err;
       }
-      const duplicate: PhotoOutcome = { ok: false, status: 422, errors: { foto: 'Esta foto já está entre as fotos da unidade.' } };
+      const duplicate: PhotoOutcome = {
+        ok: false,
+        status: 422,
+        errors: { foto: 'Esta foto já está entre as fotos da unidade.' },
+      };
       // Checked before anything is stored: the copies would have the same keys as the photo already there.
       if (await repo.hashInUse(unitId, prepared.hash)) return duplicate;
       const stored = await putUnitPhoto(storage, prepared);
@@ -58,27 +71,46 @@ export function createPhotosService(repo: Transactional<PhotosRepository>, stora
         const used = await repo.keysInUse(stored.keys);
         await Promise.all(stored.keys.filter((k) => !used.has(k)).map((k) => storage.delete(k)));
       };
-      const id = await repo.transaction(async (trx, tx) => {
-        // counted again inside the transaction: two uploads at once cannot make nine
-        await trx.lockUnit(unitId);
-        const rows = await trx.list(unitId);
-        if (rows.length >= MAX_UNIT_PHOTOS) return 'full' as const;
-        if (rows.some((r) => r.hash === stored.hash)) return 'duplicate' as const;
-        const now = nowIso();
-        const ordem = rows.reduce((m, r) => Math.max(m, r.ordem), 0) + 1;
-        const newId = await trx.insert({ unidade_id: unitId, ordem, alt: text, hash: stored.hash, largura: stored.largura, altura: stored.altura, formatos: stored.formatos }, now);
-        await trx.insertFiles(newId, stored.keys);
-        await trx.audit(usuarioId, 'criar', newId, null, { unidade_id: unitId, alt: text, hash: stored.hash }, now);
-        // the files become final exactly with the row that records their keys
-        await storage.commit(tx, stored.keys);
-        return newId;
-      }).catch(async (err) => {
-        await discard();
-        throw err;
-      });
+      const id = await repo
+        .transaction(async (trx, tx) => {
+          // counted again inside the transaction: two uploads at once cannot make nine
+          await trx.lockUnit(unitId);
+          const rows = await trx.list(unitId);
+          if (rows.length >= MAX_UNIT_PHOTOS) return 'full' as const;
+          if (rows.some((r) => r.hash === stored.hash)) return 'duplicate' as const;
+          const now = nowIso();
+          const ordem = rows.reduce((m, r) => Math.max(m, r.ordem), 0) + 1;
+          const newId = await trx.insert(
+            {
+              unidade_id: unitId,
+              ordem,
+              alt: text,
+              hash: stored.hash,
+              largura: stored.largura,
+              altura: stored.altura,
+              formatos: stored.formatos,
+            },
+            now,
+          );
+          await trx.insertFiles(newId, stored.keys);
+          await trx.audit(usuarioId, 'criar', newId, null, { unidade_id: unitId, alt: text, hash: stored.hash }, now);
+          // the files become final exactly with the row that records their keys
+          await storage.commit(tx, stored.keys);
+          return newId;
+        })
+        .catch(async (err) => {
+          await discard();
+          throw err;
+        });
       if (id === 'duplicate' || id === 'full') {
         await discard();
-        return id === 'duplicate' ? duplicate : { ok: false, status: 422, errors: { foto: `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.` } };
+        return id === 'duplicate'
+          ? duplicate
+          : {
+              ok: false,
+              status: 422,
+              errors: { foto: `Cada unidade pode ter até ${MAX_UNIT_PHOTOS} fotos. Remova uma antes de enviar outra.` },
+            };
       }
       onChange();
       return { ok: true };
@@ -101,7 +133,12 @@ export function createPhotosService(repo: Transactional<PhotosRepository>, stora
     },
 
     /** Moves a photo one place up (towards the cover) or down. */
-    async move(unitId: number, photoId: number, usuarioId: number | null, direction: 'subir' | 'descer'): Promise<PhotoOutcome> {
+    async move(
+      unitId: number,
+      photoId: number,
+      usuarioId: number | null,
+      direction: 'subir' | 'descer',
+    ): Promise<PhotoOutcome> {
       const ids = (await repo.list(unitId)).map((p) => p.id);
       const i = ids.indexOf(photoId);
       if (i < 0) return { ok: false, status: 404, errors: {} };

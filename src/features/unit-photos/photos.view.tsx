@@ -21,7 +21,9 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
   const summary = [
     ...(uploadErrors.foto ? [{ field: 'foto', label: 'Foto', message: uploadErrors.foto }] : []),
     ...(uploadErrors.alt ? [{ field: 'alt', label: 'Descrição', message: uploadErrors.alt }] : []),
-    ...(errors.foto_id && errors.alt ? [{ field: `alt-${errors.foto_id}`, label: 'Descrição', message: errors.alt }] : []),
+    ...(errors.foto_id && errors.alt
+      ? [{ field: `alt-${errors.foto_id}`, label: 'Descrição', message: errors.alt }]
+      : []),
   ];
   return (
     <Layout title={`Fotos · ${unit.nome}`} staff={staff}>
@@ -51,8 +53,9 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
         </p>
       ) : null}
       <p class="muted">
-        Até {MAX_UNIT_PHOTOS} fotos (JPEG, PNG ou WebP, até 10 MB). Cada foto é regravada sem dados de localização ou da câmera e
-        publicada em tamanhos para celular e computador. A primeira é a capa da unidade e aparece ao compartilhar o link.
+        Até {MAX_UNIT_PHOTOS} fotos (JPEG, PNG ou WebP, até 10 MB). Cada foto é regravada sem dados de localização ou da
+        câmera e publicada em tamanhos para celular e computador. A primeira é a capa da unidade e aparece ao
+        compartilhar o link.
       </p>
 
       {photos.length === 0 ? <p>Esta unidade ainda não tem fotos: o site mostra a imagem padrão da marca.</p> : null}
@@ -62,10 +65,19 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
           const altError = errors.foto_id === p.id ? errors.alt : undefined;
           return (
             <li class="card photo-admin" key={p.id}>
-              <img src={photoUrl(unit.id, p.hash, thumb, 'jpg')} alt="" width={160} height={Math.round((p.altura * 160) / p.largura)} loading="lazy" />
+              <img
+                src={photoUrl(unit.id, p.hash, thumb, 'jpg')}
+                alt=""
+                width={160}
+                height={Math.round((p.altura * 160) / p.largura)}
+                loading="lazy"
+              />
               <div>
                 <p>
-                  <strong>{i === 0 ? 'Capa' : `Foto ${i + 1}`}</strong> <span class="muted">· {p.largura}×{p.altura}</span>
+                  <strong>{i === 0 ? 'Capa' : `Foto ${i + 1}`}</strong>{' '}
+                  <span class="muted">
+                    · {p.largura}×{p.altura}
+                  </span>
                 </p>
                 <form method="post" action={`${photosPath(unit.id)}/${p.id}`} class="photo-alt-form">
                   <input type="hidden" name="csrf_token" value={staff.csrfToken} />
@@ -76,7 +88,7 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
                     id={`alt-${p.id}`}
                     name="alt"
                     maxLength={ALT_MAX}
-                    value={altError ? values.alt ?? p.alt : p.alt}
+                    value={altError ? (values.alt ?? p.alt) : p.alt}
                     aria-invalid={altError ? 'true' : undefined}
                     aria-describedby={altError ? `alt-${p.id}-erro` : undefined}
                   />
@@ -90,9 +102,35 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
                   </button>
                 </form>
                 <div class="actions">
-                  {i > 0 ? <ActionButton unitId={unit.id} photoId={p.id} csrf={staff.csrfToken} acao="subir" label="Subir" extra={`foto ${i + 1}`} /> : null}
-                  {i < photos.length - 1 ? <ActionButton unitId={unit.id} photoId={p.id} csrf={staff.csrfToken} acao="descer" label="Descer" extra={`foto ${i + 1}`} /> : null}
-                  <ActionButton unitId={unit.id} photoId={p.id} csrf={staff.csrfToken} acao="remover" label="Remover" extra={`foto ${i + 1}`} danger />
+                  {i > 0 ? (
+                    <ActionButton
+                      unitId={unit.id}
+                      photoId={p.id}
+                      csrf={staff.csrfToken}
+                      acao="subir"
+                      label="Subir"
+                      extra={`foto ${i + 1}`}
+                    />
+                  ) : null}
+                  {i < photos.length - 1 ? (
+                    <ActionButton
+                      unitId={unit.id}
+                      photoId={p.id}
+                      csrf={staff.csrfToken}
+                      acao="descer"
+                      label="Descer"
+                      extra={`foto ${i + 1}`}
+                    />
+                  ) : null}
+                  <ActionButton
+                    unitId={unit.id}
+                    photoId={p.id}
+                    csrf={staff.csrfToken}
+                    acao="remover"
+                    label="Remover"
+                    extra={`foto ${i + 1}`}
+                    danger
+                  />
                 </div>
               </div>
             </li>
@@ -129,7 +167,7 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
               name="alt"
               maxLength={ALT_MAX}
               required
-              value={uploadErrors.alt || uploadErrors.foto ? values.alt ?? '' : ''}
+              value={uploadErrors.alt || uploadErrors.foto ? (values.alt ?? '') : ''}
               aria-invalid={uploadErrors.alt ? 'true' : undefined}
               aria-describedby={uploadErrors.alt ? 'alt-erro alt-dica' : 'alt-dica'}
             />
@@ -154,7 +192,15 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
   );
 }
 
-function ActionButton(props: { unitId: number; photoId: number; csrf: string; acao: 'subir' | 'descer' | 'remover'; label: string; extra: string; danger?: boolean }) {
+function ActionButton(props: {
+  unitId: number;
+  photoId: number;
+  csrf: string;
+  acao: 'subir' | 'descer' | 'remover';
+  label: string;
+  extra: string;
+  danger?: boolean;
+}) {
   return (
     <form method="post" action={`${photosPath(props.unitId)}/${props.photoId}`} class="inline">
       <input type="hidden" name="csrf_token" value={props.csrf} />

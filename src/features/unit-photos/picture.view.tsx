@@ -5,14 +5,33 @@
 import { brand } from '../../brand/index';
 import { heightAt, PHOTO_MIME, photoFormats, photoUrl, photoWidths, type PhotoFormat, type UnitPhoto } from './photos';
 
-export function UnitPhotoPicture({ photo, sizes, eager = false, decorative = false }: { photo: UnitPhoto | undefined; sizes: string; eager?: boolean; decorative?: boolean }) {
+export function UnitPhotoPicture({
+  photo,
+  sizes,
+  eager = false,
+  decorative = false,
+}: {
+  photo: UnitPhoto | undefined;
+  sizes: string;
+  eager?: boolean;
+  decorative?: boolean;
+}) {
   if (!photo) {
     return (
-      <img class="unit-photo placeholder" src={brand().placeholder} alt="" width={960} height={540} loading={eager ? undefined : 'lazy'} decoding="async" />
+      <img
+        class="unit-photo placeholder"
+        src={brand().placeholder}
+        alt=""
+        width={960}
+        height={540}
+        loading={eager ? undefined : 'lazy'}
+        decoding="async"
+      />
     );
   }
   const widths = photoWidths(photo.largura);
-  const srcset = (format: PhotoFormat) => widths.map((w) => `${photoUrl(photo.unidade_id, photo.hash, w, format)} ${w}w`).join(', ');
+  const srcset = (format: PhotoFormat) =>
+    widths.map((w) => `${photoUrl(photo.unidade_id, photo.hash, w, format)} ${w}w`).join(', ');
   const fallback = widths.includes(960) ? 960 : widths[widths.length - 1]!;
   return (
     <picture>

@@ -30,7 +30,7 @@ export function normalizePhone(value: string): string | null {
   const trimmed = value.trim();
   if (trimmed.length > PHONE_MAX) return null;
   if (/^\+(?!\s*55)/.test(trimmed)) return null;
-  if (/[^\d\s()+.\-]/.test(trimmed)) return null;
+  if (/[^\d\s()+.-]/.test(trimmed)) return null;
   let digits = trimmed.replace(/\D/g, '');
   if (digits.startsWith('00')) digits = digits.slice(2);
   if (digits.startsWith('0')) digits = digits.slice(1);
@@ -102,7 +102,8 @@ export function parseInteger(value: unknown, min: number, max: number, fallback:
   if (!text.ok) return text;
   if (text.value === '') return { ok: true, value: fallback };
   const n = /^-?\d{1,15}$/.test(text.value) ? Number(text.value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) return { ok: false, error: `Use um número inteiro entre ${min} e ${max}.` };
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    return { ok: false, error: `Use um número inteiro entre ${min} e ${max}.` };
   return { ok: true, value: n };
 }
 
@@ -120,7 +121,8 @@ export function parseMoney(value: unknown, opts: { required?: string } = {}): Pa
   // "1.299,90" → "1299.90"; "129.90" (dot as decimal) stays.
   if (v.includes(',')) v = v.replace(/\./g, '').replace(',', '.');
   else if (/^\d{1,3}(\.\d{3})+$/.test(v)) v = v.replace(/\./g, '');
-  if (!/^\d{1,12}(\.\d{1,2})?$/.test(v)) return { ok: false, error: 'Valor inválido: use reais e centavos, como 129,90.' };
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(v))
+    return { ok: false, error: 'Valor inválido: use reais e centavos, como 129,90.' };
   if (negative) return { ok: false, error: 'O valor não pode ser negativo.' };
   const cents = Math.round(Number(v) * 100);
   if (cents > MONEY_MAX_CENTS) return { ok: false, error: 'Valor alto demais.' };

@@ -5,7 +5,8 @@ import type { Parsed } from './result';
 /** Refused everywhere: PostgreSQL cannot store it and C programs stop reading at it. */
 export const NUL_MESSAGE = 'Este campo contém um caractere inválido (NUL). Apague-o e digite de novo.';
 export const CONTROL_ONE_LINE_MESSAGE = 'Use uma linha só, sem quebras de linha nem caracteres de controle.';
-export const CONTROL_MULTI_LINE_MESSAGE = 'O texto contém caracteres de controle não permitidos. Apague-os e digite de novo.';
+export const CONTROL_MULTI_LINE_MESSAGE =
+  'O texto contém caracteres de controle não permitidos. Apague-os e digite de novo.';
 
 // C0 and C1 controls, DEL, and the Unicode line/paragraph separators (some mail readers
 // break lines there).

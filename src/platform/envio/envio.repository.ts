@@ -34,17 +34,29 @@ export function createEnvioRepository(db: Kysely<Database>) {
       await db
         .insertInto('envios')
         .values({ formulario: form, envio_id: envioId, registro_id: registroId, criado_em: now })
-        .onConflict((oc) => oc.columns(['formulario', 'envio_id']).doUpdateSet({ registro_id: registroId, criado_em: now }))
+        .onConflict((oc) =>
+          oc.columns(['formulario', 'envio_id']).doUpdateSet({ registro_id: registroId, criado_em: now }),
+        )
         .execute();
     },
 
     /** Records which row the claimed submission stored (replayed to a second click). */
     async settle(form: EnvioForm, envioId: string, registroId: number): Promise<void> {
-      await db.updateTable('envios').set({ registro_id: registroId }).where('formulario', '=', form).where('envio_id', '=', envioId).execute();
+      await db
+        .updateTable('envios')
+        .set({ registro_id: registroId })
+        .where('formulario', '=', form)
+        .where('envio_id', '=', envioId)
+        .execute();
     },
 
     async find(form: EnvioForm, envioId: string) {
-      return db.selectFrom('envios').select(['registro_id', 'criado_em']).where('formulario', '=', form).where('envio_id', '=', envioId).executeTakeFirst();
+      return db
+        .selectFrom('envios')
+        .select(['registro_id', 'criado_em'])
+        .where('formulario', '=', form)
+        .where('envio_id', '=', envioId)
+        .executeTakeFirst();
     },
 
     async pruneBefore(before: string): Promise<number> {

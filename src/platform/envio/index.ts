@@ -57,7 +57,9 @@ export default fp(
   async (app) => {
     let timer: NodeJS.Timeout | null = null;
     const run = () =>
-      void pruneEnvios(app.db).catch((err: unknown) => app.log.warn({ err }, 'envios prune failed; retried in 10 minutes'));
+      void pruneEnvios(app.db).catch((err: unknown) =>
+        app.log.warn({ err }, 'envios prune failed; retried in 10 minutes'),
+      );
     app.addHook('onReady', async () => {
       run();
       timer = setInterval(run, PRUNE_EVERY_MS);

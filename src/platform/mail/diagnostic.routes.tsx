@@ -6,15 +6,25 @@ import { h } from 'preact';
 import { staffLayout } from '../../features/identity/staff-layout';
 import { invalidBody, wantsJson } from '../../http/errors';
 import { echoValue, parseEmail } from '../../lib/form/index';
-import { mailLibraryInfo, runSmtpTest, smtpSettings, type DiagnosticService, type SmtpTestResult } from './diagnostic.service';
+import {
+  mailLibraryInfo,
+  runSmtpTest,
+  smtpSettings,
+  type DiagnosticService,
+  type SmtpTestResult,
+} from './diagnostic.service';
 import { DiagnosticPage, DIAGNOSTIC_PATH } from './diagnostic.view';
-
 
 /** A refused POST's JSON keys (docs/interface.md, Errors): `error` and `message`, and the field's message. */
 function refusal(status: number | undefined, toError: string | undefined) {
   if (toError) return invalidBody({ destinatario: toError });
-  if (status === 400) return { error: 'Ação inválida', message: 'Escolha testar a conexão ou enviar um e-mail de teste.' };
-  if (status === 409) return { error: 'E-mail não configurado', message: 'Defina SMTP_HOST e as demais variáveis SMTP para testar o envio.' };
+  if (status === 400)
+    return { error: 'Ação inválida', message: 'Escolha testar a conexão ou enviar um e-mail de teste.' };
+  if (status === 409)
+    return {
+      error: 'E-mail não configurado',
+      message: 'Defina SMTP_HOST e as demais variáveis SMTP para testar o envio.',
+    };
   return {};
 }
 
@@ -33,7 +43,9 @@ export default async function diagnosticRoutes(app: FastifyInstance, diagnostic:
       outbox: await diagnostic.outboxSummary(),
     };
     if (wantsJson(request)) {
-      return reply.code(extra.status ?? 200).send({ ...props, result: extra.result ?? null, ...refusal(extra.status, extra.toError) });
+      return reply
+        .code(extra.status ?? 200)
+        .send({ ...props, result: extra.result ?? null, ...refusal(extra.status, extra.toError) });
     }
     return reply.page(
       h(DiagnosticPage, { staff: staffLayout(request, reply), csrfToken: reply.generateCsrf(), ...props, ...extra }),
@@ -60,7 +72,11 @@ export default async function diagnosticRoutes(app: FastifyInstance, diagnostic:
         const parsed = parseEmail(body.destinatario, { required: 'Informe um e-mail válido para receber o teste.' });
         if (!parsed.ok) {
           const typed = echoValue(body.destinatario, { max: 254 }).trim();
-          return render(request, reply, { toValue: typed, toError: 'Informe um e-mail válido para receber o teste.', status: 422 });
+          return render(request, reply, {
+            toValue: typed,
+            toError: 'Informe um e-mail válido para receber o teste.',
+            status: 422,
+          });
         }
         to = parsed.value;
       }

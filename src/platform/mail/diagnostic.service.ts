@@ -46,7 +46,9 @@ export function mailLibraryInfo() {
   };
 }
 
-export function smtpSettings(config: Pick<Config, 'smtp' | 'mailFrom' | 'notificationEmail' | 'franchiseNotificationEmail'>) {
+export function smtpSettings(
+  config: Pick<Config, 'smtp' | 'mailFrom' | 'notificationEmail' | 'franchiseNotificationEmail'>,
+) {
   const s = config.smtp;
   return {
     configured: Boolean(s),
@@ -76,13 +78,17 @@ export function makeRedactor(user: string | undefined, pass: string | undefined)
   if (pass) {
     secrets.push(pass, Buffer.from(pass).toString('base64'));
     if (user) {
-      secrets.push(Buffer.from(`\u0000${user}\u0000${pass}`).toString('base64'), Buffer.from(`${user}\u0000${pass}`).toString('base64'));
+      secrets.push(
+        Buffer.from(`\u0000${user}\u0000${pass}`).toString('base64'),
+        Buffer.from(`${user}\u0000${pass}`).toString('base64'),
+      );
     }
   }
   let afterAuth = false;
   return (dir: TranscriptLine['dir'], text: string): string => {
     let out = text;
-    for (const s of secrets.filter((x) => x.length >= 1).sort((a, b) => b.length - a.length)) out = out.split(s).join('/* oculto */');
+    for (const s of secrets.filter((x) => x.length >= 1).sort((a, b) => b.length - a.length))
+      out = out.split(s).join('/* oculto */');
     if (dir === 'C') {
       const auth = /^AUTH\s+(\S+)(\s+.*)?$/i.exec(out);
       if (auth) {
@@ -183,7 +189,9 @@ export async function runSmtpTest(
       totalMs: Date.now() - started,
       lines,
       to,
-      error: redact('*', raw).replace(/[\r\n]+/g, ' ').slice(0, 500),
+      error: redact('*', raw)
+        .replace(/[\r\n]+/g, ' ')
+        .slice(0, 500),
       explanation: explainSmtpError(err, smtp),
     };
   } finally {

@@ -17,7 +17,15 @@ export interface DiagnosticProps {
   settings: ReturnType<typeof smtpSettings>;
   outbox: {
     counts: Record<string, number>;
-    lastError: { id: number; destinatario: string; ultimo_erro: string | null; tentativas: number; status: string; origem: string | null; criado_em: string } | null;
+    lastError: {
+      id: number;
+      destinatario: string;
+      ultimo_erro: string | null;
+      tentativas: number;
+      status: string;
+      origem: string | null;
+      criado_em: string;
+    } | null;
   };
   result?: SmtpTestResult | null;
   toValue?: string;
@@ -25,7 +33,16 @@ export interface DiagnosticProps {
   status?: number;
 }
 
-export function DiagnosticPage({ staff, csrfToken, library, settings, outbox, result, toValue, toError }: DiagnosticProps) {
+export function DiagnosticPage({
+  staff,
+  csrfToken,
+  library,
+  settings,
+  outbox,
+  result,
+  toValue,
+  toError,
+}: DiagnosticProps) {
   return (
     <Layout title="Diagnóstico de e-mail" staff={staff}>
       <h1>Diagnóstico de e-mail</h1>
@@ -42,7 +59,8 @@ export function DiagnosticPage({ staff, csrfToken, library, settings, outbox, re
           ) : (
             <div class="alert alert-error" role="alert">
               <p>
-                <strong>{result.action === 'testar' ? 'A conexão falhou.' : 'O envio falhou.'}</strong> {result.explanation}
+                <strong>{result.action === 'testar' ? 'A conexão falhou.' : 'O envio falhou.'}</strong>{' '}
+                {result.explanation}
               </p>
               <p>
                 Erro informado: <code>{result.error}</code>
@@ -50,7 +68,9 @@ export function DiagnosticPage({ staff, csrfToken, library, settings, outbox, re
             </div>
           )}
           <h3>Transcrição SMTP</h3>
-          <p class="hint">S: servidor · C: este sistema · *: observação da biblioteca. A senha aparece sempre como /* oculto */.</p>
+          <p class="hint">
+            S: servidor · C: este sistema · *: observação da biblioteca. A senha aparece sempre como {/* oculto */}.
+          </p>
           <pre class="transcript" tabIndex={0} aria-label="Transcrição da conversa SMTP">
             {result.lines.length
               ? result.lines.map((l) => `[${String(l.ms).padStart(5, ' ')} ms] ${l.dir}: ${l.text}`).join('\n')
@@ -68,8 +88,8 @@ export function DiagnosticPage({ staff, csrfToken, library, settings, outbox, re
           </dd>
           <dt>TLS</dt>
           <dd>
-            {library.tlsAvailable ? 'disponível' : 'indisponível'} · OpenSSL {library.openssl ?? 'desconhecido'} · Node.js {library.node} · versões{' '}
-            {library.tlsMin}–{library.tlsMax}
+            {library.tlsAvailable ? 'disponível' : 'indisponível'} · OpenSSL {library.openssl ?? 'desconhecido'} ·
+            Node.js {library.node} · versões {library.tlsMin}–{library.tlsMax}
           </dd>
           <dt>Servidor</dt>
           <dd>{settings.configured ? settings.host : 'não configurado (defina SMTP_HOST)'}</dd>

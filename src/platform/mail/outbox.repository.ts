@@ -114,7 +114,12 @@ export function createOutboxRepository(db: Kysely<Database>) {
 
     /** Stores the Message-ID before the first attempt; every later attempt reuses it. */
     async setMessageId(id: number, messageId: string): Promise<void> {
-      await db.updateTable('fila_emails').set({ message_id: messageId }).where('id', '=', id).where('message_id', 'is', null).execute();
+      await db
+        .updateTable('fila_emails')
+        .set({ message_id: messageId })
+        .where('id', '=', id)
+        .where('message_id', 'is', null)
+        .execute();
     },
 
     async markSent(id: number, atIso: string): Promise<void> {

@@ -5,7 +5,10 @@ import type Nodemailer from 'nodemailer';
 import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
 import type { SmtpConfig } from '../../config';
 
-export function smtpTransportOptions(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> = {}): SMTPTransportOptions {
+export function smtpTransportOptions(
+  smtp: SmtpConfig,
+  extra: Partial<SMTPTransportOptions> = {},
+): SMTPTransportOptions {
   const security: Partial<SMTPTransportOptions> =
     smtp.secure === 'tls'
       ? { secure: true }
@@ -30,7 +33,10 @@ export function smtpTransportOptions(smtp: SmtpConfig, extra: Partial<SMTPTransp
 const require = createRequire(import.meta.url);
 
 /** `pool: true` (the worker) keeps the connection open across messages. */
-export function createSmtpTransport(smtp: SmtpConfig, extra: Partial<SMTPTransportOptions> & { pool?: boolean; maxConnections?: number } = {}) {
+export function createSmtpTransport(
+  smtp: SmtpConfig,
+  extra: Partial<SMTPTransportOptions> & { pool?: boolean; maxConnections?: number } = {},
+) {
   const nodemailer = require('nodemailer') as typeof Nodemailer;
   return nodemailer.createTransport(smtpTransportOptions(smtp, extra) as SMTPTransportOptions);
 }

@@ -42,7 +42,12 @@ export interface DeliveryResult {
 export function describeSendError(err: unknown): string {
   const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
   const parts = [e.code, e.responseCode ? String(e.responseCode) : undefined, e.response ?? e.message].filter(Boolean);
-  return parts.join(' ').replace(/[\r\n]+/g, ' ').slice(0, 500) || 'erro desconhecido';
+  return (
+    parts
+      .join(' ')
+      .replace(/[\r\n]+/g, ' ')
+      .slice(0, 500) || 'erro desconhecido'
+  );
 }
 
 /** Attachments name storage keys; the storage driver checks them and reads the bytes. */
@@ -69,7 +74,10 @@ export function newMessageId(mailFrom: string): string {
  * processes at once: each message is claimed by exactly one caller. Tests call it
  * directly (with MAIL_WORKER=false); the app's worker calls it in production.
  */
-export async function deliverDueMail(ctx: MailContext, options: { now?: Date; limit?: number } = {}): Promise<DeliveryResult> {
+export async function deliverDueMail(
+  ctx: MailContext,
+  options: { now?: Date; limit?: number } = {},
+): Promise<DeliveryResult> {
   return (await deliverBatch(ctx, options)).result;
 }
 
@@ -92,11 +100,14 @@ async function deliverBatch(
   // While this batch is being sent, its remaining messages stay claimed; if this process
   // dies, the lease runs out and another instance retries them within leaseMs.
   const pending = new Set(claimed.map((m) => m.id));
-  const renew = setInterval(() => {
-    repo
-      .renewClaim([...pending], nowIso(new Date(Date.now() + leaseMs)))
-      .catch((err) => ctx.log?.warn({ err }, 'mail claim renewal failed'));
-  }, Math.max(500, Math.floor(leaseMs / 3)));
+  const renew = setInterval(
+    () => {
+      repo
+        .renewClaim([...pending], nowIso(new Date(Date.now() + leaseMs)))
+        .catch((err) => ctx.log?.warn({ err }, 'mail claim renewal failed'));
+    },
+    Math.max(500, Math.floor(leaseMs / 3)),
+  );
   renew.unref();
 
   const transport = ctx.transport ?? createSmtpTransport(smtp, { pool: true, maxConnections: 1 });
@@ -131,7 +142,7 @@ async function deliverBatch(
         const error = describeSendError(err);
         // A 5xx answer is permanent (bad address, refused): retrying cannot help.
         const permanent = (err as { responseCode?: number }).responseCode
-          ? ((err as { responseCode: number }).responseCode >= 500 && (err as { code?: string }).code !== 'EAUTH')
+          ? (err as { responseCode: number }).responseCode >= 500 && (err as { code?: string }).code !== 'EAUTH'
           : false;
         if (attempts >= MAX_ATTEMPTS || permanent) {
           await repo.markFailed(msg.id, attempts, error);
@@ -159,7 +170,10 @@ async function deliverBatch(
  * full: throughput is set by the SMTP server, not by the timer. Never overlaps itself;
  * a database or SMTP error is logged and the next tick tries again.
  */
-export function startMailWorker(ctx: MailContext, intervalMs = ctx.config.mail?.intervalMs ?? 5_000): { stop(): Promise<void> } {
+export function startMailWorker(
+  ctx: MailContext,
+  intervalMs = ctx.config.mail?.intervalMs ?? 5_000,
+): { stop(): Promise<void> } {
   const smtp = ctx.config.smtp;
   // One pooled connection per instance, reused across messages and ticks.
   const transport = ctx.transport ?? (smtp ? createSmtpTransport(smtp, { pool: true, maxConnections: 1 }) : undefined);

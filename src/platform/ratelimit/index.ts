@@ -71,7 +71,10 @@ export default fp(
     app.addHook('onRoute', (route) => {
       const rule = route.config?.rateLimit;
       if (!rule) return;
-      const hook = makeHook(rule, `${Array.isArray(route.method) ? route.method.join(',') : route.method} ${route.url}`);
+      const hook = makeHook(
+        rule,
+        `${Array.isArray(route.method) ? route.method.join(',') : route.method} ${route.url}`,
+      );
       const existing = route.onRequest;
       route.onRequest = existing ? [...(Array.isArray(existing) ? existing : [existing]), hook] : [hook];
     });

@@ -17,7 +17,9 @@ export function createRateLimitRepository(db: Kysely<Database>) {
      * instances counting at the same moment never lose an increment.
      */
     async hit(chave: string, janela: number, expiraEm: number): Promise<number> {
-      const result = await db.executeQuery<{ contagem: number | string }>(CompiledQuery.raw(hitSql, [chave, janela, expiraEm]));
+      const result = await db.executeQuery<{ contagem: number | string }>(
+        CompiledQuery.raw(hitSql, [chave, janela, expiraEm]),
+      );
       const row = result.rows[0];
       if (!row) throw new Error('rate limit upsert returned no row');
       return Number(row.contagem);

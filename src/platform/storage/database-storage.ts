@@ -25,7 +25,14 @@ export function createDatabaseStorage(db: Kysely<Database>, options: DatabaseSto
     async put(key, data, type) {
       await db
         .insertInto('arquivos')
-        .values({ chave: checkKey(key), bytes: data, tipo: type, tamanho: data.length, criado_em: nowIso(), finalizado_em: null })
+        .values({
+          chave: checkKey(key),
+          bytes: data,
+          tipo: type,
+          tamanho: data.length,
+          criado_em: nowIso(),
+          finalizado_em: null,
+        })
         .execute();
     },
 
@@ -39,7 +46,8 @@ export function createDatabaseStorage(db: Kysely<Database>, options: DatabaseSto
         .where('finalizado_em', 'is', null)
         .executeTakeFirst();
       // The sweep may have removed a temporary row that waited too long: fail, roll back.
-      if (Number(res.numUpdatedRows) !== keys.length) throw new Error('arquivo temporário não encontrado ao confirmar o envio');
+      if (Number(res.numUpdatedRows) !== keys.length)
+        throw new Error('arquivo temporário não encontrado ao confirmar o envio');
     },
 
     async get(key) {
@@ -75,7 +83,14 @@ export function createDatabaseStorage(db: Kysely<Database>, options: DatabaseSto
                 eb('f.finalizado_em', '<', cutoff),
                 eb.or(references.map((r) => eb('f.chave', 'like', `${r.prefix}%`))),
                 ...references.map((r) =>
-                  eb.not(eb.exists((eb as any).selectFrom(`${r.table} as ref`).select(sql.lit(1).as('um')).where(sql.ref(`ref.${r.column}`), '=', sql.ref('f.chave')))),
+                  eb.not(
+                    eb.exists(
+                      (eb as any)
+                        .selectFrom(`${r.table} as ref`)
+                        .select(sql.lit(1).as('um'))
+                        .where(sql.ref(`ref.${r.column}`), '=', sql.ref('f.chave')),
+                    ),
+                  ),
                 ),
               ]),
             ]),

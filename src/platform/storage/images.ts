@@ -22,7 +22,9 @@ export async function loadSharp() {
     (err: unknown) => {
       // Not cached: the next image tries again (and fails with the same clear message).
       sharpModule = undefined;
-      throw new Error(`sharp (libvips) could not be loaded; images cannot be processed: ${(err as Error).message}`, { cause: err });
+      throw new Error(`sharp (libvips) could not be loaded; images cannot be processed: ${(err as Error).message}`, {
+        cause: err,
+      });
     },
   );
   return sharpModule;
@@ -45,17 +47,38 @@ const FORMAT_LABEL: Record<ImageFormat, string> = { jpeg: 'JPEG', png: 'PNG', we
 
 /** What a file name's extension claims; null = no claim (no extension, or not an image name). */
 const EXTENSION_CLAIMS: Record<string, ImageFormat | 'other'> = {
-  jpg: 'jpeg', jpeg: 'jpeg', jpe: 'jpeg', jfif: 'jpeg', png: 'png', webp: 'webp',
-  gif: 'other', heic: 'other', heif: 'other', avif: 'other', bmp: 'other', tif: 'other', tiff: 'other', svg: 'other',
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  jpe: 'jpeg',
+  jfif: 'jpeg',
+  png: 'png',
+  webp: 'webp',
+  gif: 'other',
+  heic: 'other',
+  heif: 'other',
+  avif: 'other',
+  bmp: 'other',
+  tif: 'other',
+  tiff: 'other',
+  svg: 'other',
   // not images at all
-  txt: 'other', html: 'other', htm: 'other', pdf: 'other', exe: 'other', js: 'other', php: 'other', zip: 'other',
+  txt: 'other',
+  html: 'other',
+  htm: 'other',
+  pdf: 'other',
+  exe: 'other',
+  js: 'other',
+  php: 'other',
+  zip: 'other',
 };
 
 /** The format announced by the first bytes, or null (SVG, text, anything else). */
 export function sniffImageFormat(data: Buffer): ImageFormat | null {
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  if (data.length >= 12 && data.toString('latin1', 0, 4) === 'RIFF' && data.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
+  if (data.length >= 12 && data.toString('latin1', 0, 4) === 'RIFF' && data.toString('latin1', 8, 12) === 'WEBP')
+    return 'webp';
   return null;
 }
 
@@ -166,7 +189,10 @@ async function readHeader(input: Buffer | string, sharp: Awaited<ReturnType<type
  * `input` is the bytes or, better, the path of a spool file (decoded from disk in strips).
  * `filename` (the client's label) only matters when its extension contradicts the content.
  */
-export async function processImage(input: Buffer | string, options: { variants: ImageVariant[]; filename?: string | null }): Promise<ProcessedImage[]> {
+export async function processImage(
+  input: Buffer | string,
+  options: { variants: ImageVariant[]; filename?: string | null },
+): Promise<ProcessedImage[]> {
   const claimed = sniffImageFormat(typeof input === 'string' ? await firstBytes(input) : input);
   if (!claimed) throw new ImageRejectedError('type', NOT_AN_IMAGE);
   const named = EXTENSION_CLAIMS[extensionOf(options.filename) ?? ''];
@@ -199,7 +225,13 @@ export async function processImage(input: Buffer | string, options: { variants: 
         // EXIF orientation applied to the pixels, since the tag itself is dropped below.
         .rotate()
         // fastShrinkOnLoad (the default) lets libjpeg/libwebp decode at 1/2, 1/4, 1/8 size.
-        .resize({ width: variant.maxSide, height: variant.maxSide, fit: 'inside', withoutEnlargement: true, fastShrinkOnLoad: true });
+        .resize({
+          width: variant.maxSide,
+          height: variant.maxSide,
+          fit: 'inside',
+          withoutEnlargement: true,
+          fastShrinkOnLoad: true,
+        });
       // No withMetadata()/keepMetadata(): sharp writes no EXIF, XMP, IPTC or ICC by default.
       if (format === 'jpeg') pipeline = pipeline.jpeg({ quality: variant.quality ?? 85, mozjpeg: false });
       else if (format === 'png') pipeline = pipeline.png({ compressionLevel: 6 });
@@ -208,7 +240,8 @@ export async function processImage(input: Buffer | string, options: { variants: 
       try {
         result = await pipeline.toBuffer({ resolveWithObject: true });
       } catch (err) {
-        if (/pixel limit/i.test(String((err as Error).message))) throw new ImageRejectedError('pixels', tooManyPixels(pixels / 1_000_000));
+        if (/pixel limit/i.test(String((err as Error).message)))
+          throw new ImageRejectedError('pixels', tooManyPixels(pixels / 1_000_000));
         throw new ImageRejectedError('decode', UNREADABLE);
       }
       out.push({

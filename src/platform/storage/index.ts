@@ -48,7 +48,8 @@ declare module 'fastify' {
  * by `npm start`) or jemalloc avoid it (docs/decisions/072).
  */
 export function defaultGlibcArenas(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (process.platform !== 'linux' || env.MALLOC_ARENA_MAX || /jemalloc|tcmalloc/.test(env.LD_PRELOAD ?? '')) return false;
+  if (process.platform !== 'linux' || env.MALLOC_ARENA_MAX || /jemalloc|tcmalloc/.test(env.LD_PRELOAD ?? ''))
+    return false;
   const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
   return Boolean(header?.glibcVersionRuntime);
 }
@@ -63,9 +64,16 @@ export default fp(
     let sweeper: Sweeper | null = null;
     app.addHook('onReady', async () => {
       if (app.config.env !== 'test' && defaultGlibcArenas()) {
-        app.log.warn('MALLOC_ARENA_MAX não está definido: com glibc, fotos grandes podem fazer a memória crescer. Use MALLOC_ARENA_MAX=2 (o `npm start` já define).');
+        app.log.warn(
+          'MALLOC_ARENA_MAX não está definido: com glibc, fotos grandes podem fazer a memória crescer. Use MALLOC_ARENA_MAX=2 (o `npm start` já define).',
+        );
       }
-      sweeper = startSweeper(storage, app.db, { spool, intervalMs: app.config.storage.sweepIntervalMs, ageMs: app.config.storage.sweepAgeMs, log: app.log });
+      sweeper = startSweeper(storage, app.db, {
+        spool,
+        intervalMs: app.config.storage.sweepIntervalMs,
+        ageMs: app.config.storage.sweepAgeMs,
+        log: app.log,
+      });
     });
     app.addHook('onClose', async () => {
       await sweeper?.stop();

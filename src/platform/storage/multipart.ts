@@ -58,7 +58,8 @@ export function receivedUpload(request: FastifyRequest): ReceivedUpload {
   return received.get(request) ?? { files: [], problem: null };
 }
 
-const MALFORMED = 'O formulário chegou incompleto ou corrompido, e nada foi gravado. Abra a página de novo e envie mais uma vez.';
+const MALFORMED =
+  'O formulário chegou incompleto ou corrompido, e nada foi gravado. Abra a página de novo e envie mais uma vez.';
 
 /** A preHandler that reads the body by `rules` (see MultipartRules), spooling files to `spool()`. */
 export function multipartReader(rules: MultipartRules, spool: () => Spool) {
@@ -69,10 +70,19 @@ export function multipartReader(rules: MultipartRules, spool: () => Spool) {
     const upload: ReceivedUpload = { files: [], problem: null };
     received.set(request, upload);
     if (!request.isMultipart()) {
-      const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const type = String(request.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim()
+        .toLowerCase();
       if (rules.allowUrlencoded !== false && type === 'application/x-www-form-urlencoded') return; // formbody parsed it
       // A JSON (or any other) body to a form: refused before anything else looks at it.
-      return sendError(request, reply, 415, 'Formato não aceito', 'Envie o formulário pela página: este endereço aceita apenas formulários (multipart/form-data).');
+      return sendError(
+        request,
+        reply,
+        415,
+        'Formato não aceito',
+        'Envie o formulário pela página: este endereço aceita apenas formulários (multipart/form-data).',
+      );
     }
     const fields: Record<string, string> = {};
     // Every spool file of this request goes when the answer is sent (or the client leaves).
@@ -87,14 +97,23 @@ export function multipartReader(rules: MultipartRules, spool: () => Spool) {
     // Backstop when no onSend runs (the client went away mid-body).
     reply.raw.once('close', () => void release());
     const drop = () => {
-      for (const f of upload.files) void spool().remove(f.path).catch(() => {});
+      for (const f of upload.files)
+        void spool()
+          .remove(f.path)
+          .catch(() => {});
       upload.files = [];
     };
     try {
       // throwFileSizeLimit is read at run time though the parts() type omits it: an oversized
       // file is then marked `truncated` and the body is still read to its end.
       const options = {
-        limits: { files: rules.maxFiles + 1, fileSize: rules.maxFileBytes, fields: maxFields, fieldSize: maxFieldBytes, parts: maxFields + rules.maxFiles + 2 },
+        limits: {
+          files: rules.maxFiles + 1,
+          fileSize: rules.maxFileBytes,
+          fields: maxFields,
+          fieldSize: maxFieldBytes,
+          parts: maxFields + rules.maxFiles + 2,
+        },
         throwFileSizeLimit: false,
       };
       for await (const part of request.parts(options as Parameters<typeof request.parts>[0])) {
@@ -111,27 +130,44 @@ export function multipartReader(rules: MultipartRules, spool: () => Spool) {
           await pipeline(part.file, target.stream);
           if (part.file.truncated) {
             upload.problem = 'fileTooLarge';
-            void spool().remove(target.path).catch(() => {});
+            void spool()
+              .remove(target.path)
+              .catch(() => {});
             drop();
             continue;
           }
           // An empty file input is sent as a part with no name and no bytes.
           if (!part.filename && size === 0) {
-            void spool().remove(target.path).catch(() => {});
+            void spool()
+              .remove(target.path)
+              .catch(() => {});
             continue;
           }
           const file = target.path;
-          upload.files.push({ field: part.fieldname, label: sanitizeOriginalName(part.filename), path: file, size, read: () => readFile(file) });
+          upload.files.push({
+            field: part.fieldname,
+            label: sanitizeOriginalName(part.filename),
+            path: file,
+            size,
+            read: () => readFile(file),
+          });
           if (upload.files.length > rules.maxFiles) {
             upload.problem = 'tooManyFiles';
             drop();
           }
         } else {
           if (part.valueTruncated || part.fieldnameTruncated) {
-            return sendError(request, reply, 413, 'Campo grande demais', `Um dos campos passou de ${Math.floor(maxFieldBytes / 1024)} KB. Nada foi gravado.`);
+            return sendError(
+              request,
+              reply,
+              413,
+              'Campo grande demais',
+              `Um dos campos passou de ${Math.floor(maxFieldBytes / 1024)} KB. Nada foi gravado.`,
+            );
           }
           // The first value of a name counts (as the urlencoded parser does for our forms).
-          if (typeof part.value === 'string' && !Object.hasOwn(fields, part.fieldname)) fields[part.fieldname] = part.value;
+          if (typeof part.value === 'string' && !Object.hasOwn(fields, part.fieldname))
+            fields[part.fieldname] = part.value;
         }
       }
     } catch (err) {
@@ -143,7 +179,13 @@ export function multipartReader(rules: MultipartRules, spool: () => Spool) {
         upload.problem ??= 'fileTooLarge';
         drop();
       } else if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-        return sendError(request, reply, 413, 'Campos demais', `O formulário tem mais de ${maxFields} campos. Nada foi gravado.`);
+        return sendError(
+          request,
+          reply,
+          413,
+          'Campos demais',
+          `O formulário tem mais de ${maxFields} campos. Nada foi gravado.`,
+        );
       } else if (code === 'FST_PROTO_VIOLATION') {
         return sendError(request, reply, 400, 'Envio inválido', MALFORMED);
       } else {

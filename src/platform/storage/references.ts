@@ -18,7 +18,11 @@ export const FILE_REFERENCES: FileReference[] = [
 ];
 
 /** The keys (among `keys`) that some registered row references. */
-export async function referencedKeys(db: Kysely<Database>, keys: string[], references = FILE_REFERENCES): Promise<Set<string>> {
+export async function referencedKeys(
+  db: Kysely<Database>,
+  keys: string[],
+  references = FILE_REFERENCES,
+): Promise<Set<string>> {
   const found = new Set<string>();
   if (!keys.length) return found;
   for (const ref of references) {

@@ -25,7 +25,11 @@ export async function sweepOrphans(
 ): Promise<SweepResult> {
   const before = new Date((options.now ?? new Date()).getTime() - options.ageMs);
   const references = options.references ?? FILE_REFERENCES;
-  const result: SweepResult = { temporary: 0, unreferenced: 0, spool: options.spool ? await options.spool.sweep(before) : 0 };
+  const result: SweepResult = {
+    temporary: 0,
+    unreferenced: 0,
+    spool: options.spool ? await options.spool.sweep(before) : 0,
+  };
   let batch: SweepCandidate[] = [];
   const flush = async () => {
     const finals = batch.filter((c) => !c.temporary && isManagedKey(c.key, references)).map((c) => c.key);
@@ -59,7 +63,12 @@ export interface Sweeper {
 export function startSweeper(
   storage: FileStorage,
   db: Kysely<Database>,
-  options: { intervalMs: number; ageMs: number; spool?: Spool; log?: { info(o: object, m: string): void; error(o: object, m: string): void } },
+  options: {
+    intervalMs: number;
+    ageMs: number;
+    spool?: Spool;
+    log?: { info(o: object, m: string): void; error(o: object, m: string): void };
+  },
 ): Sweeper {
   let running: Promise<SweepResult | null> | null = null;
   let stopped = false;
@@ -68,7 +77,8 @@ export function startSweeper(
     if (stopped) return Promise.resolve(null);
     running = sweepOrphans(storage, db, { ageMs: options.ageMs, spool: options.spool })
       .then((r) => {
-        if (r.temporary || r.unreferenced || r.spool) options.log?.info({ ...r, driver: storage.driver }, 'storage sweep removed orphan files');
+        if (r.temporary || r.unreferenced || r.spool)
+          options.log?.info({ ...r, driver: storage.driver }, 'storage sweep removed orphan files');
         return r;
       })
       .catch((err) => {

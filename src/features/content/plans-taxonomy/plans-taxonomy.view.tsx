@@ -1,18 +1,49 @@
 // Plans, areas and modalities screens.
 import { formatBRL } from '../../../lib/text';
-import { ActiveBadge, CheckboxGroup, Csrf, StaffErrorSummary, Field, Select, StaffPage, TextArea, ToggleActive, type StaffProps } from '../../../staff/form.view';
+import {
+  ActiveBadge,
+  CheckboxGroup,
+  Csrf,
+  StaffErrorSummary,
+  Field,
+  Select,
+  StaffPage,
+  TextArea,
+  ToggleActive,
+  type StaffProps,
+} from '../../../staff/form.view';
 import { DataTable, StaffList } from '../../../staff/list.view';
 import type { ListState } from '../../../staff/list';
 import { PERIODS, type FieldErrors, type FormValues } from '../../../staff/validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
 type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
-const unitOptions = (units: UnitChoice[]) => units.map((u) => ({ value: String(u.id), label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`, group: `${u.cidade}/${u.uf}` }));
+const unitOptions = (units: UnitChoice[]) =>
+  units.map((u) => ({
+    value: String(u.id),
+    label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`,
+    group: `${u.cidade}/${u.uf}`,
+  }));
 
-export function PlansListPage({ staff, plans, notice, list }: { staff: StaffProps; notice?: string; list: ListState; plans: { id: number; nome: string; preco_centavos: number; periodicidade: string; ativo: number }[] }) {
+export function PlansListPage({
+  staff,
+  plans,
+  notice,
+  list,
+}: {
+  staff: StaffProps;
+  notice?: string;
+  list: ListState;
+  plans: { id: number; nome: string; preco_centavos: number; periodicidade: string; ativo: number }[];
+}) {
   return (
     <StaffPage title="Planos" staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
-      <StaffList newHref="/admin/conteudo/planos/novo" newLabel="Novo plano" filterLabel="Filtrar planos por nome ou periodicidade" list={list}>
+      <StaffList
+        newHref="/admin/conteudo/planos/novo"
+        newLabel="Novo plano"
+        filterLabel="Filtrar planos por nome ou periodicidade"
+        list={list}
+      >
         <DataTable
           label="Tabela dos planos"
           caption="Planos"
@@ -36,24 +67,75 @@ export function PlansListPage({ staff, plans, notice, list }: { staff: StaffProp
   );
 }
 
-export function PlanFormPage(props: { staff: StaffProps; plan: { id: number; nome: string; ativo: number } | null; values: FormValues; errors?: FieldErrors; notice?: string; units: UnitChoice[] }) {
+export function PlanFormPage(props: {
+  staff: StaffProps;
+  plan: { id: number; nome: string; ativo: number } | null;
+  values: FormValues;
+  errors?: FieldErrors;
+  notice?: string;
+  units: UnitChoice[];
+}) {
   const { staff, plan, values, errors, units } = props;
   return (
-    <StaffPage title={plan ? `Editar ${plan.nome}` : 'Novo plano'} staff={staff} crumbs={[...CONTENT_CRUMBS, { href: '/admin/conteudo/planos', label: 'Planos' }]} notice={props.notice}>
+    <StaffPage
+      title={plan ? `Editar ${plan.nome}` : 'Novo plano'}
+      staff={staff}
+      crumbs={[...CONTENT_CRUMBS, { href: '/admin/conteudo/planos', label: 'Planos' }]}
+      notice={props.notice}
+    >
       {plan ? (
         <p class="actions">
-          <ActiveBadge ativo={plan.ativo} /> <ToggleActive action={`/admin/conteudo/planos/${plan.id}/ativo`} ativo={plan.ativo} csrfToken={staff.csrfToken} label={plan.nome} />
+          <ActiveBadge ativo={plan.ativo} />{' '}
+          <ToggleActive
+            action={`/admin/conteudo/planos/${plan.id}/ativo`}
+            ativo={plan.ativo}
+            csrfToken={staff.csrfToken}
+            label={plan.nome}
+          />
         </p>
       ) : null}
       <StaffErrorSummary errors={errors} />
-      <form method="post" action={plan ? `/admin/conteudo/planos/${plan.id}` : '/admin/conteudo/planos/novo'} novalidate>
+      <form
+        method="post"
+        action={plan ? `/admin/conteudo/planos/${plan.id}` : '/admin/conteudo/planos/novo'}
+        novalidate
+      >
         <Csrf token={staff.csrfToken} />
         <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
         <TextArea name="descricao" label="Descrição" values={values} errors={errors} maxLength={1000} />
-        <Field name="preco" label="Preço (R$)" values={values} errors={errors} required inputMode="decimal" hint="Em reais, por exemplo 129,90." maxLength={20} />
-        <Select name="periodicidade" label="Periodicidade da cobrança" values={values} errors={errors} placeholder="Escolha" options={PERIODS.map((p) => ({ value: p.value, label: p.label }))} />
-        <Field name="ordem" label="Ordem de exibição" type="number" values={values} errors={errors} hint="Os menores aparecem primeiro." />
-        <CheckboxGroup name="unidades" legend="Unidades que oferecem o plano" values={values} errors={errors} options={unitOptions(units)} />
+        <Field
+          name="preco"
+          label="Preço (R$)"
+          values={values}
+          errors={errors}
+          required
+          inputMode="decimal"
+          hint="Em reais, por exemplo 129,90."
+          maxLength={20}
+        />
+        <Select
+          name="periodicidade"
+          label="Periodicidade da cobrança"
+          values={values}
+          errors={errors}
+          placeholder="Escolha"
+          options={PERIODS.map((p) => ({ value: p.value, label: p.label }))}
+        />
+        <Field
+          name="ordem"
+          label="Ordem de exibição"
+          type="number"
+          values={values}
+          errors={errors}
+          hint="Os menores aparecem primeiro."
+        />
+        <CheckboxGroup
+          name="unidades"
+          legend="Unidades que oferecem o plano"
+          values={values}
+          errors={errors}
+          options={unitOptions(units)}
+        />
         <p>
           <button type="submit">{plan ? 'Salvar alterações' : 'Criar plano'}</button>
         </p>
@@ -67,11 +149,28 @@ export const TAXONOMY_LABELS = {
   modalidade: { plural: 'Modalidades', singular: 'modalidade', novo: 'Nova modalidade', path: 'modalidades' },
 } as const;
 
-export function TaxonomyListPage({ staff, kind, items, notice, list }: { staff: StaffProps; kind: 'area' | 'modalidade'; notice?: string; list: ListState; items: { id: number; nome: string; ativo: number }[] }) {
+export function TaxonomyListPage({
+  staff,
+  kind,
+  items,
+  notice,
+  list,
+}: {
+  staff: StaffProps;
+  kind: 'area' | 'modalidade';
+  notice?: string;
+  list: ListState;
+  items: { id: number; nome: string; ativo: number }[];
+}) {
   const l = TAXONOMY_LABELS[kind];
   return (
     <StaffPage title={l.plural} staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
-      <StaffList newHref={`/admin/conteudo/${l.path}/nova`} newLabel={l.novo} filterLabel={`Filtrar ${l.plural.toLowerCase()} por nome`} list={list}>
+      <StaffList
+        newHref={`/admin/conteudo/${l.path}/nova`}
+        newLabel={l.novo}
+        filterLabel={`Filtrar ${l.plural.toLowerCase()} por nome`}
+        list={list}
+      >
         <ul class="item-list">
           {items.map((i) => (
             <li key={i.id}>
@@ -84,22 +183,53 @@ export function TaxonomyListPage({ staff, kind, items, notice, list }: { staff: 
   );
 }
 
-export function TaxonomyFormPage(props: { staff: StaffProps; kind: 'area' | 'modalidade'; item: { id: number; nome: string; ativo: number } | null; values: FormValues; errors?: FieldErrors; notice?: string; units: UnitChoice[] }) {
+export function TaxonomyFormPage(props: {
+  staff: StaffProps;
+  kind: 'area' | 'modalidade';
+  item: { id: number; nome: string; ativo: number } | null;
+  values: FormValues;
+  errors?: FieldErrors;
+  notice?: string;
+  units: UnitChoice[];
+}) {
   const { staff, kind, item, values, errors, units } = props;
   const l = TAXONOMY_LABELS[kind];
   return (
-    <StaffPage title={item ? `Editar ${item.nome}` : l.novo} staff={staff} crumbs={[...CONTENT_CRUMBS, { href: `/admin/conteudo/${l.path}`, label: l.plural }]} notice={props.notice}>
+    <StaffPage
+      title={item ? `Editar ${item.nome}` : l.novo}
+      staff={staff}
+      crumbs={[...CONTENT_CRUMBS, { href: `/admin/conteudo/${l.path}`, label: l.plural }]}
+      notice={props.notice}
+    >
       {item ? (
         <p class="actions">
-          <ActiveBadge ativo={item.ativo} /> <ToggleActive action={`/admin/conteudo/${l.path}/${item.id}/ativo`} ativo={item.ativo} csrfToken={staff.csrfToken} label={item.nome} />
+          <ActiveBadge ativo={item.ativo} />{' '}
+          <ToggleActive
+            action={`/admin/conteudo/${l.path}/${item.id}/ativo`}
+            ativo={item.ativo}
+            csrfToken={staff.csrfToken}
+            label={item.nome}
+          />
         </p>
       ) : null}
       <StaffErrorSummary errors={errors} />
-      <form method="post" action={item ? `/admin/conteudo/${l.path}/${item.id}` : `/admin/conteudo/${l.path}/nova`} novalidate>
+      <form
+        method="post"
+        action={item ? `/admin/conteudo/${l.path}/${item.id}` : `/admin/conteudo/${l.path}/nova`}
+        novalidate
+      >
         <Csrf token={staff.csrfToken} />
         <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
-        {kind === 'modalidade' ? <TextArea name="descricao" label="Descrição" values={values} errors={errors} maxLength={1000} /> : null}
-        <CheckboxGroup name="unidades" legend={`Unidades com esta ${l.singular}`} values={values} errors={errors} options={unitOptions(units)} />
+        {kind === 'modalidade' ? (
+          <TextArea name="descricao" label="Descrição" values={values} errors={errors} maxLength={1000} />
+        ) : null}
+        <CheckboxGroup
+          name="unidades"
+          legend={`Unidades com esta ${l.singular}`}
+          values={values}
+          errors={errors}
+          options={unitOptions(units)}
+        />
         <p>
           <button type="submit">{item ? 'Salvar alterações' : `Criar ${l.singular}`}</button>
         </p>

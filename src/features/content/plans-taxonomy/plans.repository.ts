@@ -25,20 +25,41 @@ export function createPlansRepository(db: Q) {
       return db.selectFrom('planos').select('id').where('nome', '=', nome).orderBy('id').executeTakeFirst();
     },
     async planUnitIds(id: number) {
-      return (await db.selectFrom('planos_unidades').select('unidade_id').where('plano_id', '=', id).orderBy('unidade_id').execute()).map((r) => r.unidade_id);
+      return (
+        await db
+          .selectFrom('planos_unidades')
+          .select('unidade_id')
+          .where('plano_id', '=', id)
+          .orderBy('unidade_id')
+          .execute()
+      ).map((r) => r.unidade_id);
     },
     async insertPlan(fields: PlanFields, now: string) {
-      return (await db.insertInto('planos').values({ ...fields, ativo: 1, criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
+      return (
+        await db
+          .insertInto('planos')
+          .values({ ...fields, ativo: 1, criado_em: now, atualizado_em: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     },
     async updatePlan(id: number, fields: PlanFields, now: string) {
-      await db.updateTable('planos').set({ ...fields, atualizado_em: now }).where('id', '=', id).execute();
+      await db
+        .updateTable('planos')
+        .set({ ...fields, atualizado_em: now })
+        .where('id', '=', id)
+        .execute();
     },
     async setPlanActive(id: number, ativo: number, now: string) {
       await db.updateTable('planos').set({ ativo, atualizado_em: now }).where('id', '=', id).execute();
     },
     async replacePlanUnits(planId: number, ids: number[]) {
       await db.deleteFrom('planos_unidades').where('plano_id', '=', planId).execute();
-      if (ids.length) await db.insertInto('planos_unidades').values(ids.map((unidade_id) => ({ plano_id: planId, unidade_id }))).execute();
+      if (ids.length)
+        await db
+          .insertInto('planos_unidades')
+          .values(ids.map((unidade_id) => ({ plano_id: planId, unidade_id })))
+          .execute();
     },
   };
 }

@@ -3,7 +3,7 @@
 import type { PlanFields } from '../shared/content.repository';
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
-import { type Actor } from '../../audit/audit.repository';
+import type { Actor } from '../../audit/audit.repository';
 import { existing } from '../units/units.service';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
@@ -26,7 +26,9 @@ export function parsePlanForm(body: Record<string, unknown>): Result<{ fields: P
     periodicidade,
     ordem: v.integerIn(e, 'ordem', f('ordem'), 0, PLAN_ORDER_MAX, 0),
   };
-  return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: { fields, unitIds: v.idList(body, 'unidades') } };
+  return v.hasErrors(e)
+    ? { ok: false, errors: e }
+    : { ok: true, value: { fields, unitIds: v.idList(body, 'unidades') } };
 }
 
 export function createPlansService(deps: ContentDeps) {
@@ -44,7 +46,13 @@ export function createPlansService(deps: ContentDeps) {
       return change(deps, actor, async (repo, audit, _trx, now) => {
         const id = await repo.insertPlan(parsed.value.fields, now);
         await repo.replacePlanUnits(id, await existing(parsed.value.unitIds, (x) => repo.findUnit(x)));
-        await audit({ acao: 'criar', entidade: 'plano', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
+        await audit({
+          acao: 'criar',
+          entidade: 'plano',
+          entidadeId: id,
+          antes: null,
+          depois: await snapshot(repo, id),
+        });
         return { ok: true, value: { id } };
       });
     },
@@ -56,7 +64,13 @@ export function createPlansService(deps: ContentDeps) {
         if (!before) throw new NotFoundError();
         await repo.updatePlan(id, parsed.value.fields, now);
         await repo.replacePlanUnits(id, await existing(parsed.value.unitIds, (x) => repo.findUnit(x)));
-        await audit({ acao: 'editar', entidade: 'plano', entidadeId: id, antes: before, depois: await snapshot(repo, id) });
+        await audit({
+          acao: 'editar',
+          entidade: 'plano',
+          entidadeId: id,
+          antes: before,
+          depois: await snapshot(repo, id),
+        });
         return { ok: true, value: { id } };
       });
     },
@@ -65,7 +79,13 @@ export function createPlansService(deps: ContentDeps) {
         const before = await repo.findPlan(id);
         if (!before) throw new NotFoundError();
         await repo.setPlanActive(id, active ? 1 : 0, now);
-        await audit({ acao: active ? 'ativar' : 'desativar', entidade: 'plano', entidadeId: id, antes: { ativo: before.ativo }, depois: { ativo: active ? 1 : 0 } });
+        await audit({
+          acao: active ? 'ativar' : 'desativar',
+          entidade: 'plano',
+          entidadeId: id,
+          antes: { ativo: before.ativo },
+          depois: { ativo: active ? 1 : 0 },
+        });
       });
     },
   };

@@ -3,7 +3,7 @@
 // point to modalities).
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError, onUniqueConflict } from '../../../staff/errors';
-import { type Actor } from '../../audit/audit.repository';
+import type { Actor } from '../../audit/audit.repository';
 import { existing } from '../units/units.service';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
@@ -18,9 +18,17 @@ interface TaxonomyInput {
 
 export function parseTaxonomyForm(kind: TaxonomyKind, body: Record<string, unknown>): Result<TaxonomyInput> {
   const e: FieldErrors = {};
-  const nome = v.requiredText(e, 'nome', v.field(body, 'nome'), kind === 'area' ? 'o nome da área' : 'o nome da modalidade', 120);
+  const nome = v.requiredText(
+    e,
+    'nome',
+    v.field(body, 'nome'),
+    kind === 'area' ? 'o nome da área' : 'o nome da modalidade',
+    120,
+  );
   const descricao = kind === 'modalidade' ? v.optionalLongText(e, 'descricao', v.field(body, 'descricao'), 1000) : null;
-  return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: { nome, descricao, unitIds: v.idList(body, 'unidades') } };
+  return v.hasErrors(e)
+    ? { ok: false, errors: e }
+    : { ok: true, value: { nome, descricao, unitIds: v.idList(body, 'unidades') } };
 }
 
 export function createTaxonomyService(deps: ContentDeps, kind: TaxonomyKind) {
@@ -51,29 +59,42 @@ export function createTaxonomyService(deps: ContentDeps, kind: TaxonomyKind) {
   }
 
   return {
-    list: () => (kind === 'area' ? read.listAreas() : read.listModalities()) as Promise<{ id: number; nome: string; ativo: number; descricao?: string | null }[]>,
+    list: () =>
+      (kind === 'area' ? read.listAreas() : read.listModalities()) as Promise<
+        { id: number; nome: string; ativo: number; descricao?: string | null }[]
+      >,
     get: (id: number) => snapshot(read, id),
     async create(actor: Actor, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
       const parsed = parseTaxonomyForm(kind, body);
       if (!parsed.ok) return parsed;
-      return onUniqueConflict({ nome: duplicate }, () => change(deps, actor, async (repo, audit) => {
-        if (await repo.nameTaken(table, parsed.value.nome)) return { ok: false, errors: { nome: duplicate } };
-        const id = await save(repo, null, parsed.value);
-        await audit({ acao: 'criar', entidade: kind, entidadeId: id, antes: null, depois: await snapshot(repo, id) });
-        return { ok: true, value: { id } };
-      }));
+      return onUniqueConflict({ nome: duplicate }, () =>
+        change(deps, actor, async (repo, audit) => {
+          if (await repo.nameTaken(table, parsed.value.nome)) return { ok: false, errors: { nome: duplicate } };
+          const id = await save(repo, null, parsed.value);
+          await audit({ acao: 'criar', entidade: kind, entidadeId: id, antes: null, depois: await snapshot(repo, id) });
+          return { ok: true, value: { id } };
+        }),
+      );
     },
     async update(actor: Actor, id: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
       const parsed = parseTaxonomyForm(kind, body);
       if (!parsed.ok) return parsed;
-      return onUniqueConflict({ nome: duplicate }, () => change(deps, actor, async (repo, audit) => {
-        const before = await snapshot(repo, id);
-        if (!before) throw new NotFoundError();
-        if (await repo.nameTaken(table, parsed.value.nome, id)) return { ok: false, errors: { nome: duplicate } };
-        await save(repo, id, parsed.value);
-        await audit({ acao: 'editar', entidade: kind, entidadeId: id, antes: before, depois: await snapshot(repo, id) });
-        return { ok: true, value: { id } };
-      }));
+      return onUniqueConflict({ nome: duplicate }, () =>
+        change(deps, actor, async (repo, audit) => {
+          const before = await snapshot(repo, id);
+          if (!before) throw new NotFoundError();
+          if (await repo.nameTaken(table, parsed.value.nome, id)) return { ok: false, errors: { nome: duplicate } };
+          await save(repo, id, parsed.value);
+          await audit({
+            acao: 'editar',
+            entidade: kind,
+            entidadeId: id,
+            antes: before,
+            depois: await snapshot(repo, id),
+          });
+          return { ok: true, value: { id } };
+        }),
+      );
     },
     async setActive(actor: Actor, id: number, active: boolean) {
       await change(deps, actor, async (repo, audit) => {
@@ -81,7 +102,13 @@ export function createTaxonomyService(deps: ContentDeps, kind: TaxonomyKind) {
         if (!before) throw new NotFoundError();
         if (kind === 'area') await repo.setAreaActive(id, active ? 1 : 0);
         else await repo.setModalityActive(id, active ? 1 : 0);
-        await audit({ acao: active ? 'ativar' : 'desativar', entidade: kind, entidadeId: id, antes: { ativo: before.ativo }, depois: { ativo: active ? 1 : 0 } });
+        await audit({
+          acao: active ? 'ativar' : 'desativar',
+          entidade: kind,
+          entidadeId: id,
+          antes: { ativo: before.ativo },
+          depois: { ativo: active ? 1 : 0 },
+        });
       });
     },
   };

@@ -17,7 +17,6 @@ export interface ContentDeps {
   onCatalogChange?: () => void;
 }
 
-
 /**
  * Runs a change and its audit row(s) in ONE transaction, then notifies the catalog.
  * `audit` entries are written with the same timestamp as the change.
@@ -25,11 +24,18 @@ export interface ContentDeps {
 export async function change<T>(
   deps: ContentDeps,
   actor: Actor,
-  work: (repo: ContentRepository, audit: (e: Omit<AuditEntry, 'usuarioId'>) => Promise<void>, trx: Trx, now: string) => Promise<T>,
+  work: (
+    repo: ContentRepository,
+    audit: (e: Omit<AuditEntry, 'usuarioId'>) => Promise<void>,
+    trx: Trx,
+    now: string,
+  ) => Promise<T>,
   touchesCatalog = true,
 ): Promise<T> {
   const now = nowIso();
-  const result = await deps.repos.transaction((tx, trx) => work(tx.content, (e) => tx.audit.record({ ...e, usuarioId: actor.id }, now), trx, now));
+  const result = await deps.repos.transaction((tx, trx) =>
+    work(tx.content, (e) => tx.audit.record({ ...e, usuarioId: actor.id }, now), trx, now),
+  );
   if (touchesCatalog) deps.onCatalogChange?.();
   return result;
 }

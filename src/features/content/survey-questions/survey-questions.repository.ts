@@ -37,24 +37,55 @@ export function createSurveyQuestionsRepository(db: Q) {
       return db.selectFrom('perguntas').select('id').where('texto', '=', texto).orderBy('id').executeTakeFirst();
     },
     listOptions(questionId: number) {
-      return db.selectFrom('perguntas_opcoes').selectAll().where('pergunta_id', '=', questionId).orderBy('ordem').orderBy('id').execute();
+      return db
+        .selectFrom('perguntas_opcoes')
+        .selectAll()
+        .where('pergunta_id', '=', questionId)
+        .orderBy('ordem')
+        .orderBy('id')
+        .execute();
     },
     findOption(questionId: number, id: number) {
-      return db.selectFrom('perguntas_opcoes').selectAll().where('id', '=', id).where('pergunta_id', '=', questionId).executeTakeFirst();
+      return db
+        .selectFrom('perguntas_opcoes')
+        .selectAll()
+        .where('id', '=', id)
+        .where('pergunta_id', '=', questionId)
+        .executeTakeFirst();
     },
     findOptionByText(questionId: number, texto: string) {
-      return db.selectFrom('perguntas_opcoes').select('id').where('pergunta_id', '=', questionId).where('texto', '=', texto).orderBy('id').executeTakeFirst();
+      return db
+        .selectFrom('perguntas_opcoes')
+        .select('id')
+        .where('pergunta_id', '=', questionId)
+        .where('texto', '=', texto)
+        .orderBy('id')
+        .executeTakeFirst();
     },
     async questionAnswerCount(id: number) {
-      const r = await db.selectFrom('respostas_itens').select((eb) => eb.fn.countAll<number>().as('n')).where('pergunta_id', '=', id).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('respostas_itens')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('pergunta_id', '=', id)
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     async optionAnswerCount(id: number) {
-      const r = await db.selectFrom('respostas_itens').select((eb) => eb.fn.countAll<number>().as('n')).where('opcao_id', '=', id).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('respostas_itens')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('opcao_id', '=', id)
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     async insertQuestion(fields: QuestionFields, ativo: number, now: string) {
-      return (await db.insertInto('perguntas').values({ ...fields, ativo, criado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
+      return (
+        await db
+          .insertInto('perguntas')
+          .values({ ...fields, ativo, criado_em: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     },
     async updateQuestion(id: number, fields: QuestionFields) {
       await db.updateTable('perguntas').set(fields).where('id', '=', id).execute();
@@ -67,7 +98,13 @@ export function createSurveyQuestionsRepository(db: Q) {
       await db.deleteFrom('perguntas').where('id', '=', id).execute();
     },
     async insertOption(questionId: number, fields: OptionFields, ativo = 1) {
-      return (await db.insertInto('perguntas_opcoes').values({ ...fields, ativo, pergunta_id: questionId }).returning('id').executeTakeFirstOrThrow()).id;
+      return (
+        await db
+          .insertInto('perguntas_opcoes')
+          .values({ ...fields, ativo, pergunta_id: questionId })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     },
     async updateOption(id: number, fields: OptionFields) {
       await db.updateTable('perguntas_opcoes').set(fields).where('id', '=', id).execute();

@@ -2,7 +2,7 @@
 // answers is deactivated, never deleted, so stored responses keep their meaning.
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
-import { type Actor } from '../../audit/audit.repository';
+import type { Actor } from '../../audit/audit.repository';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
 
@@ -16,16 +16,23 @@ export function parseQuestionForm(body: Record<string, unknown>, creating: boole
   const ordem = v.integerIn(e, 'ordem', v.field(body, 'ordem'), 0, 999, 0);
   const obrigatoria = checked(body, 'obrigatoria');
   // New option lists come as one option per line.
-  const opcoes = (v.optionalLongText(e, 'opcoes', v.field(body, 'opcoes'), 20_000) ?? '').split('\n').map((o) => o.trim()).filter(Boolean);
+  const opcoes = (v.optionalLongText(e, 'opcoes', v.field(body, 'opcoes'), 20_000) ?? '')
+    .split('\n')
+    .map((o) => o.trim())
+    .filter(Boolean);
   if (creating && tipo === 'opcoes') {
     if (opcoes.length < 2) e.opcoes = 'Informe pelo menos duas opções, uma por linha.';
     else if (opcoes.some((o) => o.length > 200)) e.opcoes = 'Cada opção pode ter no máximo 200 caracteres.';
     else if (new Set(opcoes).size !== opcoes.length) e.opcoes = 'Há opções repetidas.';
   }
-  return v.hasErrors(e) ? ({ ok: false, errors: e } as const) : ({ ok: true, value: { texto, tipo, ordem, obrigatoria, opcoes } } as const);
+  return v.hasErrors(e)
+    ? ({ ok: false, errors: e } as const)
+    : ({ ok: true, value: { texto, tipo, ordem, obrigatoria, opcoes } } as const);
 }
 
-export function parseOptionForm(body: Record<string, unknown>): Result<{ texto: string; valor: number | null; ordem: number }> {
+export function parseOptionForm(
+  body: Record<string, unknown>,
+): Result<{ texto: string; valor: number | null; ordem: number }> {
   const e: FieldErrors = {};
   const texto = v.requiredText(e, 'texto', v.field(body, 'texto'), 'o texto da opção', 200);
   const valorRaw = v.field(body, 'valor').trim();
@@ -49,7 +56,9 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
       const q = await snapshot(read, id);
       if (!q) return null;
       const answers = await read.questionAnswerCount(id);
-      const options = await Promise.all(q.opcoes.map(async (o) => ({ ...o, respostas: await read.optionAnswerCount(o.id) })));
+      const options = await Promise.all(
+        q.opcoes.map(async (o) => ({ ...o, respostas: await read.optionAnswerCount(o.id) })),
+      );
       return { ...q, opcoes: options, respostas: answers };
     },
 
@@ -59,9 +68,20 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
       const { texto, tipo, ordem, obrigatoria, opcoes } = parsed.value;
       return survey(actor, async (repo, audit, _trx, now) => {
         const id = await repo.insertQuestion({ texto, tipo, ordem, obrigatoria }, 1, now);
-        const list = tipo === 'escala' ? Array.from({ length: 11 }, (_, i) => ({ texto: String(i), valor: i, ordem: i })) : tipo === 'opcoes' ? opcoes.map((t, i) => ({ texto: t, valor: opcoes.length - i, ordem: i })) : [];
+        const list =
+          tipo === 'escala'
+            ? Array.from({ length: 11 }, (_, i) => ({ texto: String(i), valor: i, ordem: i }))
+            : tipo === 'opcoes'
+              ? opcoes.map((t, i) => ({ texto: t, valor: opcoes.length - i, ordem: i }))
+              : [];
         for (const o of list) await repo.insertOption(id, o);
-        await audit({ acao: 'criar', entidade: 'pergunta', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
+        await audit({
+          acao: 'criar',
+          entidade: 'pergunta',
+          entidadeId: id,
+          antes: null,
+          depois: await snapshot(repo, id),
+        });
         return { ok: true, value: { id } };
       });
     },
@@ -75,7 +95,13 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         if (!before) throw new NotFoundError();
         const { texto, ordem, obrigatoria } = parsed.value;
         await repo.updateQuestion(id, { texto, tipo: before.tipo, ordem, obrigatoria });
-        await audit({ acao: 'editar', entidade: 'pergunta', entidadeId: id, antes: before, depois: await repo.findQuestion(id) });
+        await audit({
+          acao: 'editar',
+          entidade: 'pergunta',
+          entidadeId: id,
+          antes: before,
+          depois: await repo.findQuestion(id),
+        });
         return { ok: true, value: { id } };
       });
     },
@@ -85,7 +111,13 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         const before = await repo.findQuestion(id);
         if (!before) throw new NotFoundError();
         await repo.setQuestionActive(id, active ? 1 : 0);
-        await audit({ acao: active ? 'ativar' : 'desativar', entidade: 'pergunta', entidadeId: id, antes: { ativo: before.ativo }, depois: { ativo: active ? 1 : 0 } });
+        await audit({
+          acao: active ? 'ativar' : 'desativar',
+          entidade: 'pergunta',
+          entidadeId: id,
+          antes: { ativo: before.ativo },
+          depois: { ativo: active ? 1 : 0 },
+        });
       });
     },
 
@@ -96,7 +128,13 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         if (!before) throw new NotFoundError();
         if ((await repo.questionAnswerCount(id)) > 0) {
           await repo.setQuestionActive(id, 0);
-          await audit({ acao: 'desativar', entidade: 'pergunta', entidadeId: id, antes: { ativo: before.ativo }, depois: { ativo: 0, motivo: 'a pergunta tem respostas' } });
+          await audit({
+            acao: 'desativar',
+            entidade: 'pergunta',
+            entidadeId: id,
+            antes: { ativo: before.ativo },
+            depois: { ativo: 0, motivo: 'a pergunta tem respostas' },
+          });
           return 'desativada';
         }
         await repo.deleteQuestion(id);
@@ -110,23 +148,42 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
       return survey(actor, async (repo, audit) => {
         const q = await repo.findQuestion(questionId);
         if (!q) throw new NotFoundError();
-        if (q.tipo !== 'opcoes') return { ok: false, errors: { texto: 'Só perguntas do tipo lista de opções recebem novas opções.' } };
+        if (q.tipo !== 'opcoes')
+          return { ok: false, errors: { texto: 'Só perguntas do tipo lista de opções recebem novas opções.' } };
         if (!parsed.ok) return parsed;
-        if (await repo.findOptionByText(questionId, parsed.value.texto)) return { ok: false, errors: { texto: 'Esta pergunta já tem uma opção com este texto.' } };
+        if (await repo.findOptionByText(questionId, parsed.value.texto))
+          return { ok: false, errors: { texto: 'Esta pergunta já tem uma opção com este texto.' } };
         const id = await repo.insertOption(questionId, parsed.value);
-        await audit({ acao: 'criar', entidade: 'opcao', entidadeId: id, antes: null, depois: { ...parsed.value, pergunta_id: questionId } });
+        await audit({
+          acao: 'criar',
+          entidade: 'opcao',
+          entidadeId: id,
+          antes: null,
+          depois: { ...parsed.value, pergunta_id: questionId },
+        });
         return { ok: true, value: { id } };
       });
     },
 
-    async updateOption(actor: Actor, questionId: number, optionId: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
+    async updateOption(
+      actor: Actor,
+      questionId: number,
+      optionId: number,
+      body: Record<string, unknown>,
+    ): Promise<Result<{ id: number }>> {
       const parsed = parseOptionForm(body);
       if (!parsed.ok) return parsed;
       return survey(actor, async (repo, audit) => {
         const before = await repo.findOption(questionId, optionId);
         if (!before) throw new NotFoundError();
         await repo.updateOption(optionId, parsed.value);
-        await audit({ acao: 'editar', entidade: 'opcao', entidadeId: optionId, antes: before, depois: await repo.findOption(questionId, optionId) });
+        await audit({
+          acao: 'editar',
+          entidade: 'opcao',
+          entidadeId: optionId,
+          antes: before,
+          depois: await repo.findOption(questionId, optionId),
+        });
         return { ok: true, value: { id: optionId } };
       });
     },
@@ -136,7 +193,13 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         const before = await repo.findOption(questionId, optionId);
         if (!before) throw new NotFoundError();
         await repo.setOptionActive(optionId, active ? 1 : 0);
-        await audit({ acao: active ? 'ativar' : 'desativar', entidade: 'opcao', entidadeId: optionId, antes: { ativo: before.ativo }, depois: { ativo: active ? 1 : 0 } });
+        await audit({
+          acao: active ? 'ativar' : 'desativar',
+          entidade: 'opcao',
+          entidadeId: optionId,
+          antes: { ativo: before.ativo },
+          depois: { ativo: active ? 1 : 0 },
+        });
       });
     },
 
@@ -146,7 +209,13 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         if (!before) throw new NotFoundError();
         if ((await repo.optionAnswerCount(optionId)) > 0) {
           await repo.setOptionActive(optionId, 0);
-          await audit({ acao: 'desativar', entidade: 'opcao', entidadeId: optionId, antes: { ativo: before.ativo }, depois: { ativo: 0, motivo: 'a opção tem respostas' } });
+          await audit({
+            acao: 'desativar',
+            entidade: 'opcao',
+            entidadeId: optionId,
+            antes: { ativo: before.ativo },
+            depois: { ativo: 0, motivo: 'a opção tem respostas' },
+          });
           return 'desativada';
         }
         await repo.deleteOption(optionId);

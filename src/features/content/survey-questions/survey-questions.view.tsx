@@ -1,5 +1,16 @@
 // Survey questions and their options.
-import { ActiveBadge, StaffCheckbox, Csrf, StaffErrorSummary, Field, Select, StaffPage, type StaffProps, TextArea, ToggleActive } from '../../../staff/form.view';
+import {
+  ActiveBadge,
+  StaffCheckbox,
+  Csrf,
+  StaffErrorSummary,
+  Field,
+  Select,
+  StaffPage,
+  type StaffProps,
+  TextArea,
+  ToggleActive,
+} from '../../../staff/form.view';
 import { DataTable, StaffList } from '../../../staff/list.view';
 import type { ListState } from '../../../staff/list';
 import { QUESTION_TYPES, type FieldErrors, type FormValues } from '../../../staff/validation';
@@ -10,10 +21,33 @@ const CRUMBS = [
 ];
 const typeLabel = (t: string) => QUESTION_TYPES.find((q) => q.value === t)?.label ?? t;
 
-export function QuestionsListPage({ staff, questions, notice, list }: { staff: StaffProps; notice?: string; list: ListState; questions: { id: number; texto: string; tipo: string; obrigatoria: number; ordem: number; ativo: number; respostas: number }[] }) {
+export function QuestionsListPage({
+  staff,
+  questions,
+  notice,
+  list,
+}: {
+  staff: StaffProps;
+  notice?: string;
+  list: ListState;
+  questions: {
+    id: number;
+    texto: string;
+    tipo: string;
+    obrigatoria: number;
+    ordem: number;
+    ativo: number;
+    respostas: number;
+  }[];
+}) {
   return (
     <StaffPage title="Perguntas da pesquisa" staff={staff} crumbs={CRUMBS.slice(0, 1)} notice={notice}>
-      <StaffList newHref="/admin/conteudo/perguntas/nova" newLabel="Nova pergunta" filterLabel="Filtrar perguntas pelo texto" list={list}>
+      <StaffList
+        newHref="/admin/conteudo/perguntas/nova"
+        newLabel="Nova pergunta"
+        filterLabel="Filtrar perguntas pelo texto"
+        list={list}
+      >
         <DataTable
           label="Tabela das perguntas"
           caption="Perguntas"
@@ -39,15 +73,36 @@ export function QuestionsListPage({ staff, questions, notice, list }: { staff: S
   );
 }
 
-export function QuestionNewPage({ staff, values, errors }: { staff: StaffProps; values: FormValues; errors?: FieldErrors }) {
+export function QuestionNewPage({
+  staff,
+  values,
+  errors,
+}: {
+  staff: StaffProps;
+  values: FormValues;
+  errors?: FieldErrors;
+}) {
   return (
     <StaffPage title="Nova pergunta" staff={staff} crumbs={CRUMBS}>
       <StaffErrorSummary errors={errors} />
       <form method="post" action="/admin/conteudo/perguntas/nova" novalidate>
         <Csrf token={staff.csrfToken} />
         <Field name="texto" label="Texto da pergunta" values={values} errors={errors} required maxLength={500} />
-        <Select name="tipo" label="Tipo" values={values} errors={errors} placeholder="Escolha" options={QUESTION_TYPES.map((t) => ({ value: t.value, label: t.label }))} />
-        <TextArea name="opcoes" label="Opções (para lista de opções)" values={values} errors={errors} hint="Uma por linha, da melhor para a pior. A escala de 0 a 10 cria as suas opções sozinha." />
+        <Select
+          name="tipo"
+          label="Tipo"
+          values={values}
+          errors={errors}
+          placeholder="Escolha"
+          options={QUESTION_TYPES.map((t) => ({ value: t.value, label: t.label }))}
+        />
+        <TextArea
+          name="opcoes"
+          label="Opções (para lista de opções)"
+          values={values}
+          errors={errors}
+          hint="Uma por linha, da melhor para a pior. A escala de 0 a 10 cria as suas opções sozinha."
+        />
         <Field name="ordem" label="Ordem" type="number" values={values} errors={errors} />
         <StaffCheckbox name="obrigatoria" label="Resposta obrigatória" values={values} />
         <p>
@@ -60,7 +115,14 @@ export function QuestionNewPage({ staff, values, errors }: { staff: StaffProps; 
 
 export interface QuestionEditProps {
   staff: StaffProps;
-  question: { id: number; texto: string; tipo: string; ativo: number; respostas: number; opcoes: { id: number; texto: string; valor: number | null; ordem: number; ativo: number; respostas: number }[] };
+  question: {
+    id: number;
+    texto: string;
+    tipo: string;
+    ativo: number;
+    respostas: number;
+    opcoes: { id: number; texto: string; valor: number | null; ordem: number; ativo: number; respostas: number }[];
+  };
   values: FormValues;
   errors?: FieldErrors;
   optionValues: FormValues;
@@ -76,7 +138,8 @@ export function QuestionEditPage(p: QuestionEditProps) {
   return (
     <StaffPage title="Editar pergunta" staff={p.staff} crumbs={CRUMBS} notice={p.notice}>
       <p class="actions">
-        <ActiveBadge ativo={q.ativo} /> {typeLabel(q.tipo)} · {q.respostas === 1 ? '1 resposta' : `${q.respostas} respostas`}{' '}
+        <ActiveBadge ativo={q.ativo} /> {typeLabel(q.tipo)} ·{' '}
+        {q.respostas === 1 ? '1 resposta' : `${q.respostas} respostas`}{' '}
         <ToggleActive action={`${base}/ativo`} ativo={q.ativo} csrfToken={p.staff.csrfToken} label="a pergunta" />
       </p>
       <StaffErrorSummary errors={p.errors} />
@@ -89,7 +152,15 @@ export function QuestionEditPage(p: QuestionEditProps) {
           <button type="submit">Salvar pergunta</button>
         </p>
       </form>
-      <form method="post" action={`${base}/excluir`} data-confirmar={q.respostas > 0 ? 'Desativar esta pergunta? As respostas antigas são mantidas.' : 'Excluir esta pergunta e as suas opções?'}>
+      <form
+        method="post"
+        action={`${base}/excluir`}
+        data-confirmar={
+          q.respostas > 0
+            ? 'Desativar esta pergunta? As respostas antigas são mantidas.'
+            : 'Excluir esta pergunta e as suas opções?'
+        }
+      >
         <Csrf token={p.staff.csrfToken} />
         <p>
           {q.respostas > 0 ? (
@@ -106,15 +177,41 @@ export function QuestionEditPage(p: QuestionEditProps) {
           <h2>Opções</h2>
           {q.opcoes.map((o) => {
             const edit = p.optionEdit?.id === o.id ? p.optionEdit : null;
-            const values = edit?.values ?? { texto: o.texto, valor: o.valor === null ? '' : String(o.valor), ordem: String(o.ordem) };
+            const values = edit?.values ?? {
+              texto: o.texto,
+              valor: o.valor === null ? '' : String(o.valor),
+              ordem: String(o.ordem),
+            };
             return (
               <div class="card option-card" key={o.id}>
                 <form method="post" action={`${base}/opcoes/${o.id}`} novalidate>
                   <Csrf token={p.staff.csrfToken} />
                   <div class="grid grid-3">
-                    <Field idPrefix={`o${o.id}`} name="texto" label="Texto da opção" values={values} errors={edit?.errors} required maxLength={200} />
-                    <Field idPrefix={`o${o.id}`} name="valor" label="Valor" type="number" values={values} errors={edit?.errors} />
-                    <Field idPrefix={`o${o.id}`} name="ordem" label="Ordem" type="number" values={values} errors={edit?.errors} />
+                    <Field
+                      idPrefix={`o${o.id}`}
+                      name="texto"
+                      label="Texto da opção"
+                      values={values}
+                      errors={edit?.errors}
+                      required
+                      maxLength={200}
+                    />
+                    <Field
+                      idPrefix={`o${o.id}`}
+                      name="valor"
+                      label="Valor"
+                      type="number"
+                      values={values}
+                      errors={edit?.errors}
+                    />
+                    <Field
+                      idPrefix={`o${o.id}`}
+                      name="ordem"
+                      label="Ordem"
+                      type="number"
+                      values={values}
+                      errors={edit?.errors}
+                    />
                   </div>
                   <p>
                     <ActiveBadge ativo={o.ativo} /> <span class="muted">{o.respostas} respostas</span>{' '}
@@ -123,9 +220,19 @@ export function QuestionEditPage(p: QuestionEditProps) {
                     </button>
                   </p>
                 </form>
-                <ToggleActive action={`${base}/opcoes/${o.id}/ativo`} ativo={o.ativo} csrfToken={p.staff.csrfToken} label={`opção ${o.texto}`} />{' '}
+                <ToggleActive
+                  action={`${base}/opcoes/${o.id}/ativo`}
+                  ativo={o.ativo}
+                  csrfToken={p.staff.csrfToken}
+                  label={`opção ${o.texto}`}
+                />{' '}
                 {q.tipo === 'opcoes' ? (
-                  <form method="post" action={`${base}/opcoes/${o.id}/excluir`} class="inline" data-confirmar={o.respostas > 0 ? `Desativar a opção ${o.texto}?` : `Excluir a opção ${o.texto}?`}>
+                  <form
+                    method="post"
+                    action={`${base}/opcoes/${o.id}/excluir`}
+                    class="inline"
+                    data-confirmar={o.respostas > 0 ? `Desativar a opção ${o.texto}?` : `Excluir a opção ${o.texto}?`}
+                  >
                     <Csrf token={p.staff.csrfToken} />
                     <button type="submit" class="link-button">
                       {o.respostas > 0 ? 'Desativar' : 'Excluir'}
@@ -142,9 +249,32 @@ export function QuestionEditPage(p: QuestionEditProps) {
               <StaffErrorSummary errors={p.optionErrors} />
               <form method="post" action={`${base}/opcoes`} novalidate>
                 <Csrf token={p.staff.csrfToken} />
-                <Field idPrefix="nova" name="texto" label="Texto da opção" values={p.optionValues} errors={p.optionErrors} required maxLength={200} />
-                <Field idPrefix="nova" name="valor" label="Valor" type="number" values={p.optionValues} errors={p.optionErrors} hint="Pontuação da opção (maior = melhor)." />
-                <Field idPrefix="nova" name="ordem" label="Ordem" type="number" values={p.optionValues} errors={p.optionErrors} />
+                <Field
+                  idPrefix="nova"
+                  name="texto"
+                  label="Texto da opção"
+                  values={p.optionValues}
+                  errors={p.optionErrors}
+                  required
+                  maxLength={200}
+                />
+                <Field
+                  idPrefix="nova"
+                  name="valor"
+                  label="Valor"
+                  type="number"
+                  values={p.optionValues}
+                  errors={p.optionErrors}
+                  hint="Pontuação da opção (maior = melhor)."
+                />
+                <Field
+                  idPrefix="nova"
+                  name="ordem"
+                  label="Ordem"
+                  type="number"
+                  values={p.optionValues}
+                  errors={p.optionErrors}
+                />
                 <p>
                   <button type="submit">Adicionar opção</button>
                 </p>

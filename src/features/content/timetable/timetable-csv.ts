@@ -15,12 +15,21 @@ export interface CsvParse {
 }
 
 const HEADER_ALIASES: Record<string, (typeof CSV_COLUMNS)[number]> = {
-  dia_semana: 'dia_semana', dia: 'dia_semana', 'dia da semana': 'dia_semana',
-  inicio: 'inicio', 'hora inicio': 'inicio', comeco: 'inicio',
-  fim: 'fim', termino: 'fim', 'hora fim': 'fim',
-  modalidade: 'modalidade', aula: 'modalidade',
-  professor: 'professor', professora: 'professor',
-  sala: 'sala', local: 'sala',
+  dia_semana: 'dia_semana',
+  dia: 'dia_semana',
+  'dia da semana': 'dia_semana',
+  inicio: 'inicio',
+  'hora inicio': 'inicio',
+  comeco: 'inicio',
+  fim: 'fim',
+  termino: 'fim',
+  'hora fim': 'fim',
+  modalidade: 'modalidade',
+  aula: 'modalidade',
+  professor: 'professor',
+  professora: 'professor',
+  sala: 'sala',
+  local: 'sala',
 };
 
 export function parseTimetableCsv(input: string): CsvParse {
@@ -35,11 +44,20 @@ export function parseTimetableCsv(input: string): CsvParse {
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
     const line = (err as CsvParseLib.CsvError & { lines?: number }).lines;
-    return { rows: [], problems: [`O arquivo CSV está malformado${line ? ` perto da linha ${line}` : ''} (aspas sem fechar?).`] };
+    return {
+      rows: [],
+      problems: [`O arquivo CSV está malformado${line ? ` perto da linha ${line}` : ''} (aspas sem fechar?).`],
+    };
   }
-  const header = (records[0] ?? []).map((h) => HEADER_ALIASES[foldText(h).replace(/_/g, ' ').replace('dia semana', 'dia da semana')] ?? HEADER_ALIASES[foldText(h)]);
+  const header = (records[0] ?? []).map(
+    (h) =>
+      HEADER_ALIASES[foldText(h).replace(/_/g, ' ').replace('dia semana', 'dia da semana')] ??
+      HEADER_ALIASES[foldText(h)],
+  );
   const problems: string[] = [];
-  const missing = CSV_COLUMNS.filter((c) => ['dia_semana', 'inicio', 'fim', 'modalidade'].includes(c) && !header.includes(c));
+  const missing = CSV_COLUMNS.filter(
+    (c) => ['dia_semana', 'inicio', 'fim', 'modalidade'].includes(c) && !header.includes(c),
+  );
   if (!records.length) return { rows: [], problems: ['O arquivo está vazio.'] };
   if (missing.length) {
     problems.push(`Cabeçalho sem as colunas obrigatórias: ${missing.join(', ')}. Use: ${CSV_COLUMNS.join(';')}.`);
@@ -55,7 +73,8 @@ export function parseTimetableCsv(input: string): CsvParse {
     });
     rows.push({ line: i + 1, values });
   }
-  if (rows.length > MAX_CSV_ROWS) return { rows: [], problems: [`O arquivo tem ${rows.length} aulas; o máximo é ${MAX_CSV_ROWS}.`] };
+  if (rows.length > MAX_CSV_ROWS)
+    return { rows: [], problems: [`O arquivo tem ${rows.length} aulas; o máximo é ${MAX_CSV_ROWS}.`] };
   if (!rows.length) problems.push('O arquivo não tem nenhuma aula abaixo do cabeçalho.');
   return { rows, problems };
 }

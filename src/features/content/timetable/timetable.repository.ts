@@ -19,7 +19,17 @@ export function createTimetableRepository(db: Q) {
       return db
         .selectFrom('aulas')
         .innerJoin('modalidades', 'modalidades.id', 'aulas.modalidade_id')
-        .select(['aulas.id', 'aulas.unidade_id', 'aulas.modalidade_id', 'aulas.dia_semana', 'aulas.inicio', 'aulas.fim', 'aulas.professor', 'aulas.sala', 'modalidades.nome as modalidade'])
+        .select([
+          'aulas.id',
+          'aulas.unidade_id',
+          'aulas.modalidade_id',
+          'aulas.dia_semana',
+          'aulas.inicio',
+          'aulas.fim',
+          'aulas.professor',
+          'aulas.sala',
+          'modalidades.nome as modalidade',
+        ])
         .where('aulas.unidade_id', '=', unitId)
         .orderBy('aulas.dia_semana')
         .orderBy('aulas.inicio')
@@ -27,15 +37,29 @@ export function createTimetableRepository(db: Q) {
         .execute();
     },
     findClass(unitId: number, id: number) {
-      return db.selectFrom('aulas').selectAll().where('id', '=', id).where('unidade_id', '=', unitId).executeTakeFirst();
+      return db
+        .selectFrom('aulas')
+        .selectAll()
+        .where('id', '=', id)
+        .where('unidade_id', '=', unitId)
+        .executeTakeFirst();
     },
     async insertClass(unitId: number, fields: ClassFields) {
-      return (await db.insertInto('aulas').values({ ...fields, unidade_id: unitId }).returning('id').executeTakeFirstOrThrow()).id;
+      return (
+        await db
+          .insertInto('aulas')
+          .values({ ...fields, unidade_id: unitId })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     },
     async insertClasses(unitId: number, rows: ClassFields[]) {
       // Chunks keep each statement under SQLite's bound-parameter limit.
       for (let i = 0; i < rows.length; i += 100) {
-        await db.insertInto('aulas').values(rows.slice(i, i + 100).map((r) => ({ ...r, unidade_id: unitId }))).execute();
+        await db
+          .insertInto('aulas')
+          .values(rows.slice(i, i + 100).map((r) => ({ ...r, unidade_id: unitId })))
+          .execute();
       }
     },
     async updateClass(id: number, fields: ClassFields) {
@@ -50,10 +74,16 @@ export function createTimetableRepository(db: Q) {
     /** A class's modality is offered by its unit: keeps the unit page's modality list true. */
     async ensureUnitModalities(unitId: number, modalityIds: number[]) {
       const have = new Set(
-        (await db.selectFrom('unidades_modalidades').select('modalidade_id').where('unidade_id', '=', unitId).execute()).map((r) => r.modalidade_id),
+        (
+          await db.selectFrom('unidades_modalidades').select('modalidade_id').where('unidade_id', '=', unitId).execute()
+        ).map((r) => r.modalidade_id),
       );
       const missing = [...new Set(modalityIds)].filter((id) => !have.has(id));
-      if (missing.length) await db.insertInto('unidades_modalidades').values(missing.map((modalidade_id) => ({ unidade_id: unitId, modalidade_id }))).execute();
+      if (missing.length)
+        await db
+          .insertInto('unidades_modalidades')
+          .values(missing.map((modalidade_id) => ({ unidade_id: unitId, modalidade_id })))
+          .execute();
     },
   };
 }

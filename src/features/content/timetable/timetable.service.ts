@@ -7,7 +7,7 @@ import { WEEKDAYS } from '../../../lib/time';
 import type { ClassFields, ContentRepository } from '../shared/content.repository';
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
-import { type Actor } from '../../audit/audit.repository';
+import type { Actor } from '../../audit/audit.repository';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
 
@@ -29,7 +29,8 @@ export function parseClassFields(
     const name = foldText(get('modalidade'));
     const found = modalities.find((m) => foldText(m.nome) === name && m.ativo === 1);
     if (!name) e.modalidade = 'Informe a modalidade.';
-    else if (!found) e.modalidade = `Modalidade desconhecida ou inativa: "${cleanText(get('modalidade')).slice(0, 60)}".`;
+    else if (!found)
+      e.modalidade = `Modalidade desconhecida ou inativa: "${cleanText(get('modalidade')).slice(0, 60)}".`;
     else modalidade_id = found.id;
   } else {
     modalidade_id = toId(get('modalidade_id')) ?? 0;
@@ -51,7 +52,10 @@ export function findOverlap<T extends ClassFields>(c: ClassFields, others: T[]):
   return others.find((o) => v.overlaps(c, o));
 }
 
-export function overlapMessage(o: { dia_semana: number; inicio: string; fim: string; sala: string | null }, modalidade?: string) {
+export function overlapMessage(
+  o: { dia_semana: number; inicio: string; fim: string; sala: string | null },
+  modalidade?: string,
+) {
   return `Conflito de sala: ${o.sala} já tem ${modalidade ? `${modalidade} ` : 'uma aula '}na ${WEEKDAYS[o.dia_semana]!.toLowerCase()} das ${o.inicio} às ${o.fim}.`;
 }
 
@@ -63,10 +67,18 @@ export interface CsvRowCheck {
 }
 
 /** Validates a whole week (CSV upload or copy): each row on its own, then overlaps between rows. */
-export function checkWeek(rows: { line: number; values: Record<string, string> }[], modalities: ModalityChoice[]): CsvRowCheck[] {
+export function checkWeek(
+  rows: { line: number; values: Record<string, string> }[],
+  modalities: ModalityChoice[],
+): CsvRowCheck[] {
   const checked: CsvRowCheck[] = rows.map((r) => {
     const parsed = parseClassFields((k) => r.values[k] ?? '', modalities, true);
-    return { line: r.line, values: r.values, fields: parsed.ok ? parsed.value : null, problems: parsed.ok ? [] : Object.values(parsed.errors) };
+    return {
+      line: r.line,
+      values: r.values,
+      fields: parsed.ok ? parsed.value : null,
+      problems: parsed.ok ? [] : Object.values(parsed.errors),
+    };
   });
   for (const [i, row] of checked.entries()) {
     if (!row.fields) continue;
@@ -81,16 +93,29 @@ export function createTimetableService(deps: ContentDeps) {
   const modalityChoices = (repo: ContentRepository) => repo.listModalities();
 
   async function week(repo: ContentRepository, unitId: number) {
-    return (await repo.listClasses(unitId)).map(({ id, modalidade, dia_semana, inicio, fim, professor, sala, modalidade_id }) => ({
-      id, modalidade_id, modalidade, dia_semana, inicio, fim, professor, sala,
-    }));
+    return (await repo.listClasses(unitId)).map(
+      ({ id, modalidade, dia_semana, inicio, fim, professor, sala, modalidade_id }) => ({
+        id,
+        modalidade_id,
+        modalidade,
+        dia_semana,
+        inicio,
+        fim,
+        professor,
+        sala,
+      }),
+    );
   }
 
   return {
     async page(unitId: number) {
       const unit = await read.findUnit(unitId);
       if (!unit) return null;
-      const [classes, modalities, units] = await Promise.all([read.listClasses(unitId), read.listModalities(), read.listUnits()]);
+      const [classes, modalities, units] = await Promise.all([
+        read.listClasses(unitId),
+        read.listModalities(),
+        read.listUnits(),
+      ]);
       return { unit, classes, modalities, units };
     },
     findClass: (unitId: number, classId: number) => read.findClass(unitId, classId),
@@ -105,22 +130,42 @@ export function createTimetableService(deps: ContentDeps) {
         if (clash) return { ok: false, errors: { sala: overlapMessage(clash, clash.modalidade) } };
         const id = await repo.insertClass(unitId, parsed.value);
         await repo.ensureUnitModalities(unitId, [parsed.value.modalidade_id]);
-        await audit({ acao: 'criar', entidade: 'aula', entidadeId: id, antes: null, depois: { ...parsed.value, unidade_id: unitId } });
+        await audit({
+          acao: 'criar',
+          entidade: 'aula',
+          entidadeId: id,
+          antes: null,
+          depois: { ...parsed.value, unidade_id: unitId },
+        });
         return { ok: true, value: { id } };
       });
     },
 
-    async update(actor: Actor, unitId: number, classId: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
+    async update(
+      actor: Actor,
+      unitId: number,
+      classId: number,
+      body: Record<string, unknown>,
+    ): Promise<Result<{ id: number }>> {
       return change(deps, actor, async (repo, audit) => {
         const before = await repo.findClass(unitId, classId);
         if (!before) throw new NotFoundError();
         const parsed = parseClassFields((k) => v.field(body, k), await modalityChoices(repo));
         if (!parsed.ok) return parsed;
-        const clash = findOverlap(parsed.value, (await repo.listClasses(unitId)).filter((c) => c.id !== classId));
+        const clash = findOverlap(
+          parsed.value,
+          (await repo.listClasses(unitId)).filter((c) => c.id !== classId),
+        );
         if (clash) return { ok: false, errors: { sala: overlapMessage(clash, clash.modalidade) } };
         await repo.updateClass(classId, parsed.value);
         await repo.ensureUnitModalities(unitId, [parsed.value.modalidade_id]);
-        await audit({ acao: 'editar', entidade: 'aula', entidadeId: classId, antes: before, depois: { ...parsed.value, unidade_id: unitId } });
+        await audit({
+          acao: 'editar',
+          entidade: 'aula',
+          entidadeId: classId,
+          antes: before,
+          depois: { ...parsed.value, unidade_id: unitId },
+        });
         return { ok: true, value: { id: classId } };
       });
     },
@@ -138,14 +183,31 @@ export function createTimetableService(deps: ContentDeps) {
     async copyFrom(actor: Actor, unitId: number, sourceId: number): Promise<Result<{ count: number }>> {
       return change(deps, actor, async (repo, audit) => {
         if (!(await repo.findUnit(unitId))) throw new NotFoundError();
-        if (sourceId === unitId || !(await repo.findUnit(sourceId))) return { ok: false, errors: { origem_id: 'Escolha outra unidade para copiar a grade.' } };
+        if (sourceId === unitId || !(await repo.findUnit(sourceId)))
+          return { ok: false, errors: { origem_id: 'Escolha outra unidade para copiar a grade.' } };
         const source = await repo.listClasses(sourceId);
         const before = await week(repo, unitId);
-        const rows = source.map(({ modalidade_id, dia_semana, inicio, fim, professor, sala }) => ({ modalidade_id, dia_semana, inicio, fim, professor, sala }));
+        const rows = source.map(({ modalidade_id, dia_semana, inicio, fim, professor, sala }) => ({
+          modalidade_id,
+          dia_semana,
+          inicio,
+          fim,
+          professor,
+          sala,
+        }));
         await repo.deleteUnitClasses(unitId);
         await repo.insertClasses(unitId, rows);
-        await repo.ensureUnitModalities(unitId, rows.map((r) => r.modalidade_id));
-        await audit({ acao: 'copiar_grade', entidade: 'grade', entidadeId: unitId, antes: before, depois: { origem_unidade_id: sourceId, aulas: await week(repo, unitId) } });
+        await repo.ensureUnitModalities(
+          unitId,
+          rows.map((r) => r.modalidade_id),
+        );
+        await audit({
+          acao: 'copiar_grade',
+          entidade: 'grade',
+          entidadeId: unitId,
+          antes: before,
+          depois: { origem_unidade_id: sourceId, aulas: await week(repo, unitId) },
+        });
         return { ok: true, value: { count: rows.length } };
       });
     },
@@ -159,18 +221,36 @@ export function createTimetableService(deps: ContentDeps) {
      * Applies a previewed CSV: the rows are checked again (the hidden field came back from
      * the browser and is not trusted), then they replace the unit's week.
      */
-    async replaceWeek(actor: Actor, unitId: number, rows: { line: number; values: Record<string, string> }[]): Promise<Result<{ count: number }> & { checked?: CsvRowCheck[] }> {
+    async replaceWeek(
+      actor: Actor,
+      unitId: number,
+      rows: { line: number; values: Record<string, string> }[],
+    ): Promise<Result<{ count: number }> & { checked?: CsvRowCheck[] }> {
       return change(deps, actor, async (repo, audit) => {
         if (!(await repo.findUnit(unitId))) throw new NotFoundError();
         const checked = checkWeek(rows, await repo.listModalities());
         if (!rows.length) return { ok: false, errors: { arquivo: 'O arquivo não tem nenhuma aula.' }, checked };
-        if (checked.some((r) => r.problems.length)) return { ok: false, errors: { arquivo: 'Corrija as linhas com problema e envie o arquivo de novo.' }, checked };
+        if (checked.some((r) => r.problems.length))
+          return {
+            ok: false,
+            errors: { arquivo: 'Corrija as linhas com problema e envie o arquivo de novo.' },
+            checked,
+          };
         const fields = checked.map((r) => r.fields!);
         const before = await week(repo, unitId);
         await repo.deleteUnitClasses(unitId);
         await repo.insertClasses(unitId, fields);
-        await repo.ensureUnitModalities(unitId, fields.map((r) => r.modalidade_id));
-        await audit({ acao: 'importar_csv', entidade: 'grade', entidadeId: unitId, antes: before, depois: await week(repo, unitId) });
+        await repo.ensureUnitModalities(
+          unitId,
+          fields.map((r) => r.modalidade_id),
+        );
+        await audit({
+          acao: 'importar_csv',
+          entidade: 'grade',
+          entidadeId: unitId,
+          antes: before,
+          depois: await week(repo, unitId),
+        });
         return { ok: true, value: { count: fields.length } };
       });
     },

@@ -4,7 +4,15 @@ import { WEEKDAYS } from '../../../lib/time';
 import { compareText } from '../../../lib/text';
 import { errorId, fieldAria } from '../../../views/form';
 import { FieldError } from '../../../views/layout';
-import { Csrf, StaffErrorSummary, Field, Select, StaffPage, type Crumb, type StaffProps } from '../../../staff/form.view';
+import {
+  Csrf,
+  StaffErrorSummary,
+  Field,
+  Select,
+  StaffPage,
+  type Crumb,
+  type StaffProps,
+} from '../../../staff/form.view';
 import { DataTable } from '../../../staff/list.view';
 import { CSV_COLUMNS } from './timetable-csv';
 import type { CsvRowCheck } from './timetable.service';
@@ -17,7 +25,6 @@ interface UnitRef {
 }
 type Modality = { id: number; nome: string; ativo: number };
 type CopySource = { id: number; nome: string; cidade: string; uf: string };
-
 
 /** "Copiar de": hundreds of units, one <optgroup> per city (type-ahead still finds a name). */
 function CopySourceSelect({ sources, errors }: { sources: CopySource[]; errors?: FieldErrors }) {
@@ -51,22 +58,67 @@ function CopySourceSelect({ sources, errors }: { sources: CopySource[]; errors?:
 function crumbs(staff: StaffProps, unit: UnitRef): Crumb[] {
   const base = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
   if (staff.papel !== 'admin') return base;
-  return [...base, { href: '/admin/conteudo/unidades', label: 'Unidades' }, { href: `/admin/conteudo/unidades/${unit.id}`, label: unit.nome }];
+  return [
+    ...base,
+    { href: '/admin/conteudo/unidades', label: 'Unidades' },
+    { href: `/admin/conteudo/unidades/${unit.id}`, label: unit.nome },
+  ];
 }
 
 const dayOptions = WEEKDAYS.map((d, i) => ({ value: String(i), label: d }));
 
-export function ClassFields({ values, errors, modalities, idPrefix }: { values: FormValues; errors?: FieldErrors; modalities: Modality[]; idPrefix: string }) {
+export function ClassFields({
+  values,
+  errors,
+  modalities,
+  idPrefix,
+}: {
+  values: FormValues;
+  errors?: FieldErrors;
+  modalities: Modality[];
+  idPrefix: string;
+}) {
   return (
     <>
-      <Select idPrefix={idPrefix} name="modalidade_id" label="Modalidade" values={values} errors={errors} placeholder="Escolha" options={modalities.map((m) => ({ value: String(m.id), label: m.ativo ? m.nome : `${m.nome} (inativa)` }))} />
-      <Select idPrefix={idPrefix} name="dia_semana" label="Dia da semana" values={values} errors={errors} placeholder="Escolha" options={dayOptions} />
+      <Select
+        idPrefix={idPrefix}
+        name="modalidade_id"
+        label="Modalidade"
+        values={values}
+        errors={errors}
+        placeholder="Escolha"
+        options={modalities.map((m) => ({ value: String(m.id), label: m.ativo ? m.nome : `${m.nome} (inativa)` }))}
+      />
+      <Select
+        idPrefix={idPrefix}
+        name="dia_semana"
+        label="Dia da semana"
+        values={values}
+        errors={errors}
+        placeholder="Escolha"
+        options={dayOptions}
+      />
       <div class="grid">
         <Field idPrefix={idPrefix} name="inicio" label="Início" type="time" values={values} errors={errors} required />
         <Field idPrefix={idPrefix} name="fim" label="Fim" type="time" values={values} errors={errors} required />
       </div>
-      <Field idPrefix={idPrefix} name="professor" label="Professor(a)" values={values} errors={errors} maxLength={120} />
-      <Field idPrefix={idPrefix} name="sala" label="Sala" values={values} errors={errors} maxLength={120} hint="Duas aulas na mesma sala não podem se sobrepor." />
+      <Field
+        idPrefix={idPrefix}
+        name="professor"
+        label="Professor(a)"
+        values={values}
+        errors={errors}
+        maxLength={120}
+      />
+      <Field
+        idPrefix={idPrefix}
+        name="sala"
+        label="Sala"
+        values={values}
+        errors={errors}
+        maxLength={120}
+        hint="Duas aulas na mesma sala não podem se sobrepor."
+      />
     </>
   );
 }
@@ -89,7 +141,12 @@ export function TimetablePage(p: TimetablePageProps) {
   const base = `/admin/conteudo/unidades/${p.unit.id}/aulas`;
   const activeModalities = p.modalities.filter((m) => m.ativo === 1);
   return (
-    <StaffPage title={`Grade de aulas · ${p.unit.nome}`} staff={p.staff} crumbs={crumbs(p.staff, p.unit)} notice={p.notice}>
+    <StaffPage
+      title={`Grade de aulas · ${p.unit.nome}`}
+      staff={p.staff}
+      crumbs={crumbs(p.staff, p.unit)}
+      notice={p.notice}
+    >
       <p>
         <a href={`/Detalhes.php?id=${p.unit.id}`}>Ver a página pública da unidade</a>
       </p>
@@ -115,7 +172,12 @@ export function TimetablePage(p: TimetablePageProps) {
                   <a href={`${base}/${c.id}`}>
                     Editar<span class="visually-hidden"> {label}</span>
                   </a>{' '}
-                  <form method="post" action={`${base}/${c.id}/remover`} class="inline" data-confirmar={`Remover a aula ${label} da grade?`}>
+                  <form
+                    method="post"
+                    action={`${base}/${c.id}/remover`}
+                    class="inline"
+                    data-confirmar={`Remover a aula ${label} da grade?`}
+                  >
                     <Csrf token={p.staff.csrfToken} />
                     <button type="submit" class="link-button">
                       Remover<span class="visually-hidden"> {label}</span>
@@ -146,11 +208,17 @@ export function TimetablePage(p: TimetablePageProps) {
         <h2 id="copiar">Copiar a grade de outra unidade</h2>
         <p>A grade atual desta unidade é substituída pela da unidade escolhida.</p>
         <StaffErrorSummary errors={p.copyErrors} />
-        <form method="post" action={`${base}/copiar`} data-confirmar="Substituir toda a grade desta unidade pela grade da unidade escolhida?">
+        <form
+          method="post"
+          action={`${base}/copiar`}
+          data-confirmar="Substituir toda a grade desta unidade pela grade da unidade escolhida?"
+        >
           <Csrf token={p.staff.csrfToken} />
           <CopySourceSelect sources={p.sources.filter((s) => s.id !== p.unit.id)} errors={p.copyErrors} />
           <p>
-            <button type="submit" class="secondary">Copiar grade</button>
+            <button type="submit" class="secondary">
+              Copiar grade
+            </button>
           </p>
         </form>
       </section>
@@ -158,17 +226,27 @@ export function TimetablePage(p: TimetablePageProps) {
       <section class="card" aria-labelledby="csv">
         <h2 id="csv">Importar a grade de uma planilha (CSV)</h2>
         <p>
-          Colunas, nesta ordem, separadas por ponto e vírgula: <code>{CSV_COLUMNS.join(';')}</code>. O dia pode ser escrito por extenso (segunda, terça-feira, sábado...).
-          Você verá uma prévia antes de aplicar; ao aplicar, a grade atual é substituída.
+          Colunas, nesta ordem, separadas por ponto e vírgula: <code>{CSV_COLUMNS.join(';')}</code>. O dia pode ser
+          escrito por extenso (segunda, terça-feira, sábado...). Você verá uma prévia antes de aplicar; ao aplicar, a
+          grade atual é substituída.
         </p>
         <StaffErrorSummary errors={p.uploadErrors} />
         <form method="post" action={`${base}/csv`} enctype="multipart/form-data">
           <Csrf token={p.staff.csrfToken} />
           <label for="f-arquivo">Arquivo CSV</label>
-          <input id="f-arquivo" name="arquivo" type="file" accept=".csv,text/csv" aria-invalid={p.uploadErrors?.arquivo ? 'true' : undefined} aria-describedby={p.uploadErrors?.arquivo ? 'f-arquivo-erro' : undefined} />
+          <input
+            id="f-arquivo"
+            name="arquivo"
+            type="file"
+            accept=".csv,text/csv"
+            aria-invalid={p.uploadErrors?.arquivo ? 'true' : undefined}
+            aria-describedby={p.uploadErrors?.arquivo ? 'f-arquivo-erro' : undefined}
+          />
           <FieldError id="f-arquivo-erro" message={p.uploadErrors?.arquivo} />
           <p>
-            <button type="submit" class="secondary">Ver prévia</button>
+            <button type="submit" class="secondary">
+              Ver prévia
+            </button>
           </p>
         </form>
       </section>
@@ -176,10 +254,21 @@ export function TimetablePage(p: TimetablePageProps) {
   );
 }
 
-export function ClassEditPage(p: { staff: StaffProps; unit: UnitRef; classId: number; values: FormValues; errors?: FieldErrors; modalities: Modality[] }) {
+export function ClassEditPage(p: {
+  staff: StaffProps;
+  unit: UnitRef;
+  classId: number;
+  values: FormValues;
+  errors?: FieldErrors;
+  modalities: Modality[];
+}) {
   const base = `/admin/conteudo/unidades/${p.unit.id}/aulas`;
   return (
-    <StaffPage title={`Editar aula · ${p.unit.nome}`} staff={p.staff} crumbs={[...crumbs(p.staff, p.unit), { href: base, label: 'Grade de aulas' }]}>
+    <StaffPage
+      title={`Editar aula · ${p.unit.nome}`}
+      staff={p.staff}
+      crumbs={[...crumbs(p.staff, p.unit), { href: base, label: 'Grade de aulas' }]}
+    >
       <StaffErrorSummary errors={p.errors} />
       <form method="post" action={`${base}/${p.classId}`} novalidate>
         <Csrf token={p.staff.csrfToken} />
@@ -192,12 +281,23 @@ export function ClassEditPage(p: { staff: StaffProps; unit: UnitRef; classId: nu
   );
 }
 
-export function CsvPreviewPage(p: { staff: StaffProps; unit: UnitRef; rows: CsvRowCheck[]; fileProblems: string[]; replacing: number; payload: string }) {
+export function CsvPreviewPage(p: {
+  staff: StaffProps;
+  unit: UnitRef;
+  rows: CsvRowCheck[];
+  fileProblems: string[];
+  replacing: number;
+  payload: string;
+}) {
   const base = `/admin/conteudo/unidades/${p.unit.id}/aulas`;
   const bad = p.rows.filter((r) => r.problems.length).length;
   const ok = !bad && !p.fileProblems.length && p.rows.length > 0;
   return (
-    <StaffPage title={`Prévia da grade · ${p.unit.nome}`} staff={p.staff} crumbs={[...crumbs(p.staff, p.unit), { href: base, label: 'Grade de aulas' }]}>
+    <StaffPage
+      title={`Prévia da grade · ${p.unit.nome}`}
+      staff={p.staff}
+      crumbs={[...crumbs(p.staff, p.unit), { href: base, label: 'Grade de aulas' }]}
+    >
       {p.fileProblems.map((m) => (
         <p class="alert alert-error" role="alert" key={m}>
           {m}
@@ -205,12 +305,14 @@ export function CsvPreviewPage(p: { staff: StaffProps; unit: UnitRef; rows: CsvR
       ))}
       {bad ? (
         <p class="alert alert-error" role="alert">
-          {bad === 1 ? '1 linha tem problema' : `${bad} linhas têm problemas`}. Nada foi gravado: corrija a planilha e envie de novo.
+          {bad === 1 ? '1 linha tem problema' : `${bad} linhas têm problemas`}. Nada foi gravado: corrija a planilha e
+          envie de novo.
         </p>
       ) : null}
       {ok ? (
         <p class="alert alert-ok" role="status">
-          {p.rows.length} aulas prontas para importar. Ao aplicar, as {p.replacing} aulas atuais da unidade são substituídas.
+          {p.rows.length} aulas prontas para importar. Ao aplicar, as {p.replacing} aulas atuais da unidade são
+          substituídas.
         </p>
       ) : null}
       {p.rows.length ? (
@@ -231,7 +333,11 @@ export function CsvPreviewPage(p: { staff: StaffProps; unit: UnitRef; rows: CsvR
         />
       ) : null}
       {ok ? (
-        <form method="post" action={`${base}/csv/aplicar`} data-confirmar={`Substituir as ${p.replacing} aulas atuais pelas ${p.rows.length} aulas do arquivo?`}>
+        <form
+          method="post"
+          action={`${base}/csv/aplicar`}
+          data-confirmar={`Substituir as ${p.replacing} aulas atuais pelas ${p.rows.length} aulas do arquivo?`}
+        >
           <Csrf token={p.staff.csrfToken} />
           <input type="hidden" name="linhas" value={p.payload} />
           <p>

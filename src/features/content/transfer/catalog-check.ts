@@ -41,10 +41,12 @@ function schemaProblems(data: unknown): Map<string, string> {
     const field = loc.split('.').pop() ?? '';
     switch (e.keyword) {
       case 'required':
-        for (const p of (params.requiredProperties as string[]) ?? []) add(loc === '(arquivo)' ? p : `${loc}.${p}`, 'campo obrigatório ausente.');
+        for (const p of (params.requiredProperties as string[]) ?? [])
+          add(loc === '(arquivo)' ? p : `${loc}.${p}`, 'campo obrigatório ausente.');
         break;
       case 'additionalProperties':
-        for (const p of (params.additionalProperties as string[]) ?? []) add(loc === '(arquivo)' ? p : `${loc}.${p}`, 'campo desconhecido.');
+        for (const p of (params.additionalProperties as string[]) ?? [])
+          add(loc === '(arquivo)' ? p : `${loc}.${p}`, 'campo desconhecido.');
         break;
       case 'type':
         add(loc, `deve ser ${TYPE_NAMES[String(params.type)] ?? String(params.type)}.`);
@@ -53,25 +55,43 @@ function schemaProblems(data: unknown): Map<string, string> {
         add(loc, 'tipo inválido: use um texto/número ou null.');
         break;
       case 'minLength':
-        add(loc, Number(params.limit) <= 1 ? 'não pode ficar vazio.' : `precisa ter pelo menos ${String(params.limit)} caracteres.`);
+        add(
+          loc,
+          Number(params.limit) <= 1
+            ? 'não pode ficar vazio.'
+            : `precisa ter pelo menos ${String(params.limit)} caracteres.`,
+        );
         break;
       case 'maxLength':
         add(loc, `pode ter no máximo ${String(params.limit)} caracteres.`);
         break;
       case 'minimum':
-        add(loc, field === 'preco_centavos' ? 'o preço não pode ser negativo.' : `deve ser no mínimo ${String(params.limit)}.`);
+        add(
+          loc,
+          field === 'preco_centavos' ? 'o preço não pode ser negativo.' : `deve ser no mínimo ${String(params.limit)}.`,
+        );
         break;
       case 'maximum':
         add(loc, `deve ser no máximo ${String(params.limit)}.`);
         break;
       case 'pattern':
-        add(loc, field === 'slug' ? 'use só letras minúsculas sem acento, números e hífens.' : 'horário inválido: use HH:MM, por exemplo 07:30.');
+        add(
+          loc,
+          field === 'slug'
+            ? 'use só letras minúsculas sem acento, números e hífens.'
+            : 'horário inválido: use HH:MM, por exemplo 07:30.',
+        );
         break;
       case 'maxItems':
         add(loc, `lista longa demais (máximo ${String(params.limit)} itens).`);
         break;
       case 'const':
-        add(loc, field === 'versao' ? `versão de arquivo não suportada (esperada ${CATALOG_FORMAT_VERSION}).` : 'valor não permitido.');
+        add(
+          loc,
+          field === 'versao'
+            ? `versão de arquivo não suportada (esperada ${CATALOG_FORMAT_VERSION}).`
+            : 'valor não permitido.',
+        );
         break;
       default:
         add(loc, 'valor inválido.');
@@ -104,11 +124,19 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
   if (!isObj(data)) return [...problems].map(([l, m]) => `${l}: ${m}`);
 
   // Areas and modalities are matched by name with case and accents ignored ("yoga" is "Yoga").
-  const areaNames = new Set([...db.areas.map((a) => a.nome), ...arrayAt(data, 'areas').map((a) => s(isObj(a) ? a.nome : ''))].map(foldText));
-  const modalityNames = [...db.modalities.map((m) => m.nome), ...arrayAt(data, 'modalidades').map((m) => s(isObj(m) ? m.nome : ''))];
+  const areaNames = new Set(
+    [...db.areas.map((a) => a.nome), ...arrayAt(data, 'areas').map((a) => s(isObj(a) ? a.nome : ''))].map(foldText),
+  );
+  const modalityNames = [
+    ...db.modalities.map((m) => m.nome),
+    ...arrayAt(data, 'modalidades').map((m) => s(isObj(m) ? m.nome : '')),
+  ];
   const modalityFolded = new Set(modalityNames.map(foldText));
   const modalityChoices = modalityNames.map((nome, i) => ({ id: i + 1, nome, ativo: 1 }));
-  const unitSlugs = new Set([...db.units.map((u) => u.slug), ...arrayAt(data, 'unidades').map((u) => s(isObj(u) ? u.slug : ''))]);
+  const unitSlugs = new Set([
+    ...db.units.map((u) => u.slug),
+    ...arrayAt(data, 'unidades').map((u) => s(isObj(u) ? u.slug : '')),
+  ]);
 
   const duplicates = (list: unknown[], key: string, where: string, fold = false) => {
     const seen = new Map<string, number>();
@@ -131,7 +159,24 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
     const at = `unidades[${i}]`;
     const hours = arrayAt(u, 'horarios');
     const body: Record<string, unknown> = {};
-    for (const k of ['nome', 'slug', 'cidade', 'uf', 'bairro', 'endereco', 'cep', 'telefone', 'whatsapp', 'email', 'latitude', 'longitude', 'descricao', 'beneficio_nome', 'beneficio_url']) body[k] = s(u[k]);
+    for (const k of [
+      'nome',
+      'slug',
+      'cidade',
+      'uf',
+      'bairro',
+      'endereco',
+      'cep',
+      'telefone',
+      'whatsapp',
+      'email',
+      'latitude',
+      'longitude',
+      'descricao',
+      'beneficio_nome',
+      'beneficio_url',
+    ])
+      body[k] = s(u[k]);
     const dayIndex = new Map<number, number>();
     hours.forEach((h, k) => {
       if (!isObj(h)) return;
@@ -148,17 +193,24 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
         add(m ? `${at}.horarios[${dayIndex.get(Number(m[1])) ?? 0}]` : `${at}.${key}`, msg);
       }
     }
-    if (typeof u.slug === 'string' && u.slug && slugify(u.slug) !== u.slug) add(`${at}.slug`, 'use só letras minúsculas sem acento, números e hífens.');
+    if (typeof u.slug === 'string' && u.slug && slugify(u.slug) !== u.slug)
+      add(`${at}.slug`, 'use só letras minúsculas sem acento, números e hífens.');
     arrayAt(u, 'areas').forEach((name, k) => {
-      if (typeof name === 'string' && !areaNames.has(foldText(name))) add(`${at}.areas[${k}]`, `área desconhecida: "${name}" (não está no arquivo nem no banco).`);
+      if (typeof name === 'string' && !areaNames.has(foldText(name)))
+        add(`${at}.areas[${k}]`, `área desconhecida: "${name}" (não está no arquivo nem no banco).`);
     });
     arrayAt(u, 'modalidades').forEach((name, k) => {
-      if (typeof name === 'string' && !modalityFolded.has(foldText(name))) add(`${at}.modalidades[${k}]`, `modalidade desconhecida: "${name}" (não está no arquivo nem no banco).`);
+      if (typeof name === 'string' && !modalityFolded.has(foldText(name)))
+        add(`${at}.modalidades[${k}]`, `modalidade desconhecida: "${name}" (não está no arquivo nem no banco).`);
     });
     const classes: { k: number; c: ReturnType<typeof parseClassFields> & { ok: true } }[] = [];
     arrayAt(u, 'aulas').forEach((c, k) => {
       if (!isObj(c)) return;
-      const parsedClass = parseClassFields((key) => (key === 'dia_semana' ? String(c.dia_semana ?? '') : s(c[key])), modalityChoices, true);
+      const parsedClass = parseClassFields(
+        (key) => (key === 'dia_semana' ? String(c.dia_semana ?? '') : s(c[key])),
+        modalityChoices,
+        true,
+      );
       if (!parsedClass.ok) {
         for (const [key, msg] of Object.entries(parsedClass.errors)) add(`${at}.aulas[${k}].${key}`, msg);
         return;
@@ -176,7 +228,8 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
       add(`${at}.periodicidade`, `periodicidade inválida: use ${v.PERIODS.map((x) => x.value).join(', ')}.`);
     }
     arrayAt(p, 'unidades').forEach((slug, k) => {
-      if (typeof slug === 'string' && !unitSlugs.has(slug)) add(`${at}.unidades[${k}]`, `unidade desconhecida: "${slug}" (não está no arquivo nem no banco).`);
+      if (typeof slug === 'string' && !unitSlugs.has(slug))
+        add(`${at}.unidades[${k}]`, `unidade desconhecida: "${slug}" (não está no arquivo nem no banco).`);
     });
   });
 
@@ -185,7 +238,8 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
     const at = `perguntas[${i}]`;
     const tipo = s(q.tipo);
     const options = arrayAt(q, 'opcoes');
-    if (tipo && !v.QUESTION_TYPES.some((t) => t.value === tipo)) add(`${at}.tipo`, `tipo inválido: use ${v.QUESTION_TYPES.map((t) => t.value).join(', ')}.`);
+    if (tipo && !v.QUESTION_TYPES.some((t) => t.value === tipo))
+      add(`${at}.tipo`, `tipo inválido: use ${v.QUESTION_TYPES.map((t) => t.value).join(', ')}.`);
     else if (tipo === 'texto' && options.length) add(`${at}.opcoes`, 'perguntas de texto não têm opções.');
     else if (tipo !== 'texto' && options.length < 2) add(`${at}.opcoes`, 'informe pelo menos duas opções.');
     const existing = db.questions.find((x) => x.texto === q.texto);
@@ -213,7 +267,10 @@ export function parseCatalogText(text: string): { ok: true; data: unknown } | { 
   if (tooLarge) return { ok: false, problemas: [tooLarge] };
   const start = text.indexOf('{');
   const prefix = start >= 0 ? text.slice(0, start) : text;
-  if (start < 0 || prefix.split(/\r?\n/).some((line) => line.trim() && !line.trim().startsWith('>') && line.trim() !== '\uFEFF')) {
+  if (
+    start < 0 ||
+    prefix.split(/\r?\n/).some((line) => line.trim() && !line.trim().startsWith('>') && line.trim() !== '\uFEFF')
+  ) {
     return { ok: false, problemas: ['(arquivo): não é um JSON de catálogo (esperado um objeto começando com "{").'] };
   }
   try {

@@ -13,7 +13,13 @@ export const CATALOG_FORMAT_VERSION = 1;
  * 70 MB) fits under the byte limit; the byte limit bounds what a hostile file costs to
  * read and parse (checked before reading, see catalogSizeProblem).
  */
-export const CATALOG_LIMITS = { units: 5_000, plans: 50_000, names: 1_000, questions: 200, bytes: 80 * 1024 * 1024 } as const;
+export const CATALOG_LIMITS = {
+  units: 5_000,
+  plans: 50_000,
+  names: 1_000,
+  questions: 200,
+  bytes: 80 * 1024 * 1024,
+} as const;
 
 const Nullable = <T extends TSchema>(s: T) => Type.Optional(Type.Union([s, Type.Null()]));
 const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max });
@@ -23,7 +29,14 @@ const strict = { additionalProperties: false } as const;
 
 const HourSchema = Type.Object({ dia_semana: Weekday, abre: Time, fecha: Time }, strict);
 const ClassSchema = Type.Object(
-  { dia_semana: Weekday, inicio: Time, fim: Time, modalidade: Text(120, 1), professor: Nullable(Text(120)), sala: Nullable(Text(120)) },
+  {
+    dia_semana: Weekday,
+    inicio: Time,
+    fim: Time,
+    modalidade: Text(120, 1),
+    professor: Nullable(Text(120)),
+    sala: Nullable(Text(120)),
+  },
   strict,
 );
 const UnitSchema = Type.Object(
@@ -64,7 +77,12 @@ const PlanSchema = Type.Object(
   strict,
 );
 const OptionSchema = Type.Object(
-  { texto: Text(200, 1), valor: Nullable(Type.Integer({ minimum: -1000, maximum: 1000 })), ordem: Type.Integer({ minimum: 0, maximum: 999 }), ativo: Type.Boolean() },
+  {
+    texto: Text(200, 1),
+    valor: Nullable(Type.Integer({ minimum: -1000, maximum: 1000 })),
+    ordem: Type.Integer({ minimum: 0, maximum: 999 }),
+    ativo: Type.Boolean(),
+  },
   strict,
 );
 const QuestionSchema = Type.Object(
@@ -81,8 +99,13 @@ const QuestionSchema = Type.Object(
 export const CatalogSchema = Type.Object(
   {
     versao: Type.Literal(CATALOG_FORMAT_VERSION),
-    areas: Type.Array(Type.Object({ nome: Text(120, 1), ativo: Type.Boolean() }, strict), { maxItems: CATALOG_LIMITS.names }),
-    modalidades: Type.Array(Type.Object({ nome: Text(120, 1), descricao: Nullable(Text(1000)), ativo: Type.Boolean() }, strict), { maxItems: CATALOG_LIMITS.names }),
+    areas: Type.Array(Type.Object({ nome: Text(120, 1), ativo: Type.Boolean() }, strict), {
+      maxItems: CATALOG_LIMITS.names,
+    }),
+    modalidades: Type.Array(
+      Type.Object({ nome: Text(120, 1), descricao: Nullable(Text(1000)), ativo: Type.Boolean() }, strict),
+      { maxItems: CATALOG_LIMITS.names },
+    ),
     unidades: Type.Array(UnitSchema, { maxItems: CATALOG_LIMITS.units }),
     planos: Type.Array(PlanSchema, { maxItems: CATALOG_LIMITS.plans }),
     perguntas: Type.Array(QuestionSchema, { maxItems: CATALOG_LIMITS.questions }),

@@ -13,27 +13,67 @@ export function createTransferRepository(db: Kysely<Database>) {
    * case or accents. A row spelled exactly so comes first (an older database may hold two
    * that fold alike; renaming the other one to this spelling would break the unique name).
    */
-  async function findByFoldedName(table: 'areas' | 'modalidades', nome: string): Promise<{ id: number; nome: string } | undefined> {
+  async function findByFoldedName(
+    table: 'areas' | 'modalidades',
+    nome: string,
+  ): Promise<{ id: number; nome: string } | undefined> {
     const key = foldText(nome);
     const rows = await db.selectFrom(table).select(['id', 'nome']).orderBy('id').execute();
     return rows.find((r) => r.nome === nome) ?? rows.find((r) => foldText(r.nome) === key);
   }
   return {
     async readAll() {
-      const [unidades, horarios, areas, unidadesAreas, modalidades, unidadesModalidades, aulas, planos, planosUnidades, perguntas, opcoes] = await Promise.all([
+      const [
+        unidades,
+        horarios,
+        areas,
+        unidadesAreas,
+        modalidades,
+        unidadesModalidades,
+        aulas,
+        planos,
+        planosUnidades,
+        perguntas,
+        opcoes,
+      ] = await Promise.all([
         db.selectFrom('unidades').selectAll().orderBy('slug').execute(),
-        db.selectFrom('unidade_horarios').select(['unidade_id', 'dia_semana', 'abre', 'fecha']).orderBy('unidade_id').orderBy('dia_semana').orderBy('abre').execute(),
+        db
+          .selectFrom('unidade_horarios')
+          .select(['unidade_id', 'dia_semana', 'abre', 'fecha'])
+          .orderBy('unidade_id')
+          .orderBy('dia_semana')
+          .orderBy('abre')
+          .execute(),
         db.selectFrom('areas').select(['id', 'nome', 'ativo']).orderBy('nome').execute(),
         db.selectFrom('unidades_areas').select(['unidade_id', 'area_id']).execute(),
         db.selectFrom('modalidades').select(['id', 'nome', 'descricao', 'ativo']).orderBy('nome').execute(),
         db.selectFrom('unidades_modalidades').select(['unidade_id', 'modalidade_id']).execute(),
-        db.selectFrom('aulas').select(['unidade_id', 'modalidade_id', 'dia_semana', 'inicio', 'fim', 'professor', 'sala']).orderBy('unidade_id').orderBy('dia_semana').orderBy('inicio').orderBy('id').execute(),
+        db
+          .selectFrom('aulas')
+          .select(['unidade_id', 'modalidade_id', 'dia_semana', 'inicio', 'fim', 'professor', 'sala'])
+          .orderBy('unidade_id')
+          .orderBy('dia_semana')
+          .orderBy('inicio')
+          .orderBy('id')
+          .execute(),
         db.selectFrom('planos').selectAll().orderBy('ordem').orderBy('nome').orderBy('id').execute(),
         db.selectFrom('planos_unidades').select(['plano_id', 'unidade_id']).execute(),
         db.selectFrom('perguntas').selectAll().orderBy('ordem').orderBy('id').execute(),
         db.selectFrom('perguntas_opcoes').selectAll().orderBy('pergunta_id').orderBy('ordem').orderBy('id').execute(),
       ]);
-      return { unidades, horarios, areas, unidadesAreas, modalidades, unidadesModalidades, aulas, planos, planosUnidades, perguntas, opcoes };
+      return {
+        unidades,
+        horarios,
+        areas,
+        unidadesAreas,
+        modalidades,
+        unidadesModalidades,
+        aulas,
+        planos,
+        planosUnidades,
+        perguntas,
+        opcoes,
+      };
     },
 
     /** Natural keys already in the database, for the import's referential checks. */
@@ -55,16 +95,32 @@ export function createTransferRepository(db: Kysely<Database>) {
         await db.updateTable('areas').set({ nome, ativo }).where('id', '=', found.id).execute();
         return { id: found.id, created: false };
       }
-      return { id: (await db.insertInto('areas').values({ nome, ativo }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+      return {
+        id: (await db.insertInto('areas').values({ nome, ativo }).returning('id').executeTakeFirstOrThrow()).id,
+        created: true,
+      };
     },
 
-    async upsertModality(nome: string, descricao: string | null, ativo: number): Promise<{ id: number; created: boolean }> {
+    async upsertModality(
+      nome: string,
+      descricao: string | null,
+      ativo: number,
+    ): Promise<{ id: number; created: boolean }> {
       const found = await findByFoldedName('modalidades', nome);
       if (found) {
         await db.updateTable('modalidades').set({ nome, descricao, ativo }).where('id', '=', found.id).execute();
         return { id: found.id, created: false };
       }
-      return { id: (await db.insertInto('modalidades').values({ nome, descricao, ativo }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+      return {
+        id: (
+          await db
+            .insertInto('modalidades')
+            .values({ nome, descricao, ativo })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+        created: true,
+      };
     },
 
     async upsertUnit(
@@ -73,10 +129,23 @@ export function createTransferRepository(db: Kysely<Database>) {
     ): Promise<{ id: number; created: boolean }> {
       const found = await db.selectFrom('unidades').select('id').where('slug', '=', u.slug).executeTakeFirst();
       if (found) {
-        await db.updateTable('unidades').set({ ...u, atualizado_em: now }).where('id', '=', found.id).execute();
+        await db
+          .updateTable('unidades')
+          .set({ ...u, atualizado_em: now })
+          .where('id', '=', found.id)
+          .execute();
         return { id: found.id, created: false };
       }
-      return { id: (await db.insertInto('unidades').values({ ...u, criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+      return {
+        id: (
+          await db
+            .insertInto('unidades')
+            .values({ ...u, criado_em: now, atualizado_em: now })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+        created: true,
+      };
     },
 
     /** Plan name → id (the oldest row when an older database holds two of one name). */
@@ -85,36 +154,89 @@ export function createTransferRepository(db: Kysely<Database>) {
       return new Map(rows.map((r) => [r.nome, r.id]));
     },
 
-    async savePlan(id: number | undefined, p: { nome: string; descricao: string | null; preco_centavos: number; periodicidade: string; ordem: number; ativo: number }, now: string): Promise<number> {
+    async savePlan(
+      id: number | undefined,
+      p: {
+        nome: string;
+        descricao: string | null;
+        preco_centavos: number;
+        periodicidade: string;
+        ordem: number;
+        ativo: number;
+      },
+      now: string,
+    ): Promise<number> {
       if (id !== undefined) {
-        await db.updateTable('planos').set({ ...p, atualizado_em: now }).where('id', '=', id).execute();
+        await db
+          .updateTable('planos')
+          .set({ ...p, atualizado_em: now })
+          .where('id', '=', id)
+          .execute();
         return id;
       }
-      return (await db.insertInto('planos').values({ ...p, criado_em: now, atualizado_em: now }).returning('id').executeTakeFirstOrThrow()).id;
+      return (
+        await db
+          .insertInto('planos')
+          .values({ ...p, criado_em: now, atualizado_em: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     },
 
     /** Replaces the units of these plans, in chunks (a chain's import rewrites thousands of plans at once). */
     async replaceUnitsOfPlans(planIds: number[], links: { plano_id: number; unidade_id: number }[]) {
-      for (let i = 0; i < planIds.length; i += CHUNK) await db.deleteFrom('planos_unidades').where('plano_id', 'in', planIds.slice(i, i + CHUNK)).execute();
-      for (let i = 0; i < links.length; i += CHUNK) await db.insertInto('planos_unidades').values(links.slice(i, i + CHUNK)).execute();
+      for (let i = 0; i < planIds.length; i += CHUNK)
+        await db
+          .deleteFrom('planos_unidades')
+          .where('plano_id', 'in', planIds.slice(i, i + CHUNK))
+          .execute();
+      for (let i = 0; i < links.length; i += CHUNK)
+        await db
+          .insertInto('planos_unidades')
+          .values(links.slice(i, i + CHUNK))
+          .execute();
     },
 
     async upsertQuestion(
       q: { texto: string; tipo: string; obrigatoria: number; ordem: number; ativo: number },
       now: string,
     ): Promise<{ id: number; created: boolean }> {
-      const found = await db.selectFrom('perguntas').select('id').where('texto', '=', q.texto).orderBy('id').executeTakeFirst();
+      const found = await db
+        .selectFrom('perguntas')
+        .select('id')
+        .where('texto', '=', q.texto)
+        .orderBy('id')
+        .executeTakeFirst();
       if (found) {
         await db.updateTable('perguntas').set(q).where('id', '=', found.id).execute();
         return { id: found.id, created: false };
       }
-      return { id: (await db.insertInto('perguntas').values({ ...q, criado_em: now }).returning('id').executeTakeFirstOrThrow()).id, created: true };
+      return {
+        id: (
+          await db
+            .insertInto('perguntas')
+            .values({ ...q, criado_em: now })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+        created: true,
+      };
     },
 
     async upsertOption(perguntaId: number, o: { texto: string; valor: number | null; ordem: number; ativo: number }) {
-      const found = await db.selectFrom('perguntas_opcoes').select('id').where('pergunta_id', '=', perguntaId).where('texto', '=', o.texto).orderBy('id').executeTakeFirst();
+      const found = await db
+        .selectFrom('perguntas_opcoes')
+        .select('id')
+        .where('pergunta_id', '=', perguntaId)
+        .where('texto', '=', o.texto)
+        .orderBy('id')
+        .executeTakeFirst();
       if (found) await db.updateTable('perguntas_opcoes').set(o).where('id', '=', found.id).execute();
-      else await db.insertInto('perguntas_opcoes').values({ ...o, pergunta_id: perguntaId }).execute();
+      else
+        await db
+          .insertInto('perguntas_opcoes')
+          .values({ ...o, pergunta_id: perguntaId })
+          .execute();
     },
   };
 }

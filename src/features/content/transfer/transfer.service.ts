@@ -13,7 +13,14 @@ import { parseUnitForm } from '../units/units.service';
 import { catalogProblems } from './catalog-check';
 import { CATALOG_FORMAT_VERSION, type CatalogFile, type ImportResult, type ImportSummary } from './catalog-file';
 
-export { CATALOG_FORMAT_VERSION, CATALOG_LIMITS, CatalogSchema, type CatalogFile, type ImportResult, type ImportSummary } from './catalog-file';
+export {
+  CATALOG_FORMAT_VERSION,
+  CATALOG_LIMITS,
+  CatalogSchema,
+  type CatalogFile,
+  type ImportResult,
+  type ImportSummary,
+} from './catalog-file';
 export { catalogProblems, catalogSizeProblem, locationOf, parseCatalogText } from './catalog-check';
 
 /** The content repositories and the transfer's own, bound together in the import's transaction. */
@@ -80,7 +87,14 @@ async function exportCatalog(transfer: Pick<TransferRepository, 'readAll'>): Pro
       horarios: (hoursOf.get(u.id) ?? []).map(({ dia_semana, abre, fecha }) => ({ dia_semana, abre, fecha })),
       areas: (areasOf.get(u.id) ?? []).map((l) => areaName.get(l.area_id)!).sort(byName),
       modalidades: (modalitiesOf.get(u.id) ?? []).map((l) => modalityName.get(l.modalidade_id)!).sort(byName),
-      aulas: (classesOf.get(u.id) ?? []).map((c) => ({ dia_semana: c.dia_semana, inicio: c.inicio, fim: c.fim, modalidade: modalityName.get(c.modalidade_id)!, professor: c.professor, sala: c.sala })),
+      aulas: (classesOf.get(u.id) ?? []).map((c) => ({
+        dia_semana: c.dia_semana,
+        inicio: c.inicio,
+        fim: c.fim,
+        modalidade: modalityName.get(c.modalidade_id)!,
+        professor: c.professor,
+        sala: c.sala,
+      })),
     })),
     planos: all.planos.map((p) => ({
       nome: p.nome,
@@ -97,7 +111,12 @@ async function exportCatalog(transfer: Pick<TransferRepository, 'readAll'>): Pro
       obrigatoria: q.obrigatoria === 1,
       ordem: q.ordem,
       ativo: q.ativo === 1,
-      opcoes: (optionsOf.get(q.id) ?? []).map((o) => ({ texto: o.texto, valor: o.valor, ordem: o.ordem, ativo: o.ativo === 1 })),
+      opcoes: (optionsOf.get(q.id) ?? []).map((o) => ({
+        texto: o.texto,
+        valor: o.valor,
+        ordem: o.ordem,
+        ativo: o.ativo === 1,
+      })),
     })),
   };
 }
@@ -125,7 +144,12 @@ function fingerprint(kind: EntityKind, e: object): string {
   if (kind !== 'unidades') return JSON.stringify(e);
   const u = e as CatalogFile['unidades'][number];
   const folded = (names: string[]) => [...new Set(names.map(foldText))].sort();
-  return JSON.stringify({ ...u, areas: folded(u.areas), modalidades: folded(u.modalidades), aulas: u.aulas.map((c) => ({ ...c, modalidade: foldText(c.modalidade) })) });
+  return JSON.stringify({
+    ...u,
+    areas: folded(u.areas),
+    modalidades: folded(u.modalidades),
+    aulas: u.aulas.map((c) => ({ ...c, modalidade: foldText(c.modalidade) })),
+  });
 }
 
 /** "kind:key" → the entity exactly as exported (`raw`) and its fingerprint. */
@@ -142,7 +166,11 @@ function entityForms(file: CatalogFile): { raw: Map<string, string>; prints: Map
   return { raw, prints };
 }
 
-async function importCatalog(deps: TransferDeps, data: unknown, actor: { id: number | null } = { id: null }): Promise<ImportResult> {
+async function importCatalog(
+  deps: TransferDeps,
+  data: unknown,
+  actor: { id: number | null } = { id: null },
+): Promise<ImportResult> {
   const result = await deps.repos.transaction(async ({ transfer, content, audit }): Promise<ImportResult> => {
     const problems = catalogProblems(data, await transfer.keys());
     if (problems.length) return { ok: false, problemas: problems };
@@ -152,7 +180,8 @@ async function importCatalog(deps: TransferDeps, data: unknown, actor: { id: num
     const before = entityForms(await exportCatalog(transfer));
     // An entity written in the file exactly as the export writes it is already stored as
     // the file says: nothing to write (a chain's unchanged round trip writes nothing).
-    const asStored = (kind: EntityKind, e: object) => before.raw.get(`${kind}:${entityKey(kind, e)}`) === JSON.stringify(e);
+    const asStored = (kind: EntityKind, e: object) =>
+      before.raw.get(`${kind}:${entityKey(kind, e)}`) === JSON.stringify(e);
 
     const areaIds = new Map<string, number>();
     for (const a of file.areas) {
@@ -169,7 +198,8 @@ async function importCatalog(deps: TransferDeps, data: unknown, actor: { id: num
     for (const u of file.unidades) {
       if (asStored('unidades', u)) continue;
       const body: Record<string, unknown> = {};
-      for (const [k, val] of Object.entries(u)) if (typeof val === 'string' || typeof val === 'number') body[k] = String(val);
+      for (const [k, val] of Object.entries(u))
+        if (typeof val === 'string' || typeof val === 'number') body[k] = String(val);
       for (const h of u.horarios) {
         body[`abre_${h.dia_semana}`] = h.abre;
         body[`fecha_${h.dia_semana}`] = h.fecha;
@@ -188,7 +218,12 @@ async function importCatalog(deps: TransferDeps, data: unknown, actor: { id: num
         professor: c.professor?.trim() || null,
         sala: c.sala?.trim() || null,
       }));
-      await content.replaceUnitModalities(r.id, [...new Set([...u.modalidades.map((n) => modalityIds.get(foldText(n))!), ...classes.map((c) => c.modalidade_id)])]);
+      await content.replaceUnitModalities(r.id, [
+        ...new Set([
+          ...u.modalidades.map((n) => modalityIds.get(foldText(n))!),
+          ...classes.map((c) => c.modalidade_id),
+        ]),
+      ]);
       await content.deleteUnitClasses(r.id);
       await content.insertClasses(r.id, classes);
     }
@@ -199,17 +234,34 @@ async function importCatalog(deps: TransferDeps, data: unknown, actor: { id: num
     const planLinks: { plano_id: number; unidade_id: number }[] = [];
     for (const p of file.planos) {
       if (asStored('planos', p)) continue;
-      const fields = { nome: p.nome, descricao: p.descricao?.trim() || null, preco_centavos: p.preco_centavos, periodicidade: p.periodicidade, ordem: p.ordem, ativo: p.ativo ? 1 : 0 };
+      const fields = {
+        nome: p.nome,
+        descricao: p.descricao?.trim() || null,
+        preco_centavos: p.preco_centavos,
+        periodicidade: p.periodicidade,
+        ordem: p.ordem,
+        ativo: p.ativo ? 1 : 0,
+      };
       const id = await transfer.savePlan(planIds.get(p.nome), fields, now);
       writtenPlans.push(id);
-      for (const unitId of new Set(p.unidades.map((slug) => unitIds.get(slug)!))) planLinks.push({ plano_id: id, unidade_id: unitId });
+      for (const unitId of new Set(p.unidades.map((slug) => unitIds.get(slug)!)))
+        planLinks.push({ plano_id: id, unidade_id: unitId });
     }
     await transfer.replaceUnitsOfPlans(writtenPlans, planLinks);
 
     for (const q of file.perguntas) {
       if (asStored('perguntas', q)) continue;
-      const r = await transfer.upsertQuestion({ texto: q.texto, tipo: q.tipo, obrigatoria: q.obrigatoria ? 1 : 0, ordem: q.ordem, ativo: q.ativo ? 1 : 0 }, now);
-      for (const o of q.opcoes) await transfer.upsertOption(r.id, { texto: o.texto, valor: o.valor ?? null, ordem: o.ordem, ativo: o.ativo ? 1 : 0 });
+      const r = await transfer.upsertQuestion(
+        { texto: q.texto, tipo: q.tipo, obrigatoria: q.obrigatoria ? 1 : 0, ordem: q.ordem, ativo: q.ativo ? 1 : 0 },
+        now,
+      );
+      for (const o of q.opcoes)
+        await transfer.upsertOption(r.id, {
+          texto: o.texto,
+          valor: o.valor ?? null,
+          ordem: o.ordem,
+          ativo: o.ativo ? 1 : 0,
+        });
     }
 
     const after = entityForms(await exportCatalog(transfer)).prints;
@@ -225,7 +277,10 @@ async function importCatalog(deps: TransferDeps, data: unknown, actor: { id: num
       resumo[kind] = c;
     }
 
-    await audit.record({ usuarioId: actor.id, acao: 'importar', entidade: 'catalogo', entidadeId: null, antes: null, depois: resumo }, now);
+    await audit.record(
+      { usuarioId: actor.id, acao: 'importar', entidade: 'catalogo', entidadeId: null, antes: null, depois: resumo },
+      now,
+    );
     return { ok: true, resumo };
   });
   if (result.ok) deps.onCatalogChange?.();

@@ -17,11 +17,20 @@ export interface HourRow {
 export function createUnitsRepository(db: Q) {
   return {
     listUnits() {
-      return db.selectFrom('unidades').select(['id', 'nome', 'slug', 'cidade', 'uf', 'bairro', 'ativo']).orderBy('nome').execute();
+      return db
+        .selectFrom('unidades')
+        .select(['id', 'nome', 'slug', 'cidade', 'uf', 'bairro', 'ativo'])
+        .orderBy('nome')
+        .execute();
     },
     listUnitsByIds(ids: number[]) {
       if (!ids.length) return Promise.resolve([]);
-      return db.selectFrom('unidades').select(['id', 'nome', 'slug', 'cidade', 'uf', 'bairro', 'ativo']).where('id', 'in', ids).orderBy('nome').execute();
+      return db
+        .selectFrom('unidades')
+        .select(['id', 'nome', 'slug', 'cidade', 'uf', 'bairro', 'ativo'])
+        .where('id', 'in', ids)
+        .orderBy('nome')
+        .execute();
     },
     findUnit(id: number) {
       return db.selectFrom('unidades').selectAll().where('id', '=', id).executeTakeFirst();
@@ -31,9 +40,20 @@ export function createUnitsRepository(db: Q) {
     },
     async unitLinks(id: number) {
       const [hours, areas, modalities, plans] = await Promise.all([
-        db.selectFrom('unidade_horarios').select(['dia_semana', 'abre', 'fecha']).where('unidade_id', '=', id).orderBy('dia_semana').orderBy('abre').execute(),
+        db
+          .selectFrom('unidade_horarios')
+          .select(['dia_semana', 'abre', 'fecha'])
+          .where('unidade_id', '=', id)
+          .orderBy('dia_semana')
+          .orderBy('abre')
+          .execute(),
         db.selectFrom('unidades_areas').select('area_id').where('unidade_id', '=', id).orderBy('area_id').execute(),
-        db.selectFrom('unidades_modalidades').select('modalidade_id').where('unidade_id', '=', id).orderBy('modalidade_id').execute(),
+        db
+          .selectFrom('unidades_modalidades')
+          .select('modalidade_id')
+          .where('unidade_id', '=', id)
+          .orderBy('modalidade_id')
+          .execute(),
         db.selectFrom('planos_unidades').select('plano_id').where('unidade_id', '=', id).orderBy('plano_id').execute(),
       ]);
       return {
@@ -52,26 +72,46 @@ export function createUnitsRepository(db: Q) {
       return row.id;
     },
     async updateUnit(id: number, fields: UnitFields, now: string) {
-      await db.updateTable('unidades').set({ ...fields, atualizado_em: now }).where('id', '=', id).execute();
+      await db
+        .updateTable('unidades')
+        .set({ ...fields, atualizado_em: now })
+        .where('id', '=', id)
+        .execute();
     },
     async setUnitActive(id: number, ativo: number, now: string) {
       await db.updateTable('unidades').set({ ativo, atualizado_em: now }).where('id', '=', id).execute();
     },
     async replaceHours(unitId: number, hours: HourRow[]) {
       await db.deleteFrom('unidade_horarios').where('unidade_id', '=', unitId).execute();
-      if (hours.length) await db.insertInto('unidade_horarios').values(hours.map((h) => ({ ...h, unidade_id: unitId }))).execute();
+      if (hours.length)
+        await db
+          .insertInto('unidade_horarios')
+          .values(hours.map((h) => ({ ...h, unidade_id: unitId })))
+          .execute();
     },
     async replaceUnitAreas(unitId: number, ids: number[]) {
       await db.deleteFrom('unidades_areas').where('unidade_id', '=', unitId).execute();
-      if (ids.length) await db.insertInto('unidades_areas').values(ids.map((area_id) => ({ unidade_id: unitId, area_id }))).execute();
+      if (ids.length)
+        await db
+          .insertInto('unidades_areas')
+          .values(ids.map((area_id) => ({ unidade_id: unitId, area_id })))
+          .execute();
     },
     async replaceUnitModalities(unitId: number, ids: number[]) {
       await db.deleteFrom('unidades_modalidades').where('unidade_id', '=', unitId).execute();
-      if (ids.length) await db.insertInto('unidades_modalidades').values(ids.map((modalidade_id) => ({ unidade_id: unitId, modalidade_id }))).execute();
+      if (ids.length)
+        await db
+          .insertInto('unidades_modalidades')
+          .values(ids.map((modalidade_id) => ({ unidade_id: unitId, modalidade_id })))
+          .execute();
     },
     async replaceUnitPlans(unitId: number, ids: number[]) {
       await db.deleteFrom('planos_unidades').where('unidade_id', '=', unitId).execute();
-      if (ids.length) await db.insertInto('planos_unidades').values(ids.map((plano_id) => ({ plano_id, unidade_id: unitId }))).execute();
+      if (ids.length)
+        await db
+          .insertInto('planos_unidades')
+          .values(ids.map((plano_id) => ({ plano_id, unidade_id: unitId })))
+          .execute();
     },
     async slugTaken(slug: string, exceptId?: number) {
       let q = db.selectFrom('unidades').select('id').where('slug', '=', slug);

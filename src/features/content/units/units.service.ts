@@ -6,7 +6,7 @@ import { WEEKDAYS } from '../../../lib/time';
 import type { ContentRepository, HourRow, UnitFields } from '../shared/content.repository';
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError, onUniqueConflict } from '../../../staff/errors';
-import { type Actor } from '../../audit/audit.repository';
+import type { Actor } from '../../audit/audit.repository';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
 
@@ -57,7 +57,8 @@ export interface PlanChoices {
   shownIds: number[];
 }
 
-export const periodLabel = (periodicidade: string) => v.PERIODS.find((p) => p.value === periodicidade)?.label ?? periodicidade;
+export const periodLabel = (periodicidade: string) =>
+  v.PERIODS.find((p) => p.value === periodicidade)?.label ?? periodicidade;
 
 /**
  * The unit form was sent to search plans, not to save: the "Buscar planos" button, or
@@ -106,14 +107,26 @@ export function parseUnitForm(body: Record<string, unknown>): Result<UnitInput> 
     beneficio_url: v.httpsUrl(e, 'beneficio_url', f('beneficio_url')),
   };
   if (fields.beneficio_url && !fields.beneficio_nome) e.beneficio_nome ??= 'Informe o nome da plataforma do link.';
-  if (fields.beneficio_nome && !fields.beneficio_url && !e.beneficio_url) e.beneficio_url = 'Informe o link da plataforma, começando com https://.';
+  if (fields.beneficio_nome && !fields.beneficio_url && !e.beneficio_url)
+    e.beneficio_url = 'Informe o link da plataforma, começando com https://.';
   const hours = parseHours(e, (d, which) => f(`${which}_${d}`));
-  const input = { fields, hours, areaIds: v.idList(body, 'areas'), modalityIds: v.idList(body, 'modalidades'), planIds: v.idList(body, 'planos'), shownPlanIds: shownPlanIds(body) };
+  const input = {
+    fields,
+    hours,
+    areaIds: v.idList(body, 'areas'),
+    modalityIds: v.idList(body, 'modalidades'),
+    planIds: v.idList(body, 'planos'),
+    shownPlanIds: shownPlanIds(body),
+  };
   return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: input };
 }
 
 /** Opening hours: both empty = closed that day. Errors under `horario_<dia>`. */
-export function parseHours(e: FieldErrors, get: (day: number, which: 'abre' | 'fecha') => string, keyOf = (d: number) => `horario_${d}`): HourRow[] {
+export function parseHours(
+  e: FieldErrors,
+  get: (day: number, which: 'abre' | 'fecha') => string,
+  keyOf = (d: number) => `horario_${d}`,
+): HourRow[] {
   const hours: HourRow[] = [];
   for (let d = 0; d < 7; d++) {
     const abreRaw = get(d, 'abre').trim();
@@ -161,28 +174,44 @@ export function createUnitsService(deps: ContentDeps) {
       const parsed = parseUnitForm(body);
       if (!parsed.ok) return parsed;
       const input = parsed.value;
-      return onUniqueConflict({ slug: SLUG_TAKEN }, () => change(deps, actor, async (repo, audit, _trx, now) => {
-        if (await repo.slugTaken(input.fields.slug)) return { ok: false, errors: { slug: SLUG_TAKEN } };
-        const id = await repo.insertUnit(input.fields, now);
-        await applyLinks(repo, id, input, []);
-        await audit({ acao: 'criar', entidade: 'unidade', entidadeId: id, antes: null, depois: await snapshot(repo, id) });
-        return { ok: true, value: { id } };
-      }));
+      return onUniqueConflict({ slug: SLUG_TAKEN }, () =>
+        change(deps, actor, async (repo, audit, _trx, now) => {
+          if (await repo.slugTaken(input.fields.slug)) return { ok: false, errors: { slug: SLUG_TAKEN } };
+          const id = await repo.insertUnit(input.fields, now);
+          await applyLinks(repo, id, input, []);
+          await audit({
+            acao: 'criar',
+            entidade: 'unidade',
+            entidadeId: id,
+            antes: null,
+            depois: await snapshot(repo, id),
+          });
+          return { ok: true, value: { id } };
+        }),
+      );
     },
 
     async update(actor: Actor, id: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
       const parsed = parseUnitForm(body);
       if (!parsed.ok) return parsed;
       const input = parsed.value;
-      return onUniqueConflict({ slug: SLUG_TAKEN }, () => change(deps, actor, async (repo, audit, _trx, now) => {
-        const before = await snapshot(repo, id);
-        if (!before) throw new NotFoundError();
-        if (await repo.slugTaken(input.fields.slug, id)) return { ok: false, errors: { slug: SLUG_TAKEN } };
-        await repo.updateUnit(id, input.fields, now);
-        await applyLinks(repo, id, input, before.planIds);
-        await audit({ acao: 'editar', entidade: 'unidade', entidadeId: id, antes: before, depois: await snapshot(repo, id) });
-        return { ok: true, value: { id } };
-      }));
+      return onUniqueConflict({ slug: SLUG_TAKEN }, () =>
+        change(deps, actor, async (repo, audit, _trx, now) => {
+          const before = await snapshot(repo, id);
+          if (!before) throw new NotFoundError();
+          if (await repo.slugTaken(input.fields.slug, id)) return { ok: false, errors: { slug: SLUG_TAKEN } };
+          await repo.updateUnit(id, input.fields, now);
+          await applyLinks(repo, id, input, before.planIds);
+          await audit({
+            acao: 'editar',
+            entidade: 'unidade',
+            entidadeId: id,
+            antes: before,
+            depois: await snapshot(repo, id),
+          });
+          return { ok: true, value: { id } };
+        }),
+      );
     },
 
     /** Units are never deleted (answers, messages and managers point to them): deactivated. */
@@ -191,7 +220,13 @@ export function createUnitsService(deps: ContentDeps) {
         const before = await repo.findUnit(id);
         if (!before) throw new NotFoundError();
         await repo.setUnitActive(id, active ? 1 : 0, now);
-        await audit({ acao: active ? 'ativar' : 'desativar', entidade: 'unidade', entidadeId: id, antes: { ativo: before.ativo }, depois: { ativo: active ? 1 : 0 } });
+        await audit({
+          acao: active ? 'ativar' : 'desativar',
+          entidade: 'unidade',
+          entidadeId: id,
+          antes: { ativo: before.ativo },
+          depois: { ativo: active ? 1 : 0 },
+        });
       });
     },
   };
@@ -199,12 +234,31 @@ export function createUnitsService(deps: ContentDeps) {
 
 function planChoices(plans: PlanChoice[], linked: number[], ticked: number[], q: string): PlanChoices {
   const plain = plans.map(({ id, nome, periodicidade, ativo }) => ({ id, nome, periodicidade, ativo }));
-  if (plain.length <= PLAN_FORM_ALL_UP_TO) return { all: true, listed: plain, q: '', matches: [], matchCount: 0, total: plain.length, shownIds: plain.map((p) => p.id) };
+  if (plain.length <= PLAN_FORM_ALL_UP_TO)
+    return {
+      all: true,
+      listed: plain,
+      q: '',
+      matches: [],
+      matchCount: 0,
+      total: plain.length,
+      shownIds: plain.map((p) => p.id),
+    };
   const own = new Set([...linked, ...ticked]);
   const listed = plain.filter((p) => own.has(p.id));
-  const found = q ? filterRows(plain, q, (p) => `${p.nome} ${periodLabel(p.periodicidade)}`).filter((p) => !own.has(p.id)) : [];
+  const found = q
+    ? filterRows(plain, q, (p) => `${p.nome} ${periodLabel(p.periodicidade)}`).filter((p) => !own.has(p.id))
+    : [];
   const matches = found.slice(0, PLAN_MATCHES_SHOWN);
-  return { all: false, listed, q, matches, matchCount: found.length, total: plain.length, shownIds: [...listed, ...matches].map((p) => p.id) };
+  return {
+    all: false,
+    listed,
+    q,
+    matches,
+    matchCount: found.length,
+    total: plain.length,
+    shownIds: [...listed, ...matches].map((p) => p.id),
+  };
 }
 
 /** `current`: the unit's plans before the save (none for a new unit). */
@@ -215,7 +269,9 @@ async function applyLinks(repo: ContentRepository, id: number, input: UnitInput,
   // Plans the form did not show keep their link (a search shows a few of thousands), and
   // only plans it showed can be linked: a stale or crafted POST cannot reach the others.
   const shown = input.shownPlanIds ? new Set(input.shownPlanIds) : null;
-  const ticked = await existing(shown ? input.planIds.filter((p) => shown.has(p)) : input.planIds, (x) => repo.findPlan(x));
+  const ticked = await existing(shown ? input.planIds.filter((p) => shown.has(p)) : input.planIds, (x) =>
+    repo.findPlan(x),
+  );
   const kept = shown ? current.filter((p) => !shown.has(p)) : [];
   await repo.replaceUnitPlans(id, [...new Set([...kept, ...ticked])]);
 }

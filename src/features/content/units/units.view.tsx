@@ -1,6 +1,17 @@
 import { WEEKDAYS } from '../../../lib/time';
 import { FieldError } from '../../../views/layout';
-import { ActiveBadge, CheckboxGroup, Csrf, StaffErrorSummary, Field, StaffPage, type StaffProps, str, TextArea, ToggleActive } from '../../../staff/form.view';
+import {
+  ActiveBadge,
+  CheckboxGroup,
+  Csrf,
+  StaffErrorSummary,
+  Field,
+  StaffPage,
+  type StaffProps,
+  str,
+  TextArea,
+  ToggleActive,
+} from '../../../staff/form.view';
 import { DataTable, StaffList } from '../../../staff/list.view';
 import type { ListState } from '../../../staff/list';
 import { UFS, type FieldErrors, type FormValues } from '../../../staff/validation';
@@ -20,13 +31,28 @@ export function ContentHome({ staff, units }: ContentHomeProps) {
     <StaffPage title="Conteúdo do site" staff={staff}>
       {staff.papel === 'admin' ? (
         <ul class="content-menu">
-          <li><a href="/admin/conteudo/unidades">Unidades</a> <span class="muted">dados, horários, link da plataforma de benefício e grade de aulas</span></li>
-          <li><a href="/admin/conteudo/planos">Planos</a> <span class="muted">preços, periodicidade e unidades</span></li>
-          <li><a href="/admin/conteudo/areas">Áreas</a> <span class="muted">musculação, piscina...</span></li>
-          <li><a href="/admin/conteudo/modalidades">Modalidades</a> <span class="muted">spinning, yoga...</span></li>
-          <li><a href="/admin/conteudo/perguntas">Pesquisa de satisfação</a> <span class="muted">perguntas e opções</span></li>
-          <li><a href="/admin/contas">Contas da equipe</a></li>
-          <li><a href="/admin/auditoria">Registro de alterações</a></li>
+          <li>
+            <a href="/admin/conteudo/unidades">Unidades</a>{' '}
+            <span class="muted">dados, horários, link da plataforma de benefício e grade de aulas</span>
+          </li>
+          <li>
+            <a href="/admin/conteudo/planos">Planos</a> <span class="muted">preços, periodicidade e unidades</span>
+          </li>
+          <li>
+            <a href="/admin/conteudo/areas">Áreas</a> <span class="muted">musculação, piscina...</span>
+          </li>
+          <li>
+            <a href="/admin/conteudo/modalidades">Modalidades</a> <span class="muted">spinning, yoga...</span>
+          </li>
+          <li>
+            <a href="/admin/conteudo/perguntas">Pesquisa de satisfação</a> <span class="muted">perguntas e opções</span>
+          </li>
+          <li>
+            <a href="/admin/contas">Contas da equipe</a>
+          </li>
+          <li>
+            <a href="/admin/auditoria">Registro de alterações</a>
+          </li>
         </ul>
       ) : (
         <>
@@ -35,7 +61,8 @@ export function ContentHome({ staff, units }: ContentHomeProps) {
             <ul class="content-menu">
               {units.map((u) => (
                 <li key={u.id}>
-                  <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>Grade de aulas · {u.nome}</a> <span class="muted">{u.cidade}</span>
+                  <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>Grade de aulas · {u.nome}</a>{' '}
+                  <span class="muted">{u.cidade}</span>
                 </li>
               ))}
             </ul>
@@ -48,10 +75,25 @@ export function ContentHome({ staff, units }: ContentHomeProps) {
   );
 }
 
-export function UnitsListPage({ staff, units, notice, list }: { staff: StaffProps; notice?: string; list: ListState; units: { id: number; nome: string; cidade: string; uf: string; bairro: string; ativo: number }[] }) {
+export function UnitsListPage({
+  staff,
+  units,
+  notice,
+  list,
+}: {
+  staff: StaffProps;
+  notice?: string;
+  list: ListState;
+  units: { id: number; nome: string; cidade: string; uf: string; bairro: string; ativo: number }[];
+}) {
   return (
     <StaffPage title="Unidades" staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
-      <StaffList newHref="/admin/conteudo/unidades/nova" newLabel="Nova unidade" filterLabel="Filtrar unidades por nome, bairro ou cidade" list={list}>
+      <StaffList
+        newHref="/admin/conteudo/unidades/nova"
+        newLabel="Nova unidade"
+        filterLabel="Filtrar unidades por nome, bairro ou cidade"
+        list={list}
+      >
         <DataTable
           label="Tabela das unidades"
           caption="Unidades da rede"
@@ -71,8 +113,13 @@ export function UnitsListPage({ staff, units, notice, list }: { staff: StaffProp
                 <ActiveBadge ativo={u.ativo} />
               </td>
               <td>
-                <a href={`/admin/conteudo/unidades/${u.id}`}>Editar<span class="visually-hidden"> {u.nome}</span></a> ·{' '}
-                <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>Grade<span class="visually-hidden"> de {u.nome}</span></a>
+                <a href={`/admin/conteudo/unidades/${u.id}`}>
+                  Editar<span class="visually-hidden"> {u.nome}</span>
+                </a>{' '}
+                ·{' '}
+                <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>
+                  Grade<span class="visually-hidden"> de {u.nome}</span>
+                </a>
               </td>
             </tr>
           )}
@@ -88,7 +135,11 @@ export interface UnitFormProps {
   values: FormValues;
   errors?: FieldErrors;
   notice?: string;
-  options: { areas: { id: number; nome: string; ativo: number }[]; modalities: { id: number; nome: string; ativo: number }[]; plans: PlanChoices };
+  options: {
+    areas: { id: number; nome: string; ativo: number }[];
+    modalities: { id: number; nome: string; ativo: number }[];
+    plans: PlanChoices;
+  };
   /** the form was sent to search plans: shown again as sent, nothing saved */
   searched?: boolean;
 }
@@ -104,13 +155,20 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
         <p class="actions">
           <ActiveBadge ativo={unit.ativo} /> <a href={`/admin/conteudo/unidades/${unit.id}/aulas`}>Grade de aulas</a> ·{' '}
           <a href={`/admin/conteudo/unidades/${unit.id}/fotos`}>Fotos</a> ·{' '}
-          <a href={`/Detalhes.php?id=${unit.id}`}>Ver no site</a> · <a href={`/admin/pesquisa/cartaz/${unit.id}`}>Cartaz da pesquisa (QR code)</a>{' '}
-          <ToggleActive action={`/admin/conteudo/unidades/${unit.id}/ativo`} ativo={unit.ativo} csrfToken={staff.csrfToken} label={unit.nome} />
+          <a href={`/Detalhes.php?id=${unit.id}`}>Ver no site</a> ·{' '}
+          <a href={`/admin/pesquisa/cartaz/${unit.id}`}>Cartaz da pesquisa (QR code)</a>{' '}
+          <ToggleActive
+            action={`/admin/conteudo/unidades/${unit.id}/ativo`}
+            ativo={unit.ativo}
+            csrfToken={staff.csrfToken}
+            label={unit.nome}
+          />
         </p>
       ) : null}
       {searched ? (
         <p class="alert" role="status">
-          Nada foi gravado ainda. Marque os planos no <a href="#planos-busca">resultado da busca</a> e clique em “{submitLabel}”.
+          Nada foi gravado ainda. Marque os planos no <a href="#planos-busca">resultado da busca</a> e clique em “
+          {submitLabel}”.
         </p>
       ) : null}
       <StaffErrorSummary errors={errors} />
@@ -127,12 +185,24 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
         <fieldset>
           <legend>Dados da unidade</legend>
           <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
-          <Field name="slug" label="Identificador no endereço" values={values} errors={errors} hint="Letras, números e hífens; em branco, é gerado a partir do nome. Usado na importação do catálogo." maxLength={140} />
+          <Field
+            name="slug"
+            label="Identificador no endereço"
+            values={values}
+            errors={errors}
+            hint="Letras, números e hífens; em branco, é gerado a partir do nome. Usado na importação do catálogo."
+            maxLength={140}
+          />
           <div class="grid">
             <Field name="cidade" label="Cidade" values={values} errors={errors} required maxLength={120} />
             <div class="field">
               <label for="f-uf">UF</label>
-              <select id="f-uf" name="uf" aria-invalid={errors?.uf ? 'true' : undefined} aria-describedby={errors?.uf ? 'f-uf-erro' : undefined}>
+              <select
+                id="f-uf"
+                name="uf"
+                aria-invalid={errors?.uf ? 'true' : undefined}
+                aria-describedby={errors?.uf ? 'f-uf-erro' : undefined}
+              >
                 <option value="">Escolha</option>
                 {UFS.map((u) => (
                   <option value={u} selected={str(values, 'uf') === u} key={u}>
@@ -144,24 +214,77 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
             </div>
           </div>
           <Field name="bairro" label="Bairro" values={values} errors={errors} required maxLength={120} />
-          <Field name="endereco" label="Endereço" values={values} errors={errors} required maxLength={255} hint="Rua e número, como aparece no mapa." />
+          <Field
+            name="endereco"
+            label="Endereço"
+            values={values}
+            errors={errors}
+            required
+            maxLength={255}
+            hint="Rua e número, como aparece no mapa."
+          />
           <Field name="cep" label="CEP" values={values} errors={errors} inputMode="numeric" maxLength={9} />
           <div class="grid">
-            <Field name="telefone" label="Telefone" type="tel" values={values} errors={errors} hint="Com DDD, por exemplo (11) 3045-1200." maxLength={20} />
-            <Field name="whatsapp" label="WhatsApp" type="tel" values={values} errors={errors} hint="Com DDD, por exemplo (11) 98745-1200." maxLength={20} />
+            <Field
+              name="telefone"
+              label="Telefone"
+              type="tel"
+              values={values}
+              errors={errors}
+              hint="Com DDD, por exemplo (11) 3045-1200."
+              maxLength={20}
+            />
+            <Field
+              name="whatsapp"
+              label="WhatsApp"
+              type="tel"
+              values={values}
+              errors={errors}
+              hint="Com DDD, por exemplo (11) 98745-1200."
+              maxLength={20}
+            />
           </div>
           <Field name="email" label="E-mail da unidade" type="email" values={values} errors={errors} maxLength={254} />
           <div class="grid">
-            <Field name="latitude" label="Latitude" values={values} errors={errors} inputMode="decimal" hint="Por exemplo -23.5665" />
-            <Field name="longitude" label="Longitude" values={values} errors={errors} inputMode="decimal" hint="Por exemplo -46.6917" />
+            <Field
+              name="latitude"
+              label="Latitude"
+              values={values}
+              errors={errors}
+              inputMode="decimal"
+              hint="Por exemplo -23.5665"
+            />
+            <Field
+              name="longitude"
+              label="Longitude"
+              values={values}
+              errors={errors}
+              inputMode="decimal"
+              hint="Por exemplo -46.6917"
+            />
           </div>
           <TextArea name="descricao" label="Descrição" values={values} errors={errors} maxLength={2000} />
         </fieldset>
 
         <fieldset>
           <legend>Plataforma de benefício</legend>
-          <Field name="beneficio_nome" label="Nome da plataforma" values={values} errors={errors} hint="Por exemplo Wellhub ou TotalPass." maxLength={80} />
-          <Field name="beneficio_url" label="Link da unidade na plataforma" type="url" values={values} errors={errors} hint="Só links https://" maxLength={500} />
+          <Field
+            name="beneficio_nome"
+            label="Nome da plataforma"
+            values={values}
+            errors={errors}
+            hint="Por exemplo Wellhub ou TotalPass."
+            maxLength={80}
+          />
+          <Field
+            name="beneficio_url"
+            label="Link da unidade na plataforma"
+            type="url"
+            values={values}
+            errors={errors}
+            hint="Só links https://"
+            maxLength={500}
+          />
         </fieldset>
 
         <fieldset>
@@ -178,19 +301,45 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
                 <label for={`f-abre_${d}`}>
                   Abre<span class="visually-hidden"> ({day})</span>
                 </label>
-                <input id={`f-abre_${d}`} name={`abre_${d}`} type="time" value={str(values, `abre_${d}`)} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? errId : undefined} />
+                <input
+                  id={`f-abre_${d}`}
+                  name={`abre_${d}`}
+                  type="time"
+                  value={str(values, `abre_${d}`)}
+                  aria-invalid={error ? 'true' : undefined}
+                  aria-describedby={error ? errId : undefined}
+                />
                 <label for={`f-fecha_${d}`}>
                   Fecha<span class="visually-hidden"> ({day})</span>
                 </label>
-                <input id={`f-fecha_${d}`} name={`fecha_${d}`} type="time" value={str(values, `fecha_${d}`)} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? errId : undefined} />
+                <input
+                  id={`f-fecha_${d}`}
+                  name={`fecha_${d}`}
+                  type="time"
+                  value={str(values, `fecha_${d}`)}
+                  aria-invalid={error ? 'true' : undefined}
+                  aria-describedby={error ? errId : undefined}
+                />
                 <FieldError id={errId} message={error} />
               </div>
             );
           })}
         </fieldset>
 
-        <CheckboxGroup name="areas" legend="Áreas da unidade" values={values} errors={errors} options={options.areas.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
-        <CheckboxGroup name="modalidades" legend="Modalidades oferecidas" values={values} errors={errors} options={options.modalities.map((a) => ({ value: String(a.id), label: inactive(a) }))} />
+        <CheckboxGroup
+          name="areas"
+          legend="Áreas da unidade"
+          values={values}
+          errors={errors}
+          options={options.areas.map((a) => ({ value: String(a.id), label: inactive(a) }))}
+        />
+        <CheckboxGroup
+          name="modalidades"
+          legend="Modalidades oferecidas"
+          values={values}
+          errors={errors}
+          options={options.modalities.map((a) => ({ value: String(a.id), label: inactive(a) }))}
+        />
         <PlanCheckboxes plans={options.plans} values={values} errors={errors} action={action} />
         <p>
           <button type="submit">{submitLabel}</button>
@@ -200,7 +349,11 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
   );
 }
 
-const planOption = (p: PlanChoice) => ({ value: String(p.id), label: inactive(p), group: periodLabel(p.periodicidade) });
+const planOption = (p: PlanChoice) => ({
+  value: String(p.id),
+  label: inactive(p),
+  group: periodLabel(p.periodicidade),
+});
 
 /**
  * The unit's plans. A small catalog lists every plan; a chain's (thousands) lists the
@@ -208,13 +361,30 @@ const planOption = (p: PlanChoice) => ({ value: String(p.id), label: inactive(p)
  * button re-shows the form as typed). `planos_exibidos` tells the save which plans had a
  * checkbox: the others keep their link (docs/decisions/178).
  */
-function PlanCheckboxes({ plans, values, errors, action }: { plans: PlanChoices; values: FormValues; errors?: FieldErrors; action: string }) {
+function PlanCheckboxes({
+  plans,
+  values,
+  errors,
+  action,
+}: {
+  plans: PlanChoices;
+  values: FormValues;
+  errors?: FieldErrors;
+  action: string;
+}) {
   const shown = <input type="hidden" name="planos_exibidos" value={plans.shownIds.join(',')} />;
   if (plans.all) {
     return (
       <>
         {shown}
-        <CheckboxGroup name="planos" legend="Planos vendidos na unidade" values={values} errors={errors} options={plans.listed.map(planOption)} ticked="marcados" />
+        <CheckboxGroup
+          name="planos"
+          legend="Planos vendidos na unidade"
+          values={values}
+          errors={errors}
+          options={plans.listed.map(planOption)}
+          ticked="marcados"
+        />
       </>
     );
   }
@@ -245,7 +415,14 @@ function PlanCheckboxes({ plans, values, errors, action }: { plans: PlanChoices;
           <p class="hint" id="f-planos_q-dica">
             {plans.total} planos no catálogo; por exemplo “anual recife”. Os marcados acima continuam marcados.
           </p>
-          <input id="f-planos_q" name="planos_q" type="search" value={plans.q} maxLength={100} aria-describedby="f-planos_q-dica" />
+          <input
+            id="f-planos_q"
+            name="planos_q"
+            type="search"
+            value={plans.q}
+            maxLength={100}
+            aria-describedby="f-planos_q-dica"
+          />
         </div>
         <p>
           <button type="submit" name="buscar_planos" value="1" class="secondary" formAction={`${action}#planos-busca`}>

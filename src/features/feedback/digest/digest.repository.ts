@@ -14,11 +14,29 @@ export function createDigestRepository(db: Kysely<Database>) {
         .where('u.ativo', '=', 1)
         .where('u.resumo_semanal', '=', 1)
         .where('u.papel', 'in', ['admin', 'gerente'])
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('resumos_semanais as r').select('r.id').whereRef('r.usuario_id', '=', 'u.id').where('r.semana', '=', semana))))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('resumos_semanais as r')
+                .select('r.id')
+                .whereRef('r.usuario_id', '=', 'u.id')
+                .where('r.semana', '=', semana),
+            ),
+          ),
+        )
         .orderBy('u.id')
         .execute();
       if (!users.length) return [];
-      const links = await db.selectFrom('usuarios_unidades').select(['usuario_id', 'unidade_id']).where('usuario_id', 'in', users.map((u) => u.id)).execute();
+      const links = await db
+        .selectFrom('usuarios_unidades')
+        .select(['usuario_id', 'unidade_id'])
+        .where(
+          'usuario_id',
+          'in',
+          users.map((u) => u.id),
+        )
+        .execute();
       return users.map((u) => ({
         ...u,
         papel: u.papel === 'gerente' ? ('gerente' as const) : ('admin' as const),
@@ -44,7 +62,12 @@ export function createDigestRepository(db: Kysely<Database>) {
         .where('r.criado_em', '<', toIso)
         .groupBy('r.unidade_id')
         .execute();
-      return rows.map((r) => ({ unidadeId: r.unidade_id, total: Number(r.total), promotores: Number(r.promotores ?? 0), detratores: Number(r.detratores ?? 0) }));
+      return rows.map((r) => ({
+        unidadeId: r.unidade_id,
+        total: Number(r.total),
+        promotores: Number(r.promotores ?? 0),
+        detratores: Number(r.detratores ?? 0),
+      }));
     },
 
     /** Free messages received per unit in [fromIso, toIso). */
@@ -87,18 +110,30 @@ export function createDigestRepository(db: Kysely<Database>) {
           .executeTakeFirst();
         if (!claimed) return false;
         const outboxId = await enqueueMail(trx, mail);
-        await trx.updateTable('resumos_semanais').set({ fila_email_id: outboxId }).where('id', '=', claimed.id).execute();
+        await trx
+          .updateTable('resumos_semanais')
+          .set({ fila_email_id: outboxId })
+          .where('id', '=', claimed.id)
+          .execute();
         return true;
       });
     },
 
     async preference(usuarioId: number): Promise<boolean> {
-      const row = await db.selectFrom('usuarios').select('resumo_semanal').where('id', '=', usuarioId).executeTakeFirst();
+      const row = await db
+        .selectFrom('usuarios')
+        .select('resumo_semanal')
+        .where('id', '=', usuarioId)
+        .executeTakeFirst();
       return row?.resumo_semanal === 1;
     },
 
     async setPreference(usuarioId: number, on: boolean, now: string): Promise<void> {
-      await db.updateTable('usuarios').set({ resumo_semanal: on ? 1 : 0, atualizado_em: now }).where('id', '=', usuarioId).execute();
+      await db
+        .updateTable('usuarios')
+        .set({ resumo_semanal: on ? 1 : 0, atualizado_em: now })
+        .where('id', '=', usuarioId)
+        .execute();
     },
   };
 }

@@ -70,7 +70,9 @@ export function createDigestService(repo: DigestRepository, settings: DigestSett
   ): OutgoingMail | null {
     // An admin's digest leaves out closed units with nothing that week; a manager's lists all of theirs.
     const everyUnit = scopeUnits(user) === null;
-    const units = accessibleUnits(user, data.units).filter((u) => !everyUnit || u.ativo === 1 || data.hasActivity.has(u.id));
+    const units = accessibleUnits(user, data.units).filter(
+      (u) => !everyUnit || u.ativo === 1 || data.hasActivity.has(u.id),
+    );
     if (!units.length) return null;
     const ids = new Set(units.map((u) => u.id));
     const base = settings.publicUrl;
@@ -82,9 +84,16 @@ export function createDigestService(repo: DigestRepository, settings: DigestSett
       'NPS por unidade (semana · últimas 12 semanas)',
     ];
     const sum = (list: { total: number; promotores: number; detratores: number }[]) =>
-      list.reduce((a, c) => ({ total: a.total + c.total, promotores: a.promotores + c.promotores, detratores: a.detratores + c.detratores }), { total: 0, promotores: 0, detratores: 0 });
+      list.reduce(
+        (a, c) => ({
+          total: a.total + c.total,
+          promotores: a.promotores + c.promotores,
+          detratores: a.detratores + c.detratores,
+        }),
+        { total: 0, promotores: 0, detratores: 0 },
+      );
     const fig = (c: { total: number; promotores: number; detratores: number } | undefined) =>
-      c && c.total ? `NPS ${formatNps(computeNps(c))} (${plural(c.total, 'nota', 'notas')})` : 'sem notas';
+      c?.total ? `NPS ${formatNps(computeNps(c))} (${plural(c.total, 'nota', 'notas')})` : 'sem notas';
     for (const u of units) {
       lines.push(`- ${u.nome}: ${fig(data.week.get(u.id))} · 12 semanas: ${fig(data.twelve.get(u.id))}`);
     }
@@ -98,13 +107,17 @@ export function createDigestService(repo: DigestRepository, settings: DigestSett
     for (const u of units) {
       const novas = data.newMessages.get(u.id) ?? 0;
       const abertas = open.filter((m) => m.unidade_id === u.id).length;
-      lines.push(`- ${u.nome}: ${plural(novas, 'nova', 'novas')} na semana, ${plural(abertas, 'sem resposta', 'sem resposta')}`);
+      lines.push(
+        `- ${u.nome}: ${plural(novas, 'nova', 'novas')} na semana, ${plural(abertas, 'sem resposta', 'sem resposta')}`,
+      );
     }
     if (open.length) {
       lines.push('', 'Sem resposta (as mais antigas primeiro)');
       for (const m of open.slice(0, 30)) {
         const text = m.mensagem.replace(/\s+/g, ' ');
-        lines.push(`- ${formatDayMonthTime(new Date(m.criado_em))} · ${m.unidade} · ${m.anonimo ? 'Anônimo' : m.nome_completo}: “${text.length > 80 ? `${text.slice(0, 80)}…` : text}”`);
+        lines.push(
+          `- ${formatDayMonthTime(new Date(m.criado_em))} · ${m.unidade} · ${m.anonimo ? 'Anônimo' : m.nome_completo}: “${text.length > 80 ? `${text.slice(0, 80)}…` : text}”`,
+        );
         lines.push(`  ${base}/admin/mensagens/${m.id}`);
       }
       if (open.length > 30) lines.push(`- e mais ${open.length - 30}: ${base}/admin/mensagens?status=nova`);
@@ -132,7 +145,10 @@ export function createDigestService(repo: DigestRepository, settings: DigestSett
       repo.newMessages(week.fromIso, week.toIso),
       repo.unanswered(UNANSWERED_LIMIT),
     ]);
-    const hasActivity = new Set<number>([...twelveCounts.map((c) => c.unidadeId), ...unanswered.map((m) => m.unidade_id).filter((id): id is number => id !== null)]);
+    const hasActivity = new Set<number>([
+      ...twelveCounts.map((c) => c.unidadeId),
+      ...unanswered.map((m) => m.unidade_id).filter((id): id is number => id !== null),
+    ]);
     return {
       units,
       hasActivity,
@@ -158,7 +174,12 @@ export function createDigestService(repo: DigestRepository, settings: DigestSett
      */
     async run(now: Date, options: { force?: boolean } = {}): Promise<DigestRunResult> {
       const week = digestWeek(now);
-      const result: DigestRunResult = { semana: week.semana, due: options.force === true || now >= week.dueAt, queued: 0, alreadySent: 0 };
+      const result: DigestRunResult = {
+        semana: week.semana,
+        due: options.force === true || now >= week.dueAt,
+        queued: 0,
+        alreadySent: 0,
+      };
       if (!result.due || !settings.mailConfigured) return result;
       const recipients = await repo.pendingRecipients(week.semana);
       if (!recipients.length) return result;
@@ -184,7 +205,11 @@ export type DigestService = ReturnType<typeof createDigestService>;
  */
 export function startDigestScheduler(
   service: DigestService,
-  options: { intervalMs?: number; clock?: () => Date; log?: { error(o: object, m: string): void; info(o: object, m: string): void } } = {},
+  options: {
+    intervalMs?: number;
+    clock?: () => Date;
+    log?: { error(o: object, m: string): void; info(o: object, m: string): void };
+  } = {},
 ): { stop(): Promise<void> } {
   const clock = options.clock ?? (() => new Date());
   let doneWeek: string | null = null;

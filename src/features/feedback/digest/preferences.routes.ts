@@ -12,22 +12,32 @@ export async function preferencesRoutes(app: FastifyInstance, digestService: Dig
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
     PREFERENCES_PATH,
-    { schema: { querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) }, preHandler: app.requireStaff },
+    {
+      schema: { querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) },
+      preHandler: app.requireStaff,
+    },
     async (request, reply) => {
       privatePage(reply);
       const staff = staffLayout(request, reply);
       const digest = await digestService.preference(request.staff!.id);
-      return reply.page(h(PreferencesPage, { staff, csrfToken: staff!.csrfToken, digest, saved: request.query.salvo === '1' }));
+      return reply.page(
+        h(PreferencesPage, { staff, csrfToken: staff!.csrfToken, digest, saved: request.query.salvo === '1' }),
+      );
     },
   );
 
   r.post(
     PREFERENCES_PATH,
-    { schema: { body: Type.Record(Type.String(), Type.Unknown()) }, preHandler: [app.requireStaff, app.csrfProtection] },
+    {
+      schema: { body: Type.Record(Type.String(), Type.Unknown()) },
+      preHandler: [app.requireStaff, app.csrfProtection],
+    },
     async (request, reply) => {
-      await digestService.setPreference(request.staff!.id, (request.body as Record<string, unknown>).resumo_semanal === 'sim');
+      await digestService.setPreference(
+        request.staff!.id,
+        (request.body as Record<string, unknown>).resumo_semanal === 'sim',
+      );
       return reply.redirect(`${PREFERENCES_PATH}?salvo=1`, 303);
     },
   );
-
 }

@@ -3,7 +3,17 @@ import type { StaffProps } from '../filters.view';
 
 export const PREFERENCES_PATH = '/admin/preferencias';
 
-export function PreferencesPage({ staff, csrfToken, digest, saved }: { staff: StaffProps; csrfToken: string; digest: boolean; saved: boolean }) {
+export function PreferencesPage({
+  staff,
+  csrfToken,
+  digest,
+  saved,
+}: {
+  staff: StaffProps;
+  csrfToken: string;
+  digest: boolean;
+  saved: boolean;
+}) {
   return (
     <Layout title="Preferências" staff={staff}>
       <h1>Preferências</h1>
@@ -17,8 +27,8 @@ export function PreferencesPage({ staff, csrfToken, digest, saved }: { staff: St
         <fieldset>
           <legend>E-mails</legend>
           <label class="choice">
-            <input type="checkbox" name="resumo_semanal" value="sim" checked={digest} /> Receber o resumo semanal (segunda-feira, 8h): NPS das minhas
-            unidades, mensagens novas e sem resposta
+            <input type="checkbox" name="resumo_semanal" value="sim" checked={digest} /> Receber o resumo semanal
+            (segunda-feira, 8h): NPS das minhas unidades, mensagens novas e sem resposta
           </label>
         </fieldset>
         <p>

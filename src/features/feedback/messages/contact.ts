@@ -7,7 +7,6 @@ export const CONTACT_FIELDS = ['contato_email', 'contato_telefone', 'aceite_cont
 export const EMAIL_MAX = 254;
 export const PHONE_MAX = 30;
 
-
 export interface ContactValues {
   contato_email: string;
   contato_telefone: string;

@@ -61,8 +61,20 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
   }
 
   const columns = [
-    'm.id', 'm.unidade_id', 'm.unidade', 'm.nome_completo', 'm.anonimo', 'm.mensagem', 'm.status', 'm.criado_em', 'm.atualizado_em',
-    'm.contato_email', 'm.contato_telefone', 'm.aceite_contato', 'm.lida_em', 'm.primeira_resposta_em',
+    'm.id',
+    'm.unidade_id',
+    'm.unidade',
+    'm.nome_completo',
+    'm.anonimo',
+    'm.mensagem',
+    'm.status',
+    'm.criado_em',
+    'm.atualizado_em',
+    'm.contato_email',
+    'm.contato_telefone',
+    'm.aceite_contato',
+    'm.lida_em',
+    'm.primeira_resposta_em',
   ] as const;
 
   return {
@@ -72,11 +84,21 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     },
 
     async activeUnits() {
-      return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').execute();
+      return db
+        .selectFrom('unidades')
+        .select(['id', 'nome', 'cidade'])
+        .where('ativo', '=', 1)
+        .orderBy('nome')
+        .execute();
     },
 
     async activeUnit(id: number) {
-      return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('id', '=', id).where('ativo', '=', 1).executeTakeFirst();
+      return db
+        .selectFrom('unidades')
+        .select(['id', 'nome', 'cidade'])
+        .where('id', '=', id)
+        .where('ativo', '=', 1)
+        .executeTakeFirst();
     },
 
     /** The message and its image rows; the service runs it in its transaction (with the notification). */
@@ -120,13 +142,19 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     },
 
     async count(f: MessageFilter): Promise<number> {
-      const row = await applyFilter(db.selectFrom('fale_aqui as m').select((eb) => eb.fn.countAll<number>().as('n')), f).executeTakeFirst();
+      const row = await applyFilter(
+        db.selectFrom('fale_aqui as m').select((eb) => eb.fn.countAll<number>().as('n')),
+        f,
+      ).executeTakeFirst();
       return Number(row?.n ?? 0);
     },
 
     async countByStatus(f: MessageFilter) {
       const rows = await applyFilter(
-        db.selectFrom('fale_aqui as m').select((eb) => ['m.status', eb.fn.countAll<number>().as('n')]).groupBy('m.status'),
+        db
+          .selectFrom('fale_aqui as m')
+          .select((eb) => ['m.status', eb.fn.countAll<number>().as('n')])
+          .groupBy('m.status'),
         { ...f, status: undefined },
       ).execute();
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) as Partial<Record<string, number>>;
@@ -138,7 +166,11 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
           .selectFrom('fale_aqui as m')
           .select(columns)
           .select((eb) =>
-            eb.selectFrom('fale_aqui_arquivos as a').select((e2) => e2.fn.countAll<number>().as('n')).whereRef('a.fale_aqui_id', '=', 'm.id').as('fotos'),
+            eb
+              .selectFrom('fale_aqui_arquivos as a')
+              .select((e2) => e2.fn.countAll<number>().as('n'))
+              .whereRef('a.fale_aqui_id', '=', 'm.id')
+              .as('fotos'),
           )
           .orderBy('m.criado_em', 'desc')
           .orderBy('m.id', 'desc')
@@ -155,7 +187,11 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
           .selectFrom('fale_aqui as m')
           .select(columns)
           .select((eb) =>
-            eb.selectFrom('fale_aqui_arquivos as a').select((e2) => e2.fn.countAll<number>().as('n')).whereRef('a.fale_aqui_id', '=', 'm.id').as('fotos'),
+            eb
+              .selectFrom('fale_aqui_arquivos as a')
+              .select((e2) => e2.fn.countAll<number>().as('n'))
+              .whereRef('a.fale_aqui_id', '=', 'm.id')
+              .as('fotos'),
           )
           .$if(beforeId !== null, (qb) => qb.where('m.id', '<', beforeId!))
           .orderBy('m.id', 'desc')
@@ -209,7 +245,10 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
           .where('status', '=', 'nova')
           .executeTakeFirst();
         if (Number(res.numUpdatedRows) === 0) return false;
-        await trx.insertInto('fale_aqui_historico').values({ fale_aqui_id: id, status_de: 'nova', status_para: 'lida', usuario_id: userId, criado_em: now }).execute();
+        await trx
+          .insertInto('fale_aqui_historico')
+          .values({ fale_aqui_id: id, status_de: 'nova', status_para: 'lida', usuario_id: userId, criado_em: now })
+          .execute();
         return true;
       });
     },
@@ -220,7 +259,11 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
      */
     async addReply(reply: NewReply, mail: OutgoingMail | null): Promise<number> {
       return inTransaction(db, async (trx) => {
-        const current = await trx.selectFrom('fale_aqui').select(['status', 'lida_em']).where('id', '=', reply.messageId).executeTakeFirstOrThrow();
+        const current = await trx
+          .selectFrom('fale_aqui')
+          .select(['status', 'lida_em'])
+          .where('id', '=', reply.messageId)
+          .executeTakeFirstOrThrow();
         const outboxId = mail ? await enqueueMail(trx, mail) : null;
         const { id } = await trx
           .insertInto('fale_aqui_respostas')
@@ -248,7 +291,13 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
         if (current.status !== 'respondida') {
           await trx
             .insertInto('fale_aqui_historico')
-            .values({ fale_aqui_id: reply.messageId, status_de: current.status, status_para: 'respondida', usuario_id: reply.userId, criado_em: reply.now })
+            .values({
+              fale_aqui_id: reply.messageId,
+              status_de: current.status,
+              status_para: 'respondida',
+              usuario_id: reply.userId,
+              criado_em: reply.now,
+            })
             .execute();
         }
         return id;
@@ -260,7 +309,18 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
       return applyFilter(
         db
           .selectFrom('fale_aqui as m')
-          .select(['m.id', 'm.unidade_id', 'm.unidade', 'm.nome_completo', 'm.anonimo', 'm.mensagem', 'm.status', 'm.criado_em', 'm.contato_email', 'm.contato_telefone'])
+          .select([
+            'm.id',
+            'm.unidade_id',
+            'm.unidade',
+            'm.nome_completo',
+            'm.anonimo',
+            'm.mensagem',
+            'm.status',
+            'm.criado_em',
+            'm.contato_email',
+            'm.contato_telefone',
+          ])
           .where('m.status', 'in', OPEN_STATUSES)
           .where('m.primeira_resposta_em', 'is', null)
           .orderBy('m.criado_em')
@@ -273,7 +333,9 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     /** Messages created since `sinceIso` with their first reply, for the time to first reply. */
     async replyTimes(f: MessageFilter) {
       return applyFilter(
-        db.selectFrom('fale_aqui as m').select(['m.unidade_id', 'm.unidade', 'm.criado_em', 'm.primeira_resposta_em', 'm.status']),
+        db
+          .selectFrom('fale_aqui as m')
+          .select(['m.unidade_id', 'm.unidade', 'm.criado_em', 'm.primeira_resposta_em', 'm.status']),
         f,
       ).execute();
     },
@@ -300,15 +362,32 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     /** A status change by a staff member, with its history row (nothing when unchanged). */
     async setStatus(id: number, status: MessageStatus, userId: number, now: string): Promise<boolean> {
       return inTransaction(db, async (trx) => {
-        const current = await trx.selectFrom('fale_aqui').select(['status', 'lida_em']).where('id', '=', id).executeTakeFirst();
+        const current = await trx
+          .selectFrom('fale_aqui')
+          .select(['status', 'lida_em'])
+          .where('id', '=', id)
+          .executeTakeFirst();
         if (!current) return false;
         if (current.status === status) return true;
         await trx
           .updateTable('fale_aqui')
-          .set({ status, atualizado_em: now, ...(current.lida_em || status === 'nova' ? {} : { lida_em: now, lida_por: userId }) })
+          .set({
+            status,
+            atualizado_em: now,
+            ...(current.lida_em || status === 'nova' ? {} : { lida_em: now, lida_por: userId }),
+          })
           .where('id', '=', id)
           .execute();
-        await trx.insertInto('fale_aqui_historico').values({ fale_aqui_id: id, status_de: current.status, status_para: status, usuario_id: userId, criado_em: now }).execute();
+        await trx
+          .insertInto('fale_aqui_historico')
+          .values({
+            fale_aqui_id: id,
+            status_de: current.status,
+            status_para: status,
+            usuario_id: userId,
+            criado_em: now,
+          })
+          .execute();
         return true;
       });
     },

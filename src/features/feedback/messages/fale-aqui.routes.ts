@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
@@ -15,13 +15,23 @@ import { THANKS_PATH } from '../survey/survey.view';
 export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackServices) {
   // The photos wait in spool files (at most 3 parts × 20 MB: the third only to refuse it
   // with a clear message) while the CSRF check and the service look at the text fields.
-  const readMultipart = multipartReader({ fileFields: IMAGE_FIELDS, maxFiles: MAX_IMAGES, maxFileBytes: MAX_IMAGE_BYTES }, () => app.uploadSpool);
+  const readMultipart = multipartReader(
+    { fileFields: IMAGE_FIELDS, maxFiles: MAX_IMAGES, maxFileBytes: MAX_IMAGE_BYTES },
+    () => app.uploadSpool,
+  );
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = services.faleAqui;
 
-  async function renderForm(reply: FastifyReply, props: Omit<Parameters<typeof FaleAquiPage>[0], 'units' | 'csrfToken'>, status = 200) {
+  async function renderForm(
+    reply: FastifyReply,
+    props: Omit<Parameters<typeof FaleAquiPage>[0], 'units' | 'csrfToken'>,
+    status = 200,
+  ) {
     reply.header('cache-control', 'no-store');
-    return reply.page(h(FaleAquiPage, { ...props, units: await service.activeUnits(), csrfToken: reply.generateCsrf() }), status);
+    return reply.page(
+      h(FaleAquiPage, { ...props, units: await service.activeUnits(), csrfToken: reply.generateCsrf() }),
+      status,
+    );
   }
 
   r.get(
@@ -29,7 +39,10 @@ export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackSer
     {
       schema: {
         // ?unidade=ID (links from the unit pages) or the older ?unidade_id=ID preselect the unit.
-        querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })), unidade: Type.Optional(Type.String({ maxLength: 30 })) }),
+        querystring: Type.Object({
+          unidade_id: Type.Optional(Type.String({ maxLength: 30 })),
+          unidade: Type.Optional(Type.String({ maxLength: 30 })),
+        }),
       },
     },
     async (request, reply) => {
@@ -64,7 +77,14 @@ export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackSer
             request,
             reply,
             result.errors,
-            () => h(FaleAquiPage, { values: result.values, errors: result.errors, hadFiles, units, csrfToken: reply.generateCsrf() }),
+            () =>
+              h(FaleAquiPage, {
+                values: result.values,
+                errors: result.errors,
+                hadFiles,
+                units,
+                csrfToken: reply.generateCsrf(),
+              }),
             result.httpStatus,
           );
         },

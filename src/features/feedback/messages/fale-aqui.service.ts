@@ -15,7 +15,14 @@ import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../../../platform
 import type { ReceivedFile, UploadProblem } from '../../../platform/storage/multipart';
 import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
 import { checkContact, readContactFields, type ContactValues } from './contact';
-import { ImageRejectedError, MAX_IMAGE_BYTES, MAX_IMAGES, MESSAGE_PHOTO_VARIANTS, processImage, type ProcessedImage } from './images';
+import {
+  ImageRejectedError,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGES,
+  MESSAGE_PHOTO_VARIANTS,
+  processImage,
+  type ProcessedImage,
+} from './images';
 
 export const MESSAGE_MAX = 3000;
 export const NAME_MAX = 120;
@@ -71,7 +78,14 @@ export interface FaleAquiDeps {
 
 export function notificationMail(
   id: number,
-  m: { unidade: string; nomeCompleto: string; anonimo: boolean; mensagem: string; contatoEmail?: string | null; contatoTelefone?: string | null },
+  m: {
+    unidade: string;
+    nomeCompleto: string;
+    anonimo: boolean;
+    mensagem: string;
+    contatoEmail?: string | null;
+    contatoTelefone?: string | null;
+  },
   files: NewMessageFile[],
   to: string,
 ): OutgoingMail {
@@ -98,7 +112,11 @@ export function notificationMail(
     // enqueueMail strips line breaks from the subject; the unit is bounded to 120 characters.
     subject: `Fale aqui: nova mensagem · ${m.unidade}`,
     text,
-    attachments: files.map((f, i) => ({ filename: `foto-${i + 1}.${f.caminho.split('.').pop()}`, path: f.caminho, contentType: f.tipo })),
+    attachments: files.map((f, i) => ({
+      filename: `foto-${i + 1}.${f.caminho.split('.').pop()}`,
+      path: f.caminho,
+      contentType: f.tipo,
+    })),
     origin: `fale_aqui:${id}`,
     // A message to the chain goes before bulk mail (lead notices, digests).
     priority: MAIL_PRIORITY.chain,
@@ -114,7 +132,11 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
       return repo.activeUnits();
     },
 
-    async submit(fields: Record<string, unknown>, uploads: Upload[], problem: UploadProblem | null = null): Promise<MessageResult> {
+    async submit(
+      fields: Record<string, unknown>,
+      uploads: Upload[],
+      problem: UploadProblem | null = null,
+    ): Promise<MessageResult> {
       const values = readMessageFields(fields);
       const envioId = readEnvioId(fields);
       // A resend of a stored form: answered at once, its photos never processed.
@@ -137,12 +159,18 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
       // Without JavaScript the picker fills only unidade_id: the server fills the name.
       let unidade = take(errors, 'unidade', oneLine(fields.unidade, { max: UNIT_TEXT_MAX }), '');
       if (unidade === '' && unit) unidade = unit.nome;
-      if (!errors.unidade_id && !errors.unidade && unidade === '') errors.unidade_id = 'Escolha a sua unidade na lista.';
+      if (!errors.unidade_id && !errors.unidade && unidade === '')
+        errors.unidade_id = 'Escolha a sua unidade na lista.';
 
       const { contact, errors: contactErrors } = checkContact(values);
       Object.assign(errors, contactErrors);
 
-      const mensagem = take(errors, 'mensagem', multiLine(fields.mensagem, { max: MESSAGE_MAX, required: 'Escreva sua mensagem.' }), '');
+      const mensagem = take(
+        errors,
+        'mensagem',
+        multiLine(fields.mensagem, { max: MESSAGE_MAX, required: 'Escreva sua mensagem.' }),
+        '',
+      );
 
       const images: { image: ProcessedImage; upload: Upload }[] = [];
       if (problem === 'fileTooLarge') {
@@ -154,7 +182,10 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         const problemsByFile: string[] = [];
         for (const [i, upload] of uploads.entries()) {
           try {
-            const [image] = await processImage('path' in upload ? upload.path : upload.data, { variants: MESSAGE_PHOTO_VARIANTS, filename: upload.label });
+            const [image] = await processImage('path' in upload ? upload.path : upload.data, {
+              variants: MESSAGE_PHOTO_VARIANTS,
+              filename: upload.label,
+            });
             images.push({ image: image!, upload });
           } catch (err) {
             if (!(err instanceof ImageRejectedError)) throw err;

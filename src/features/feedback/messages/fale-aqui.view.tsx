@@ -12,7 +12,13 @@ export const FALE_AQUI_POST_PATH = '/NPS/nps_app_php/salvar_fale_aqui.php';
 // The form kit's ids: the field's id is its name, its message `<name>-erro`.
 const aria = (errors: MessageErrors, field: string, hint?: string) => fieldAria(field, errors[field], hint);
 
-const LABELS: Record<string, string> = { nome_completo: 'Seu nome', unidade_id: 'Unidade', unidade: 'Nome da unidade', mensagem: 'Mensagem', arquivos: 'Fotos' };
+const LABELS: Record<string, string> = {
+  nome_completo: 'Seu nome',
+  unidade_id: 'Unidade',
+  unidade: 'Nome da unidade',
+  mensagem: 'Mensagem',
+  arquivos: 'Fotos',
+};
 
 export interface FaleAquiFormProps {
   units: { id: number; nome: string; cidade: string }[];
@@ -44,7 +50,13 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
           </>
         }
       />
-      <form method="post" action={FALE_AQUI_POST_PATH} enctype="multipart/form-data" class="fale-aqui-form" data-fale-aqui="">
+      <form
+        method="post"
+        action={FALE_AQUI_POST_PATH}
+        enctype="multipart/form-data"
+        class="fale-aqui-form"
+        data-fale-aqui=""
+      >
         <input type="hidden" name="_token" value={csrfToken} />
         <input type="hidden" name={ENVIO_FIELD} value={values.envio_id} />
 
@@ -77,7 +89,13 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
         <FieldError id={errorId('unidade')} message={errors.unidade} />
 
         <label for="mensagem">Mensagem</label>
-        <textarea id="mensagem" name="mensagem" required maxLength={MESSAGE_MAX} {...aria(errors, 'mensagem', 'mensagem-limite')}>
+        <textarea
+          id="mensagem"
+          name="mensagem"
+          required
+          maxLength={MESSAGE_MAX}
+          {...aria(errors, 'mensagem', 'mensagem-limite')}
+        >
           {values.mensagem}
         </textarea>
         <p class="hint" id="mensagem-limite">
@@ -100,7 +118,8 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
           {...aria(errors, 'arquivos', 'arquivos-dica')}
         />
         <p class="hint" id="arquivos-dica">
-          Até 2 fotos JPEG, PNG ou WebP (até 20 MB e 50 megapixels cada; fotos de celular servem). A localização e os dados da câmera são apagados.
+          Até 2 fotos JPEG, PNG ou WebP (até 20 MB e 50 megapixels cada; fotos de celular servem). A localização e os
+          dados da câmera são apagados.
         </p>
         <p class="field-error" data-files-error="" hidden aria-live="polite"></p>
         <FieldError id={errorId('arquivos')} message={errors.arquivos} />
@@ -111,7 +130,8 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
             Quer uma resposta? <span class="hint">(opcional)</span>
           </legend>
           <p class="hint" id="contato-dica">
-            Deixe um e-mail ou telefone para a equipe da unidade responder. Sem contato, a mensagem é lida, mas não pode ser respondida.
+            Deixe um e-mail ou telefone para a equipe da unidade responder. Sem contato, a mensagem é lida, mas não pode
+            ser respondida.
           </p>
           <TextField
             name="contato_email"
@@ -139,7 +159,12 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
             error={errors.contato_telefone}
             describedBy="contato-dica"
           />
-          <Checkbox name="aceite_contato" value="sim" checked={values.aceite_contato === 'sim'} error={errors.aceite_contato}>
+          <Checkbox
+            name="aceite_contato"
+            value="sim"
+            checked={values.aceite_contato === 'sim'}
+            error={errors.aceite_contato}
+          >
             Aceito que a equipe da unidade entre em contato comigo sobre esta mensagem.
           </Checkbox>
         </fieldset>

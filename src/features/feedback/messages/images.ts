@@ -2,7 +2,14 @@
 // (src/platform/storage/images.ts, multipart.ts). See docs/decisions/030 and 072.
 import type { ImageVariant } from '../../../platform/storage/images';
 
-export { IMAGE_TYPES, ImageRejectedError, MAX_INPUT_PIXELS, processImage, sanitizeOriginalName, sniffImageFormat } from '../../../platform/storage/images';
+export {
+  IMAGE_TYPES,
+  ImageRejectedError,
+  MAX_INPUT_PIXELS,
+  processImage,
+  sanitizeOriginalName,
+  sniffImageFormat,
+} from '../../../platform/storage/images';
 export type { ImageFormat, ProcessedImage } from '../../../platform/storage/images';
 
 export const MAX_IMAGES = 2;

@@ -19,12 +19,17 @@ const InboxQuery = Type.Object({
   unidade_id: OptionalId,
   // The four statuses, and the older three from bookmarks (mapped by toStatus).
   status: Type.Optional(
-    Type.Union(['', 'nova', 'lida', 'respondida', 'resolvida', 'novo', 'lido', 'resolvido'].map((s) => Type.Literal(s))),
+    Type.Union(
+      ['', 'nova', 'lida', 'respondida', 'resolvida', 'novo', 'lido', 'resolvido'].map((s) => Type.Literal(s)),
+    ),
   ),
   pagina: OptionalId,
 });
 
-export async function inboxRoutes(app: FastifyInstance, { messages, report }: { messages: MessagesAdminService; report: SurveyReportService }) {
+export async function inboxRoutes(
+  app: FastifyInstance,
+  { messages, report }: { messages: MessagesAdminService; report: SurveyReportService },
+) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const staffRef = (request: FastifyRequest): StaffRef => ({ id: request.staff!.id, nome: request.staff!.nome });
   const visibleUnits = (request: FastifyRequest) => unitsOf(request, () => report.allUnits());
@@ -36,7 +41,10 @@ export async function inboxRoutes(app: FastifyInstance, { messages, report }: { 
     const status = toStatus(q.status) ?? undefined;
     const inbox = await messages.inbox({ unitIds: scope.unitIds, status }, q.pagina);
     // Time to first reply over the messages of the last 90 days (the same units).
-    const replyTimes = await messages.replyTimes({ unitIds: scope.unitIds, fromIso: resolvePeriod(undefined, undefined).fromIso });
+    const replyTimes = await messages.replyTimes({
+      unitIds: scope.unitIds,
+      fromIso: resolvePeriod(undefined, undefined).fromIso,
+    });
     privatePage(reply);
     return reply.page(
       h(InboxPage, {
@@ -49,23 +57,32 @@ export async function inboxRoutes(app: FastifyInstance, { messages, report }: { 
     );
   });
 
-  r.get(`${INBOX_PATH}/exportar.csv`, { schema: { querystring: InboxQuery }, preHandler: app.requireStaff }, async (request, reply) => {
-    const q = request.query;
-    const scope = await scopeOf(request, reply, q.unidade_id);
-    if (!scope) return reply;
-    const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: toStatus(q.status) ?? undefined });
-    request.log.info({ userId: request.staff!.id, export: 'mensagens', filters: q }, 'csv export');
-    privatePage(reply);
-    reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="mensagens-${saoPauloDay()}.csv"`);
-    return reply.send(csvStream(header, rows));
-  });
+  r.get(
+    `${INBOX_PATH}/exportar.csv`,
+    { schema: { querystring: InboxQuery }, preHandler: app.requireStaff },
+    async (request, reply) => {
+      const q = request.query;
+      const scope = await scopeOf(request, reply, q.unidade_id);
+      if (!scope) return reply;
+      const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: toStatus(q.status) ?? undefined });
+      request.log.info({ userId: request.staff!.id, export: 'mensagens', filters: q }, 'csv export');
+      privatePage(reply);
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="mensagens-${saoPauloDay()}.csv"`);
+      return reply.send(csvStream(header, rows));
+    },
+  );
 
   r.get(
     `${INBOX_PATH}/:id`,
     {
       schema: {
         params: IdParams,
-        querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })), respondida: Type.Optional(Type.String({ maxLength: 1 })) }),
+        querystring: Type.Object({
+          salvo: Type.Optional(Type.String({ maxLength: 1 })),
+          respondida: Type.Optional(Type.String({ maxLength: 1 })),
+        }),
       },
       preHandler: app.requireStaff,
     },
@@ -78,9 +95,22 @@ export async function inboxRoutes(app: FastifyInstance, { messages, report }: { 
       if (detail.message.status === 'nova') detail = (await messages.markRead(id, staffRef(request)))!;
       privatePage(reply);
       const staff = staffLayout(request, reply);
-      const notice = request.query.respondida === '1' ? 'Resposta registrada.' : request.query.salvo === '1' ? 'Situação atualizada.' : null;
+      const notice =
+        request.query.respondida === '1'
+          ? 'Resposta registrada.'
+          : request.query.salvo === '1'
+            ? 'Situação atualizada.'
+            : null;
       return reply.page(
-        h(MessagePage, { staff, detail, csrfToken: staff!.csrfToken, notice, me: staffRef(request), brandName: app.config.brandName, mailConfigured: Boolean(app.config.smtp) }),
+        h(MessagePage, {
+          staff,
+          detail,
+          csrfToken: staff!.csrfToken,
+          notice,
+          me: staffRef(request),
+          brandName: app.config.brandName,
+          mailConfigured: Boolean(app.config.smtp),
+        }),
       );
     },
   );
@@ -111,7 +141,11 @@ export async function inboxRoutes(app: FastifyInstance, { messages, report }: { 
           me: staffRef(request),
           brandName: app.config.brandName,
           mailConfigured: Boolean(app.config.smtp),
-          replyForm: { canal: body.canal === 'whatsapp' ? 'whatsapp' : 'email', texto: typeof body.texto === 'string' ? body.texto : '', errors: result.errors },
+          replyForm: {
+            canal: body.canal === 'whatsapp' ? 'whatsapp' : 'email',
+            texto: typeof body.texto === 'string' ? body.texto : '',
+            errors: result.errors,
+          },
         }),
         422,
       );
@@ -130,7 +164,8 @@ export async function inboxRoutes(app: FastifyInstance, { messages, report }: { 
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
       if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
       const status = toStatus((request.body as Record<string, unknown>).status);
-      if (!status) return sendError(request, reply, 422, 'Situação inválida', 'Escolha Nova, Lida, Respondida ou Resolvida.');
+      if (!status)
+        return sendError(request, reply, 422, 'Situação inválida', 'Escolha Nova, Lida, Respondida ou Resolvida.');
       await messages.setStatus(id, status, staffRef(request));
       return reply.redirect(`${INBOX_PATH}/${id}?salvo=1`, 303);
     },
@@ -143,7 +178,8 @@ export async function inboxRoutes(app: FastifyInstance, { messages, report }: { 
       const photo = await messages.photo(request.params.id);
       if (!photo) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe.');
       if (!canAccessUnit(request.staff!, photo.file.unidade_id)) return forbidden(request, reply);
-      if (photo.missing) return sendError(request, reply, 404, 'Foto não encontrada', 'O arquivo desta foto não está mais disponível.');
+      if (photo.missing)
+        return sendError(request, reply, 404, 'Foto não encontrada', 'O arquivo desta foto não está mais disponível.');
       const ext = photo.file.caminho.split('.').pop();
       return reply
         .type(photo.contentType)

@@ -9,16 +9,28 @@ import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { pageWindow } from '../../../lib/pagination';
 import { cleanText } from '../../../lib/text';
 import { formatDateTime } from '../../../lib/time';
-import { MESSAGE_STATUSES, OPEN_STATUSES, type FaleAquiRepository, type MessageFilter, type MessageStatus } from './fale-aqui.repository';
+import {
+  MESSAGE_STATUSES,
+  OPEN_STATUSES,
+  type FaleAquiRepository,
+  type MessageFilter,
+  type MessageStatus,
+} from './fale-aqui.repository';
 import { IMAGE_TYPES } from './images';
 import { whatsappHref } from '../../../brand/index';
 
 export const INBOX_PAGE_SIZE = 25;
 export const REPLY_MAX = 5000;
-export const STATUS_LABEL: Record<MessageStatus, string> = { nova: 'Nova', lida: 'Lida', respondida: 'Respondida', resolvida: 'Resolvida' };
+export const STATUS_LABEL: Record<MessageStatus, string> = {
+  nova: 'Nova',
+  lida: 'Lida',
+  respondida: 'Respondida',
+  resolvida: 'Resolvida',
+};
 /** Statuses before the four-step pipeline, still accepted from bookmarks and old forms. */
 const LEGACY_STATUS: Record<string, MessageStatus> = { novo: 'nova', lido: 'lida', resolvido: 'resolvida' };
-export const isStatus = (s: unknown): s is MessageStatus => typeof s === 'string' && (MESSAGE_STATUSES as readonly string[]).includes(s);
+export const isStatus = (s: unknown): s is MessageStatus =>
+  typeof s === 'string' && (MESSAGE_STATUSES as readonly string[]).includes(s);
 export function toStatus(s: unknown): MessageStatus | null {
   if (isStatus(s)) return s;
   return typeof s === 'string' ? (LEGACY_STATUS[s] ?? null) : null;
@@ -40,10 +52,15 @@ export interface StaffRef {
 
 type Message = NonNullable<Awaited<ReturnType<FaleAquiRepository['byId']>>>;
 
-const firstName = (m: Pick<Message, 'anonimo' | 'nome_completo'>) => (m.anonimo ? '' : (m.nome_completo.split(/\s+/)[0] ?? ''));
+const firstName = (m: Pick<Message, 'anonimo' | 'nome_completo'>) =>
+  m.anonimo ? '' : (m.nome_completo.split(/\s+/)[0] ?? '');
 
 /** wa.me link with a greeting the staff member can edit before sending. */
-export function whatsappLink(m: Pick<Message, 'anonimo' | 'nome_completo' | 'unidade' | 'contato_telefone'>, staff: StaffRef, brandName: string): string | null {
+export function whatsappLink(
+  m: Pick<Message, 'anonimo' | 'nome_completo' | 'unidade' | 'contato_telefone'>,
+  staff: StaffRef,
+  brandName: string,
+): string | null {
   if (!m.contato_telefone) return null;
   const name = firstName(m);
   const greeting =
@@ -54,7 +71,10 @@ export function whatsappLink(m: Pick<Message, 'anonimo' | 'nome_completo' | 'uni
 
 export function replyMail(m: Message, texto: string, staff: StaffRef, s: ReplySettings): OutgoingMail {
   const name = firstName(m);
-  const quoted = m.mensagem.split(/\r?\n/).map((l) => `> ${l}`).join('\n');
+  const quoted = m.mensagem
+    .split(/\r?\n/)
+    .map((l) => `> ${l}`)
+    .join('\n');
   return {
     to: m.contato_email!,
     subject: `Resposta à sua mensagem · ${s.brandName} ${m.unidade}`,
@@ -111,7 +131,10 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
     /** Per unit, over the messages received in the filter's period: median time to first reply. */
     async replyTimes(filter: MessageFilter) {
       const rows = await repo.replyTimes(filter);
-      const byUnit = new Map<string, { unidade: string; recebidas: number; respondidas: number; abertas: number; times: number[] }>();
+      const byUnit = new Map<
+        string,
+        { unidade: string; recebidas: number; respondidas: number; abertas: number; times: number[] }
+      >();
       for (const r of rows) {
         const key = r.unidade_id === null ? `t:${r.unidade}` : `u:${r.unidade_id}`;
         const u = byUnit.get(key) ?? { unidade: r.unidade, recebidas: 0, respondidas: 0, abertas: 0, times: [] };
@@ -123,7 +146,13 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
         byUnit.set(key, u);
       }
       return [...byUnit.values()]
-        .map((u) => ({ unidade: u.unidade, recebidas: u.recebidas, respondidas: u.respondidas, abertas: u.abertas, mediana: median(u.times) }))
+        .map((u) => ({
+          unidade: u.unidade,
+          recebidas: u.recebidas,
+          respondidas: u.respondidas,
+          abertas: u.abertas,
+          mediana: median(u.times),
+        }))
         .sort((a, b) => a.unidade.localeCompare(b.unidade, 'pt-BR'));
     },
 
@@ -138,7 +167,10 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
       if (!message) return null;
       const [files, replies, history] = await Promise.all([repo.filesOf(id), repo.repliesOf(id), repo.historyOf(id)]);
       return {
-        message: { ...message, telefone_formatado: message.contato_telefone ? formatBrazilianPhone(message.contato_telefone) : null },
+        message: {
+          ...message,
+          telefone_formatado: message.contato_telefone ? formatBrazilianPhone(message.contato_telefone) : null,
+        },
         files,
         replies,
         history,
@@ -155,17 +187,26 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
       const texto = cleanText(typeof rawText === 'string' ? rawText : '');
       const errors: Record<string, string> = {};
       if (canal !== 'email' && canal !== 'whatsapp') errors.canal = 'Escolha como a resposta foi dada.';
-      if (texto === '') errors.texto = canal === 'whatsapp' ? 'Escreva o que foi dito ao cliente.' : 'Escreva a resposta.';
+      if (texto === '')
+        errors.texto = canal === 'whatsapp' ? 'Escreva o que foi dito ao cliente.' : 'Escreva a resposta.';
       else if ([...texto].length > REPLY_MAX) errors.texto = `A resposta pode ter no máximo ${REPLY_MAX} caracteres.`;
       if (canal === 'email') {
         if (!message.contato_email) errors.texto = 'O cliente não deixou e-mail: responda pelo telefone.';
-        else if (!settings.mailConfigured) errors.texto = 'O envio de e-mail não está configurado neste servidor (SMTP_HOST). Nada foi enviado.';
+        else if (!settings.mailConfigured)
+          errors.texto = 'O envio de e-mail não está configurado neste servidor (SMTP_HOST). Nada foi enviado.';
       }
       if (canal === 'whatsapp' && !message.contato_telefone) errors.texto = 'O cliente não deixou telefone.';
       if (Object.keys(errors).length) return { ok: false, errors };
       const email = canal === 'email';
       await repo.addReply(
-        { messageId: id, userId: staff.id, canal: email ? 'email' : 'whatsapp', destinatario: email ? message.contato_email : message.contato_telefone, texto, now: nowIso() },
+        {
+          messageId: id,
+          userId: staff.id,
+          canal: email ? 'email' : 'whatsapp',
+          destinatario: email ? message.contato_email : message.contato_telefone,
+          texto,
+          now: nowIso(),
+        },
         email ? replyMail(message, texto, staff, settings) : null,
       );
       return { ok: true };
@@ -191,7 +232,19 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
     },
 
     exportRows(filter: MessageFilter) {
-      const header = ['id', 'data', 'unidade', 'nome', 'anonimo', 'status', 'mensagem', 'fotos', 'contato_email', 'contato_telefone', 'primeira_resposta'];
+      const header = [
+        'id',
+        'data',
+        'unidade',
+        'nome',
+        'anonimo',
+        'status',
+        'mensagem',
+        'fotos',
+        'contato_email',
+        'contato_telefone',
+        'primeira_resposta',
+      ];
       async function* rows() {
         let before: number | null = null;
         for (;;) {
@@ -199,8 +252,17 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
           if (!batch.length) return;
           for (const m of batch) {
             yield [
-              m.id, csvDate(m.criado_em), m.unidade, m.nome_completo, m.anonimo ? 'sim' : 'não', STATUS_LABEL[m.status as MessageStatus] ?? m.status, m.mensagem,
-              Number(m.fotos ?? 0), m.contato_email ?? '', m.contato_telefone ?? '', m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
+              m.id,
+              csvDate(m.criado_em),
+              m.unidade,
+              m.nome_completo,
+              m.anonimo ? 'sim' : 'não',
+              STATUS_LABEL[m.status as MessageStatus] ?? m.status,
+              m.mensagem,
+              Number(m.fotos ?? 0),
+              m.contato_email ?? '',
+              m.contato_telefone ?? '',
+              m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
             ];
           }
           before = batch[batch.length - 1]!.id;

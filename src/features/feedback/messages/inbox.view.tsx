@@ -3,7 +3,14 @@ import { DataTable, PageLinks } from '../../../views/table';
 import { formatDateTime } from '../../../lib/time';
 import { UnitFilter, type StaffProps } from '../filters.view';
 import { MESSAGE_STATUSES, type MessageStatus } from './fale-aqui.repository';
-import { formatDuration, REPLY_MAX, STATUS_LABEL, whatsappLink, type createMessagesAdminService, type StaffRef } from './inbox.service';
+import {
+  formatDuration,
+  REPLY_MAX,
+  STATUS_LABEL,
+  whatsappLink,
+  type createMessagesAdminService,
+  type StaffRef,
+} from './inbox.service';
 
 type Service = ReturnType<typeof createMessagesAdminService>;
 type Inbox = Awaited<ReturnType<Service['inbox']>>;
@@ -65,7 +72,8 @@ export function InboxPage({
           </div>
         </div>
         <p>
-          <button type="submit">Filtrar</button> <a href={`${INBOX_PATH}/exportar.csv${query(filters)}`}>Exportar CSV</a>
+          <button type="submit">Filtrar</button>{' '}
+          <a href={`${INBOX_PATH}/exportar.csv${query(filters)}`}>Exportar CSV</a>
         </p>
       </form>
       <DataTable
@@ -89,7 +97,11 @@ export function InboxPage({
           </tr>
         )}
       />
-      <PageLinks page={inbox.page} pages={inbox.pages} href={(pagina) => `${INBOX_PATH}${query(filters, { pagina })}`} />
+      <PageLinks
+        page={inbox.page}
+        pages={inbox.pages}
+        href={(pagina) => `${INBOX_PATH}${query(filters, { pagina })}`}
+      />
       <section aria-labelledby="tempo-resposta">
         <h2 id="tempo-resposta">Tempo até a primeira resposta (últimos 90 dias)</h2>
         <DataTable
@@ -129,7 +141,16 @@ export interface MessagePageProps {
   replyForm?: ReplyFormState;
 }
 
-export function MessagePage({ staff, detail, csrfToken, notice, me, brandName, mailConfigured, replyForm }: MessagePageProps) {
+export function MessagePage({
+  staff,
+  detail,
+  csrfToken,
+  notice,
+  me,
+  brandName,
+  mailConfigured,
+  replyForm,
+}: MessagePageProps) {
   const { message: m, files, replies, history } = detail;
   const wa = whatsappLink(m, me, brandName);
   const errors = replyForm?.errors ?? {};
@@ -195,7 +216,8 @@ export function MessagePage({ staff, detail, csrfToken, notice, me, brandName, m
         {replies.map((r) => (
           <li class="card thread-item thread-staff" key={r.id}>
             <p class="hint">
-              {r.usuario ?? 'Equipe'} · {formatDateTime(r.criado_em)} · {r.canal === 'email' ? `e-mail para ${r.destinatario}` : `WhatsApp/telefone ${r.destinatario ?? ''}`}
+              {r.usuario ?? 'Equipe'} · {formatDateTime(r.criado_em)} ·{' '}
+              {r.canal === 'email' ? `e-mail para ${r.destinatario}` : `WhatsApp/telefone ${r.destinatario ?? ''}`}
             </p>
             <p class="pre-line">{r.texto}</p>
           </li>
@@ -208,7 +230,13 @@ export function MessagePage({ staff, detail, csrfToken, notice, me, brandName, m
             {files.map((f, i) => (
               <figure key={f.id}>
                 <a href={`${INBOX_PATH}/foto/${f.id}`}>
-                  <img src={`${INBOX_PATH}/foto/${f.id}`} alt={`Foto ${i + 1} enviada com a mensagem`} width={f.largura} height={f.altura} loading="lazy" />
+                  <img
+                    src={`${INBOX_PATH}/foto/${f.id}`}
+                    alt={`Foto ${i + 1} enviada com a mensagem`}
+                    width={f.largura}
+                    height={f.altura}
+                    loading="lazy"
+                  />
                 </a>
                 <figcaption class="hint">
                   {f.largura}×{f.altura} · {Math.ceil(f.tamanho / 1024)} KB
@@ -235,18 +263,18 @@ export function MessagePage({ staff, detail, csrfToken, notice, me, brandName, m
               <fieldset>
                 <legend>Como responder</legend>
                 <label class="choice">
-                  <input type="radio" name="canal" value="email" checked={canal === 'email'} /> Enviar por e-mail para {m.contato_email}
+                  <input type="radio" name="canal" value="email" checked={canal === 'email'} /> Enviar por e-mail para{' '}
+                  {m.contato_email}
                 </label>
                 <label class="choice">
-                  <input type="radio" name="canal" value="whatsapp" checked={canal === 'whatsapp'} /> Registrar resposta dada por WhatsApp/telefone
+                  <input type="radio" name="canal" value="whatsapp" checked={canal === 'whatsapp'} /> Registrar resposta
+                  dada por WhatsApp/telefone
                 </label>
               </fieldset>
             ) : (
               <input type="hidden" name="canal" value={m.contato_email ? 'email' : 'whatsapp'} />
             )}
-            <label for="texto">
-              {m.contato_email ? 'Resposta' : 'O que foi dito ao cliente'}
-            </label>
+            <label for="texto">{m.contato_email ? 'Resposta' : 'O que foi dito ao cliente'}</label>
             <textarea
               id="texto"
               name="texto"
@@ -290,7 +318,8 @@ export function MessagePage({ staff, detail, csrfToken, notice, me, brandName, m
           <ul class="history">
             {history.map((h) => (
               <li key={h.id}>
-                {formatDateTime(h.criado_em)}: {h.status_de ? `${STATUS_LABEL[h.status_de as MessageStatus] ?? h.status_de} → ` : ''}
+                {formatDateTime(h.criado_em)}:{' '}
+                {h.status_de ? `${STATUS_LABEL[h.status_de as MessageStatus] ?? h.status_de} → ` : ''}
                 {STATUS_LABEL[h.status_para as MessageStatus] ?? h.status_para}
                 {h.usuario ? ` por ${h.usuario}` : ''}
               </li>

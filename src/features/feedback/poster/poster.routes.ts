@@ -1,7 +1,6 @@
 // The printable QR poster of a unit's survey and its SVG download.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import { h } from 'preact';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../../../http/errors';
@@ -27,22 +26,29 @@ export async function posterRoutes(app: FastifyInstance, report: SurveyReportSer
     return unit;
   }
 
-  r.get(`${POSTER_PATH}/:id`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
-    const unit = await unitFor(request, reply, Number(request.params.id));
-    if (!unit) return reply;
-    const url = surveyUrl(app.config.publicUrl, unit.id, 'cartaz');
-    privatePage(reply);
-    return reply.page(h(PosterPage, { brandName: app.config.brandName, unit, url, svg: await qrSvg(url) }));
-  });
+  r.get(
+    `${POSTER_PATH}/:id`,
+    { schema: { params: IdParams }, preHandler: app.requireStaff },
+    async (request, reply) => {
+      const unit = await unitFor(request, reply, Number(request.params.id));
+      if (!unit) return reply;
+      const url = surveyUrl(app.config.publicUrl, unit.id, 'cartaz');
+      privatePage(reply);
+      return reply.page(h(PosterPage, { brandName: app.config.brandName, unit, url, svg: await qrSvg(url) }));
+    },
+  );
 
-  r.get(`${POSTER_PATH}/:id/qr.svg`, { schema: { params: IdParams }, preHandler: app.requireStaff }, async (request, reply) => {
-    const unit = await unitFor(request, reply, Number(request.params.id));
-    if (!unit) return reply;
-    privatePage(reply);
-    return reply
-      .type('image/svg+xml; charset=utf-8')
-      .header('content-disposition', `attachment; filename="qr-pesquisa-unidade-${unit.id}.svg"`)
-      .send(await qrSvg(surveyUrl(app.config.publicUrl, unit.id, 'cartaz')));
-  });
-
+  r.get(
+    `${POSTER_PATH}/:id/qr.svg`,
+    { schema: { params: IdParams }, preHandler: app.requireStaff },
+    async (request, reply) => {
+      const unit = await unitFor(request, reply, Number(request.params.id));
+      if (!unit) return reply;
+      privatePage(reply);
+      return reply
+        .type('image/svg+xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="qr-pesquisa-unidade-${unit.id}.svg"`)
+        .send(await qrSvg(surveyUrl(app.config.publicUrl, unit.id, 'cartaz')));
+    },
+  );
 }

@@ -12,5 +12,10 @@ export async function qrSvg(text: string): Promise<string> {
   // qrcode (and pngjs under it) is loaded by the first poster, not at start: only staff
   // print posters, and every process would hold it (docs/decisions/135).
   const { default: QRCode } = await import('qrcode');
-  return QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 4, color: { dark: '#000000', light: '#ffffff' } });
+  return QRCode.toString(text, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 4,
+    color: { dark: '#000000', light: '#ffffff' },
+  });
 }

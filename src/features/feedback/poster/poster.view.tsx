@@ -28,8 +28,16 @@ export function PosterPage({ brandName, unit, url, svg }: PosterProps) {
           <p class="poster-brand">{brandName}</p>
           <h1 class="poster-unit">{unit.nome}</h1>
           <p class="poster-invite">Como foi seu treino hoje?</p>
-          <p class="poster-sub">Aponte a câmera do celular para o código e responda em menos de um minuto. É anônimo, se você preferir.</p>
-          <div class="poster-qr" role="img" aria-label={`QR code da pesquisa de satisfação da unidade ${unit.nome}`} data-qr="" dangerouslySetInnerHTML={{ __html: svg }} />
+          <p class="poster-sub">
+            Aponte a câmera do celular para o código e responda em menos de um minuto. É anônimo, se você preferir.
+          </p>
+          <div
+            class="poster-qr"
+            role="img"
+            aria-label={`QR code da pesquisa de satisfação da unidade ${unit.nome}`}
+            data-qr=""
+            dangerouslySetInnerHTML={{ __html: svg }}
+          />
           <p class="poster-url">{display}</p>
           <p class="poster-thanks">Obrigado! Sua opinião chega direto à equipe da unidade.</p>
         </main>

@@ -11,7 +11,15 @@ import { StandaloneHead } from '../parts.view';
 export const KIOSK_PATH = '/NPS/nps_app_php/quiosque.php';
 export const TOKEN_PATH = '/NPS/nps_app_php/token.php';
 
-export function KioskPage({ unit, questions, csrfToken }: { unit: UnitRef; questions: SurveyQuestion[]; csrfToken: string }) {
+export function KioskPage({
+  unit,
+  questions,
+  csrfToken,
+}: {
+  unit: UnitRef;
+  questions: SurveyQuestion[];
+  csrfToken: string;
+}) {
   const values = { ...emptyValues(unit.id), origem: 'quiosque' as const };
   return (
     <html lang="pt-BR">
@@ -25,12 +33,24 @@ export function KioskPage({ unit, questions, csrfToken }: { unit: UnitRef; quest
             <p class="kiosk-unit">
               Unidade <strong>{unit.nome}</strong>
             </p>
-            <form method="post" action={SURVEY_POST_PATH} class="survey-form kiosk-form" data-kiosk="" data-token-url={TOKEN_PATH}>
+            <form
+              method="post"
+              action={SURVEY_POST_PATH}
+              class="survey-form kiosk-form"
+              data-kiosk=""
+              data-token-url={TOKEN_PATH}
+            >
               <input type="hidden" name="_token" value={csrfToken} />
               <input type="hidden" name="unidade_id" value={String(unit.id)} />
               <input type="hidden" name="envio_id" value={values.envio_id} />
               <input type="hidden" name="origem" value="quiosque" />
-              {questions.map((q) => (q.tipo === 'texto' ? <TextQuestion q={q} values={values} errors={{}} /> : <ChoiceQuestion q={q} values={values} errors={{}} />))}
+              {questions.map((q) =>
+                q.tipo === 'texto' ? (
+                  <TextQuestion q={q} values={values} errors={{}} />
+                ) : (
+                  <ChoiceQuestion q={q} values={values} errors={{}} />
+                ),
+              )}
               <fieldset>
                 <legend>Quer deixar algo mais? (opcional)</legend>
                 <label for="comentario">Comentário</label>
@@ -38,7 +58,13 @@ export function KioskPage({ unit, questions, csrfToken }: { unit: UnitRef; quest
                 <label for="contato_cliente">
                   Telefone ou e-mail <span class="hint">(se quiser que a unidade fale com você)</span>
                 </label>
-                <input type="text" id="contato_cliente" name="contato_cliente" autoComplete="off" maxLength={LIMITS.contato_cliente} />
+                <input
+                  type="text"
+                  id="contato_cliente"
+                  name="contato_cliente"
+                  autoComplete="off"
+                  maxLength={LIMITS.contato_cliente}
+                />
               </fieldset>
               <p>
                 <button type="submit" class="button big-button kiosk-submit">

@@ -48,11 +48,23 @@ export function NpsChart({ points, id, caption }: { points: ChartPoint[]; id: st
   const n = points.length;
   return (
     <figure class="nps-chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-titulo`} class="nps-chart-svg" data-nps-chart="">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-labelledby={`${id}-titulo`}
+        class="nps-chart-svg"
+        data-nps-chart=""
+      >
         <title id={`${id}-titulo`}>{caption}: o gráfico mostra os mesmos números da tabela a seguir.</title>
         {[100, 50, 0, -50, -100].map((v) => (
           <g key={v}>
-            <line x1={PAD.left} x2={W - PAD.right} y1={yOf(v)} y2={yOf(v)} class={v === 0 ? 'chart-axis' : 'chart-grid'} />
+            <line
+              x1={PAD.left}
+              x2={W - PAD.right}
+              y1={yOf(v)}
+              y2={yOf(v)}
+              class={v === 0 ? 'chart-axis' : 'chart-grid'}
+            />
             <text x={PAD.left - 6} y={yOf(v) + 4} class="chart-label chart-label-y">
               {v}
             </text>

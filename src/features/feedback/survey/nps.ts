@@ -40,8 +40,11 @@ export function categoryOf(nota: number | null): NpsCategory | null {
   if (nota >= 7) return 'neutros';
   return 'detratores';
 }
-export const CATEGORY_LABEL: Record<NpsCategory, string> = { promotores: 'Promotor', neutros: 'Neutro', detratores: 'Detrator' };
-
+export const CATEGORY_LABEL: Record<NpsCategory, string> = {
+  promotores: 'Promotor',
+  neutros: 'Neutro',
+  detratores: 'Detrator',
+};
 
 export interface Period {
   de: string;
@@ -52,7 +55,12 @@ export interface Period {
 }
 
 /** A period of São Paulo days, both ends included; default the last `defaultDays` days. */
-export function resolvePeriod(de: string | undefined, ate: string | undefined, defaultDays = 90, today = saoPauloDay()): Period {
+export function resolvePeriod(
+  de: string | undefined,
+  ate: string | undefined,
+  defaultDays = 90,
+  today = saoPauloDay(),
+): Period {
   let end = ate && isValidDay(ate) ? ate : today;
   let start = de && isValidDay(de) ? de : addDays(end, -(defaultDays - 1));
   if (start > end) [start, end] = [end, start];
@@ -62,7 +70,10 @@ export function resolvePeriod(de: string | undefined, ate: string | undefined, d
 const monthLabel = new Intl.DateTimeFormat('pt-BR', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** The São Paulo months a period touches, as [start, end) instants clipped to the period. */
-export function monthsOf(period: Period, max = 60): { label: string; title: string; startIso: string; endIso: string }[] {
+export function monthsOf(
+  period: Period,
+  max = 60,
+): { label: string; title: string; startIso: string; endIso: string }[] {
   const out: { label: string; title: string; startIso: string; endIso: string }[] = [];
   let [y, m] = period.de.split('-').map(Number) as [number, number];
   const [ey, em] = period.ate.split('-').map(Number) as [number, number];

@@ -2,7 +2,11 @@
 // move to the shared form kit; this field moves with it as a unit).
 export const ORIGINS = ['site', 'cartaz', 'quiosque'] as const;
 export type Origin = (typeof ORIGINS)[number];
-export const ORIGIN_LABEL: Record<Origin, string> = { site: 'Site', cartaz: 'Cartaz (QR code)', quiosque: 'Quiosque da recepção' };
+export const ORIGIN_LABEL: Record<Origin, string> = {
+  site: 'Site',
+  cartaz: 'Cartaz (QR code)',
+  quiosque: 'Quiosque da recepção',
+};
 
 /** Anything unknown (an old page, a typo in a link) counts as the site: never an error. */
 export function readOrigin(value: unknown): Origin {

@@ -7,7 +7,15 @@ import { sendError } from '../../../http/errors';
 import { canAccessUnit } from '../../identity/access';
 import { staffLayout } from '../../identity/staff-layout';
 import { csvStream } from '../../../lib/csv';
-import { forbidden, IdParams, OptionalDay, OptionalId, privatePage, scopeOf, visibleUnits as unitsOf } from '../staff-kit';
+import {
+  forbidden,
+  IdParams,
+  OptionalDay,
+  OptionalId,
+  privatePage,
+  scopeOf,
+  visibleUnits as unitsOf,
+} from '../staff-kit';
 import { resolvePeriod, type ResponseListFilter } from './nps';
 import type { SurveyReportService } from './report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './report.view';
@@ -16,7 +24,15 @@ const ReportQuery = Type.Object({
   unidade_id: OptionalId,
   de: OptionalDay,
   ate: OptionalDay,
-  categoria: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('promotores'), Type.Literal('neutros'), Type.Literal('detratores'), Type.Literal('pendentes')])),
+  categoria: Type.Optional(
+    Type.Union([
+      Type.Literal(''),
+      Type.Literal('promotores'),
+      Type.Literal('neutros'),
+      Type.Literal('detratores'),
+      Type.Literal('pendentes'),
+    ]),
+  ),
   pagina: OptionalId,
 });
 
@@ -42,34 +58,61 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
     );
   });
 
-  r.get(`${REPORT_PATH}/exportar.csv`, { schema: { querystring: ReportQuery }, preHandler: app.requireStaff }, async (request, reply) => {
-    const q = request.query;
-    const scope = await scopeOf(request, reply, q.unidade_id);
-    if (!scope) return reply;
-    const period = resolvePeriod(q.de, q.ate);
-    const { header, rows } = await report.exportRows({ unitIds: scope.unitIds, period, categoria: (q.categoria || undefined) as ResponseListFilter | undefined });
-    // Who took which data out, without the data itself.
-    request.log.info({ userId: request.staff!.id, export: 'pesquisa', filters: { ...q, de: period.de, ate: period.ate } }, 'csv export');
-    privatePage(reply);
-    reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="pesquisa-${period.de}-a-${period.ate}.csv"`);
-    return reply.send(csvStream(header, rows));
-  });
+  r.get(
+    `${REPORT_PATH}/exportar.csv`,
+    { schema: { querystring: ReportQuery }, preHandler: app.requireStaff },
+    async (request, reply) => {
+      const q = request.query;
+      const scope = await scopeOf(request, reply, q.unidade_id);
+      if (!scope) return reply;
+      const period = resolvePeriod(q.de, q.ate);
+      const { header, rows } = await report.exportRows({
+        unitIds: scope.unitIds,
+        period,
+        categoria: (q.categoria || undefined) as ResponseListFilter | undefined,
+      });
+      // Who took which data out, without the data itself.
+      request.log.info(
+        { userId: request.staff!.id, export: 'pesquisa', filters: { ...q, de: period.de, ate: period.ate } },
+        'csv export',
+      );
+      privatePage(reply);
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="pesquisa-${period.de}-a-${period.ate}.csv"`);
+      return reply.send(csvStream(header, rows));
+    },
+  );
 
   r.get(
     `${REPORT_PATH}/resposta/:id`,
-    { schema: { params: IdParams, querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) }, preHandler: app.requireStaff },
+    {
+      schema: { params: IdParams, querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) },
+      preHandler: app.requireStaff,
+    },
     async (request, reply) => {
-    const detail = await report.response(request.params.id);
-    if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-    if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
-    privatePage(reply);
-    const staff = staffLayout(request, reply);
-    return reply.page(h(SurveyResponsePage, { staff, detail, csrfToken: staff!.csrfToken, saved: (request.query as { salvo?: string }).salvo === '1' }));
-  });
+      const detail = await report.response(request.params.id);
+      if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
+      if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
+      privatePage(reply);
+      const staff = staffLayout(request, reply);
+      return reply.page(
+        h(SurveyResponsePage, {
+          staff,
+          detail,
+          csrfToken: staff!.csrfToken,
+          saved: (request.query as { salvo?: string }).salvo === '1',
+        }),
+      );
+    },
+  );
 
   r.post(
     `${REPORT_PATH}/resposta/:id/tratada`,
-    { schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) }, preHandler: [app.requireStaff, app.csrfProtection] },
+    {
+      schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) },
+      preHandler: [app.requireStaff, app.csrfProtection],
+    },
     async (request, reply) => {
       const id = Number(request.params.id);
       const detail = await report.response(id);
@@ -79,5 +122,4 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
       return reply.redirect(`${REPORT_PATH}/resposta/${id}?salvo=1`, 303);
     },
   );
-
 }

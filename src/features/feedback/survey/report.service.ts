@@ -3,7 +3,16 @@
 import { nowIso } from '../../../db/index';
 import { csvDate } from '../../../lib/csv';
 import { pageWindow } from '../../../lib/pagination';
-import { categoryOf, CATEGORY_LABEL, computeNps, lastTwelveMonths, monthsOf, percent, type ResponseListFilter, type Period } from './nps';
+import {
+  categoryOf,
+  CATEGORY_LABEL,
+  computeNps,
+  lastTwelveMonths,
+  monthsOf,
+  percent,
+  type ResponseListFilter,
+  type Period,
+} from './nps';
 import type { ResponseFilter, SurveyRepository } from './survey.repository';
 import { ORIGIN_LABEL, ORIGINS } from './origin';
 
@@ -52,7 +61,10 @@ export function createSurveyReportService(repo: SurveyRepository) {
         repo.allUnits(),
         repo.npsByUnit(scoreFilter),
         repo.npsByMonth(scoreFilter, months),
-        repo.npsByMonth({ unitIds: q.unitIds, fromIso: chartMonths[0]!.startIso, toIso: chartMonths[chartMonths.length - 1]!.endIso }, chartMonths),
+        repo.npsByMonth(
+          { unitIds: q.unitIds, fromIso: chartMonths[0]!.startIso, toIso: chartMonths[chartMonths.length - 1]!.endIso },
+          chartMonths,
+        ),
         repo.npsByOrigin(scoreFilter),
         repo.optionCounts(scoreFilter),
         repo.allQuestionsWithOptions(),
@@ -67,14 +79,33 @@ export function createSurveyReportService(repo: SurveyRepository) {
           nps: computeNps(u),
         }))
         // Ranked: best NPS first, units without notes last, ties by name.
-        .sort((a, b) => (b.nps ?? -Infinity) - (a.nps ?? -Infinity) || b.total - a.total || a.nome.localeCompare(b.nome, 'pt-BR'));
+        .sort(
+          (a, b) =>
+            (b.nps ?? -Infinity) - (a.nps ?? -Infinity) || b.total - a.total || a.nome.localeCompare(b.nome, 'pt-BR'),
+        );
       const sum = (k: 'respostas' | 'total' | 'promotores' | 'detratores') => byUnit.reduce((acc, u) => acc + u[k], 0);
-      const overallCounts = { respostas: sum('respostas'), total: sum('total'), promotores: sum('promotores'), detratores: sum('detratores') };
-      const overall = { ...overallCounts, neutros: overallCounts.total - overallCounts.promotores - overallCounts.detratores, nps: computeNps(overallCounts) };
+      const overallCounts = {
+        respostas: sum('respostas'),
+        total: sum('total'),
+        promotores: sum('promotores'),
+        detratores: sum('detratores'),
+      };
+      const overall = {
+        ...overallCounts,
+        neutros: overallCounts.total - overallCounts.promotores - overallCounts.detratores,
+        nps: computeNps(overallCounts),
+      };
       const monthMap = new Map(byMonthRaw.map((m) => [m.mes, m]));
       const trend = months.map((m) => {
         const c = monthMap.get(m.label) ?? { total: 0, promotores: 0, detratores: 0 };
-        return { label: m.label, title: m.title, total: c.total, promotores: c.promotores, detratores: c.detratores, nps: computeNps(c) };
+        return {
+          label: m.label,
+          title: m.title,
+          total: c.total,
+          promotores: c.promotores,
+          detratores: c.detratores,
+          nps: computeNps(c),
+        };
       });
       const chartMap = new Map(chartRaw.map((m) => [m.mes, m]));
       const chart = chartMonths.map((m) => {
@@ -84,7 +115,11 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const distribution = questions
         .filter((qq) => qq.tipo === 'opcoes' || qq.tipo === 'escala')
         .map((qq) => {
-          const counts = qq.opcoes.map((o) => ({ id: o.id, texto: o.texto, n: optionCounts.find((c) => c.opcaoId === o.id)?.n ?? 0 }));
+          const counts = qq.opcoes.map((o) => ({
+            id: o.id,
+            texto: o.texto,
+            n: optionCounts.find((c) => c.opcaoId === o.id)?.n ?? 0,
+          }));
           const answered = counts.reduce((a, c) => a + c.n, 0);
           return {
             id: qq.id,
@@ -100,7 +135,15 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const rows = await repo.listResponses(listFilter, size, offset);
       const byOrigin = ORIGINS.map((origem) => {
         const c = byOriginRaw.find((o) => o.origem === origem) ?? { total: 0, promotores: 0, detratores: 0 };
-        return { origem, label: ORIGIN_LABEL[origem], total: c.total, promotores: c.promotores, detratores: c.detratores, neutros: c.total - c.promotores - c.detratores, nps: computeNps(c) };
+        return {
+          origem,
+          label: ORIGIN_LABEL[origem],
+          total: c.total,
+          promotores: c.promotores,
+          detratores: c.detratores,
+          neutros: c.total - c.promotores - c.detratores,
+          nps: computeNps(c),
+        };
       });
       return { byUnit, overall, trend, chart, byOrigin, distribution, list: { rows, total, page, pages } };
     },
@@ -114,7 +157,17 @@ export function createSurveyReportService(repo: SurveyRepository) {
     /** Rows of the CSV export, read in keyset batches so memory stays flat. */
     async exportRows(q: Omit<ReportQuery, 'page'>) {
       const questions = (await repo.allQuestionsWithOptions()).filter((qq) => qq.ativo === 1);
-      const header = ['id', 'data', 'unidade', 'nota_nps', 'categoria', 'nome_cliente', 'contato_cliente', 'comentario', ...questions.map((qq) => qq.texto)];
+      const header = [
+        'id',
+        'data',
+        'unidade',
+        'nota_nps',
+        'categoria',
+        'nome_cliente',
+        'contato_cliente',
+        'comentario',
+        ...questions.map((qq) => qq.texto),
+      ];
       const filter = filterOf(q);
       async function* rows() {
         let before: number | null = null;

@@ -2,7 +2,17 @@ import { Layout } from '../../../views/layout';
 import { DataTable, PageLinks } from '../../../views/table';
 import { formatDateTime } from '../../../lib/time';
 import { UnitFilter, type StaffProps } from '../filters.view';
-import { categoryOf, CATEGORY_LABEL, countLabel, formatNps, formatPercent, npsCountsText, percent, type ResponseListFilter, type Period } from './nps';
+import {
+  categoryOf,
+  CATEGORY_LABEL,
+  countLabel,
+  formatNps,
+  formatPercent,
+  npsCountsText,
+  percent,
+  type ResponseListFilter,
+  type Period,
+} from './nps';
 
 const LIST_FILTER_LABEL: Record<ResponseListFilter, string> = {
   promotores: 'Promotores (9–10)',
@@ -66,7 +76,8 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
           </div>
         </div>
         <p>
-          <button type="submit">Filtrar</button> <a href={`${REPORT_PATH}/exportar.csv?${query(filters)}`}>Exportar CSV</a>
+          <button type="submit">Filtrar</button>{' '}
+          <a href={`${REPORT_PATH}/exportar.csv?${query(filters)}`}>Exportar CSV</a>
         </p>
       </form>
 
@@ -76,7 +87,9 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
         </h2>
         <div class="nps-headline card">
           <p class="nps-headline-label">{chosen ? `NPS da unidade ${chosen.nome}` : 'NPS da rede'}</p>
-          <p class={`nps-headline-value ${overall.nps === null ? '' : overall.nps >= 50 ? 'nps-good' : overall.nps >= 0 ? 'nps-mid' : 'nps-bad'}`}>
+          <p
+            class={`nps-headline-value ${overall.nps === null ? '' : overall.nps >= 50 ? 'nps-good' : overall.nps >= 0 ? 'nps-mid' : 'nps-bad'}`}
+          >
             <strong data-nps-geral="">{formatNps(overall.nps)}</strong>
           </p>
           <p class="muted" data-nps-contagem="">
@@ -114,7 +127,11 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
 
       <section aria-labelledby="grafico-titulo">
         <h2 id="grafico-titulo">NPS mês a mês (últimos 12 meses)</h2>
-        <NpsChart points={chart} id="grafico-nps" caption={`NPS mensal ${chosen ? `da unidade ${chosen.nome}` : 'da rede'}, de ${chart[0]!.title} a ${chart[chart.length - 1]!.title}`} />
+        <NpsChart
+          points={chart}
+          id="grafico-nps"
+          caption={`NPS mensal ${chosen ? `da unidade ${chosen.nome}` : 'da rede'}, de ${chart[0]!.title} a ${chart[chart.length - 1]!.title}`}
+        />
       </section>
 
       <section aria-labelledby="canal-titulo">
@@ -194,12 +211,18 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
                   {r.nota_nps ?? '—'} {cat ? <span class={`badge ${cat}`}>{CATEGORY_LABEL[cat]}</span> : null}
                 </td>
                 <td>{r.nome_cliente ?? <span class="muted">não informado</span>}</td>
-                <td>{r.comentario ? (r.comentario.length > 120 ? `${r.comentario.slice(0, 120)}…` : r.comentario) : ''}</td>
+                <td>
+                  {r.comentario ? (r.comentario.length > 120 ? `${r.comentario.slice(0, 120)}…` : r.comentario) : ''}
+                </td>
               </tr>
             );
           }}
         />
-        <PageLinks page={list.page} pages={list.pages} href={(pagina) => `${REPORT_PATH}?${query(filters, { pagina })}`} />
+        <PageLinks
+          page={list.page}
+          pages={list.pages}
+          href={(pagina) => `${REPORT_PATH}?${query(filters, { pagina })}`}
+        />
       </section>
     </Layout>
   );
@@ -207,7 +230,17 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
 
 type Detail = NonNullable<Awaited<ReturnType<ReturnType<typeof createSurveyReportService>['response']>>>;
 
-export function SurveyResponsePage({ staff, detail, csrfToken, saved }: { staff: StaffProps; detail: Detail; csrfToken?: string; saved?: boolean }) {
+export function SurveyResponsePage({
+  staff,
+  detail,
+  csrfToken,
+  saved,
+}: {
+  staff: StaffProps;
+  detail: Detail;
+  csrfToken?: string;
+  saved?: boolean;
+}) {
   const { header, items } = detail;
   const cat = categoryOf(header.nota_nps);
   return (
@@ -246,7 +279,10 @@ export function SurveyResponsePage({ staff, detail, csrfToken, saved }: { staff:
         ) : csrfToken ? (
           <form method="post" action={`${REPORT_PATH}/resposta/${header.id}/tratada`} class="card">
             <input type="hidden" name="csrf_token" value={csrfToken} />
-            <p>Falou com o cliente ou resolveu o problema? Marque como tratada para tirar esta resposta da fila de atenção.</p>
+            <p>
+              Falou com o cliente ou resolveu o problema? Marque como tratada para tirar esta resposta da fila de
+              atenção.
+            </p>
             <button type="submit">Marcar como tratada</button>
           </form>
         ) : null

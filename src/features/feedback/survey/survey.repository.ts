@@ -54,14 +54,23 @@ export function createSurveyRepository(db: Kysely<Database>) {
     if (f.categoria === 'detratores') q = q.where('r.nota_nps', '<=', 6);
     // The same rule as the start page's queue (detractorsToHandle).
     if (f.categoria === 'pendentes') {
-      q = q.where('r.nota_nps', '<=', 6).where('r.comentario', 'is not', null).where('r.comentario', '<>', '').where('r.tratada_em', 'is', null);
+      q = q
+        .where('r.nota_nps', '<=', 6)
+        .where('r.comentario', 'is not', null)
+        .where('r.comentario', '<>', '')
+        .where('r.tratada_em', 'is', null);
     }
     return q;
   }
 
   return {
     async activeUnits(): Promise<UnitRef[]> {
-      return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('ativo', '=', 1).orderBy('nome').execute();
+      return db
+        .selectFrom('unidades')
+        .select(['id', 'nome', 'cidade'])
+        .where('ativo', '=', 1)
+        .orderBy('nome')
+        .execute();
     },
 
     async allUnits(): Promise<(UnitRef & { uf: string; ativo: number })[]> {
@@ -69,7 +78,12 @@ export function createSurveyRepository(db: Kysely<Database>) {
     },
 
     async activeUnit(id: number): Promise<UnitRef | undefined> {
-      return db.selectFrom('unidades').select(['id', 'nome', 'cidade']).where('id', '=', id).where('ativo', '=', 1).executeTakeFirst();
+      return db
+        .selectFrom('unidades')
+        .select(['id', 'nome', 'cidade'])
+        .where('id', '=', id)
+        .where('ativo', '=', 1)
+        .executeTakeFirst();
     },
 
     /** Active questions with their active options, in display order (one query: it runs on every submission). */
@@ -77,7 +91,15 @@ export function createSurveyRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('perguntas as p')
         .leftJoin('perguntas_opcoes as o', (join) => join.onRef('o.pergunta_id', '=', 'p.id').on('o.ativo', '=', 1))
-        .select(['p.id', 'p.texto', 'p.tipo', 'p.obrigatoria', 'o.id as opcao_id', 'o.texto as opcao_texto', 'o.valor as opcao_valor'])
+        .select([
+          'p.id',
+          'p.texto',
+          'p.tipo',
+          'p.obrigatoria',
+          'o.id as opcao_id',
+          'o.texto as opcao_texto',
+          'o.valor as opcao_valor',
+        ])
         .where('p.ativo', '=', 1)
         .orderBy('p.ordem')
         .orderBy('p.id')
@@ -229,7 +251,12 @@ export function createSurveyRepository(db: Kysely<Database>) {
           .groupBy('r.origem'),
         f,
       ).execute();
-      return rows.map((r) => ({ origem: r.origem, total: Number(r.total), promotores: Number(r.promotores ?? 0), detratores: Number(r.detratores ?? 0) }));
+      return rows.map((r) => ({
+        origem: r.origem,
+        total: Number(r.total),
+        promotores: Number(r.promotores ?? 0),
+        detratores: Number(r.detratores ?? 0),
+      }));
     },
 
     /** How often each option was chosen, per question, over the filtered responses. */
@@ -243,17 +270,34 @@ export function createSurveyRepository(db: Kysely<Database>) {
           .groupBy(['i.pergunta_id', 'i.opcao_id']),
         f,
       );
-      return (await q.execute()).map((r) => ({ perguntaId: Number(r.perguntaId), opcaoId: Number(r.opcaoId), n: Number(r.n) }));
+      return (await q.execute()).map((r) => ({
+        perguntaId: Number(r.perguntaId),
+        opcaoId: Number(r.opcaoId),
+        n: Number(r.n),
+      }));
     },
 
     async allQuestionsWithOptions() {
-      const questions = await db.selectFrom('perguntas').select(['id', 'texto', 'tipo', 'ativo']).orderBy('ordem').orderBy('id').execute();
-      const options = await db.selectFrom('perguntas_opcoes').select(['id', 'pergunta_id', 'texto', 'valor']).orderBy('ordem').orderBy('id').execute();
+      const questions = await db
+        .selectFrom('perguntas')
+        .select(['id', 'texto', 'tipo', 'ativo'])
+        .orderBy('ordem')
+        .orderBy('id')
+        .execute();
+      const options = await db
+        .selectFrom('perguntas_opcoes')
+        .select(['id', 'pergunta_id', 'texto', 'valor'])
+        .orderBy('ordem')
+        .orderBy('id')
+        .execute();
       return questions.map((q) => ({ ...q, opcoes: options.filter((o) => o.pergunta_id === q.id) }));
     },
 
     async countResponses(f: ResponseFilter): Promise<number> {
-      const row = await applyFilter(db.selectFrom('respostas_nps as r').select((eb) => eb.fn.countAll<number>().as('n')), f).executeTakeFirst();
+      const row = await applyFilter(
+        db.selectFrom('respostas_nps as r').select((eb) => eb.fn.countAll<number>().as('n')),
+        f,
+      ).executeTakeFirst();
       return Number(row?.n ?? 0);
     },
 
@@ -262,7 +306,16 @@ export function createSurveyRepository(db: Kysely<Database>) {
         db
           .selectFrom('respostas_nps as r')
           .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
-          .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+          .select([
+            'r.id',
+            'r.unidade_id',
+            'u.nome as unidade',
+            'r.nota_nps',
+            'r.nome_cliente',
+            'r.contato_cliente',
+            'r.comentario',
+            'r.criado_em',
+          ])
           .orderBy('r.criado_em', 'desc')
           .orderBy('r.id', 'desc')
           .limit(limit)
@@ -277,7 +330,16 @@ export function createSurveyRepository(db: Kysely<Database>) {
         db
           .selectFrom('respostas_nps as r')
           .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
-          .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+          .select([
+            'r.id',
+            'r.unidade_id',
+            'u.nome as unidade',
+            'r.nota_nps',
+            'r.nome_cliente',
+            'r.contato_cliente',
+            'r.comentario',
+            'r.criado_em',
+          ])
           .$if(beforeId !== null, (qb) => qb.where('r.id', '<', beforeId!))
           .orderBy('r.id', 'desc')
           .limit(limit),
@@ -291,7 +353,16 @@ export function createSurveyRepository(db: Kysely<Database>) {
         .selectFrom('respostas_itens as i')
         .innerJoin('perguntas as p', 'p.id', 'i.pergunta_id')
         .leftJoin('perguntas_opcoes as o', 'o.id', 'i.opcao_id')
-        .select(['i.resposta_id', 'i.pergunta_id', 'p.texto as pergunta', 'p.tipo', 'o.texto as opcao', 'o.valor', 'i.texto', 'i.texto_ok'])
+        .select([
+          'i.resposta_id',
+          'i.pergunta_id',
+          'p.texto as pergunta',
+          'p.tipo',
+          'o.texto as opcao',
+          'o.valor',
+          'i.texto',
+          'i.texto_ok',
+        ])
         .where('i.resposta_id', 'in', responseIds)
         .orderBy('p.ordem')
         .orderBy('p.id')
@@ -303,7 +374,16 @@ export function createSurveyRepository(db: Kysely<Database>) {
       let q = db
         .selectFrom('respostas_nps as r')
         .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
-        .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+        .select([
+          'r.id',
+          'r.unidade_id',
+          'u.nome as unidade',
+          'r.nota_nps',
+          'r.nome_cliente',
+          'r.contato_cliente',
+          'r.comentario',
+          'r.criado_em',
+        ])
         .where('r.nota_nps', '<=', 6)
         .where('r.comentario', 'is not', null)
         .where('r.comentario', '<>', '')
@@ -317,7 +397,12 @@ export function createSurveyRepository(db: Kysely<Database>) {
     },
 
     async markHandled(id: number, userId: number, now: string): Promise<void> {
-      await db.updateTable('respostas_nps').set({ tratada_em: now, tratada_por: userId }).where('id', '=', id).where('tratada_em', 'is', null).execute();
+      await db
+        .updateTable('respostas_nps')
+        .set({ tratada_em: now, tratada_por: userId })
+        .where('id', '=', id)
+        .where('tratada_em', 'is', null)
+        .execute();
     },
 
     async responseById(id: number) {
@@ -325,7 +410,16 @@ export function createSurveyRepository(db: Kysely<Database>) {
         .selectFrom('respostas_nps as r')
         .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
         .leftJoin('usuarios as t', 't.id', 'r.tratada_por')
-        .select(['r.id', 'r.unidade_id', 'u.nome as unidade', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario', 'r.criado_em'])
+        .select([
+          'r.id',
+          'r.unidade_id',
+          'u.nome as unidade',
+          'r.nota_nps',
+          'r.nome_cliente',
+          'r.contato_cliente',
+          'r.comentario',
+          'r.criado_em',
+        ])
         .select(['r.tratada_em', 't.nome as tratada_por_nome'])
         .where('r.id', '=', id)
         .executeTakeFirst();

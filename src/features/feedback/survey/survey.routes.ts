@@ -33,14 +33,26 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
         return reply.page(h(UnitChooserPage, { units: await service.activeUnits() }));
       }
       const unitId = parseUnitId(raw);
-      if (!unitId) return sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade neste endereço não é válido.');
+      if (!unitId)
+        return sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade neste endereço não é válido.');
       const form = await service.formFor(unitId);
       if (!form) {
-        return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não recebe avaliações no momento.');
+        return sendError(
+          request,
+          reply,
+          404,
+          'Unidade não encontrada',
+          'Esta unidade não existe ou não recebe avaliações no momento.',
+        );
       }
       reply.header('cache-control', 'no-store');
       return reply.page(
-        h(SurveyFormPage, { ...form, values: { ...emptyValues(form.unit.id), origem: readOrigin(request.query.origem) }, errors: {}, csrfToken: reply.generateCsrf() }),
+        h(SurveyFormPage, {
+          ...form,
+          values: { ...emptyValues(form.unit.id), origem: readOrigin(request.query.origem) },
+          errors: {},
+          csrfToken: reply.generateCsrf(),
+        }),
       );
     },
   );
@@ -57,16 +69,27 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
       if (result.status !== 'invalid') {
         // JSON clients (the kiosk's queue) learn the outcome without following a redirect.
         // Stored, or a second POST of the same form (stored nothing): the same answer.
-        if (wantsJson(request)) return reply.code(result.status === 'stored' ? 201 : 200).send({ ok: true, duplicado: result.status === 'duplicate' });
+        if (wantsJson(request))
+          return reply
+            .code(result.status === 'stored' ? 201 : 200)
+            .send({ ok: true, duplicado: result.status === 'duplicate' });
         return reply.redirect(THANKS_PATH, 303);
       }
       if (!result.unit) {
         const units = await service.activeUnits();
-        return sendInvalid(request, reply, result.errors, () => h(UnitChooserPage, { units, error: result.errors.unidade_id ?? 'Escolha uma unidade.' }));
+        return sendInvalid(request, reply, result.errors, () =>
+          h(UnitChooserPage, { units, error: result.errors.unidade_id ?? 'Escolha uma unidade.' }),
+        );
       }
       const unit = result.unit;
       return sendInvalid(request, reply, result.errors, () =>
-        h(SurveyFormPage, { unit, questions: result.questions, values: result.values, errors: result.errors, csrfToken: reply.generateCsrf() }),
+        h(SurveyFormPage, {
+          unit,
+          questions: result.questions,
+          values: result.values,
+          errors: result.errors,
+          csrfToken: reply.generateCsrf(),
+        }),
       );
     },
   );
@@ -79,9 +102,23 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
     { schema: { querystring: Type.Object({ unidade_id: Type.Optional(Type.String({ maxLength: 30 })) }) } },
     async (request, reply) => {
       const unitId = parseUnitId(request.query.unidade_id?.trim() ?? '');
-      if (!unitId) return sendError(request, reply, 400, 'Endereço inválido', 'Abra o modo quiosque pela área da equipe, escolhendo a unidade.');
+      if (!unitId)
+        return sendError(
+          request,
+          reply,
+          400,
+          'Endereço inválido',
+          'Abra o modo quiosque pela área da equipe, escolhendo a unidade.',
+        );
       const form = await service.formFor(unitId);
-      if (!form) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não recebe avaliações no momento.');
+      if (!form)
+        return sendError(
+          request,
+          reply,
+          404,
+          'Unidade não encontrada',
+          'Esta unidade não existe ou não recebe avaliações no momento.',
+        );
       reply.header('cache-control', 'no-store');
       return reply.page(h(KioskPage, { ...form, csrfToken: reply.generateCsrf() }));
     },

@@ -1,7 +1,19 @@
 // Survey rules (DESIGN "Survey"): every option must belong to its question, mandatory
 // questions answered, text only for text questions, unit active; one transaction; no mail.
 import { nowIso } from '../../../db/index';
-import { echoValue, multiLine, newEnvioId, oneLine, parseEmail, parsePhone, readEnvioId, take, toId, type FieldErrors, type Parsed } from '../../../lib/form/index';
+import {
+  echoValue,
+  multiLine,
+  newEnvioId,
+  oneLine,
+  parseEmail,
+  parsePhone,
+  readEnvioId,
+  take,
+  toId,
+  type FieldErrors,
+  type Parsed,
+} from '../../../lib/form/index';
 import type { NewSurveyResponse, SurveyQuestion, SurveyRepository, UnitRef } from './survey.repository';
 import { createSurveyWriter } from './survey.writer';
 import { readOrigin, type Origin } from './origin';
@@ -27,7 +39,13 @@ export type SurveyErrors = Record<string, string>;
 export type SubmitResult =
   | { status: 'stored'; id: number }
   | { status: 'duplicate' }
-  | { status: 'invalid'; errors: SurveyErrors; values: SurveyValues; unit: UnitRef | null; questions: SurveyQuestion[] };
+  | {
+      status: 'invalid';
+      errors: SurveyErrors;
+      values: SurveyValues;
+      unit: UnitRef | null;
+      questions: SurveyQuestion[];
+    };
 
 const KEYED = /^(respostas|textos|texto_ok)\[(\d{1,9})\]$/;
 
@@ -97,7 +115,14 @@ export function readSurveyBody(body: Record<string, unknown>): { values: SurveyV
 function echoValues(v: SurveyValues): SurveyValues {
   const echo = (s: string) => echoValue(s, { max: LIMITS.texto * 2, multiLine: true });
   const map = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, s]) => [k, echo(s)]));
-  return { ...v, respostas: map(v.respostas), textos: map(v.textos), nome_cliente: echo(v.nome_cliente), contato_cliente: echo(v.contato_cliente), comentario: echo(v.comentario) };
+  return {
+    ...v,
+    respostas: map(v.respostas),
+    textos: map(v.textos),
+    nome_cliente: echo(v.nome_cliente),
+    contato_cliente: echo(v.contato_cliente),
+    comentario: echo(v.comentario),
+  };
 }
 
 export const parseUnitId = (raw: string): number | null => toId(raw.trim());
@@ -137,7 +162,8 @@ export function validateSurvey(
     for (const id of Object.keys(values[group])) {
       const q = byId.get(id);
       if (!q) errors[`${group}[${id}]`] = 'Esta pergunta não existe ou não está mais ativa. Recarregue a página.';
-      else if (q.tipo !== 'texto') errors[`respostas[${id}]`] = 'Esta pergunta não aceita texto: escolha uma das opções.';
+      else if (q.tipo !== 'texto')
+        errors[`respostas[${id}]`] = 'Esta pergunta não aceita texto: escolha uma das opções.';
     }
   }
 
@@ -162,7 +188,8 @@ export function validateSurvey(
     const raw = (values.respostas[key] ?? '').trim();
     const optionId = toId(raw);
     if (raw === '') {
-      if (q.obrigatoria) errors[field] = q.tipo === 'escala' ? 'Escolha uma nota de 0 a 10.' : 'Escolha uma das opções.';
+      if (q.obrigatoria)
+        errors[field] = q.tipo === 'escala' ? 'Escolha uma nota de 0 a 10.' : 'Escolha uma das opções.';
       continue;
     }
     const option = optionId === null ? undefined : q.opcoes.find((o) => o.id === optionId);
@@ -242,7 +269,8 @@ export function createSurveyService(repo: SurveyRepository, options: { cacheMs?:
       const unit = unitId ? (await activeUnits()).get(unitId) : undefined;
       const questions = await activeQuestions();
       const result = validateSurvey(values, malformed, unit ?? null, questions, nowIso());
-      if (!result.ok) return { status: 'invalid', errors: result.errors, values: echoValues(values), unit: unit ?? null, questions };
+      if (!result.ok)
+        return { status: 'invalid', errors: result.errors, values: echoValues(values), unit: unit ?? null, questions };
       const id = await writer.write(result.record);
       // Same envio_id as a stored response: a double click or a resend. Answer as the first
       // time did, store nothing.

@@ -35,7 +35,10 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
   for (const q of questions) labels[q.tipo === 'texto' ? `textos[${q.id}]` : `respostas[${q.id}]`] = q.texto;
   Object.assign(labels, { comentario: 'Comentário', nome_cliente: 'Seu nome', contato_cliente: 'Telefone ou e-mail' });
   return (
-    <Layout title={`Pesquisa de satisfação · ${unit.nome}`} description={`Conte como foi sua experiência na ${siteName()}.`}>
+    <Layout
+      title={`Pesquisa de satisfação · ${unit.nome}`}
+      description={`Conte como foi sua experiência na ${siteName()}.`}
+    >
       <h1>Como foi sua experiência?</h1>
       <p class="muted">
         Unidade <strong>{unit.nome}</strong> ({unit.cidade}). Leva menos de um minuto.{' '}
@@ -45,19 +48,44 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
         errors={errors}
         labels={labels}
         idFor={(k) => (shown.has(k) ? fieldId(k) : 'erros')}
-        intro={<>Nada foi gravado ainda. Confira {errorCount === 1 ? 'o campo indicado' : `os ${errorCount} campos indicados`}:</>}
+        intro={
+          <>
+            Nada foi gravado ainda. Confira{' '}
+            {errorCount === 1 ? 'o campo indicado' : `os ${errorCount} campos indicados`}:
+          </>
+        }
       />
       <form method="post" action={SURVEY_POST_PATH} class="survey-form" noValidate={false}>
         <input type="hidden" name="_token" value={csrfToken} />
         <input type="hidden" name="unidade_id" value={String(unit.id)} />
         <input type="hidden" name={ENVIO_FIELD} value={values.envio_id || newEnvioId()} />
         {values.origem !== 'site' ? <input type="hidden" name="origem" value={values.origem} /> : null}
-        {questions.map((q) => (q.tipo === 'texto' ? <TextQuestion q={q} values={values} errors={errors} /> : <ChoiceQuestion q={q} values={values} errors={errors} />))}
+        {questions.map((q) =>
+          q.tipo === 'texto' ? (
+            <TextQuestion q={q} values={values} errors={errors} />
+          ) : (
+            <ChoiceQuestion q={q} values={values} errors={errors} />
+          ),
+        )}
 
         <fieldset>
           <legend>Quer deixar algo mais? (opcional)</legend>
-          <TextField name="comentario" label="Comentário" type="textarea" maxLength={LIMITS.comentario} value={values.comentario} error={errors.comentario} />
-          <TextField name="nome_cliente" label="Seu nome" autocomplete="name" maxLength={LIMITS.nome_cliente} value={values.nome_cliente} error={errors.nome_cliente} />
+          <TextField
+            name="comentario"
+            label="Comentário"
+            type="textarea"
+            maxLength={LIMITS.comentario}
+            value={values.comentario}
+            error={errors.comentario}
+          />
+          <TextField
+            name="nome_cliente"
+            label="Seu nome"
+            autocomplete="name"
+            maxLength={LIMITS.nome_cliente}
+            value={values.nome_cliente}
+            error={errors.nome_cliente}
+          />
           <TextField
             name="contato_cliente"
             label={
@@ -81,7 +109,15 @@ function Required({ on }: { on: boolean }) {
   return on ? <span class="hint"> (obrigatória)</span> : <span class="hint"> (opcional)</span>;
 }
 
-export function ChoiceQuestion({ q, values, errors }: { q: SurveyQuestion; values: SurveyValues; errors: SurveyErrors }) {
+export function ChoiceQuestion({
+  q,
+  values,
+  errors,
+}: {
+  q: SurveyQuestion;
+  values: SurveyValues;
+  errors: SurveyErrors;
+}) {
   const field = `respostas[${q.id}]`;
   const chosen = values.respostas[String(q.id)] ?? '';
   const invalid = errors[field] ? 'true' : undefined;
@@ -116,7 +152,14 @@ export function ChoiceQuestion({ q, values, errors }: { q: SurveyQuestion; value
       ) : (
         q.opcoes.map((o) => (
           <label class="choice big-choice" key={o.id}>
-            <input type="radio" name={field} value={String(o.id)} checked={chosen === String(o.id)} required={q.obrigatoria} aria-invalid={invalid} />
+            <input
+              type="radio"
+              name={field}
+              value={String(o.id)}
+              checked={chosen === String(o.id)}
+              required={q.obrigatoria}
+              aria-invalid={invalid}
+            />
             {o.texto}
           </label>
         ))

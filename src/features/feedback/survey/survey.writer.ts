@@ -11,7 +11,10 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-export function createSurveyWriter(repo: Pick<SurveyRepository, 'insertResponses'>, options: { maxBatch?: number } = {}) {
+export function createSurveyWriter(
+  repo: Pick<SurveyRepository, 'insertResponses'>,
+  options: { maxBatch?: number } = {},
+) {
   const maxBatch = options.maxBatch ?? 32;
   let queue: Pending[] = [];
   let scheduled = false;
