@@ -4,6 +4,7 @@ import { nowIso } from '../../db/index';
 import { echoValue, multiLine, newEnvioId, oneLine, parseEmail, parsePhone, readEnvioId, take, toId, type FieldErrors, type Parsed } from '../../lib/form/index';
 import type { NewSurveyResponse, SurveyQuestion, SurveyRepository, UnitRef } from './survey.repository';
 import { createSurveyWriter } from './survey.writer';
+import { fingerprintOf } from '../envio/index';
 import { readOrigin, type Origin } from './origin';
 
 export const LIMITS = { nome_cliente: 120, contato_cliente: 254, comentario: 3000, texto: 3000 } as const;
@@ -243,9 +244,10 @@ export function createSurveyService(repo: SurveyRepository, options: { cacheMs?:
       const questions = await activeQuestions();
       const result = validateSurvey(values, malformed, unit ?? null, questions, nowIso());
       if (!result.ok) return { status: 'invalid', errors: result.errors, values: echoValues(values), unit: unit ?? null, questions };
-      const id = await writer.write(result.record);
-      // Same envio_id as a stored response: a double click or a resend. Answer as the first
-      // time did, store nothing.
+      const { envioId: _key, criadoEm: _at, ...content } = result.record;
+      const id = await writer.write({ ...result.record, impressao: result.record.envioId ? fingerprintOf(content) : null });
+      // Same envio_id and content as a stored response: a double click or a resend. Answer
+      // as the first time did, store nothing (another content under that envio_id is stored).
       return id === null ? { status: 'duplicate' } : { status: 'stored', id };
     },
   };
