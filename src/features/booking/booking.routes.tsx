@@ -6,7 +6,9 @@ import { h } from 'preact';
 import { invalidBody, sendError, wantsJson } from '../../http/errors';
 import { parseId } from '../catalog/catalog.service';
 import { addressOf, echoValues, newEnvioId, thanksPath, valuesFrom, type BookingErrors, type BookingService, type BookingUnit, type BookingValues } from './booking.service';
-import { BookingFormPage, FORM_PATH, ThanksPage } from './booking.view';
+import { BookingFormPage, FORM_PATH, ThanksPage, UnitChooserPage } from './booking.view';
+import { parsePoint } from '../catalog/nearby';
+import { unitsByDistance, type CatalogSnapshot } from '../catalog/catalog.service';
 import { buildIcs } from './ics';
 
 /** Per client address: enough for a family booking together, not for a flood. */
@@ -18,9 +20,11 @@ export interface BookingRouteOptions {
   service: BookingService;
   /** the clock; tests inject one */
   now: () => Date;
+  /** the catalog's snapshot of active units (the unit chooser) */
+  catalog: () => Promise<Pick<CatalogSnapshot, 'units'>>;
 }
 
-export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRouteOptions) {
+export function bookingRoutes(app: FastifyInstance, { service, now, catalog }: BookingRouteOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The unit from ?unidade= (or the form's field), or an error page already sent. */
@@ -49,8 +53,19 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
     return reply.page(h(BookingFormPage, { unit, days, csrfToken: reply.generateCsrf(), envioId: newEnvioId(), ...extra }), status);
   }
 
-  r.get(FORM_PATH, { schema: { querystring: Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })) }) } }, async (request, reply) => {
-    const unit = await unitFrom(request, reply, request.query.unidade);
+  const Coordinate = Type.Optional(Type.String({ maxLength: 30 }));
+  r.get(FORM_PATH, { schema: { querystring: Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })), lat: Coordinate, lng: Coordinate }) } }, async (request, reply) => {
+    const { unidade, lat, lng } = request.query;
+    if (unidade === undefined || unidade.trim() === '') {
+      // No unit yet: the chooser (nearest first when the browser gave a location).
+      const units = (await catalog()).units;
+      const located = lat?.trim() || lng?.trim() ? parsePoint(lat, lng) : null;
+      const near = located !== null && !('error' in located);
+      const error = located && 'error' in located ? located.error : undefined;
+      const list = near ? unitsByDistance(units, located) : [...units].sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
+      return reply.page(h(UnitChooserPage, { units: list, near, error }), error ? 400 : 200);
+    }
+    const unit = await unitFrom(request, reply, unidade);
     if (!unit) return reply;
     return showForm(request, reply, unit, 200);
   });
