@@ -167,3 +167,33 @@ it('books a trial class on a 360 px phone, gets the .ics, and staff mark attenda
   expect(watch.errors.filter((e) => !e.includes('status of 422'))).toEqual([]);
   await context.close();
 });
+
+it('without a unit: the chooser, nearest first once the visitor shares a location, then the unit’s form', async () => {
+  const context = await suite.browser.newContext({
+    viewport: { width: 360, height: 780 },
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+    geolocation: { latitude: -25.44, longitude: -49.28 },
+    permissions: ['geolocation'],
+  });
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  await page.goto(`${suite.server.baseUrl}/aula-experimental`);
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Agende uma aula experimental grátis' }).isVisible(),
+  ).resolves.toBe(true);
+  await expectNoA11yViolations(page);
+  await Promise.all([
+    page.waitForURL(/\/aula-experimental\?lat=/),
+    page.getByRole('button', { name: 'Ver as mais perto de mim' }).click(),
+  ]);
+  await expect(page.getByRole('heading', { level: 2, name: 'Unidades mais perto primeiro' }).isVisible()).resolves.toBe(
+    true,
+  );
+  const first = page.locator('.unit-choices a').first();
+  await expect(first.textContent()).resolves.toContain('Movimento Batel');
+  await Promise.all([page.waitForURL(/\/aula-experimental\?unidade=\d+$/), first.click()]);
+  await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('aula experimental');
+  expect(watch.errors).toEqual([]);
+  await context.close();
+});

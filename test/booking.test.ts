@@ -78,7 +78,36 @@ describe('the booking form', () => {
     expect(res.body).toContain('não está recebendo agendamentos');
     expect((await ctx.app.inject({ url: '/aula-experimental?unidade=abc' })).statusCode).toBe(400);
     expect((await ctx.app.inject({ url: '/aula-experimental?unidade=999999' })).statusCode).toBe(404);
-    expect((await ctx.app.inject({ url: '/aula-experimental' })).statusCode).toBe(400);
+  });
+
+  it('without a unit: a chooser of the active units (nearest first with a location), never an error page', async () => {
+    const res = await ctx.app.inject({ url: '/aula-experimental' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Em qual unidade você quer treinar?');
+    const active = await ctx.db.selectFrom('unidades').select(['id', 'nome']).where('ativo', '=', 1).execute();
+    const inactive = await ctx.db.selectFrom('unidades').select('id').where('ativo', '=', 0).executeTakeFirstOrThrow();
+    for (const u of active) expect(res.body).toContain(`href="/aula-experimental?unidade=${u.id}"`);
+    expect(res.body).not.toContain(`href="/aula-experimental?unidade=${inactive.id}"`);
+    // the units-near-me script, its form sending the location to this page
+    expect(res.body).toContain('src="/assets/near-me.js"');
+    expect(res.body).toMatch(/<form method="get" action="\/aula-experimental" class="near-me" data-near-me/);
+    expect(res.body).toContain('<link rel="canonical" href="https://www.exemplo.com.br/aula-experimental"/>');
+
+    // Curitiba: Batel first, with its distance
+    const near = await ctx.app.inject({ url: '/aula-experimental?lat=-25.44&lng=-49.28' });
+    expect(near.statusCode).toBe(200);
+    expect(near.body).toContain('Unidades mais perto primeiro');
+    const links = [...near.body.matchAll(/href="\/aula-experimental\?unidade=(\d+)"/g)].map((m) => Number(m[1]));
+    const batel = active.find((u) => u.nome === 'Movimento Batel')!;
+    expect(links[0]).toBe(batel.id);
+    expect(links).toHaveLength(active.length);
+    expect(near.body).toMatch(/a (menos de 1|\d+,\d) km/);
+
+    // a location that is not one: the list by name, a pt-BR message, no 5xx
+    const bad = await ctx.app.inject({ url: '/aula-experimental?lat=abc&lng=1' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('Não foi possível usar essa localização.');
+    expect(bad.body).toContain(`href="/aula-experimental?unidade=${batel.id}"`);
   });
 
   it('a class of an inactive unit is refused, nothing stored', async () => {

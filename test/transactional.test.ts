@@ -60,7 +60,7 @@ describe('transactional repositories', () => {
     const envio = `teste-transacao-${Date.now()}`;
     const store = () =>
       repos.transaction((tx, trx) =>
-        storeOnce(trx, 'franquia', envio, async () => {
+        storeOnce(trx, 'franquia', { id: envio, fingerprint: 'a' }, async () => {
           await tx.audit.record(entry('uma-vez'), nowIso());
           return 7;
         }),
@@ -72,7 +72,7 @@ describe('transactional repositories', () => {
     const other = `${envio}-falha`;
     await expect(
       repos.transaction((_tx, trx) =>
-        storeOnce(trx, 'franquia', other, async () => {
+        storeOnce(trx, 'franquia', { id: other, fingerprint: 'a' }, async () => {
           throw new Error('falhou');
         }),
       ),

@@ -411,6 +411,8 @@ export interface EnviosTable {
   envio_id: string;
   registro_id: number | null;
   criado_em: string;
+  /** SHA-256 (hex) of the submission's normalised content; null on rows stored before it was kept (docs/decisions/183) */
+  impressao: string | null;
 }
 
 /**

@@ -16,7 +16,9 @@ import {
   type BookingUnit,
   type BookingValues,
 } from './booking.service';
-import { BookingFormPage, FORM_PATH, ThanksPage } from './booking.view';
+import { BookingFormPage, FORM_PATH, ThanksPage, UnitChooserPage } from './booking.view';
+import { parsePoint } from '../catalog/nearby';
+import { unitsByDistance, type CatalogSnapshot } from '../catalog/catalog.service';
 import { buildIcs } from './ics';
 
 /** Per client address: enough for a family booking together, not for a flood. */
@@ -28,9 +30,11 @@ export interface BookingRouteOptions {
   service: BookingService;
   /** the clock; tests inject one */
   now: () => Date;
+  /** the catalog's snapshot of active units (the unit chooser) */
+  catalog: () => Promise<Pick<CatalogSnapshot, 'units'>>;
 }
 
-export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRouteOptions) {
+export function bookingRoutes(app: FastifyInstance, { service, now, catalog }: BookingRouteOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The unit from ?unidade= (or the form's field), or an error page already sent. */
@@ -71,7 +75,7 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
   }
 
   async function showForm(
-    _request: FastifyRequest,
+    request: FastifyRequest,
     reply: FastifyReply,
     unit: BookingUnit,
     status: number,
@@ -86,11 +90,32 @@ export function bookingRoutes(app: FastifyInstance, { service, now }: BookingRou
     );
   }
 
+  const Coordinate = Type.Optional(Type.String({ maxLength: 30 }));
   r.get(
     FORM_PATH,
-    { schema: { querystring: Type.Object({ unidade: Type.Optional(Type.String({ maxLength: 20 })) }) } },
+    {
+      schema: {
+        querystring: Type.Object({
+          unidade: Type.Optional(Type.String({ maxLength: 20 })),
+          lat: Coordinate,
+          lng: Coordinate,
+        }),
+      },
+    },
     async (request, reply) => {
-      const unit = await unitFrom(request, reply, request.query.unidade);
+      const { unidade, lat, lng } = request.query;
+      if (unidade === undefined || unidade.trim() === '') {
+        // No unit yet: the chooser (nearest first when the browser gave a location).
+        const units = (await catalog()).units;
+        const located = lat?.trim() || lng?.trim() ? parsePoint(lat, lng) : null;
+        const near = located !== null && !('error' in located);
+        const error = located && 'error' in located ? located.error : undefined;
+        const list = near
+          ? unitsByDistance(units, located)
+          : [...units].sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
+        return reply.page(h(UnitChooserPage, { units: list, near, error }), error ? 400 : 200);
+      }
+      const unit = await unitFrom(request, reply, unidade);
       if (!unit) return reply;
       return showForm(request, reply, unit, 200);
     },

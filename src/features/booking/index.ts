@@ -30,7 +30,7 @@ export default fp(
     const repo = transactional(app.db, createBookingRepository);
     const service = createBookingService(deps, repo);
     const now = () => new Date();
-    bookingRoutes(app, { service, now });
+    bookingRoutes(app, { service, now, catalog: () => app.catalog.snapshot() });
     const staff = createStaffService(repo);
     await app.register(async (scope) => staffRoutes(scope, { staff, now }));
 
@@ -48,5 +48,5 @@ export default fp(
       });
     }
   },
-  { name: 'feature-booking', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity'] },
+  { name: 'feature-booking', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth', 'feature-catalog'] },
 );

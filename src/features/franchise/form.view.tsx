@@ -77,7 +77,7 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
     <Layout
       title="Seja um franqueado"
       description={`Leve a ${siteName()} para a sua cidade: conheça o modelo de franquia e fale com a equipe de expansão.`}
-      scripts={['franchise-form.js']}
+      scripts={['franchise-form.js', 'envio-fresh.js']}
       canonical="/pages/Franquia/index.php"
     >
       <section class="franchise-intro">
@@ -255,7 +255,11 @@ function InvestmentRanges() {
 
 export function ThankYouPage() {
   return (
-    <Layout title="Interesse recebido">
+    <Layout
+      title="Interesse recebido"
+      description={`A equipe de expansão da ${siteName()} recebeu o seu interesse em abrir uma franquia.`}
+      canonical="/pages/Franquia/obrigado.php"
+    >
       <section class="card">
         <h1>Obrigado! Recebemos o seu interesse.</h1>
         <p>

@@ -16,7 +16,7 @@ import {
 import { quoteCustomerText } from '../../platform/mail/quote';
 import { formatDateTime } from '../../lib/time';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
-import { storeOnce, type OnceResult } from '../../platform/envio/index';
+import { fingerprintOf, storeOnce, type OnceResult } from '../../platform/envio/index';
 import { notificationTarget } from '../../platform/mail/configured';
 import type { LeadsRepository, NewLead } from './leads.repository';
 import {
@@ -139,7 +139,9 @@ export function createLeadService(deps: LeadDeps) {
   return {
     /**
      * Stores a validated lead (and its notification, when configured) in one transaction,
-     * once per envio_id: a second POST of the same form returns the first lead's id.
+     * once per envio_id and content: a second POST of the same form with the same lead
+     * returns the first lead's id; a different lead under that envio_id (a page restored
+     * by the back button) is stored too (docs/decisions/183).
      * `log` is the request's: where a missing notification address is reported.
      */
     async store(
@@ -150,7 +152,7 @@ export function createLeadService(deps: LeadDeps) {
       const to = notificationTarget(deps.config, log, 'franchise');
       const at = new Date().toISOString();
       return deps.repo.transaction((tx, trx) =>
-        storeOnce(trx, 'franquia', envioId, async () => {
+        storeOnce(trx, 'franquia', envioId ? { id: envioId, fingerprint: fingerprintOf(lead) } : null, async () => {
           const id = await tx.insert({ ...lead, busca: searchText(lead) }, at);
           if (to) {
             await enqueueMail(trx, {

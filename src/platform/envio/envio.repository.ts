@@ -2,26 +2,33 @@
 // place their SQL lives. Every write runs inside the submission's own transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { contentKey } from './fingerprint';
 
 export type EnvioForm = 'franquia' | 'pesquisa' | 'fale_aqui';
 
 export function createEnvioRepository(db: Kysely<Database>) {
   return {
     /**
-     * Claims (form, envio_id) for this submission: true when it is new. A row older than
-     * `staleBefore` no longer counts (the 24 h window) and is taken over. One statement
-     * (an upsert whose update only applies to a stale row): on PostgreSQL a racing second
-     * click waits for the first commit and then finds the row, with no error and no
-     * aborted transaction.
+     * Claims (form, envio_id) for this submission, with its content's fingerprint: true when
+     * it is new. A row older than `staleBefore` no longer counts (the 24 h window) and is
+     * taken over. One statement (an upsert whose update only applies to a stale row): on
+     * PostgreSQL a racing second click waits for the first commit and then finds the row,
+     * with no error and no aborted transaction.
      */
-    async claim(form: EnvioForm, envioId: string, now: string, staleBefore: string): Promise<boolean> {
+    async claim(
+      form: EnvioForm,
+      envioId: string,
+      impressao: string | null,
+      now: string,
+      staleBefore: string,
+    ): Promise<boolean> {
       const row = await db
         .insertInto('envios')
-        .values({ formulario: form, envio_id: envioId, registro_id: null, criado_em: now })
+        .values({ formulario: form, envio_id: envioId, registro_id: null, criado_em: now, impressao })
         .onConflict((oc) =>
           oc
             .columns(['formulario', 'envio_id'])
-            .doUpdateSet({ registro_id: null, criado_em: now })
+            .doUpdateSet({ registro_id: null, criado_em: now, impressao })
             .where('envios.criado_em', '<', staleBefore),
         )
         .returning('envio_id')
@@ -30,12 +37,18 @@ export function createEnvioRepository(db: Kysely<Database>) {
     },
 
     /** Records a stored submission whose form has a guard of its own (the survey's UNIQUE column). */
-    async record(form: EnvioForm, envioId: string, registroId: number, now: string): Promise<void> {
+    async record(
+      form: EnvioForm,
+      envioId: string,
+      registroId: number,
+      now: string,
+      impressao: string | null = null,
+    ): Promise<void> {
       await db
         .insertInto('envios')
-        .values({ formulario: form, envio_id: envioId, registro_id: registroId, criado_em: now })
+        .values({ formulario: form, envio_id: envioId, registro_id: registroId, criado_em: now, impressao })
         .onConflict((oc) =>
-          oc.columns(['formulario', 'envio_id']).doUpdateSet({ registro_id: registroId, criado_em: now }),
+          oc.columns(['formulario', 'envio_id']).doUpdateSet({ registro_id: registroId, criado_em: now, impressao }),
         )
         .execute();
     },
@@ -53,10 +66,32 @@ export function createEnvioRepository(db: Kysely<Database>) {
     async find(form: EnvioForm, envioId: string) {
       return db
         .selectFrom('envios')
-        .select(['registro_id', 'criado_em'])
+        .select(['registro_id', 'criado_em', 'impressao'])
         .where('formulario', '=', form)
         .where('envio_id', '=', envioId)
         .executeTakeFirst();
+    },
+
+    /**
+     * The stored submission this one repeats, if any, within the window: the key with the
+     * same fingerprint (or none, a row from before fingerprints), or the key a different
+     * content was stored under (`contentKey`) — one indexed read.
+     */
+    async findRepeat(
+      form: EnvioForm,
+      envioId: string,
+      impressao: string,
+      staleBefore: string,
+    ): Promise<{ registro_id: number | null } | undefined> {
+      const second = contentKey(envioId, impressao);
+      const rows = await db
+        .selectFrom('envios')
+        .select(['envio_id', 'registro_id', 'impressao'])
+        .where('formulario', '=', form)
+        .where('envio_id', 'in', [envioId, second])
+        .where('criado_em', '>=', staleBefore)
+        .execute();
+      return rows.find((r) => r.envio_id === second || r.impressao === null || r.impressao === impressao);
     },
 
     async pruneBefore(before: string): Promise<number> {

@@ -1,15 +1,25 @@
 // Envio: a public form is stored once per rendered form. Each form page carries a hidden
-// envio_id; the submission's transaction claims it in `envios`, so a second POST of the
-// same form (double click, resend, two racing requests) stores nothing and is answered
-// as the first was. See docs/decisions/082.
+// envio_id; the submission's transaction claims it in `envios` with the fingerprint of its
+// content, so a second POST of the same form with the same content (double click, resend,
+// two racing requests) stores nothing and is answered as the first was, while a different
+// content under a used key (a page the back button restored) is stored under a key of its
+// own. See docs/decisions/082 and 183.
 import fp from 'fastify-plugin';
 import type { Kysely, Transaction } from 'kysely';
 import { nowIso } from '../../db/index';
 import type { Database } from '../../db/types';
 import { createEnvioRepository, type EnvioForm } from './envio.repository';
+import { contentKey } from './fingerprint';
 
 export type { EnvioForm } from './envio.repository';
 export { createEnvioRepository } from './envio.repository';
+export { contentKey, fingerprintOf } from './fingerprint';
+
+/** A posted envio_id and the fingerprint of the content it came with. */
+export interface EnvioKey {
+  id: string;
+  fingerprint: string;
+}
 
 /** A second POST within this window is a duplicate; rows older are pruned. */
 export const ENVIO_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -21,29 +31,42 @@ export const staleBefore = (now: Date) => nowIso(new Date(now.getTime() - ENVIO_
 
 /**
  * Runs `work` (which stores the submission and returns its id) in one transaction that
- * first claims `envioId`. Without an envio_id it simply runs once. A duplicate does no
- * work (nothing of it is stored, its mail included) and gets the first submission's id.
- * Given a transaction (a service's `repo.transaction`), it runs inside that one.
+ * first claims the envio_id with the content's fingerprint. Without an envio_id it simply
+ * runs once. The same key with the same content is a repeat: no work (nothing of it is
+ * stored, its mail included) and the first submission's id. The same key with another
+ * content is a new submission, claimed under `contentKey(id, fingerprint)` — where the
+ * same second content sent again finds it. Given a transaction (a service's
+ * `repo.transaction`), it runs inside that one.
  */
 export async function storeOnce(
   db: Kysely<Database>,
   form: EnvioForm,
-  envioId: string | null,
+  envio: EnvioKey | null,
   work: (trx: Transaction<Database>) => Promise<number>,
 ): Promise<OnceResult> {
   const now = new Date();
   const inTransaction = (run: (trx: Transaction<Database>) => Promise<OnceResult>) =>
     db.isTransaction ? run(db as Transaction<Database>) : db.transaction().execute(run);
   return inTransaction(async (trx): Promise<OnceResult> => {
-    if (!envioId) return { status: 'stored', id: await work(trx) };
+    if (!envio) return { status: 'stored', id: await work(trx) };
     const envios = createEnvioRepository(trx);
-    if (!(await envios.claim(form, envioId, nowIso(now), staleBefore(now)))) {
-      const stored = await envios.find(form, envioId);
+    const claim = async (key: string): Promise<OnceResult | null> => {
+      if (!(await envios.claim(form, key, envio.fingerprint, nowIso(now), staleBefore(now)))) return null;
+      const id = await work(trx);
+      await envios.settle(form, key, id);
+      return { status: 'stored', id };
+    };
+    const first = await claim(envio.id);
+    if (first) return first;
+    const stored = await envios.find(form, envio.id);
+    // A row from before fingerprints were kept counts as the same content (as it did).
+    if (!stored || stored.impressao === null || stored.impressao === envio.fingerprint) {
       return { status: 'duplicate', id: stored?.registro_id ?? null };
     }
-    const id = await work(trx);
-    await envios.settle(form, envioId, id);
-    return { status: 'stored', id };
+    const key = contentKey(envio.id, envio.fingerprint);
+    const second = await claim(key);
+    if (second) return second;
+    return { status: 'duplicate', id: (await envios.find(form, key))?.registro_id ?? null };
   });
 }
 

@@ -78,9 +78,9 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
   ] as const;
 
   return {
-    /** The stored submission of this form, if any (docs/decisions/082). */
-    storedEnvio(envioId: string) {
-      return createEnvioRepository(db).find('fale_aqui', envioId);
+    /** The stored submission this one repeats (same envio_id, same content), if any (docs/decisions/082, 183). */
+    storedEnvio(envioId: string, fingerprint: string, staleBefore: string) {
+      return createEnvioRepository(db).findRepeat('fale_aqui', envioId, fingerprint, staleBefore);
     },
 
     async activeUnits() {

@@ -3,13 +3,15 @@
 // temporary, and one transaction stores the message, the image rows and the notification
 // and makes the files final (docs/decisions/071). A failure removes the files; a crash
 // leaves only temporary files, which the orphan sweep removes.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { nowIso } from '../../../db/index';
 import type { Transactional } from '../../../db/transactional';
 import { echoValue, multiLine, newEnvioId, oneLine, readEnvioId, take, toId } from '../../../lib/form/index';
 import { quoteCustomerText } from '../../../platform/mail/quote';
 import { saoPauloYearMonth } from '../../../lib/time';
-import { storeOnce } from '../../../platform/envio/index';
+import { fingerprintOf, staleBefore, storeOnce } from '../../../platform/envio/index';
 import type { FileStorage } from '../../../platform/storage/index';
 import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 import type { ReceivedFile, UploadProblem } from '../../../platform/storage/multipart';
@@ -60,6 +62,14 @@ export function readMessageFields(fields: Record<string, unknown>): MessageValue
     envio_id: readEnvioId(fields) ?? newEnvioId(),
     ...readContactFields(fields),
   };
+}
+
+/** SHA-256 (hex) of the bytes the customer sent (before any re-encoding): part of the fingerprint. */
+async function uploadHash(upload: Upload): Promise<string> {
+  const hash = createHash('sha256');
+  if ('data' in upload) return hash.update(upload.data).digest('hex');
+  await pipeline(createReadStream(upload.path), hash);
+  return hash.digest('hex');
 }
 
 /** "fale_aqui/2026/11/<32 hex>.jpg": year and month of São Paulo, a random name. */
@@ -139,11 +149,6 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
     ): Promise<MessageResult> {
       const values = readMessageFields(fields);
       const envioId = readEnvioId(fields);
-      // A resend of a stored form: answered at once, its photos never processed.
-      if (envioId) {
-        const first = await repo.storedEnvio(envioId);
-        if (first) return { status: 'duplicate', id: first.registro_id };
-      }
       const errors: MessageErrors = {};
       let httpStatus: 413 | 422 = 422;
 
@@ -171,6 +176,24 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         multiLine(fields.mensagem, { max: MESSAGE_MAX, required: 'Escreva sua mensagem.' }),
         '',
       );
+
+      // The fingerprint (docs/decisions/183): the normalised fields and the photos' bytes.
+      // A resend of a stored form (same envio_id, same content) is answered at once, its
+      // photos never processed; a different message under a used envio_id goes on.
+      let envio: { id: string; fingerprint: string } | null = null;
+      if (envioId && !Object.keys(errors).length && problem === null && uploads.length <= MAX_IMAGES) {
+        const fingerprint = fingerprintOf({
+          unidadeId: unit?.id ?? null,
+          unidade,
+          nome,
+          mensagem,
+          contato: contact,
+          fotos: await Promise.all(uploads.map(uploadHash)),
+        });
+        envio = { id: envioId, fingerprint };
+        const first = await repo.storedEnvio(envioId, fingerprint, staleBefore(new Date()));
+        if (first) return { status: 'duplicate', id: first.registro_id };
+      }
 
       const images: { image: ProcessedImage; upload: Upload }[] = [];
       if (problem === 'fileTooLarge') {
@@ -229,10 +252,10 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         images.length = 0;
         const to = deps.notificationEmail;
         // The message, its image rows and the notification: all of them are kept or none is,
-        // once per envio_id (a second POST of the same form stores nothing). The photos
+        // once per envio_id and content (a second POST of the same form stores nothing). The photos
         // become final in the same transaction, after their rows (decision 071).
         const stored = await deps.repo.transaction((tx, trx) =>
-          storeOnce(trx, 'fale_aqui', envioId, async () => {
+          storeOnce(trx, 'fale_aqui', envio, async () => {
             const newId = await tx.insertMessage(message, files);
             if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
             if (keys.length) await storage.commit(trx, keys);

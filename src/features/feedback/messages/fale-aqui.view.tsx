@@ -35,7 +35,8 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
     <Layout
       title="Fale aqui"
       description="Mande uma mensagem para a equipe da sua unidade, com fotos se quiser."
-      scripts={['feedback-fale-aqui.js']}
+      scripts={['feedback-fale-aqui.js', 'envio-fresh.js']}
+      canonical={FALE_AQUI_PATH}
     >
       <h1>Fale aqui</h1>
       <p>Elogio, sugestão ou algo quebrado? Conte para a equipe. Se quiser, envie até 2 fotos.</p>

@@ -25,6 +25,7 @@ export function KioskPage({
     <html lang="pt-BR">
       <StandaloneHead title={`Avalie a unidade ${unit.nome} · ${siteName()}`} stylesheet="/css/site.css">
         <script type="module" src="/assets/kiosk.js" />
+        <script type="module" src="/assets/envio-fresh.js" />
       </StandaloneHead>
       <body class="kiosk">
         <main id="conteudo">

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { inTransaction } from '../../../db/index';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
+import { contentKey } from '../../../platform/envio/fingerprint';
 
 export interface SurveyOption {
   id: number;
@@ -30,6 +31,8 @@ export interface NewSurveyResponse {
   comentario: string | null;
   notaNps: number | null;
   envioId: string | null;
+  /** fingerprint of the content (docs/decisions/183): another content under a used envio_id is a new response */
+  impressao?: string | null;
   /** site | cartaz | quiosque */
   origem?: string;
   criadoEm: string;
@@ -132,7 +135,8 @@ export function createSurveyRepository(db: Kysely<Database>) {
     /**
      * Stores responses, each as its header and items, in ONE transaction (a batch shares
      * the commit). For each record: its new id, or null when a response with the same
-     * envio_id is already stored (a double click), in which case nothing of it is written.
+     * envio_id and the same content is already stored (a double click), in which case
+     * nothing of it is written.
      * If any statement fails the whole transaction is rolled back.
      */
     async insertResponses(records: NewSurveyResponse[]): Promise<(number | null)[]> {
@@ -140,22 +144,36 @@ export function createSurveyRepository(db: Kysely<Database>) {
         const ids: (number | null)[] = [];
         const envios = createEnvioRepository(trx);
         for (const r of records) {
-          const row = await trx
-            .insertInto('respostas_nps')
-            .values({
-              unidade_id: r.unidadeId,
-              nome_cliente: r.nomeCliente,
-              contato_cliente: r.contatoCliente,
-              comentario: r.comentario,
-              nota_nps: r.notaNps,
-              envio_id: r.envioId,
-              origem: r.origem ?? 'site',
-              criado_em: r.criadoEm,
-            })
-            // The UNIQUE envio_id decides, so two racing clicks cannot both store.
-            .onConflict((oc) => oc.column('envio_id').doNothing())
-            .returning('id')
-            .executeTakeFirst();
+          const insert = (envioId: string | null) =>
+            trx
+              .insertInto('respostas_nps')
+              .values({
+                unidade_id: r.unidadeId,
+                nome_cliente: r.nomeCliente,
+                contato_cliente: r.contatoCliente,
+                comentario: r.comentario,
+                nota_nps: r.notaNps,
+                envio_id: envioId,
+                origem: r.origem ?? 'site',
+                criado_em: r.criadoEm,
+              })
+              // The UNIQUE envio_id decides, so two racing clicks cannot both store.
+              .onConflict((oc) => oc.column('envio_id').doNothing())
+              .returning('id')
+              .executeTakeFirst();
+          let key = r.envioId;
+          let inserted = await insert(key);
+          // The key is taken: a repeat when the content is the same (or unknown: a response
+          // stored before fingerprints, or whose envios row is past the window); another
+          // content is a new response under its content key (docs/decisions/183).
+          if (!inserted && key && r.impressao) {
+            const first = await envios.find('pesquisa', key);
+            if (first?.impressao && first.impressao !== r.impressao) {
+              key = contentKey(key, r.impressao);
+              inserted = await insert(key);
+            }
+          }
+          const row = inserted;
           if (row && r.itens.length) {
             await trx
               .insertInto('respostas_itens')
@@ -172,7 +190,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
           }
           // The survey's own UNIQUE envio_id decides (one statement on this hot path); the
           // generic envios row records the stored form like the other public forms do.
-          if (row && r.envioId) await envios.record('pesquisa', r.envioId, row.id, r.criadoEm);
+          if (row && key) await envios.record('pesquisa', key, row.id, r.criadoEm, r.impressao ?? null);
           ids.push(row ? row.id : null);
         }
         return ids;

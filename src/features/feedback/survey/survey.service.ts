@@ -16,6 +16,7 @@ import {
 } from '../../../lib/form/index';
 import type { NewSurveyResponse, SurveyQuestion, SurveyRepository, UnitRef } from './survey.repository';
 import { createSurveyWriter } from './survey.writer';
+import { fingerprintOf } from '../../../platform/envio/index';
 import { readOrigin, type Origin } from './origin';
 
 export const LIMITS = { nome_cliente: 120, contato_cliente: 254, comentario: 3000, texto: 3000 } as const;
@@ -271,9 +272,13 @@ export function createSurveyService(repo: SurveyRepository, options: { cacheMs?:
       const result = validateSurvey(values, malformed, unit ?? null, questions, nowIso());
       if (!result.ok)
         return { status: 'invalid', errors: result.errors, values: echoValues(values), unit: unit ?? null, questions };
-      const id = await writer.write(result.record);
-      // Same envio_id as a stored response: a double click or a resend. Answer as the first
-      // time did, store nothing.
+      const { envioId: _key, criadoEm: _at, ...content } = result.record;
+      const id = await writer.write({
+        ...result.record,
+        impressao: result.record.envioId ? fingerprintOf(content) : null,
+      });
+      // Same envio_id and content as a stored response: a double click or a resend. Answer
+      // as the first time did, store nothing (another content under that envio_id is stored).
       return id === null ? { status: 'duplicate' } : { status: 'stored', id };
     },
   };

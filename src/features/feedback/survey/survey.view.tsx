@@ -38,6 +38,8 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
     <Layout
       title={`Pesquisa de satisfação · ${unit.nome}`}
       description={`Conte como foi sua experiência na ${siteName()}.`}
+      canonical={`${SURVEY_PATH}?unidade_id=${unit.id}`}
+      scripts={['envio-fresh.js']}
     >
       <h1>Como foi sua experiência?</h1>
       <p class="muted">
@@ -199,7 +201,11 @@ export function TextQuestion({ q, values, errors }: { q: SurveyQuestion; values:
 
 export function UnitChooserPage({ units, error }: { units: UnitRef[]; error?: string }) {
   return (
-    <Layout title="Pesquisa de satisfação" description="Escolha sua unidade e conte como foi sua experiência.">
+    <Layout
+      title="Pesquisa de satisfação"
+      description="Escolha sua unidade e conte como foi sua experiência."
+      canonical={SURVEY_PATH}
+    >
       <h1>Pesquisa de satisfação</h1>
       {error ? (
         <div class="alert alert-error" role="alert">
@@ -222,7 +228,7 @@ export function UnitChooserPage({ units, error }: { units: UnitRef[]; error?: st
 
 export function ThanksPage() {
   return (
-    <Layout title="Obrigado!" description="Recebemos sua mensagem.">
+    <Layout title="Obrigado!" description="Recebemos sua mensagem." canonical={THANKS_PATH}>
       <section class="thanks">
         <h1>Obrigado!</h1>
         <p>Recebemos o que você nos enviou. Cada resposta ajuda a equipe da sua unidade a melhorar.</p>
