@@ -48,5 +48,5 @@ export default fp(
       });
     }
   },
-  { name: 'feature-booking', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'auth', 'feature-catalog'] },
+  { name: 'feature-booking', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity', 'feature-catalog'] },
 );
