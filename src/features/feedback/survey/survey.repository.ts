@@ -36,6 +36,9 @@ export interface NewSurveyResponse {
   itens: { perguntaId: number; opcaoId: number | null; texto: string | null; textoOk: boolean }[];
 }
 
+/** Called in the storing transaction for each response stored (the webhook events go there). */
+export type StoredResponseHook = (trx: Kysely<Database>, record: NewSurveyResponse, id: number) => Promise<void>;
+
 export interface ResponseFilter {
   /** null = every unit (admins); [] = none */
   unitIds: number[] | null;
@@ -135,7 +138,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
      * envio_id is already stored (a double click), in which case nothing of it is written.
      * If any statement fails the whole transaction is rolled back.
      */
-    async insertResponses(records: NewSurveyResponse[]): Promise<(number | null)[]> {
+    async insertResponses(records: NewSurveyResponse[], onStored?: StoredResponseHook): Promise<(number | null)[]> {
       return inTransaction(db, async (trx) => {
         const ids: (number | null)[] = [];
         const envios = createEnvioRepository(trx);
@@ -173,6 +176,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
           // The survey's own UNIQUE envio_id decides (one statement on this hot path); the
           // generic envios row records the stored form like the other public forms do.
           if (row && r.envioId) await envios.record('pesquisa', r.envioId, row.id, r.criadoEm);
+          if (row) await onStored?.(trx, r, row.id);
           ids.push(row ? row.id : null);
         }
         return ids;
