@@ -78,11 +78,11 @@ it('delivers every event once per webhook-id across three instances, one killed 
       .logs()
       .filter((l) => l.msg === 'webhook batch claimed')
       .flatMap((l) => l.webhookIds as string[]);
-  const victim = await waitFor(
+  const victim = (await waitFor(
     () => instances.find((i) => claimedBy(i).some((id) => rx.requests.some((r) => r.id === id))),
     10_000,
     'an instance with a delivery in flight',
-  );
+  ))!;
   const inFlight = claimedBy(victim).filter((id) => rx.requests.some((r) => r.id === id));
   victim.child.kill('SIGKILL');
   await victim.exited;
