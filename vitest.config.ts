@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/multi-instance.test.ts'],
+          exclude: ['test/multi-instance.test.ts', 'test/webhooks-cluster.test.ts'],
           env: { TEST_DB: 'sqlite' },
         },
       },

@@ -31,6 +31,7 @@ import ctaFeature from './features/cta/index';
 import unitPhotosFeature from './features/unit-photos/index';
 import bookingFeature from './features/booking/index';
 import envioFeature from './platform/envio/index';
+import webhooksPlatform from './platform/webhooks/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(envioFeature);
   await app.register(mailFeature);
   await app.register(mailDiagnostic);
+  await app.register(webhooksPlatform);
   await app.register(catalogFeature);
   await app.register(franchiseFeature);
   await app.register(feedbackFeature);

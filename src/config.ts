@@ -48,6 +48,19 @@ const EnvSchema = Type.Object({
   MAIL_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
   MAIL_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5_000 }),
   MAIL_LEASE_MS: Type.Integer({ minimum: 2_000, maximum: 60_000, default: 60_000 }),
+  // Outgoing webhooks (platform/webhooks): the delivery worker in this process, how often
+  // it looks for due deliveries, how long a claim holds, the receiver's time limit, the
+  // waits between attempts (seconds, comma-separated) and whether private addresses may be
+  // called (an internal network; tests on 127.0.0.1).
+  WEBHOOKS_WORKER: Type.Boolean({ default: true }),
+  WEBHOOKS_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  WEBHOOKS_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 2_000 }),
+  WEBHOOKS_LEASE_MS: Type.Integer({ minimum: 2_000, maximum: 600_000, default: 30_000 }),
+  WEBHOOKS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
+  WEBHOOKS_RETRY_SCHEDULE: Type.String({
+    pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?){0,29}$',
+    default: '5,30,120,600,3600,7200,14400,21600,21600,21600',
+  }),
   // PostgreSQL pool: connections per instance, and how long a request may wait for a
   // connection or a statement before it answers 503.
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
@@ -92,6 +105,19 @@ export interface SmtpConfig {
   secure: 'tls' | 'starttls' | 'none';
 }
 
+export interface WebhooksConfig {
+  /** run the delivery worker in this process */
+  worker: boolean;
+  /** private, loopback, link-local… addresses may be called (WEBHOOKS_ALLOW_PRIVATE) */
+  allowPrivate: boolean;
+  intervalMs: number;
+  leaseMs: number;
+  /** a receiver's whole answer must come within this */
+  timeoutMs: number;
+  /** the wait after attempt 1, 2, …; after the last one the delivery fails */
+  retryDelaysMs: number[];
+}
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   isProduction: boolean;
@@ -114,6 +140,7 @@ export interface Config {
   /** run the scheduled jobs' timers (trial-class reminders, anonymisation) in this process */
   scheduledJobs: boolean;
   mail: { batchSize: number; intervalMs: number; leaseMs: number };
+  webhooks: WebhooksConfig;
   brandName: string;
   /** origin (and optional path prefix) for absolute links, without a trailing slash */
   publicUrl: string;
@@ -291,6 +318,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailWorker: env.MAIL_WORKER,
     scheduledJobs: env.SCHEDULED_JOBS,
     mail: { batchSize: env.MAIL_BATCH_SIZE, intervalMs: env.MAIL_INTERVAL_MS, leaseMs: env.MAIL_LEASE_MS },
+    webhooks: {
+      worker: env.WEBHOOKS_WORKER,
+      allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
+      intervalMs: env.WEBHOOKS_INTERVAL_MS,
+      leaseMs: env.WEBHOOKS_LEASE_MS,
+      timeoutMs: env.WEBHOOKS_TIMEOUT_MS,
+      retryDelaysMs: env.WEBHOOKS_RETRY_SCHEDULE.split(',').map((s) => Math.round(Number(s) * 1000)),
+    },
     brandName: env.BRAND_NAME,
     // Outside production a local default keeps links usable; production should set it.
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),

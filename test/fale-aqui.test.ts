@@ -432,6 +432,7 @@ describe('free-message submission', () => {
       repo: transactional(failingDb, createFaleAquiRepository),
       storage: t.app.storage,
       notificationEmail: NOTIFY,
+      publicUrl: t.config.publicUrl,
     });
     await expect(service.submit(base(), [{ label: 'a.png', data: await png() }])).rejects.toThrow('banco fora do ar');
     expect(await state()).toEqual(before);

@@ -464,6 +464,50 @@ export interface AulasExperimentaisVagasTable {
   reservados: ColumnType<number, number | undefined, number>;
 }
 
+/** A subscriber of outgoing webhooks (platform/webhooks). */
+export interface WebhookEndpointsTable {
+  id: Id;
+  url: string;
+  /** ",tipo,tipo,": commas around every event type */
+  eventos: string;
+  /** whsec_…: the signing secret */
+  segredo: string;
+  ativo: ColumnType<Flag, Flag | undefined, Flag>;
+  falhando_desde: string | null;
+  desativado_em: string | null;
+  desativado_motivo: string | null;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+/** The webhook outbox: one row per (event, endpoint). */
+export interface WebhookEntregasTable {
+  id: Id;
+  endpoint_id: number;
+  /** webhook-id header (msg_…), stable across retries */
+  mensagem_id: string;
+  evento: string;
+  /** the record that caused it ("fale_aqui:12"), for erasure */
+  origem: string | null;
+  /** the JSON body sent; contains personal data */
+  payload_json: string;
+  /** pendente | enviando | entregue | falhou */
+  status: ColumnType<string, string | undefined, string>;
+  tentativas: ColumnType<number, number | undefined, number>;
+  proxima_tentativa_em: string;
+  bloqueado_ate: string | null;
+  bloqueio: string | null;
+  /** ok | http | redirecionamento | tempo_esgotado | conexao | endereco_recusado */
+  ultimo_resultado: string | null;
+  ultimo_codigo: number | null;
+  ultima_duracao_ms: number | null;
+  ultima_resposta: string | null;
+  ultimo_erro: string | null;
+  ultima_tentativa_em: string | null;
+  entregue_em: string | null;
+  criado_em: string;
+}
+
 export interface Database {
   unidades: UnidadesTable;
   unidade_horarios: UnidadeHorariosTable;
@@ -501,6 +545,8 @@ export interface Database {
   aulas_experimentais: AulasExperimentaisTable;
   aulas_experimentais_vagas: AulasExperimentaisVagasTable;
   limites: LimitesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_entregas: WebhookEntregasTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

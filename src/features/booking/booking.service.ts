@@ -19,6 +19,8 @@ import {
 } from '../../lib/form/index';
 import { formatTime } from '../../lib/time';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
+import { emitWebhook } from '../../platform/webhooks/webhooks.repository';
+import { bookingEventData } from './webhook-events';
 
 import type { Booking, BookingRepository, BookingUnit } from './booking.repository';
 
@@ -230,6 +232,12 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
           };
           const id = await tx.insert(booking);
           const stored: Booking = { ...booking, id };
+          await emitWebhook(trx, {
+            type: 'aula_experimental.agendada',
+            origin: `aulas_experimentais:${id}`,
+            at: now,
+            data: bookingEventData(stored, unit.nome, deps.config.publicUrl),
+          });
           if (email && deps.config.smtp) {
             await enqueueMail(trx, confirmationMail(deps.config, unit, stored, 'confirmacao'));
           }

@@ -7,6 +7,8 @@ import { isDay, parseInteger, toId } from '../../lib/form/index';
 import { pageRows, pageWindow, type PageWindow } from '../../lib/pagination';
 import { byUnitName, filterRows, LIST_PAGE_SIZE, listPage, type ListState } from '../../staff/list';
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
+import { emitWebhook } from '../../platform/webhooks/webhooks.repository';
+import { bookingEventData } from './webhook-events';
 
 export { STATUSES };
 
@@ -125,7 +127,7 @@ export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: st
   return { de: start, ate: end, weeks };
 }
 
-export function createStaffService(repo: Transactional<BookingRepository>) {
+export function createStaffService(repo: Transactional<BookingRepository>, options: { publicUrl?: string } = {}) {
   // In the staff lists' order, the same on both engines (page 2 holds the same units).
   const unitsOf = async (unitIds: number[] | null) => (await repo.units(unitIds)).sort(byUnitName);
   const service = {
@@ -179,7 +181,22 @@ export function createStaffService(repo: Transactional<BookingRepository>) {
       const booking = await repo.findById(id);
       if (!booking) return 'missing';
       if (!canAccessUnit(staff, booking.unidade_id)) return 'forbidden';
-      await repo.setStatus(id, status, staff.id, now.toISOString());
+      if (booking.status === status) return 'ok';
+      const unitName = (await repo.units([booking.unidade_id]))[0]?.nome ?? null;
+      // The change and its "aula_experimental.status" event: one transaction.
+      await repo.transaction(async (tx, trx) => {
+        await tx.setStatus(id, status, staff.id, now.toISOString());
+        await emitWebhook(trx, {
+          type: 'aula_experimental.status',
+          origin: `aulas_experimentais:${id}`,
+          at: now,
+          data: {
+            ...bookingEventData({ ...booking, status }, unitName, options.publicUrl ?? ''),
+            status_anterior: booking.status,
+            alterado_em: now.toISOString(),
+          },
+        });
+      });
       return 'ok';
     },
 

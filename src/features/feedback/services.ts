@@ -18,9 +18,14 @@ export function createFeedbackServices(app: FastifyInstance) {
   const storage = app.storage;
   const notificationEmail = app.config.smtp && app.config.notificationEmail ? app.config.notificationEmail : null;
   return {
-    survey: createSurveyService(surveyRepo),
+    survey: createSurveyService(surveyRepo, { publicUrl: app.config.publicUrl }),
     surveyReport: createSurveyReportService(surveyRepo),
-    faleAqui: createFaleAquiService({ repo: faleAquiRepo, storage, notificationEmail }),
+    faleAqui: createFaleAquiService({
+      repo: faleAquiRepo,
+      storage,
+      notificationEmail,
+      publicUrl: app.config.publicUrl,
+    }),
     messages: createMessagesAdminService(faleAquiRepo, storage, {
       mailConfigured: Boolean(app.config.smtp),
       brandName: app.config.brandName,

@@ -18,6 +18,7 @@ import { formatDateTime } from '../../lib/time';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
 import { fingerprintOf, storeOnce, type OnceResult } from '../../platform/envio/index';
 import { notificationTarget } from '../../platform/mail/configured';
+import { emitWebhook } from '../../platform/webhooks/webhooks.repository';
 import type { LeadsRepository, NewLead } from './leads.repository';
 import {
   CONSENT_VALUE,
@@ -130,9 +131,21 @@ export function notificationText(id: number, lead: Omit<NewLead, 'busca'>, at: s
   return lines.join('\n');
 }
 
+/** The lead as webhook subscribers get it (a lead belongs to no unit). */
+export function leadEventData(id: number, lead: Omit<NewLead, 'busca'>, at: string, publicUrl: string) {
+  return {
+    id,
+    ...lead,
+    status: 'novo',
+    criado_em: at,
+    unidade: { id: null, nome: null },
+    url_equipe: `${publicUrl}/pages/Franquia/admin.php?lead=${id}`,
+  };
+}
+
 export interface LeadDeps {
   repo: Transactional<LeadsRepository>;
-  config: Pick<Config, 'smtp' | 'notificationEmail' | 'franchiseNotificationEmail'>;
+  config: Pick<Config, 'smtp' | 'notificationEmail' | 'franchiseNotificationEmail' | 'publicUrl'>;
 }
 
 export function createLeadService(deps: LeadDeps) {
@@ -154,6 +167,12 @@ export function createLeadService(deps: LeadDeps) {
       return deps.repo.transaction((tx, trx) =>
         storeOnce(trx, 'franquia', envioId ? { id: envioId, fingerprint: fingerprintOf(lead) } : null, async () => {
           const id = await tx.insert({ ...lead, busca: searchText(lead) }, at);
+          await emitWebhook(trx, {
+            type: 'lead.criado',
+            origin: `franquia_leads:${id}`,
+            at: new Date(at),
+            data: leadEventData(id, lead, at, deps.config.publicUrl),
+          });
           if (to) {
             await enqueueMail(trx, {
               to,

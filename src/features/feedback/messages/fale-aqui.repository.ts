@@ -9,6 +9,12 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 /** Statuses that still wait for the staff (not answered, not closed). */
 export const OPEN_STATUSES: MessageStatus[] = ['nova', 'lida'];
 
+/**
+ * Called inside a status change's transaction with the statuses before and after (the
+ * service queues its webhook event there, with the change).
+ */
+export type StatusChangeHook = (trx: Kysely<Database>, from: MessageStatus, to: MessageStatus) => Promise<void>;
+
 export interface NewReply {
   messageId: number;
   userId: number;
@@ -236,7 +242,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     },
 
     /** Opening a new message marks it read, once: the first reader is kept. */
-    async markRead(id: number, userId: number, now: string): Promise<boolean> {
+    async markRead(id: number, userId: number, now: string, onChange?: StatusChangeHook): Promise<boolean> {
       return inTransaction(db, async (trx) => {
         const res = await trx
           .updateTable('fale_aqui')
@@ -249,6 +255,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
           .insertInto('fale_aqui_historico')
           .values({ fale_aqui_id: id, status_de: 'nova', status_para: 'lida', usuario_id: userId, criado_em: now })
           .execute();
+        await onChange?.(trx, 'nova', 'lida');
         return true;
       });
     },
@@ -257,7 +264,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
      * A reply: kept in the thread, the message set to "respondida" (with its history row),
      * and for an e-mail the outbox row, all in one transaction.
      */
-    async addReply(reply: NewReply, mail: OutgoingMail | null): Promise<number> {
+    async addReply(reply: NewReply, mail: OutgoingMail | null, onChange?: StatusChangeHook): Promise<number> {
       return inTransaction(db, async (trx) => {
         const current = await trx
           .selectFrom('fale_aqui')
@@ -299,6 +306,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
               criado_em: reply.now,
             })
             .execute();
+          await onChange?.(trx, current.status as MessageStatus, 'respondida');
         }
         return id;
       });
@@ -360,7 +368,13 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     },
 
     /** A status change by a staff member, with its history row (nothing when unchanged). */
-    async setStatus(id: number, status: MessageStatus, userId: number, now: string): Promise<boolean> {
+    async setStatus(
+      id: number,
+      status: MessageStatus,
+      userId: number,
+      now: string,
+      onChange?: StatusChangeHook,
+    ): Promise<boolean> {
       return inTransaction(db, async (trx) => {
         const current = await trx
           .selectFrom('fale_aqui')
@@ -388,6 +402,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
             criado_em: now,
           })
           .execute();
+        await onChange?.(trx, current.status as MessageStatus, status);
         return true;
       });
     },

@@ -13,6 +13,8 @@ import { quoteCustomerText } from '../../../platform/mail/quote';
 import { saoPauloYearMonth } from '../../../lib/time';
 import { fingerprintOf, staleBefore, storeOnce } from '../../../platform/envio/index';
 import type { FileStorage } from '../../../platform/storage/index';
+import { emitWebhook } from '../../../platform/webhooks/webhooks.repository';
+import { messageEventData } from './webhook-events';
 import { enqueueMail, MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 import type { ReceivedFile, UploadProblem } from '../../../platform/storage/multipart';
 import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
@@ -84,6 +86,8 @@ export interface FaleAquiDeps {
   storage: FileStorage;
   /** the one address that receives notifications, or null when mail is not configured */
   notificationEmail: string | null;
+  /** for the staff links in webhook events */
+  publicUrl: string;
 }
 
 export function notificationMail(
@@ -257,6 +261,29 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
         const stored = await deps.repo.transaction((tx, trx) =>
           storeOnce(trx, 'fale_aqui', envio, async () => {
             const newId = await tx.insertMessage(message, files);
+            const fileIds = files.length ? (await tx.filesOf(newId)).map((f) => f.id) : [];
+            await emitWebhook(trx, {
+              type: 'mensagem.recebida',
+              origin: `fale_aqui:${newId}`,
+              at: now,
+              data: messageEventData(
+                {
+                  id: newId,
+                  unidade_id: message.unidadeId,
+                  unidade: message.unidade,
+                  nome_completo: message.nomeCompleto,
+                  anonimo: message.anonimo,
+                  mensagem: message.mensagem,
+                  status: 'nova',
+                  criado_em: message.criadoEm,
+                  contato_email: message.contatoEmail,
+                  contato_telefone: message.contatoTelefone,
+                  aceite_contato: message.aceiteContato,
+                },
+                fileIds,
+                deps.publicUrl,
+              ),
+            });
             if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
             if (keys.length) await storage.commit(trx, keys);
             return newId;

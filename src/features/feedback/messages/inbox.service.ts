@@ -15,8 +15,11 @@ import {
   type FaleAquiRepository,
   type MessageFilter,
   type MessageStatus,
+  type StatusChangeHook,
 } from './fale-aqui.repository';
 import { IMAGE_TYPES } from './images';
+import { emitWebhook } from '../../../platform/webhooks/webhooks.repository';
+import { messageEventData } from './webhook-events';
 import { whatsappHref } from '../../../brand/index';
 
 export const INBOX_PAGE_SIZE = 25;
@@ -119,6 +122,33 @@ export function median(values: number[]): number | null {
 export type ReplyResult = { ok: true } | { ok: false; errors: Record<string, string> };
 
 export function createMessagesAdminService(repo: FaleAquiRepository, storage: FileStorage, settings: ReplySettings) {
+  /**
+   * The hook that queues "mensagem.status" in the change's transaction. The message's
+   * fields are read before (they do not change with the status; the statuses come from
+   * the change itself).
+   */
+  async function statusEvent(id: number): Promise<StatusChangeHook | undefined> {
+    const [message, files] = await Promise.all([repo.byId(id), repo.filesOf(id)]);
+    if (!message) return undefined;
+    return async (trx, from, to) => {
+      const at = new Date();
+      await emitWebhook(trx, {
+        type: 'mensagem.status',
+        origin: `fale_aqui:${id}`,
+        at,
+        data: {
+          ...messageEventData(
+            { ...message, status: to },
+            files.map((f) => f.id),
+            settings.publicUrl,
+          ),
+          status_anterior: from,
+          alterado_em: at.toISOString(),
+        },
+      });
+    };
+  }
+
   return {
     /** `page`: `pagina` as asked (src/lib/pagination.ts reads it). */
     async inbox(filter: MessageFilter, page: unknown) {
@@ -158,7 +188,7 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
 
     /** Opening a new message marks it read by `reader` (call after the scope check). */
     async markRead(id: number, reader: StaffRef) {
-      await repo.markRead(id, reader.id, nowIso());
+      await repo.markRead(id, reader.id, nowIso(), await statusEvent(id));
       return this.message(id);
     },
 
@@ -208,12 +238,13 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
           now: nowIso(),
         },
         email ? replyMail(message, texto, staff, settings) : null,
+        await statusEvent(id),
       );
       return { ok: true };
     },
 
     async setStatus(id: number, status: MessageStatus, staff: StaffRef) {
-      return repo.setStatus(id, status, staff.id, nowIso());
+      return repo.setStatus(id, status, staff.id, nowIso(), await statusEvent(id));
     },
 
     /** The stored file of a photo, with a content type from our own list (never the client's). */

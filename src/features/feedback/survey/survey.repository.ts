@@ -39,6 +39,9 @@ export interface NewSurveyResponse {
   itens: { perguntaId: number; opcaoId: number | null; texto: string | null; textoOk: boolean }[];
 }
 
+/** Called in the storing transaction for each response stored (the webhook events go there). */
+export type StoredResponseHook = (trx: Kysely<Database>, record: NewSurveyResponse, id: number) => Promise<void>;
+
 export interface ResponseFilter {
   /** null = every unit (admins); [] = none */
   unitIds: number[] | null;
@@ -139,7 +142,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
      * nothing of it is written.
      * If any statement fails the whole transaction is rolled back.
      */
-    async insertResponses(records: NewSurveyResponse[]): Promise<(number | null)[]> {
+    async insertResponses(records: NewSurveyResponse[], onStored?: StoredResponseHook): Promise<(number | null)[]> {
       return inTransaction(db, async (trx) => {
         const ids: (number | null)[] = [];
         const envios = createEnvioRepository(trx);
@@ -191,6 +194,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
           // The survey's own UNIQUE envio_id decides (one statement on this hot path); the
           // generic envios row records the stored form like the other public forms do.
           if (row && key) await envios.record('pesquisa', key, row.id, r.criadoEm, r.impressao ?? null);
+          if (row) await onStored?.(trx, r, row.id);
           ids.push(row ? row.id : null);
         }
         return ids;

@@ -14,7 +14,14 @@ import {
   type FieldErrors,
   type Parsed,
 } from '../../../lib/form/index';
-import type { NewSurveyResponse, SurveyQuestion, SurveyRepository, UnitRef } from './survey.repository';
+import type {
+  NewSurveyResponse,
+  StoredResponseHook,
+  SurveyQuestion,
+  SurveyRepository,
+  UnitRef,
+} from './survey.repository';
+import { emitWebhook } from '../../../platform/webhooks/webhooks.repository';
 import { createSurveyWriter } from './survey.writer';
 import { fingerprintOf } from '../../../platform/envio/index';
 import { readOrigin, type Origin } from './origin';
@@ -246,11 +253,36 @@ function cached<T>(load: () => Promise<T>, ttlMs: number): () => Promise<T> {
 
 export const SURVEY_CACHE_MS = 2000;
 
-export function createSurveyService(repo: SurveyRepository, options: { cacheMs?: number } = {}) {
+/** Score 0–6: a detractor, also sent as "pesquisa.detrator". */
+export const DETRACTOR_MAX = 6;
+
+export function createSurveyService(repo: SurveyRepository, options: { cacheMs?: number; publicUrl?: string } = {}) {
   const ttl = options.cacheMs ?? SURVEY_CACHE_MS;
   const activeQuestions = cached(() => repo.activeQuestions(), ttl);
   const activeUnits = cached(async () => new Map((await repo.activeUnits()).map((u) => [u.id, u])), ttl);
-  const writer = createSurveyWriter(repo);
+  // In the storing transaction: "pesquisa.respondida" for every response, and
+  // "pesquisa.detrator" too for a score of 0 to 6.
+  const onStored: StoredResponseHook = async (trx, r, id) => {
+    const unit = (await activeUnits()).get(r.unidadeId);
+    const data = {
+      id,
+      unidade: { id: r.unidadeId, nome: unit?.nome ?? null },
+      nota_nps: r.notaNps,
+      comentario: r.comentario,
+      nome_cliente: r.nomeCliente,
+      contato_cliente: r.contatoCliente,
+      origem: r.origem ?? 'site',
+      criado_em: r.criadoEm,
+      respostas: r.itens.map((i) => ({ pergunta_id: i.perguntaId, opcao_id: i.opcaoId, texto: i.texto })),
+      url_equipe: `${options.publicUrl ?? ''}/admin/pesquisa/resposta/${id}`,
+    };
+    const at = new Date(r.criadoEm);
+    const origin = `respostas_nps:${id}`;
+    await emitWebhook(trx, { type: 'pesquisa.respondida', origin, at, data });
+    if (r.notaNps !== null && r.notaNps <= DETRACTOR_MAX)
+      await emitWebhook(trx, { type: 'pesquisa.detrator', origin, at, data });
+  };
+  const writer = createSurveyWriter(repo, { onStored });
 
   return {
     /** The units a member may choose (the chooser page and a form sent without a unit). */

@@ -3,7 +3,7 @@
 // event loop in one transaction shares the commit, the costliest step on SQLite. Each
 // response stays atomic (its header and items are in that transaction) and is
 // acknowledged only after the commit. See docs/decisions/032.
-import type { NewSurveyResponse, SurveyRepository } from './survey.repository';
+import type { NewSurveyResponse, StoredResponseHook, SurveyRepository } from './survey.repository';
 
 interface Pending {
   record: NewSurveyResponse;
@@ -13,7 +13,7 @@ interface Pending {
 
 export function createSurveyWriter(
   repo: Pick<SurveyRepository, 'insertResponses'>,
-  options: { maxBatch?: number } = {},
+  options: { maxBatch?: number; onStored?: StoredResponseHook } = {},
 ) {
   const maxBatch = options.maxBatch ?? 32;
   let queue: Pending[] = [];
@@ -25,7 +25,10 @@ export function createSurveyWriter(
     queue = queue.slice(batch.length);
     if (queue.length) schedule();
     try {
-      const ids = await repo.insertResponses(batch.map((p) => p.record));
+      const ids = await repo.insertResponses(
+        batch.map((p) => p.record),
+        options.onStored,
+      );
       batch.forEach((p, i) => p.resolve(ids[i] ?? null));
     } catch (err) {
       if (batch.length === 1) return batch[0]!.reject(err);
@@ -33,7 +36,7 @@ export function createSurveyWriter(
       // written again in a transaction of its own.
       for (const p of batch) {
         try {
-          p.resolve((await repo.insertResponses([p.record]))[0] ?? null);
+          p.resolve((await repo.insertResponses([p.record], options.onStored))[0] ?? null);
         } catch (e) {
           p.reject(e);
         }

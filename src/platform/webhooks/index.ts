@@ -1,0 +1,48 @@
+// Outgoing webhooks (Standard Webhooks): emitWebhook() inside the caller's transaction, the
+// admins' screens on /admin/webhooks, and the delivery worker (WEBHOOKS_WORKER), safe on
+// several instances (SKIP LOCKED claims with a lease).
+import fp from 'fastify-plugin';
+import { webhookRoutes } from './webhooks.routes';
+import { webhooksServices } from './services';
+import { startWebhookWorker } from './worker';
+
+export { emitWebhook, type WebhookEvent } from './webhooks.repository';
+export { deliverDueWebhooks } from './worker';
+export { webhooksServices } from './services';
+export type { UnitRef } from './events';
+
+export default fp(
+  async (app) => {
+    const { repo, service } = webhooksServices(app.db, app.config.webhooks);
+    app.decorate('webhooks', repo);
+    await app.register(async (scope) => {
+      // The secret is shown on these pages: never cached.
+      scope.addHook('onRequest', async (_request, reply) => {
+        reply.header('cache-control', 'private, no-store');
+      });
+      webhookRoutes(scope, service);
+    });
+    if (!app.config.webhooks.worker) return;
+    let worker: { stop(): Promise<void> } | null = null;
+    app.addHook('onReady', async () => {
+      worker = startWebhookWorker({
+        repo,
+        config: app.config.webhooks,
+        publicUrl: app.config.publicUrl,
+        brandName: app.config.brandName,
+        log: app.log,
+      });
+    });
+    app.addHook('onClose', async () => {
+      await worker?.stop();
+    });
+  },
+  { name: 'platform-webhooks', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the webhook tables: pendingStats() and countsByResult() for the metrics, eraseByOrigin() for erasure */
+    webhooks: import('./webhooks.repository').WebhooksRepository;
+  }
+}

@@ -1,0 +1,180 @@
+// Delivery of the webhook outbox: claim due rows (SKIP LOCKED on PostgreSQL), sign and POST
+// each, record the attempt; retry on the schedule (WEBHOOKS_RETRY_SCHEDULE), then fail. A
+// claim is a lease renewed while the attempt runs: a process killed mid-delivery loses it
+// and another instance delivers the row again, with the same webhook-id.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Webhook } from 'standardwebhooks';
+import type { WebhooksConfig } from '../../config';
+import { nowIso } from '../../db/index';
+import { postWebhook } from './sender';
+import type { WebhooksRepository } from './webhooks.repository';
+
+/** An endpoint failing without a single success for this long is switched off. */
+export const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+const BATCH = 20;
+/** attempts running at once in one process */
+const CONCURRENCY = 8;
+
+export interface WebhookWorkerContext {
+  repo: WebhooksRepository;
+  config: WebhooksConfig;
+  publicUrl: string;
+  brandName: string;
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
+export interface WebhookDeliveryResult {
+  delivered: number;
+  retried: number;
+  failed: number;
+}
+
+/** The mail the admins get when an endpoint is switched off. */
+function disabledNotice(ctx: WebhookWorkerContext, url: string, since: string) {
+  return {
+    subject: `Webhook desligado por falhas: ${url}`.slice(0, 300),
+    text: [
+      `O endereço de webhook abaixo falha desde ${since} (UTC) sem nenhuma entrega bem-sucedida`,
+      'e foi desligado automaticamente. Os eventos novos não são mais enfileirados para ele.',
+      '',
+      url,
+      '',
+      `Veja o registro de entregas e ligue de novo quando o receptor estiver de pé: ${ctx.publicUrl}/admin/webhooks`,
+      '',
+      ctx.brandName,
+    ].join('\n'),
+    origin: 'webhook_desligado',
+  };
+}
+
+/**
+ * Delivers every webhook due at `now` (up to `limit`). Safe from several processes at
+ * once: each row is claimed by one. Tests call it directly with a clock of their own.
+ */
+export async function deliverDueWebhooks(
+  ctx: WebhookWorkerContext,
+  options: { now?: Date; limit?: number; shouldStop?: () => boolean } = {},
+): Promise<WebhookDeliveryResult & { claimed: number }> {
+  const result = { delivered: 0, retried: 0, failed: 0, claimed: 0 };
+  const { repo, config } = ctx;
+  const now = options.now ?? new Date();
+  const token = randomUUID();
+  const leaseUntil = (from: number) => nowIso(new Date(from + config.leaseMs));
+  const claimed = await repo.claimDue(nowIso(now), leaseUntil(now.getTime()), options.limit ?? BATCH, token);
+  result.claimed = claimed.length;
+  if (!claimed.length) return result;
+  ctx.log?.info(
+    { webhookDeliveries: claimed.map((c) => c.id), webhookIds: claimed.map((c) => c.mensagem_id), pid: process.pid },
+    'webhook batch claimed',
+  );
+
+  const pending = new Set(claimed.map((c) => c.id));
+  // The clock `now` may be a test's; the lease is renewed against the same offset.
+  const offset = now.getTime() - Date.now();
+  const renew = setInterval(
+    () => {
+      repo
+        .renewClaim([...pending], token, leaseUntil(Date.now() + offset))
+        .catch((err) => ctx.log?.warn({ err }, 'webhook claim renewal failed'));
+    },
+    Math.max(500, Math.floor(config.leaseMs / 3)),
+  );
+  renew.unref();
+
+  const queue = [...claimed];
+  const work = async () => {
+    for (let d = queue.shift(); d; d = queue.shift()) {
+      if (options.shouldStop?.()) return;
+      try {
+        // Signed with the real time: receivers check it against their clock (±5 min).
+        const sentAt = new Date();
+        const signature = new Webhook(d.endpoint.segredo).sign(d.mensagem_id, sentAt, d.payload_json);
+        const sent = await postWebhook(
+          d.endpoint.url,
+          {
+            'webhook-id': d.mensagem_id,
+            'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+            'webhook-signature': signature,
+          },
+          d.payload_json,
+          { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate },
+        );
+        const attempts = d.tentativas + 1;
+        const at = nowIso(new Date(Date.now() + offset));
+        const outcome = { ...sent, at };
+        if (sent.resultado === 'ok') {
+          if (await repo.recordAttempt(d.id, token, attempts, outcome, { status: 'entregue', at: null })) {
+            result.delivered++;
+            if (d.endpoint.falhando_desde) await repo.endpointSucceeded(d.endpoint_id);
+          }
+          continue;
+        }
+        const delay = config.retryDelaysMs[attempts - 1];
+        const next =
+          delay === undefined
+            ? ({ status: 'falhou', at: null } as const)
+            : ({ status: 'pendente', at: nowIso(new Date(now.getTime() + delay)) } as const);
+        if (await repo.recordAttempt(d.id, token, attempts, outcome, next)) {
+          if (next.status === 'falhou') result.failed++;
+          else result.retried++;
+          const level = next.status === 'falhou' ? 'error' : 'warn';
+          ctx.log?.[level](
+            { webhookDelivery: d.id, webhookId: d.mensagem_id, attempts, resultado: sent.resultado, erro: sent.erro },
+            next.status === 'falhou' ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry',
+          );
+          const disableBefore = nowIso(new Date(Date.now() + offset - DISABLE_AFTER_MS));
+          const off = await repo.endpointFailed(d.endpoint_id, at, disableBefore, (url, since) =>
+            disabledNotice(ctx, url, since),
+          );
+          if (off) ctx.log?.warn({ endpoint: d.endpoint_id }, 'webhook endpoint switched off after 3 days of failures');
+        }
+      } catch (err) {
+        // A database error: the lease runs out and the row is tried again.
+        ctx.log?.error({ err, webhookDelivery: d.id }, 'webhook attempt could not be recorded');
+      } finally {
+        pending.delete(d.id);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, work));
+  } finally {
+    clearInterval(renew);
+  }
+  if (pending.size) await repo.releaseClaim([...pending], token);
+  return result;
+}
+
+/**
+ * Runs deliverDueWebhooks every WEBHOOKS_INTERVAL_MS, at once again while batches come
+ * back full. Never overlaps itself; an error is logged and the next tick tries again.
+ */
+export function startWebhookWorker(ctx: WebhookWorkerContext): { stop(): Promise<void> } {
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const loop = async () => {
+    while (!stopped) {
+      const { claimed } = await deliverDueWebhooks(ctx, { limit: BATCH, shouldStop: () => stopped });
+      if (claimed < BATCH) break;
+    }
+  };
+  const tick = () => {
+    if (running || stopped) return;
+    running = loop()
+      .catch((err) => ctx.log?.error({ err }, 'webhook worker tick failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, ctx.config.intervalMs);
+  timer.unref();
+  setTimeout(tick, Math.min(1000, ctx.config.intervalMs)).unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
