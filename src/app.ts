@@ -31,6 +31,7 @@ import ctaFeature from './features/cta/index';
 import unitPhotosFeature from './features/unit-photos/index';
 import bookingFeature from './features/booking/index';
 import envioFeature from './platform/envio/index';
+import metricsPlugin from './platform/metrics/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -81,6 +82,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const handle = options.db ?? createDb(config.database);
   await app.register(dbPlugin, { handle, ownsHandle: !options.db });
   await app.register(securityPlugin);
+  // Before every route: its hook times them all.
+  await app.register(metricsPlugin);
   await app.register(errorsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(notFoundPlugin);
