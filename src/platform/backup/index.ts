@@ -45,7 +45,9 @@ export async function runScheduledBackup(ctx: ScheduledBackupContext, now = new 
   const repo = createBackupRepository(ctx.db);
   const owner = ctx.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   await repo.ensureTask(BACKUP_TASK, now.toISOString());
-  const until = () => new Date(Date.now() + LEASE_MS).toISOString();
+  // Measured from `now` (the caller's clock), advanced by the time actually spent.
+  const started = Date.now();
+  const until = () => new Date(now.getTime() + (Date.now() - started) + LEASE_MS).toISOString();
   if (!(await repo.claim(BACKUP_TASK, now.toISOString(), until(), owner))) return null;
   // A long backup keeps its lease; if this process dies the lease runs out and another takes over.
   const renew = setInterval(
