@@ -10,7 +10,6 @@ import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, 
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SQLiteDatabase from 'better-sqlite3';
-import { create as tarCreate, extract as tarExtract } from 'tar';
 import type { Config, DatabaseConfig } from '../../config';
 import { createDb, type Db } from '../../db/index';
 import { createBackupRepository } from './backup.repository';
@@ -134,6 +133,8 @@ export async function createBackup(
       files,
     };
     await writeFile(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    // Loaded here: a server without scheduled backups never holds the tar code.
+    const { create: tarCreate } = await import('tar');
     await tarCreate({ gzip: true, file: partial, cwd: staging, portable: true }, [
       MANIFEST,
       ...(database ? [DATABASE_FILE] : []),
@@ -224,6 +225,7 @@ export async function restoreBackup(
   const staging = await mkdtemp(path.join(path.dirname(dir), '.restore-'));
   try {
     const refused: string[] = [];
+    const { extract: tarExtract } = await import('tar');
     try {
       await tarExtract({
         file: from,

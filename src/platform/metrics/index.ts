@@ -3,8 +3,7 @@
 // the process's (metrics.ts); the pool and the outboxes are read from this app at scrape time.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
-import { Gauge, Registry } from 'prom-client';
-import { enableProcessDefaults, observeRequest, processRegistry } from './metrics';
+import { enableMetrics, observeRequest } from './metrics';
 
 export {
   countJob,
@@ -53,7 +52,8 @@ export default fp(
     const token = app.config.metricsToken;
     if (!token) return;
 
-    enableProcessDefaults();
+    const { prom, registry: processRegistry } = await enableMetrics();
+    const { Gauge, Registry } = prom;
     // One hook, after the answer: Fastify's own clock (from the start of onRequest) and the
     // route's pattern, so /Detalhes.php?id=1 and ?id=2 are one series. No route: "404".
     app.addHook('onResponse', (request, reply, done) => {
