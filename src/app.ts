@@ -32,6 +32,8 @@ import unitPhotosFeature from './features/unit-photos/index';
 import bookingFeature from './features/booking/index';
 import envioFeature from './platform/envio/index';
 import webhooksPlatform from './platform/webhooks/index';
+import metricsPlugin from './platform/metrics/index';
+import backupPlugin from './platform/backup/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -82,6 +84,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const handle = options.db ?? createDb(config.database);
   await app.register(dbPlugin, { handle, ownsHandle: !options.db });
   await app.register(securityPlugin);
+  // Before every route: its hook times them all.
+  await app.register(metricsPlugin);
   await app.register(errorsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(notFoundPlugin);
@@ -104,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(ctaFeature);
   await app.register(unitPhotosFeature);
   await app.register(bookingFeature);
+  await app.register(backupPlugin);
 
   return app;
 }

@@ -74,6 +74,12 @@ const EnvSchema = Type.Object({
   BRAND_WHATSAPP: Type.Optional(Type.String({ pattern: '^[0-9+() -]{10,20}$' })),
   BRAND_INSTAGRAM: Type.Optional(Type.String({ pattern: '^https://[^\\s]+$', maxLength: 200 })),
   BRAND_FACEBOOK: Type.Optional(Type.String({ pattern: '^https://[^\\s]+$', maxLength: 200 })),
+  // /metrics answers only with this bearer token; unset, the endpoint does not exist (404).
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 24, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' })),
+  // Scheduled backups (docs/operations.md, Backups): where, how many kept, how often.
+  BACKUP_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  BACKUP_KEEP: Type.Integer({ minimum: 1, maximum: 1000, default: 7 }),
+  BACKUP_INTERVAL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -148,6 +154,10 @@ export interface Config {
   brandWhatsapp: string | null;
   brandInstagram: string | null;
   brandFacebook: string | null;
+  /** bearer token of /metrics; null: the endpoint is off */
+  metricsToken: string | null;
+  /** scheduled backups; dir null: none are taken by the server */
+  backup: { dir: string | null; keep: number; intervalMs: number };
 }
 
 /**
@@ -332,6 +342,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     brandWhatsapp,
     brandInstagram: env.BRAND_INSTAGRAM ?? null,
     brandFacebook: env.BRAND_FACEBOOK ?? null,
+    metricsToken: env.METRICS_TOKEN ?? null,
+    backup: {
+      dir: env.BACKUP_DIR ? path.resolve(env.BACKUP_DIR) : null,
+      keep: env.BACKUP_KEEP,
+      intervalMs: env.BACKUP_INTERVAL_HOURS * 3_600_000,
+    },
   };
 }
 
@@ -339,6 +355,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 function describe(pointer: string, raw: Record<string, unknown>): string {
   const key = pointer.replace(/^\//, '');
   if (!(key in raw)) return 'ausente';
-  if (/PASS|SECRET/.test(key)) return '(oculto)';
+  if (/PASS|SECRET|TOKEN/.test(key)) return '(oculto)';
   return JSON.stringify(raw[key]);
 }

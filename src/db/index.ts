@@ -25,6 +25,14 @@ export interface DbHandle {
   db: Db;
   engine: Engine;
   destroy(): Promise<void>;
+  /** connections of the pool right now (metrics); SQLite has one connection, never waited for in a queue */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 // BEGIN IMMEDIATE takes the write lock up front, so two processes writing the same
@@ -113,7 +121,7 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, engine: 'sqlite', destroy: () => db.destroy() };
+    return { db, engine: 'sqlite', destroy: () => db.destroy(), poolStats: () => ({ total: 1, idle: 1, waiting: 0 }) };
   }
   const tuning = { ...DEFAULT_PG_POOL, ...config.pool };
   const statementTimeout = options.statementTimeoutMs ?? tuning.statementTimeoutMs;
@@ -137,7 +145,12 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', destroy: () => db.destroy() };
+  return {
+    db,
+    engine: 'postgres',
+    destroy: () => db.destroy(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 export const DEFAULT_PG_POOL = { max: 10, connectTimeoutMs: 2_000, statementTimeoutMs: 10_000 };

@@ -276,6 +276,16 @@ export interface UsuariosTable {
 }
 
 /** One weekly digest per account and week (UNIQUE usuario_id + semana). */
+/** Lease of a task that runs in one instance at a time (the scheduled backup). */
+export interface TarefasAgendadasTable {
+  nome: string;
+  proxima_em: string;
+  bloqueado_ate: string | null;
+  dono: string | null;
+  ultima_em: string | null;
+  ultimo_erro: string | null;
+}
+
 export interface ResumosSemanaisTable {
   id: Id;
   usuario_id: number;
@@ -547,6 +557,7 @@ export interface Database {
   limites: LimitesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_entregas: WebhookEntregasTable;
+  tarefas_agendadas: TarefasAgendadasTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

@@ -1,10 +1,12 @@
 import fp from 'fastify-plugin';
-import type { DbHandle, Db, Engine } from '../db/index';
+import type { DbHandle, Db, Engine, PoolStats } from '../db/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     dbEngine: Engine;
+    /** the connection pool's counts right now (read by the metrics) */
+    dbPoolStats(): PoolStats;
   }
 }
 
@@ -13,6 +15,7 @@ export default fp<{ handle: DbHandle; ownsHandle: boolean }>(
   async (app, { handle, ownsHandle }) => {
     app.decorate('db', handle.db);
     app.decorate('dbEngine', handle.engine);
+    app.decorate('dbPoolStats', () => handle.poolStats?.() ?? { total: 1, idle: 1, waiting: 0 });
     if (ownsHandle) app.addHook('onClose', async () => handle.destroy());
   },
   { name: 'db', fastify: '5.x' },

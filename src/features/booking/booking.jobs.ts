@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { saoPauloClock } from '../../lib/time';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
+import { countJob } from '../../platform/metrics/metrics';
 import { createBookingRepository } from './booking.repository';
 import { confirmationMail } from './booking.service';
 import { addDays, spDay, spInstant } from './slots';
@@ -75,8 +76,12 @@ export function startBookingJobs(ctx: JobContext, intervalMs = JOBS_INTERVAL_MS)
   const tick = () => {
     if (running || stopped) return;
     running = (async () => {
-      await sendReminders(ctx).catch((err) => ctx.log?.error({ err }, 'trial-class reminder job failed'));
-      await anonymizeOldBookings(ctx).catch((err) => ctx.log?.error({ err }, 'trial-class anonymisation job failed'));
+      await countJob('reminders', () => sendReminders(ctx)).catch((err) =>
+        ctx.log?.error({ err }, 'trial-class reminder job failed'),
+      );
+      await countJob('anonymize', () => anonymizeOldBookings(ctx)).catch((err) =>
+        ctx.log?.error({ err }, 'trial-class anonymisation job failed'),
+      );
     })().finally(() => {
       running = null;
     });

@@ -13,6 +13,7 @@ import { passwordResetRoutes } from './password-reset.routes';
 import { createPasswordResetService } from './password-reset.service';
 import { identityRepositories } from './services';
 import { createSessions, type SessionState } from './sessions';
+import { countJob } from '../../platform/metrics/metrics';
 
 export { canAccessUnit, scopeUnits, unitScope, accessibleUnits, type StaffUser, type Role } from './access';
 export { staffLayout } from './staff-layout';
@@ -105,9 +106,9 @@ export default fp(
 
     // Expired sessions, login attempts out of the window and old reset links go away.
     const timer = setInterval(() => {
-      Promise.all([services.sessions.purge(), services.login.purge(), services.reset.purge()]).catch((err) =>
-        app.log.warn({ err }, 'identity purge failed'),
-      );
+      countJob('identity_purge', () =>
+        Promise.all([services.sessions.purge(), services.login.purge(), services.reset.purge()]),
+      ).catch((err) => app.log.warn({ err }, 'identity purge failed'));
     }, PURGE_EVERY_MS);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));

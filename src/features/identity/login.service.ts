@@ -2,6 +2,7 @@
 // password hash (per account and per client address, so every instance shares it and
 // parallel attempts cannot overrun it), then the credentials.
 import { nowIso } from '../../db/index';
+import { recordLoginFailure, recordLoginLockout } from '../../platform/metrics/metrics';
 import { HashQueueFullError } from './hash-queue';
 import type { IdentityRepository } from './identity.repository';
 import { dummyPasswordHash, verifyPassword } from './password';
@@ -31,7 +32,10 @@ export function createLoginService(repo: IdentityRepository) {
       // The attempt is counted before it is checked: of N parallel wrong attempts at most
       // LOGIN_MAX_FAILURES get this far; the others are told to wait, with no hash computed.
       const reservation = await repo.reserveAttempt(keys, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, now);
-      if (reservation.locked) return { kind: 'locked', retryAt: reservation.retryAt };
+      if (reservation.locked) {
+        recordLoginLockout();
+        return { kind: 'locked', retryAt: reservation.retryAt };
+      }
 
       let user: Awaited<ReturnType<IdentityRepository['findByEmail']>>;
       let ok: boolean;
@@ -50,7 +54,10 @@ export function createLoginService(repo: IdentityRepository) {
         throw err;
       }
       // A failure keeps its reservation rows: they are the failure's record.
-      if (!user || !ok || user.ativo !== 1) return { kind: 'invalid' };
+      if (!user || !ok || user.ativo !== 1) {
+        recordLoginFailure();
+        return { kind: 'invalid' };
+      }
       // Success forgives the account's failures (not the address's: a shared address
       // being probed stays limited) and releases this attempt's address row.
       await repo.clearAttempts(keys[0]!);

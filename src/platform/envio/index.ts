@@ -10,6 +10,7 @@ import { nowIso } from '../../db/index';
 import type { Database } from '../../db/types';
 import { createEnvioRepository, type EnvioForm } from './envio.repository';
 import { contentKey } from './fingerprint';
+import { countJob } from '../metrics/metrics';
 
 export type { EnvioForm } from './envio.repository';
 export { createEnvioRepository } from './envio.repository';
@@ -80,7 +81,7 @@ export default fp(
   async (app) => {
     let timer: NodeJS.Timeout | null = null;
     const run = () =>
-      void pruneEnvios(app.db).catch((err: unknown) =>
+      void countJob('envio_prune', () => pruneEnvios(app.db)).catch((err: unknown) =>
         app.log.warn({ err }, 'envios prune failed; retried in 10 minutes'),
       );
     app.addHook('onReady', async () => {

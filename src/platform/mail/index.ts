@@ -1,6 +1,7 @@
 // Outgoing e-mail: the outbox table (enqueueMail, inside the caller's transaction), the
 // SMTP transport and the delivery worker that retries with backoff.
 import fp from 'fastify-plugin';
+import { createOutboxRepository } from './outbox.repository';
 import { startMailWorker } from './worker';
 
 export { createOutboxRepository, enqueueMail } from './outbox.repository';
@@ -13,6 +14,8 @@ export { notificationTarget } from './configured';
  */
 export default fp(
   async (app) => {
+    const outbox = createOutboxRepository(app.db);
+    app.metrics.addOutboxSource('email', () => outbox.pendingStats());
     if (!app.config.mailWorker || !app.config.smtp) return;
     let worker: { stop(): Promise<void> } | null = null;
     app.addHook('onReady', async () => {
@@ -22,5 +25,5 @@ export default fp(
       await worker?.stop();
     });
   },
-  { name: 'feature-mail', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity', 'storage'] },
+  { name: 'feature-mail', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity', 'storage', 'metrics'] },
 );

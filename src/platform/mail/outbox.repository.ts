@@ -165,6 +165,16 @@ export function createOutboxRepository(db: Kysely<Database>) {
       return { counts, lastError: last ?? null };
     },
 
+    /** Messages still to deliver and when the oldest was queued (the metrics' outbox gauges). */
+    async pendingStats() {
+      const row = await db
+        .selectFrom('fila_emails')
+        .select((eb) => [eb.fn.countAll<number>().as('depth'), eb.fn.min('criado_em').as('oldest')])
+        .where('status', 'in', ['pendente', 'enviando'])
+        .executeTakeFirst();
+      return { depth: Number(row?.depth ?? 0), oldestPendingAt: (row?.oldest as string | null | undefined) ?? null };
+    },
+
     findById(id: number) {
       return db.selectFrom('fila_emails').selectAll().where('id', '=', id).executeTakeFirst();
     },

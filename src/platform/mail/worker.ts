@@ -9,6 +9,7 @@ import { nowIso } from '../../db/index';
 import { createOutboxRepository } from './outbox.repository';
 import { createSmtpTransport, type SmtpTransport } from './transport';
 import { createFileStorage, type FileStorage } from '../storage/index';
+import { recordDeliveries } from '../metrics/metrics';
 
 export const MAX_ATTEMPTS = 8;
 /** first retry after 1 min, then 2, 4, 8 … capped at 6 h */
@@ -162,6 +163,9 @@ async function deliverBatch(
     if (!ctx.transport) transport.close();
   }
   if (pending.size) await repo.releaseClaim([...pending]);
+  recordDeliveries('email', 'sent', result.sent);
+  recordDeliveries('email', 'retried', result.retried);
+  recordDeliveries('email', 'failed', result.failed);
   return { result, claimed: claimed.length };
 }
 

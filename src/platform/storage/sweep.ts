@@ -8,6 +8,7 @@ import type { Database } from '../../db/types';
 import { FILE_REFERENCES, isManagedKey, referencedKeys, type FileReference } from './references';
 import type { Spool } from './spool';
 import type { FileStorage, SweepCandidate } from './storage';
+import { countJob } from '../metrics/metrics';
 
 export interface SweepResult {
   temporary: number;
@@ -75,7 +76,7 @@ export function startSweeper(
   const run = (): Promise<SweepResult | null> => {
     if (running) return running;
     if (stopped) return Promise.resolve(null);
-    running = sweepOrphans(storage, db, { ageMs: options.ageMs, spool: options.spool })
+    running = countJob('sweep', () => sweepOrphans(storage, db, { ageMs: options.ageMs, spool: options.spool }))
       .then((r) => {
         if (r.temporary || r.unreferenced || r.spool)
           options.log?.info({ ...r, driver: storage.driver }, 'storage sweep removed orphan files');

@@ -15,6 +15,12 @@ export default fp(
   async (app) => {
     const { repo, service } = webhooksServices(app.db, app.config.webhooks);
     app.decorate('webhooks', repo);
+    app.metrics.addOutboxSource('webhook', async () => {
+      const now = new Date();
+      const stats = await repo.pendingStats(now);
+      const oldest = stats.count ? new Date(now.getTime() - stats.oldestDueAgeSeconds * 1000) : null;
+      return { depth: stats.count, oldestPendingAt: oldest };
+    });
     await app.register(async (scope) => {
       // The secret is shown on these pages: never cached.
       scope.addHook('onRequest', async (_request, reply) => {
@@ -37,7 +43,7 @@ export default fp(
       await worker?.stop();
     });
   },
-  { name: 'platform-webhooks', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity'] },
+  { name: 'platform-webhooks', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity', 'metrics'] },
 );
 
 declare module 'fastify' {

@@ -2,6 +2,7 @@
 // each, record the attempt; retry on the schedule (WEBHOOKS_RETRY_SCHEDULE), then fail. A
 // claim is a lease renewed while the attempt runs: a process killed mid-delivery loses it
 // and another instance delivers the row again, with the same webhook-id.
+import { recordDeliveries } from '../metrics/metrics';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Webhook } from 'standardwebhooks';
@@ -143,6 +144,9 @@ export async function deliverDueWebhooks(
     clearInterval(renew);
   }
   if (pending.size) await repo.releaseClaim([...pending], token);
+  recordDeliveries('webhook', 'sent', result.delivered);
+  recordDeliveries('webhook', 'retried', result.retried);
+  recordDeliveries('webhook', 'failed', result.failed);
   return result;
 }
 

@@ -9,6 +9,7 @@ import type { OutgoingMail } from '../../../platform/mail/outbox.repository';
 import { addDays, computeNps, formatNps, saoPauloDay } from '../survey/nps';
 import type { DigestRepository } from './digest.repository';
 import { PREFERENCES_PATH } from './preferences.view';
+import { countJob } from '../../../platform/metrics/metrics';
 
 export const DIGEST_HOUR = 8;
 const UNANSWERED_LIMIT = 500;
@@ -220,8 +221,7 @@ export function startDigestScheduler(
     const now = clock();
     const week = digestWeek(now);
     if (doneWeek === week.semana || now < week.dueAt) return;
-    running = service
-      .run(now)
+    running = countJob('digest', () => service.run(now))
       .then((r) => {
         if (r.queued) options.log?.info({ semana: r.semana, queued: r.queued }, 'weekly digest queued');
         doneWeek = r.semana;

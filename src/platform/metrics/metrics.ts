@@ -1,0 +1,118 @@
+// The process's counters (docs/decisions/225): what the code records as it happens —
+// request durations, deliveries, job runs, failed logins — lives in one registry per
+// process, so any module records with a plain function call and nothing has to be wired
+// through. What is read at scrape time (pool, outboxes) belongs to each app instance
+// (index.ts). With metrics off, prom-client is not loaded and recording does nothing.
+import type * as PromClient from 'prom-client';
+
+type Prom = typeof PromClient;
+
+/** The process's metrics, made once prom-client is loaded (only when /metrics is on). */
+function createProcessMetrics(prom: Prom) {
+  const registry = new prom.Registry();
+  const registers = [registry];
+  return {
+    prom,
+    registry,
+    requestDuration: new prom.Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Duração das requisições tratadas pelo Fastify, por rota (padrão), método e classe de status.',
+      labelNames: ['route', 'method', 'status_class'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    deliveries: new prom.Counter({
+      name: 'outbox_deliveries_total',
+      help: 'Entregas das filas de saída por canal (email, webhook) e resultado (sent, retried, failed).',
+      labelNames: ['canal', 'result'] as const,
+      registers,
+    }),
+    jobRuns: new prom.Counter({
+      name: 'job_runs_total',
+      help: 'Execuções das tarefas periódicas deste processo.',
+      labelNames: ['job'] as const,
+      registers,
+    }),
+    jobFailures: new prom.Counter({
+      name: 'job_failures_total',
+      help: 'Execuções das tarefas periódicas que terminaram em erro.',
+      labelNames: ['job'] as const,
+      registers,
+    }),
+    loginFailures: new prom.Counter({
+      name: 'login_failures_total',
+      help: 'Tentativas de login da equipe com e-mail ou senha errados.',
+      registers,
+    }),
+    loginLockouts: new prom.Counter({
+      name: 'login_lockouts_total',
+      help: 'Tentativas de login recusadas porque a conta ou o endereço está bloqueado.',
+      registers,
+    }),
+  };
+}
+type ProcessMetrics = ReturnType<typeof createProcessMetrics>;
+
+// Null while metrics are off: every record call is then a no-op and prom-client is never loaded.
+let metrics: ProcessMetrics | null = null;
+let loading: Promise<ProcessMetrics> | null = null;
+
+/**
+ * Loads prom-client and starts counting (the metrics plugin calls it when METRICS_TOKEN is
+ * set, before any route runs); with the process defaults (CPU, memory, event-loop lag).
+ */
+export function enableMetrics(): Promise<ProcessMetrics> {
+  loading ??= import('prom-client').then((prom) => {
+    const m = createProcessMetrics(prom);
+    prom.collectDefaultMetrics({ register: m.registry });
+    // Every label starts at 0, so a rate() over a job that never failed is 0 rather than absent.
+    for (const job of JOBS) {
+      m.jobRuns.labels(job).inc(0);
+      m.jobFailures.labels(job).inc(0);
+    }
+    for (const canal of ['email', 'webhook'] satisfies DeliveryChannel[])
+      for (const result of ['sent', 'retried', 'failed'] satisfies DeliveryOutcome[])
+        m.deliveries.labels(canal, result).inc(0);
+    metrics = m;
+    return m;
+  });
+  return loading;
+}
+
+export type DeliveryChannel = 'email' | 'webhook';
+export type DeliveryOutcome = 'sent' | 'retried' | 'failed';
+export type JobName = 'digest' | 'reminders' | 'anonymize' | 'sweep' | 'envio_prune' | 'identity_purge' | 'backup';
+const JOBS: JobName[] = ['digest', 'reminders', 'anonymize', 'sweep', 'envio_prune', 'identity_purge', 'backup'];
+
+/** Records outbox deliveries: the mail worker calls it, and so does the webhook worker (canal "webhook"). */
+export function recordDeliveries(canal: DeliveryChannel, outcome: DeliveryOutcome, count = 1): void {
+  if (count > 0) metrics?.deliveries.labels(canal, outcome).inc(count);
+}
+
+/** Runs one pass of a periodic job, counting the run and, when it throws, the failure (the error goes on). */
+export async function countJob<T>(job: JobName, run: () => Promise<T>): Promise<T> {
+  metrics?.jobRuns.labels(job).inc();
+  try {
+    return await run();
+  } catch (err) {
+    metrics?.jobFailures.labels(job).inc();
+    throw err;
+  }
+}
+
+export function recordLoginFailure(): void {
+  metrics?.loginFailures.inc();
+}
+
+export function recordLoginLockout(): void {
+  metrics?.loginLockouts.inc();
+}
+
+/** "2xx" … "5xx" (a status outside 100–599 counts as "5xx": something went wrong). */
+export function statusClass(status: number): string {
+  return status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : '5xx';
+}
+
+export function observeRequest(route: string, method: string, status: number, seconds: number): void {
+  metrics?.requestDuration.labels(route, method, statusClass(status)).observe(seconds);
+}
