@@ -7,8 +7,7 @@ import dbPlugin from './http/db';
 import { lazyChildLogger, loggerOptions } from './http/logger';
 import { createRequestIdGenerator } from './http/request-id';
 import { schemaCompilers } from './http/schemas';
-import securityPlugin, { HSTS } from './http/security';
-import { AnswerFront, putInFront } from './http/answer-front';
+import securityPlugin from './http/security';
 import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
 import staticPlugin from './http/static';
@@ -47,15 +46,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const logger = options.logger ?? loggerOptions(config);
   const trustProxy = fastifyTrustProxy(config.trustProxy);
   const genReqId = createRequestIdGenerator();
-  // Repeats of the catalog's kept answers are answered before Fastify (docs/decisions/182).
-  // Requests logged line by line go through Fastify, which writes those lines.
-  const front = new AnswerFront({
-    requestId: genReqId,
-    trustProxy,
-    hsts: HSTS,
-    logsRequests: () => (app.log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('info') === true,
-    onError: (err) => app.log.error({ err }, 'answer front failed; the request went to Fastify'),
-  });
   const app = Fastify({
     logger,
     trustProxy,
@@ -68,14 +58,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  putInFront(app.server, front);
   app.decorate('config', config);
-  app.decorate('answerFront', front);
-  // Shutting down: every request goes to Fastify, which refuses new ones and closes connections.
-  app.addHook('preClose', (done: () => void) => {
-    front.close();
-    done();
-  });
   // Path ids accept only the form kit's canonical id (before any route is added).
   app.addHook('onRoute', canonicalIdParams);
   const handle = options.db ?? createDb(config.database);
@@ -109,7 +92,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    /** answers repeats of kept public answers before routing (http/answer-front.ts) */
-    answerFront: AnswerFront;
   }
 }

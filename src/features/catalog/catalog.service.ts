@@ -386,10 +386,6 @@ export function createCatalogService(repo: CatalogRepository, options: CatalogSe
   return {
     ttlMs,
     snapshot,
-    /** The snapshot `snapshot()` would hand out without reading the database, if any (the answer front's check). */
-    freshSnapshot(): CatalogSnapshot | undefined {
-      return current && now() - current.loadedAt < ttlMs ? current : undefined;
-    },
     get generation() {
       return generation;
     },
