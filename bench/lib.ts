@@ -4,7 +4,7 @@
 // Other features add their own bench/<name>.ts on top of these.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -144,20 +144,25 @@ function wrap(name: string, child: ChildProcess, url: string): ChildServer {
 }
 
 /**
- * The real production build (dist/server.js, as `npm start` runs it) on the given database.
- * Request logging is off (LOG_LEVEL=warn) so the figures measure the app, not the log pipe.
- * It runs with the Node flags of `npm start` (read from package.json, so they cannot drift);
- * BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=4") adds flags to try settings, and
- * BENCH_SERVER another build to compare (e.g. a copy of an older dist/) and BENCH_START_FLAGS
- * the flags it was started with.
+ * The real production build (dist/server.js, as `npm start` runs it) on the given database,
+ * as deployed: the default LOG_LEVEL (info: a line per request), its log written to a file
+ * (`logFile` of the result), and the Node flags of `npm start` (read from package.json, so
+ * they cannot drift). BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=4") adds flags to try
+ * settings, BENCH_SERVER another build to compare (e.g. a copy of an older dist/) and
+ * BENCH_START_FLAGS the flags it was started with.
  */
-export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
+export async function startAppServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ChildServer & { logFile: string }> {
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const entry = path.resolve(process.env.BENCH_SERVER ?? 'dist/server.js');
   if (!existsSync(entry))
     throw new Error('dist/server.js não existe: rode `npm run build` antes (o `npm run bench` já faz isso).');
   const port = await freePort();
   const uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-uploads-'));
+  const logFile = path.join(uploads, 'server.log');
+  const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, entry], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -168,17 +173,17 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
       DATABASE_URL: databaseUrl,
       HOST: '127.0.0.1',
       PORT: String(port),
-      LOG_LEVEL: 'warn',
       DEMO_SEED: 'false',
       MAIL_WORKER: 'false',
       UPLOADS_DIR: uploads,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
+  closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, child);
-  const server = wrap('app', child, url);
+  const server: ChildServer & { logFile: string } = { ...wrap('app', child, url), logFile };
   const stop = server.stop;
   server.stop = async () => {
     await stop();

@@ -1,12 +1,11 @@
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config';
 import { createDb, type DbHandle } from './db/index';
 import dbPlugin from './http/db';
-import { lazyChildLogger, loggerOptions } from './http/logger';
+import { loggerOptions, OneLinePerRequest } from './http/logger';
 import { createRequestIdGenerator } from './http/request-id';
-import { schemaCompilers } from './http/schemas';
 import securityPlugin from './http/security';
 import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
@@ -36,8 +35,6 @@ export interface BuildOptions {
   db?: DbHandle;
   /** pino logger options; false in tests */
   logger?: boolean | object;
-  /** compile every route schema at start, as Fastify does by default (a test proves they all compile) */
-  eagerSchemas?: boolean;
 }
 
 export type App = FastifyInstance;
@@ -50,11 +47,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     logger,
     trustProxy,
     genReqId,
-    // Without a logger Fastify's own factory skips children altogether.
-    ...(logger ? { childLoggerFactory: lazyChildLogger as unknown as FastifyServerOptions['childLoggerFactory'] } : {}),
+    // One line per request instead of Fastify's two (http/logger.ts).
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
-    // Staff routes' schemas are compiled when first used, not held from the start (docs/decisions/170).
-    schemaController: { compilersFactory: schemaCompilers({ eager: options.eagerSchemas }) as never },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

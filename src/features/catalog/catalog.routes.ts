@@ -10,7 +10,9 @@ import { renderPage } from '../../views/render';
 import { featuredPlans, parseId, type CatalogService } from './catalog.service';
 import { SnapshotCache } from './snapshot-cache';
 import { sendCached, sendFresh } from './send-cached';
-import { HomePage, PassPage, UnitPage } from './catalog.view';
+import { HomePage } from './home.view';
+import { PassPage } from './pass.view';
+import { UnitPage } from './unit.view';
 
 // `tipo` is "plano" | "unidade"; a plain string keeps the serialiser on its fast path.
 // `cidade` is optional: the serialiser leaves it out of plan items.

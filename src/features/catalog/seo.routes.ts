@@ -1,13 +1,14 @@
 // For search engines: the sitemap of public pages and robots.txt, with absolute URLs from PUBLIC_URL.
 import type { FastifyInstance } from 'fastify';
 import { absoluteUrl } from '../../brand/index';
-import type { CatalogService, CatalogSnapshot } from './catalog.service';
+import type { CatalogService } from './catalog.service';
+import type { CatalogSnapshot } from './catalog.snapshot';
 import { SnapshotCache } from './snapshot-cache';
 import { sendCached } from './send-cached';
 import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { h } from 'preact';
 import { renderPage } from '../../views/render';
-import { passHref, unitHref } from './catalog.view';
+import { passHref, unitHref } from './catalog.parts';
 import { PRIVACY_PATH, PrivacyPage } from './privacy.view';
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -7,7 +7,7 @@
 // own as well. An entry's compressed forms live and go with it (docs/decisions/160).
 import { createHash } from 'node:crypto';
 import { compressorsAt, type CompressEncoding } from '../../http/compression';
-import type { CatalogSnapshot } from './catalog.service';
+import type { CatalogSnapshot } from './catalog.snapshot';
 
 /**
  * Made once per answer per snapshot, so stronger than @fastify/compress's per-request
