@@ -1,10 +1,10 @@
-// Reusable benchmark pieces: a database prepared in a temp dir, the real built server and
-// a plain node:http server in child processes (so each has its own CPU and its RSS can be
-// read), autocannon runs, target checks and the printed table.
+// Reusable benchmark pieces: a database prepared in a temp dir, the real built server in a
+// child process (so it has its own CPU and its RSS can be read), autocannon runs, target
+// checks and the printed table.
 // Other features add their own bench/<name>.ts on top of these.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -112,7 +112,7 @@ function readRssMb(pid: number): number | null {
   }
 }
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+export async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early with code ${child.exitCode}`);
@@ -127,7 +127,7 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 20_000)
   throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
 }
 
-function wrap(name: string, child: ChildProcess, url: string): ChildServer {
+export function wrap(name: string, child: ChildProcess, url: string): ChildServer {
   return {
     name,
     url,
@@ -262,57 +262,6 @@ export function decodedBody(c: CapturedResponse): Buffer {
     default: // the app sends br, gzip or nothing (src/http/compression.ts)
       return c.body;
   }
-}
-
-/** Headers node:http writes itself (or that describe the connection, not the answer); content-encoding and vary are replayed. */
-const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-
-/**
- * The yardstick: a bare node:http server, in its own process, that answers each captured
- * path with the app's exact bytes (status, the same headers in the same order, the same
- * body), precomputed. What the app costs beyond it is the framework and the app's own work.
- */
-export async function startReplayServer(responses: CapturedResponse[]): Promise<ChildServer> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-replay-'));
-  const file = path.join(dir, 'responses.json');
-  writeFileSync(
-    file,
-    JSON.stringify(
-      responses.map((r) => {
-        const headers: string[] = [];
-        for (let i = 0; i < r.rawHeaders.length; i += 2) {
-          if (!HOP_HEADERS.has(r.rawHeaders[i]!.toLowerCase())) headers.push(r.rawHeaders[i]!, r.rawHeaders[i + 1]!);
-        }
-        return { path: r.path, status: r.status, headers, body: r.body.toString('base64') };
-      }),
-    ),
-  );
-  const code = `
-    const http = require('node:http');
-    const fs = require('node:fs');
-    const routes = new Map();
-    for (const r of JSON.parse(fs.readFileSync(${JSON.stringify(file)}, 'utf8'))) {
-      routes.set(r.path, { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') });
-    }
-    const missing = Buffer.from('not captured');
-    http.createServer((req, res) => {
-      const r = routes.get(req.url);
-      if (!r) { res.writeHead(404, { 'content-length': missing.length }); res.end(missing); return; }
-      res.writeHead(r.status, r.headers);
-      res.end(r.body);
-    }).listen(${port}, '127.0.0.1');
-  `;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}${responses[0]?.path ?? '/'}`, child);
-  const server = wrap('replay', child, url);
-  const stop = server.stop;
-  server.stop = async () => {
-    await stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  return server;
 }
 
 export interface LoadResult {
