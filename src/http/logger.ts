@@ -32,12 +32,14 @@ export function loggerOptions(config: Config, isTty = Boolean(process.stdout.isT
 /**
  * One line per request, written when the answer is sent: method, address, status, time and
  * the request id ("request errored" with the error when it failed). Fastify's own controller
- * writes two ("incoming request" then "request completed", and a third for a 404): the first
- * says nothing the last does not, and each line is a serialisation and a write
- * (docs/decisions/192).
+ * writes two at info ("incoming request" then "request completed", and a third for a 404):
+ * the first says nothing the last does not, and each line is a serialisation and a write
+ * (docs/decisions/192). The arrival line stays at debug, to find a request that never ends.
  */
 export class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
+  override incomingRequest(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
+  }
   override routeNotFound(): void {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
