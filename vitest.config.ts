@@ -10,13 +10,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      // multi-instance: production on PostgreSQL (a server of its own), so it runs once, there.
+      // multi-instance and nginx-cache: production on PostgreSQL (several instances on one
+      // database), so they run once, there.
       {
         extends: true,
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/multi-instance.test.ts', 'test/webhooks-cluster.test.ts'],
+          exclude: ['test/multi-instance.test.ts', 'test/webhooks-cluster.test.ts', 'test/nginx-cache.test.ts'],
           env: { TEST_DB: 'sqlite' },
         },
       },

@@ -1,10 +1,10 @@
-// Reusable benchmark pieces: a database prepared in a temp dir, the real built server and
-// a plain node:http server in child processes (so each has its own CPU and its RSS can be
-// read), autocannon runs, target checks and the printed table.
+// Reusable benchmark pieces: a database prepared in a temp dir, the real built server in a
+// child process (so it has its own CPU and its RSS can be read), autocannon runs, target
+// checks and the printed table.
 // Other features add their own bench/<name>.ts on top of these.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -112,7 +112,7 @@ function readRssMb(pid: number): number | null {
   }
 }
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+export async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early with code ${child.exitCode}`);
@@ -127,7 +127,7 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 20_000)
   throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
 }
 
-function wrap(name: string, child: ChildProcess, url: string): ChildServer {
+export function wrap(name: string, child: ChildProcess, url: string): ChildServer {
   return {
     name,
     url,
@@ -144,20 +144,25 @@ function wrap(name: string, child: ChildProcess, url: string): ChildServer {
 }
 
 /**
- * The real production build (dist/server.js, as `npm start` runs it) on the given database.
- * Request logging is off (LOG_LEVEL=warn) so the figures measure the app, not the log pipe.
- * It runs with the Node flags of `npm start` (read from package.json, so they cannot drift);
- * BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=4") adds flags to try settings, and
- * BENCH_SERVER another build to compare (e.g. a copy of an older dist/) and BENCH_START_FLAGS
- * the flags it was started with.
+ * The real production build (dist/server.js, as `npm start` runs it) on the given database,
+ * as deployed: the default LOG_LEVEL (info: a line per request), its log written to a file
+ * (`logFile` of the result), and the Node flags of `npm start` (read from package.json, so
+ * they cannot drift). BENCH_NODE_FLAGS (e.g. "--max-semi-space-size=4") adds flags to try
+ * settings, BENCH_SERVER another build to compare (e.g. a copy of an older dist/) and
+ * BENCH_START_FLAGS the flags it was started with.
  */
-export async function startAppServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
+export async function startAppServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ChildServer & { logFile: string }> {
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const entry = path.resolve(process.env.BENCH_SERVER ?? 'dist/server.js');
   if (!existsSync(entry))
     throw new Error('dist/server.js não existe: rode `npm run build` antes (o `npm run bench` já faz isso).');
   const port = await freePort();
   const uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-uploads-'));
+  const logFile = path.join(uploads, 'server.log');
+  const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, entry], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -168,17 +173,17 @@ export async function startAppServer(databaseUrl: string, env: Record<string, st
       DATABASE_URL: databaseUrl,
       HOST: '127.0.0.1',
       PORT: String(port),
-      LOG_LEVEL: 'warn',
       DEMO_SEED: 'false',
       MAIL_WORKER: 'false',
       UPLOADS_DIR: uploads,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
+  closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, child);
-  const server = wrap('app', child, url);
+  const server: ChildServer & { logFile: string } = { ...wrap('app', child, url), logFile };
   const stop = server.stop;
   server.stop = async () => {
     await stop();
@@ -257,57 +262,6 @@ export function decodedBody(c: CapturedResponse): Buffer {
     default: // the app sends br, gzip or nothing (src/http/compression.ts)
       return c.body;
   }
-}
-
-/** Headers node:http writes itself (or that describe the connection, not the answer); content-encoding and vary are replayed. */
-const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-
-/**
- * The yardstick: a bare node:http server, in its own process, that answers each captured
- * path with the app's exact bytes (status, the same headers in the same order, the same
- * body), precomputed. What the app costs beyond it is the framework and the app's own work.
- */
-export async function startReplayServer(responses: CapturedResponse[]): Promise<ChildServer> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-replay-'));
-  const file = path.join(dir, 'responses.json');
-  writeFileSync(
-    file,
-    JSON.stringify(
-      responses.map((r) => {
-        const headers: string[] = [];
-        for (let i = 0; i < r.rawHeaders.length; i += 2) {
-          if (!HOP_HEADERS.has(r.rawHeaders[i]!.toLowerCase())) headers.push(r.rawHeaders[i]!, r.rawHeaders[i + 1]!);
-        }
-        return { path: r.path, status: r.status, headers, body: r.body.toString('base64') };
-      }),
-    ),
-  );
-  const code = `
-    const http = require('node:http');
-    const fs = require('node:fs');
-    const routes = new Map();
-    for (const r of JSON.parse(fs.readFileSync(${JSON.stringify(file)}, 'utf8'))) {
-      routes.set(r.path, { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') });
-    }
-    const missing = Buffer.from('not captured');
-    http.createServer((req, res) => {
-      const r = routes.get(req.url);
-      if (!r) { res.writeHead(404, { 'content-length': missing.length }); res.end(missing); return; }
-      res.writeHead(r.status, r.headers);
-      res.end(r.body);
-    }).listen(${port}, '127.0.0.1');
-  `;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}${responses[0]?.path ?? '/'}`, child);
-  const server = wrap('replay', child, url);
-  const stop = server.stop;
-  server.stop = async () => {
-    await stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  return server;
 }
 
 export interface LoadResult {

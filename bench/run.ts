@@ -1,20 +1,16 @@
-// npm run bench (or `node --import tsx bench/run.ts` after `npm run build`).
-// The public site on a chain-sized catalog (300 units, 3,000 plans) against a bare node:http
-// server that replays the app's exact bytes for each route (status, headers, body, fetched
-// once from the app), 50 connections each, same run, same machine. Prints req/s, p99, the
-// ratio to the same-bytes server per route, RSS, and PASS/MISS per target. Exit code 1 only
-// on errors or unexpected answers: a missed target is reported, not failed.
+// npm run bench:public (part of npm run bench; or `node --import tsx bench/run.ts` after `npm run build`).
+// The public site on a chain-sized catalog (300 units, 3,000 plans) as deployed: the built
+// server with the Node flags of `npm start`, the default LOG_LEVEL (a line per request,
+// written to a file), no forced collections. In the same run, the PHP peer
+// (bench/php-peer.ts: the old site's search and unit page on php-fpm behind nginx, reading
+// the same SQLite file) answers the same paths. 50 connections each; prints req/s, p99,
+// the app's CPU per answer, RSS, and PASS/MISS per target (bench/README.md). Exit code 1
+// only on errors or unexpected answers: a missed target is reported, not failed.
 //
-// Both servers stay up and each app route is measured right after the replay server on the
-// same path: the ratio uses that neighbouring run, so background load skews both alike.
-// BENCH_ROUNDS (default 3) repeats every pair; the median ratio and median p99 are reported,
-// so one burst of load from another process does not decide a route's figure.
-//
-// Every request carries a phone's Chromium `accept-encoding` (BROWSER_HEADERS): that is what
-// visitors get — the 160 KB home page goes out as ~7.5 KB of brotli — and the replay server
-// then replays those compressed bytes. Measured without it, the big pages' p99 was a measure
-// of the loopback carrying 160 KB per answer (the bare server missed 10 ms too), not of the
-// app, and it hid the cost of compressing on every request (docs/decisions/160).
+// BENCH_ROUNDS (default 3) repeats every measure; medians are reported, so one burst of
+// load from another process does not decide a figure. Every request carries a phone's
+// Chromium `accept-encoding` (BROWSER_HEADERS): what visitors get.
+import { readFileSync } from 'node:fs';
 import { seedLargeCatalog } from '../src/db/seeds/large';
 import {
   atLeast,
@@ -31,12 +27,11 @@ import {
   printTable,
   runLoad,
   startAppServer,
-  startReplayServer,
   type CapturedResponse,
-  type ChildServer,
   type LoadResult,
   type Target,
 } from './lib';
+import { startPhpPeer, type PhpPeer } from './php-peer';
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 300);
 const PLANS = Number(process.env.BENCH_PLANS ?? 3000);
@@ -49,27 +44,25 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** every public GET ≥ 75 % of the same-bytes server, p99 ≤ 10 ms, RSS after load ≤ 128 MB */
-export const CATALOG_TARGETS = { ratio: 0.75, p99Ms: 10, rssMb: 128 };
+/** search and unit page ≥ 15× the PHP peer's req/s; every public GET p99 ≤ 10 ms; RSS after load ≤ 160 MB */
+export const CATALOG_TARGETS = { peerRatio: 15, p99Ms: 10, rssMb: 160 };
 
 interface Route {
   label: string;
   path: string;
   /** false: a reference row, measured without a target */
   target: boolean;
+  /** the PHP peer answers this path too: the throughput target compares with it */
+  peer?: boolean;
   /** routes other branches add: a 404 skips them with a note */
   optional?: boolean;
   check: (body: string) => boolean;
-}
-
-function headerBytes(c: CapturedResponse): number {
-  let n = 0;
-  for (let i = 0; i < c.rawHeaders.length; i += 2) n += c.rawHeaders[i]!.length + c.rawHeaders[i + 1]!.length + 4;
-  return n;
+  /** the PHP peer's answer, when it differs from the app's (no JSON-LD on the old site) */
+  peerCheck?: (body: string) => boolean;
 }
 
 async function main() {
-  // 5 s per measure by default here: three rounds of every pair keep the whole run to a few minutes.
+  // 5 s per measure by default here: three rounds keep the whole run to a few minutes.
   const duration = process.env.BENCH_DURATION ? benchDuration() : 5;
   console.log(`Preparando o banco: ${UNITS} unidades e ${PLANS} planos gerados (SQLite)…`);
   const db = await prepareDatabase((d) => seedLargeCatalog(d, { units: UNITS, plans: PLANS }));
@@ -83,12 +76,14 @@ async function main() {
       label: 'busca (palavra comum)',
       path: `/search_ajax.php?q=${COMMON_WORD}`,
       target: true,
+      peer: true,
       check: (b) => json(b).length === 20,
     },
     {
       label: 'busca (palavra rara)',
       path: `/search_ajax.php?q=${RARE_WORD}`,
       target: true,
+      peer: true,
       check: (b) => {
         const n = json(b).length;
         return n > 0 && n < 20;
@@ -99,7 +94,9 @@ async function main() {
       label: 'página da unidade',
       path: `/Detalhes.php?id=${fullTimetableUnitId}`,
       target: true,
+      peer: true,
       check: (b) => b.includes('Grade de aulas') && b.includes('ExerciseGym'),
+      peerCheck: (b) => b.includes('Grade de aulas'),
     },
     {
       label: 'página Pass',
@@ -122,17 +119,26 @@ async function main() {
   ];
 
   const all: LoadResult[] = [];
-  const measured: { route: Route; captured: CapturedResponse; app: LoadResult[]; replay: LoadResult[] }[] = [];
+  const measured: { route: Route; captured: CapturedResponse; app: LoadResult[]; peer: LoadResult[] }[] = [];
   const skipped: string[] = [];
-  let replay: ChildServer | null = null;
-  let app: ChildServer | null = null;
+  let app: Awaited<ReturnType<typeof startAppServer>> | null = null;
+  let peer: PhpPeer | null = null;
+  let peerUnavailable: string | null = null;
   let idleRss: number | null = null;
   let afterRss: number | null = null;
+  let peerRss: number | null = null;
+  let logLines = 0;
   try {
-    app = await startAppServer(db.databaseUrl, { MALLOC_ARENA_MAX: '2' }); // as npm start runs it
+    app = await startAppServer(db.databaseUrl);
     idleRss = app.rssMb();
-    // One capture per route, before any load: the replay server answers with these bytes.
-    const captured: { route: Route; c: CapturedResponse }[] = [];
+    const started = await startPhpPeer(db.databaseUrl.replace(/^sqlite:/, ''));
+    if ('unavailable' in started) {
+      peerUnavailable = started.unavailable;
+      console.log(
+        `PAR PHP INDISPONÍVEL: ${peerUnavailable}. O app é medido assim mesmo; a meta de 15× fica sem medida.`,
+      );
+    } else peer = started;
+    // Each answer checked once, before any load.
     for (const route of routes) {
       const c = await captureResponse(app.url, route.path);
       if (route.optional && c.status === 404) {
@@ -142,64 +148,70 @@ async function main() {
       if (c.status !== 200 || !route.check(decodedBody(c).toString('utf8'))) {
         throw new Error(`${route.label}: resposta inesperada (${c.status}) em ${route.path}`);
       }
-      captured.push({ route, c });
+      if (peer && route.peer) {
+        const p = await captureResponse(peer.url, route.path);
+        if (p.status !== 200 || !(route.peerCheck ?? route.check)(decodedBody(p).toString('utf8')))
+          throw new Error(`${route.label}: resposta inesperada do par PHP (${p.status}) em ${route.path}`);
+      }
+      measured.push({ route, captured: c, app: [], peer: [] });
     }
-    replay = await startReplayServer(captured.map((x) => x.c));
     console.log(
-      `Cada rota: servidor node:http com os mesmos bytes, depois o app; ${DEFAULT_CONNECTIONS} conexões, ${duration} s cada, ${ROUNDS} rodada(s)…`,
+      `Cada rota: o app${peer ? ' (e o par PHP nas rotas que ele tem)' : ''}; ${DEFAULT_CONNECTIONS} conexões, ${duration} s cada, ${ROUNDS} rodada(s)…`,
     );
-    for (const { route, c } of captured) measured.push({ route, captured: c, app: [], replay: [] });
     for (let round = 0; round < ROUNDS; round++) {
       for (const m of measured) {
-        const same = await runLoad(replay, `${m.route.label} (mesmos bytes)`, m.route.path, { duration });
+        if (peer && m.route.peer) {
+          const p = await runLoad(peer, `${m.route.label} (PHP)`, m.route.path, { duration });
+          all.push(p);
+          m.peer.push(p);
+          peerRss = Math.max(peerRss ?? 0, p.rssMb ?? 0);
+        }
         const r = await runLoad(app, m.route.label, m.route.path, { duration });
-        all.push(same, r);
-        m.replay.push(same);
+        all.push(r);
         m.app.push(r);
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     afterRss = app.rssMb();
+    logLines = readFileSync(app.logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"request completed"')).length;
   } finally {
     await app?.stop();
-    await replay?.stop();
+    await peer?.stop();
     db.cleanup();
   }
 
   const T = CATALOG_TARGETS;
   const rows: string[][] = [];
   const targets: Target[] = [];
-  for (const { route, captured: c, app: runs, replay: sameRuns } of measured) {
-    const ratios = runs.map((r, i) => r.reqPerSec / sameRuns[i]!.reqPerSec);
-    const ratio = median(ratios);
-    const r = {
-      label: runs[0]!.label,
-      path: runs[0]!.path,
-      reqPerSec: median(runs.map((x) => x.reqPerSec)),
-      p99: median(runs.map((x) => x.p99)),
-    };
-    const same = { reqPerSec: median(sameRuns.map((x) => x.reqPerSec)), p99: median(sameRuns.map((x) => x.p99)) };
-    const cpu = (xs: LoadResult[]) =>
-      xs.every((x) => x.cpuUsPerReq !== null) ? median(xs.map((x) => x.cpuUsPerReq!)) : null;
-    const [appCpu, sameCpu] = [cpu(runs), cpu(sameRuns)];
-    const tRatio = route.target ? atLeast(ratio * 100, T.ratio * 100, '%', 0) : undefined;
-    const tP99 = route.target ? atMost(r.p99, T.p99Ms, ' ms', 0) : undefined;
-    if (tRatio && tP99) targets.push(tRatio, tP99);
+  for (const { route, captured: c, app: runs, peer: peerRuns } of measured) {
+    const rps = median(runs.map((x) => x.reqPerSec));
+    const p99 = median(runs.map((x) => x.p99));
+    const cpu = runs.every((x) => x.cpuUsPerReq !== null) ? median(runs.map((x) => x.cpuUsPerReq!)) : null;
+    const peerRps = peerRuns.length ? median(peerRuns.map((x) => x.reqPerSec)) : null;
+    const tRatio = route.peer && peerRps !== null ? atLeast(rps / peerRps, T.peerRatio, '×', 1) : undefined;
+    const tP99 = route.target ? atMost(p99, T.p99Ms, ' ms', 0) : undefined;
+    if (tRatio) targets.push(tRatio);
+    if (tP99) targets.push(tP99);
     rows.push([
-      r.label,
-      r.path,
-      `${contentEncoding(c) ?? ''} ${fmt.bytes(headerBytes(c))} + ${fmt.bytes(c.body.length)}`.trim(),
-      fmt.rps(r.reqPerSec),
-      fmt.ms(r.p99),
-      `${fmt.rps(same.reqPerSec)} (p99 ${fmt.ms(same.p99)})`,
-      ROUNDS > 1 ? `${ratio.toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(' ')})` : ratio.toFixed(2),
-      appCpu !== null && sameCpu !== null
-        ? `${appCpu.toFixed(0)} / ${sameCpu.toFixed(0)} (${(sameCpu / appCpu).toFixed(2)})`
-        : '—',
-      tRatio ? formatTarget(tRatio) : '(sem meta)',
-      tP99 ? formatTarget(tP99) : '',
+      route.label,
+      route.path,
+      `${contentEncoding(c) ?? ''} ${fmt.bytes(c.body.length)}`.trim(),
+      fmt.rps(rps),
+      fmt.ms(p99),
+      cpu === null ? '—' : cpu.toFixed(0),
+      peerRps === null
+        ? route.peer
+          ? 'indisponível'
+          : '—'
+        : `${fmt.rps(peerRps)} (p99 ${fmt.ms(median(peerRuns.map((x) => x.p99)))})`,
+      peerRps === null ? '—' : `${(rps / peerRps).toFixed(1)}×`,
+      tRatio ? formatTarget(tRatio) : route.peer ? 'sem medida' : '',
+      tP99 ? formatTarget(tP99) : '(sem meta)',
     ]);
   }
+  const total = all.filter((r) => !r.label.endsWith('(PHP)')).reduce((n, r) => n + r.total, 0);
   console.log('');
   console.log(
     `Resultados (${DEFAULT_CONNECTIONS} conexões, ${duration} s por medida, ${UNITS} unidades, ${PLANS} planos, ${new Date().toISOString()}):`,
@@ -208,34 +220,35 @@ async function main() {
     [
       'medida',
       'rota',
-      'bytes (codificação, cab. + corpo)',
+      'corpo (codificação, bytes)',
       'app req/s',
       'app p99',
-      'mesmos bytes req/s',
-      'razão (mediana; rodadas)',
-      'CPU µs/req app / mesmos bytes (razão)',
-      'meta de vazão',
+      'app CPU µs/req',
+      'par PHP req/s',
+      'app ÷ PHP',
+      'meta ≥ 15× PHP',
       'meta p99',
     ],
     rows,
   );
-  if (ROUNDS > 1)
-    console.log(
-      `req/s e p99: medianas de ${ROUNDS} rodadas; razão: mediana das razões de cada par de medidas vizinhas.`,
-    );
+  if (ROUNDS > 1) console.log(`req/s, p99 e CPU: medianas de ${ROUNDS} rodadas.`);
   console.log(
-    'CPU µs/req: tempo de CPU (usuário + sistema) do processo servidor por resposta, mediana das rodadas; a razão é mesmos bytes ÷ app (1,00 = o mesmo custo). Não depende da parte dos núcleos que o gerador de carga toma.',
+    'CPU µs/req: tempo de CPU (usuário + sistema) do processo do app por resposta: não depende da parte dos núcleos que o gerador de carga toma.',
   );
   for (const s of skipped) console.log(`Pulada: ${s}`);
+  if (peerUnavailable) console.log(`Par PHP indisponível: ${peerUnavailable}`);
 
   const peakRss = Math.max(...measured.flatMap((m) => m.app.map((r) => r.rssMb ?? 0)));
-  const replayRss = Math.max(...measured.flatMap((m) => m.replay.map((r) => r.rssMb ?? 0)));
   const tRss = atMost(afterRss ?? peakRss, T.rssMb, ' MB', 0);
   targets.push(tRss);
   console.log('');
   console.log(
-    `Memória do app (RSS): depois da carga ${fmt.mb(afterRss)} — ${formatTarget(tRss)}; pico sob carga ${fmt.mb(peakRss)}; ` +
-      `em repouso ${fmt.mb(idleRss)}; servidor de mesmos bytes ${fmt.mb(replayRss)}`,
+    `Memória do app (RSS, sem coletas forçadas): depois da carga ${fmt.mb(afterRss)} — ${formatTarget(tRss)}; ` +
+      `pico sob carga ${fmt.mb(peakRss)}; em repouso ${fmt.mb(idleRss)}` +
+      (peer ? `; par PHP (php-fpm e filhos) no pico ${fmt.mb(peerRss)}` : ''),
+  );
+  console.log(
+    `Log do app (LOG_LEVEL padrão, num arquivo): ${fmt.rps(logLines)} linhas "request completed" para ${fmt.rps(total)} respostas medidas (mais aquecimentos e conferências).`,
   );
   const missed = targets.filter((t) => !t.pass).length;
   console.log(

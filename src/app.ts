@@ -1,14 +1,12 @@
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config';
 import { createDb, type DbHandle } from './db/index';
 import dbPlugin from './http/db';
-import { lazyChildLogger, loggerOptions } from './http/logger';
+import { loggerOptions, OneLinePerRequest } from './http/logger';
 import { createRequestIdGenerator } from './http/request-id';
-import { schemaCompilers } from './http/schemas';
-import securityPlugin, { HSTS } from './http/security';
-import { AnswerFront, putInFront } from './http/answer-front';
+import securityPlugin from './http/security';
 import errorsPlugin from './http/errors';
 import notFoundPlugin from './http/not-found';
 import staticPlugin from './http/static';
@@ -40,8 +38,6 @@ export interface BuildOptions {
   db?: DbHandle;
   /** pino logger options; false in tests */
   logger?: boolean | object;
-  /** compile every route schema at start, as Fastify does by default (a test proves they all compile) */
-  eagerSchemas?: boolean;
 }
 
 export type App = FastifyInstance;
@@ -50,35 +46,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const logger = options.logger ?? loggerOptions(config);
   const trustProxy = fastifyTrustProxy(config.trustProxy);
   const genReqId = createRequestIdGenerator();
-  // Repeats of the catalog's kept answers are answered before Fastify (docs/decisions/182).
-  // Requests logged line by line go through Fastify, which writes those lines.
-  const front = new AnswerFront({
-    requestId: genReqId,
-    trustProxy,
-    hsts: HSTS,
-    logsRequests: () => (app.log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('info') === true,
-    onError: (err) => app.log.error({ err }, 'answer front failed; the request went to Fastify'),
-  });
   const app = Fastify({
     logger,
     trustProxy,
     genReqId,
-    // Without a logger Fastify's own factory skips children altogether.
-    ...(logger ? { childLoggerFactory: lazyChildLogger as unknown as FastifyServerOptions['childLoggerFactory'] } : {}),
+    // One line per request instead of Fastify's two (http/logger.ts).
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
-    // Staff routes' schemas are compiled when first used, not held from the start (docs/decisions/170).
-    schemaController: { compilersFactory: schemaCompilers({ eager: options.eagerSchemas }) as never },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  putInFront(app.server, front);
   app.decorate('config', config);
-  app.decorate('answerFront', front);
-  // Shutting down: every request goes to Fastify, which refuses new ones and closes connections.
-  app.addHook('preClose', (done: () => void) => {
-    front.close();
-    done();
-  });
   // Path ids accept only the form kit's canonical id (before any route is added).
   app.addHook('onRoute', canonicalIdParams);
   const handle = options.db ?? createDb(config.database);
@@ -116,7 +94,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    /** answers repeats of kept public answers before routing (http/answer-front.ts) */
-    answerFront: AnswerFront;
   }
 }

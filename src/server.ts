@@ -6,7 +6,6 @@ import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { createDb } from './db/index';
 import { prepareDatabase } from './db/startup';
 import { invalidateCatalogCache } from './features/catalog/index';
-import { startIdleMemoryRelease, type IdleMemoryRelease } from './lib/idle-memory';
 
 async function main() {
   loadDotEnv();
@@ -39,7 +38,6 @@ async function main() {
 
   let closing = false;
   let photosChild: ChildProcess | null = null;
-  let idleMemory: IdleMemoryRelease | null = null;
   // While draining, answers close their keep-alive connection, so server.close() is not
   // held open by clients that would otherwise reuse it.
   // A callback hook, not async: it runs on every response.
@@ -50,7 +48,6 @@ async function main() {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    idleMemory?.stop();
     app.log.info({ signal }, 'shutting down: draining requests');
     // Fastify stops accepting, waits for in-flight requests, then runs onClose hooks (db).
     const force = setTimeout(() => {
@@ -74,19 +71,6 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  // After a burst of traffic, memory goes back to the system once the process is idle.
-  idleMemory = startIdleMemoryRelease(({ heapBeforeBytes, heapAfterBytes, ms }) =>
-    app.log.debug(
-      {
-        heapBeforeMb: Math.round(heapBeforeBytes / 1048576),
-        heapAfterMb: Math.round(heapAfterBytes / 1048576),
-        ms: Math.round(ms),
-      },
-      'idle: memory released',
-    ),
-  );
-  if (!idleMemory)
-    app.log.info('started without --expose-gc: memory kept after bursts is not released early (npm start passes it)');
   if (prepared.seeded) {
     // Demo photos are drawn with sharp after the site is up (several seconds on a small
     // machine), in a child process so libvips never stays resident in the server: units

@@ -8,12 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../src/app';
 import { invalidateCatalogCache } from '../src/features/catalog/index';
-import {
-  CATALOG_TTL_MS,
-  distanceKm,
-  unitsByDistance,
-  type CatalogSnapshot,
-} from '../src/features/catalog/catalog.service';
+import { CATALOG_TTL_MS, type CatalogSnapshot } from '../src/features/catalog/catalog.snapshot';
+import { distanceKm, unitsByDistance } from '../src/features/catalog/catalog.geo';
 import type { UnitSummaryRow } from '../src/features/catalog/catalog.repository';
 import { SnapshotCache } from '../src/features/catalog/snapshot-cache';
 import { PRIVACY_PATH } from '../src/features/catalog/privacy.view';

@@ -3,7 +3,7 @@
 // second instance's clock is faked so the test does not sleep.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { App } from '../src/app';
-import { CATALOG_TTL_MS } from '../src/features/catalog/catalog.service';
+import { CATALOG_TTL_MS } from '../src/features/catalog/catalog.snapshot';
 import { createTestApp, secondInstance, type TestContext } from './helpers/app';
 import { form } from './helpers/http';
 import { createStaffUser, loginAs, staffToken } from './helpers/staff';

@@ -1,5 +1,5 @@
-// The request log: each request's logger is made only when something is logged
-// (docs/decisions/170), and every line it writes still carries the request id.
+// The request log: one line per request (method, address, status, time), and every line a
+// request's logger writes carries the request id.
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app';
@@ -52,19 +52,27 @@ async function appLogging(level: string) {
 }
 
 describe('request logger', () => {
-  it('at info: incoming and completed lines carry the request id sent back to the client', async () => {
+  it('at info: one line per request, with the request id sent back to the client', async () => {
     const lines = await appLogging('info');
-    const res = await app!.inject({ url: '/healthz' });
+    const res = await app!.inject({ url: '/healthz?token=segredo' });
     const id = res.headers['x-request-id'];
     expect(id).toBeTruthy();
-    const mine = lines.filter((l) => l.reqId === id).map((l) => l.msg);
-    expect(mine).toEqual(['incoming request', 'request completed']);
+    const mine = lines.filter((l) => l.reqId === id);
+    expect(mine.map((l) => l.msg)).toEqual(['request completed']);
+    expect(mine[0]).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/healthz?token=oculto' },
+      res: { statusCode: 200 },
+    });
+    expect(typeof mine[0]!.responseTime).toBe('number');
+    const missing = await app!.inject({ url: '/nao-existe' });
+    expect(lines.find((l) => l.reqId === missing.headers['x-request-id'])).toMatchObject({ res: { statusCode: 404 } });
   });
 
   it('at warn: no per-request info line, but warnings, errors and child loggers keep the request id', async () => {
     const lines = await appLogging('warn');
     await app!.inject({ url: '/healthz' });
-    expect(lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'request completed')).toEqual([]);
     const res = await app!.inject({ url: '/__boom', headers: { 'x-request-id': 'proxy-id-1' } });
     expect(res.statusCode).toBe(500);
     expect(res.headers['x-request-id']).toBe('proxy-id-1');

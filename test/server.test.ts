@@ -42,7 +42,8 @@ it('starts on an empty SQLite database with demo content and drains on SIGTERM',
       DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`,
       UPLOADS_DIR: path.join(dir, 'uploads'),
       MAIL_WORKER: 'false',
-      LOG_LEVEL: 'info',
+      // debug: the arrival line ("incoming request") tells when the request is in flight
+      LOG_LEVEL: 'debug',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,6 @@
 // Logs: one readable line per event on a terminal (pino-pretty, development only), JSON
 // lines otherwise — for the log collector of a production host.
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 
 export function loggerOptions(config: Config, isTty = Boolean(process.stdout.isTTY)): object {
@@ -28,70 +29,22 @@ export function loggerOptions(config: Config, isTty = Boolean(process.stdout.isT
   };
 }
 
-type LogMethod = (...args: unknown[]) => void;
-interface ChildCapable {
-  child(bindings: object, options?: object): unknown;
-  isLevelEnabled(level: string): boolean;
-  level: string;
-}
-
 /**
- * A request's logger, made a pino child only when something is logged. Fastify makes one
- * child per request; pino serialises its bindings on creation, which cost more than the rest
- * of a small answer's own work (docs/decisions/170). Lines below the level are dropped
- * without a child; lines at or above it go through the real child, with the request id.
+ * One line per request, written when the answer is sent: method, address, status, time and
+ * the request id ("request errored" with the error when it failed). Fastify's own controller
+ * writes two at info ("incoming request" then "request completed", and a third for a 404):
+ * the first says nothing the last does not, and each line is a serialisation and a write
+ * (docs/decisions/192). The arrival line stays at debug, to find a request that never ends.
  */
-class LazyRequestLogger {
-  #real: ChildCapable | undefined;
-  constructor(
-    private readonly parent: ChildCapable,
-    private readonly bindings: object,
-  ) {}
-  private get real(): ChildCapable {
-    return (this.#real ??= this.parent.child(this.bindings) as ChildCapable);
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
   }
-  get level(): string {
-    return this.#real ? this.#real.level : this.parent.level;
+  override routeNotFound(): void {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    if (error)
+      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
-  set level(level: string) {
-    this.real.level = level;
-  }
-  isLevelEnabled(level: string): boolean {
-    return this.#real ? this.#real.isLevelEnabled(level) : this.parent.isLevelEnabled(level);
-  }
-  child(bindings: object, options?: object): unknown {
-    return this.real.child(bindings, options);
-  }
-  #log(level: string, args: unknown[]): void {
-    if (this.isLevelEnabled(level)) (this.real as unknown as Record<string, LogMethod>)[level]!(...args);
-  }
-  fatal(...args: unknown[]) {
-    this.#log('fatal', args);
-  }
-  error(...args: unknown[]) {
-    this.#log('error', args);
-  }
-  warn(...args: unknown[]) {
-    this.#log('warn', args);
-  }
-  info(...args: unknown[]) {
-    this.#log('info', args);
-  }
-  debug(...args: unknown[]) {
-    this.#log('debug', args);
-  }
-  trace(...args: unknown[]) {
-    this.#log('trace', args);
-  }
-  silent() {}
-}
-
-/**
- * Fastify's `childLoggerFactory`: the lazy child above. A route with its own log level or
- * serializers gets a real child at once (none has today).
- */
-export function lazyChildLogger(logger: ChildCapable, bindings: object, options: object) {
-  const { level, serializers } = options as { level?: string; serializers?: object };
-  if (level !== undefined || serializers !== undefined) return logger.child(bindings, options);
-  return new LazyRequestLogger(logger, bindings);
 }

@@ -18,7 +18,8 @@ import {
 } from './booking.service';
 import { BookingFormPage, FORM_PATH, ThanksPage, UnitChooserPage } from './booking.view';
 import { parsePoint } from '../catalog/nearby';
-import { unitsByDistance, type CatalogSnapshot } from '../catalog/catalog.service';
+import { unitsByDistance } from '../catalog/catalog.geo';
+import type { CatalogSnapshot } from '../catalog/catalog.snapshot';
 import { buildIcs } from './ics';
 
 /** Per client address: enough for a family booking together, not for a flood. */

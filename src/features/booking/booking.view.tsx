@@ -16,7 +16,7 @@ import {
   type OfferedDay,
 } from './booking.service';
 import { whatsappHref } from '../../brand/index';
-import { formatKm } from '../catalog/catalog.view';
+import { formatKm } from '../catalog/catalog.parts';
 
 export const FORM_PATH = '/aula-experimental';
 

@@ -8,9 +8,11 @@ import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { isDbUnavailableError } from '../../db/unavailable';
 import { renderPage } from '../../views/render';
 import { featuredPlans, parseId, type CatalogService } from './catalog.service';
-import { SnapshotCache, type FrontLink } from './snapshot-cache';
+import { SnapshotCache } from './snapshot-cache';
 import { sendCached, sendFresh } from './send-cached';
-import { HomePage, PassPage, UnitPage } from './catalog.view';
+import { HomePage } from './home.view';
+import { PassPage } from './pass.view';
+import { UnitPage } from './unit.view';
 
 // `tipo` is "plano" | "unidade"; a plain string keeps the serialiser on its fast path.
 // `cidade` is optional: the serialiser leaves it out of plan items.
@@ -34,10 +36,10 @@ const SEARCH_LIMITS = { entries: 2_000, bytes: 4 * 1024 * 1024 };
 /** the longest `q` kept: longer ones are refused anyway */
 const MAX_CACHED_QUERY = 200;
 
-export function catalogRoutes(app: FastifyInstance, service: CatalogService, front: FrontLink) {
+export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const pages = new SnapshotCache(PAGE_LIMITS, front);
-  const searches = new SnapshotCache(SEARCH_LIMITS, front);
+  const pages = new SnapshotCache(PAGE_LIMITS);
+  const searches = new SnapshotCache(SEARCH_LIMITS);
 
   const badId = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(

@@ -30,11 +30,9 @@ export default fp(
       onStaleError: (err) => app.log.warn({ err }, 'catalog reload failed; serving the previous snapshot'),
     });
     app.decorate('catalog', service);
-    // Kept answers' repeats are answered by the front while the snapshot is fresh (docs/decisions/182).
-    const front = { front: app.answerFront, fresh: service.freshSnapshot };
-    catalogRoutes(app, service, front);
-    nearbyRoutes(app, service, front);
-    seoRoutes(app, service, front);
+    catalogRoutes(app, service);
+    nearbyRoutes(app, service);
+    seoRoutes(app, service);
   },
   { name: 'feature-catalog', fastify: '5.x', dependencies: ['db', 'errors', 'brand'] },
 );

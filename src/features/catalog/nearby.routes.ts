@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { nearestUnits, type CatalogService } from './catalog.service';
+import type { CatalogService } from './catalog.service';
+import { nearestUnits } from './catalog.geo';
 import { nearJson, parseLimit, parsePoint, resolveNear } from './nearby';
 import { UnitsPage } from './nearby.view';
-import { SnapshotCache, type FrontLink } from './snapshot-cache';
+import { SnapshotCache } from './snapshot-cache';
 import { sendCached, sendFresh } from './send-cached';
 import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { renderPage } from '../../views/render';
@@ -28,11 +29,11 @@ const NearItem = Type.Object({
 });
 const ErrorBody = Type.Object({ error: Type.String(), message: Type.String() });
 
-export function nearbyRoutes(app: FastifyInstance, service: CatalogService, front: FrontLink) {
+export function nearbyRoutes(app: FastifyInstance, service: CatalogService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  const pages = new SnapshotCache(PAGE_LIMITS, front);
-  const answers = new SnapshotCache(JSON_LIMITS, front);
+  const pages = new SnapshotCache(PAGE_LIMITS);
+  const answers = new SnapshotCache(JSON_LIMITS);
 
   r.get(
     '/unidades',

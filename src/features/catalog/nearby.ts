@@ -1,8 +1,9 @@
 // "Units near me": parsing a point, a CEP or a city into a place, and the list around it.
 // Pure functions over the snapshot; the routes only parse and answer.
-import type { CatalogSnapshot, NearbyUnit } from './catalog.service';
+import type { CatalogSnapshot } from './catalog.snapshot';
+import type { NearbyUnit } from './catalog.geo';
 import type { UnitSummaryRow } from './catalog.repository';
-import { unitsByDistance } from './catalog.service';
+import { unitsByDistance } from './catalog.geo';
 import { placeForCep, placeForCity, type Place } from './places';
 import { parseInteger } from '../../lib/form/index';
 

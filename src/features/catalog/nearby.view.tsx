@@ -1,7 +1,7 @@
 // /unidades: every active unit by city, or the nearest to a point, CEP or city.
 import { Layout } from '../../views/layout';
-import type { CatalogSnapshot } from './catalog.service';
-import { UnitCard, UnitsByCity } from './catalog.view';
+import type { CatalogSnapshot } from './catalog.snapshot';
+import { UnitCard, UnitsByCity } from './catalog.parts';
 import type { NearOutcome, NearQuery } from './nearby';
 
 export function UnitsPage({

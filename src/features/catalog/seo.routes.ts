@@ -1,13 +1,14 @@
 // For search engines: the sitemap of public pages and robots.txt, with absolute URLs from PUBLIC_URL.
 import type { FastifyInstance } from 'fastify';
 import { absoluteUrl } from '../../brand/index';
-import type { CatalogService, CatalogSnapshot } from './catalog.service';
-import { SnapshotCache, type FrontLink } from './snapshot-cache';
+import type { CatalogService } from './catalog.service';
+import type { CatalogSnapshot } from './catalog.snapshot';
+import { SnapshotCache } from './snapshot-cache';
 import { sendCached } from './send-cached';
 import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { h } from 'preact';
 import { renderPage } from '../../views/render';
-import { passHref, unitHref } from './catalog.view';
+import { passHref, unitHref } from './catalog.parts';
 import { PRIVACY_PATH, PrivacyPage } from './privacy.view';
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -15,7 +16,7 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 /** Areas a crawler has no business in: the staff area and the counted redirects. */
 export const ROBOTS_DISALLOW = ['/admin/', '/pages/Franquia/admin.php', '/pages/Franquia/smtp_test.php', '/ir/'];
 
-export function seoRoutes(app: FastifyInstance, service: CatalogService, front: FrontLink) {
+export function seoRoutes(app: FastifyInstance, service: CatalogService) {
   // The privacy notice changes only with a deploy: rendered once.
   let privacy: Buffer | null = null;
   app.get(PRIVACY_PATH, async (_request, reply) => {
@@ -24,17 +25,13 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService, front: 
   });
 
   // Made once per snapshot (~60 KB at 300 units; a sitemap is at most 50,000 URLs).
-  const sitemaps = new SnapshotCache({ entries: 1, bytes: 12 * 1024 * 1024 }, front);
+  const sitemaps = new SnapshotCache({ entries: 1, bytes: 12 * 1024 * 1024 });
   // Data, not pages: the short header set (security.ts).
   const data = { ...ENCODED_BY_ROUTE, config: { securityHeaders: 'data' as const } };
   app.get('/sitemap.xml', data, async (_request, reply) => {
     const snap = await service.snapshot();
     const body = sitemaps.get(snap, 'sitemap') ?? sitemaps.set(snap, 'sitemap', Buffer.from(sitemap(snap)));
-    return sendCached(
-      reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300'),
-      sitemaps,
-      body,
-    );
+    return sendCached(reply.type('application/xml; charset=utf-8'), sitemaps, body);
   });
 
   app.get('/robots.txt', data, async (_request, reply) => {

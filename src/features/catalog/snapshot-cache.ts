@@ -5,10 +5,9 @@
 // it after an edit (at once on the editing instance, within 5 s on the others), so a change
 // empties the cache. Answers that also read the database (the unit page) expire on their
 // own as well. An entry's compressed forms live and go with it (docs/decisions/160).
-import type { FastifyReply } from 'fastify';
-import { COMPRESS_THRESHOLD, compressorsAt, type CompressEncoding } from '../../http/compression';
-import type { AnswerFront } from '../../http/answer-front';
-import type { CatalogSnapshot } from './catalog.service';
+import { createHash } from 'node:crypto';
+import { compressorsAt, type CompressEncoding } from '../../http/compression';
+import type { CatalogSnapshot } from './catalog.snapshot';
 
 /**
  * Made once per answer per snapshot, so stronger than @fastify/compress's per-request
@@ -21,6 +20,8 @@ const COMPRESS = compressorsAt({ br: 5, gzip: 9 });
 /** A kept answer: its bytes and the compressed forms made so far. */
 export interface CachedAnswer {
   readonly bytes: Buffer;
+  /** the opaque part of its entity tag: a hash of the bytes, so an unchanged answer keeps it across snapshots */
+  readonly tag: string;
 }
 
 interface Entry extends CachedAnswer {
@@ -41,13 +42,6 @@ export interface SnapshotCacheLimits {
   bytes: number;
 }
 
-/** Where a cache's answers are offered to the answer front, and the snapshot they must match. */
-export interface FrontLink {
-  front: AnswerFront;
-  /** the snapshot while it is within its freshness window, else undefined (no read) */
-  fresh: () => CatalogSnapshot | undefined;
-}
-
 export class SnapshotCache {
   private snapshot: CatalogSnapshot | null = null;
   private readonly entries = new Map<string, Entry>();
@@ -55,36 +49,7 @@ export class SnapshotCache {
   /** counts keeps and moves: how far from the recent end an entry's place is */
   private clock = 0;
 
-  constructor(
-    private readonly limits: SnapshotCacheLimits,
-    private readonly frontLink?: FrontLink,
-  ) {}
-
-  /**
-   * Lets the answer front answer the repeats of this request's address with what this cache
-   * holds under the answer's key, for as long as a fresh snapshot's entry is there: the same
-   * rule as `get`. The front holds the key, never the entry, so what the cache drops is
-   * freed (an answer not kept here is not offered).
-   */
-  offerToFront(reply: FastifyReply, answer: CachedAnswer, negotiable: boolean): void {
-    const link = this.frontLink;
-    const { key } = answer as Entry;
-    if (!link || this.entries.get(key) !== answer) return;
-    const large = answer.bytes.length >= COMPRESS_THRESHOLD;
-    link.front.keep(reply, {
-      owner: this,
-      key,
-      negotiable,
-      bytes: (encoding, now) => {
-        const snap = link.fresh();
-        const entry = snap === undefined ? undefined : this.get(snap, key, now);
-        // A later answer under the key (a unit page re-rendered after its window) is the
-        // same address's answer; one that crossed the compression threshold is Fastify's to send.
-        if (entry === undefined || entry.bytes.length >= COMPRESS_THRESHOLD !== large) return undefined;
-        return encoding === null ? entry.bytes : this.encoded(entry, encoding);
-      },
-    });
-  }
+  constructor(private readonly limits: SnapshotCacheLimits) {}
 
   /** The answer kept for `key` from `snap`, unless `snap` is another snapshot or the entry expired at `now`. */
   get(snap: CatalogSnapshot, key: string, now = 0): CachedAnswer | undefined {
@@ -117,6 +82,7 @@ export class SnapshotCache {
   set(snap: CatalogSnapshot, key: string, bytes: Buffer, ttlMs = Infinity, now = 0): CachedAnswer {
     const entry: Entry = {
       bytes,
+      tag: createHash('sha1').update(bytes).digest('base64url').slice(0, 22),
       key,
       encoded: {},
       size: bytes.length,
