@@ -8,7 +8,7 @@ import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
 import { normalizePhone } from './lib/form/parsers';
 
-const EnvSchema = Type.Object({
+export const EnvSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
