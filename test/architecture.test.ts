@@ -1,4 +1,4 @@
-// The code base's shape, checked by the code itself (issue 11): no import cycles over src/
+// The code base's shape, checked by the code itself: no import cycles over src/
 // (type-only imports included); route files never reach a repository nor the database
 // handle (they get services from their feature's index.ts); services never build a
 // repository (they receive it, decision 179). Reads the sources only; no database, no app.

@@ -1,4 +1,4 @@
-// Trial-class staff pages at chain scale (issue 11; the benchmark's 300 units): the capacity
+// Trial-class staff pages at chain scale (the benchmark's 300 units): the capacity
 // form and the funnel page and filter like the other staff lists, a capacity save touches
 // only the units of its page and comes back to that page and filter, the funnel's totals and
 // its CSV stay whole, and unit scope holds. Both engines.

@@ -1,4 +1,4 @@
-// Trial classes, staff side (issue 14): bookings by day with unit scope, attendance marks,
+// Trial classes, staff side: bookings by day with unit scope, attendance marks,
 // capacity screen, the funnel and its CSV, and the jobs (reminder exactly once across two
 // instances with a fake clock; anonymisation after 12 months). Both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

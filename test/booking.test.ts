@@ -1,4 +1,4 @@
-// Trial-class booking (issue 14): the form, validation, idempotent submits, capacity under
+// Trial-class booking: the form, validation, idempotent submits, capacity under
 // concurrency and the one-future-booking rule, on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';

@@ -1,4 +1,4 @@
-// Hostile input (issue 10): a table of what an attacker or a clumsy customer sends, on
+// Hostile input: a table of what an attacker or a clumsy customer sends, on
 // every public form, the login and the staff screens. Each case asserts the status, the
 // pt-BR message and that nothing was stored (the same counts before and after). Runs on
 // SQLite and on PostgreSQL (where a NUL used to be a 500).

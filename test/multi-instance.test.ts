@@ -1,4 +1,4 @@
-// Production the way an operator runs it (issue 9): three instances of the built server,
+// Production the way an operator runs it: three instances of the built server,
 // started at the same moment on one empty PostgreSQL database (a server of this test's
 // own, so it can be restarted), behind a reverse proxy that sets X-Forwarded-For/-Proto.
 // Runs in the postgres project only: it is about PostgreSQL, and it starts its own.

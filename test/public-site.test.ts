@@ -1,4 +1,4 @@
-// The public site that sells (issue 12), on both engines: units near me (page and JSON),
+// The public site that sells, on both engines: units near me (page and JSON),
 // calls to action counted on the server and the staff report, search by modality/area,
 // sitemap, robots, canonical + Open Graph, brand settings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

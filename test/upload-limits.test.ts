@@ -1,4 +1,4 @@
-// The upload path under hostile or simply large input (issue 10, points 7 and 8): phone
+// The upload path under hostile or simply large input: phone
 // photos up to 50 MP accepted, bigger ones and decompression bombs refused from the header,
 // at most two decodes at once, and every malformed or oversized body refused with a pt-BR
 // 4xx — nothing stored and no file left (storage nor spool), on either engine.

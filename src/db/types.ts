@@ -424,7 +424,7 @@ export interface UnidadesTrialCapacityColumn {
 }
 export type WithTrialCapacity = Omit<Database, 'unidades'> & { unidades: UnidadesTable & UnidadesTrialCapacityColumn };
 
-/** Trial-class bookings (issue 14). */
+/** Trial-class bookings. */
 export interface AulasExperimentaisTable {
   id: Id;
   unidade_id: number;
