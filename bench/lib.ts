@@ -259,7 +259,10 @@ export function decodedBody(c: CapturedResponse): Buffer {
   }
 }
 
-/** Headers node:http writes itself (or that describe the connection, not the answer); content-encoding and vary are replayed. */
+/**
+ * Headers node:http writes itself (or that describe the connection, not the answer); content-encoding and vary are
+ * replayed.
+ */
 const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /**
@@ -329,7 +332,10 @@ export interface LoadResult {
   cpuUsPerReq: number | null;
 }
 
-/** A short warm-up (JIT, caches), then the measured autocannon run with RSS sampled every 200 ms; a browser's headers unless told. */
+/**
+ * A short warm-up (JIT, caches), then the measured autocannon run with RSS sampled every 200 ms; a browser's headers
+ * unless told.
+ */
 export async function runLoad(
   server: ChildServer,
   label: string,

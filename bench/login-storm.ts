@@ -99,7 +99,8 @@ export async function runLoginStormBench(options: { duration?: number } = {}): P
     };
 
     console.log(
-      `Tempestade de logins: ondas de ${STORM_CONCURRENCY} logins simultâneos por ${duration} s, medindo GET /healthz e /css/site.css…`,
+      `Tempestade de logins: ondas de ${STORM_CONCURRENCY} logins simultâneos por ${duration} s, medindo GET ` +
+        `/healthz e /css/site.css…`,
     );
     const end = Date.now() + duration * 1000;
     let storming = true;

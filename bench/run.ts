@@ -146,7 +146,8 @@ async function main() {
     }
     replay = await startReplayServer(captured.map((x) => x.c));
     console.log(
-      `Cada rota: servidor node:http com os mesmos bytes, depois o app; ${DEFAULT_CONNECTIONS} conexões, ${duration} s cada, ${ROUNDS} rodada(s)…`,
+      `Cada rota: servidor node:http com os mesmos bytes, depois o app; ${DEFAULT_CONNECTIONS} conexões, ${duration} ` +
+        `s cada, ${ROUNDS} rodada(s)…`,
     );
     for (const { route, c } of captured) measured.push({ route, captured: c, app: [], replay: [] });
     for (let round = 0; round < ROUNDS; round++) {
@@ -202,7 +203,8 @@ async function main() {
   }
   console.log('');
   console.log(
-    `Resultados (${DEFAULT_CONNECTIONS} conexões, ${duration} s por medida, ${UNITS} unidades, ${PLANS} planos, ${new Date().toISOString()}):`,
+    `Resultados (${DEFAULT_CONNECTIONS} conexões, ${duration} s por medida, ${UNITS} unidades, ${PLANS} planos, ` +
+      `${new Date().toISOString()}):`,
   );
   printTable(
     [
@@ -224,7 +226,8 @@ async function main() {
       `req/s e p99: medianas de ${ROUNDS} rodadas; razão: mediana das razões de cada par de medidas vizinhas.`,
     );
   console.log(
-    'CPU µs/req: tempo de CPU (usuário + sistema) do processo servidor por resposta, mediana das rodadas; a razão é mesmos bytes ÷ app (1,00 = o mesmo custo). Não depende da parte dos núcleos que o gerador de carga toma.',
+    'CPU µs/req: tempo de CPU (usuário + sistema) do processo servidor por resposta, mediana das rodadas; a razão é ' +
+      'mesmos bytes ÷ app (1,00 = o mesmo custo). Não depende da parte dos núcleos que o gerador de carga toma.',
   );
   for (const s of skipped) console.log(`Pulada: ${s}`);
 
@@ -234,7 +237,8 @@ async function main() {
   targets.push(tRss);
   console.log('');
   console.log(
-    `Memória do app (RSS): depois da carga ${fmt.mb(afterRss)} — ${formatTarget(tRss)}; pico sob carga ${fmt.mb(peakRss)}; ` +
+    `Memória do app (RSS): depois da carga ${fmt.mb(afterRss)} — ${formatTarget(tRss)}; pico sob carga ` +
+      `${fmt.mb(peakRss)}; ` +
       `em repouso ${fmt.mb(idleRss)}; servidor de mesmos bytes ${fmt.mb(replayRss)}`,
   );
   const missed = targets.filter((t) => !t.pass).length;

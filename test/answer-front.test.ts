@@ -166,7 +166,8 @@ describe('answer front', () => {
     expect(answered).toEqual([false, false, false, true, false, false, false, false, false, false]);
   });
 
-  it('follows the snapshot: an edit shows at once here, and within the freshness window on another instance', async () => {
+  it(`follows the snapshot: an edit shows at once here, and within the freshness window on another \
+instance`, async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const other = await secondInstance(t);
     try {
@@ -212,7 +213,8 @@ describe('answer front and the unit page’s own window', () => {
     await t?.close();
   });
 
-  it('a kept unit page expires on its own while the snapshot stays fresh: hours edited on another instance show', async () => {
+  it(`a kept unit page expires on its own while the snapshot stays fresh: hours edited on another instance \
+show`, async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const other = await secondInstance(t);
     try {
@@ -386,7 +388,8 @@ describe('AnswerFront', () => {
     expect(f.size).toBe(0);
   });
 
-  it('reads the headers once the answer is sent: a cookie or rate limit added by a later hook, another status or method, are never kept', () => {
+  it(`reads the headers once the answer is sent: a cookie or rate limit added by a later hook, another status or \
+method, are never kept`, () => {
     const f = front();
     const late = fakeReply('/c');
     f.keep(late.reply, source(Buffer.from('c')));

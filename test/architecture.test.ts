@@ -173,12 +173,14 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('no route file touches the database handle (app.db, request.server.db, { db }): index.ts hands it services', () => {
+  it(`no route file touches the database handle (app.db, request.server.db, { db }): index.ts hands it \
+services`, () => {
     const offenders = routeFiles.flatMap((f) => dbHandleUses(parse(f)).map((use) => `${rel(f)}:${use}`));
     expect(offenders).toEqual([]);
   });
 
-  it('no service builds a repository: services (and routes and views) receive them, index.ts/services.ts build them', () => {
+  it(`no service builds a repository: services (and routes and views) receive them, index.ts/services.ts build \
+them`, () => {
     const offenders = files
       .filter((f) => /\.(service|routes|view)\.tsx?$/.test(f))
       .flatMap((f) => repositoryConstructorImports(parse(f)).map((use) => `${rel(f)}:${use}`));

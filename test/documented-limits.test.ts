@@ -59,7 +59,8 @@ describe('limits stated in docs/interface.md', () => {
     [`\`limit\` 1–${NEAR_LIMIT_MAX}, default ${NEAR_LIMIT_DEFAULT}`],
     [`at most ${FORM_BODY_LIMIT / 1024} KB, ${FORM_MAX_PAIRS} fields and ${FORM_MAX_NAMES} field names`],
     [
-      `1–${MESSAGE_MAX} characters; at most ${MAX_IMAGES} photos, each ≤ ${MAX_IMAGE_BYTES / MB} MB and ≤ ${mp} megapixels`,
+      `1–${MESSAGE_MAX} characters; at most ${MAX_IMAGES} photos, each ≤ ${MAX_IMAGE_BYTES / MB} MB and ≤ ${mp} ` +
+        `megapixels`,
     ],
     [`${MAX_UNIT_PHOTOS} per unit, each ≤ ${MAX_UNIT_PHOTO_BYTES / MB} MB and ≤ ${mp} megapixels`],
     [`alt text ${ALT_MIN}–${ALT_MAX} characters`],

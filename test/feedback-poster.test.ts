@@ -39,7 +39,8 @@ async function decodeSvg(svg: string): Promise<string | null> {
 }
 
 describe('QR poster', () => {
-  it("renders an A4 poster with the brand, the unit and a QR code opening the unit's survey from PUBLIC_URL with origem=cartaz", async () => {
+  it(`renders an A4 poster with the brand, the unit and a QR code opening the unit's survey from PUBLIC_URL with \
+origem=cartaz`, async () => {
     const res = await t.app.inject({ url: `/admin/pesquisa/cartaz/${A.id}`, headers: { cookie: managerA } });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('/css/cartaz.css');

@@ -184,7 +184,8 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
     for (const ms of seenAfter) expect(ms).toBeLessThanOrEqual(5_500);
   });
 
-  it('a message claimed by an instance killed mid-delivery is delivered by another within a minute, same Message-ID', async () => {
+  it(`a message claimed by an instance killed mid-delivery is delivered by another within a minute, same \
+Message-ID`, async () => {
     // Let the notifications of the earlier leads go out first: only ours is in flight.
     await waitFor(
       async () =>

@@ -58,7 +58,8 @@ const RULES: [string, RegExp, (file: string) => boolean][] = [
 // (docs/decisions/085). Nothing may be added to this list.
 const NOT_YET_MOVED = new Set<string>([]);
 
-describe("no second copy in src/ of the form kit's parsers, paging, the São Paulo clock or the unit-access check", () => {
+describe(`no second copy in src/ of the form kit's parsers, paging, the São Paulo clock or the unit-access \
+check`, () => {
   for (const [what, pattern, allowed] of RULES) {
     it(`${what}: ${pattern}`, () => {
       const offenders = sources

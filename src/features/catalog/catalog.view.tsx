@@ -49,7 +49,9 @@ const SCHEMA_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Fr
 const HOURS_ORDER = [1, 2, 3, 4, 5, 6, 0];
 
 export function mapHref(u: { endereco: string; bairro: string; cidade: string; uf: string }): string {
-  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`)}`;
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(
+    `${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`,
+  )}`;
 }
 
 function linkDigits(value: string | null): string | null {
@@ -168,7 +170,10 @@ export function HomePage({ snapshot, featured, q, results, error }: HomeProps) {
   return (
     <Layout
       title={b.name}
-      description={`Encontre a unidade da ${b.name} mais perto de você: planos, aulas, horários e acesso por plataforma de benefício.`}
+      description={
+        `Encontre a unidade da ${b.name} mais perto de você: planos, aulas, horários e acesso por ` +
+        `plataforma de benefício.`
+      }
       scripts={['search.js', 'near-me.js']}
       canonical="/"
     >

@@ -11,7 +11,10 @@ export function PrivacyPage() {
   return (
     <Layout
       title="Aviso de privacidade"
-      description={`Como a ${b.name} trata os dados que você envia pelo site: o que guardamos, por quê, por quanto tempo e a quem pedir.`}
+      description={
+        `Como a ${b.name} trata os dados que você envia pelo site: o que guardamos, por quê, por quanto ` +
+        `tempo e a quem pedir.`
+      }
       canonical={PRIVACY_PATH}
     >
       <article class="prose">

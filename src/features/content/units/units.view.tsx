@@ -434,7 +434,8 @@ function PlanCheckboxes({
             <p class="muted">
               {plans.matchCount === 0
                 ? `Nenhum outro plano contém “${plans.q}”.`
-                : `${plans.matchCount === 1 ? '1 plano' : `${plans.matchCount} planos`} fora da lista acima ${plans.matchCount === 1 ? 'contém' : 'contêm'} “${plans.q}”${more > 0 ? `; aqui os ${plans.matches.length} primeiros: refine a busca para ver os outros` : ''}.`}
+                : `${plans.matchCount === 1 ? '1 plano' : `${plans.matchCount} planos`} fora da lista acima ` +
+                  `${plans.matchCount === 1 ? 'contém' : 'contêm'} “${plans.q}”${more > 0 ? `; aqui os ${plans.matches.length} primeiros: refine a busca para ver os outros` : ''}.`}
             </p>
             {/* matches leave out the unit's plans and those ticked: none of these is ticked */}
             {plans.matches.map((p) => (

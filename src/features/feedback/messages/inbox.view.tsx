@@ -287,7 +287,9 @@ export function MessagePage({
             </textarea>
             <p class="hint" id="resposta-dica">
               {m.contato_email
-                ? `O e-mail sai em nome da ${brandName}${m.unidade_email ? `; se o cliente responder, a resposta vai para ${m.unidade_email}` : ''}.${mailConfigured ? '' : ' O envio de e-mail não está configurado neste servidor.'}`
+                ? `O e-mail sai em nome da ${brandName}${
+                    m.unidade_email ? `; se o cliente responder, a resposta vai para ${m.unidade_email}` : ''
+                  }.${mailConfigured ? '' : ' O envio de e-mail não está configurado neste servidor.'}`
                 : 'Sem e-mail: use o WhatsApp e registre aqui a resposta.'}
             </p>
             <FieldError id="erro-texto" message={errors.texto} />
