@@ -187,7 +187,8 @@ them`, () => {
     expect(offenders).toEqual([]);
   });
 
-  it('no service holds the database handle: it opens transactions through its repositories (`repo.transaction`)', () => {
+  it(`no service holds the database handle: it opens transactions through its repositories \
+(\`repo.transaction\`)`, () => {
     const offenders = files
       .filter((f) => /\.service\.ts$/.test(f))
       .flatMap((f) => dbHandleUses(parse(f)).map((use) => `${rel(f)}:${use}`));

@@ -239,7 +239,8 @@ describe('bookings list at 300 units and 3,600 bookings', () => {
     expect((await postStatus(manager, own.id, `${LIST}?dia=${today}`)).statusCode).toBe(303);
   });
 
-  it('a bad `dia` or `pagina` never answers 5xx: today instead, the nearest day of the window, or the last page', async () => {
+  it(`a bad \`dia\` or \`pagina\` never answers 5xx: today instead, the nearest day of the window, or the last \
+page`, async () => {
     const first = addDays(today, -14);
     const last = addDays(today, 7);
     for (const [dia, shown, note] of [

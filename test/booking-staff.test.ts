@@ -205,7 +205,8 @@ CSV`, async () => {
     // clicks 8, bookings 4 (50%), attended 2 (50%), enrolled 1 (50%); the unit named with its city
     expect(page.body).toContain(
       `<th scope="row">${unitName}<span class="muted"> · ` +
-        `${city.cidade}/${city.uf}</span></th><td>8</td><td>4</td><td>50%</td><td>2</td><td>50%</td><td>1</td><td>50%</td>`,
+        `${city.cidade}/${city.uf}</span></th><td>8</td><td>4</td><td>50%</td>` +
+        '<td>2</td><td>50%</td><td>1</td><td>50%</td>',
     );
 
     const list = await ctx.app.inject({ url: '/admin/aulas-experimentais?unidade_id=4', headers: { cookie: admin } });

@@ -70,7 +70,8 @@ afterAll(async () => t?.close());
 
 const GOOD =
   '\uFEFFdia_semana;inicio;fim;modalidade;professor;sala\r\nSegunda-feira;07:00;07:50;Natação;Ana ' +
-  'Souza;Piscina\r\nterca;7:00;07:50;pilates;"Bruno ""B"" Lima";Estúdio\r\nSábado;09:00;10:00;Hidroginástica;;Piscina\r\n';
+  'Souza;Piscina\r\nterca;7:00;07:50;pilates;"Bruno ""B"" ' +
+  'Lima";Estúdio\r\nSábado;09:00;10:00;Hidroginástica;;Piscina\r\n';
 
 describe('timetable CSV', () => {
   it('parses pt-BR weekdays, quotes, BOM and CRLF', () => {

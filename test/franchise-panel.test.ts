@@ -252,7 +252,8 @@ describe('CSV export', () => {
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe(
       'ID;Recebido em;Nome completo;WhatsApp;E-mail;Cidade/região de interesse;Como pretende investir?;Quanto ' +
-        'pretende investir?;Quando pretende dar o próximo passo?;Qual é a sua experiência com negócios?;O que mais motiva o seu interesse?;Autorização de contato;Status',
+        'pretende investir?;Quando pretende dar o próximo passo?;Qual é a sua experiência com negócios?;O que mais ' +
+        'motiva o seu interesse?;Autorização de contato;Status',
     );
     expect(text).not.toContain('Fora do Filtro');
     // newest first

@@ -118,7 +118,8 @@ text`, async () => {
     // AVIF first, then WebP, then the JPEG <img>
     expect(html).toContain(
       `<source type="image/avif" srcset="${base}-480.avif 480w, ${base}-960.avif 960w, ${base}-1440.avif 1440w" ` +
-        `sizes="(min-width: 60rem) 36rem, 100vw"/><source type="image/webp" srcset="${base}-480.webp 480w, ${base}-960.webp 960w, ${base}-1440.webp 1440w"`,
+        `sizes="(min-width: 60rem) 36rem, 100vw"/><source type="image/webp" srcset="${base}-480.webp 480w, ` +
+        `${base}-960.webp 960w, ${base}-1440.webp 1440w"`,
     );
     expect(html).toMatch(
       new RegExp(

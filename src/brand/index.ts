@@ -67,7 +67,10 @@ export function whatsappHref(digits: string, text?: string): string {
 
 /** The theme stylesheet: brand colours as CSS custom properties (site.css uses only these). */
 export function themeCss(colors: typeof BRAND_COLORS = BRAND_COLORS): string {
-  return `:root{--brand:${colors.primary};--brand-dark:${colors.primaryDark};--accent:${colors.accent};--on-accent:${colors.onAccent};--tint:${colors.tint}}\n`;
+  return (
+    `:root{--brand:${colors.primary};--brand-dark:${colors.primaryDark};--accent:${colors.accent};` +
+    `--on-accent:${colors.onAccent};--tint:${colors.tint}}\n`
+  );
 }
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -207,7 +207,8 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
               errors: {
                 whatsapp:
                   `Este WhatsApp já tem uma aula experimental agendada nesta unidade (${existing.atividade}, ` +
-                  `${whenLabel({ dia: spDay(new Date(existing.inicio_em)), inicio_em: existing.inicio_em })}). Para mudar o horário, fale com a unidade pelo WhatsApp.`,
+                  `${whenLabel({ dia: spDay(new Date(existing.inicio_em)), inicio_em: existing.inicio_em })}). Para ` +
+                  `mudar o horário, fale com a unidade pelo WhatsApp.`,
               },
             } as const;
           }

@@ -382,7 +382,8 @@ function data_enrolTarget(unit: { whatsapp: string | null }): boolean {
 
 export function UnitPage({ data }: { data: UnitPageData }) {
   const u = data.unit;
-  const description = `${u.nome}: academia em ${u.bairro}, ${u.cidade} – ${u.uf}. Planos, horários, modalidades e grade de aulas.`;
+  const description =
+    `${u.nome}: academia em ${u.bairro}, ${u.cidade} – ${u.uf}. ` + 'Planos, horários, modalidades e grade de aulas.';
   const tel = linkDigits(u.telefone);
   const whats = linkDigits(u.whatsapp);
   const benefit = safeExternalUrl(u.beneficio_url);

@@ -68,7 +68,8 @@ export async function handleLogin(request: FastifyRequest, reply: FastifyReply, 
     const minutes = Math.ceil(seconds / 60);
     const message =
       `Muitas tentativas de login sem sucesso. Por segurança, o acesso foi bloqueado por alguns ` +
-      `minutos: tente novamente às ${formatDateTime(result.retryAt.toISOString()).slice(-5)} (horário de Brasília), daqui a ${minutes} minuto${minutes === 1 ? '' : 's'}.`;
+      `minutos: tente novamente às ${formatDateTime(result.retryAt.toISOString()).slice(-5)} (horário de Brasília), ` +
+      `daqui a ${minutes} minuto${minutes === 1 ? '' : 's'}.`;
     reply.header('retry-after', String(seconds));
     if (wantsJson(request))
       return reply.code(429).send({ error: 'Muitas tentativas', message, retryAt: result.retryAt.toISOString() });

@@ -125,7 +125,8 @@ export function DiagnosticPage({
           <dd>
             {outbox.lastError
               ? `${outbox.lastError.ultimo_erro} (mensagem ${outbox.lastError.id} para ` +
-                `${outbox.lastError.destinatario}, ${outbox.lastError.tentativas} tentativa(s), criada em ${formatDateTime(outbox.lastError.criado_em)})`
+                `${outbox.lastError.destinatario}, ${outbox.lastError.tentativas} tentativa(s), criada em ` +
+                `${formatDateTime(outbox.lastError.criado_em)})`
               : 'nenhum'}
           </dd>
         </dl>

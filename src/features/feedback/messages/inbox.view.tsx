@@ -262,8 +262,10 @@ export function MessagePage({
             {m.contato_email && m.contato_telefone ? (
               <fieldset>
                 <legend>Como responder</legend>
+                {/* biome-ignore format: its fill leaves a line over 120 columns */}
                 <label class="choice">
-                  <input type="radio" name="canal" value="email" checked={canal === 'email'} /> Enviar por e-mail para{' '}
+                  <input type="radio" name="canal" value="email" checked={canal === 'email'} />{' '}
+                  Enviar por e-mail para{' '}
                   {m.contato_email}
                 </label>
                 <label class="choice">
