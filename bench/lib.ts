@@ -283,7 +283,10 @@ export interface LoadResult {
   cpuUsPerReq: number | null;
 }
 
-/** A short warm-up (JIT, caches), then the measured autocannon run with RSS sampled every 200 ms; a browser's headers unless told. */
+/**
+ * A short warm-up (JIT, caches), then the measured autocannon run with RSS sampled every 200 ms;
+ * a browser's headers unless told.
+ */
 export async function runLoad(
   server: ChildServer,
   label: string,

@@ -3,7 +3,7 @@
 // logins (each from its own client address, each for an e-mail without an account, so
 // neither the account nor the address lockout stops them before the password hash) hit
 // the login form, while GET /healthz and a static file (/css/site.css) are timed from the
-// side. Target: p95 of those GETs ≤ 200 ms during the storm (issue 10: password hashing
+// side. Target: p95 of those GETs ≤ 200 ms during the storm (password hashing
 // must never starve the server). Also printed: how many logins were checked (401) and
 // how many were refused at once because the hash queue was full (429).
 import { pathToFileURL } from 'node:url';
@@ -99,7 +99,8 @@ export async function runLoginStormBench(options: { duration?: number } = {}): P
     };
 
     console.log(
-      `Tempestade de logins: ondas de ${STORM_CONCURRENCY} logins simultâneos por ${duration} s, medindo GET /healthz e /css/site.css…`,
+      `Tempestade de logins: ondas de ${STORM_CONCURRENCY} logins simultâneos por ${duration} s, medindo GET ` +
+        `/healthz e /css/site.css…`,
     );
     const end = Date.now() + duration * 1000;
     let storming = true;

@@ -156,7 +156,8 @@ async function main() {
       measured.push({ route, captured: c, app: [], peer: [] });
     }
     console.log(
-      `Cada rota: o app${peer ? ' (e o par PHP nas rotas que ele tem)' : ''}; ${DEFAULT_CONNECTIONS} conexões, ${duration} s cada, ${ROUNDS} rodada(s)…`,
+      `Cada rota: o app${peer ? ' (e o par PHP nas rotas que ele tem)' : ''}; ` +
+        `${DEFAULT_CONNECTIONS} conexões, ${duration} s cada, ${ROUNDS} rodada(s)…`,
     );
     for (let round = 0; round < ROUNDS; round++) {
       for (const m of measured) {
@@ -214,7 +215,8 @@ async function main() {
   const total = all.filter((r) => !r.label.endsWith('(PHP)')).reduce((n, r) => n + r.total, 0);
   console.log('');
   console.log(
-    `Resultados (${DEFAULT_CONNECTIONS} conexões, ${duration} s por medida, ${UNITS} unidades, ${PLANS} planos, ${new Date().toISOString()}):`,
+    `Resultados (${DEFAULT_CONNECTIONS} conexões, ${duration} s por medida, ` +
+      `${UNITS} unidades, ${PLANS} planos, ${new Date().toISOString()}):`,
   );
   printTable(
     [
@@ -233,7 +235,8 @@ async function main() {
   );
   if (ROUNDS > 1) console.log(`req/s, p99 e CPU: medianas de ${ROUNDS} rodadas.`);
   console.log(
-    'CPU µs/req: tempo de CPU (usuário + sistema) do processo do app por resposta: não depende da parte dos núcleos que o gerador de carga toma.',
+    'CPU µs/req: tempo de CPU (usuário + sistema) do processo do app por resposta: ' +
+      'não depende da parte dos núcleos que o gerador de carga toma.',
   );
   for (const s of skipped) console.log(`Pulada: ${s}`);
   if (peerUnavailable) console.log(`Par PHP indisponível: ${peerUnavailable}`);
@@ -248,7 +251,8 @@ async function main() {
       (peer ? `; par PHP (php-fpm e filhos) no pico ${fmt.mb(peerRss)}` : ''),
   );
   console.log(
-    `Log do app (LOG_LEVEL padrão, num arquivo): ${fmt.rps(logLines)} linhas "request completed" para ${fmt.rps(total)} respostas medidas (mais aquecimentos e conferências).`,
+    `Log do app (LOG_LEVEL padrão, num arquivo): ${fmt.rps(logLines)} linhas "request completed" ` +
+      `para ${fmt.rps(total)} respostas medidas (mais aquecimentos e conferências).`,
   );
   const missed = targets.filter((t) => !t.pass).length;
   console.log(

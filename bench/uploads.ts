@@ -64,7 +64,9 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
   const arenas = process.env.BENCH_MALLOC_ARENA_MAX ?? '2';
   if (arenas !== 'padrao') env.MALLOC_ARENA_MAX = arenas;
   console.log(
-    `Fotos: servidor com STORAGE_DRIVER=${env.STORAGE_DRIVER}, MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX ?? '(padrão da glibc)'}`,
+    `Fotos: servidor com STORAGE_DRIVER=${env.STORAGE_DRIVER}, MALLOC_ARENA_MAX=${
+      env.MALLOC_ARENA_MAX ?? '(padrão da glibc)'
+    }`,
   );
   const app = await startAppServer(db.databaseUrl, env);
   try {

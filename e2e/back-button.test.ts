@@ -80,13 +80,13 @@ async function backAndResend(browser: Browser, options: { javaScriptEnabled: boo
   return { persisted, firstKey, keyAfterBack };
 }
 
-it('with JavaScript: the page shown again by Back gets a fresh envio_id, and the second message is stored', async () => {
+it('with JavaScript: the page shown again by Back gets a fresh envio_id; the second message is stored', async () => {
   const result = await backAndResend(suite.browser, { javaScriptEnabled: true, label: 'js' });
   // Chromium keeps no-store pages out of its back-forward cache unless told otherwise: loaded again.
   expect(typeof result.persisted).toBe('boolean');
 });
 
-it('from the back-forward cache (Chromium allowed to keep no-store pages): pageshow.persisted renews the envio_id', async () => {
+it('from the back-forward cache (no-store pages kept): pageshow.persisted renews the envio_id', async () => {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,

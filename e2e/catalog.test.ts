@@ -53,7 +53,8 @@ it('searches as you type, opens a unit with the keyboard, and has no a11y violat
   await context.close();
 });
 
-it('opens a unit with a tap, then its benefit page; a unit without a link and none near points to all units', async () => {
+it(`opens a unit with a tap, then its benefit page; a unit without a link and none near points to all \
+units`, async () => {
   const context = await phoneContext(suite.browser);
   const page = await context.newPage();
   const watch = watchPage(page);

@@ -64,7 +64,8 @@ it('lists page and filter, and a plan’s 90 units are grouped by city with a fi
   await context.close();
 });
 
-it('the unit form lists its own plans and finds others with "Buscar planos": Enter in the search searches, Enter elsewhere saves', async () => {
+it(`the unit form lists its own plans and finds others with "Buscar planos": Enter in the search searches, Enter \
+elsewhere saves`, async () => {
   const db = suite.server.db;
   const admin = await createStaffUser(db, { papel: 'admin', nome: 'Bia Busca' });
   const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR' });

@@ -215,7 +215,8 @@ it('every content, accounts and audit screen passes axe-core', async () => {
     name: 'grade.csv',
     mimeType: 'text/csv',
     buffer: Buffer.from(
-      'dia_semana;inicio;fim;modalidade;professor;sala\nsegunda;07:00;07:50;Yoga;Ana;Sala 9\nferiado;08:00;07:00;Yoga;;\n',
+      'dia_semana;inicio;fim;modalidade;professor;sala\nsegunda;07:00;07:50;Yoga;Ana;Sala ' +
+        '9\nferiado;08:00;07:00;Yoga;;\n',
     ),
   });
   await page.getByRole('button', { name: 'Ver prévia' }).click();

@@ -25,7 +25,8 @@ async function login(page: Page, path: string, email: string, password: string) 
   await page.waitForURL((u) => u.pathname === path);
 }
 
-it('a customer leaves an e-mail; the unit manager replies from the inbox and the mail reaches SMTP with the text', async () => {
+it(`a customer leaves an e-mail; the unit manager replies from the inbox and the mail reaches SMTP with the \
+text`, async () => {
   const unit = await suite.server.db
     .selectFrom('unidades')
     .select(['id', 'nome'])
@@ -100,7 +101,8 @@ function decodeQp(raw: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
-it('the dashboard shows the hand-computed NPS as headline and on the server-drawn chart; staff home and preferences pass axe', async () => {
+it(`the dashboard shows the hand-computed NPS as headline and on the server-drawn chart; staff home and preferences \
+pass axe`, async () => {
   const unit = await suite.server.db
     .selectFrom('unidades')
     .select(['id', 'nome'])
@@ -154,7 +156,8 @@ it('the dashboard shows the hand-computed NPS as headline and on the server-draw
   await context.close();
 });
 
-it("the poster's QR code, decoded from a screenshot, opens the right unit's survey and the answer is counted as cartaz", async () => {
+it(`the poster's QR code, decoded from a screenshot, opens the right unit's survey and the answer is counted as \
+cartaz`, async () => {
   const units = await suite.server.db
     .selectFrom('unidades')
     .select(['id', 'nome'])

@@ -19,7 +19,8 @@ const phone = (browser: Browser) =>
     timezoneId: 'America/Sao_Paulo',
   });
 
-it('franchise form: on a 422 the focus is on the error summary, whose links lead to each field, marked in red', async () => {
+it(`franchise form: on a 422 the focus is on the error summary, whose links lead to each field, marked in \
+red`, async () => {
   const ctx = await phone(suite.browser);
   const page = await ctx.newPage();
   const watch = watchPage(page);

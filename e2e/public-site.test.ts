@@ -55,7 +55,8 @@ async function unitId(nome: string): Promise<number> {
 }
 
 for (const viewport of [PHONE, DESKTOP]) {
-  it(`home, unit page and benefit page at ${viewport.width}px: screenshots, no a11y violations, no console errors`, async () => {
+  it(`home, unit page and benefit page at ${viewport.width}px: screenshots, no a11y violations, no console \
+errors`, async () => {
     const ctx = await context(suite.browser, viewport);
     const page = await ctx.newPage();
     const watch = watchPage(page);

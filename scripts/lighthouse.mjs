@@ -16,7 +16,8 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const TARGET = 95;
 // Without the background-networking flags Chromium waits on services a closed network never answers.
 const CHROME_FLAGS =
-  '--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync';
+  '--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking ' +
+  '--disable-component-update --disable-sync';
 
 const base = (process.argv[2] ?? process.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '');
 const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1));
@@ -69,7 +70,8 @@ try {
     const tbt = report.audits['total-blocking-time']?.displayValue;
     const cls = report.audits['cumulative-layout-shift']?.displayValue;
     console.log(
-      `${''.padEnd(22)} LCP ${lcp}, TBT ${tbt}, CLS ${cls}, transferred ${Math.round((report.audits['total-byte-weight']?.numericValue ?? 0) / 1024)} KB`,
+      `${''.padEnd(22)} LCP ${lcp}, TBT ${tbt}, CLS ${cls}, transferred ` +
+        `${Math.round((report.audits['total-byte-weight']?.numericValue ?? 0) / 1024)} KB`,
     );
     for (const [i, c] of CATEGORIES.entries()) {
       if (scores[i] >= 100) continue;

@@ -8,7 +8,7 @@ import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
 import { normalizePhone } from './lib/form/parsers';
 
-const EnvSchema = Type.Object({
+export const EnvSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
@@ -202,7 +202,8 @@ export function parseTrustProxy(value: string): TrustProxy {
     const hops = Number(v);
     if (hops > 10)
       throw new ConfigError([
-        `TRUST_PROXY: ${hops} proxies em sequência não é plausível; informe o número de proxies (1 a 10) ou os endereços deles, ex.: TRUST_PROXY=10.0.0.5,10.0.0.6`,
+        `TRUST_PROXY: ${hops} proxies em sequência não é plausível; informe o número de proxies (1 a 10) ou os ` +
+          `endereços deles, ex.: TRUST_PROXY=10.0.0.5,10.0.0.6`,
       ]);
     return { hops };
   }
@@ -213,8 +214,10 @@ export function parseTrustProxy(value: string): TrustProxy {
   const bad = items.filter((i) => !isProxyAddress(i));
   if (bad.length) {
     throw new ConfigError([
-      `TRUST_PROXY: ${bad.map((b) => JSON.stringify(b)).join(', ')} não é endereço IP, sub-rede nem um dos nomes loopback, linklocal, uniquelocal. ` +
-        'Use true, o número de proxies à frente (ex.: 1) ou os endereços/sub-redes dos proxies separados por vírgula (ex.: 127.0.0.1,10.0.0.0/8). Nomes de máquina não são aceitos: informe o IP.',
+      `TRUST_PROXY: ${bad.map((b) => JSON.stringify(b)).join(', ')} não é endereço IP, sub-rede nem um dos nomes ` +
+        `loopback, linklocal, uniquelocal. ` +
+        'Use true, o número de proxies à frente (ex.: 1) ou os endereços/sub-redes dos proxies separados por vírgula ' +
+        '(ex.: 127.0.0.1,10.0.0.0/8). Nomes de máquina não são aceitos: informe o IP.',
     ]);
   }
   return { addresses: items };
@@ -229,7 +232,8 @@ export function parseDatabaseUrl(url: string | undefined): DatabaseConfig {
     // would get an empty one of its own. Refused rather than made a file named ":memory:".
     if (file === ':memory:')
       throw new ConfigError([
-        'DATABASE_URL: sqlite::memory: não serve para o servidor (cada conexão teria um banco vazio); use sqlite:caminho/arquivo.sqlite',
+        'DATABASE_URL: sqlite::memory: não serve para o servidor (cada conexão teria um banco vazio); use ' +
+          'sqlite:caminho/arquivo.sqlite',
       ]);
     return { engine: 'sqlite', filename: path.resolve(file) };
   }
@@ -248,7 +252,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
   const problems = [...Value.Errors(EnvSchema, withDefaults)].map(
     (e) =>
-      `${e.instancePath.replace(/^\//, '') || 'ambiente'}: ${e.message} (valor atual: ${describe(e.instancePath, raw)})`,
+      `${e.instancePath.replace(/^\//, '') || 'ambiente'}: ${e.message} ` +
+      `(valor atual: ${describe(e.instancePath, raw)})`,
   );
   if (problems.length) throw new ConfigError(problems);
   const env = withDefaults as Env;
@@ -262,7 +267,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (env.STORAGE_DRIVER !== undefined && env.STORAGE_DRIVER !== 'local' && env.STORAGE_DRIVER !== 'database') {
     problems.push(
-      `STORAGE_DRIVER: use "local" (arquivos em UPLOADS_DIR, uma máquina) ou "database" (arquivos no banco, várias instâncias; funciona em SQLite e PostgreSQL) (valor atual: ${JSON.stringify(env.STORAGE_DRIVER)})`,
+      `STORAGE_DRIVER: use "local" (arquivos em UPLOADS_DIR, uma máquina) ou "database" (arquivos no banco, várias ` +
+        `instâncias; funciona em SQLite e PostgreSQL) (valor atual: ${JSON.stringify(env.STORAGE_DRIVER)})`,
     );
   }
   let database: DatabaseConfig | undefined;

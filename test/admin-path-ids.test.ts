@@ -68,7 +68,8 @@ describe('path ids', () => {
     ).toBe(1);
   });
 
-  it('query ids of the old interface keep their documented answer: 400 when malformed (docs/interface.md)', async () => {
+  it(`query ids of the old interface keep their documented answer: 400 when malformed \
+(docs/interface.md)`, async () => {
     expect((await t.app.inject(`/Detalhes.php?id=${unitId}`)).statusCode).toBe(200);
     for (const bad of [`${unitId}.0`, `0${unitId}`, `+${unitId}`, 'abc'])
       expect((await t.app.inject(`/Detalhes.php?id=${encodeURIComponent(bad)}`)).statusCode, bad).toBe(400);

@@ -1,4 +1,4 @@
-// The code base's shape, checked by the code itself (issue 11): no import cycles over src/
+// The code base's shape, checked by the code itself: no import cycles over src/
 // (type-only imports included); route files never reach a repository nor the database
 // handle (they get services from their feature's index.ts); services never build a
 // repository (they receive it, decision 179). Reads the sources only; no database, no app.
@@ -173,19 +173,22 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('no route file touches the database handle (app.db, request.server.db, { db }): index.ts hands it services', () => {
+  it(`no route file touches the database handle (app.db, request.server.db, { db }): index.ts hands it \
+services`, () => {
     const offenders = routeFiles.flatMap((f) => dbHandleUses(parse(f)).map((use) => `${rel(f)}:${use}`));
     expect(offenders).toEqual([]);
   });
 
-  it('no service builds a repository: services (and routes and views) receive them, index.ts/services.ts build them', () => {
+  it(`no service builds a repository: services (and routes and views) receive them, index.ts/services.ts build \
+them`, () => {
     const offenders = files
       .filter((f) => /\.(service|routes|view)\.tsx?$/.test(f))
       .flatMap((f) => repositoryConstructorImports(parse(f)).map((use) => `${rel(f)}:${use}`));
     expect(offenders).toEqual([]);
   });
 
-  it('no service holds the database handle: it opens transactions through its repositories (`repo.transaction`)', () => {
+  it(`no service holds the database handle: it opens transactions through its repositories \
+(\`repo.transaction\`)`, () => {
     const offenders = files
       .filter((f) => /\.service\.ts$/.test(f))
       .flatMap((f) => dbHandleUses(parse(f)).map((use) => `${rel(f)}:${use}`));

@@ -1,4 +1,4 @@
-// The trial-class bookings list at chain scale (issue 11, part 12; decision 181): 300 units
+// The trial-class bookings list at chain scale (decision 181): 300 units
 // and thousands of bookings in the 22-day window. One day at a time (today by default), 50
 // bookings a page in SQL, day links with counts that keep the filters, the status POST back
 // to the same day and page, unit scope, and no 5xx on bad `dia` / `pagina`. Both engines.
@@ -239,7 +239,8 @@ describe('bookings list at 300 units and 3,600 bookings', () => {
     expect((await postStatus(manager, own.id, `${LIST}?dia=${today}`)).statusCode).toBe(303);
   });
 
-  it('a bad `dia` or `pagina` never answers 5xx: today instead, the nearest day of the window, or the last page', async () => {
+  it(`a bad \`dia\` or \`pagina\` never answers 5xx: today instead, the nearest day of the window, or the last \
+page`, async () => {
     const first = addDays(today, -14);
     const last = addDays(today, 7);
     for (const [dia, shown, note] of [

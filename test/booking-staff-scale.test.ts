@@ -1,4 +1,4 @@
-// Trial-class staff pages at chain scale (issue 11; the benchmark's 300 units): the capacity
+// Trial-class staff pages at chain scale (the benchmark's 300 units): the capacity
 // form and the funnel page and filter like the other staff lists, a capacity save touches
 // only the units of its page and comes back to that page and filter, the funnel's totals and
 // its CSV stay whole, and unit scope holds. Both engines.
@@ -118,7 +118,8 @@ describe('capacity form at 300 units', () => {
     expect((await get(`${CAPACITY}?q=${'x'.repeat(101)}`)).statusCode).toBe(400);
   });
 
-  it('a save on page 2 changes only the units changed there (audited), and comes back to page 2 and the filter', async () => {
+  it(`a save on page 2 changes only the units changed there (audited), and comes back to page 2 and the \
+filter`, async () => {
     const page = await get(`${CAPACITY}?q=movimento&pagina=2`);
     const shown = capacityIds(page.body);
     expect(shown).toHaveLength(50);
@@ -164,7 +165,8 @@ describe('capacity form at 300 units', () => {
     expect((await get(nul.headers.location as string)).statusCode).toBe(200);
   });
 
-  it('a refused value saves nothing and shows the same page again, values kept and a message by each field', async () => {
+  it(`a refused value saves nothing and shows the same page again, values kept and a message by each \
+field`, async () => {
     const page = await get(`${CAPACITY}?pagina=3`);
     const shown = capacityIds(page.body);
     const before = await capacities();

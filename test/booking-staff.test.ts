@@ -1,4 +1,4 @@
-// Trial classes, staff side (issue 14): bookings by day with unit scope, attendance marks,
+// Trial classes, staff side: bookings by day with unit scope, attendance marks,
 // capacity screen, the funnel and its CSV, and the jobs (reminder exactly once across two
 // instances with a fake clock; anonymisation after 12 months). Both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +80,8 @@ async function postStatus(cookie: string, id: number, status: string, voltar = '
 }
 
 describe('bookings by day', () => {
-  it('a manager sees their units only, one day at a time (today by default); marks attendance; another unit is 403', async () => {
+  it(`a manager sees their units only, one day at a time (today by default); marks attendance; another unit is \
+403`, async () => {
     const mine = await book(1);
     const other = await book(2);
     const day = `/admin/aulas-experimentais?dia=${mine.dia}`;
@@ -95,7 +96,8 @@ describe('bookings by day', () => {
     );
     expect(first.body).toMatch(
       new RegExp(
-        `<a href="${day.replace('?', '\\?')}">[^<]+<span class="badge">1<span class="visually-hidden"> agendamento</span>`,
+        `<a href="${day.replace('?', '\\?')}">[^<]+<span class="badge">1<span class="visually-hidden"> ` +
+          `agendamento</span>`,
       ),
     );
     const page = await ctx.app.inject({ url: day, headers: { cookie: manager } });
@@ -165,7 +167,8 @@ describe('bookings by day', () => {
 });
 
 describe('funnel', () => {
-  it('counts CTA clicks → bookings → attended → enrolled per unit and week, on the page and as a defused CSV', async () => {
+  it(`counts CTA clicks → bookings → attended → enrolled per unit and week, on the page and as a defused \
+CSV`, async () => {
     const week = mondayOf(spDay(new Date()));
     const now = new Date().toISOString();
     await ctx.db
@@ -201,7 +204,9 @@ describe('funnel', () => {
       .executeTakeFirstOrThrow();
     // clicks 8, bookings 4 (50%), attended 2 (50%), enrolled 1 (50%); the unit named with its city
     expect(page.body).toContain(
-      `<th scope="row">${unitName}<span class="muted"> · ${city.cidade}/${city.uf}</span></th><td>8</td><td>4</td><td>50%</td><td>2</td><td>50%</td><td>1</td><td>50%</td>`,
+      `<th scope="row">${unitName}<span class="muted"> · ` +
+        `${city.cidade}/${city.uf}</span></th><td>8</td><td>4</td><td>50%</td>` +
+        '<td>2</td><td>50%</td><td>1</td><td>50%</td>',
     );
 
     const list = await ctx.app.inject({ url: '/admin/aulas-experimentais?unidade_id=4', headers: { cookie: admin } });
@@ -248,7 +253,8 @@ describe('funnel', () => {
 });
 
 describe('jobs', () => {
-  it('reminders: two instances with a fake clock queue and send exactly one mail per booking, the day before, from 09:00', async () => {
+  it(`reminders: two instances with a fake clock queue and send exactly one mail per booking, the day before, from \
+09:00`, async () => {
     await ctx.db.deleteFrom('fila_emails').execute();
     const first = await book(5, { email: 'um@example.com', minDaysAhead: 3 });
     const classDay = first.dia;

@@ -1,4 +1,4 @@
-// Trial-class booking (issue 14): the form, validation, idempotent submits, capacity under
+// Trial-class booking: the form, validation, idempotent submits, capacity under
 // concurrency and the one-future-booking rule, on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';
@@ -170,7 +170,8 @@ describe('the booking form', () => {
     expect(noToken.statusCode).toBe(403);
   });
 
-  it('NUL, CR, LF and other control characters in nome, email or whatsapp: 422 with a field message, nothing stored', async () => {
+  it(`NUL, CR, LF and other control characters in nome, email or whatsapp: 422 with a field message, nothing \
+stored`, async () => {
     const slot = await futureClass();
     const good = {
       nome: 'Maria Souza',
@@ -216,7 +217,8 @@ describe('the booking form', () => {
     expect(await bookings()).toHaveLength(0);
   });
 
-  it('a class in the past, outside the timetable or outside opening hours is refused with a clear message', async () => {
+  it(`a class in the past, outside the timetable or outside opening hours is refused with a clear \
+message`, async () => {
     const slot = await futureClass();
     const yesterday = addDays(spDay(new Date()), -1);
     const base = { nome: 'Paula', whatsapp: phone(), aceita_contato: 'sim' };
@@ -270,7 +272,8 @@ describe('the booking form', () => {
 });
 
 describe('booking', () => {
-  it('books, redirects to a thanks page with address, map, WhatsApp and a valid .ics, and queues the confirmation', async () => {
+  it(`books, redirects to a thanks page with address, map, WhatsApp and a valid .ics, and queues the \
+confirmation`, async () => {
     const slot = await futureClass(1, 0);
     const page = await openForm();
     const res = await post(
@@ -386,7 +389,8 @@ describe('booking', () => {
 });
 
 describe('capacity under concurrency', () => {
-  it('20 concurrent bookings for a class with 3 places store exactly 3; the others get the form back with other slots', async () => {
+  it(`20 concurrent bookings for a class with 3 places store exactly 3; the others get the form back with other \
+slots`, async () => {
     const slot = await futureClass(1, 5);
     const page = await openForm();
     const results = await Promise.all(

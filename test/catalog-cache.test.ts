@@ -86,7 +86,8 @@ describe('SnapshotCache', () => {
   });
 });
 
-it('units by distance: the chord-distance order is the great-circle order, ties and units without coordinates by name', () => {
+it(`units by distance: the chord-distance order is the great-circle order, ties and units without coordinates by \
+name`, () => {
   const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
   let seed = 7;
   const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
@@ -145,7 +146,8 @@ describe('cached public answers on two instances', () => {
     '/unidades.json?lat=-23.56&lng=-46.65&limit=50',
   ];
 
-  it('a renamed unit shows on every cached page and in the sitemap: at once here, within the TTL on the other instance', async () => {
+  it(`a renamed unit shows on every cached page and in the sitemap: at once here, within the TTL on the other \
+instance`, async () => {
     const unit = await t.db
       .selectFrom('unidades')
       .select(['id', 'nome'])
@@ -277,7 +279,10 @@ describe('cached answers in the encoding the client asks for', () => {
     [{ 'accept-encoding': 'br', 'x-no-compression': '1' }, undefined],
   ];
 
-  /** `url` in every case's encoding: the negotiated one, with vary and its own length, decoding to the identity bytes (≥ 1 KB). */
+  /**
+   * `url` in every case's encoding: the negotiated one, with vary and its own length, decoding to the identity bytes (≥
+   * 1 KB).
+   */
   const expectNegotiated = async (url: string) => {
     const identity = (await get(url)).rawPayload;
     expect(identity.length, url).toBeGreaterThanOrEqual(1024);
@@ -294,7 +299,8 @@ describe('cached answers in the encoding the client asks for', () => {
     return { identity, answers };
   };
 
-  it('every cached page is sent in the negotiated encoding, decoding to the identity bytes, with vary and its own length', async () => {
+  it(`every cached page is sent in the negotiated encoding, decoding to the identity bytes, with vary and its own \
+length`, async () => {
     for (const url of urls) {
       const { identity, answers } = await expectNegotiated(url);
       for (const { res, encoding, label } of answers) {
@@ -309,7 +315,8 @@ describe('cached answers in the encoding the client asks for', () => {
     }
   });
 
-  it('answers made for one request (a search page, a position) are compressed as negotiated too, without @fastify/compress', async () => {
+  it(`answers made for one request (a search page, a position) are compressed as negotiated too, without \
+@fastify/compress`, async () => {
     const fresh = ['/?q=academia', '/unidades?lat=-23.56&lng=-46.65'];
     for (const url of fresh) await expectNegotiated(url);
     // A list by position is JSON made per request: compressed once it is worth it.
@@ -328,7 +335,8 @@ describe('cached answers in the encoding the client asks for', () => {
     expect(res.json()).not.toHaveLength(0);
   });
 
-  it('picks the encoding @fastify/compress picks for the same header (the privacy page is compressed by it)', async () => {
+  it(`picks the encoding @fastify/compress picks for the same header (the privacy page is compressed by \
+it)`, async () => {
     const headers = [
       'br',
       'gzip',

@@ -375,7 +375,8 @@ describe('Pass page', () => {
     expect(res.body).toContain('Movimento Pinheiros com Wellhub');
     // counted on the server (/ir/), then on to the platform
     expect(res.body).toContain(
-      `<a class="button cta-button" href="/ir/beneficio?unidade=${ids['Movimento Pinheiros']}" rel="noopener noreferrer nofollow" target="_blank">Acessar Wellhub`,
+      `<a class="button cta-button" href="/ir/beneficio?unidade=${ids['Movimento Pinheiros']}" rel="noopener ` +
+        `noreferrer nofollow" target="_blank">Acessar Wellhub`,
     );
     const go = await t.app.inject(`/ir/beneficio?unidade=${ids['Movimento Pinheiros']}`);
     expect(go.statusCode).toBe(302);
@@ -383,7 +384,8 @@ describe('Pass page', () => {
     expectSecurityHeaders(res.headers);
   });
 
-  it('says so when the unit has no link, and suggests only units with one within 50 km, with their distance', async () => {
+  it(`says so when the unit has no link, and suggests only units with one within 50 km, with their \
+distance`, async () => {
     // Recife: the nearest unit with a benefit is 1,600+ km away, so none is suggested
     const res = await t.app.inject(`/pages/Pass/index.php?id=${ids['Movimento Boa Viagem']}`);
     expect(res.statusCode).toBe(200);
@@ -547,7 +549,8 @@ describe('catalog cache', () => {
     await expect(cold.search('moema')).rejects.toThrow('database down');
   });
 
-  it('during a database outage serves the last snapshot without waiting, even after an invalidation, and recovers', async () => {
+  it(`during a database outage serves the last snapshot without waiting, even after an invalidation, and \
+recovers`, async () => {
     let clock = 0;
     let mode: 'up' | 'down' | 'slow' = 'up';
     let calls = 0;

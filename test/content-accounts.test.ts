@@ -41,7 +41,8 @@ afterAll(async () => t?.close());
 describe('accounts', () => {
   let managerId: number;
 
-  it('refuses a short password, a bad e-mail, a manager without units; keeps the values but never the password', async () => {
+  it(`refuses a short password, a bad e-mail, a manager without units; keeps the values but never the \
+password`, async () => {
     const res = await post('/admin/contas/nova', {
       email: 'nao-e-email',
       nome: 'Gerente Teste',

@@ -197,7 +197,8 @@ describe('the unit form with 3,000 plans', () => {
     expect(await planIdsOf(unitId)).toEqual(linked);
   });
 
-  it('a save with a search applied links the ticked result and unlinks the unticked, and leaves every plan it did not show as it was', async () => {
+  it(`a save with a search applied links the ticked result and unlinks the unticked, and leaves every plan it did \
+not show as it was`, async () => {
     const url = `/admin/conteudo/unidades/${unitId}`;
     const linked = await planIdsOf(unitId);
     const fields = formFields((await get(url)).body, url);
@@ -360,7 +361,8 @@ describe('catalog import of the chain', () => {
     expect(await exportCatalog(t.db)).toEqual(file);
   }, 60_000);
 
-  it('a modality spelled in another case or without accents renames the one row and counts as updated; its units stay unchanged', async () => {
+  it(`a modality spelled in another case or without accents renames the one row and counts as updated; its units \
+stay unchanged`, async () => {
     const file = await exportCatalog(t.db);
     file.modalidades = file.modalidades.map((m) => (m.nome === 'Natação' ? { ...m, nome: 'NATACAO' } : m));
     file.planos[5]!.preco_centavos += 10;

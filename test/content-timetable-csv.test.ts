@@ -20,7 +20,8 @@ function multipart(fields: Record<string, string>, file?: { name: string; conten
   if (file) {
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="arquivo"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'text/csv'}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="arquivo"; filename="${file.name}"\r\nContent-Type: ` +
+          `${file.type ?? 'text/csv'}\r\n\r\n`,
       ),
     );
     parts.push(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content));
@@ -68,7 +69,9 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const GOOD =
-  '\uFEFFdia_semana;inicio;fim;modalidade;professor;sala\r\nSegunda-feira;07:00;07:50;Natação;Ana Souza;Piscina\r\nterca;7:00;07:50;pilates;"Bruno ""B"" Lima";Estúdio\r\nSábado;09:00;10:00;Hidroginástica;;Piscina\r\n';
+  '\uFEFFdia_semana;inicio;fim;modalidade;professor;sala\r\nSegunda-feira;07:00;07:50;Natação;Ana ' +
+  'Souza;Piscina\r\nterca;7:00;07:50;pilates;"Bruno ""B"" ' +
+  'Lima";Estúdio\r\nSábado;09:00;10:00;Hidroginástica;;Piscina\r\n';
 
 describe('timetable CSV', () => {
   it('parses pt-BR weekdays, quotes, BOM and CRLF', () => {

@@ -106,7 +106,8 @@ describe('catalog export', () => {
 });
 
 describe('catalog import', () => {
-  it('round trip: importing into an empty database reproduces the catalog; importing again changes nothing', async () => {
+  it(`round trip: importing into an empty database reproduces the catalog; importing again changes \
+nothing`, async () => {
     await wipeCatalog(seeded.handle.db);
     empty = seeded;
     expect((await exportCatalog(empty.handle.db)).unidades).toEqual([]);

@@ -82,7 +82,8 @@ describe('free-message contact', () => {
     expect(await last()).toMatchObject({ contato_email: null, contato_telefone: null, aceite_contato: 0 });
   });
 
-  it('requires the agreement with a contact, and checks e-mail and phone: pt-BR messages, values kept, nothing stored', async () => {
+  it(`requires the agreement with a contact, and checks e-mail and phone: pt-BR messages, values kept, nothing \
+stored`, async () => {
     const before = await count();
     const noAgreement = await send(
       { unidade_id: String(unit.id), mensagem: 'Oi', contato_telefone: '11987654321' },

@@ -135,7 +135,8 @@ describe('free-message form page', () => {
 });
 
 describe('free-message submission', () => {
-  it('stores a named message without images, fills unidade from unidade_id, 303 to obrigado.php, queues one mail', async () => {
+  it(`stores a named message without images, fills unidade from unidade_id, 303 to obrigado.php, queues one \
+mail`, async () => {
     const before = await state();
     const res = await send(base());
     expect(res.statusCode).toBe(303);
@@ -268,7 +269,8 @@ describe('free-message submission', () => {
       expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
     }
     const [jpg, wp, pn] = rows;
-    expect(jpg).toMatchObject({ tipo: 'image/jpeg', nome_original: 'IMG_0001.JPG', largura: 20, altura: 40 }); // auto-rotated
+    // auto-rotated
+    expect(jpg).toMatchObject({ tipo: 'image/jpeg', nome_original: 'IMG_0001.JPG', largura: 20, altura: 40 });
     expect(wp).toMatchObject({ tipo: 'image/webp', nome_original: 'passwd.webp' });
     expect(pn).toMatchObject({ tipo: 'image/png', nome_original: 'foto.png', largura: 30, altura: 30 });
     // nothing but the stored files (no temporary leftovers)
@@ -372,7 +374,8 @@ describe('free-message submission', () => {
     expect(await state()).toEqual(before);
   });
 
-  it('refuses a text file named .jpg, an SVG with a script, a JPEG/HTML polyglot and a huge-pixel PNG, even next to a good image', async () => {
+  it(`refuses a text file named .jpg, an SVG with a script, a JPEG/HTML polyglot and a huge-pixel PNG, even next to \
+a good image`, async () => {
     const before = await state();
     const hugePng = await sharp({
       create: { width: 10000, height: 5100, channels: 3, background: '#ffffff' },
@@ -438,7 +441,8 @@ describe('free-message submission', () => {
     expect(await state()).toEqual(before);
   });
 
-  it('delivers the notification to NOTIFICATION_EMAIL only, through a real SMTP server, with unit, sender, message and photos', async () => {
+  it(`delivers the notification to NOTIFICATION_EMAIL only, through a real SMTP server, with unit, sender, message \
+and photos`, async () => {
     // drain what earlier tests queued, then send one message with two photos
     await deliverDueMail({ db: t.db, config: t.config });
     smtp.messages.length = 0;

@@ -98,7 +98,8 @@ const queueOf = (html: string) =>
   [...html.matchAll(/data-atencao="(detrator|mensagem)-(\d+)"/g)].map((m) => `${m[1]}-${m[2]}`);
 
 describe('attention queue on the staff home', () => {
-  it("a manager sees only their unit's detractors with a comment and messages unanswered for 48 h, oldest first", async () => {
+  it(`a manager sees only their unit's detractors with a comment and messages unanswered for 48 h, oldest \
+first`, async () => {
     const res = await t.app.inject({ url: '/admin', headers: { cookie: managerA } });
     expect(res.statusCode).toBe(200);
     expect(queueOf(res.body)).toEqual([

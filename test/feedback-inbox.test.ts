@@ -140,7 +140,8 @@ describe('inbox: read, reply, statuses', () => {
     expect(await t.db.selectFrom('fale_aqui_respostas').selectAll().execute()).toHaveLength(0);
   });
 
-  it('a reply by e-mail is queued in the outbox with Reply-To the unit, kept in the thread, and sets respondida', async () => {
+  it(`a reply by e-mail is queued in the outbox with Reply-To the unit, kept in the thread, and sets \
+respondida`, async () => {
     const before = smtp.messages.length;
     const res = await post(`/admin/mensagens/${emailId}/responder`, managerA, {
       canal: 'email',
@@ -189,7 +190,8 @@ describe('inbox: read, reply, statuses', () => {
     expect(res.body).toContain('https://wa.me/552134567890?text=');
     const href = /href="(https:\/\/wa\.me\/[^"]+)"/.exec(res.body)![1]!.replace(/&amp;/g, '&');
     expect(decodeURIComponent(new URL(href).searchParams.get('text')!)).toBe(
-      `Olá, Davi! Aqui é Ana Admin, da Rede Teste ${A.nome}. Recebemos sua mensagem pelo “Fale aqui” e queremos ajudar.`,
+      `Olá, Davi! Aqui é Ana Admin, da Rede Teste ${A.nome}. Recebemos sua mensagem pelo “Fale aqui” e queremos ` +
+        `ajudar.`,
     );
     expect(res.body).not.toContain('Enviar por e-mail');
     const email = await post(
@@ -209,7 +211,8 @@ describe('inbox: read, reply, statuses', () => {
     expect(await row(phoneId)).toMatchObject({ status: 'respondida' });
   });
 
-  it('statuses nova → lida → respondida → resolvida, filters by them, and the time to first reply per unit', async () => {
+  it(`statuses nova → lida → respondida → resolvida, filters by them, and the time to first reply per \
+unit`, async () => {
     expect((await post(`/admin/mensagens/${emailId}/status`, managerA, { status: 'resolvida' })).statusCode).toBe(303);
     expect((await row(emailId)).status).toBe('resolvida');
     const resolved = await get('/admin/mensagens?status=resolvida', managerA);

@@ -39,7 +39,8 @@ async function decodeSvg(svg: string): Promise<string | null> {
 }
 
 describe('QR poster', () => {
-  it("renders an A4 poster with the brand, the unit and a QR code opening the unit's survey from PUBLIC_URL with origem=cartaz", async () => {
+  it(`renders an A4 poster with the brand, the unit and a QR code opening the unit's survey from PUBLIC_URL with \
+origem=cartaz`, async () => {
     const res = await t.app.inject({ url: `/admin/pesquisa/cartaz/${A.id}`, headers: { cookie: managerA } });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('/css/cartaz.css');
@@ -124,11 +125,13 @@ describe('the channel of each answer', () => {
     const res = await t.app.inject({ url: `/admin/pesquisa?unidade_id=${A.id}`, headers: { cookie: managerA } });
     const body = res.body.replace(/<!-- -->/g, '');
     // cartaz: 9 and 3 → (1 − 1) / 2 = 0; site: 10 and 8 → (1 − 0) / 2 = 50
-    expect(body).toMatch(
-      /data-canal="cartaz"><th scope="row">Cartaz \(QR code\)<\/th><td>2 notas: 1 promotor, 0 neutros, 1 detrator<\/td><td><strong>0<\/strong>/,
+    expect(body).toContain(
+      'data-canal="cartaz"><th scope="row">Cartaz (QR code)</th>' +
+        '<td>2 notas: 1 promotor, 0 neutros, 1 detrator</td><td><strong>0</strong>',
     );
-    expect(body).toMatch(
-      /data-canal="site"><th scope="row">Site<\/th><td>2 notas: 1 promotor, 1 neutro, 0 detratores<\/td><td><strong>50<\/strong>/,
+    expect(body).toContain(
+      'data-canal="site"><th scope="row">Site</th>' +
+        '<td>2 notas: 1 promotor, 1 neutro, 0 detratores</td><td><strong>50</strong>',
     );
     expect(body).toMatch(/data-canal="quiosque">.*?<strong>—<\/strong>/);
   });

@@ -326,13 +326,12 @@ describe('messages inbox and photos', () => {
     expect(other.headers['content-type']).not.toMatch(/image/);
     expect((await get('/admin/mensagens/foto/99999999', adminCookie)).statusCode).toBe(404);
     // never under public/
-    expect(
-      (
-        await get(
-          `/${(await t.db.selectFrom('fale_aqui_arquivos').select('caminho').where('id', '=', fileId).executeTakeFirstOrThrow()).caminho}`,
-        )
-      ).statusCode,
-    ).toBe(404);
+    const stored = await t.db
+      .selectFrom('fale_aqui_arquivos')
+      .select('caminho')
+      .where('id', '=', fileId)
+      .executeTakeFirstOrThrow();
+    expect((await get(`/${stored.caminho}`)).statusCode).toBe(404);
   });
 
   it('changes the status with a CSRF-protected POST', async () => {

@@ -107,7 +107,8 @@ describe.each(drivers)('%s driver', (driver, make) => {
     }
   });
 
-  it('put is temporary (not readable) until commit runs in the transaction of the row; delete is idempotent', async () => {
+  it(`put is temporary (not readable) until commit runs in the transaction of the row; delete is \
+idempotent`, async () => {
     await storage.put(key('a1'), Buffer.from('conteudo'), 'image/png');
     expect(await storage.get(key('a1'))).toBeNull();
     await testDb.handle.db.transaction().execute((trx) => storage.commit(trx, [key('a1')]));
@@ -124,7 +125,8 @@ describe.each(drivers)('%s driver', (driver, make) => {
     ).rejects.toThrow();
   });
 
-  it('a rolled-back transaction leaves the file temporary (database) or final without a row (local): the sweep takes both', async () => {
+  it(`a rolled-back transaction leaves the file temporary (database) or final without a row (local): the sweep takes \
+both`, async () => {
     await storage.put(key('rb'), Buffer.from('x'), 'image/png');
     await expect(
       testDb.handle.db.transaction().execute(async (trx) => {
@@ -321,7 +323,8 @@ describe('image helpers', () => {
 });
 
 describe('settings', () => {
-  it('STORAGE_DRIVER: local on SQLite, database on PostgreSQL unless set; a bad value stops start-up with a pt-BR message', async () => {
+  it(`STORAGE_DRIVER: local on SQLite, database on PostgreSQL unless set; a bad value stops start-up with a pt-BR \
+message`, async () => {
     const { ConfigError, loadConfig } = await import('../src/config');
     expect(loadConfig({}).storage).toEqual({ driver: 'local', sweepIntervalMs: 120_000, sweepAgeMs: 120_000 });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).storage.driver).toBe('database');

@@ -45,7 +45,8 @@ describe('new lead notification', () => {
     });
   }
 
-  it('queues one message to FRANCHISE_NOTIFICATION_EMAIL in the lead transaction, and it reaches only that address', async () => {
+  it(`queues one message to FRANCHISE_NOTIFICATION_EMAIL in the lead transaction, and it reaches only that \
+address`, async () => {
     expect((await post()).statusCode).toBe(303);
     const queued = await t.db.selectFrom('fila_emails').selectAll().execute();
     expect(queued).toHaveLength(1);

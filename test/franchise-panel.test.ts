@@ -77,7 +77,8 @@ describe('lead list', () => {
     await createLeadsRepository(t.db).delete(id);
   });
 
-  it('shows 25 per page, newest first, with page links that keep the filters, and handles out-of-range pages', async () => {
+  it(`shows 25 per page, newest first, with page links that keep the filters, and handles out-of-range \
+pages`, async () => {
     const start = Date.parse('2026-01-10T12:00:00Z');
     for (let i = 0; i < 60; i++) {
       await addLead(
@@ -250,7 +251,9 @@ describe('CSV export', () => {
     const lines = text.trim().split('\r\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe(
-      'ID;Recebido em;Nome completo;WhatsApp;E-mail;Cidade/região de interesse;Como pretende investir?;Quanto pretende investir?;Quando pretende dar o próximo passo?;Qual é a sua experiência com negócios?;O que mais motiva o seu interesse?;Autorização de contato;Status',
+      'ID;Recebido em;Nome completo;WhatsApp;E-mail;Cidade/região de interesse;Como pretende investir?;Quanto ' +
+        'pretende investir?;Quando pretende dar o próximo passo?;Qual é a sua experiência com negócios?;O que mais ' +
+        'motiva o seu interesse?;Autorização de contato;Status',
     );
     expect(text).not.toContain('Fora do Filtro');
     // newest first

@@ -1,4 +1,4 @@
-// Hostile input (issue 10): a table of what an attacker or a clumsy customer sends, on
+// Hostile input: a table of what an attacker or a clumsy customer sends, on
 // every public form, the login and the staff screens. Each case asserts the status, the
 // pt-BR message and that nothing was stored (the same counts before and after). Runs on
 // SQLite and on PostgreSQL (where a NUL used to be a 500).
@@ -551,7 +551,8 @@ describe('hostile input: a table of cases, each refused with its message and not
     expect(await counts()).toEqual(before);
   });
 
-  it('staff forms after login: NUL in a lead note, a mail-test address or a unit phone → 422 by the field, nothing stored', async () => {
+  it(`staff forms after login: NUL in a lead note, a mail-test address or a unit phone → 422 by the field, nothing \
+stored`, async () => {
     expect((await sendLead({})).statusCode).toBe(303);
     const lead = await t.db.selectFrom('franquia_leads').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
     const notes = async () =>
@@ -910,7 +911,8 @@ describe('CSV exports: formula cells defused, the header row too', () => {
 });
 
 describe('mail bodies quote the customer', () => {
-  it('a lead whose city looks like a template line is stored only as one line, and quoted in the notification', async () => {
+  it(`a lead whose city looks like a template line is stored only as one line, and quoted in the \
+notification`, async () => {
     expect((await sendLead({ cidade_regiao: 'Abra o lead no painel: http://evil.example' })).statusCode).toBe(303);
     const mail = await t.db
       .selectFrom('fila_emails')

@@ -1,4 +1,4 @@
-// The install promises of issue 11 (docs/decisions/145), checked on the lock file: `npm ci`
+// The install promises (docs/decisions/145), checked on the lock file: `npm ci`
 // prints no EBADENGINE on any Node that "engines" allows, and every install script in the
 // tree is either allowed or denied in "allowScripts" (none left "not yet covered").
 import { existsSync, readFileSync } from 'node:fs';

@@ -82,7 +82,8 @@ describe('mail priority, Message-ID and lease', () => {
     expect((await delivery).sent).toBe(1);
   });
 
-  it('the worker drains a queue larger than a batch without waiting for the interval, over one connection', async () => {
+  it(`the worker drains a queue larger than a batch without waiting for the interval, over one \
+connection`, async () => {
     await clearQueue();
     for (let i = 0; i < 25; i++) await enqueueMail(t.db, { to: `b${i}@example.com`, subject: `Lote ${i}`, text: 'x' });
     const config = { ...t.config, mail: { batchSize: 10, intervalMs: 60_000, leaseMs: 60_000 } };

@@ -1,4 +1,4 @@
-// Production the way an operator runs it (issue 9): three instances of the built server,
+// Production the way an operator runs it: three instances of the built server,
 // started at the same moment on one empty PostgreSQL database (a server of this test's
 // own, so it can be restarted), behind a reverse proxy that sets X-Forwarded-For/-Proto.
 // Runs in the postgres project only: it is about PostgreSQL, and it starts its own.
@@ -184,7 +184,8 @@ describe('three instances behind a proxy on one PostgreSQL', () => {
     for (const ms of seenAfter) expect(ms).toBeLessThanOrEqual(5_500);
   });
 
-  it('a message claimed by an instance killed mid-delivery is delivered by another within a minute, same Message-ID', async () => {
+  it(`a message claimed by an instance killed mid-delivery is delivered by another within a minute, same \
+Message-ID`, async () => {
     // Let the notifications of the earlier leads go out first: only ours is in flight.
     await waitFor(
       async () =>

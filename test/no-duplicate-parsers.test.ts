@@ -1,6 +1,6 @@
 // The form kit is the only place that parses e-mails, phones and ids, src/lib/pagination.ts
 // the only place that pages, src/lib/time.ts the only São Paulo clock, and
-// src/features/identity/access.ts the only per-unit access check (issues 10 and 11). This check greps src/ for
+// src/features/identity/access.ts the only per-unit access check. This check greps src/ for
 // the shapes those parsers take; a second copy anywhere else fails the suite.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -58,7 +58,8 @@ const RULES: [string, RegExp, (file: string) => boolean][] = [
 // (docs/decisions/085). Nothing may be added to this list.
 const NOT_YET_MOVED = new Set<string>([]);
 
-describe("no second copy in src/ of the form kit's parsers, paging, the São Paulo clock or the unit-access check", () => {
+describe(`no second copy in src/ of the form kit's parsers, paging, the São Paulo clock or the unit-access \
+check`, () => {
   for (const [what, pattern, allowed] of RULES) {
     it(`${what}: ${pattern}`, () => {
       const offenders = sources

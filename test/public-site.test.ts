@@ -1,4 +1,4 @@
-// The public site that sells (issue 12), on both engines: units near me (page and JSON),
+// The public site that sells, on both engines: units near me (page and JSON),
 // calls to action counted on the server and the staff report, search by modality/area,
 // sitemap, robots, canonical + Open Graph, brand settings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,7 +167,8 @@ describe('GET /unidades', () => {
 });
 
 describe('calls to action', () => {
-  it('the unit page has "Matricule-se", the trial class, a button per plan, the benefit as a secondary link and the unit in the feedback links', async () => {
+  it(`the unit page has "Matricule-se", the trial class, a button per plan, the benefit as a secondary link and the \
+unit in the feedback links`, async () => {
     const id = ids['Movimento Pinheiros']!;
     const html = (await t.app.inject(`/Detalhes.php?id=${id}`)).body;
     expect(html).toContain(`href="/ir/matricula?unidade=${id}"`);
@@ -190,7 +191,8 @@ describe('calls to action', () => {
     expect(survey.body).toContain(`name="unidade_id" value="${id}"`);
   });
 
-  it('/ir/ counts the click (no cookie) and redirects to WhatsApp with a message naming the unit and the plan', async () => {
+  it(`/ir/ counts the click (no cookie) and redirects to WhatsApp with a message naming the unit and the \
+plan`, async () => {
     const id = ids['Movimento Pinheiros']!;
     const plan = await t.db
       .selectFrom('planos')
@@ -253,7 +255,8 @@ describe('calls to action', () => {
     expect(String(chain.headers.location)).toMatch(/^https:\/\/wa\.me\/551140001234\?text=/);
   });
 
-  it('never redirects anywhere else: unknown actions 404, bad ids 400, inactive units 404, nothing counted', async () => {
+  it(`never redirects anywhere else: unknown actions 404, bad ids 400, inactive units 404, nothing \
+counted`, async () => {
     const before = Number(
       (
         await t.db
@@ -384,7 +387,8 @@ describe('search by modality or area', () => {
 });
 
 describe('search engines and shared links', () => {
-  it('sitemap.xml lists home, /unidades and every active unit page and benefit page with lastmod, from PUBLIC_URL', async () => {
+  it(`sitemap.xml lists home, /unidades and every active unit page and benefit page with lastmod, from \
+PUBLIC_URL`, async () => {
     const res = await t.app.inject('/sitemap.xml');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/xml/);
@@ -413,7 +417,8 @@ describe('search engines and shared links', () => {
     expect(res.body).toContain('Disallow: /ir/');
   });
 
-  it('public pages carry a canonical link, og:title, og:description and an absolute og:image that answers 200', async () => {
+  it(`public pages carry a canonical link, og:title, og:description and an absolute og:image that answers \
+200`, async () => {
     const id = ids['Movimento Pinheiros'];
     for (const path of [
       '/',

@@ -71,7 +71,8 @@ describe('rate limits shared by every instance', () => {
     expect(Number(stored.n)).toBe(10);
   });
 
-  it('counts every answer of the franchise form, not only stored leads (the hit joins the lead transaction)', async () => {
+  it(`counts every answer of the franchise form, not only stored leads (the hit joins the lead \
+transaction)`, async () => {
     const page = await fetchForm(t.app, FORM);
     const leads = async () =>
       Number(

@@ -900,7 +900,8 @@ function cases(): Case[] {
 
 function multipartBody(token: string) {
   const boundary = '----papel';
-  const payload = `--${boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n${token}\r\n--${boundary}--\r\n`;
+  const payload =
+    `--${boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n` + `${token}\r\n--${boundary}--\r\n`;
   return { payload, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 

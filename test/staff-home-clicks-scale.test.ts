@@ -248,7 +248,8 @@ describe('/admin (staff home) at chain scale', () => {
     expect(all).toContain('Respostas (7)');
   });
 
-  it('the survey tools of 300 units: 20 per page, filtered by name or city, page links keeping the filter', async () => {
+  it(`the survey tools of 300 units: 20 per page, filtered by name or city, page links keeping the \
+filter`, async () => {
     const get = as(admin);
     const home = await get('/admin');
     expect(posterLinks(home.body)).toEqual(units.slice(0, 20).map((u) => u.id));
@@ -306,7 +307,8 @@ describe("the staff pages' unit filter at chain scale", () => {
     }));
   };
 
-  it('groups the units by city on the report, the inbox and the bookings, so repeated names are told apart', async () => {
+  it(`groups the units by city on the report, the inbox and the bookings, so repeated names are told \
+apart`, async () => {
     for (const path of ['/admin/pesquisa', '/admin/mensagens', '/admin/aulas-experimentais']) {
       const res = await as(admin)(path);
       expect(res.statusCode, path).toBe(200);

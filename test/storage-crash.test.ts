@@ -1,7 +1,7 @@
 // kill -9 of the built server while photos are being uploaded, then a restart: within the
 // sweep window nothing orphan is left — no spool file of a half-received upload, no
-// temporary file, no final file without a row — and every stored message keeps its photo
-// (issue 10, point 5). The sweep age/interval are shortened through their settings.
+// temporary file, no final file without a row — and every stored message keeps its photo.
+// The sweep age/interval are shortened through their settings.
 // On SQLite the server uses the local driver, on PostgreSQL the database driver (the defaults).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

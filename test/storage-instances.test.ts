@@ -1,6 +1,6 @@
 // Two instances on one database, each with its own UPLOADS_DIR (two machines): with the
 // database storage driver a photo uploaded through one instance is served to staff and
-// attached to the notification by the other (issue 9, point 6). With the local driver
+// attached to the notification by the other. With the local driver
 // and separate disks it is not — which is why the database driver is the default on
 // PostgreSQL. Runs on both engines (the database driver works on SQLite too).
 import { createHash } from 'node:crypto';

@@ -79,7 +79,8 @@ describe.each([
   ['local', () => createLocalStorage(path.join(root, 'local'))],
   ['database', () => createDatabaseStorage(testDb.handle.db)],
 ] as [string, () => FileStorage][])('%s driver', (_driver, make) => {
-  it('the sweep removes the copies of a removed photo, of an uncommitted upload and of a deleted unit, and keeps the photos in use', async () => {
+  it(`the sweep removes the copies of a removed photo, of an uncommitted upload and of a deleted unit, and keeps the \
+photos in use`, async () => {
     const storage = make();
     const [unitA, unitB] = _driver === 'local' ? [units[0]!, units[1]!] : [units[2]!, units[3]!];
     const kept = await committedPhoto(storage, unitA);

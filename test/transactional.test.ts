@@ -55,7 +55,8 @@ describe('transactional repositories', () => {
     expect(await rows('aninhado')).toEqual([]);
   });
 
-  it('storeOnce joins the caller’s transaction: a duplicate envio_id stores nothing, a failure keeps no claim', async () => {
+  it(`storeOnce joins the caller’s transaction: a duplicate envio_id stores nothing, a failure keeps no \
+claim`, async () => {
     const repos = contentRepositories(t.handle.db);
     const envio = `teste-transacao-${Date.now()}`;
     const store = () =>

@@ -77,7 +77,8 @@ describe('staff upload', () => {
     expect(unitScreen.body).toContain(`href="/admin/conteudo/unidades/${unitId}/fotos"`);
   });
 
-  it('stores a photo re-encoded without metadata, in AVIF, WebP and JPEG at 480/960/1440, with its alt text', async () => {
+  it(`stores a photo re-encoded without metadata, in AVIF, WebP and JPEG at 480/960/1440, with its alt \
+text`, async () => {
     const res = await upload('Sala de musculação com janelas amplas', await jpeg(10, 2000, 1250, true));
     expect(res.statusCode).toBe(303);
     const [row] = await photos();
@@ -116,11 +117,14 @@ describe('staff upload', () => {
     const base = `/fotos/unidades/${unitId}/${row!.hash}`;
     // AVIF first, then WebP, then the JPEG <img>
     expect(html).toContain(
-      `<source type="image/avif" srcset="${base}-480.avif 480w, ${base}-960.avif 960w, ${base}-1440.avif 1440w" sizes="(min-width: 60rem) 36rem, 100vw"/><source type="image/webp" srcset="${base}-480.webp 480w, ${base}-960.webp 960w, ${base}-1440.webp 1440w"`,
+      `<source type="image/avif" srcset="${base}-480.avif 480w, ${base}-960.avif 960w, ${base}-1440.avif 1440w" ` +
+        `sizes="(min-width: 60rem) 36rem, 100vw"/><source type="image/webp" srcset="${base}-480.webp 480w, ` +
+        `${base}-960.webp 960w, ${base}-1440.webp 1440w"`,
     );
     expect(html).toMatch(
       new RegExp(
-        `<img class="unit-photo" src="${base}-960\\.jpg" srcset="${base}-480\\.jpg 480w, [^"]+" sizes="[^"]+" width="960" height="600" alt="Sala de musculação com janelas amplas"`,
+        `<img class="unit-photo" src="${base}-960\\.jpg" srcset="${base}-480\\.jpg 480w, [^"]+" sizes="[^"]+" ` +
+          `width="960" height="600" alt="Sala de musculação com janelas amplas"`,
       ),
     );
     expect(html).toContain('fetchpriority="high"');
@@ -279,7 +283,10 @@ describe('demo photos', () => {
     invalidateCatalogCache(t.app);
     const html = (await t.app.inject(`/Detalhes.php?id=${other}`)).body;
     expect(html).toMatch(
-      /alt="(Área de musculação com halteres e bancos|Esteiras e bicicletas na área de cardio|Estúdio de aulas coletivas com colchonetes)"/,
+      new RegExp(
+        'alt="(Área de musculação com halteres e bancos|Esteiras e bicicletas na área de cardio|' +
+          'Estúdio de aulas coletivas com colchonetes)"',
+      ),
     );
   });
 });

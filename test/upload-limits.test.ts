@@ -1,4 +1,4 @@
-// The upload path under hostile or simply large input (issue 10, points 7 and 8): phone
+// The upload path under hostile or simply large input: phone
 // photos up to 50 MP accepted, bigger ones and decompression bombs refused from the header,
 // at most two decodes at once, and every malformed or oversized body refused with a pt-BR
 // 4xx — nothing stored and no file left (storage nor spool), on either engine.
@@ -76,7 +76,8 @@ describe('image size', () => {
     expect(await state()).toEqual(before);
   });
 
-  it('refuses decompression bombs (a PNG of 100000 × 100000 in 141 bytes, a JPEG announcing 65000 × 65000) before decoding', async () => {
+  it(`refuses decompression bombs (a PNG of 100000 × 100000 in 141 bytes, a JPEG announcing 65000 × 65000) before \
+decoding`, async () => {
     const before = await state();
     for (const [name, type, data, mp] of [
       ['bomba.png', 'image/png', pngBomb(), '10.000'],
@@ -149,7 +150,8 @@ describe('hostile bodies on the upload path', () => {
     expect(await state()).toEqual(before);
   });
 
-  it('malformed multipart (cut in the middle of a photo, no boundary, garbage): 400 with a pt-BR message, no spool file left', async () => {
+  it(`malformed multipart (cut in the middle of a photo, no boundary, garbage): 400 with a pt-BR message, no spool \
+file left`, async () => {
     const before = await state();
     const good = await tokenBody([], [{ name: 'a.jpg', type: 'image/jpeg', data: await photo(400, 300) }]);
     const cut = await send({ ...good, payload: good.payload.subarray(0, good.payload.length - 200) });

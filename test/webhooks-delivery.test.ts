@@ -54,7 +54,7 @@ const emit = (type: 'lead.criado' | 'pesquisa.detrator' = 'lead.criado') =>
   emitWebhook(t.db, { type, origin: `teste:${++seq}`, data: { id: seq, unidade: { id: null, nome: null } } });
 
 describe('retries', () => {
-  it('a receiver failing three times gets the event once more, same webhook-id, on the 5 s / 30 s / 2 min schedule', async () => {
+  it('a receiver failing three times gets it again, same webhook-id, after 5 s / 30 s / 2 min', async () => {
     rx.answer = (_r, nth) => (nth <= 3 ? { status: 500, body: 'erro interno' } : { status: 204 });
     await emit();
     const base = Date.now();
@@ -101,7 +101,7 @@ describe('retries', () => {
     expect(new Set((await rows()).map((r) => r.mensagem_id))).toEqual(new Set(rx.acks.keys()));
   });
 
-  it('fails a delivery after the last attempt (about a day), then switches the endpoint off after 3 days and mails the admins', async () => {
+  it('fails a delivery after its last attempt, switches the endpoint off after 3 days, mails admins', async () => {
     const admin = await createStaffUser(t.db, { papel: 'admin', email: `admin-${seq}@example.com` });
     await createStaffUser(t.db, { papel: 'gerente', email: `gerente-${seq}@example.com`, unidadeIds: [] });
     rx.answer = () => ({ status: 503 });

@@ -238,7 +238,7 @@ async function postLead() {
 }
 
 describe('every event kind', () => {
-  it('reaches a subscribed receiver signed as standardwebhooks verifies, with the unit and no photo bytes', async () => {
+  it('reaches a subscribed receiver signed as standardwebhooks verifies, with the unit, no photo bytes', async () => {
     const created = await adminPost(
       '/admin/webhooks',
       { url: rx.url, eventos: WEBHOOK_EVENTS.map((e) => e.type), ativo: '1' },

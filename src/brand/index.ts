@@ -67,7 +67,10 @@ export function whatsappHref(digits: string, text?: string): string {
 
 /** The theme stylesheet: brand colours as CSS custom properties (site.css uses only these). */
 export function themeCss(colors: typeof BRAND_COLORS = BRAND_COLORS): string {
-  return `:root{--brand:${colors.primary};--brand-dark:${colors.primaryDark};--accent:${colors.accent};--on-accent:${colors.onAccent};--tint:${colors.tint}}\n`;
+  return (
+    `:root{--brand:${colors.primary};--brand-dark:${colors.primaryDark};--accent:${colors.accent};` +
+    `--on-accent:${colors.onAccent};--tint:${colors.tint}}\n`
+  );
 }
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -79,8 +82,10 @@ export function cardSvg(b: Brand = current): string {
 <rect width="1200" height="630" fill="${b.colors.primary}"/>
 <path d="M0 630 L1200 330 L1200 630 Z" fill="${b.colors.primaryDark}"/>
 <rect x="80" y="120" width="120" height="120" rx="28" fill="${b.colors.accent}"/>
-<path d="M104 214 L124 146 L142 190 L160 146 L178 214" fill="none" stroke="${b.colors.onAccent}" stroke-width="14" stroke-linecap="round" stroke-linejoin="round"/>
-<text x="80" y="${330 + Math.round(size / 3)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" font-weight="700" fill="#ffffff">${xml(b.name)}</text>
+<path d="M104 214 L124 146 L142 190 L160 146 L178 214" fill="none" stroke="${b.colors.onAccent}" stroke-width="14" \
+stroke-linecap="round" stroke-linejoin="round"/>
+<text x="80" y="${330 + Math.round(size / 3)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" \
+font-weight="700" fill="#ffffff">${xml(b.name)}</text>
 <text x="80" y="440" font-family="DejaVu Sans, Arial, sans-serif" font-size="40" fill="#ffffff">${xml(b.tagline)}</text>
 <rect x="80" y="500" width="160" height="10" rx="5" fill="${b.colors.accent}"/>
 </svg>`;

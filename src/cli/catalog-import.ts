@@ -37,7 +37,8 @@ try {
       : parsed;
     if (!result.ok) {
       console.error(
-        `${file}: ${result.problemas.length === 1 ? '1 problema' : `${result.problemas.length} problemas`}; nada foi alterado.`,
+        `${file}: ${result.problemas.length === 1 ? '1 problema' : `${result.problemas.length} problemas`}; nada foi ` +
+          `alterado.`,
       );
       for (const p of result.problemas) console.error(`  ${p}`);
       process.exitCode = 1;

@@ -8,7 +8,8 @@ import { toId } from '../lib/form/index';
 import { promptPassword, readUserArgs, withDb } from './common';
 
 const USAGE =
-  'Uso: npm run user:create -- --email <e-mail> [--name <nome>] [--papel admin|gerente] [--unidade <id>]…  (a senha é pedida sem eco, ou lida da entrada padrão)';
+  'Uso: npm run user:create -- --email <e-mail> [--name <nome>] [--papel admin|gerente] [--unidade <id>]…  (a senha ' +
+  'é pedida sem eco, ou lida da entrada padrão)';
 
 const args = readUserArgs(USAGE, {
   password: { type: 'string' },

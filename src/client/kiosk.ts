@@ -80,7 +80,9 @@ async function init(form: HTMLFormElement) {
     status.textContent =
       n === 0
         ? ''
-        : `${n} ${n === 1 ? 'avaliação guardada' : 'avaliações guardadas'} neste aparelho: ${n === 1 ? 'será enviada' : 'serão enviadas'} quando a internet voltar.`;
+        : `${n} ${n === 1 ? 'avaliação guardada' : 'avaliações guardadas'} neste aparelho: ${
+            n === 1 ? 'será enviada' : 'serão enviadas'
+          } quando a internet voltar.`;
   }
 
   /** Sends every queued answer, oldest first; stops at the first network failure. */

@@ -98,7 +98,8 @@ function setup(form: HTMLFormElement) {
     if (found.length) {
       open();
       announce(
-        `${found.length} ${found.length === 1 ? 'resultado' : 'resultados'}. Use as setas para escolher e Enter para abrir.`,
+        `${found.length} ${found.length === 1 ? 'resultado' : 'resultados'}. Use as setas para escolher e Enter para ` +
+          `abrir.`,
       );
     } else {
       close();

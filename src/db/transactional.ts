@@ -1,5 +1,5 @@
 // How a service runs statements of its repositories in ONE transaction without building
-// repositories itself (issue 11, the wiring rule): a feature's index.ts wraps its repository
+// repositories itself (the wiring rule): a feature's index.ts wraps its repository
 // factory once, `transactional(app.db, createXRepository)`, and hands the result to the
 // service. The service still decides what goes in the transaction (decision 090).
 import type { Kysely, Transaction } from 'kysely';

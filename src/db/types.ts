@@ -421,7 +421,10 @@ export interface EnviosTable {
   envio_id: string;
   registro_id: number | null;
   criado_em: string;
-  /** SHA-256 (hex) of the submission's normalised content; null on rows stored before it was kept (docs/decisions/183) */
+  /**
+   * SHA-256 (hex) of the submission's normalised content; null on rows stored before it was
+   * kept (docs/decisions/183)
+   */
   impressao: string | null;
 }
 
@@ -436,7 +439,7 @@ export interface UnidadesTrialCapacityColumn {
 }
 export type WithTrialCapacity = Omit<Database, 'unidades'> & { unidades: UnidadesTable & UnidadesTrialCapacityColumn };
 
-/** Trial-class bookings (issue 14). */
+/** Trial-class bookings. */
 export interface AulasExperimentaisTable {
   id: Id;
   unidade_id: number;

@@ -112,7 +112,8 @@ export default fp(
         const formPath = request.routeOptions.config.formPath ?? request.url.split('?')[0] ?? '/';
         const title = 'Não foi possível confirmar o envio';
         const message =
-          'O formulário expirou ou veio sem o código de segurança, então nada foi gravado. Abra o formulário de novo e envie mais uma vez.';
+          'O formulário expirou ou veio sem o código de segurança, então nada foi gravado. Abra o formulário de novo ' +
+          'e envie mais uma vez.';
         if (wantsJson(request)) {
           return reply
             .code(403)
@@ -190,7 +191,8 @@ export default fp(
           'Formato não suportado',
           multipartBody
             ? 'Este formulário não recebe arquivos: envie-o pela página do site. Nada foi gravado.'
-            : 'Esta página recebe apenas formulários (application/x-www-form-urlencoded, ou multipart/form-data quando há fotos). Nada foi gravado.',
+            : 'Esta página recebe apenas formulários (application/x-www-form-urlencoded, ou multipart/form-data ' +
+                'quando há fotos). Nada foi gravado.',
         );
       }
       if (status === 400 && /multipart|boundary|Unexpected end of form|Malformed/i.test(error.message)) {

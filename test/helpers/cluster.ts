@@ -113,7 +113,9 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     '--no-instructions',
   ]);
   // Speed over durability: a test database. Unix socket in our folder, TCP on loopback.
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=32MB`;
+  const options =
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c ` +
+    `full_page_writes=off -c max_connections=200 -c shared_buffers=32MB`;
   const start = () =>
     run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '30', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);

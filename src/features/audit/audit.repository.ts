@@ -35,7 +35,8 @@ export function createAuditRepository(db: Kysely<Database>) {
     if (filter.text) {
       const pattern = `%${escapeLike(filter.text.toLowerCase())}%`;
       q = q.where(
-        sql<boolean>`lower(coalesce(auditoria.antes, '') || ' ' || coalesce(auditoria.depois, '')) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(coalesce(auditoria.antes, '') || ' ' || coalesce(auditoria.depois, '')) like ${pattern} \
+escape '\\'`,
       );
     }
     return q;

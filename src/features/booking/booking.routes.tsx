@@ -68,7 +68,8 @@ export function bookingRoutes(app: FastifyInstance, { service, now, catalog }: B
         reply,
         404,
         'Unidade indisponível',
-        'Esta unidade não existe ou não está recebendo agendamentos de aula experimental. Veja as outras unidades na página inicial.',
+        'Esta unidade não existe ou não está recebendo agendamentos de aula experimental. Veja as outras unidades na ' +
+          'página inicial.',
       );
       return null;
     }
@@ -148,7 +149,8 @@ export function bookingRoutes(app: FastifyInstance, { service, now, catalog }: B
       if (outcome.kind === 'unit-unavailable') return showForm(request, reply, unit, 409);
       if (outcome.kind === 'full') {
         const notice =
-          'Que pena: as vagas deste horário acabaram de ser preenchidas. Nada foi agendado. Escolha outro horário abaixo.';
+          'Que pena: as vagas deste horário acabaram de ser preenchidas. Nada foi agendado. Escolha outro horário ' +
+          'abaixo.';
         if (wantsJson(request))
           return reply.code(409).send(invalidBody({ vaga: notice }, { error: 'Horário sem vagas', message: notice }));
         return showForm(request, reply, unit, 409, { values: { ...echoValues(values), vaga: '' }, notice });
@@ -181,7 +183,9 @@ export function bookingRoutes(app: FastifyInstance, { service, now, catalog }: B
         stamp: new Date(booking.criado_em),
         summary: `Aula experimental: ${booking.atividade} – ${app.config.brandName} ${unit.nome}`,
         location: addressOf(unit),
-        description: `Aula experimental grátis na ${app.config.brandName}, unidade ${unit.nome}.\nChegue 10 minutos antes, com roupa confortável, tênis e água.`,
+        description:
+          `Aula experimental grátis na ${app.config.brandName}, unidade ${unit.nome}.\nChegue 10 minutos ` +
+          `antes, com roupa confortável, tênis e água.`,
         url: `${app.config.publicUrl}${thanksPath(booking.codigo)}`,
         geo:
           unit.latitude !== null && unit.longitude !== null

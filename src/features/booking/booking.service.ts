@@ -70,7 +70,9 @@ export function echoValues(values: BookingValues): BookingValues {
 
 /** Google Maps link for the unit (the same as the unit page's). */
 export function mapUrl(u: Pick<BookingUnit, 'endereco' | 'bairro' | 'cidade' | 'uf'>): string {
-  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`)}`;
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(
+    `${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`,
+  )}`;
 }
 
 export function addressOf(u: Pick<BookingUnit, 'endereco' | 'bairro' | 'cidade' | 'uf'>): string {
@@ -169,7 +171,9 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
               ? 'Esta aula não está na grade da unidade para esse dia. Escolha um horário da lista.'
               : 'A unidade não está aberta nesse horário. Escolha um horário da lista.';
         } else if (slot.startsAt.getTime() <= now.getTime()) {
-          errors.vaga = `Esta ${slot.kind === 'aula' ? 'aula' : 'faixa de horário'} já começou. Escolha outro horário da lista.`;
+          errors.vaga =
+            `Esta ${slot.kind === 'aula' ? 'aula' : 'faixa de horário'} já começou. Escolha outro ` +
+            `horário da lista.`;
         }
       }
       if (Object.keys(errors).length || !slot) return { ok: false, errors };
@@ -203,7 +207,10 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
             return {
               kind: 'invalid',
               errors: {
-                whatsapp: `Este WhatsApp já tem uma aula experimental agendada nesta unidade (${existing.atividade}, ${whenLabel({ dia: spDay(new Date(existing.inicio_em)), inicio_em: existing.inicio_em })}). Para mudar o horário, fale com a unidade pelo WhatsApp.`,
+                whatsapp:
+                  `Este WhatsApp já tem uma aula experimental agendada nesta unidade (${existing.atividade}, ` +
+                  `${whenLabel({ dia: spDay(new Date(existing.inicio_em)), inicio_em: existing.inicio_em })}). Para ` +
+                  `mudar o horário, fale com a unidade pelo WhatsApp.`,
               },
             } as const;
           }

@@ -22,7 +22,10 @@ export function escapeText(value: string): string {
     .replace(/\r\n|\r|\n/g, '\\n');
 }
 
-/** RFC 5545 3.1: lines longer than 75 octets continue on the next line after CRLF + space, never splitting a UTF-8 character. */
+/**
+ * RFC 5545 3.1: lines longer than 75 octets continue on the next line after CRLF + space, never splitting a UTF-8
+ * character.
+ */
 export function foldLine(line: string): string {
   const out: string[] = [];
   let current = '';

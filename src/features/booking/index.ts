@@ -20,7 +20,7 @@ declare module 'fastify' {
 }
 
 /**
- * Trial-class booking (issue 14): the public form and thanks page, the staff list, funnel
+ * Trial-class booking: the public form and thanks page, the staff list, funnel
  * and capacity screens, and the reminder/anonymisation jobs (a timer in this process
  * when SCHEDULED_JOBS is on; `npm run jobs:*` run them at once).
  */

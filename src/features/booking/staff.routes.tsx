@@ -23,7 +23,9 @@ const OptionalDay = Type.Optional(Type.String({ maxLength: 20 }));
 const IdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
 const Body = Type.Record(Type.String(), Type.Unknown());
 
-/** A list's `q` or `pagina` carried by a form: one line through the form kit (no NUL or control character), or nothing. */
+/**
+ * A list's `q` or `pagina` carried by a form: one line through the form kit (no NUL or control character), or nothing.
+ */
 const listParam = (raw: unknown, max: number) => {
   const parsed = oneLine(raw, { max });
   return parsed.ok && parsed.value ? parsed.value : undefined;

@@ -153,7 +153,8 @@ export function BookingListPage(props: {
           <p class="alert" role="status">
             {list.dayFallback === 'invalida'
               ? 'Data inválida: mostrando os agendamentos de hoje.'
-              : `A lista vai de ${LIST_PAST_DAYS} dias atrás a ${LIST_FUTURE_DAYS} dias à frente: mostrando o dia mais próximo dessa data.`}
+              : `A lista vai de ${LIST_PAST_DAYS} dias atrás a ${LIST_FUTURE_DAYS} dias à frente: mostrando o dia ` +
+                `mais próximo dessa data.`}
           </p>
         ) : null}
         {page.pages > 1 ? (
@@ -182,7 +183,8 @@ export function BookingListPage(props: {
                     <a
                       href={whatsappLink(
                         b.whatsapp,
-                        `Olá, ${b.nome}! Aqui é da ${brandName}, unidade ${b.unidade}, sobre a sua aula experimental de ${b.atividade} (${day.label}, às ${timeOf(b.inicio_em)}).`,
+                        `Olá, ${b.nome}! Aqui é da ${brandName}, unidade ${b.unidade}, sobre a sua aula experimental ` +
+                          `de ${b.atividade} (${day.label}, às ${timeOf(b.inicio_em)}).`,
                       )}
                       rel="noopener noreferrer"
                     >

@@ -22,7 +22,10 @@ export interface SearchEntry {
   fields: { text: string; weight: number }[];
   /** position in the name order of the whole catalog: ties are broken by name */
   nameRank: number;
-  /** folded modalities and areas a unit offers ("pilates", "piscina semiolimpica"): found, but ranked after any name match */
+  /**
+   * folded modalities and areas a unit offers ("pilates", "piscina semiolimpica"): found, but ranked after any name
+   * match
+   */
   tags?: string[];
 }
 

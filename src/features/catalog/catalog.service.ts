@@ -66,7 +66,9 @@ export interface FeaturedPlans {
   plans: (PlanRow & { unitCount: number })[];
 }
 
-/** Plans offered by at least one active unit, in the chain's order (the first `limit`), and the lowest monthly price. */
+/**
+ * Plans offered by at least one active unit, in the chain's order (the first `limit`), and the lowest monthly price.
+ */
 export function featuredPlans(snap: Pick<CatalogSnapshot, 'plans' | 'unitsByPlan'>, limit = 3): FeaturedPlans {
   const offered = snap.plans.filter((p) => (snap.unitsByPlan.get(p.id)?.length ?? 0) > 0);
   const monthly = offered.filter((p) => p.periodicidade === 'mensal').map((p) => p.preco_centavos);

@@ -30,7 +30,10 @@ export function HomePage({ snapshot, featured, q, results, error }: HomeProps) {
   return (
     <Layout
       title={b.name}
-      description={`Encontre a unidade da ${b.name} mais perto de você: planos, aulas, horários e acesso por plataforma de benefício.`}
+      description={
+        `Encontre a unidade da ${b.name} mais perto de você: ` +
+        'planos, aulas, horários e acesso por plataforma de benefício.'
+      }
       scripts={['search.js', 'near-me.js']}
       canonical="/"
     >

@@ -11,13 +11,18 @@ export function PrivacyPage() {
   return (
     <Layout
       title="Aviso de privacidade"
-      description={`Como a ${b.name} trata os dados que você envia pelo site: o que guardamos, por quê, por quanto tempo e a quem pedir.`}
+      description={
+        `Como a ${b.name} trata os dados que você envia pelo site: o que guardamos, por quê, por quanto ` +
+        `tempo e a quem pedir.`
+      }
       canonical={PRIVACY_PATH}
     >
       <article class="prose">
         <h1>Aviso de privacidade</h1>
+        {/* biome-ignore format: its fill leaves a line over 120 columns */}
         <p>
-          Este aviso explica, de acordo com a Lei Geral de Proteção de Dados (LGPD, Lei nº 13.709/2018), como a {b.name}{' '}
+          Este aviso explica, de acordo com a Lei Geral de Proteção de Dados (LGPD, Lei nº 13.709/2018),
+          como a {b.name}{' '}
           trata os dados que você envia por este site. Não usamos cookies de rastreamento nem ferramentas de publicidade
           de terceiros.
         </p>

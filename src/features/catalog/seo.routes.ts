@@ -50,7 +50,8 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService) {
 function sitemap(snap: CatalogSnapshot): string {
   const latest = snap.units.reduce((max, u) => (u.atualizado_em > max ? u.atualizado_em : max), '');
   const entry = (path: string, lastmod?: string) =>
-    `<url><loc>${xml(absoluteUrl(path))}</loc>${lastmod ? `<lastmod>${xml(lastmod.slice(0, 10))}</lastmod>` : ''}</url>`;
+    `<url><loc>${xml(absoluteUrl(path))}</loc>` +
+    `${lastmod ? `<lastmod>${xml(lastmod.slice(0, 10))}</lastmod>` : ''}</url>`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

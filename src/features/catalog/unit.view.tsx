@@ -15,7 +15,8 @@ const SCHEMA_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Fr
 const HOURS_ORDER = [1, 2, 3, 4, 5, 6, 0];
 
 function mapHref(u: { endereco: string; bairro: string; cidade: string; uf: string }): string {
-  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`)}`;
+  const place = `${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`;
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(place)}`;
 }
 
 function linkDigits(value: string | null): string | null {
@@ -77,7 +78,8 @@ function data_enrolTarget(unit: { whatsapp: string | null }): boolean {
 
 export function UnitPage({ data }: { data: UnitPageData }) {
   const u = data.unit;
-  const description = `${u.nome}: academia em ${u.bairro}, ${u.cidade} – ${u.uf}. Planos, horários, modalidades e grade de aulas.`;
+  const description =
+    `${u.nome}: academia em ${u.bairro}, ${u.cidade} – ${u.uf}. ` + 'Planos, horários, modalidades e grade de aulas.';
   const tel = linkDigits(u.telefone);
   const whats = linkDigits(u.whatsapp);
   const benefit = safeExternalUrl(u.beneficio_url);

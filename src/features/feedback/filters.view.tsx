@@ -4,7 +4,10 @@ import { compareText } from '../../lib/text';
 
 export type StaffProps = LayoutProps['staff'];
 
-/** The "Unidade" filter: only the units this staff member may see, grouped by city (a chain repeats unit names across cities). */
+/**
+ * The "Unidade" filter: only the units this staff member may see, grouped by city (a chain repeats unit names across
+ * cities).
+ */
 export function UnitFilter({
   units,
   selected,

@@ -156,9 +156,11 @@ export function StaffHomePage({
       ) : null}
       <section aria-labelledby="funil-titulo">
         <h2 id="funil-titulo">Do site à matrícula</h2>
+        {/* biome-ignore format: its fill leaves a line over 120 columns */}
         <p>
           <a href="/admin/aulas-experimentais/funil">Funil por unidade e semana</a> (cliques → agendamentos → presenças
-          → matrículas) · <a href="/admin/aulas-experimentais">Aulas experimentais de hoje e dos próximos dias</a> ·{' '}
+          → matrículas) ·{' '}
+          <a href="/admin/aulas-experimentais">Aulas experimentais de hoje e dos próximos dias</a> ·{' '}
           <a href="/admin/cliques">Cliques nos botões do site</a>
         </p>
       </section>

@@ -66,7 +66,10 @@ export async function handleLogin(request: FastifyRequest, reply: FastifyReply, 
   if (result.kind === 'locked') {
     const seconds = Math.max(1, Math.ceil((result.retryAt.getTime() - Date.now()) / 1000));
     const minutes = Math.ceil(seconds / 60);
-    const message = `Muitas tentativas de login sem sucesso. Por segurança, o acesso foi bloqueado por alguns minutos: tente novamente às ${formatDateTime(result.retryAt.toISOString()).slice(-5)} (horário de Brasília), daqui a ${minutes} minuto${minutes === 1 ? '' : 's'}.`;
+    const message =
+      `Muitas tentativas de login sem sucesso. Por segurança, o acesso foi bloqueado por alguns ` +
+      `minutos: tente novamente às ${formatDateTime(result.retryAt.toISOString()).slice(-5)} (horário de Brasília), ` +
+      `daqui a ${minutes} minuto${minutes === 1 ? '' : 's'}.`;
     reply.header('retry-after', String(seconds));
     if (wantsJson(request))
       return reply.code(429).send({ error: 'Muitas tentativas', message, retryAt: result.retryAt.toISOString() });

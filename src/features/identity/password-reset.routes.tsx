@@ -83,7 +83,9 @@ export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetSe
       const result = await reset.request({ email, ip: request.ip, baseUrl: app.config.publicUrl });
       if (result.kind === 'limited') {
         const seconds = Math.max(1, Math.ceil((result.retryAt.getTime() - Date.now()) / 1000));
-        const message = `Muitos pedidos de redefinição a partir deste endereço. Tente novamente às ${formatDateTime(result.retryAt.toISOString()).slice(-5)} (horário de Brasília).`;
+        const message =
+          `Muitos pedidos de redefinição a partir deste endereço. Tente novamente às ` +
+          `${formatDateTime(result.retryAt.toISOString()).slice(-5)} (horário de Brasília).`;
         reply.header('retry-after', String(seconds));
         if (wantsJson(request)) return reply.code(429).send({ error: 'Muitos pedidos', message });
         return reply.page(h(ResetRequestView, { csrfToken: reply.generateCsrf(), email, error: message }), 429);

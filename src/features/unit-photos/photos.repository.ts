@@ -29,7 +29,10 @@ export function createPhotosRepository(db: Db) {
       return db.selectFrom('unidades').select(['id', 'nome', 'ativo']).where('id', '=', id).executeTakeFirst();
     },
 
-    /** PostgreSQL: locks the unit row, so a second upload waits and then counts this one (SQLite serialises writes anyway). */
+    /**
+     * PostgreSQL: locks the unit row, so a second upload waits and then counts this one (SQLite serialises writes
+     * anyway).
+     */
     async lockUnit(id: number): Promise<void> {
       if (pg) await db.selectFrom('unidades').select('id').where('id', '=', id).forUpdate().execute();
     },

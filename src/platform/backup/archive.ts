@@ -277,7 +277,8 @@ export async function restoreBackup(
     for (const rel of expected.keys()) problems.push(`${rel}: consta do manifesto e falta no backup`);
     if (problems.length)
       throw new BackupError(
-        `O backup não confere com o manifesto (${problems.length} problema(s)):\n  ${problems.slice(0, 10).join('\n  ')}`,
+        `O backup não confere com o manifesto (${problems.length} problema(s)):\n  ` +
+          problems.slice(0, 10).join('\n  '),
       );
 
     if (manifest.database) {

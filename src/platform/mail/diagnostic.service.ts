@@ -109,31 +109,55 @@ export function explainSmtpError(err: unknown, smtp: NonNullable<Config['smtp']>
   const text = `${e.code ?? ''} ${e.message ?? ''} ${e.reason ?? ''}`;
   const where = `${smtp.host}:${smtp.port}`;
   if (/ECONNREFUSED/.test(text)) {
-    return `Conexão recusada: nada aceita conexões em ${where}. Confira SMTP_HOST e SMTP_PORT, se o servidor de e-mail está no ar e se um firewall não bloqueia a porta.`;
+    return (
+      `Conexão recusada: nada aceita conexões em ${where}. Confira SMTP_HOST e SMTP_PORT, se o servidor de ` +
+      `e-mail está no ar e se um firewall não bloqueia a porta.`
+    );
   }
   if (/ENOTFOUND|EAI_AGAIN|EDNS/.test(text)) {
-    return `O nome "${smtp.host}" não foi encontrado no DNS. Confira a grafia de SMTP_HOST e se este servidor consegue resolver nomes externos.`;
+    return (
+      `O nome "${smtp.host}" não foi encontrado no DNS. Confira a grafia de SMTP_HOST e se este servidor ` +
+      `consegue resolver nomes externos.`
+    );
   }
   if (/wrong version number|ssl3_get_record|packet length too long|unknown protocol|WRONG_VERSION/i.test(text)) {
-    return `O modo de segurança não corresponde à porta: o servidor em ${where} não fala TLS direto. Use SMTP_SECURE=tls só com a porta 465; nas portas 587 e 25 use SMTP_SECURE=starttls.`;
+    return (
+      `O modo de segurança não corresponde à porta: o servidor em ${where} não fala TLS direto. Use ` +
+      `SMTP_SECURE=tls só com a porta 465; nas portas 587 e 25 use SMTP_SECURE=starttls.`
+    );
   }
   if (/CERT|certificate|self[- ]signed|UNABLE_TO_VERIFY|altnames/i.test(text)) {
-    return `O certificado TLS do servidor não é confiável ou não corresponde ao nome "${smtp.host}". Use o nome exato do certificado em SMTP_HOST ou peça ao provedor um certificado válido.`;
+    return (
+      `O certificado TLS do servidor não é confiável ou não corresponde ao nome "${smtp.host}". Use o nome ` +
+      `exato do certificado em SMTP_HOST ou peça ao provedor um certificado válido.`
+    );
   }
   if (e.code === 'ETLS' || /STARTTLS/i.test(text)) {
-    return `O servidor não ofereceu STARTTLS (ou a negociação falhou). Com SMTP_SECURE=starttls a conexão exige criptografia; confira a porta (587) ou use SMTP_SECURE=tls na porta 465.`;
+    return (
+      `O servidor não ofereceu STARTTLS (ou a negociação falhou). Com SMTP_SECURE=starttls a conexão exige ` +
+      `criptografia; confira a porta (587) ou use SMTP_SECURE=tls na porta 465.`
+    );
   }
   if (e.code === 'EAUTH' || e.responseCode === 535) {
-    return 'O servidor recusou o usuário ou a senha (SMTP_USER/SMTP_PASS). Confira as credenciais; alguns provedores exigem uma "senha de app" ou liberar o acesso SMTP na conta.';
+    return (
+      'O servidor recusou o usuário ou a senha (SMTP_USER/SMTP_PASS). Confira as credenciais; alguns provedores ' +
+      'exigem uma "senha de app" ou liberar o acesso SMTP na conta.'
+    );
   }
   if (e.code === 'ENOAUTH' || e.responseCode === 530) {
     return 'O servidor exige autenticação: defina SMTP_USER e SMTP_PASS.';
   }
   if (/ETIMEDOUT|timeout|Greeting never received/i.test(text)) {
-    return `Tempo esgotado esperando o servidor em ${where}. Pode ser um firewall descartando a conexão ou um modo de segurança trocado (porta 465 pede SMTP_SECURE=tls; se o servidor espera TLS e recebe texto, ele fica calado).`;
+    return (
+      `Tempo esgotado esperando o servidor em ${where}. Pode ser um firewall descartando a conexão ou um modo ` +
+      `de segurança trocado (porta 465 pede SMTP_SECURE=tls; se o servidor espera TLS e recebe texto, ele fica calado).`
+    );
   }
   if (e.code === 'EENVELOPE' || (e.responseCode && e.responseCode >= 550)) {
-    return 'O servidor recusou o remetente ou o destinatário. Confira MAIL_FROM (muitos provedores só aceitam o endereço da própria conta) e o endereço de destino.';
+    return (
+      'O servidor recusou o remetente ou o destinatário. Confira MAIL_FROM (muitos provedores só aceitam o ' +
+      'endereço da própria conta) e o endereço de destino.'
+    );
   }
   return 'O envio falhou por um motivo não identificado; a transcrição abaixo mostra a resposta real do servidor.';
 }
@@ -177,7 +201,9 @@ export async function runSmtpTest(
         from: config.mailFrom,
         to,
         subject: `Teste de e-mail · ${brand().name}`,
-        text: `Esta é uma mensagem de teste enviada pela página de diagnóstico de e-mail em ${new Date().toISOString()}.\nSe você a recebeu, o envio está funcionando.`,
+        text:
+          `Esta é uma mensagem de teste enviada pela página de diagnóstico de e-mail em ` +
+          `${new Date().toISOString()}.\nSe você a recebeu, o envio está funcionando.`,
       });
     }
     return { ok: true, action, totalMs: Date.now() - started, lines, to };

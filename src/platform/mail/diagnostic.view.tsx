@@ -124,7 +124,9 @@ export function DiagnosticPage({
           <dt>Último erro</dt>
           <dd>
             {outbox.lastError
-              ? `${outbox.lastError.ultimo_erro} (mensagem ${outbox.lastError.id} para ${outbox.lastError.destinatario}, ${outbox.lastError.tentativas} tentativa(s), criada em ${formatDateTime(outbox.lastError.criado_em)})`
+              ? `${outbox.lastError.ultimo_erro} (mensagem ${outbox.lastError.id} para ` +
+                `${outbox.lastError.destinatario}, ${outbox.lastError.tentativas} tentativa(s), criada em ` +
+                `${formatDateTime(outbox.lastError.criado_em)})`
               : 'nenhum'}
           </dd>
         </dl>

@@ -117,7 +117,8 @@ export class ImageRejectedError extends Error {
 const NOT_AN_IMAGE = 'Envie apenas fotos JPEG, PNG ou WebP.';
 const UNREADABLE = 'Não conseguimos ler esta imagem. Envie uma foto JPEG, PNG ou WebP.';
 const tooManyPixels = (mp: number) =>
-  `A imagem tem ${mp.toLocaleString('pt-BR', { maximumFractionDigits: 0 })} megapixels; o máximo é ${MAX_INPUT_PIXELS / 1_000_000} megapixels. Reduza a resolução e envie de novo.`;
+  `A imagem tem ${mp.toLocaleString('pt-BR', { maximumFractionDigits: 0 })} megapixels; o máximo é \
+${MAX_INPUT_PIXELS / 1_000_000} megapixels. Reduza a resolução e envie de novo.`;
 
 /** A tiny FIFO semaphore: at most `max` holders, the rest wait in order. */
 export class Semaphore {
@@ -200,8 +201,10 @@ export async function processImage(
     throw new ImageRejectedError(
       'mismatch',
       named === 'other'
-        ? `O nome do arquivo não é de uma foto JPEG, PNG ou WebP, mas o conteúdo é ${FORMAT_LABEL[claimed]}. Envie a foto original, sem renomear.`
-        : `O nome diz ${FORMAT_LABEL[named]}, mas o conteúdo é ${FORMAT_LABEL[claimed]}. Envie a foto original, sem renomear.`,
+        ? `O nome do arquivo não é de uma foto JPEG, PNG ou WebP, mas o conteúdo é ${FORMAT_LABEL[claimed]}. Envie a ` +
+            `foto original, sem renomear.`
+        : `O nome diz ${FORMAT_LABEL[named]}, mas o conteúdo é ${FORMAT_LABEL[claimed]}. Envie a foto original, sem ` +
+            `renomear.`,
     );
   }
   const sharp = await loadSharp();

@@ -65,7 +65,8 @@ export default fp(
     app.addHook('onReady', async () => {
       if (app.config.env !== 'test' && defaultGlibcArenas()) {
         app.log.warn(
-          'MALLOC_ARENA_MAX não está definido: com glibc, fotos grandes podem fazer a memória crescer. Use MALLOC_ARENA_MAX=2 (o `npm start` já define).',
+          'MALLOC_ARENA_MAX não está definido: com glibc, fotos grandes podem fazer a memória crescer. Use ' +
+            'MALLOC_ARENA_MAX=2 (o `npm start` já define).',
         );
       }
       sweeper = startSweeper(storage, app.db, {

@@ -71,8 +71,9 @@ export function createWebhooksService(repo: WebhooksRepository, config: Pick<Web
       .map((x) => x.trim())
       .filter(Boolean);
     const unknown = list.filter((x) => !isWebhookEvent(x));
+    const known = WEBHOOK_EVENTS.map((e) => e.type).join(', ');
     if (unknown.length)
-      errors.eventos = `Evento desconhecido: ${unknown.slice(0, 3).join(', ')}. Escolha entre ${WEBHOOK_EVENTS.map((e) => e.type).join(', ')}.`;
+      errors.eventos = `Evento desconhecido: ${unknown.slice(0, 3).join(', ')}. Escolha entre ${known}.`;
     else if (!list.length) errors.eventos = 'Escolha pelo menos um evento.';
     // In the list's order, each once.
     return WEBHOOK_EVENTS.map((e) => e.type).filter((t) => list.includes(t));

@@ -56,7 +56,10 @@ export function overlapMessage(
   o: { dia_semana: number; inicio: string; fim: string; sala: string | null },
   modalidade?: string,
 ) {
-  return `Conflito de sala: ${o.sala} já tem ${modalidade ? `${modalidade} ` : 'uma aula '}na ${WEEKDAYS[o.dia_semana]!.toLowerCase()} das ${o.inicio} às ${o.fim}.`;
+  return (
+    `Conflito de sala: ${o.sala} já tem ${modalidade ? `${modalidade} ` : 'uma aula '}na ` +
+    `${WEEKDAYS[o.dia_semana]!.toLowerCase()} das ${o.inicio} às ${o.fim}.`
+  );
 }
 
 export interface CsvRowCheck {

@@ -257,7 +257,10 @@ const MB = 1024 * 1024;
 /** A file over the byte limit is refused whole, before it is read (the CLI) or parsed. */
 export function catalogSizeProblem(bytes: number): string | null {
   if (bytes <= CATALOG_LIMITS.bytes) return null;
-  return `(arquivo): arquivo grande demais (${(bytes / MB).toFixed(1).replace('.', ',')} MB; o máximo é ${CATALOG_LIMITS.bytes / MB} MB).`;
+  return (
+    `(arquivo): arquivo grande demais (${(bytes / MB).toFixed(1).replace('.', ',')} MB; o máximo é ` +
+    `${CATALOG_LIMITS.bytes / MB} MB).`
+  );
 }
 
 /** Reads the file's text; npm's banner lines ("> pkg@1.0.0 script") before the JSON are ignored. */

@@ -146,25 +146,30 @@ export interface UnitFormProps {
 
 const inactive = (x: { nome: string; ativo: number }) => (x.ativo ? x.nome : `${x.nome} (inativo)`);
 
+/** The links of a unit being edited: its timetable, photos, public page and poster, and activation. */
+function UnitLinks({ unit, csrfToken }: { unit: { id: number; nome: string; ativo: number }; csrfToken: string }) {
+  return (
+    <p class="actions">
+      <ActiveBadge ativo={unit.ativo} /> <a href={`/admin/conteudo/unidades/${unit.id}/aulas`}>Grade de aulas</a> ·{' '}
+      <a href={`/admin/conteudo/unidades/${unit.id}/fotos`}>Fotos</a> ·{' '}
+      <a href={`/Detalhes.php?id=${unit.id}`}>Ver no site</a> ·{' '}
+      <a href={`/admin/pesquisa/cartaz/${unit.id}`}>Cartaz da pesquisa (QR code)</a>{' '}
+      <ToggleActive
+        action={`/admin/conteudo/unidades/${unit.id}/ativo`}
+        ativo={unit.ativo}
+        csrfToken={csrfToken}
+        label={unit.nome}
+      />
+    </p>
+  );
+}
+
 export function UnitFormPage({ staff, unit, values, errors, notice, options, searched }: UnitFormProps) {
   const action = unit ? `/admin/conteudo/unidades/${unit.id}` : '/admin/conteudo/unidades/nova';
   const submitLabel = unit ? 'Salvar alterações' : 'Criar unidade';
   return (
     <StaffPage title={unit ? `Editar ${unit.nome}` : 'Nova unidade'} staff={staff} crumbs={UNIT_CRUMBS} notice={notice}>
-      {unit ? (
-        <p class="actions">
-          <ActiveBadge ativo={unit.ativo} /> <a href={`/admin/conteudo/unidades/${unit.id}/aulas`}>Grade de aulas</a> ·{' '}
-          <a href={`/admin/conteudo/unidades/${unit.id}/fotos`}>Fotos</a> ·{' '}
-          <a href={`/Detalhes.php?id=${unit.id}`}>Ver no site</a> ·{' '}
-          <a href={`/admin/pesquisa/cartaz/${unit.id}`}>Cartaz da pesquisa (QR code)</a>{' '}
-          <ToggleActive
-            action={`/admin/conteudo/unidades/${unit.id}/ativo`}
-            ativo={unit.ativo}
-            csrfToken={staff.csrfToken}
-            label={unit.nome}
-          />
-        </p>
-      ) : null}
+      {unit ? <UnitLinks unit={unit} csrfToken={staff.csrfToken} /> : null}
       {searched ? (
         <p class="alert" role="status">
           Nada foi gravado ainda. Marque os planos no <a href="#planos-busca">resultado da busca</a> e clique em “
@@ -396,7 +401,10 @@ function PlanCheckboxes({
         <CheckboxGroup
           name="planos"
           legend="Planos vendidos na unidade"
-          hint="Desmarque para deixar de vender. Para acrescentar outro plano, busque logo abaixo; planos que não aparecem nesta página não mudam ao salvar."
+          hint={
+            'Desmarque para deixar de vender. Para acrescentar outro plano, busque logo abaixo; ' +
+            'planos que não aparecem nesta página não mudam ao salvar.'
+          }
           values={values}
           errors={errors}
           options={plans.listed.map(planOption)}
@@ -434,7 +442,10 @@ function PlanCheckboxes({
             <p class="muted">
               {plans.matchCount === 0
                 ? `Nenhum outro plano contém “${plans.q}”.`
-                : `${plans.matchCount === 1 ? '1 plano' : `${plans.matchCount} planos`} fora da lista acima ${plans.matchCount === 1 ? 'contém' : 'contêm'} “${plans.q}”${more > 0 ? `; aqui os ${plans.matches.length} primeiros: refine a busca para ver os outros` : ''}.`}
+                : `${plans.matchCount === 1 ? '1 plano' : `${plans.matchCount} planos`} fora da lista acima ` +
+                  `${plans.matchCount === 1 ? 'contém' : 'contêm'} “${plans.q}”${
+                    more > 0 ? `; aqui os ${plans.matches.length} primeiros: refine a busca para ver os outros` : ''
+                  }.`}
             </p>
             {/* matches leave out the unit's plans and those ticked: none of these is ticked */}
             {plans.matches.map((p) => (

@@ -117,7 +117,8 @@ export function createDigestService(repo: DigestRepository, settings: DigestSett
       for (const m of open.slice(0, 30)) {
         const text = m.mensagem.replace(/\s+/g, ' ');
         lines.push(
-          `- ${formatDayMonthTime(new Date(m.criado_em))} · ${m.unidade} · ${m.anonimo ? 'Anônimo' : m.nome_completo}: “${text.length > 80 ? `${text.slice(0, 80)}…` : text}”`,
+          `- ${formatDayMonthTime(new Date(m.criado_em))} · ${m.unidade} · ` +
+            `${m.anonimo ? 'Anônimo' : m.nome_completo}: “${text.length > 80 ? `${text.slice(0, 80)}…` : text}”`,
         );
         lines.push(`  ${base}/admin/mensagens/${m.id}`);
       }

@@ -12,6 +12,8 @@ import { IMAGE_FIELDS, MAX_IMAGE_BYTES, MAX_IMAGES } from './images';
 import type { FeedbackServices } from '../services';
 import { THANKS_PATH } from '../survey/survey.view';
 
+/** POSTs per address and window of the free-message form. */
+export const FALE_AQUI_RATE_LIMIT = { max: 10, timeWindow: 60_000 };
 export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackServices) {
   // The photos wait in spool files (at most 3 parts × 20 MB: the third only to refuse it
   // with a clear message) while the CSRF check and the service look at the text fields.
@@ -63,7 +65,7 @@ export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackSer
           onSend: releaseUpload,
           // Each request may hold up to 30 MB in memory while it is checked: a per-address
           // limit keeps one client from filling the memory (a gym's wi-fi stays far below it).
-          config: { formPath: FALE_AQUI_PATH, rateLimit: { max: 10, timeWindow: 60_000 } },
+          config: { formPath: FALE_AQUI_PATH, rateLimit: FALE_AQUI_RATE_LIMIT },
         },
         async (request, reply) => {
           const upload = receivedUpload(request);

@@ -113,7 +113,9 @@ export function notificationMail(
     quoteCustomerText(m.unidade),
     'Enviada por:',
     quoteCustomerText(sender),
-    `Contato: ${[m.contatoEmail, m.contatoTelefone].filter(Boolean).join(' · ') || 'não deixou (não pode ser respondida)'}`,
+    `Contato: ${
+      [m.contatoEmail, m.contatoTelefone].filter(Boolean).join(' · ') || 'não deixou (não pode ser respondida)'
+    }`,
     `Fotos: ${files.length ? `${files.length} (em anexo)` : 'nenhuma'}`,
     '',
     'Mensagem:',
@@ -201,7 +203,9 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
 
       const images: { image: ProcessedImage; upload: Upload }[] = [];
       if (problem === 'fileTooLarge') {
-        errors.arquivos = `Cada foto pode ter no máximo ${MAX_IMAGE_BYTES / 1024 / 1024} MB. Nada foi gravado: escolha uma foto menor.`;
+        errors.arquivos =
+          `Cada foto pode ter no máximo ${MAX_IMAGE_BYTES / 1024 / 1024} MB. Nada foi gravado: ` +
+          `escolha uma foto menor.`;
         httpStatus = 413;
       } else if (problem === 'tooManyFiles' || uploads.length > MAX_IMAGES) {
         errors.arquivos = `Envie no máximo ${MAX_IMAGES} fotos.`;

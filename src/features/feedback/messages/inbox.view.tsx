@@ -262,8 +262,10 @@ export function MessagePage({
             {m.contato_email && m.contato_telefone ? (
               <fieldset>
                 <legend>Como responder</legend>
+                {/* biome-ignore format: its fill leaves a line over 120 columns */}
                 <label class="choice">
-                  <input type="radio" name="canal" value="email" checked={canal === 'email'} /> Enviar por e-mail para{' '}
+                  <input type="radio" name="canal" value="email" checked={canal === 'email'} />{' '}
+                  Enviar por e-mail para{' '}
                   {m.contato_email}
                 </label>
                 <label class="choice">
@@ -287,7 +289,9 @@ export function MessagePage({
             </textarea>
             <p class="hint" id="resposta-dica">
               {m.contato_email
-                ? `O e-mail sai em nome da ${brandName}${m.unidade_email ? `; se o cliente responder, a resposta vai para ${m.unidade_email}` : ''}.${mailConfigured ? '' : ' O envio de e-mail não está configurado neste servidor.'}`
+                ? `O e-mail sai em nome da ${brandName}${
+                    m.unidade_email ? `; se o cliente responder, a resposta vai para ${m.unidade_email}` : ''
+                  }.${mailConfigured ? '' : ' O envio de e-mail não está configurado neste servidor.'}`
                 : 'Sem e-mail: use o WhatsApp e registre aqui a resposta.'}
             </p>
             <FieldError id="erro-texto" message={errors.texto} />

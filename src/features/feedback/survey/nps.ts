@@ -32,7 +32,10 @@ export function formatPercent(value: number | null): string {
 }
 
 export type NpsCategory = 'promotores' | 'neutros' | 'detratores';
-/** What the report's list can be narrowed to: a score category, or the detractors still waiting (the start page's queue). */
+/**
+ * What the report's list can be narrowed to: a score category, or the detractors still waiting (the start page's
+ * queue).
+ */
 export type ResponseListFilter = NpsCategory | 'pendentes';
 export function categoryOf(nota: number | null): NpsCategory | null {
   if (nota === null || nota === undefined) return null;
@@ -103,7 +106,10 @@ export function countLabel(n: number, singular: string, plural: string): string 
 
 /** "12 notas: 5 promotores, 1 neutro, 6 detratores" */
 export function npsCountsText(c: { total: number; promotores: number; neutros: number; detratores: number }): string {
-  return `${countLabel(c.total, 'nota', 'notas')}: ${countLabel(c.promotores, 'promotor', 'promotores')}, ${countLabel(c.neutros, 'neutro', 'neutros')}, ${countLabel(c.detratores, 'detrator', 'detratores')}`;
+  return (
+    `${countLabel(c.total, 'nota', 'notas')}: ${countLabel(c.promotores, 'promotor', 'promotores')}, ` +
+    `${countLabel(c.neutros, 'neutro', 'neutros')}, ${countLabel(c.detratores, 'detrator', 'detratores')}`
+  );
 }
 
 /** The 12 São Paulo months ending with the month of `day` (aaaa-mm-dd), as a period. */

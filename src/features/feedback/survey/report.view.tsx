@@ -88,7 +88,10 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
         <div class="nps-headline card">
           <p class="nps-headline-label">{chosen ? `NPS da unidade ${chosen.nome}` : 'NPS da rede'}</p>
           <p
-            class={`nps-headline-value ${overall.nps === null ? '' : overall.nps >= 50 ? 'nps-good' : overall.nps >= 0 ? 'nps-mid' : 'nps-bad'}`}
+            class={
+              `nps-headline-value ` +
+              `${overall.nps === null ? '' : overall.nps >= 50 ? 'nps-good' : overall.nps >= 0 ? 'nps-mid' : 'nps-bad'}`
+            }
           >
             <strong data-nps-geral="">{formatNps(overall.nps)}</strong>
           </p>
@@ -130,7 +133,10 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
         <NpsChart
           points={chart}
           id="grafico-nps"
-          caption={`NPS mensal ${chosen ? `da unidade ${chosen.nome}` : 'da rede'}, de ${chart[0]!.title} a ${chart[chart.length - 1]!.title}`}
+          caption={
+            `NPS mensal ${chosen ? `da unidade ${chosen.nome}` : 'da rede'}, de ${chart[0]!.title} a ` +
+            `${chart[chart.length - 1]!.title}`
+          }
         />
       </section>
 
