@@ -18,6 +18,7 @@ import * as m20261123T0900 from './2026-11-23T0900_aulas_experimentais';
 import * as m20261124T1040 from './2026-11-24T1040_unidade_fotos_arquivos';
 import * as m20261125T0900 from './2026-11-25T0900_envios_impressao';
 import * as m20261127T0400 from './2026-11-27T0400_webhooks';
+import * as m20261127T0300 from './2026-11-27T0300_consentimentos_incidentes';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0130_initial': m20261122T0130,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1040_unidade_fotos_arquivos': m20261124T1040,
   '2026-11-25T0900_envios_impressao': m20261125T0900,
   '2026-11-27T0400_webhooks': m20261127T0400,
+  '2026-11-27T0300_consentimentos_incidentes': m20261127T0300,
 };
