@@ -32,6 +32,7 @@ import unitPhotosFeature from './features/unit-photos/index';
 import bookingFeature from './features/booking/index';
 import envioFeature from './platform/envio/index';
 import webhooksPlatform from './platform/webhooks/index';
+import privacyComplianceFeature from './features/privacy/compliance';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(ctaFeature);
   await app.register(unitPhotosFeature);
   await app.register(bookingFeature);
+  await app.register(privacyComplianceFeature);
 
   return app;
 }

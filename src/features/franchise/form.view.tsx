@@ -207,9 +207,8 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
               {consentText('franquia')}
             </Checkbox>
             <p class="hint">
-              <ConsentVersionNote purpose="franquia" />{' '}
-              <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê, por quanto tempo e a quem
-              pedir.
+              <ConsentVersionNote purpose="franquia" /> <a href="/privacidade">Aviso de privacidade</a>: o que
+              guardamos, por quê, por quanto tempo e a quem pedir.
             </p>
           </fieldset>
 

@@ -4,6 +4,8 @@
 import { nowIso } from '../../db/index';
 import { normalizePhone, parseEmail } from '../../lib/form/index';
 import { CONSENT_TEXTS, consentVersion, type ConsentPurpose } from './consent';
+import type { Transactional } from '../../db/transactional';
+import type { AuditRepository } from '../audit/audit.repository';
 import type { ConsentContact, ConsentRepository, ConsentSubject } from './consent.repository';
 
 export type ContactLookup = { ok: true; contact: ConsentContact; label: string } | { ok: false; error: string };
@@ -25,7 +27,8 @@ export function parseContact(raw: unknown): ContactLookup {
     : { ok: false, error: 'Informe um e-mail ou um telefone brasileiro com DDD, por exemplo (11) 98765-4321.' };
 }
 
-export function createConsentService(repo: ConsentRepository) {
+export function createConsentService(repos: Transactional<{ consents: ConsentRepository; audit: AuditRepository }>) {
+  const repo = repos.consents;
   return {
     /** The person's consents, each with the text of the version accepted. */
     async lookup(contact: ConsentContact) {
@@ -44,11 +47,28 @@ export function createConsentService(repo: ConsentRepository) {
      * Revokes every consent given with this e-mail or phone (`by`: the staff account, or
      * null when the person does it). From then on the inbox sends no e-mail reply about
      * their messages and the trial class gets no reminder. Returns how many were revoked.
+     * The audit row says how many and by whom, never the contact.
      */
     async revoke(contact: ConsentContact, by: number | null = null, now: Date = new Date()): Promise<number> {
       const email = contact.email ? contact.email.trim().toLowerCase() : null;
       const telefone = contact.telefone ? (normalizePhone(contact.telefone) ?? contact.telefone) : null;
-      return repo.revoke({ email, telefone }, nowIso(now), by);
+      const at = nowIso(now);
+      return repos.transaction(async (tx) => {
+        const revoked = await tx.consents.revoke({ email, telefone }, at, by);
+        if (revoked) {
+          await tx.audit.record(
+            {
+              usuarioId: by,
+              acao: 'revogar',
+              entidade: 'consentimento',
+              entidadeId: null,
+              depois: { revogados: revoked, pedido_por: by === null ? 'titular' : 'equipe' },
+            },
+            at,
+          );
+        }
+        return revoked;
+      });
     },
 
     /** When contact about this record was revoked, or null when it was not. */
