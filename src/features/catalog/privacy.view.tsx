@@ -78,7 +78,7 @@ export function PrivacyPage({ dpo, retention, processors }: PrivacyPageProps) {
         <ul class="retention">
           {retention.map((r) => (
             <li key={r.kind} data-retention={r.kind} data-months={r.months}>
-              <strong>{r.what}:</strong> {monthsLabel(r.months)} contados a partir de {r.from}; depois, {r.then}.
+              <strong>{r.what}:</strong> {monthsLabel(r.months)} contados a partir de {r.from}; depois, {r.after}.
             </li>
           ))}
           <li>

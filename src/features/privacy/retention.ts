@@ -15,7 +15,7 @@ export interface RetentionRule {
   /** from when the period counts */
   from: string;
   /** what happens at the end of it */
-  then: string;
+  after: string;
 }
 
 /** Incidents are kept this many years from their registration (ANPD Resolution 15/2024). */
@@ -30,7 +30,7 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
       months: r.surveyContactMonths,
       what: 'Nome e contato deixados na pesquisa de satisfação',
       from: 'a data da resposta',
-      then: 'nome e contato são apagados; as notas e respostas ficam, sem identificar você, nas estatísticas',
+      after: 'nome e contato são apagados; as notas e respostas ficam, sem identificar você, nas estatísticas',
     },
     {
       kind: 'messages',
@@ -38,7 +38,7 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
       months: r.messagesMonths,
       what: 'Mensagens do Fale aqui, com as fotos e as respostas da equipe',
       from: 'a data da mensagem',
-      then: 'o texto, o nome e o contato são apagados e as fotos são excluídas; fica só o registro de que houve uma mensagem',
+      after: 'o texto, o nome e o contato são apagados e as fotos são excluídas; fica só o registro de que houve uma mensagem',
     },
     {
       kind: 'leads',
@@ -46,7 +46,7 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
       months: r.leadsMonths,
       what: 'Contatos de franquia (nome, WhatsApp, e-mail e anotações da equipe)',
       from: 'a última movimentação do contato',
-      then: 'nome, WhatsApp, e-mail e anotações são apagados; ficam a cidade e as respostas de múltipla escolha',
+      after: 'nome, WhatsApp, e-mail e anotações são apagados; ficam a cidade e as respostas de múltipla escolha',
     },
     {
       kind: 'bookings',
@@ -54,7 +54,7 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
       months: r.bookingsMonths,
       what: 'Agendamentos de aula experimental (nome, WhatsApp e e-mail)',
       from: 'a data da aula',
-      then: 'nome, WhatsApp e e-mail são apagados; o agendamento fica só como número nas estatísticas',
+      after: 'nome, WhatsApp e e-mail são apagados; o agendamento fica só como número nas estatísticas',
     },
   ];
 }
