@@ -65,7 +65,7 @@ async function postMessage(fields: Record<string, string>) {
     method: 'POST',
     url: '/NPS/nps_app_php/salvar_fale_aqui.php',
     remoteAddress: nextIp(),
-    headers: { cookie, 'content-type': res.headers.get('content-type')!, accept: 'application/json' },
+    headers: { cookie, 'content-type': res.headers.get('content-type')! },
     payload: Buffer.from(await res.arrayBuffer()),
   });
 }
@@ -173,13 +173,13 @@ describe('consent versions', () => {
       aceite_contato: 'sim',
       versao_consentimento: '1',
     });
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(303);
     const m = await lastMessage();
     expect(await consentOf('fale_aqui', m.id)).toEqual([
       expect.objectContaining({ finalidade: 'fale_aqui', versao: 1, canal: 'site', email: 'eva@example.com' }),
     ]);
     res = await postMessage({ mensagem: 'Sem contato, só um aviso.' });
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(303);
     expect(await consentOf('fale_aqui', (await lastMessage()).id)).toEqual([]);
   });
 });
@@ -272,7 +272,11 @@ describe('revoking consent', () => {
     );
 
     // A new message with a new consent after the revocation can be answered.
-    await postMessage({ mensagem: 'Agora pode responder.', contato_email: 'revoga@example.com', aceite_contato: 'sim' });
+    await postMessage({
+      mensagem: 'Agora pode responder.',
+      contato_email: 'revoga@example.com',
+      aceite_contato: 'sim',
+    });
     const fresh = await lastMessage();
     const ok = await t.app.inject({
       method: 'POST',

@@ -5,12 +5,8 @@ import type { CatalogService, CatalogSnapshot } from './catalog.service';
 import { SnapshotCache, type FrontLink } from './snapshot-cache';
 import { sendCached } from './send-cached';
 import { ENCODED_BY_ROUTE } from '../../http/compression';
-import { h } from 'preact';
-import { renderPage } from '../../views/render';
 import { passHref, unitHref } from './catalog.view';
-import { safeExternalUrl } from '../../lib/url';
-import { PRIVACY_PATH, PrivacyPage, type Processor } from './privacy.view';
-import { retentionRules } from '../privacy/retention';
+import { PRIVACY_PATH } from './privacy.view';
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -18,27 +14,6 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export const ROBOTS_DISALLOW = ['/admin/', '/pages/Franquia/admin.php', '/pages/Franquia/smtp_test.php', '/ir/'];
 
 export function seoRoutes(app: FastifyInstance, service: CatalogService, front: FrontLink) {
-  // The privacy notice lists the benefit platforms of the catalog: made once per snapshot.
-  const notices = new SnapshotCache({ entries: 1, bytes: 1024 * 1024 }, front);
-  const settings = app.config.privacy;
-  const retention = retentionRules(settings.retention);
-  const mailProvider = app.config.smtp ? (settings.mailProviderName ?? app.config.smtp.host) : null;
-  app.get(PRIVACY_PATH, async (_request, reply) => {
-    const snap = await service.snapshot();
-    const page = () =>
-      Buffer.from(
-        renderPage(
-          h(PrivacyPage, {
-            dpo: { name: settings.dpoName, email: settings.dpoEmail },
-            retention,
-            processors: processorsOf(snap, mailProvider),
-          }),
-        ),
-      );
-    const body = notices.get(snap, 'privacidade') ?? notices.set(snap, 'privacidade', page());
-    return sendCached(reply.type('text/html; charset=utf-8'), notices, body);
-  });
-
   // Made once per snapshot (~60 KB at 300 units; a sitemap is at most 50,000 URLs).
   const sitemaps = new SnapshotCache({ entries: 1, bytes: 12 * 1024 * 1024 }, front);
   // Data, not pages: the short header set (security.ts).
@@ -63,41 +38,6 @@ export function seoRoutes(app: FastifyInstance, service: CatalogService, front: 
     ].join('\n');
     return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(body);
   });
-}
-
-/**
- * Who the site shares data with or sends people to: the benefit platforms the Pass pages
- * of active units link to (by name, with the link's host), and the mail provider.
- * Webhook receivers are not listed yet.
- */
-export function processorsOf(snap: CatalogSnapshot, mailProvider: string | null): Processor[] {
-  const platforms = new Map<string, Set<string>>();
-  for (const u of snap.units) {
-    const url = safeExternalUrl(u.beneficio_url);
-    if (!url) continue;
-    const name = (u.beneficio_nome ?? '').trim() || 'Plataforma de benefício';
-    const hosts = platforms.get(name) ?? new Set<string>();
-    hosts.add(new URL(url).hostname.replace(/^www\./, ''));
-    platforms.set(name, hosts);
-  }
-  const out: Processor[] = [...platforms]
-    .sort(([a], [b]) => a.localeCompare(b, 'pt-BR'))
-    .map(([nome, hosts]) => ({
-      nome,
-      site: [...hosts].sort().join(', '),
-      finalidade:
-        'plataforma de benefício para a qual as páginas de Pass levam você; o cadastro e o uso do benefício ' +
-        'acontecem lá, sob a política de privacidade dela.',
-    }));
-  if (mailProvider) {
-    out.push({
-      nome: mailProvider,
-      finalidade:
-        'serviço que entrega os nossos e-mails (confirmações e lembretes de aula, respostas às mensagens); ' +
-        'recebe o seu e-mail e o texto da mensagem.',
-    });
-  }
-  return out;
 }
 
 /** The sitemap of the snapshot's active units. */

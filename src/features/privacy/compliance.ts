@@ -1,5 +1,5 @@
 // Privacy compliance (LGPD): proof of consent and its revocation, the retention job that
-// applies RETENTION_*_MONTHS, and the incident register. Admin pages under
+// applies RETENTION_*_MONTHS, the incident register, and the generated /privacidade. Admin pages under
 // /admin/privacidade/{consentimentos,incidentes}; the retention timer runs in this process
 // when SCHEDULED_JOBS is on (`npm run jobs:retention` runs it at once).
 import fp from 'fastify-plugin';
@@ -7,6 +7,9 @@ import { complianceRoutes } from './compliance.routes';
 import type { ConsentService } from './consent.service';
 import { type RetentionService, startRetentionJob } from './retention.service';
 import { createPrivacyServices } from './services';
+import { policyRoutes } from './policy.routes';
+import { createPolicyService } from './policy.service';
+import { createProcessorsRepository } from './processors.repository';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +25,11 @@ export default fp(
     const services = createPrivacyServices({ db: app.db, config: app.config, storage: app.storage, log: app.log });
     app.decorate('consents', services.consents);
     app.decorate('retentionJob', services.retention);
+    // The public notice, generated from the same settings the retention job reads.
+    const policy = createPolicyService(createProcessorsRepository(app.db), app.config, async () => {
+      return (await app.catalog.snapshot()).units;
+    });
+    policyRoutes(app, policy);
     await app.register(async (scope) => {
       scope.addHook('onRequest', async (_request, reply) => {
         reply.header('cache-control', 'private, no-store');
@@ -46,7 +54,7 @@ export default fp(
   {
     name: 'feature-privacy-compliance',
     fastify: '5.x',
-    dependencies: ['db', 'errors', 'forms', 'identity', 'storage'],
+    dependencies: ['db', 'errors', 'forms', 'identity', 'storage', 'feature-catalog'],
   },
 );
 

@@ -56,8 +56,8 @@ export function createConsentRepository(db: Kysely<Database>) {
       .selectFrom('consentimentos')
       .where((eb) =>
         eb.or([
-          ...(email ? [eb('email', '=', email)] : []),
-          ...(telefone ? [eb('telefone', '=', telefone)] : []),
+          ...(email ? [eb('consentimentos.email', '=', email)] : []),
+          ...(telefone ? [eb('consentimentos.telefone', '=', telefone)] : []),
           ...(email || telefone ? [] : [sql<boolean>`1 = 0`]),
         ]),
       );

@@ -11,17 +11,28 @@ export const ANONYMOUS_PERSON = 'Pessoa anonimizada';
 /** fale_aqui.nome_completo of an anonymous message (as the form stores it) */
 const ANONYMOUS_SENDER = 'Anônimo';
 
+const REMOVED_PAYLOAD = JSON.stringify({ removido: 'prazo de guarda' });
+
 const BATCH = 500;
 const chunks = <T>(items: T[]) =>
   Array.from({ length: Math.ceil(items.length / BATCH) }, (_, i) => items.slice(i * BATCH, (i + 1) * BATCH));
 
 export function createRetentionRepository(db: Kysely<Database>) {
-  /** Sent or failed outbox mails about these records lose their text, recipient and files. */
+  /**
+   * Sent or failed outbox mails about these records lose their text, recipient and files;
+   * delivered or failed webhook deliveries lose their body. Pending ones are left to go out.
+   */
   async function scrubOutbox(origins: string[]): Promise<void> {
     for (const batch of chunks(origins)) {
       await db
         .updateTable('fila_emails')
         .set({ destinatario: '', assunto: REMOVED_TEXT, texto: REMOVED_TEXT, html: null, anexos: null })
+        .where('origem', 'in', batch)
+        .where('status', 'not in', ['pendente', 'enviando'])
+        .execute();
+      await db
+        .updateTable('webhook_entregas')
+        .set({ payload_json: REMOVED_PAYLOAD, ultima_resposta: null })
         .where('origem', 'in', batch)
         .where('status', 'not in', ['pendente', 'enviando'])
         .execute();
@@ -42,14 +53,17 @@ export function createRetentionRepository(db: Kysely<Database>) {
 
   return {
     /** Survey answers older than the cut-off lose name and contact; scores and answers stay. */
-    async anonymizeSurveyContacts(cutoffIso: string): Promise<number> {
-      const result = await db
+    async anonymizeSurveyContacts(cutoffIso: string): Promise<number[]> {
+      const rows = await db
         .updateTable('respostas_nps')
         .set({ nome_cliente: null, contato_cliente: null })
         .where('criado_em', '<', cutoffIso)
         .where((eb) => eb.or([eb('nome_cliente', 'is not', null), eb('contato_cliente', 'is not', null)]))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+        .returning('id')
+        .execute();
+      const ids = rows.map((r) => r.id);
+      await scrubOutbox(ids.map((id) => `respostas_nps:${id}`));
+      return ids;
     },
 
     /**

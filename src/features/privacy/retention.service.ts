@@ -36,7 +36,9 @@ export function createRetentionService(deps: RetentionDeps) {
     /** Applies every period as of `now`; returns how many rows of each kind it changed. */
     async run(now: Date = new Date()): Promise<RetentionResult> {
       const at = (months: number) => nowIso(cutoffMonths(now, months));
-      const surveyContacts = await repo.anonymizeSurveyContacts(at(retention.surveyContactMonths));
+      const surveyContacts = (
+        await repo.transaction((tx) => tx.anonymizeSurveyContacts(at(retention.surveyContactMonths)))
+      ).length;
       const messages = await repo.transaction((tx) => tx.anonymizeMessages(at(retention.messagesMonths)));
       let photos = 0;
       for (const key of messages.photoKeys) {

@@ -38,7 +38,8 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
       months: r.messagesMonths,
       what: 'Mensagens do Fale aqui, com as fotos e as respostas da equipe',
       from: 'a data da mensagem',
-      after: 'o texto, o nome e o contato são apagados e as fotos são excluídas; fica só o registro de que houve uma mensagem',
+      after:
+        'o texto, o nome e o contato são apagados e as fotos são excluídas; fica só o registro de que houve uma mensagem',
     },
     {
       kind: 'leads',
