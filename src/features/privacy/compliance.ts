@@ -9,7 +9,6 @@ import { type RetentionService, startRetentionJob } from './retention.service';
 import { createPrivacyServices } from './services';
 import { policyRoutes } from './policy.routes';
 import { createPolicyService } from './policy.service';
-import { createProcessorsRepository } from './processors.repository';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,7 +25,7 @@ export default fp(
     app.decorate('consents', services.consents);
     app.decorate('retentionJob', services.retention);
     // The public notice, generated from the same settings the retention job reads.
-    const policy = createPolicyService(createProcessorsRepository(app.db), app.config, async () => {
+    const policy = createPolicyService(services.processors, app.config, async () => {
       return (await app.catalog.snapshot()).units;
     });
     policyRoutes(app, policy);

@@ -10,6 +10,7 @@ import { createConsentRepository } from './consent.repository';
 import { createConsentService } from './consent.service';
 import { createIncidentsRepository } from './incidents.repository';
 import { createIncidentsService } from './incidents.service';
+import { createProcessorsRepository } from './processors.repository';
 import { createRetentionRepository } from './retention.repository';
 import { createRetentionService } from './retention.service';
 
@@ -35,6 +36,8 @@ export function createPrivacyServices(deps: {
       retention: deps.config.privacy.retention,
       log: deps.log,
     }),
+    /** who /privacidade lists besides the catalog: the active webhook receivers */
+    processors: createProcessorsRepository(db),
     incidents: createIncidentsService(
       transactional(db, (conn) => ({ incidents: createIncidentsRepository(conn), audit: createAuditRepository(conn) })),
     ),
