@@ -32,6 +32,7 @@ import envioFeature from './platform/envio/index';
 import webhooksPlatform from './platform/webhooks/index';
 import metricsPlugin from './platform/metrics/index';
 import backupPlugin from './platform/backup/index';
+import privacyComplianceFeature from './features/privacy/compliance';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -87,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(unitPhotosFeature);
   await app.register(bookingFeature);
   await app.register(backupPlugin);
+  await app.register(privacyComplianceFeature);
 
   return app;
 }

@@ -80,6 +80,16 @@ export const EnvSchema = Type.Object({
   BACKUP_DIR: Type.Optional(Type.String({ minLength: 1 })),
   BACKUP_KEEP: Type.Integer({ minimum: 1, maximum: 1000, default: 7 }),
   BACKUP_INTERVAL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
+  // The data-protection officer (encarregado, LGPD art. 41), shown in the footer and on /privacidade.
+  DPO_NAME: Type.String({ minLength: 2, maxLength: 120, default: 'Encarregado de proteção de dados' }),
+  DPO_EMAIL: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+  // The mail provider's name as /privacidade lists it among processors (default: the SMTP host).
+  MAIL_PROVIDER_NAME: Type.Optional(Type.String({ minLength: 2, maxLength: 120 })),
+  // Months each kind of personal data is kept before the retention job anonymises it.
+  RETENTION_LEADS_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 24 }),
+  RETENTION_MESSAGES_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 24 }),
+  RETENTION_SURVEY_CONTACT_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 24 }),
+  RETENTION_BOOKINGS_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 12 }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -124,6 +134,24 @@ export interface WebhooksConfig {
   retryDelaysMs: number[];
 }
 
+/** Months each kind of personal data is kept (the retention job and /privacidade read these). */
+export interface RetentionConfig {
+  leadsMonths: number;
+  messagesMonths: number;
+  surveyContactMonths: number;
+  bookingsMonths: number;
+}
+
+export interface PrivacyConfig {
+  dpoName: string;
+  dpoEmail: string;
+  /** DPO_EMAIL was not set: the address was made from PUBLIC_URL's host (a warning in production) */
+  dpoEmailDefaulted: boolean;
+  /** the mail provider's name on /privacidade, or null (the SMTP host is shown) */
+  mailProviderName: string | null;
+  retention: RetentionConfig;
+}
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   isProduction: boolean;
@@ -158,6 +186,7 @@ export interface Config {
   metricsToken: string | null;
   /** scheduled backups; dir null: none are taken by the server */
   backup: { dir: string | null; keep: number; intervalMs: number };
+  privacy: PrivacyConfig;
 }
 
 /**
@@ -354,7 +383,25 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       keep: env.BACKUP_KEEP,
       intervalMs: env.BACKUP_INTERVAL_HOURS * 3_600_000,
     },
+    privacy: {
+      dpoName: env.DPO_NAME,
+      dpoEmail: env.DPO_EMAIL ?? defaultDpoEmail(env.PUBLIC_URL),
+      dpoEmailDefaulted: !env.DPO_EMAIL,
+      mailProviderName: env.MAIL_PROVIDER_NAME ?? null,
+      retention: {
+        leadsMonths: env.RETENTION_LEADS_MONTHS,
+        messagesMonths: env.RETENTION_MESSAGES_MONTHS,
+        surveyContactMonths: env.RETENTION_SURVEY_CONTACT_MONTHS,
+        bookingsMonths: env.RETENTION_BOOKINGS_MONTHS,
+      },
+    },
   };
+}
+
+/** privacidade@ the site's own domain (PUBLIC_URL without "www."); privacidade@localhost outside it. */
+export function defaultDpoEmail(publicUrl: string | undefined): string {
+  const host = publicUrl ? new URL(publicUrl).hostname.replace(/^www\./, '') : 'localhost';
+  return `privacidade@${host}`;
 }
 
 // Never echo secrets back, even in a start-up error.

@@ -1,4 +1,4 @@
-// npm run jobs:reminders / jobs:anonymize as an operator runs them (the built CLI).
+// npm run jobs:reminders / jobs:retention as an operator runs them (the built CLI).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -79,10 +79,10 @@ it('runs the reminder and anonymisation jobs at once, under the same once-only r
     await h.destroy();
   }
 
-  let r = run('jobs-anonymize');
+  let r = run('jobs-retention');
   expect(r.code).toBe(0);
   expect(r.out).toContain('1 agendamento(s) de aula experimental anonimizado(s).');
-  expect(run('jobs-anonymize').out).toContain('0 agendamento(s)');
+  expect(run('jobs-retention').out).toContain('0 agendamento(s)');
 
   r = run('jobs-reminders');
   expect(r.out).toContain('SMTP_HOST não definido');

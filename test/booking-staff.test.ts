@@ -302,14 +302,14 @@ describe('jobs', () => {
     expect(reminders[0]!.raw).toContain('https://www.exemplo.com.br/aula-experimental/confirmada/');
   });
 
-  it('anonymises bookings whose class is more than 12 months old, once, keeping the funnel counts', async () => {
+  it('the retention job anonymises bookings whose class is over 12 months old, once, keeping the funnel', async () => {
     const b = await book(6);
     const now = new Date(new Date(b.inicio_em).getTime() + 366 * 24 * 3600 * 1000);
     const before = (
       await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv?unidade_id=6', headers: { cookie: admin } })
     ).body;
-    const [r1, r2] = await Promise.all([ctx.app.bookingJobs.anonymize(now), second.app.bookingJobs.anonymize(now)]);
-    expect(r1.anonymized + r2.anonymized).toBeGreaterThanOrEqual(1);
+    const [r1, r2] = await Promise.all([ctx.app.retentionJob.run(now), second.app.retentionJob.run(now)]);
+    expect(r1.bookings + r2.bookings).toBeGreaterThanOrEqual(1);
     const row = await ctx.db
       .selectFrom('aulas_experimentais')
       .selectAll()
@@ -317,10 +317,10 @@ describe('jobs', () => {
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ nome: 'Pessoa anonimizada', whatsapp: null, email: null });
     expect(row.anonimizado_em).toBe(now.toISOString());
-    expect((await ctx.app.bookingJobs.anonymize(now)).anonymized).toBe(0);
+    expect((await ctx.app.retentionJob.run(now)).bookings).toBe(0);
     // A class 11 months ago is kept.
     const recent = await book(6, { slotIndex: 1 });
-    await ctx.app.bookingJobs.anonymize(new Date(new Date(recent.inicio_em).getTime() + 330 * 24 * 3600 * 1000));
+    await ctx.app.retentionJob.run(new Date(new Date(recent.inicio_em).getTime() + 330 * 24 * 3600 * 1000));
     expect(
       (
         await ctx.db

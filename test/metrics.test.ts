@@ -108,7 +108,7 @@ describe('metrics endpoint on', () => {
     expect(find(samples, 'db_pool_connections', { state: 'idle' })).toHaveLength(1);
     expect(find(samples, 'db_pool_connections', { state: 'in_use' })).toHaveLength(1);
     expect(find(samples, 'db_pool_waiting_requests')[0]?.value).toBe(0);
-    for (const job of ['digest', 'reminders', 'anonymize', 'sweep', 'envio_prune', 'identity_purge'])
+    for (const job of ['digest', 'reminders', 'retention', 'sweep', 'envio_prune', 'identity_purge'])
       expect(find(samples, 'job_runs_total', { job }), job).toHaveLength(1);
   });
 

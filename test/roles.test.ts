@@ -894,6 +894,26 @@ function cases(): Case[] {
       404,
     ),
     adminOnlyGet('audit log, filtered', '/admin/auditoria?entidade=unidade&pagina=2'),
+
+    // ---- privacy compliance: consents and the incident register, admins only
+    adminOnlyGet('consents', '/admin/privacidade/consentimentos'),
+    adminOnlyGet('consents of a contact', '/admin/privacidade/consentimentos?contato=ninguem%40example.com'),
+    adminOnlyPost('revoke consent without a contact', '/admin/privacidade/consentimentos/revogar', {}, 422),
+    adminOnlyGet('incidents', '/admin/privacidade/incidentes'),
+    adminOnlyGet('incidents CSV', '/admin/privacidade/incidentes.csv'),
+    adminOnlyGet('new incident form', '/admin/privacidade/incidentes/novo'),
+    adminOnlyPost('create incident', '/admin/privacidade/incidentes/novo', {}, 422),
+    adminOnlyGet('missing incident', '/admin/privacidade/incidentes/999999', 404),
+    adminOnlyPost('edit missing incident', '/admin/privacidade/incidentes/999999', {}, 404),
+
+    // ---- webhooks: admins only
+    adminOnlyGet('webhook endpoints', '/admin/webhooks'),
+    adminOnlyPost('new webhook endpoint without a URL', '/admin/webhooks', {}, 422),
+    adminOnlyGet('missing webhook endpoint', '/admin/webhooks/999999', 404),
+    adminOnlyPost('edit missing webhook endpoint', '/admin/webhooks/999999', {}, 404),
+    adminOnlyPost('test a missing webhook endpoint', '/admin/webhooks/999999/teste', {}, 404),
+    adminOnlyPost('delete a missing webhook endpoint', '/admin/webhooks/999999/excluir', {}, 404),
+    adminOnlyPost('resend a missing delivery', '/admin/webhooks/999999/entregas/999999/reenviar', {}, 404),
   ];
   return list;
 }
@@ -1021,6 +1041,12 @@ describe('role matrix', () => {
       '/admin/aulas-experimentais/funil',
       '/admin/aulas-experimentais/funil.csv',
       '/admin/aulas-experimentais/vagas',
+      '/admin/privacidade/consentimentos',
+      '/admin/privacidade/consentimentos/revogar',
+      '/admin/privacidade/incidentes',
+      '/admin/privacidade/incidentes.csv',
+      '/admin/privacidade/incidentes/novo',
+      '/admin/privacidade/incidentes/:id',
     ];
     for (const p of staffPaths) expect(tested.has(p), `no case for ${p}`).toBe(true);
     // Any /admin route registered later and not listed above makes this test fail, so the

@@ -15,6 +15,8 @@ export interface Brand {
   whatsappDigits: string | null;
   instagram: string | null;
   facebook: string | null;
+  /** the data-protection officer (DPO_NAME, DPO_EMAIL), shown in every page's footer */
+  dpo: { name: string; email: string } | null;
   colors: typeof BRAND_COLORS;
   logo: string;
   placeholder: string;
@@ -23,7 +25,7 @@ export interface Brand {
 }
 
 type BrandSettings = Pick<Config, 'brandName' | 'publicUrl'> &
-  Partial<Pick<Config, 'brandWhatsapp' | 'brandInstagram' | 'brandFacebook'>>;
+  Partial<Pick<Config, 'brandWhatsapp' | 'brandInstagram' | 'brandFacebook' | 'privacy'>>;
 
 function make(settings: BrandSettings): Brand {
   return {
@@ -33,6 +35,7 @@ function make(settings: BrandSettings): Brand {
     whatsappDigits: settings.brandWhatsapp ? settings.brandWhatsapp.replace(/\D/g, '') : null,
     instagram: settings.brandInstagram ?? null,
     facebook: settings.brandFacebook ?? null,
+    dpo: settings.privacy ? { name: settings.privacy.dpoName, email: settings.privacy.dpoEmail } : null,
     colors: BRAND_COLORS,
     logo: BRAND_FILES.logo,
     placeholder: BRAND_FILES.placeholder,

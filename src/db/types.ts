@@ -493,6 +493,49 @@ export interface WebhookEndpointsTable {
   atualizado_em: string;
 }
 
+/** Proof of consent given on a public form (LGPD art. 8 §2): which text, when, how, for whom. */
+export interface ConsentimentosTable {
+  id: Id;
+  /** franquia | aula_experimental | fale_aqui (src/features/privacy/consent.ts) */
+  finalidade: string;
+  /** the version of the purpose's text shown next to the checkbox */
+  versao: number;
+  aceito_em: string;
+  /** site | cartaz | quiosque */
+  canal: string;
+  /** lower-case e-mail the consent covers, or null */
+  email: string | null;
+  /** +55… phone the consent covers, or null */
+  telefone: string | null;
+  /** the record stored with the consent, e.g. franquia_leads / 12 */
+  tabela: string;
+  registro_id: number;
+  revogado_em: ColumnType<string | null, string | null | undefined, string | null>;
+  /** staff account that recorded the revocation; null when the person did it */
+  revogado_por: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Register of security incidents (ANPD Resolution 15/2024), kept at least five years. */
+export interface IncidentesTable {
+  id: Id;
+  /** aaaa-mm-dd */
+  constatado_em: string;
+  descricao: string;
+  dados_afetados: string;
+  titulares_afetados: string;
+  quantidade_titulares: number | null;
+  /** baixo | medio | alto */
+  risco: string;
+  medidas: string;
+  /** aaaa-mm-dd, or null when the ANPD was not told */
+  anpd_comunicada_em: string | null;
+  /** aaaa-mm-dd, or null when the people were not told */
+  titulares_comunicados_em: string | null;
+  criado_por: number | null;
+  criado_em: string;
+  atualizado_em: string;
+}
+
 /** The webhook outbox: one row per (event, endpoint). */
 export interface WebhookEntregasTable {
   id: Id;
@@ -561,6 +604,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_entregas: WebhookEntregasTable;
   tarefas_agendadas: TarefasAgendadasTable;
+  consentimentos: ConsentimentosTable;
+  incidentes: IncidentesTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

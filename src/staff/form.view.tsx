@@ -101,7 +101,7 @@ interface FieldProps {
   errors?: FieldErrors;
   /** the error key when it differs from the name */
   errorKey?: string;
-  type?: 'text' | 'email' | 'tel' | 'url' | 'time' | 'number' | 'password';
+  type?: 'text' | 'email' | 'tel' | 'url' | 'time' | 'date' | 'number' | 'password';
   required?: boolean;
   hint?: string;
   autocomplete?: string;

@@ -130,6 +130,11 @@ export function Layout({
                 </li>
               ) : null}
             </ul>
+            {b.dpo ? (
+              <p class="footer-dpo">
+                Encarregado de dados (LGPD): {b.dpo.name} · <a href={`mailto:${b.dpo.email}`}>{b.dpo.email}</a>
+              </p>
+            ) : null}
             <p class="footer-copy">© {b.name}</p>
           </div>
         </footer>

@@ -19,6 +19,7 @@ import * as m20261124T1040 from './2026-11-24T1040_unidade_fotos_arquivos';
 import * as m20261125T0900 from './2026-11-25T0900_envios_impressao';
 import * as m20261127T0400 from './2026-11-27T0400_webhooks';
 import * as m20261127T0500 from './2026-11-27T0500_tarefas_agendadas';
+import * as m20261127T0300 from './2026-11-27T0300_consentimentos_incidentes';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0130_initial': m20261122T0130,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0900_envios_impressao': m20261125T0900,
   '2026-11-27T0400_webhooks': m20261127T0400,
   '2026-11-27T0500_tarefas_agendadas': m20261127T0500,
+  '2026-11-27T0300_consentimentos_incidentes': m20261127T0300,
 };

@@ -1,5 +1,5 @@
-// Scheduled jobs of trial classes: the reminder the day before, and the anonymisation of
-// bookings older than 12 months. Each is safe to run from several instances at once.
+// The scheduled job of trial classes: the reminder the day before, safe to run from several
+// instances at once. Old bookings are anonymised by the privacy feature's retention job.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
@@ -7,14 +7,13 @@ import { saoPauloClock } from '../../lib/time';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
 import { countJob } from '../../platform/metrics/metrics';
 import { createBookingRepository } from './booking.repository';
+import { createConsentRepository } from '../privacy/consent.repository';
 import { confirmationMail } from './booking.service';
 import { addDays, spDay, spInstant } from './slots';
 
 /** Reminders go out from this São Paulo time on the day before the class. */
 export const REMINDER_FROM = '09:00';
-/** Bookings whose class started more than this many months ago are anonymised. */
-export const RETENTION_MONTHS = 12;
-/** How often the server process runs both jobs. */
+/** How often the server process runs the job. */
 export const JOBS_INTERVAL_MS = 10 * 60 * 1000;
 
 export interface JobContext {
@@ -41,6 +40,15 @@ export async function sendReminders(ctx: JobContext, now: Date = new Date()): Pr
       const tx = createBookingRepository(trx);
       const booking = await tx.claimReminder(id, now.toISOString());
       if (!booking?.email) return false;
+      // Consent revoked: no reminder (the claim stays, so it is not tried again).
+      const revoked = await createConsentRepository(trx).revocationFor({
+        tabela: 'aulas_experimentais',
+        registroId: booking.id,
+        email: booking.email.toLowerCase(),
+        telefone: booking.whatsapp,
+        criadoEm: booking.criado_em,
+      });
+      if (revoked) return false;
       const unit = await tx.findUnit(booking.unidade_id);
       if (!unit) return false;
       await enqueueMail(trx, confirmationMail(ctx.config, unit, booking, 'lembrete'));
@@ -52,24 +60,7 @@ export async function sendReminders(ctx: JobContext, now: Date = new Date()): Pr
   return { queued };
 }
 
-/** The instant RETENTION_MONTHS before `now`. */
-export function retentionCutoff(now: Date): Date {
-  const d = new Date(now);
-  d.setUTCMonth(d.getUTCMonth() - RETENTION_MONTHS);
-  return d;
-}
-
-/** Removes name, WhatsApp and e-mail of bookings whose class is older than 12 months. */
-export async function anonymizeOldBookings(ctx: JobContext, now: Date = new Date()): Promise<{ anonymized: number }> {
-  const anonymized = await createBookingRepository(ctx.db).anonymizeBefore(
-    retentionCutoff(now).toISOString(),
-    now.toISOString(),
-  );
-  if (anonymized) ctx.log?.info({ anonymized }, 'old trial-class bookings anonymised');
-  return { anonymized };
-}
-
-/** Runs both jobs every `intervalMs` until stopped; never overlaps itself. */
+/** Runs the reminders every `intervalMs` until stopped; never overlaps itself. */
 export function startBookingJobs(ctx: JobContext, intervalMs = JOBS_INTERVAL_MS): { stop(): Promise<void> } {
   let running: Promise<unknown> | null = null;
   let stopped = false;
@@ -78,9 +69,6 @@ export function startBookingJobs(ctx: JobContext, intervalMs = JOBS_INTERVAL_MS)
     running = (async () => {
       await countJob('reminders', () => sendReminders(ctx)).catch((err) =>
         ctx.log?.error({ err }, 'trial-class reminder job failed'),
-      );
-      await countJob('anonymize', () => anonymizeOldBookings(ctx)).catch((err) =>
-        ctx.log?.error({ err }, 'trial-class anonymisation job failed'),
       );
     })().finally(() => {
       running = null;

@@ -292,17 +292,6 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
       return db.selectFrom('aulas_experimentais').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    /** Personal data of bookings whose class started before the cut-off removed; returns how many. */
-    async anonymizeBefore(cutoffIso: string, nowIso: string): Promise<number> {
-      const result = await db
-        .updateTable('aulas_experimentais')
-        .set({ nome: 'Pessoa anonimizada', whatsapp: null, email: null, anonimizado_em: nowIso, atualizado_em: nowIso })
-        .where('inicio_em', '<', cutoffIso)
-        .where('anonimizado_em', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
-    },
-
     // ---- funnel ----
 
     async funnelRows(unitIds: number[] | null, fromWeek: string, toWeek: string) {

@@ -87,7 +87,14 @@ export function bookingRoutes(app: FastifyInstance, { service, now, catalog }: B
     const days = await service.offeredDays(unit, now());
     // A fresh envio_id after a refusal: nothing was stored, so the next try is a new submission.
     return reply.page(
-      h(BookingFormPage, { unit, days, csrfToken: reply.generateCsrf(), envioId: newEnvioId(), ...extra }),
+      h(BookingFormPage, {
+        unit,
+        days,
+        csrfToken: reply.generateCsrf(),
+        envioId: newEnvioId(),
+        retentionMonths: app.config.privacy.retention.bookingsMonths,
+        ...extra,
+      }),
       status,
     );
   }

@@ -23,13 +23,22 @@ import { emitWebhook } from '../../platform/webhooks/webhooks.repository';
 import { bookingEventData } from './webhook-events';
 
 import type { Booking, BookingRepository, BookingUnit } from './booking.repository';
+import {
+  CONSENT_CHANNEL_FIELD,
+  CONSENT_VERSION_FIELD,
+  postedConsentVersion,
+  readConsentChannel,
+} from '../privacy/consent';
+import { recordConsent } from '../privacy/consent.repository';
 
 export type { Booking, BookingUnit } from './booking.repository';
 import { addDays, dayLabel, mondayOf, parseSlotValue, slotsOfDay, spDay, windowDays, type Slot } from './slots';
 
 export const FIELDS = ['nome', 'whatsapp', 'email', 'aceita_contato', 'vaga'] as const;
 export type Field = (typeof FIELDS)[number];
-export type BookingValues = Partial<Record<Field | 'envio_id', string>>;
+/** The hidden fields beside the visible ones: the form's envio_id and the consent text version it showed. */
+const HIDDEN_FIELDS = ['envio_id', CONSENT_VERSION_FIELD, CONSENT_CHANNEL_FIELD] as const;
+export type BookingValues = Partial<Record<Field | (typeof HIDDEN_FIELDS)[number], string>>;
 export type BookingErrors = Partial<Record<Field, string>>;
 export const CONSENT_VALUE = 'sim';
 export const LIMITS = { nome: 120, whatsapp: 30, email: 254 } as const;
@@ -56,7 +65,7 @@ export { newEnvioId };
 /** The posted values as typed (the kit's text kinds judge them in validate). */
 export function valuesFrom(body: Record<string, unknown>): BookingValues {
   const values: BookingValues = {};
-  for (const f of [...FIELDS, 'envio_id'] as const) values[f] = rawString(body[f]).slice(0, 2000);
+  for (const f of [...FIELDS, ...HIDDEN_FIELDS]) values[f] = rawString(body[f]).slice(0, 2000);
   return values;
 }
 
@@ -238,6 +247,17 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
             atualizado_em: nowIso,
           };
           const id = await tx.insert(booking);
+          // The proof of consent, in the booking's transaction (LGPD art. 8 §2).
+          await recordConsent(trx, {
+            finalidade: 'aula_experimental',
+            versao: postedConsentVersion('aula_experimental', values[CONSENT_VERSION_FIELD]),
+            canal: readConsentChannel(values[CONSENT_CHANNEL_FIELD]),
+            email: email?.toLowerCase() ?? null,
+            telefone: whatsapp,
+            tabela: 'aulas_experimentais',
+            registroId: id,
+            aceitoEm: nowIso,
+          });
           const stored: Booking = { ...booking, id };
           await emitWebhook(trx, {
             type: 'aula_experimental.agendada',

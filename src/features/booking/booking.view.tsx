@@ -17,6 +17,7 @@ import {
 } from './booking.service';
 import { whatsappHref } from '../../brand/index';
 import { formatKm } from '../catalog/catalog.parts';
+import { ConsentVersionNote, consentText } from '../privacy/consent.view';
 
 export const FORM_PATH = '/aula-experimental';
 
@@ -37,6 +38,8 @@ export interface BookingFormProps {
   errors?: BookingErrors;
   /** a message above the form, e.g. the slot that just filled up */
   notice?: string;
+  /** RETENTION_BOOKINGS_MONTHS: what the form promises is what the retention job does */
+  retentionMonths: number;
 }
 
 /** A unit the chooser lists, with its distance when the visitor gave a location. */
@@ -215,6 +218,7 @@ export function BookingFormPage({
   values = {},
   errors = {},
   notice,
+  retentionMonths,
 }: BookingFormProps) {
   return (
     <Layout
@@ -277,11 +281,14 @@ export function BookingFormPage({
             required
             error={errors.aceita_contato}
           >
-            Autorizo a unidade a falar comigo pelo WhatsApp (e pelo e-mail, se informado) sobre esta aula experimental.
+            {consentText('aula_experimental')}
           </Checkbox>
+          <p class="hint">
+            <ConsentVersionNote purpose="aula_experimental" />
+          </p>
         </div>
         <p class="hint">
-          Seus dados são usados só para esta aula e apagados (anonimizados) 12 meses depois. Veja a{' '}
+          Seus dados são usados só para esta aula e apagados (anonimizados) {retentionMonths} meses depois. Veja a{' '}
           <a href="/privacidade">política de privacidade</a>.
         </p>
         <p>

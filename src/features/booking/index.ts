@@ -1,7 +1,7 @@
 // Trial classes: the public booking form, thanks page and .ics; the staff list, funnel and
-// capacity screens; the reminder and anonymisation jobs (timer here, npm run jobs:* at once).
+// capacity screens; the reminder job (timer here, npm run jobs:reminders at once).
 import fp from 'fastify-plugin';
-import { anonymizeOldBookings, sendReminders, startBookingJobs } from './booking.jobs';
+import { sendReminders, startBookingJobs } from './booking.jobs';
 import { transactional } from '../../db/transactional';
 import { createBookingRepository } from './booking.repository';
 import { bookingRoutes } from './booking.routes';
@@ -11,18 +11,18 @@ import { staffRoutes } from './staff.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** this instance's trial-class jobs, run at once (CLI, tests with a fake clock) */
+    /** this instance's trial-class reminder job, run at once (CLI, tests with a fake clock) */
     bookingJobs: {
       reminders(now?: Date): Promise<{ queued: number }>;
-      anonymize(now?: Date): Promise<{ anonymized: number }>;
     };
   }
 }
 
 /**
  * Trial-class booking: the public form and thanks page, the staff list, funnel
- * and capacity screens, and the reminder/anonymisation jobs (a timer in this process
- * when SCHEDULED_JOBS is on; `npm run jobs:*` run them at once).
+ * and capacity screens, and the reminder job (a timer in this process when SCHEDULED_JOBS
+ * is on; `npm run jobs:reminders` runs it at once). Old bookings are anonymised by the
+ * privacy feature's retention job (RETENTION_BOOKINGS_MONTHS).
  */
 export default fp(
   async (app) => {
@@ -36,7 +36,6 @@ export default fp(
 
     app.decorate('bookingJobs', {
       reminders: (at?: Date) => sendReminders(deps, at),
-      anonymize: (at?: Date) => anonymizeOldBookings(deps, at),
     });
     if (app.config.scheduledJobs) {
       let jobs: { stop(): Promise<void> } | null = null;

@@ -1,12 +1,30 @@
 // /privacidade: the privacy notice (LGPD, Lei 13.709/2018) in plain pt-BR. What each form
-// stores, why, for how long and whom to ask. Retention periods match what the staff
-// screens and the database actually do (see docs/decisions/100).
+// stores, why, for how long and whom to ask. Generated from the settings the retention job
+// reads (RETENTION_*_MONTHS), the encarregado's (DPO_*), the consent texts in code and the
+// catalog's benefit platforms, so it cannot say what the site does not do.
 import { brand } from '../../brand/index';
 import { Layout } from '../../views/layout';
+import { CONSENT_PURPOSES, CONSENT_TEXTS, consentLabel, currentConsent } from '../privacy/consent';
+import { INCIDENT_RETENTION_YEARS, monthsLabel, type RetentionRule } from '../privacy/retention';
 
 export const PRIVACY_PATH = '/privacidade';
 
-export function PrivacyPage() {
+/** Someone the site shares personal data with, or sends the visitor to. */
+export interface Processor {
+  nome: string;
+  /** what for, in a phrase */
+  finalidade: string;
+  /** the address's host, when there is one */
+  site?: string;
+}
+
+export interface PrivacyPageProps {
+  dpo: { name: string; email: string };
+  retention: RetentionRule[];
+  processors: Processor[];
+}
+
+export function PrivacyPage({ dpo, retention, processors }: PrivacyPageProps) {
   const b = brand();
   return (
     <Layout
@@ -58,17 +76,38 @@ export function PrivacyPage() {
         </ul>
 
         <h2 id="por-quanto-tempo">Por quanto tempo</h2>
-        <ul>
+        <p>
+          Uma rotina automática aplica estes prazos todos os dias; passado o prazo, os dados que identificam você são
+          apagados ou anonimizados.
+        </p>
+        <ul class="retention">
+          {retention.map((r) => (
+            <li key={r.kind} data-retention={r.kind} data-months={r.months}>
+              <strong>{r.what}:</strong> {monthsLabel(r.months)} contados a partir de {r.from}; depois, {r.after}.
+            </li>
+          ))}
           <li>
-            Aula experimental: doze meses após a data da aula, nome, WhatsApp e e-mail são apagados automaticamente; o
-            agendamento fica apenas como número, sem identificar você, nas estatísticas da rede.
+            Registro de incidentes de segurança: {INCIDENT_RETENTION_YEARS} anos a partir do registro, como exige a
+            ANPD.
           </li>
-          <li>
-            Respostas da pesquisa e mensagens do Fale aqui: enquanto servirem para acompanhar a evolução de cada
-            unidade; você pode pedir a exclusão a qualquer momento.
-          </li>
-          <li>Contatos de franquia: até a equipe de expansão concluir a conversa, ou até você pedir a exclusão.</li>
           <li>Registros técnicos de acesso: 6 meses, como exige o Marco Civil da Internet.</li>
+        </ul>
+
+        <h2 id="consentimento">Sua autorização de contato</h2>
+        <p>
+          Nos formulários com autorização de contato, guardamos qual texto você aceitou (a versão), quando e por qual
+          canal. Você pode revogar a autorização a qualquer momento: depois disso, não enviamos mais respostas por
+          e-mail nem lembretes. Os textos em vigor são:
+        </p>
+        <ul>
+          {CONSENT_PURPOSES.map((purpose) => {
+            const v = currentConsent(purpose);
+            return (
+              <li key={purpose}>
+                <strong>{CONSENT_TEXTS[purpose].nome}</strong> ({consentLabel(v)}): “{v.texto}”
+              </li>
+            );
+          })}
         </ul>
 
         <h2 id="quem-ve">Quem vê os seus dados</h2>
@@ -78,10 +117,31 @@ export function PrivacyPage() {
           anunciantes.
         </p>
 
+        <h2 id="operadores">Com quem compartilhamos</h2>
+        {processors.length ? (
+          <ul class="processors">
+            {processors.map((p) => (
+              <li key={p.nome}>
+                <strong>{p.nome}</strong>
+                {p.site ? ` (${p.site})` : ''}: {p.finalidade}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>Nenhum serviço de terceiros recebe os seus dados pelo site.</p>
+        )}
+
+        <h2 id="encarregado">Encarregado de dados</h2>
+        <p>
+          A pessoa encarregada pelo tratamento de dados pessoais (LGPD, art. 41) é <strong>{dpo.name}</strong>, pelo
+          e-mail <a href={`mailto:${dpo.email}`}>{dpo.email}</a>.
+        </p>
+
         <h2 id="seus-direitos">Seus direitos e a quem pedir</h2>
         <p>
           Você pode pedir para ver, corrigir ou excluir os seus dados, ou retirar a autorização de contato, a qualquer
-          momento. Fale com a pessoa encarregada de dados pelo <a href="/NPS/nps_app_php/fale_aqui.php">Fale aqui</a>
+          momento. Escreva para <a href={`mailto:${dpo.email}`}>{dpo.email}</a> ou fale conosco pelo{' '}
+          <a href="/NPS/nps_app_php/fale_aqui.php">Fale aqui</a>
           {b.whatsappDigits ? (
             <>
               {' '}

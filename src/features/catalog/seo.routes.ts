@@ -6,10 +6,8 @@ import type { CatalogSnapshot } from './catalog.snapshot';
 import { SnapshotCache } from './snapshot-cache';
 import { sendCached } from './send-cached';
 import { ENCODED_BY_ROUTE } from '../../http/compression';
-import { h } from 'preact';
-import { renderPage } from '../../views/render';
 import { passHref, unitHref } from './catalog.parts';
-import { PRIVACY_PATH, PrivacyPage } from './privacy.view';
+import { PRIVACY_PATH } from './privacy.view';
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -17,13 +15,6 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export const ROBOTS_DISALLOW = ['/admin/', '/pages/Franquia/admin.php', '/pages/Franquia/smtp_test.php', '/ir/'];
 
 export function seoRoutes(app: FastifyInstance, service: CatalogService) {
-  // The privacy notice changes only with a deploy: rendered once.
-  let privacy: Buffer | null = null;
-  app.get(PRIVACY_PATH, async (_request, reply) => {
-    privacy ??= Buffer.from(renderPage(h(PrivacyPage, {})));
-    return reply.type('text/html; charset=utf-8').send(privacy);
-  });
-
   // Made once per snapshot (~60 KB at 300 units; a sitemap is at most 50,000 URLs).
   const sitemaps = new SnapshotCache({ entries: 1, bytes: 12 * 1024 * 1024 });
   // Data, not pages: the short header set (security.ts).

@@ -11,6 +11,7 @@ import { createSurveyService } from './survey/survey.service';
 import { createAttentionService } from './attention.service';
 import { createDigestRepository } from './digest/digest.repository';
 import { createDigestService } from './digest/digest.service';
+import { consentService } from '../privacy/services';
 
 export function createFeedbackServices(app: FastifyInstance) {
   const surveyRepo = createSurveyRepository(app.db);
@@ -26,11 +27,16 @@ export function createFeedbackServices(app: FastifyInstance) {
       notificationEmail,
       publicUrl: app.config.publicUrl,
     }),
-    messages: createMessagesAdminService(faleAquiRepo, storage, {
-      mailConfigured: Boolean(app.config.smtp),
-      brandName: app.config.brandName,
-      publicUrl: app.config.publicUrl,
-    }),
+    messages: createMessagesAdminService(
+      faleAquiRepo,
+      storage,
+      {
+        mailConfigured: Boolean(app.config.smtp),
+        brandName: app.config.brandName,
+        publicUrl: app.config.publicUrl,
+      },
+      consentService(app.db),
+    ),
     digest: createDigestService(createDigestRepository(app.db), {
       brandName: app.config.brandName,
       publicUrl: app.config.publicUrl,

@@ -52,7 +52,7 @@ export default async function formRoutes(app: FastifyInstance, leads: LeadServic
           }),
         );
       }
-      const stored = await leads.store(result.lead, envioId, request.log);
+      const stored = await leads.store(result.lead, envioId, request.log, result.consent);
       // A second POST of the same form (double click) stored nothing: the same answer as the first.
       const id = stored.id;
       request.log.info({ leadId: id, duplicate: stored.status === 'duplicate' }, 'franchise lead stored');

@@ -3,6 +3,7 @@ import { Checkbox, ErrorSummary, TextField } from '../../views/form';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import type { LeadErrors, LeadValues } from './lead.service';
 import { CONSENT_VALUE, LIMITS, OPTION_FIELDS, type Option, type OptionField, TEXT_FIELD_LABELS } from './options';
+import { ConsentVersionNote, consentText } from '../privacy/consent.view';
 
 export const HONEYPOT_FIELD = 'site_empresa';
 
@@ -205,11 +206,11 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
               error={errors.aceita_contato}
               describedByGroup
             >
-              {consent.label}
+              {consentText('franquia')}
             </Checkbox>
             <p class="hint">
-              <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê, por quanto tempo e a quem
-              pedir.
+              <ConsentVersionNote purpose="franquia" /> <a href="/privacidade">Aviso de privacidade</a>: o que
+              guardamos, por quê, por quanto tempo e a quem pedir.
             </p>
           </fieldset>
 

@@ -21,6 +21,14 @@ import { notificationTarget } from '../../platform/mail/configured';
 import { emitWebhook } from '../../platform/webhooks/webhooks.repository';
 import type { LeadsRepository, NewLead } from './leads.repository';
 import {
+  CONSENT_CHANNEL_FIELD,
+  CONSENT_VERSION_FIELD,
+  postedConsentVersion,
+  readConsentChannel,
+  type ConsentChannel,
+} from '../privacy/consent';
+import { recordConsent } from '../privacy/consent.repository';
+import {
   CONSENT_VALUE,
   isOption,
   LIMITS,
@@ -43,7 +51,15 @@ export function leadValuesFrom(body: Record<string, unknown>): LeadValues {
   return values;
 }
 
-export type Validation = { ok: true; lead: Omit<NewLead, 'busca'> } | { ok: false; errors: LeadErrors };
+/** The consent text version the form showed and the channel it came through (proof, LGPD art. 8 §2). */
+export interface LeadConsent {
+  versao: number;
+  canal: ConsentChannel;
+}
+
+export type Validation =
+  | { ok: true; lead: Omit<NewLead, 'busca'>; consent: LeadConsent }
+  | { ok: false; errors: LeadErrors };
 
 /** Every field goes through the form kit; the raw body, not the re-render values, is checked. */
 export function validateLead(body: Record<string, unknown>): Validation {
@@ -102,6 +118,10 @@ export function validateLead(body: Record<string, unknown>): Validation {
       motivo_interesse: options.motivo_interesse!,
       aceita_contato: options.aceita_contato!,
     },
+    consent: {
+      versao: postedConsentVersion('franquia', body[CONSENT_VERSION_FIELD]),
+      canal: readConsentChannel(body[CONSENT_CHANNEL_FIELD]),
+    },
   };
 }
 
@@ -155,12 +175,14 @@ export function createLeadService(deps: LeadDeps) {
      * once per envio_id and content: a second POST of the same form with the same lead
      * returns the first lead's id; a different lead under that envio_id (a page restored
      * by the back button) is stored too (docs/decisions/183).
-     * `log` is the request's: where a missing notification address is reported.
+     * `log` is the request's: where a missing notification address is reported. The proof
+     * of consent (the text version shown, when, the channel) is stored with the lead.
      */
     async store(
       lead: Omit<NewLead, 'busca'>,
       envioId: string | null,
       log: Pick<FastifyBaseLogger, 'info'>,
+      consent: LeadConsent = { versao: postedConsentVersion('franquia', undefined), canal: 'site' },
     ): Promise<OnceResult> {
       const to = notificationTarget(deps.config, log, 'franchise');
       const at = new Date().toISOString();
@@ -172,6 +194,15 @@ export function createLeadService(deps: LeadDeps) {
             origin: `franquia_leads:${id}`,
             at: new Date(at),
             data: leadEventData(id, lead, at, deps.config.publicUrl),
+          });
+          await recordConsent(trx, {
+            finalidade: 'franquia',
+            ...consent,
+            email: lead.email.toLowerCase(),
+            telefone: lead.whatsapp,
+            tabela: 'franquia_leads',
+            registroId: id,
+            aceitoEm: at,
           });
           if (to) {
             await enqueueMail(trx, {

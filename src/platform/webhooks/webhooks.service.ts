@@ -108,6 +108,8 @@ export function createWebhooksService(repo: WebhooksRepository, config: Pick<Web
     },
 
     async update(id: number, body: { url?: unknown; eventos?: unknown; ativo?: unknown }) {
+      // A missing endpoint is a 404 whatever was posted (no form to show the errors on).
+      if (!(await repo.endpoint(id))) return { ok: false as const, missing: true as const, errors: {} };
       const checked = await check(body);
       if (!checked.ok) return checked;
       const found = await repo.updateEndpoint(id, checked.value, nowIso());

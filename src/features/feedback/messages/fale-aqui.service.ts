@@ -20,6 +20,13 @@ import type { ReceivedFile, UploadProblem } from '../../../platform/storage/mult
 import type { FaleAquiRepository, NewMessageFile } from './fale-aqui.repository';
 import { checkContact, readContactFields, type ContactValues } from './contact';
 import {
+  CONSENT_CHANNEL_FIELD,
+  CONSENT_VERSION_FIELD,
+  postedConsentVersion,
+  readConsentChannel,
+} from '../../privacy/consent';
+import { recordConsent } from '../../privacy/consent.repository';
+import {
   ImageRejectedError,
   MAX_IMAGE_BYTES,
   MAX_IMAGES,
@@ -288,6 +295,19 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
                 deps.publicUrl,
               ),
             });
+            // A contact comes with its consent: the proof is stored with the message.
+            if (contact.aceite) {
+              await recordConsent(trx, {
+                finalidade: 'fale_aqui',
+                versao: postedConsentVersion('fale_aqui', fields[CONSENT_VERSION_FIELD]),
+                canal: readConsentChannel(fields[CONSENT_CHANNEL_FIELD]),
+                email: contact.email,
+                telefone: contact.telefone,
+                tabela: 'fale_aqui',
+                registroId: newId,
+                aceitoEm: criadoEm,
+              });
+            }
             if (to) await enqueueMail(trx, notificationMail(newId, message, files, to));
             if (keys.length) await storage.commit(trx, keys);
             return newId;

@@ -5,6 +5,7 @@ import { ENVIO_FIELD } from '../../../lib/form/index';
 import type { MessageErrors, MessageValues } from './fale-aqui.service';
 import { MESSAGE_MAX, NAME_MAX } from './fale-aqui.service';
 import { EMAIL_MAX, PHONE_MAX } from './contact';
+import { ConsentVersionNote, consentText } from '../../privacy/consent.view';
 
 export const FALE_AQUI_PATH = '/NPS/nps_app_php/fale_aqui.php';
 export const FALE_AQUI_POST_PATH = '/NPS/nps_app_php/salvar_fale_aqui.php';
@@ -166,8 +167,11 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
             checked={values.aceite_contato === 'sim'}
             error={errors.aceite_contato}
           >
-            Aceito que a equipe da unidade entre em contato comigo sobre esta mensagem.
+            {consentText('fale_aqui')}
           </Checkbox>
+          <p class="hint">
+            <ConsentVersionNote purpose="fale_aqui" />
+          </p>
         </fieldset>
 
         <SubmitAndPrivacy label="Enviar mensagem" />

@@ -21,6 +21,7 @@ import { IMAGE_TYPES } from './images';
 import { emitWebhook } from '../../../platform/webhooks/webhooks.repository';
 import { messageEventData } from './webhook-events';
 import { whatsappHref } from '../../../brand/index';
+import type { ConsentService } from '../../privacy/consent.service';
 
 export const INBOX_PAGE_SIZE = 25;
 export const REPLY_MAX = 5000;
@@ -121,7 +122,22 @@ export function median(values: number[]): number | null {
 
 export type ReplyResult = { ok: true } | { ok: false; errors: Record<string, string> };
 
-export function createMessagesAdminService(repo: FaleAquiRepository, storage: FileStorage, settings: ReplySettings) {
+export function createMessagesAdminService(
+  repo: FaleAquiRepository,
+  storage: FileStorage,
+  settings: ReplySettings,
+  consents: Pick<ConsentService, 'revocationFor'>,
+) {
+  /** When the sender revoked consent to be contacted about this message (null: not revoked). */
+  const revokedAt = (m: Pick<Message, 'id' | 'contato_email' | 'contato_telefone' | 'criado_em'>) =>
+    consents.revocationFor({
+      tabela: 'fale_aqui',
+      registroId: m.id,
+      email: m.contato_email,
+      telefone: m.contato_telefone,
+      criadoEm: m.criado_em,
+    });
+
   /**
    * The hook that queues "mensagem.status" in the change's transaction. The message's
    * fields are read before (they do not change with the status; the statuses come from
@@ -195,7 +211,12 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
     async message(id: number) {
       const message = await repo.byId(id);
       if (!message) return null;
-      const [files, replies, history] = await Promise.all([repo.filesOf(id), repo.repliesOf(id), repo.historyOf(id)]);
+      const [files, replies, history, revogadoEm] = await Promise.all([
+        repo.filesOf(id),
+        repo.repliesOf(id),
+        repo.historyOf(id),
+        revokedAt(message),
+      ]);
       return {
         message: {
           ...message,
@@ -204,12 +225,15 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
         files,
         replies,
         history,
+        /** the sender revoked consent to be contacted: no reply may go out */
+        consentimentoRevogadoEm: revogadoEm,
       };
     },
 
     /**
      * Sends the staff member's text to the customer by e-mail (through the outbox) or
      * records a reply given on WhatsApp; either way the message becomes "respondida".
+     * Refused once the sender revoked consent to be contacted.
      */
     async reply(id: number, canal: unknown, rawText: unknown, staff: StaffRef): Promise<ReplyResult> {
       const message = await repo.byId(id);
@@ -226,6 +250,9 @@ export function createMessagesAdminService(repo: FaleAquiRepository, storage: Fi
           errors.texto = 'O envio de e-mail não está configurado neste servidor (SMTP_HOST). Nada foi enviado.';
       }
       if (canal === 'whatsapp' && !message.contato_telefone) errors.texto = 'O cliente não deixou telefone.';
+      if (!errors.canal && (await revokedAt(message)))
+        errors.texto =
+          'A pessoa revogou o consentimento de contato: nenhuma resposta pode ser enviada. Nada foi enviado.';
       if (Object.keys(errors).length) return { ok: false, errors };
       const email = canal === 'email';
       await repo.addReply(

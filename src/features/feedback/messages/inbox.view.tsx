@@ -246,7 +246,15 @@ export function MessagePage({
           </div>
         </>
       ) : null}
-      {m.contato_email || m.contato_telefone ? (
+      {detail.consentimentoRevogadoEm ? (
+        <section aria-labelledby="responder-titulo">
+          <h2 id="responder-titulo">Responder</h2>
+          <p class="alert alert-error" role="status">
+            A pessoa revogou o consentimento de contato em {formatDateTime(detail.consentimentoRevogadoEm)}: não
+            responda por e-mail, WhatsApp ou telefone.
+          </p>
+        </section>
+      ) : m.contato_email || m.contato_telefone ? (
         <section aria-labelledby="responder-titulo">
           <h2 id="responder-titulo">Responder</h2>
           {wa ? (

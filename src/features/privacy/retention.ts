@@ -1,0 +1,86 @@
+// How long each kind of personal data is kept: the periods come from the configuration
+// (RETENTION_*_MONTHS), and both the retention job and /privacidade read them from here,
+// so the notice can never promise what the job does not do.
+import type { RetentionConfig } from '../../config';
+
+export type RetentionKind = 'leads' | 'messages' | 'surveyContacts' | 'bookings';
+
+export interface RetentionRule {
+  kind: RetentionKind;
+  /** the setting that holds the period */
+  setting: string;
+  months: number;
+  /** what is kept, as /privacidade says it */
+  what: string;
+  /** from when the period counts */
+  from: string;
+  /** what happens at the end of it */
+  after: string;
+}
+
+/** Incidents are kept this many years from their registration (ANPD Resolution 15/2024). */
+export const INCIDENT_RETENTION_YEARS = 5;
+
+/** The rules in the order /privacidade lists them. */
+export function retentionRules(r: RetentionConfig): RetentionRule[] {
+  return [
+    {
+      kind: 'surveyContacts',
+      setting: 'RETENTION_SURVEY_CONTACT_MONTHS',
+      months: r.surveyContactMonths,
+      what: 'Nome e contato deixados na pesquisa de satisfação',
+      from: 'a data da resposta',
+      after: 'nome e contato são apagados; as notas e respostas ficam, sem identificar você, nas estatísticas',
+    },
+    {
+      kind: 'messages',
+      setting: 'RETENTION_MESSAGES_MONTHS',
+      months: r.messagesMonths,
+      what: 'Mensagens do Fale aqui, com as fotos e as respostas da equipe',
+      from: 'a data da mensagem',
+      after:
+        'o texto, o nome e o contato são apagados e as fotos são excluídas; ' +
+        'fica só o registro de que houve uma mensagem',
+    },
+    {
+      kind: 'leads',
+      setting: 'RETENTION_LEADS_MONTHS',
+      months: r.leadsMonths,
+      what: 'Contatos de franquia (nome, WhatsApp, e-mail e anotações da equipe)',
+      from: 'a última movimentação do contato',
+      after: 'nome, WhatsApp, e-mail e anotações são apagados; ficam a cidade e as respostas de múltipla escolha',
+    },
+    {
+      kind: 'bookings',
+      setting: 'RETENTION_BOOKINGS_MONTHS',
+      months: r.bookingsMonths,
+      what: 'Agendamentos de aula experimental (nome, WhatsApp e e-mail)',
+      from: 'a data da aula',
+      after: 'nome, WhatsApp e e-mail são apagados; o agendamento fica só como número nas estatísticas',
+    },
+  ];
+}
+
+/** The instant `months` calendar months (UTC) before `now`: older rows are past their period. */
+export function cutoffMonths(now: Date, months: number): Date {
+  const d = new Date(now);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return d;
+}
+
+/** The instant `years` before `now`. */
+export function cutoffYears(now: Date, years: number): Date {
+  const d = new Date(now);
+  d.setUTCFullYear(d.getUTCFullYear() - years);
+  return d;
+}
+
+/** "12 meses", "1 mês", "24 meses (2 anos)" */
+export function monthsLabel(months: number): string {
+  const base = months === 1 ? '1 mês' : `${months} meses`;
+  if (months >= 12 && months % 12 === 0) {
+    const years = months / 12;
+    return `${base} (${years === 1 ? '1 ano' : `${years} anos`})`;
+  }
+  return base;
+}

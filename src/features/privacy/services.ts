@@ -1,0 +1,46 @@
+// Builds the privacy-compliance repositories and services once: for index.ts, the
+// jobs:retention command, and the features that check a revocation (feedback's inbox).
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { Db } from '../../db/index';
+import { transactional } from '../../db/transactional';
+import type { FileStorage } from '../../platform/storage/index';
+import { createAuditRepository } from '../audit/audit.repository';
+import { createConsentRepository } from './consent.repository';
+import { createConsentService } from './consent.service';
+import { createIncidentsRepository } from './incidents.repository';
+import { createIncidentsService } from './incidents.service';
+import { createProcessorsRepository } from './processors.repository';
+import { createRetentionRepository } from './retention.repository';
+import { createRetentionService } from './retention.service';
+
+/** Consents and the audit log on `db`, bindable to one transaction. */
+export function consentService(db: Db) {
+  return createConsentService(
+    transactional(db, (conn) => ({ consents: createConsentRepository(conn), audit: createAuditRepository(conn) })),
+  );
+}
+
+export function createPrivacyServices(deps: {
+  db: Db;
+  config: Pick<Config, 'privacy'>;
+  storage: Pick<FileStorage, 'delete'>;
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}) {
+  const { db } = deps;
+  return {
+    consents: consentService(db),
+    retention: createRetentionService({
+      repo: transactional(db, createRetentionRepository),
+      storage: deps.storage,
+      retention: deps.config.privacy.retention,
+      log: deps.log,
+    }),
+    /** who /privacidade lists besides the catalog: the active webhook receivers */
+    processors: createProcessorsRepository(db),
+    incidents: createIncidentsService(
+      transactional(db, (conn) => ({ incidents: createIncidentsRepository(conn), audit: createAuditRepository(conn) })),
+    ),
+  };
+}
+export type PrivacyServices = ReturnType<typeof createPrivacyServices>;
