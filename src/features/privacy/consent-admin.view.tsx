@@ -73,7 +73,8 @@ export function ConsentsPage(p: {
                 <td>{[r.email, r.telefone ? formatPhone(r.telefone) : null].filter(Boolean).join(' · ') || '—'}</td>
                 <td>
                   {r.revogado_em
-                    ? `Revogado em ${formatDateTime(r.revogado_em)}${r.revogado_por_nome ? ` por ${r.revogado_por_nome}` : ' pela pessoa'}`
+                    ? `Revogado em ${formatDateTime(r.revogado_em)}` +
+                      (r.revogado_por_nome ? ` por ${r.revogado_por_nome}` : ' pela pessoa')
                     : 'Em vigor'}
                 </td>
               </tr>
