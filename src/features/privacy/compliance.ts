@@ -37,7 +37,8 @@ export default fp(
     });
     if (app.config.isProduction && app.config.privacy.dpoEmailDefaulted) {
       app.log.warn(
-        `DPO_EMAIL não está definido: o site mostra ${app.config.privacy.dpoEmail} como contato do encarregado. Defina o endereço real.`,
+        `DPO_EMAIL não está definido: o site mostra ${app.config.privacy.dpoEmail} como contato do encarregado. ` +
+          'Defina o endereço real.',
       );
     }
     if (app.config.scheduledJobs) {
