@@ -31,6 +31,7 @@ import ctaFeature from './features/cta/index';
 import unitPhotosFeature from './features/unit-photos/index';
 import bookingFeature from './features/booking/index';
 import envioFeature from './platform/envio/index';
+import privacyFeature from './features/privacy/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -102,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(ctaFeature);
   await app.register(unitPhotosFeature);
   await app.register(bookingFeature);
+  await app.register(privacyFeature);
 
   return app;
 }

@@ -202,6 +202,9 @@ function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?:
             <li>
               <a href="/admin/auditoria">Auditoria</a>
             </li>
+            <li>
+              <a href="/admin/privacidade">Privacidade</a>
+            </li>
           </>
         ) : null}
         <li>

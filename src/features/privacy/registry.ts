@@ -3,7 +3,8 @@
 // the staff search, the export and the erasure read this list and nothing else, so a table
 // missing here is a table they forget; test/privacy-registry.test.ts fails when a migration
 // adds a personal-looking column that is neither here nor in NOT_PERSONAL.
-// Pure data and pure helpers: no SQL (privacy.repository.ts applies it).
+// Pure data and pure helpers: no SQL (person-data.repository.ts applies it).
+import { formatPhone, phoneDigits } from '../../lib/form/index';
 
 /** What a column holds. */
 export type DataKind =
@@ -367,20 +368,20 @@ export function isClassified(table: string, column: string): boolean {
  * "+5511987654321", "5511987654321", "(11) 98765-4321", "11987654321", "98765-4321", …
  */
 export function phoneVariants(e164: string): string[] {
-  const digits = e164.replace(/\D/g, '');
-  const national = digits.startsWith('55') && digits.length >= 12 ? digits.slice(2) : digits;
+  // always "+55" + DDD + number (the form kit's normalizePhone)
+  const national = phoneDigits(e164).slice(2);
   const ddd = national.slice(0, 2);
   const local = national.slice(2);
   const split = local.length === 9 ? 5 : 4;
   const head = local.slice(0, split);
   const tail = local.slice(split);
   const out = new Set([
-    `+55${national}`,
+    e164,
     `55${national}`,
     national,
+    formatPhone(e164),
     `+55 ${ddd} ${head}-${tail}`,
     `+55 (${ddd}) ${head}-${tail}`,
-    `(${ddd}) ${head}-${tail}`,
     `(${ddd})${head}-${tail}`,
     `(${ddd}) ${head}${tail}`,
     `${ddd} ${head}-${tail}`,
@@ -422,8 +423,8 @@ export function maskSubject(subject: Subject): string {
     parts.push(`${user.slice(0, 1)}•••@${domain}`);
   }
   for (const p of subject.phones) {
-    const d = p.replace(/\D/g, '').replace(/^55/, '');
-    parts.push(`(${d.slice(0, 2)}) •••••-${d.slice(-4)}`);
+    const national = phoneDigits(p).slice(2);
+    parts.push(`(${national.slice(0, 2)}) •••••-${national.slice(-4)}`);
   }
   return parts.join(' · ') || '—';
 }
