@@ -47,8 +47,8 @@ export function QueuePage(p: {
   return (
     <StaffPage title="Pedidos sobre dados pessoais" staff={p.staff}>
       <p>
-        Pedidos das pessoas sobre os seus dados (LGPD): a resposta deve sair em até 15 dias. Os abertos vêm primeiro,
-        os atrasados no topo.
+        Pedidos das pessoas sobre os seus dados (LGPD): a resposta deve sair em até 15 dias. Os abertos vêm primeiro, os
+        atrasados no topo.
       </p>
       <SearchForm q="" />
       <form method="get" action={ADMIN_PRIVACY_PATH} class="list-filter">
@@ -167,7 +167,9 @@ export function RequestPage(p: {
 }) {
   const r = p.request;
   const notice = p.notice ? NOTICES[p.notice] : undefined;
-  const result = r.resultado ? (JSON.parse(r.resultado) as { tabelas: Record<string, number>; arquivos: number }) : null;
+  const result = r.resultado
+    ? (JSON.parse(r.resultado) as { tabelas: Record<string, number>; arquivos: number })
+    : null;
   const open = r.status === 'aberta';
   const values: FormValues = {};
   return (
@@ -183,7 +185,8 @@ export function RequestPage(p: {
         <dd>{p.subject ? [p.subject.email, ...p.subject.phones].filter(Boolean).join(' · ') : r.titular}</dd>
         <dt>Chegou em</dt>
         <dd>
-          {formatDateTime(r.criado_em)} ({r.canal === 'site' ? 'pelo site' : `aberto por ${r.aberta_por_nome ?? 'equipe'}`})
+          {formatDateTime(r.criado_em)} (
+          {r.canal === 'site' ? 'pelo site' : `aberto por ${r.aberta_por_nome ?? 'equipe'}`})
         </dd>
         <dt>Prazo</dt>
         <dd>
@@ -238,8 +241,8 @@ export function RequestPage(p: {
         <section class="card" aria-labelledby="eliminar">
           <h2 id="eliminar">Eliminar os dados</h2>
           <p>
-            Apaga nome, e-mail, telefone, textos e fotos desta pessoa em todas as tabelas e na fila de e-mails; notas
-            de pesquisa e números de agendamento ficam para as estatísticas. Não pode ser desfeito.
+            Apaga nome, e-mail, telefone, textos e fotos desta pessoa em todas as tabelas e na fila de e-mails; notas de
+            pesquisa e números de agendamento ficam para as estatísticas. Não pode ser desfeito.
           </p>
           <form method="post" action={`${ADMIN_PRIVACY_PATH}/${r.id}/eliminar`} novalidate>
             <Csrf token={p.staff.csrfToken} />

@@ -166,10 +166,7 @@ export function PanelPage(p: {
           {notice}
         </p>
       ) : null}
-      <ErrorSummary
-        errors={p.errors}
-        labels={{ correcao: 'O que corrigir', confirmar: 'Confirmação da eliminação' }}
-      />
+      <ErrorSummary errors={p.errors} labels={{ correcao: 'O que corrigir', confirmar: 'Confirmação da eliminação' }} />
       <section aria-labelledby="o-que-guardamos">
         <h2 id="o-que-guardamos">O que guardamos</h2>
         <KindTables overview={p.overview} />
@@ -208,8 +205,8 @@ export function PanelPage(p: {
       <section class="card" aria-labelledby="eliminar">
         <h2 id="eliminar">Pedir eliminação</h2>
         <p>
-          A equipe apaga o seu nome, e-mail, telefone, mensagens e fotos de todo o site. Notas de pesquisa e números
-          de agendamento ficam só como estatística, sem identificar você.
+          A equipe apaga o seu nome, e-mail, telefone, mensagens e fotos de todo o site. Notas de pesquisa e números de
+          agendamento ficam só como estatística, sem identificar você.
         </p>
         <form method="post" action={`${MEUS_DADOS_PATH}/eliminacao`} novalidate>
           <Csrf token={p.csrfToken} />

@@ -43,9 +43,10 @@ export function createPersonDataRepository(kdb: Kysely<Database>) {
     const conds: Expression<SqlBool>[] = [];
     const phones = subject.phones.flatMap(phoneVariants);
     for (const [name, c] of Object.entries(entry.columns)) {
-      if (c.match === 'email' && subject.email)
-        conds.push(sql<SqlBool>`lower(${col(name)}) = ${subject.email.toLowerCase()}`);
-      if (c.match === 'phone' && phones.length) conds.push(sql<SqlBool>`${col(name)} in (${sql.join(phones)})`);
+      const byEmail = c.match === 'email' || c.match === 'email_or_phone';
+      const byPhone = c.match === 'phone' || c.match === 'email_or_phone';
+      if (byEmail && subject.email) conds.push(sql<SqlBool>`lower(${col(name)}) = ${subject.email.toLowerCase()}`);
+      if (byPhone && phones.length) conds.push(sql<SqlBool>`${col(name)} in (${sql.join(phones)})`);
     }
     if (entry.parent) {
       for (const ids of chunks(found.get(entry.parent.table) ?? []))
@@ -123,7 +124,7 @@ export function createPersonDataRepository(kdb: Kysely<Database>) {
         const key = idOf(entry);
         const own = located.get(entry.table) ?? [];
         const containsColumns = Object.entries(entry.columns)
-          .filter(([, c]) => c.match === 'contains')
+          .filter(([, c]) => c.match === 'contains' || c.match === 'email_or_phone')
           .map(([name]) => name);
         // rows of others that mention the subject (their own rows were found above)
         const mentioning: Row[] = [];

@@ -33,9 +33,11 @@ export type DataKind =
  * - `phone`: equals the phone (any way of writing the same Brazilian number);
  * - `contains`: the text contains the e-mail or the phone in any usual writing. A row found
  *   only this way is somebody else's that mentions the person: only these columns are
- *   scrubbed (or the row deleted when the table's erasure is `delete`).
+ *   scrubbed (or the row deleted when the table's erasure is `delete`);
+ * - `email_or_phone`: a "phone or e-mail" field: equals either; searched like `contains` too
+ *   (older rows hold them as typed).
  */
-export type MatchBy = 'email' | 'phone' | 'contains';
+export type MatchBy = 'email' | 'phone' | 'contains' | 'email_or_phone';
 
 /**
  * What erasure does to a column of the person's rows:
@@ -191,8 +193,8 @@ export const PERSONAL_DATA: TableEntry[] = [
     about: 'respostas da pesquisa de satisfação (nome e contato só quando a pessoa preencheu)',
     columns: {
       nome_cliente: { kind: 'name', erase: { do: 'null' } },
-      // free text: an e-mail, a phone, or both, written any way
-      contato_cliente: { kind: 'free_text', match: 'contains', erase: { do: 'null' } },
+      // "Telefone ou e-mail": an address as typed, or +55…
+      contato_cliente: { kind: 'email', match: 'email_or_phone', erase: { do: 'null' } },
       comentario: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
     },
     // the score, unit, channel and date stay: the NPS and its aggregates do not change

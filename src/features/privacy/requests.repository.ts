@@ -81,11 +81,7 @@ export function createRequestsRepository(db: Kysely<Database>) {
     },
 
     findByEnvio(envioId: string) {
-      return db
-        .selectFrom('privacidade_solicitacoes')
-        .select('id')
-        .where('envio_id', '=', envioId)
-        .executeTakeFirst();
+      return db.selectFrom('privacidade_solicitacoes').select('id').where('envio_id', '=', envioId).executeTakeFirst();
     },
 
     findRequest(id: number) {

@@ -82,7 +82,8 @@ export function createRequestsService(deps: { repos: Transactional<PrivacyRepos>
         envioId: envio || null,
         openedBy: staffId,
       });
-      const id = (await repos.requests.insertRequest(row)) ?? (envio ? (await repos.requests.findByEnvio(envio))?.id : null);
+      const id =
+        (await repos.requests.insertRequest(row)) ?? (envio ? (await repos.requests.findByEnvio(envio))?.id : null);
       if (!id) return { ok: false, errors: { tipo: 'O pedido não foi gravado. Tente de novo.' } };
       return { ok: true, id };
     },
@@ -114,7 +115,12 @@ export function createRequestsService(deps: { repos: Transactional<PrivacyRepos>
         '',
       );
       if (Object.keys(errors).length) return { ok: false, errors };
-      const done = await repos.requests.closeRequest(id, { status, by: staffId, now: nowIso(), motivo: motivo || null });
+      const done = await repos.requests.closeRequest(id, {
+        status,
+        by: staffId,
+        now: nowIso(),
+        motivo: motivo || null,
+      });
       return done ? { ok: true } : { ok: false, closed: true };
     },
 
