@@ -894,6 +894,16 @@ function cases(): Case[] {
       404,
     ),
     adminOnlyGet('audit log, filtered', '/admin/auditoria?entidade=unidade&pagina=2'),
+
+    // ---- privacy requests (admins only)
+    adminOnlyGet('privacy queue', '/admin/privacidade?status=aberta'),
+    adminOnlyGet('privacy search', '/admin/privacidade/busca?q=ninguem%40exemplo.com.br'),
+    adminOnlyPost('privacy request opened without data', '/admin/privacidade', {}, 422),
+    adminOnlyGet('privacy request, missing', '/admin/privacidade/999999', 404),
+    adminOnlyGet('privacy export, missing', '/admin/privacidade/999999/dados.zip', 404),
+    adminOnlyPost('privacy conclude, missing', '/admin/privacidade/999999/concluir', {}, 404),
+    adminOnlyPost('privacy refuse, missing', '/admin/privacidade/999999/recusar', { motivo: 'x' }, 404),
+    adminOnlyPost('privacy erasure, missing', '/admin/privacidade/999999/eliminar', { confirmar: 'sim' }, 404),
   ];
   return list;
 }
@@ -1020,6 +1030,13 @@ describe('role matrix', () => {
       '/admin/aulas-experimentais/funil',
       '/admin/aulas-experimentais/funil.csv',
       '/admin/aulas-experimentais/vagas',
+      '/admin/privacidade',
+      '/admin/privacidade/busca',
+      '/admin/privacidade/:id',
+      '/admin/privacidade/:id/dados.zip',
+      '/admin/privacidade/:id/concluir',
+      '/admin/privacidade/:id/recusar',
+      '/admin/privacidade/:id/eliminar',
     ];
     for (const p of staffPaths) expect(tested.has(p), `no case for ${p}`).toBe(true);
     // Any /admin route registered later and not listed above makes this test fail, so the

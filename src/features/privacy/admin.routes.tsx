@@ -99,6 +99,7 @@ export function privacyAdminRoutes(app: FastifyInstance, service: RequestsServic
       async (request, reply) => {
         const id = request.params.id;
         const result = await service.close(id, request.staff!.id, status, request.body as Record<string, unknown>);
+        if (!result.ok && 'notFound' in result) return notFound(request, reply, 'Pedido não encontrado');
         if (!result.ok && 'closed' in result) return closed(request, reply);
         if (!result.ok) return detailPage(request, reply, id, { errors: result.errors }, 422);
         request.log.info({ requestId: id, status }, 'privacy request closed');

@@ -103,7 +103,13 @@ export function createRequestsService(deps: { repos: Transactional<PrivacyRepos>
       staffId: number,
       status: 'concluida' | 'recusada',
       fields: Record<string, unknown>,
-    ): Promise<{ ok: true } | { ok: false; errors: Record<string, string> } | { ok: false; closed: true }> {
+    ): Promise<
+      | { ok: true }
+      | { ok: false; errors: Record<string, string> }
+      | { ok: false; closed: true }
+      | { ok: false; notFound: true }
+    > {
+      if (!(await repos.requests.findRequest(id))) return { ok: false, notFound: true };
       const errors: Record<string, string> = {};
       const motivo = take(
         errors,
