@@ -107,6 +107,55 @@ const NOTICES: Record<string, string> = {
   eliminacao: 'Pedido de eliminação recebido. A equipe conclui em até 15 dias e avisa por e-mail se precisar.',
 };
 
+/** How the person's page names the columns (the ZIP keeps the column names). */
+const COLUMN_LABELS: Record<string, string> = {
+  id: 'Número',
+  nome_completo: 'Nome',
+  nome: 'Nome',
+  nome_cliente: 'Nome',
+  email: 'E-mail',
+  contato_email: 'E-mail',
+  whatsapp: 'WhatsApp',
+  telefone: 'Telefone',
+  contato_telefone: 'Telefone',
+  contato_cliente: 'Contato',
+  cidade_regiao: 'Cidade',
+  mensagem: 'Mensagem',
+  comentario: 'Comentário',
+  texto: 'Texto',
+  destinatario: 'Enviada para',
+  canal: 'Canal',
+  unidade: 'Unidade',
+  unidade_id: 'Unidade (número)',
+  status: 'Situação',
+  criado_em: 'Quando',
+  atualizado_em: 'Atualizado em',
+  inicio_em: 'Início da aula',
+  atividade: 'Atividade',
+  nota_nps: 'Nota (0 a 10)',
+  origem: 'Por onde',
+  aceita_contato: 'Aceitou contato',
+  aceite_contato: 'Aceitou contato',
+  anonimo: 'Anônima',
+  primeira_resposta_em: 'Primeira resposta',
+  nome_original: 'Arquivo',
+  tipo: 'Tipo',
+  tamanho: 'Tamanho (bytes)',
+  largura: 'Largura',
+  altura: 'Altura',
+  fale_aqui_id: 'Mensagem (número)',
+  lead_id: 'Contato (número)',
+  resposta_id: 'Pesquisa (número)',
+  pergunta_id: 'Pergunta (número)',
+  opcao_id: 'Opção (número)',
+  prazo_em: 'Prazo',
+  concluida_em: 'Concluído em',
+  titular: 'Pessoa',
+  motivo: 'Observação',
+  papel: 'Papel',
+  ativo: 'Ativa',
+};
+
 function cell(v: unknown) {
   if (v === null || v === undefined || v === '') return <span class="muted">—</span>;
   const s = String(v);
@@ -127,7 +176,7 @@ export function KindTables({ overview }: { overview: KindSummary[] }) {
             </h3>
             <DataTable
               label={k.label}
-              columns={columns}
+              columns={columns.map((c) => COLUMN_LABELS[c] ?? c)}
               rows={k.rows}
               row={(r, i) => (
                 <tr key={i}>

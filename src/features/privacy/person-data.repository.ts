@@ -66,12 +66,16 @@ export function createPersonDataRepository(kdb: Kysely<Database>) {
     /**
      * The subject's row ids in every registered table, in registry order (parents before the
      * rows that follow them). Only identity matches: e-mail, phone, parent, reference.
+     * `seed` adds rows chosen otherwise (a retention job: the messages older than a cut-off),
+     * which bring their children and outbox mails along the same way.
      */
-    async locate(subject: Subject): Promise<Located> {
+    async locate(subject: Subject, seed: Located = new Map()): Promise<Located> {
       const found: Located = new Map();
       for (const entry of PERSONAL_DATA) {
         if (typeof entry.erase === 'object' && !entry.exportAs) continue;
         const conds = identityConditions(entry, subject, found);
+        for (const ids of chunks(seed.get(entry.table) ?? []))
+          conds.push(sql<SqlBool>`${col(idOf(entry))} in (${sql.join(ids)})`);
         if (!conds.length) continue;
         const rows = await db
           .selectFrom(entry.table)
