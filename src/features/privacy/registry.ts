@@ -180,7 +180,8 @@ export const PERSONAL_DATA: TableEntry[] = [
     about: 'respostas da equipe a uma mensagem (por e-mail ou WhatsApp)',
     parent: { table: 'fale_aqui', column: 'fale_aqui_id' },
     columns: {
-      destinatario: { kind: 'email', match: 'email', erase: { do: 'null' } },
+      // the e-mail, or the WhatsApp number of a reply by WhatsApp
+      destinatario: { kind: 'email', match: 'email_or_phone', erase: { do: 'null' } },
       texto: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
     },
     // the reply's channel and time stay: replies per message, time to reply

@@ -137,10 +137,12 @@ export function createRequestsService(deps: { repos: Transactional<PrivacyRepos>
       if (request.tipo !== 'eliminacao' || request.status !== 'aberta') return { kind: 'closed' as const };
       if (fields.confirmar !== 'sim')
         return { kind: 'invalid' as const, errors: { confirmar: 'Marque a caixa para confirmar a eliminação.' } };
+      const errors: Record<string, string> = {};
+      const note = take(errors, 'motivo', oneLine(fields.motivo, { max: NOTE_MAX }), '') || null;
+      if (Object.keys(errors).length) return { kind: 'invalid' as const, errors };
       const named = subjectOf(request);
       if (!named) return { kind: 'closed' as const };
       const subject = await person.expand(named);
-      const note = typeof fields.motivo === 'string' ? fields.motivo.trim().slice(0, NOTE_MAX) || null : null;
       const result = await person.erase(subject, { staffId, requestId: id, note });
       if (!result.ok) return { kind: 'closed' as const };
       return { kind: 'erased' as const, counts: result.counts, files: result.files };
