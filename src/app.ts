@@ -33,6 +33,7 @@ import webhooksPlatform from './platform/webhooks/index';
 import metricsPlugin from './platform/metrics/index';
 import backupPlugin from './platform/backup/index';
 import privacyComplianceFeature from './features/privacy/compliance';
+import privacyFeature from './features/privacy/index';
 
 export interface BuildOptions {
   /** an open database (tests share one per file); otherwise the app opens and closes its own */
@@ -89,6 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(bookingFeature);
   await app.register(backupPlugin);
   await app.register(privacyComplianceFeature);
+  await app.register(privacyFeature);
 
   return app;
 }

@@ -914,6 +914,15 @@ function cases(): Case[] {
     adminOnlyPost('test a missing webhook endpoint', '/admin/webhooks/999999/teste', {}, 404),
     adminOnlyPost('delete a missing webhook endpoint', '/admin/webhooks/999999/excluir', {}, 404),
     adminOnlyPost('resend a missing delivery', '/admin/webhooks/999999/entregas/999999/reenviar', {}, 404),
+    // ---- privacy requests (admins only)
+    adminOnlyGet('privacy queue', '/admin/privacidade?status=aberta'),
+    adminOnlyGet('privacy search', '/admin/privacidade/busca?q=ninguem%40exemplo.com.br'),
+    adminOnlyPost('privacy request opened without data', '/admin/privacidade', {}, 422),
+    adminOnlyGet('privacy request, missing', '/admin/privacidade/999999', 404),
+    adminOnlyGet('privacy export, missing', '/admin/privacidade/999999/dados.zip', 404),
+    adminOnlyPost('privacy conclude, missing', '/admin/privacidade/999999/concluir', {}, 404),
+    adminOnlyPost('privacy refuse, missing', '/admin/privacidade/999999/recusar', { motivo: 'x' }, 404),
+    adminOnlyPost('privacy erasure, missing', '/admin/privacidade/999999/eliminar', { confirmar: 'sim' }, 404),
   ];
   return list;
 }
@@ -1047,6 +1056,13 @@ describe('role matrix', () => {
       '/admin/privacidade/incidentes.csv',
       '/admin/privacidade/incidentes/novo',
       '/admin/privacidade/incidentes/:id',
+      '/admin/privacidade',
+      '/admin/privacidade/busca',
+      '/admin/privacidade/:id',
+      '/admin/privacidade/:id/dados.zip',
+      '/admin/privacidade/:id/concluir',
+      '/admin/privacidade/:id/recusar',
+      '/admin/privacidade/:id/eliminar',
     ];
     for (const p of staffPaths) expect(tested.has(p), `no case for ${p}`).toBe(true);
     // Any /admin route registered later and not listed above makes this test fail, so the

@@ -536,6 +536,35 @@ export interface IncidentesTable {
   atualizado_em: string;
 }
 
+/** Data subjects' requests (LGPD art. 18): kind, person, deadline, status with who and when. */
+export interface PrivacidadeSolicitacoesTable {
+  id: Id;
+  /** acesso | portabilidade | correcao | eliminacao | ... */
+  tipo: string;
+  /** aberta | concluida | recusada */
+  status: ColumnType<string, string | undefined, string>;
+  /** site | equipe */
+  canal: string;
+  /** null once the person's data is erased */
+  email: string | null;
+  /** +55…; null once erased */
+  telefone: string | null;
+  /** masked name of the person for the queue, e.g. "m•••@exemplo.com.br" */
+  titular: string;
+  texto: string | null;
+  envio_id: string | null;
+  /** the legal deadline (15 days after criado_em) */
+  prazo_em: string;
+  aberta_por: number | null;
+  concluida_em: string | null;
+  concluida_por: number | null;
+  motivo: string | null;
+  /** JSON of what an erasure did: tables and counts */
+  resultado: string | null;
+  criado_em: string;
+  atualizado_em: string;
+}
+
 /** The webhook outbox: one row per (event, endpoint). */
 export interface WebhookEntregasTable {
   id: Id;
@@ -562,6 +591,18 @@ export interface WebhookEntregasTable {
   ultima_tentativa_em: string | null;
   entregue_em: string | null;
   criado_em: string;
+}
+
+/** "Meus dados" links (sha256 of the token) and, once opened, the page's session (sha256 of the cookie). */
+export interface PrivacidadeAcessosTable {
+  id: Id;
+  email: string;
+  token_hash: string;
+  criado_em: string;
+  expira_em: string;
+  usado_em: string | null;
+  sessao_hash: string | null;
+  sessao_expira_em: string | null;
 }
 
 export interface Database {
@@ -606,6 +647,8 @@ export interface Database {
   tarefas_agendadas: TarefasAgendadasTable;
   consentimentos: ConsentimentosTable;
   incidentes: IncidentesTable;
+  privacidade_solicitacoes: PrivacidadeSolicitacoesTable;
+  privacidade_acessos: PrivacidadeAcessosTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

@@ -209,6 +209,7 @@ function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?:
             </li>
             <li>
               <a href="/admin/webhooks">Webhooks</a>
+              <a href="/admin/privacidade">Privacidade</a>
             </li>
           </>
         ) : null}

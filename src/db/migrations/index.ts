@@ -20,6 +20,7 @@ import * as m20261125T0900 from './2026-11-25T0900_envios_impressao';
 import * as m20261127T0400 from './2026-11-27T0400_webhooks';
 import * as m20261127T0500 from './2026-11-27T0500_tarefas_agendadas';
 import * as m20261127T0300 from './2026-11-27T0300_consentimentos_incidentes';
+import * as m20261127T0200 from './2026-11-27T0200_privacidade';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0130_initial': m20261122T0130,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0400_webhooks': m20261127T0400,
   '2026-11-27T0500_tarefas_agendadas': m20261127T0500,
   '2026-11-27T0300_consentimentos_incidentes': m20261127T0300,
+  '2026-11-27T0200_privacidade': m20261127T0200,
 };

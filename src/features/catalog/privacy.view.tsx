@@ -139,6 +139,10 @@ export function PrivacyPage({ dpo, retention, processors }: PrivacyPageProps) {
 
         <h2 id="seus-direitos">Seus direitos e a quem pedir</h2>
         <p>
+          Em <a href="/privacidade/meus-dados">Meus dados</a> você informa o seu e-mail e recebe um link para ver tudo o
+          que guardamos ligado a ele, baixar uma cópia, pedir correção ou pedir a eliminação.
+        </p>
+        <p>
           Você pode pedir para ver, corrigir ou excluir os seus dados, ou retirar a autorização de contato, a qualquer
           momento. Escreva para <a href={`mailto:${dpo.email}`}>{dpo.email}</a> ou fale conosco pelo{' '}
           <a href="/NPS/nps_app_php/fale_aqui.php">Fale aqui</a>

@@ -1,5 +1,7 @@
-// Builds the privacy-compliance repositories and services once: for index.ts, the
-// jobs:retention command, and the features that check a revocation (feedback's inbox).
+// Builds the privacy repositories and services once: for the two plugins (index.ts: Meus dados
+// and the request queue; compliance.ts: consent, retention, incidents), the jobs:retention
+// command and the features that check a revocation (feedback's inbox). The audit repository
+// joins so an erasure or a revocation writes its row in its own transaction.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
@@ -10,9 +12,11 @@ import { createConsentRepository } from './consent.repository';
 import { createConsentService } from './consent.service';
 import { createIncidentsRepository } from './incidents.repository';
 import { createIncidentsService } from './incidents.service';
+import { createPersonDataRepository } from './person-data.repository';
 import { createProcessorsRepository } from './processors.repository';
 import { createRetentionRepository } from './retention.repository';
 import { createRetentionService } from './retention.service';
+import { createRequestsRepository } from './requests.repository';
 
 /** Consents and the audit log on `db`, bindable to one transaction. */
 export function consentService(db: Db) {
@@ -44,3 +48,11 @@ export function createPrivacyServices(deps: {
   };
 }
 export type PrivacyServices = ReturnType<typeof createPrivacyServices>;
+
+export function privacyRepositories(db: Db) {
+  return transactional(db, (conn) => ({
+    person: createPersonDataRepository(conn),
+    requests: createRequestsRepository(conn),
+    audit: createAuditRepository(conn),
+  }));
+}

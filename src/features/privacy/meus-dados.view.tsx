@@ -1,0 +1,280 @@
+// "Meus dados" pages (public, pt-BR, no JavaScript needed): the e-mail form, the same
+// answer for every address, the link's page (a button: mail scanners that open links do not
+// use it up), the page of a link that no longer works, and the person's page.
+import { ENVIO_FIELD } from '../../lib/form/index';
+import { formatDateTime } from '../../lib/time';
+import { Checkbox, ErrorSummary, TextField } from '../../views/form';
+import { Layout, siteName } from '../../views/layout';
+import { DataTable } from '../../views/table';
+import type { KindSummary } from './person-data.service';
+import { CORRECTION_MAX, LINK_PATH, MEUS_DADOS_PATH } from './meus-dados.service';
+
+const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf_token" value={token} />;
+
+export function RequestLinkPage(p: { csrfToken: string; email?: string; error?: string; notice?: string }) {
+  return (
+    <Layout title="Meus dados" description="Veja, baixe, corrija ou peça a eliminação dos seus dados.">
+      <article class="prose">
+        <h1>Meus dados</h1>
+        <p>
+          Pela Lei Geral de Proteção de Dados (LGPD), você pode saber quais dados a {siteName()} guarda sobre você,
+          receber uma cópia, pedir correção ou pedir a eliminação. Informe o e-mail que você usou nos formulários do
+          site: enviaremos um link para ele. Não pedimos senha.
+        </p>
+        {p.notice ? (
+          <p class="alert alert-error" role="alert">
+            {p.notice}
+          </p>
+        ) : null}
+        <ErrorSummary errors={p.error ? { email: p.error } : undefined} labels={{ email: 'E-mail' }} />
+        <form method="post" action={MEUS_DADOS_PATH} novalidate>
+          <Csrf token={p.csrfToken} />
+          <TextField
+            name="email"
+            type="email"
+            label="E-mail"
+            value={p.email}
+            error={p.error}
+            autocomplete="email"
+            inputMode="email"
+            maxLength={254}
+            required
+          />
+          <p>
+            <button type="submit">Enviar link</button>
+          </p>
+        </form>
+        <p>
+          <a href="/privacidade">Aviso de privacidade</a>
+        </p>
+      </article>
+    </Layout>
+  );
+}
+
+export function LinkSentPage() {
+  return (
+    <Layout title="Verifique o seu e-mail">
+      <article class="prose">
+        <h1>Verifique o seu e-mail</h1>
+        <p role="status">
+          Se houver dados ligados a este endereço, enviamos para ele um link para ver os seus dados. O link vale por 24
+          horas e pode ser usado uma única vez. Não recebeu? Verifique a caixa de spam ou peça de novo mais tarde.
+        </p>
+        <p>
+          <a href="/privacidade">Voltar ao aviso de privacidade</a>
+        </p>
+      </article>
+    </Layout>
+  );
+}
+
+export function OpenLinkPage(p: { csrfToken: string; token: string }) {
+  return (
+    <Layout title="Meus dados">
+      <article class="prose">
+        <h1>Meus dados</h1>
+        <p>Este link abre a página dos seus dados por uma hora. Ele só pode ser usado uma vez.</p>
+        <form method="post" action={LINK_PATH}>
+          <Csrf token={p.csrfToken} />
+          <input type="hidden" name="token" value={p.token} />
+          <button type="submit">Ver meus dados</button>
+        </form>
+      </article>
+    </Layout>
+  );
+}
+
+export function InvalidLinkPage() {
+  return (
+    <Layout title="Link inválido ou expirado">
+      <article class="prose">
+        <h1>Link inválido ou expirado</h1>
+        <p>
+          Este link não vale mais: ele pode ser usado uma única vez, por 24 horas, e a página aberta com ele fica
+          disponível por uma hora.
+        </p>
+        <p>
+          <a href={MEUS_DADOS_PATH}>Pedir um novo link</a>
+        </p>
+      </article>
+    </Layout>
+  );
+}
+
+const NOTICES: Record<string, string> = {
+  correcao: 'Pedido de correção recebido. A equipe responde em até 15 dias.',
+  eliminacao: 'Pedido de eliminação recebido. A equipe conclui em até 15 dias e avisa por e-mail se precisar.',
+};
+
+/** How the person's page names the columns (the ZIP keeps the column names). */
+const COLUMN_LABELS: Record<string, string> = {
+  id: 'Número',
+  nome_completo: 'Nome',
+  nome: 'Nome',
+  nome_cliente: 'Nome',
+  email: 'E-mail',
+  contato_email: 'E-mail',
+  whatsapp: 'WhatsApp',
+  telefone: 'Telefone',
+  contato_telefone: 'Telefone',
+  contato_cliente: 'Contato',
+  cidade_regiao: 'Cidade',
+  mensagem: 'Mensagem',
+  comentario: 'Comentário',
+  texto: 'Texto',
+  destinatario: 'Enviada para',
+  canal: 'Canal',
+  unidade: 'Unidade',
+  unidade_id: 'Unidade (número)',
+  status: 'Situação',
+  criado_em: 'Quando',
+  atualizado_em: 'Atualizado em',
+  inicio_em: 'Início da aula',
+  atividade: 'Atividade',
+  nota_nps: 'Nota (0 a 10)',
+  origem: 'Por onde',
+  aceita_contato: 'Aceitou contato',
+  aceite_contato: 'Aceitou contato',
+  anonimo: 'Anônima',
+  primeira_resposta_em: 'Primeira resposta',
+  nome_original: 'Arquivo',
+  tipo: 'Tipo',
+  tamanho: 'Tamanho (bytes)',
+  largura: 'Largura',
+  altura: 'Altura',
+  fale_aqui_id: 'Mensagem (número)',
+  lead_id: 'Contato (número)',
+  resposta_id: 'Pesquisa (número)',
+  pergunta_id: 'Pergunta (número)',
+  opcao_id: 'Opção (número)',
+  prazo_em: 'Prazo',
+  concluida_em: 'Concluído em',
+  titular: 'Pessoa',
+  motivo: 'Observação',
+  papel: 'Papel',
+  ativo: 'Ativa',
+};
+
+function cell(v: unknown) {
+  if (v === null || v === undefined || v === '') return <span class="muted">—</span>;
+  const s = String(v);
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(s)) return formatDateTime(s);
+  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
+}
+
+export function KindTables({ overview }: { overview: KindSummary[] }) {
+  if (!overview.length) return <p>Não encontramos dados ligados a este endereço.</p>;
+  return (
+    <>
+      {overview.map((k) => {
+        const columns = Object.keys(k.rows[0] ?? {});
+        return (
+          <section key={k.kind} aria-labelledby={`tipo-${k.kind}`}>
+            <h3 id={`tipo-${k.kind}`}>
+              {k.label} ({k.rows.length})
+            </h3>
+            <DataTable
+              label={k.label}
+              columns={columns.map((c) => COLUMN_LABELS[c] ?? c)}
+              rows={k.rows}
+              row={(r, i) => (
+                <tr key={i}>
+                  {columns.map((c) => (
+                    <td key={c}>{cell(r[c])}</td>
+                  ))}
+                </tr>
+              )}
+            />
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+export function PanelPage(p: {
+  csrfToken: string;
+  email: string;
+  overview: KindSummary[];
+  envioIds: { correcao: string; eliminacao: string };
+  notice?: string;
+  errors?: Record<string, string>;
+  correcao?: string;
+}) {
+  const errors = p.errors ?? {};
+  const notice = p.notice ? NOTICES[p.notice] : undefined;
+  return (
+    <Layout title="Meus dados">
+      <h1>Meus dados</h1>
+      <p>
+        Dados que a {siteName()} guarda ligados a <strong>{p.email}</strong>.
+      </p>
+      {notice ? (
+        <p class="alert alert-ok" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <ErrorSummary errors={p.errors} labels={{ correcao: 'O que corrigir', confirmar: 'Confirmação da eliminação' }} />
+      <section aria-labelledby="o-que-guardamos">
+        <h2 id="o-que-guardamos">O que guardamos</h2>
+        <KindTables overview={p.overview} />
+      </section>
+
+      <section class="card" aria-labelledby="baixar">
+        <h2 id="baixar">Baixar tudo</h2>
+        <p>Um arquivo ZIP com os dados em JSON e em CSV (abre em planilhas) e as fotos que você enviou.</p>
+        <form method="post" action={`${MEUS_DADOS_PATH}/arquivo`}>
+          <Csrf token={p.csrfToken} />
+          <button type="submit">Baixar meus dados (ZIP)</button>
+        </form>
+      </section>
+
+      <section class="card" aria-labelledby="corrigir">
+        <h2 id="corrigir">Pedir correção</h2>
+        <form method="post" action={`${MEUS_DADOS_PATH}/correcao`} novalidate>
+          <Csrf token={p.csrfToken} />
+          <input type="hidden" name={ENVIO_FIELD} value={p.envioIds.correcao} />
+          <TextField
+            name="correcao"
+            type="textarea"
+            label="O que corrigir"
+            hint="Diga qual dado está errado e como deve ficar."
+            value={p.correcao}
+            error={errors.correcao}
+            maxLength={CORRECTION_MAX}
+            required
+          />
+          <p>
+            <button type="submit">Enviar pedido de correção</button>
+          </p>
+        </form>
+      </section>
+
+      <section class="card" aria-labelledby="eliminar">
+        <h2 id="eliminar">Pedir eliminação</h2>
+        <p>
+          A equipe apaga o seu nome, e-mail, telefone, mensagens e fotos de todo o site. Notas de pesquisa e números de
+          agendamento ficam só como estatística, sem identificar você.
+        </p>
+        <form method="post" action={`${MEUS_DADOS_PATH}/eliminacao`} novalidate>
+          <Csrf token={p.csrfToken} />
+          <input type="hidden" name={ENVIO_FIELD} value={p.envioIds.eliminacao} />
+          <Checkbox name="confirmar" value="sim" checked={false} error={errors.confirmar} required>
+            Quero que os meus dados sejam eliminados.
+          </Checkbox>
+          <p>
+            <button type="submit">Enviar pedido de eliminação</button>
+          </p>
+        </form>
+      </section>
+
+      <form method="post" action={`${MEUS_DADOS_PATH}/sair`}>
+        <Csrf token={p.csrfToken} />
+        <button type="submit" class="link">
+          Sair
+        </button>
+      </form>
+    </Layout>
+  );
+}

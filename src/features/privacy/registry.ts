@@ -1,0 +1,433 @@
+// The one map of personal data (LGPD): every table and column that holds something about a
+// person, how a person's rows are found, and what erasure does to each column. "Meus dados",
+// the staff search, the export and the erasure read this list and nothing else, so a table
+// missing here is a table they forget; test/privacy-registry.test.ts fails when a migration
+// adds a personal-looking column that is neither here nor in NOT_PERSONAL.
+// Pure data and pure helpers: no SQL (person-data.repository.ts applies it).
+import { formatPhone, phoneDigits } from '../../lib/form/index';
+
+/** What a column holds. */
+export type DataKind =
+  | 'email'
+  | 'phone'
+  | 'name'
+  /** text a person (or staff about a person) wrote */
+  | 'free_text'
+  /** city, address */
+  | 'location'
+  /** a copy of other columns kept for a text filter */
+  | 'search_copy'
+  /** JSON or free text searched by substring: the person's e-mail or phone anywhere inside */
+  | 'json_payload'
+  /** a storage key of a file of the person's */
+  | 'file_key'
+  | 'ip'
+  | 'user_agent'
+  | 'cpf'
+  /** a key or counter that embeds an address (e-mail or IP) */
+  | 'identity_key';
+
+/**
+ * How a column finds the person's rows:
+ * - `email`: equals the e-mail (case ignored);
+ * - `phone`: equals the phone (any way of writing the same Brazilian number);
+ * - `contains`: the text contains the e-mail or the phone in any usual writing. A row found
+ *   only this way is somebody else's that mentions the person: only these columns are
+ *   scrubbed (or the row deleted when the table's erasure is `delete`);
+ * - `email_or_phone`: a "phone or e-mail" field: equals either; searched like `contains` too
+ *   (older rows hold them as typed).
+ */
+export type MatchBy = 'email' | 'phone' | 'contains' | 'email_or_phone';
+
+/**
+ * What erasure does to a column of the person's rows:
+ * - `null`: emptied;
+ * - `marker`: replaced with ERASED_MARKER (NOT NULL columns, and free text whose presence
+ *   counts: "answered the question");
+ * - `scrub`: only the e-mail and phone inside are replaced with ERASED_MARKER (JSON, logs);
+ * - `keep`: stays, for the reason given (statistics, another procedure).
+ */
+export type EraseAction = { do: 'null' } | { do: 'marker' } | { do: 'scrub' } | { do: 'keep'; reason: string };
+
+export interface ColumnEntry {
+  kind: DataKind;
+  match?: MatchBy;
+  erase: EraseAction;
+  /** left out of the person's export (e.g. a search copy of other columns) */
+  noExport?: boolean;
+}
+
+/** The kinds "Meus dados" shows and exports (one JSON and one CSV each in the ZIP). */
+export type ExportKind =
+  | 'leads'
+  | 'notas_leads'
+  | 'mensagens'
+  | 'fotos'
+  | 'respostas'
+  | 'pesquisas'
+  | 'pesquisas_itens'
+  | 'agendamentos'
+  | 'conta'
+  | 'solicitacoes';
+
+export const EXPORT_LABELS: Record<ExportKind, string> = {
+  leads: 'Contatos para franquia',
+  notas_leads: 'Anotações da equipe sobre o contato de franquia',
+  mensagens: 'Mensagens do “Fale aqui”',
+  fotos: 'Fotos enviadas com as mensagens',
+  respostas: 'Respostas da equipe às suas mensagens',
+  pesquisas: 'Pesquisas de satisfação com o seu contato',
+  pesquisas_itens: 'Respostas escritas nas pesquisas',
+  agendamentos: 'Aulas experimentais agendadas',
+  conta: 'Conta na área da equipe',
+  solicitacoes: 'Seus pedidos sobre os seus dados',
+};
+
+export interface TableEntry {
+  table: string;
+  /** what the rows are, in a sentence (docs and the staff screens) */
+  about: string;
+  /** primary key used to follow rows (default `id`) */
+  id?: string;
+  columns: Record<string, ColumnEntry>;
+  /** rows that belong to a person because their parent row does (a reply of their message) */
+  parent?: { table: string; column: string };
+  /**
+   * rows that name another table's row in a text column (the outbox's `origem`,
+   * "fale_aqui:12"): they belong to the person when that row does. `patterns` are LIKE
+   * patterns for one id.
+   */
+  references?: { column: string; table: string; patterns: (id: number) => string[] }[];
+  /** `anonymise` (column rules, the row stays), `delete` (the row goes), `keep` (see reason) */
+  erase: 'anonymise' | 'delete' | { keep: string };
+  /** columns set on the rows erased, besides the column rules (e.g. booking's anonimizado_em) */
+  stamp?: string;
+  /** the rows are stored files of the person's: the key column (deleted from storage after the commit) */
+  files?: { keyColumn: string };
+  /** the kind the person sees and downloads; absent = listed for erasure only */
+  exportAs?: ExportKind;
+  /** other columns of the rows put in the export (dates, statuses, the unit) */
+  exportAlso?: string[];
+}
+
+/** What replaces an erased text. */
+export const ERASED_MARKER = '[apagado]';
+
+export const PERSONAL_DATA: TableEntry[] = [
+  {
+    table: 'franquia_leads',
+    about: 'contatos deixados no formulário “Seja um franqueado”',
+    columns: {
+      nome_completo: { kind: 'name', erase: { do: 'marker' } },
+      whatsapp: { kind: 'phone', match: 'phone', erase: { do: 'marker' } },
+      email: { kind: 'email', match: 'email', erase: { do: 'marker' } },
+      cidade_regiao: { kind: 'location', erase: { do: 'marker' } },
+      busca: { kind: 'search_copy', erase: { do: 'marker' }, noExport: true },
+    },
+    // the answers about investment and deadline are choices from a list; status and dates feed the funnel
+    erase: 'anonymise',
+    exportAs: 'leads',
+    exportAlso: [
+      'investimento_parceria',
+      'faixa_investimento',
+      'prazo_proximo_passo',
+      'experiencia_negocio',
+      'motivo_interesse',
+      'aceita_contato',
+      'status',
+      'criado_em',
+      'atualizado_em',
+    ],
+  },
+  {
+    table: 'franquia_leads_notas',
+    about: 'anotações da equipe sobre um contato de franquia',
+    parent: { table: 'franquia_leads', column: 'lead_id' },
+    columns: { texto: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } } },
+    erase: 'anonymise',
+    exportAs: 'notas_leads',
+    exportAlso: ['lead_id', 'criado_em'],
+  },
+  {
+    table: 'fale_aqui',
+    about: 'mensagens do “Fale aqui”, com o contato deixado para resposta',
+    columns: {
+      nome_completo: { kind: 'name', erase: { do: 'marker' } },
+      mensagem: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
+      contato_email: { kind: 'email', match: 'email', erase: { do: 'null' } },
+      contato_telefone: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
+    },
+    // unit, status and dates stay: messages per unit and time to first reply
+    erase: 'anonymise',
+    exportAs: 'mensagens',
+    exportAlso: ['unidade', 'anonimo', 'aceite_contato', 'status', 'criado_em', 'primeira_resposta_em'],
+  },
+  {
+    table: 'fale_aqui_arquivos',
+    about: 'fotos enviadas com uma mensagem (o arquivo fica no armazenamento: disco ou tabela arquivos)',
+    parent: { table: 'fale_aqui', column: 'fale_aqui_id' },
+    columns: {
+      caminho: { kind: 'file_key', erase: { do: 'keep', reason: 'a linha inteira é apagada' }, noExport: true },
+      nome_original: { kind: 'free_text', erase: { do: 'keep', reason: 'a linha inteira é apagada' } },
+    },
+    erase: 'delete',
+    files: { keyColumn: 'caminho' },
+    exportAs: 'fotos',
+    exportAlso: ['fale_aqui_id', 'tipo', 'tamanho', 'largura', 'altura', 'criado_em'],
+  },
+  {
+    table: 'fale_aqui_respostas',
+    about: 'respostas da equipe a uma mensagem (por e-mail ou WhatsApp)',
+    parent: { table: 'fale_aqui', column: 'fale_aqui_id' },
+    columns: {
+      // the e-mail, or the WhatsApp number of a reply by WhatsApp
+      destinatario: { kind: 'email', match: 'email_or_phone', erase: { do: 'null' } },
+      texto: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
+    },
+    // the reply's channel and time stay: replies per message, time to reply
+    erase: 'anonymise',
+    exportAs: 'respostas',
+    exportAlso: ['fale_aqui_id', 'canal', 'criado_em'],
+  },
+  {
+    table: 'respostas_nps',
+    about: 'respostas da pesquisa de satisfação (nome e contato só quando a pessoa preencheu)',
+    columns: {
+      nome_cliente: { kind: 'name', erase: { do: 'null' } },
+      // "Telefone ou e-mail": an address as typed, or +55…
+      contato_cliente: { kind: 'email', match: 'email_or_phone', erase: { do: 'null' } },
+      comentario: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
+    },
+    // the score, unit, channel and date stay: the NPS and its aggregates do not change
+    erase: 'anonymise',
+    exportAs: 'pesquisas',
+    exportAlso: ['unidade_id', 'nota_nps', 'origem', 'criado_em'],
+  },
+  {
+    table: 'respostas_itens',
+    about: 'respostas a cada pergunta de uma pesquisa (texto livre nas perguntas abertas)',
+    parent: { table: 'respostas_nps', column: 'resposta_id' },
+    columns: { texto: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } } },
+    // the chosen options stay: the report's counts per option do not change
+    erase: 'anonymise',
+    exportAs: 'pesquisas_itens',
+    exportAlso: ['resposta_id', 'pergunta_id', 'opcao_id'],
+  },
+  {
+    table: 'aulas_experimentais',
+    about: 'aulas experimentais agendadas',
+    columns: {
+      nome: { kind: 'name', erase: { do: 'marker' } },
+      whatsapp: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
+      email: { kind: 'email', match: 'email', erase: { do: 'null' } },
+    },
+    // slot, status and dates stay: capacity and the funnel (as the 12-month anonymisation does)
+    erase: 'anonymise',
+    stamp: 'anonimizado_em',
+    exportAs: 'agendamentos',
+    exportAlso: ['unidade_id', 'atividade', 'inicio_em', 'status', 'aceita_contato', 'criado_em'],
+  },
+  {
+    table: 'usuarios',
+    about: 'contas da equipe',
+    columns: {
+      email: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'conta da equipe' } },
+      nome: { kind: 'name', erase: { do: 'keep', reason: 'conta da equipe' } },
+    },
+    erase: {
+      keep:
+        'Conta da equipe: desative-a em /admin/contas. A trilha de auditoria e o histórico das mensagens ' +
+        'precisam saber quem fez o quê enquanto a conta existir.',
+    },
+    exportAs: 'conta',
+    exportAlso: ['papel', 'ativo', 'criado_em'],
+  },
+  {
+    table: 'tentativas_login',
+    about: 'tentativas de login e pedidos de nova senha ("conta:<e-mail>", "ip:<endereço>"), por 15 minutos',
+    columns: { chave: { kind: 'identity_key', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } } },
+    erase: 'delete',
+  },
+  {
+    table: 'fila_emails',
+    about: 'e-mails na fila de envio e já enviados (destinatário, texto, anexos)',
+    columns: {
+      destinatario: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'a linha é apagada' } },
+      responder_para: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'a linha é apagada' } },
+      assunto: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
+      texto: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
+      html: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
+      anexos: { kind: 'json_payload', erase: { do: 'keep', reason: 'a linha é apagada' } },
+      ultimo_erro: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
+    },
+    // a mail about the person's records (a notice of their message, a booking reminder) names them
+    references: [
+      { column: 'origem', table: 'fale_aqui', patterns: (id) => [`fale_aqui:${id}`, `fale_aqui_resposta:${id}`] },
+      { column: 'origem', table: 'franquia_leads', patterns: (id) => [`franquia_leads:${id}`] },
+      { column: 'origem', table: 'aulas_experimentais', patterns: (id) => [`aulas_experimentais:${id}:%`] },
+    ],
+    erase: 'delete',
+  },
+  {
+    table: 'auditoria',
+    about: 'trilha de auditoria das telas da equipe (antes e depois de cada mudança, em JSON)',
+    columns: {
+      antes: { kind: 'json_payload', match: 'contains', erase: { do: 'scrub' } },
+      depois: { kind: 'json_payload', match: 'contains', erase: { do: 'scrub' } },
+    },
+    erase: 'anonymise',
+  },
+  {
+    table: 'privacidade_solicitacoes',
+    about: 'pedidos das pessoas sobre os seus dados (a prova de que foram atendidos fica, sem o endereço)',
+    columns: {
+      email: { kind: 'email', match: 'email', erase: { do: 'null' } },
+      telefone: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
+      titular: { kind: 'identity_key', erase: { do: 'keep', reason: 'mascarado: m•••@exemplo.com.br' } },
+      texto: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
+      motivo: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
+    },
+    erase: 'anonymise',
+    exportAs: 'solicitacoes',
+    exportAlso: ['tipo', 'status', 'canal', 'criado_em', 'prazo_em', 'concluida_em'],
+  },
+  {
+    table: 'privacidade_acessos',
+    about: 'links de “Meus dados” enviados e as sessões abertas com eles (24 horas)',
+    columns: { email: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'a linha é apagada' } } },
+    erase: 'delete',
+  },
+  {
+    table: 'limites',
+    about: 'contadores de limite de pedidos por endereço IP (uma janela, no máximo uma hora)',
+    columns: {
+      chave: {
+        kind: 'ip',
+        erase: { do: 'keep', reason: 'não identifica a pessoa pelo e-mail; a linha some ao fim da janela' },
+      },
+    },
+    erase: { keep: 'contadores de curta duração, apagados ao fim da janela' },
+  },
+  {
+    table: 'sessoes',
+    about: 'sessões da equipe (12 horas no máximo)',
+    columns: {
+      dados: { kind: 'json_payload', erase: { do: 'keep', reason: 'sessão da equipe; expira em 12 horas' } },
+    },
+    erase: { keep: 'sessões da equipe, apagadas ao expirar' },
+  },
+];
+
+/**
+ * Columns whose name looks personal but hold nothing about a person, with the reason.
+ * `*` covers a whole table.
+ */
+export const NOT_PERSONAL: Record<string, Record<string, string>> = {
+  unidades: {
+    '*': 'dados públicos das unidades (nome, endereço, telefone e e-mail da academia, não de uma pessoa)',
+  },
+  planos: { nome: 'nome do plano' },
+  areas: { nome: 'nome da área da academia' },
+  modalidades: { nome: 'nome da modalidade' },
+  perguntas: { texto: 'texto da pergunta, escrito pela rede' },
+  perguntas_opcoes: { texto: 'texto da opção, escrito pela rede' },
+  respostas_itens: { texto_ok: 'marca 0/1 de texto já revisado' },
+  fale_aqui_respostas: { fila_email_id: 'o número de uma linha da fila de e-mails' },
+  resumos_semanais: { fila_email_id: 'o número de uma linha da fila de e-mails' },
+  fale_aqui: { unidade: 'nome da unidade escolhida', aceite_contato: 'a autorização de contato (0/1)' },
+  arquivos: {
+    chave: 'nome aleatório do arquivo; o arquivo é apagado com a linha que o usa (fale_aqui_arquivos)',
+  },
+  unidade_fotos_arquivos: { chave: 'arquivo de foto de unidade (conteúdo da rede)' },
+  aulas: { professor: 'nome do professor publicado na grade de aulas (conteúdo da rede, editado pela equipe)' },
+  franquia_leads: {
+    motivo_interesse: 'uma opção de uma lista',
+    aceita_contato: 'a autorização de contato (sim/não)',
+  },
+  aulas_experimentais: { aceita_contato: 'a autorização de contato (0/1)' },
+};
+
+/**
+ * A column name that looks personal (accents already absent from column names): the test
+ * requires each such column to be in PERSONAL_DATA or NOT_PERSONAL.
+ */
+export const PERSONAL_NAME_RE =
+  /(^|_)(nome|email|e_mail|telefone|fone|whatsapp|celular|contato|cpf|rg|mensagem|texto|comentario|observacao|obs|ip|user_agent|agente|endereco|cep|nascimento|destinatario|remetente|responder_para|assunto|html|corpo|conteudo|payload|dados|antes|depois|busca|chave|motivo|titular|professor)(_|$)/;
+
+/** The entry of a table, or undefined. */
+export function entryOf(table: string): TableEntry | undefined {
+  return PERSONAL_DATA.find((e) => e.table === table);
+}
+
+/** Whether a column is classified: personal (registry) or not personal with a reason. */
+export function isClassified(table: string, column: string): boolean {
+  if (entryOf(table)?.columns[column]) return true;
+  const np = NOT_PERSONAL[table];
+  return Boolean(np && (np['*'] || np[column]));
+}
+
+/**
+ * The ways a Brazilian number (+5511987654321) is written in free text, longest first:
+ * "+5511987654321", "5511987654321", "(11) 98765-4321", "11987654321", "98765-4321", …
+ */
+export function phoneVariants(e164: string): string[] {
+  // always "+55" + DDD + number (the form kit's normalizePhone)
+  const national = phoneDigits(e164).slice(2);
+  const ddd = national.slice(0, 2);
+  const local = national.slice(2);
+  const split = local.length === 9 ? 5 : 4;
+  const head = local.slice(0, split);
+  const tail = local.slice(split);
+  const out = new Set([
+    e164,
+    `55${national}`,
+    national,
+    formatPhone(e164),
+    `+55 ${ddd} ${head}-${tail}`,
+    `+55 (${ddd}) ${head}-${tail}`,
+    `(${ddd})${head}-${tail}`,
+    `(${ddd}) ${head}${tail}`,
+    `${ddd} ${head}-${tail}`,
+    `${ddd} ${head}${tail}`,
+    `${ddd}-${head}-${tail}`,
+    `${head}-${tail}`,
+  ]);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** Who a lookup or an erasure is about: an e-mail (lower case) and Brazilian phones (+55…). */
+export interface Subject {
+  email: string | null;
+  phones: string[];
+}
+
+/** Every text that identifies the subject in free text, longest first (for LIKE and scrubbing). */
+export function subjectNeedles(subject: Subject): string[] {
+  const out = new Set<string>();
+  if (subject.email) out.add(subject.email.toLowerCase());
+  for (const p of subject.phones) for (const v of phoneVariants(p)) out.add(v.toLowerCase());
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `text` with every needle (case ignored) replaced by ERASED_MARKER. */
+export function scrubText(text: string, needles: string[]): string {
+  if (!needles.length) return text;
+  const re = new RegExp(needles.map(escapeRe).join('|'), 'gi');
+  return text.replace(re, ERASED_MARKER);
+}
+
+/** "maria@exemplo.com.br" → "m•••@exemplo.com.br"; "+5511987654321" → "(11) •••••-4321". */
+export function maskSubject(subject: Subject): string {
+  const parts: string[] = [];
+  if (subject.email) {
+    const [user = '', domain = ''] = subject.email.split('@');
+    parts.push(`${user.slice(0, 1)}•••@${domain}`);
+  }
+  for (const p of subject.phones) {
+    const national = phoneDigits(p).slice(2);
+    parts.push(`(${national.slice(0, 2)}) •••••-${national.slice(-4)}`);
+  }
+  return parts.join(' · ') || '—';
+}
