@@ -13,6 +13,8 @@ import { strFromU8, unzipSync } from 'fflate';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';
+import { WEBHOOK_EVENTS } from '../src/platform/webhooks/events';
+import { webhooksServices } from '../src/platform/webhooks/services';
 import { cookiesFrom, fetchForm, form } from './helpers/http';
 import { isTextType, schemaTables } from './helpers/schema';
 import { createStaffUser, loginAs, staffToken } from './helpers/staff';
@@ -46,8 +48,18 @@ beforeAll(async () => {
       SMTP_HOST: '127.0.0.1',
       NOTIFICATION_EMAIL: 'rede@exemplo.com.br',
       PUBLIC_URL: 'https://academia.exemplo.com.br',
+      // a subscribed tool: every event's payload (names, contacts, texts) waits in the webhook outbox
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+      WEBHOOKS_WORKER: 'false',
     },
   });
+  const hooks = webhooksServices(t.db, t.config.webhooks).service;
+  const endpoint = await hooks.create({
+    url: 'http://127.0.0.1:9/ganchos',
+    eventos: WEBHOOK_EVENTS.map((e) => e.type),
+    ativo: '1',
+  });
+  expect(endpoint.ok).toBe(true);
   const staff = await createStaffUser(t.db, { papel: 'admin', nome: 'Ana Admin' });
   admin = await loginAs(t.app, staff.email, staff.password);
 }, 60_000);
@@ -217,7 +229,11 @@ describe('erasure of one person everywhere', () => {
     });
     expect(noteRes.statusCode).toBe(303);
     // everything is there, the outbox included (notices, confirmation, reply)
-    expect((await scanTables(NEEDLES)).length).toBeGreaterThan(10);
+    const before = await scanTables(NEEDLES);
+    expect(before.length).toBeGreaterThan(10);
+    // the consent proofs and the webhook outbox hold the person too, and the scan sees them
+    expect(before.some((h) => h.startsWith('consentimentos.'))).toBe(true);
+    expect(before.some((h) => h.startsWith('webhook_entregas.payload_json'))).toBe(true);
 
     // 6. "Meus dados": the link through the outbox, the page, the ZIP
     const ask = await fetchForm(t.app, '/privacidade/meus-dados');

@@ -68,6 +68,7 @@ export type ExportKind =
   | 'pesquisas_itens'
   | 'agendamentos'
   | 'conta'
+  | 'consentimentos'
   | 'solicitacoes';
 
 export const EXPORT_LABELS: Record<ExportKind, string> = {
@@ -78,6 +79,7 @@ export const EXPORT_LABELS: Record<ExportKind, string> = {
   respostas: 'Respostas da equipe às suas mensagens',
   pesquisas: 'Pesquisas de satisfação com o seu contato',
   pesquisas_itens: 'Respostas escritas nas pesquisas',
+  consentimentos: 'Consentimentos que você deu nos formulários (texto, versão, data e canal)',
   agendamentos: 'Aulas experimentais agendadas',
   conta: 'Conta na área da equipe',
   solicitacoes: 'Seus pedidos sobre os seus dados',
@@ -269,6 +271,46 @@ export const PERSONAL_DATA: TableEntry[] = [
     erase: 'delete',
   },
   {
+    table: 'consentimentos',
+    about: 'provas de consentimento dadas nos formulários (texto aceito, quando, por qual canal)',
+    columns: {
+      email: { kind: 'email', match: 'email', erase: { do: 'null' } },
+      telefone: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
+    },
+    // purpose, version, date and channel stay (how many consents each text got), without the contact
+    erase: 'anonymise',
+    exportAs: 'consentimentos',
+    exportAlso: ['finalidade', 'versao', 'aceito_em', 'canal', 'revogado_em'],
+  },
+  {
+    table: 'webhook_entregas',
+    about: 'eventos enviados a outras ferramentas da rede (o corpo JSON traz os dados do registro)',
+    columns: {
+      payload_json: { kind: 'json_payload', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
+      ultima_resposta: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
+    },
+    // an event about the person's records (a lead, a message, a survey answer, a booking) names them
+    references: [
+      { column: 'origem', table: 'fale_aqui', patterns: (id) => [`fale_aqui:${id}`] },
+      { column: 'origem', table: 'franquia_leads', patterns: (id) => [`franquia_leads:${id}`] },
+      { column: 'origem', table: 'respostas_nps', patterns: (id) => [`respostas_nps:${id}`] },
+      { column: 'origem', table: 'aulas_experimentais', patterns: (id) => [`aulas_experimentais:${id}`] },
+    ],
+    erase: 'delete',
+  },
+  {
+    table: 'incidentes',
+    about: 'registro de incidentes de segurança (texto escrito pela equipe, pode citar uma pessoa)',
+    columns: {
+      descricao: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
+      dados_afetados: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
+      titulares_afetados: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
+      medidas: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
+    },
+    // the incident itself must be kept five years (ANPD): only a mention of the person goes
+    erase: { keep: 'o registro de incidentes é guardado por 5 anos; só a menção à pessoa é apagada' },
+  },
+  {
     table: 'auditoria',
     about: 'trilha de auditoria das telas da equipe (antes e depois de cada mudança, em JSON)',
     columns: {
@@ -345,6 +387,11 @@ export const NOT_PERSONAL: Record<string, Record<string, string>> = {
     aceita_contato: 'a autorização de contato (sim/não)',
   },
   aulas_experimentais: { aceita_contato: 'a autorização de contato (0/1)' },
+  tarefas_agendadas: { nome: 'nome de uma tarefa agendada do sistema (ex.: backup)' },
+  webhook_endpoints: {
+    '*': 'endereços das ferramentas da rede que recebem eventos, escritos pela equipe; nenhum dado de cliente',
+  },
+  webhook_entregas: { mensagem_id: 'o identificador aleatório (msg_…) de um evento' },
 };
 
 /**
