@@ -58,7 +58,7 @@ export const EnvSchema = Type.Object({
   WEBHOOKS_LEASE_MS: Type.Integer({ minimum: 2_000, maximum: 600_000, default: 30_000 }),
   WEBHOOKS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
   WEBHOOKS_RETRY_SCHEDULE: Type.String({
-    pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?){0,29}$',
+    pattern: '^[0-9]+([.][0-9]+)?(,[0-9]+([.][0-9]+)?){0,29}$',
     default: '5,30,120,600,3600,7200,14400,21600,21600,21600',
   }),
   // PostgreSQL pool: connections per instance, and how long a request may wait for a

@@ -3,6 +3,8 @@
 // version with its date, appended to its purpose's list; the last one is current. Each
 // submission stores the version shown next to its checkbox (table consentimentos).
 
+import { toId } from '../../lib/form/index';
+
 export const CONSENT_PURPOSES = ['franquia', 'aula_experimental', 'fale_aqui'] as const;
 export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 
@@ -74,7 +76,7 @@ export function consentVersion(purpose: ConsentPurpose, versao: number): Consent
  * a client without the field).
  */
 export function postedConsentVersion(purpose: ConsentPurpose, posted: unknown): number {
-  const n = typeof posted === 'string' && /^\d{1,4}$/.test(posted) ? Number(posted) : NaN;
+  const n = toId(posted) ?? Number.NaN;
   return consentVersion(purpose, n)?.versao ?? currentConsent(purpose).versao;
 }
 
