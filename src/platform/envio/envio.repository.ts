@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { contentKey } from './fingerprint';
 
-export type EnvioForm = 'franquia' | 'pesquisa' | 'fale_aqui';
+// Staff create forms use it too ('webhook_endpoint'): a double click creates one endpoint.
+export type EnvioForm = 'franquia' | 'pesquisa' | 'fale_aqui' | 'webhook_endpoint';
 
 export function createEnvioRepository(db: Kysely<Database>) {
   return {

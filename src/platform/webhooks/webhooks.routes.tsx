@@ -69,6 +69,11 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService) {
     { ...adminPost, schema: { body: FormBody }, config: { formPath: WEBHOOKS_PATH } },
     async (request, reply) => {
       const result = await webhooks.create(request.body);
+      if (!result.ok && result.repeatOf !== undefined) {
+        // The same form sent again long after: nothing stored, the secret not shown again.
+        const to = result.repeatOf === null ? WEBHOOKS_PATH : `${WEBHOOKS_PATH}/${result.repeatOf}`;
+        return done(request, reply, `${to}?ok=repetido`, { id: result.repeatOf, repetido: true });
+      }
       if (!result.ok) {
         const endpoints = await webhooks.list();
         return sendInvalid(request, reply, result.errors, () => (
@@ -83,11 +88,13 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService) {
       // The secret is in this answer only: never kept by a cache, never shown again.
       reply.header('cache-control', 'no-store');
       if (request.headers.accept?.includes('application/json') && !request.headers.accept.includes('text/html'))
-        return reply.code(201).send({ ok: true, id: result.id, segredo: result.segredo });
+        return reply
+          .code(result.repeat ? 200 : 201)
+          .send({ ok: true, id: result.id, segredo: result.segredo, repetido: result.repeat });
       const url = String(request.body.url ?? '').trim();
       return reply.page(
         <SecretPage staff={staffProps(request, reply)} id={result.id} url={url} segredo={result.segredo} />,
-        201,
+        result.repeat ? 200 : 201,
       );
     },
   );
