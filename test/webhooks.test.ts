@@ -157,6 +157,66 @@ describe('the admin screens', () => {
   });
 });
 
+describe('a double submit of "Cadastrar endpoint"', () => {
+  const secretOf = (body: string) => /<code id="segredo">(whsec_[A-Za-z0-9+/=]+)<\/code>/.exec(body)?.[1];
+  const endpoints = () => t.db.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute();
+
+  it('stores one endpoint and answers both clicks with it; another content under the key is stored', async () => {
+    await t.db.deleteFrom('webhook_endpoints').execute();
+    const page = await t.app.inject({ url: '/admin/webhooks', headers: { cookie } });
+    const envio = /name="envio_id" value="([A-Za-z0-9_-]{8,64})"/.exec(page.body)?.[1];
+    expect(envio).toBeTruthy();
+    const fields = { url: rx.url, eventos: ['lead.criado', 'mensagem.recebida'], ativo: '1', envio_id: envio! };
+    const [a, b] = await Promise.all([adminPost('/admin/webhooks', fields), adminPost('/admin/webhooks', fields)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    const stored = await endpoints();
+    expect(stored).toHaveLength(1);
+    // The browser shows only the last answer: both carry the one secret.
+    expect(secretOf(a.body)).toBe(stored[0]!.segredo);
+    expect(secretOf(b.body)).toBe(stored[0]!.segredo);
+    // A third click, as JSON: the same endpoint, nothing new.
+    const json = await adminPost('/admin/webhooks', fields, 'application/json');
+    expect(json.statusCode).toBe(200);
+    expect(json.json()).toMatchObject({ ok: true, id: stored[0]!.id, repetido: true });
+    expect(await endpoints()).toHaveLength(1);
+
+    // The page the back button restored, sent with another address: a new endpoint.
+    const other = await adminPost('/admin/webhooks', { ...fields, url: `${rx.url}/outro` });
+    expect(other.statusCode).toBe(201);
+    expect(await endpoints()).toHaveLength(2);
+    expect(secretOf(other.body)).not.toBe(stored[0]!.segredo);
+
+    // Long after, the same form again: nothing stored, the secret not shown again.
+    await t.db
+      .updateTable('webhook_endpoints')
+      .set({ criado_em: new Date(Date.now() - 60 * 60_000).toISOString() })
+      .where('id', '=', stored[0]!.id)
+      .execute();
+    const late = await adminPost('/admin/webhooks', fields);
+    expect(late.statusCode).toBe(303);
+    expect(late.headers.location).toBe(`/admin/webhooks/${stored[0]!.id}?ok=repetido`);
+    expect(late.body).not.toContain('whsec_');
+    expect(await endpoints()).toHaveLength(2);
+    const notice = await t.app.inject({ url: late.headers.location as string, headers: { cookie } });
+    expect(notice.body).toContain('já tinha sido enviado');
+    expect(notice.body).not.toContain(stored[0]!.segredo);
+  });
+
+  it('a refused submission stores nothing under its key: corrected, it is stored once', async () => {
+    await t.db.deleteFrom('webhook_endpoints').execute();
+    const envio = 'chave-de-teste-0001';
+    const bad = await adminPost('/admin/webhooks', { url: 'ftp://x', eventos: 'lead.criado', envio_id: envio });
+    expect(bad.statusCode).toBe(422);
+    // The form comes back with its key, so the corrected submission is still deduplicated.
+    expect(bad.body).toContain(`name="envio_id" value="${envio}"`);
+    const fields = { url: rx.url, eventos: 'lead.criado', ativo: '1', envio_id: envio };
+    expect((await adminPost('/admin/webhooks', fields)).statusCode).toBe(201);
+    expect((await adminPost('/admin/webhooks', fields)).statusCode).toBe(200);
+    expect(await endpoints()).toHaveLength(1);
+    await t.db.deleteFrom('webhook_endpoints').execute();
+  });
+});
+
 describe('server-side request forgery', () => {
   it('refuses internal addresses at save unless WEBHOOKS_ALLOW_PRIVATE', async () => {
     const strict = await createTestApp({ seed: false, env: { WEBHOOKS_WORKER: 'false' } });
