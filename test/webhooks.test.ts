@@ -138,6 +138,19 @@ describe('the admin screens', () => {
     ).toBe(404);
   });
 
+  it('a refused edit comes back with the endpoint as it is (state, delivery log) and changes nothing', async () => {
+    const endpoint = await t.db.selectFrom('webhook_endpoints').selectAll().executeTakeFirstOrThrow();
+    const delivery = await t.db.selectFrom('webhook_entregas').selectAll().executeTakeFirstOrThrow();
+    const res = await adminPost(`/admin/webhooks/${endpoint.id}`, { url: 'http://exemplo.com.br/x', ativo: '1' });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('https://');
+    expect(res.body).toContain('Escolha pelo menos um evento');
+    expect(res.body).toContain('value="http://exemplo.com.br/x"');
+    expect(res.body).toContain(delivery.mensagem_id);
+    expect(await t.db.selectFrom('webhook_endpoints').selectAll().executeTakeFirstOrThrow()).toEqual(endpoint);
+    expect((await adminPost('/admin/webhooks/99999', { url: 'ftp://x' })).statusCode).toBe(404);
+  });
+
   it('edits, switches off (no events queued) and deletes an endpoint', async () => {
     const endpoint = await t.db.selectFrom('webhook_endpoints').selectAll().executeTakeFirstOrThrow();
     const off = await adminPost(`/admin/webhooks/${endpoint.id}`, { url: rx.url, eventos: ['lead.criado'] });
@@ -202,6 +215,30 @@ describe('a double submit of "Cadastrar endpoint"', () => {
     expect(notice.body).not.toContain(stored[0]!.segredo);
   });
 
+  it('"Enviar teste" clicked twice queues one test event', async () => {
+    await t.db.deleteFrom('webhook_endpoints').execute();
+    const created = await adminPost(
+      '/admin/webhooks',
+      { url: rx.url, eventos: 'lead.criado', ativo: '1' },
+      'application/json',
+    );
+    const id = created.json().id as number;
+    const page = await t.app.inject({ url: `/admin/webhooks/${id}`, headers: { cookie } });
+    const envio = new RegExp(`action="/admin/webhooks/${id}/teste"[^]*?name="envio_id" value="([^"]+)"`).exec(
+      page.body,
+    )?.[1];
+    expect(envio).toBeTruthy();
+    const clicks = await Promise.all([1, 2].map(() => adminPost(`/admin/webhooks/${id}/teste`, { envio_id: envio! })));
+    expect(clicks.map((c) => c.statusCode)).toEqual([303, 303]);
+    const tests = () => t.db.selectFrom('webhook_entregas').selectAll().where('endpoint_id', '=', id).execute();
+    expect(await tests()).toHaveLength(1);
+    // The page after the redirect has a new key: the next click is a test of its own.
+    expect((await adminPost(`/admin/webhooks/${id}/teste`, {})).statusCode).toBe(303);
+    expect(await tests()).toHaveLength(2);
+    await t.db.deleteFrom('webhook_entregas').execute();
+    await t.db.deleteFrom('webhook_endpoints').execute();
+  });
+
   it('a refused submission stores nothing under its key: corrected, it is stored once', async () => {
     await t.db.deleteFrom('webhook_endpoints').execute();
     const envio = 'chave-de-teste-0001';
@@ -235,6 +272,8 @@ describe('server-side request forgery', () => {
         'https://[fd00::1]/x',
         'https://[fe80::1]/x',
         'https://[::ffff:10.0.0.1]/x',
+        'https://[::7f00:1]/x',
+        'https://[::ffff:7f00:1]/x',
         'https://0.0.0.0/x',
         'https://224.0.0.1/x',
       ]) {
@@ -483,6 +522,21 @@ describe('the command line', () => {
     expect(list.out).not.toContain('whsec_');
     expect(run('webhooks-remove', ['--id', '1']).code).toBe(0);
     expect(run('webhooks-remove', ['--id', '1']).code).toBe(1);
+    expect(run('webhooks-list', []).out).toContain('Nenhum endpoint');
+    // Bad flags and values: a pt-BR message, exit code 1, nothing stored.
+    const unknownFlag = run('webhooks-add', ['--url', 'https://93.184.215.14/x', '--eventos', 'lead.criado', '--foo']);
+    expect(unknownFlag).toMatchObject({ code: 1 });
+    expect(unknownFlag.out).toContain('Opção desconhecida: --foo');
+    const noValue = run('webhooks-remove', ['--id']);
+    expect(noValue.code).toBe(1);
+    expect(noValue.out).toContain('precisa de um valor');
+    const badEvent = run('webhooks-add', ['--url', 'https://93.184.215.14/x', '--eventos', 'lead.apagado']);
+    expect(badEvent.code).toBe(1);
+    expect(badEvent.out).toContain('Evento desconhecido: lead.apagado');
+    expect(run('webhooks-remove', ['--id', 'abc']).code).toBe(1);
+    const missing = run('webhooks-remove', ['--id', '42']);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain('Não existe endpoint de webhook com id 42');
     expect(run('webhooks-list', []).out).toContain('Nenhum endpoint');
   });
 });

@@ -114,15 +114,19 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService) {
       const result = await webhooks.update(id, request.body);
       if (!result.ok) {
         if ('missing' in result) return notFound(request, reply, 'Endpoint não encontrado');
+        // The page as it was (state, delivery log), with what was typed and the messages.
+        const endpoint = await webhooks.endpoint(id);
+        if (!endpoint) return notFound(request, reply, 'Endpoint não encontrado');
+        const log = await webhooks.log(id, undefined);
         return sendInvalid(request, reply, result.errors, () => (
           <EndpointPage
             staff={staffProps(request, reply)}
             id={id}
-            ativo={0}
-            desativadoMotivo={null}
+            ativo={endpoint.ativo}
+            desativadoMotivo={endpoint.desativado_motivo}
             values={formValues(request.body)}
             errors={result.errors}
-            log={{ page: 1, pages: 1, total: 0, rows: [] }}
+            log={log}
           />
         ));
       }
@@ -134,7 +138,7 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService) {
     `${WEBHOOKS_PATH}/:id/teste`,
     { ...adminPost, schema: { params: IdParams, body: FormBody } },
     async (request, reply) => {
-      const deliveryId = await webhooks.sendTest(request.params.id);
+      const deliveryId = await webhooks.sendTest(request.params.id, request.body);
       if (deliveryId === null) return notFound(request, reply, 'Endpoint não encontrado');
       return done(request, reply, `${WEBHOOKS_PATH}/${request.params.id}?ok=teste`, { entrega: deliveryId });
     },

@@ -143,13 +143,21 @@ export function createWebhooksService(
       return repo.deleteEndpoint(id);
     },
 
-    /** Queues the test event to this endpoint only; delivered like any other. */
-    async sendTest(id: number) {
+    /**
+     * Queues the test event to this endpoint only; delivered like any other. A double click
+     * on the button (same envio_id) queues one: the repeat answers with the first delivery.
+     */
+    async sendTest(id: number, form: { envio_id?: unknown } = {}): Promise<number | null> {
       const endpoint = await repo.endpoint(id);
       if (!endpoint) return null;
       const at = new Date();
       const body = webhookBody(TEST_EVENT, { mensagem: 'Evento de teste enviado pela equipe.', endpoint_id: id }, at);
-      return repo.queueTest(id, body, nowIso(at));
+      const envioId = readEnvioId(form);
+      const envio = envioId ? { id: envioId, fingerprint: fingerprintOf({ endpoint: id }) } : null;
+      const stored = await repo.transaction((tx, trx) =>
+        storeOnce(trx, 'webhook_teste', envio, () => tx.queueTest(id, body, nowIso(at))),
+      );
+      return stored.id ?? 0;
     },
 
     /** One page of the endpoint's delivery log, newest first. */

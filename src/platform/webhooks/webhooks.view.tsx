@@ -181,7 +181,7 @@ export function EndpointPage(p: {
 }) {
   const base = `${WEBHOOKS_PATH}/${p.id}`;
   return (
-    <StaffPage title={`Webhook ${p.id}`} staff={p.staff} crumbs={crumbs}>
+    <StaffPage title={`Webhook ${p.id}`} staff={p.staff} crumbs={crumbs} scripts={['envio-fresh.js']}>
       <Notice notice={p.notice} />
       {p.desativadoMotivo && !p.ativo ? <p class="alert">{p.desativadoMotivo}</p> : null}
       <form method="post" action={base} novalidate>
@@ -194,6 +194,7 @@ export function EndpointPage(p: {
       </form>
       <form method="post" action={`${base}/teste`} class="inline">
         <Csrf token={p.staff.csrfToken} />
+        <input type="hidden" name={ENVIO_FIELD} value={newEnvioId()} />
         <button type="submit" class="secondary">
           Enviar teste
         </button>
