@@ -85,7 +85,10 @@ export async function deliverDueWebhooks(
   const leaseUntil = (from: number) => nowIso(new Date(from + config.leaseMs));
   // Also when no attempt fails any more (every delivery failed for good, no new events):
   // an endpoint failing for 3 days is switched off on the next pass of any instance.
-  await switchOffFailingEndpoints(ctx, now);
+  // A failure here must not hold up the deliveries: the next pass checks again.
+  await switchOffFailingEndpoints(ctx, now).catch((err) =>
+    ctx.log?.error({ err }, 'webhook switch-off check failed; tried again on the next pass'),
+  );
   const claimed = await repo.claimDue(nowIso(now), leaseUntil(now.getTime()), options.limit ?? BATCH, token);
   result.claimed = claimed.length;
   if (!claimed.length) return result;
