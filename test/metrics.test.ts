@@ -87,11 +87,19 @@ describe('metrics endpoint on', () => {
   afterAll(async () => t?.close());
 
   it('answers 401 to a missing, wrong or differently shaped token', async () => {
-    for (const authorization of [undefined, 'Bearer errado', `Bearer ${TOKEN}x`, `bearer ${TOKEN}`, TOKEN]) {
+    const wrong = [undefined, 'Bearer errado', `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `Basic ${TOKEN}`, TOKEN];
+    for (const authorization of [...wrong, 'Bearer ', `Bearer ${TOKEN} extra`]) {
       const res = await t.app.inject({ url: '/metrics', headers: authorization ? { authorization } : {} });
       expect(res.statusCode, String(authorization)).toBe(401);
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
       expect(res.body).not.toContain('http_request_duration_seconds');
+    }
+  });
+
+  it('takes the scheme in any case (RFC 9110)', async () => {
+    for (const authorization of [`bearer ${TOKEN}`, `BEARER ${TOKEN}`, `Bearer  ${TOKEN}`]) {
+      const res = await t.app.inject({ url: '/metrics', headers: { authorization } });
+      expect(res.statusCode, authorization).toBe(200);
     }
   });
 

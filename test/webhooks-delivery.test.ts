@@ -5,7 +5,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emitWebhook } from '../src/platform/webhooks/webhooks.repository';
-import { deliverDueWebhooks } from '../src/platform/webhooks/worker';
+import { deliverDueWebhooks, switchOffFailingEndpoints } from '../src/platform/webhooks/worker';
 import type { App } from '../src/app';
 import { createTestApp, secondInstance, type TestContext } from './helpers/app';
 import { createStaffUser } from './helpers/staff';
@@ -143,6 +143,85 @@ describe('retries', () => {
     expect((await rows()).filter((r) => r.status === 'pendente')).toHaveLength(1);
     expect((await deliver(new Date(base + 4 * 86_400_000))).claimed).toBe(0);
     expect((await t.app.webhooks.pendingStats()).count).toBe(0);
+  });
+});
+
+describe('switch-off without new events', () => {
+  const failForGood = async () => {
+    rx.answer = () => ({ status: 503 });
+    await emit();
+    const base = Date.now();
+    for (let i = 0; i < 20; i++) {
+      await deliver(new Date(i ? Date.parse((await rows())[0]!.proxima_tentativa_em) : base));
+      if ((await rows())[0]!.status === 'falhou') return base;
+    }
+    throw new Error('the delivery never failed for good');
+  };
+
+  it('an endpoint whose deliveries all failed for good is switched off 3 days on, once across instances', async () => {
+    const admin = await createStaffUser(t.db, { papel: 'admin', email: `adm-quiet-${++seq}@example.com` });
+    const base = await failForGood();
+    // No new event ever comes: only the periodic pass can see the 3 days.
+    await deliver(new Date(base + 2 * 86_400_000));
+    expect((await t.app.webhooks.endpoint(endpointId))!.ativo).toBe(1);
+    const mailsBefore = (await t.db.selectFrom('fila_emails').select('id').execute()).length;
+    const other = await secondInstance(t);
+    try {
+      const later = new Date(base + 3 * 86_400_000 + 60_000);
+      const [, , a, b] = await Promise.all([
+        deliverDueWebhooks(ctx(t.app), { now: later }),
+        deliverDueWebhooks(ctx(other), { now: later }),
+        switchOffFailingEndpoints(ctx(t.app), later),
+        switchOffFailingEndpoints(ctx(other), later),
+      ]);
+      // At most one of these four did it (a worker pass may have been first).
+      expect(a + b).toBeLessThanOrEqual(1);
+    } finally {
+      await other.close();
+    }
+    const endpoint = (await t.app.webhooks.endpoint(endpointId))!;
+    expect(endpoint.ativo).toBe(0);
+    expect(endpoint.desativado_motivo).toContain('3 dias');
+    const mails = (await t.db.selectFrom('fila_emails').selectAll().orderBy('id').execute()).slice(mailsBefore);
+    expect(mails.filter((m) => m.destinatario === admin.email)).toHaveLength(1);
+    expect(mails.every((m) => m.origem === 'webhook_desligado')).toBe(true);
+    // Later passes mail nobody again.
+    expect(await switchOffFailingEndpoints(ctx(), new Date(base + 5 * 86_400_000))).toBe(0);
+    await deliver(new Date(base + 5 * 86_400_000));
+    expect((await t.db.selectFrom('fila_emails').select('id').execute()).length).toBe(mailsBefore + mails.length);
+  });
+
+  it('a success within the 3 days keeps the endpoint on, even with the failing streak still marked', async () => {
+    const now = Date.now();
+    // A failure noted 4 days ago, and a delivery that succeeded yesterday (a success whose
+    // attempt raced with the failure and did not clear the mark).
+    await t.db
+      .updateTable('webhook_endpoints')
+      .set({ falhando_desde: new Date(now - 4 * 86_400_000).toISOString() })
+      .where('id', '=', endpointId)
+      .execute();
+    await emit();
+    await t.db
+      .updateTable('webhook_entregas')
+      .set({ status: 'entregue', tentativas: 1, entregue_em: new Date(now - 86_400_000).toISOString() })
+      .execute();
+    expect(await switchOffFailingEndpoints(ctx(), new Date(now))).toBe(0);
+    expect((await t.app.webhooks.endpoint(endpointId))!.ativo).toBe(1);
+    // With no success for 3 days it goes off.
+    expect(await switchOffFailingEndpoints(ctx(), new Date(now + 2 * 86_400_000 + 60_000))).toBe(1);
+    expect((await t.app.webhooks.endpoint(endpointId))!.ativo).toBe(0);
+  });
+
+  it('a success clears the failing streak', async () => {
+    rx.answer = (_r, nth) => (nth === 1 ? { status: 500 } : { status: 200 });
+    await emit();
+    const base = Date.now();
+    await deliver(new Date(base));
+    expect((await t.app.webhooks.endpoint(endpointId))!.falhando_desde).toBeTruthy();
+    await deliver(new Date(base + 10_000));
+    expect((await rows())[0]!.status).toBe('entregue');
+    expect((await t.app.webhooks.endpoint(endpointId))!.falhando_desde).toBeNull();
+    expect(await switchOffFailingEndpoints(ctx(), new Date(base + 4 * 86_400_000))).toBe(0);
   });
 });
 

@@ -138,6 +138,19 @@ describe('the admin screens', () => {
     ).toBe(404);
   });
 
+  it('a refused edit comes back with the endpoint as it is (state, delivery log) and changes nothing', async () => {
+    const endpoint = await t.db.selectFrom('webhook_endpoints').selectAll().executeTakeFirstOrThrow();
+    const delivery = await t.db.selectFrom('webhook_entregas').selectAll().executeTakeFirstOrThrow();
+    const res = await adminPost(`/admin/webhooks/${endpoint.id}`, { url: 'http://exemplo.com.br/x', ativo: '1' });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('https://');
+    expect(res.body).toContain('Escolha pelo menos um evento');
+    expect(res.body).toContain('value="http://exemplo.com.br/x"');
+    expect(res.body).toContain(delivery.mensagem_id);
+    expect(await t.db.selectFrom('webhook_endpoints').selectAll().executeTakeFirstOrThrow()).toEqual(endpoint);
+    expect((await adminPost('/admin/webhooks/99999', { url: 'ftp://x' })).statusCode).toBe(404);
+  });
+
   it('edits, switches off (no events queued) and deletes an endpoint', async () => {
     const endpoint = await t.db.selectFrom('webhook_endpoints').selectAll().executeTakeFirstOrThrow();
     const off = await adminPost(`/admin/webhooks/${endpoint.id}`, { url: rx.url, eventos: ['lead.criado'] });
@@ -154,6 +167,90 @@ describe('the admin screens', () => {
     expect(del.statusCode).toBe(303);
     expect(await t.db.selectFrom('webhook_endpoints').selectAll().execute()).toEqual([]);
     expect(await t.db.selectFrom('webhook_entregas').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe('a double submit of "Cadastrar endpoint"', () => {
+  const secretOf = (body: string) => /<code id="segredo">(whsec_[A-Za-z0-9+/=]+)<\/code>/.exec(body)?.[1];
+  const endpoints = () => t.db.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute();
+
+  it('stores one endpoint and answers both clicks with it; another content under the key is stored', async () => {
+    await t.db.deleteFrom('webhook_endpoints').execute();
+    const page = await t.app.inject({ url: '/admin/webhooks', headers: { cookie } });
+    const envio = /name="envio_id" value="([A-Za-z0-9_-]{8,64})"/.exec(page.body)?.[1];
+    expect(envio).toBeTruthy();
+    const fields = { url: rx.url, eventos: ['lead.criado', 'mensagem.recebida'], ativo: '1', envio_id: envio! };
+    const [a, b] = await Promise.all([adminPost('/admin/webhooks', fields), adminPost('/admin/webhooks', fields)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+    const stored = await endpoints();
+    expect(stored).toHaveLength(1);
+    // The browser shows only the last answer: both carry the one secret.
+    expect(secretOf(a.body)).toBe(stored[0]!.segredo);
+    expect(secretOf(b.body)).toBe(stored[0]!.segredo);
+    // A third click, as JSON: the same endpoint, nothing new.
+    const json = await adminPost('/admin/webhooks', fields, 'application/json');
+    expect(json.statusCode).toBe(200);
+    expect(json.json()).toMatchObject({ ok: true, id: stored[0]!.id, repetido: true });
+    expect(await endpoints()).toHaveLength(1);
+
+    // The page the back button restored, sent with another address: a new endpoint.
+    const other = await adminPost('/admin/webhooks', { ...fields, url: `${rx.url}/outro` });
+    expect(other.statusCode).toBe(201);
+    expect(await endpoints()).toHaveLength(2);
+    expect(secretOf(other.body)).not.toBe(stored[0]!.segredo);
+
+    // Long after, the same form again: nothing stored, the secret not shown again.
+    await t.db
+      .updateTable('webhook_endpoints')
+      .set({ criado_em: new Date(Date.now() - 60 * 60_000).toISOString() })
+      .where('id', '=', stored[0]!.id)
+      .execute();
+    const late = await adminPost('/admin/webhooks', fields);
+    expect(late.statusCode).toBe(303);
+    expect(late.headers.location).toBe(`/admin/webhooks/${stored[0]!.id}?ok=repetido`);
+    expect(late.body).not.toContain('whsec_');
+    expect(await endpoints()).toHaveLength(2);
+    const notice = await t.app.inject({ url: late.headers.location as string, headers: { cookie } });
+    expect(notice.body).toContain('já tinha sido enviado');
+    expect(notice.body).not.toContain(stored[0]!.segredo);
+  });
+
+  it('"Enviar teste" clicked twice queues one test event', async () => {
+    await t.db.deleteFrom('webhook_endpoints').execute();
+    const created = await adminPost(
+      '/admin/webhooks',
+      { url: rx.url, eventos: 'lead.criado', ativo: '1' },
+      'application/json',
+    );
+    const id = created.json().id as number;
+    const page = await t.app.inject({ url: `/admin/webhooks/${id}`, headers: { cookie } });
+    const envio = new RegExp(`action="/admin/webhooks/${id}/teste"[^]*?name="envio_id" value="([^"]+)"`).exec(
+      page.body,
+    )?.[1];
+    expect(envio).toBeTruthy();
+    const clicks = await Promise.all([1, 2].map(() => adminPost(`/admin/webhooks/${id}/teste`, { envio_id: envio! })));
+    expect(clicks.map((c) => c.statusCode)).toEqual([303, 303]);
+    const tests = () => t.db.selectFrom('webhook_entregas').selectAll().where('endpoint_id', '=', id).execute();
+    expect(await tests()).toHaveLength(1);
+    // The page after the redirect has a new key: the next click is a test of its own.
+    expect((await adminPost(`/admin/webhooks/${id}/teste`, {})).statusCode).toBe(303);
+    expect(await tests()).toHaveLength(2);
+    await t.db.deleteFrom('webhook_entregas').execute();
+    await t.db.deleteFrom('webhook_endpoints').execute();
+  });
+
+  it('a refused submission stores nothing under its key: corrected, it is stored once', async () => {
+    await t.db.deleteFrom('webhook_endpoints').execute();
+    const envio = 'chave-de-teste-0001';
+    const bad = await adminPost('/admin/webhooks', { url: 'ftp://x', eventos: 'lead.criado', envio_id: envio });
+    expect(bad.statusCode).toBe(422);
+    // The form comes back with its key, so the corrected submission is still deduplicated.
+    expect(bad.body).toContain(`name="envio_id" value="${envio}"`);
+    const fields = { url: rx.url, eventos: 'lead.criado', ativo: '1', envio_id: envio };
+    expect((await adminPost('/admin/webhooks', fields)).statusCode).toBe(201);
+    expect((await adminPost('/admin/webhooks', fields)).statusCode).toBe(200);
+    expect(await endpoints()).toHaveLength(1);
+    await t.db.deleteFrom('webhook_endpoints').execute();
   });
 });
 
@@ -175,6 +272,8 @@ describe('server-side request forgery', () => {
         'https://[fd00::1]/x',
         'https://[fe80::1]/x',
         'https://[::ffff:10.0.0.1]/x',
+        'https://[::7f00:1]/x',
+        'https://[::ffff:7f00:1]/x',
         'https://0.0.0.0/x',
         'https://224.0.0.1/x',
       ]) {
@@ -423,6 +522,21 @@ describe('the command line', () => {
     expect(list.out).not.toContain('whsec_');
     expect(run('webhooks-remove', ['--id', '1']).code).toBe(0);
     expect(run('webhooks-remove', ['--id', '1']).code).toBe(1);
+    expect(run('webhooks-list', []).out).toContain('Nenhum endpoint');
+    // Bad flags and values: a pt-BR message, exit code 1, nothing stored.
+    const unknownFlag = run('webhooks-add', ['--url', 'https://93.184.215.14/x', '--eventos', 'lead.criado', '--foo']);
+    expect(unknownFlag).toMatchObject({ code: 1 });
+    expect(unknownFlag.out).toContain('Opção desconhecida: --foo');
+    const noValue = run('webhooks-remove', ['--id']);
+    expect(noValue.code).toBe(1);
+    expect(noValue.out).toContain('precisa de um valor');
+    const badEvent = run('webhooks-add', ['--url', 'https://93.184.215.14/x', '--eventos', 'lead.apagado']);
+    expect(badEvent.code).toBe(1);
+    expect(badEvent.out).toContain('Evento desconhecido: lead.apagado');
+    expect(run('webhooks-remove', ['--id', 'abc']).code).toBe(1);
+    const missing = run('webhooks-remove', ['--id', '42']);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain('Não existe endpoint de webhook com id 42');
     expect(run('webhooks-list', []).out).toContain('Nenhum endpoint');
   });
 });

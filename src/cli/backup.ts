@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb } from '../db/index';
 import { BackupError, createBackup } from '../platform/backup/index';
+import { flagErrorMessage } from './args';
 
 const USAGE = 'Uso: npm run backup -- --to ARQUIVO.tar.gz';
 
@@ -15,7 +16,7 @@ let to: string | undefined;
 try {
   to = parseArgs({ options: { to: { type: 'string' } } }).values.to;
 } catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
+  console.error(`${flagErrorMessage(err)}\n${USAGE}`);
   process.exit(1);
 }
 if (!to) {

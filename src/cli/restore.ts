@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig, loadDotEnv } from '../config';
 import { BackupError, restoreBackup } from '../platform/backup/index';
+import { flagErrorMessage } from './args';
 
 const USAGE = 'Uso: npm run restore -- --from ARQUIVO.tar.gz --to PASTA_NOVA';
 
@@ -12,7 +13,7 @@ let values: { from?: string; to?: string };
 try {
   values = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' } } }).values;
 } catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
+  console.error(`${flagErrorMessage(err)}\n${USAGE}`);
   process.exit(1);
 }
 if (!values.from || !values.to) {

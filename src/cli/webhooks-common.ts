@@ -3,12 +3,13 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest } from '../db/index';
 import { webhooksServices } from '../platform/webhooks/services';
+import { flagErrorMessage } from './args';
 
 export function readFlags(usage: string, options: Record<string, { type: 'string' }>): Record<string, string> {
   try {
     return parseArgs({ options }).values as Record<string, string>;
   } catch (err) {
-    console.error(`${(err as Error).message}\n${usage}`);
+    console.error(`${flagErrorMessage(err)}\n${usage}`);
     process.exit(1);
   }
 }

@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { contentKey } from './fingerprint';
 
-export type EnvioForm = 'franquia' | 'pesquisa' | 'fale_aqui';
+// Staff forms use it too ('webhook_endpoint', 'webhook_teste'): a double click stores once.
+export type EnvioForm = 'franquia' | 'pesquisa' | 'fale_aqui' | 'webhook_endpoint' | 'webhook_teste';
 
 export function createEnvioRepository(db: Kysely<Database>) {
   return {

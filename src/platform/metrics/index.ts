@@ -36,9 +36,13 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-/** Compares the whole header with the expected one in constant time (hashes have equal length). */
+/**
+ * Compares the header's credentials with the token in constant time (hashes have equal
+ * length). The scheme is case-insensitive (RFC 9110): "bearer" from a scraper counts.
+ */
 export function bearerMatches(header: string | undefined, token: string): boolean {
-  return timingSafeEqual(digest(header ?? ''), digest(`Bearer ${token}`));
+  const given = /^bearer +(\S+) *$/i.exec(header ?? '')?.[1] ?? '';
+  return timingSafeEqual(digest(`t:${given}`), digest(`t:${token}`)) && given.length > 0;
 }
 
 export default fp(

@@ -7,7 +7,7 @@ import { webhooksServices } from './services';
 import { startWebhookWorker } from './worker';
 
 export { emitWebhook, type WebhookEvent } from './webhooks.repository';
-export { deliverDueWebhooks } from './worker';
+export { deliverDueWebhooks, switchOffFailingEndpoints } from './worker';
 export { webhooksServices } from './services';
 export type { UnitRef } from './events';
 

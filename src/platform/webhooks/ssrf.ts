@@ -26,10 +26,10 @@ for (const [net, prefix] of [
   ['240.0.0.0', 4],
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv4');
-// IPv6: unspecified, loopback, IPv4-mapped/translated (checked as IPv4 below), discard,
+// IPv6: unspecified and IPv4-compatible (::a.b.c.d, deprecated), loopback, IPv4-mapped/translated (checked as IPv4 below), discard,
 // unique-local, link-local, site-local, multicast, documentation.
 for (const [net, prefix] of [
-  ['::', 128],
+  ['::', 96],
   ['::1', 128],
   ['64:ff9b::', 96],
   ['100::', 64],
@@ -87,7 +87,10 @@ export async function resolveAllowed(host: string, allowPrivate: boolean): Promi
   if (!addresses.length) throw new Error(`${name}: nenhum endereço`);
   if (!allowPrivate) {
     const bad = addresses.find((a) => isPrivateAddress(a.address));
-    if (bad) throw new AddressRefusedError(`${name} aponta para um endereço interno (${bad.address})`);
+    if (bad)
+      throw new AddressRefusedError(
+        family ? `${name} é um endereço interno` : `${name} aponta para um endereço interno (${bad.address})`,
+      );
   }
   return addresses;
 }

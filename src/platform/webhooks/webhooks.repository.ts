@@ -319,23 +319,39 @@ export function createWebhooksRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /**
-     * A failed attempt: starts the endpoint's failing streak, and when it began before
-     * `disableBefore` switches the endpoint off and mails the active admins, in one
-     * transaction. The conditional UPDATE makes exactly one instance do it.
-     */
-    async endpointFailed(
-      endpointId: number,
-      at: string,
-      disableBefore: string,
-      notice: (url: string, since: string) => Omit<OutgoingMail, 'to'>,
-    ): Promise<boolean> {
+    /** A failed attempt: starts the endpoint's failing streak (kept when already running). */
+    async endpointFailed(endpointId: number, at: string): Promise<void> {
       await db
         .updateTable('webhook_endpoints')
         .set({ falhando_desde: at })
         .where('id', '=', endpointId)
         .where('falhando_desde', 'is', null)
         .execute();
+    },
+
+    /** Active endpoints whose failing streak began before `before` (candidates for switchOff). */
+    async failingSince(before: string): Promise<number[]> {
+      const rows = await db
+        .selectFrom('webhook_endpoints')
+        .select('id')
+        .where('ativo', '=', 1)
+        .where('falhando_desde', '<=', before)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Switches the endpoint off when it has failed since before `disableBefore` with no
+     * delivery succeeding after it, and queues the active admins' mail in the same
+     * transaction. The conditional UPDATE makes exactly one caller (of any instance) do it:
+     * on PostgreSQL a concurrent one waits for the first commit, then finds it off.
+     */
+    async switchOff(
+      endpointId: number,
+      at: string,
+      disableBefore: string,
+      notice: (url: string, since: string) => Omit<OutgoingMail, 'to'>,
+    ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const off = await trx
           .updateTable('webhook_endpoints')
@@ -348,6 +364,17 @@ export function createWebhooksRepository(db: Kysely<Database>) {
           .where('id', '=', endpointId)
           .where('ativo', '=', 1)
           .where('falhando_desde', '<=', disableBefore)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('webhook_entregas')
+                  .select('webhook_entregas.id')
+                  .where('webhook_entregas.endpoint_id', '=', endpointId)
+                  .where('webhook_entregas.status', '=', 'entregue')
+                  .where('webhook_entregas.entregue_em', '>', disableBefore),
+              ),
+            ),
+          )
           .returning(['url', 'falhando_desde'])
           .executeTakeFirst();
         if (!off) return false;

@@ -69,6 +69,11 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService) {
     { ...adminPost, schema: { body: FormBody }, config: { formPath: WEBHOOKS_PATH } },
     async (request, reply) => {
       const result = await webhooks.create(request.body);
+      if (!result.ok && result.repeatOf !== undefined) {
+        // The same form sent again long after: nothing stored, the secret not shown again.
+        const to = result.repeatOf === null ? WEBHOOKS_PATH : `${WEBHOOKS_PATH}/${result.repeatOf}`;
+        return done(request, reply, `${to}?ok=repetido`, { id: result.repeatOf, repetido: true });
+      }
       if (!result.ok) {
         const endpoints = await webhooks.list();
         return sendInvalid(request, reply, result.errors, () => (
@@ -83,11 +88,13 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService) {
       // The secret is in this answer only: never kept by a cache, never shown again.
       reply.header('cache-control', 'no-store');
       if (request.headers.accept?.includes('application/json') && !request.headers.accept.includes('text/html'))
-        return reply.code(201).send({ ok: true, id: result.id, segredo: result.segredo });
+        return reply
+          .code(result.repeat ? 200 : 201)
+          .send({ ok: true, id: result.id, segredo: result.segredo, repetido: result.repeat });
       const url = String(request.body.url ?? '').trim();
       return reply.page(
         <SecretPage staff={staffProps(request, reply)} id={result.id} url={url} segredo={result.segredo} />,
-        201,
+        result.repeat ? 200 : 201,
       );
     },
   );
@@ -107,15 +114,19 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService) {
       const result = await webhooks.update(id, request.body);
       if (!result.ok) {
         if ('missing' in result) return notFound(request, reply, 'Endpoint não encontrado');
+        // The page as it was (state, delivery log), with what was typed and the messages.
+        const endpoint = await webhooks.endpoint(id);
+        if (!endpoint) return notFound(request, reply, 'Endpoint não encontrado');
+        const log = await webhooks.log(id, undefined);
         return sendInvalid(request, reply, result.errors, () => (
           <EndpointPage
             staff={staffProps(request, reply)}
             id={id}
-            ativo={0}
-            desativadoMotivo={null}
+            ativo={endpoint.ativo}
+            desativadoMotivo={endpoint.desativado_motivo}
             values={formValues(request.body)}
             errors={result.errors}
-            log={{ page: 1, pages: 1, total: 0, rows: [] }}
+            log={log}
           />
         ));
       }
@@ -127,7 +138,7 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService) {
     `${WEBHOOKS_PATH}/:id/teste`,
     { ...adminPost, schema: { params: IdParams, body: FormBody } },
     async (request, reply) => {
-      const deliveryId = await webhooks.sendTest(request.params.id);
+      const deliveryId = await webhooks.sendTest(request.params.id, request.body);
       if (deliveryId === null) return notFound(request, reply, 'Endpoint não encontrado');
       return done(request, reply, `${WEBHOOKS_PATH}/${request.params.id}?ok=teste`, { entrega: deliveryId });
     },

@@ -5,10 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import type { WebhooksConfig } from '../../config';
 import { nowIso } from '../../db/index';
-import { take, oneLine } from '../../lib/form/index';
+import { oneLine, readEnvioId, take } from '../../lib/form/index';
 import { pageWindow } from '../../lib/pagination';
+import { fingerprintOf, storeOnce } from '../envio/index';
 import { isWebhookEvent, TEST_EVENT, WEBHOOK_EVENTS, type WebhookEventType } from './events';
 import { AddressRefusedError, LOOPBACK_HOSTS, resolveAllowed } from './ssrf';
+import type { Transactional } from '../../db/transactional';
 import { type WebhooksRepository, webhookBody } from './webhooks.repository';
 
 export const URL_MAX = 500;
@@ -22,13 +24,23 @@ export interface EndpointInput {
 
 export type EndpointErrors = Partial<Record<'url' | 'eventos', string>>;
 export type Checked = { ok: true; value: EndpointInput } | { ok: false; errors: EndpointErrors };
+export type Created =
+  | { ok: true; id: number; segredo: string; repeat: boolean }
+  /** `repeatOf`: a repeat of a form stored a while ago, the endpoint it made (null: deleted since) */
+  | { ok: false; errors: EndpointErrors; repeatOf?: number | null };
+
+/** How long a repeated "Cadastrar endpoint" (double click, resend) still gets the secret again. */
+export const SECRET_REPLAY_MS = 10 * 60 * 1000;
 
 /** A new signing secret: "whsec_" and the base64 of 24 random bytes. */
 export function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-export function createWebhooksService(repo: WebhooksRepository, config: Pick<WebhooksConfig, 'allowPrivate'>) {
+export function createWebhooksService(
+  repo: Transactional<WebhooksRepository>,
+  config: Pick<WebhooksConfig, 'allowPrivate'>,
+) {
   /** The URL's form, then every address its name resolves to (the SSRF rule). */
   async function checkUrl(errors: EndpointErrors, raw: unknown): Promise<string> {
     const text = take(
@@ -98,13 +110,27 @@ export function createWebhooksService(repo: WebhooksRepository, config: Pick<Web
       return repo.endpoint(id);
     },
 
-    /** Stores a new endpoint; the secret is returned here and never shown again. */
-    async create(body: { url?: unknown; eventos?: unknown; ativo?: unknown }) {
+    /**
+     * Stores a new endpoint; the secret is returned here and never shown again. The form's
+     * envio_id makes a double click store one endpoint: the repeat (same key and content)
+     * stores nothing and, within a few minutes, is answered with the same endpoint and
+     * secret (the browser shows only the last answer); later it only names the endpoint.
+     */
+    async create(body: { url?: unknown; eventos?: unknown; ativo?: unknown; envio_id?: unknown }): Promise<Created> {
       const checked = await check(body);
       if (!checked.ok) return checked;
+      const envioId = readEnvioId(body);
+      const envio = envioId ? { id: envioId, fingerprint: fingerprintOf(checked.value) } : null;
       const segredo = newSecret();
-      const id = await repo.insertEndpoint({ ...checked.value, segredo }, nowIso());
-      return { ok: true as const, id, segredo };
+      const now = new Date();
+      const stored = await repo.transaction((tx, trx) =>
+        storeOnce(trx, 'webhook_endpoint', envio, () => tx.insertEndpoint({ ...checked.value, segredo }, nowIso(now))),
+      );
+      if (stored.status === 'stored') return { ok: true, id: stored.id, segredo, repeat: false };
+      const first = stored.id === null ? undefined : await repo.endpoint(stored.id);
+      if (first && Date.parse(first.criado_em) >= now.getTime() - SECRET_REPLAY_MS)
+        return { ok: true, id: first.id, segredo: first.segredo, repeat: true };
+      return { ok: false, errors: {}, repeatOf: first?.id ?? null };
     },
 
     async update(id: number, body: { url?: unknown; eventos?: unknown; ativo?: unknown }) {
@@ -120,13 +146,21 @@ export function createWebhooksService(repo: WebhooksRepository, config: Pick<Web
       return repo.deleteEndpoint(id);
     },
 
-    /** Queues the test event to this endpoint only; delivered like any other. */
-    async sendTest(id: number) {
+    /**
+     * Queues the test event to this endpoint only; delivered like any other. A double click
+     * on the button (same envio_id) queues one: the repeat answers with the first delivery.
+     */
+    async sendTest(id: number, form: { envio_id?: unknown } = {}): Promise<number | null> {
       const endpoint = await repo.endpoint(id);
       if (!endpoint) return null;
       const at = new Date();
       const body = webhookBody(TEST_EVENT, { mensagem: 'Evento de teste enviado pela equipe.', endpoint_id: id }, at);
-      return repo.queueTest(id, body, nowIso(at));
+      const envioId = readEnvioId(form);
+      const envio = envioId ? { id: envioId, fingerprint: fingerprintOf({ endpoint: id }) } : null;
+      const stored = await repo.transaction((tx, trx) =>
+        storeOnce(trx, 'webhook_teste', envio, () => tx.queueTest(id, body, nowIso(at))),
+      );
+      return stored.id ?? 0;
     },
 
     /** One page of the endpoint's delivery log, newest first. */

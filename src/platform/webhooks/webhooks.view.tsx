@@ -1,5 +1,6 @@
 // The admins' webhook screens: the endpoints with the form for a new one, the secret shown
 // once after creation, and one endpoint's settings, test button and delivery log.
+import { ENVIO_FIELD, newEnvioId, readEnvioId } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
 import { PageLinks } from '../../views/table';
 import {
@@ -33,6 +34,9 @@ export const NOTICES: Record<string, string> = {
   teste: 'Evento de teste enfileirado: veja o resultado no registro abaixo em alguns segundos.',
   reenvio: 'Entrega enfileirada de novo (mesmo webhook-id).',
   excluido: 'Endpoint excluído, com o seu registro de entregas.',
+  repetido:
+    'Este formulário já tinha sido enviado: o endpoint foi cadastrado uma vez só. ' +
+    'O segredo não é mostrado de novo; se não o guardou, exclua o endpoint e cadastre outro.',
 };
 
 function Notice({ notice }: { notice?: string }) {
@@ -82,7 +86,7 @@ export function WebhooksPage(p: {
   notice?: string;
 }) {
   return (
-    <StaffPage title="Webhooks" staff={p.staff}>
+    <StaffPage title="Webhooks" staff={p.staff} scripts={['envio-fresh.js']}>
       <Notice notice={p.notice} />
       <p>
         Outras ferramentas da rede (CRM, automações, chamados) recebem aqui os eventos do site no formato Standard
@@ -112,6 +116,8 @@ export function WebhooksPage(p: {
       <h2 id="novo">Novo endpoint</h2>
       <form method="post" action={WEBHOOKS_PATH} novalidate>
         <Csrf token={p.staff.csrfToken} />
+        {/* A double click on "Cadastrar endpoint" creates one endpoint (platform/envio). */}
+        <input type="hidden" name={ENVIO_FIELD} value={readEnvioId(p.values) ?? newEnvioId()} />
         <StaffErrorSummary errors={p.errors} />
         <EndpointFields values={p.values} errors={p.errors} />
         <p>
@@ -175,7 +181,7 @@ export function EndpointPage(p: {
 }) {
   const base = `${WEBHOOKS_PATH}/${p.id}`;
   return (
-    <StaffPage title={`Webhook ${p.id}`} staff={p.staff} crumbs={crumbs}>
+    <StaffPage title={`Webhook ${p.id}`} staff={p.staff} crumbs={crumbs} scripts={['envio-fresh.js']}>
       <Notice notice={p.notice} />
       {p.desativadoMotivo && !p.ativo ? <p class="alert">{p.desativadoMotivo}</p> : null}
       <form method="post" action={base} novalidate>
@@ -188,6 +194,7 @@ export function EndpointPage(p: {
       </form>
       <form method="post" action={`${base}/teste`} class="inline">
         <Csrf token={p.staff.csrfToken} />
+        <input type="hidden" name={ENVIO_FIELD} value={newEnvioId()} />
         <button type="submit" class="secondary">
           Enviar teste
         </button>

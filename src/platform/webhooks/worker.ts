@@ -49,6 +49,27 @@ function disabledNotice(ctx: WebhookWorkerContext, url: string, since: string) {
   };
 }
 
+/** Switches the endpoint off if it has failed for 3 days with no success since; true if this call did. */
+async function switchOffIfFailing(ctx: WebhookWorkerContext, endpointId: number, now: Date): Promise<boolean> {
+  const disableBefore = nowIso(new Date(now.getTime() - DISABLE_AFTER_MS));
+  const off = await ctx.repo.switchOff(endpointId, nowIso(now), disableBefore, (url, since) =>
+    disabledNotice(ctx, url, since),
+  );
+  if (off) ctx.log?.warn({ endpoint: endpointId }, 'webhook endpoint switched off after 3 days of failures');
+  return off;
+}
+
+/**
+ * Switches off every active endpoint failing since 3 days before `now` without a success
+ * since (the admins mailed once, whichever instance gets there first). Returns how many.
+ */
+export async function switchOffFailingEndpoints(ctx: WebhookWorkerContext, now = new Date()): Promise<number> {
+  const candidates = await ctx.repo.failingSince(nowIso(new Date(now.getTime() - DISABLE_AFTER_MS)));
+  let off = 0;
+  for (const id of candidates) if (await switchOffIfFailing(ctx, id, now)) off++;
+  return off;
+}
+
 /**
  * Delivers every webhook due at `now` (up to `limit`). Safe from several processes at
  * once: each row is claimed by one. Tests call it directly with a clock of their own.
@@ -62,6 +83,12 @@ export async function deliverDueWebhooks(
   const now = options.now ?? new Date();
   const token = randomUUID();
   const leaseUntil = (from: number) => nowIso(new Date(from + config.leaseMs));
+  // Also when no attempt fails any more (every delivery failed for good, no new events):
+  // an endpoint failing for 3 days is switched off on the next pass of any instance.
+  // A failure here must not hold up the deliveries: the next pass checks again.
+  await switchOffFailingEndpoints(ctx, now).catch((err) =>
+    ctx.log?.error({ err }, 'webhook switch-off check failed; tried again on the next pass'),
+  );
   const claimed = await repo.claimDue(nowIso(now), leaseUntil(now.getTime()), options.limit ?? BATCH, token);
   result.claimed = claimed.length;
   if (!claimed.length) return result;
@@ -107,7 +134,8 @@ export async function deliverDueWebhooks(
         if (sent.resultado === 'ok') {
           if (await repo.recordAttempt(d.id, token, attempts, outcome, { status: 'entregue', at: null })) {
             result.delivered++;
-            if (d.endpoint.falhando_desde) await repo.endpointSucceeded(d.endpoint_id);
+            // Always (a no-op when not failing): the streak may have begun after this claim.
+            await repo.endpointSucceeded(d.endpoint_id);
           }
           continue;
         }
@@ -124,11 +152,8 @@ export async function deliverDueWebhooks(
             { webhookDelivery: d.id, webhookId: d.mensagem_id, attempts, resultado: sent.resultado, erro: sent.erro },
             next.status === 'falhou' ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry',
           );
-          const disableBefore = nowIso(new Date(Date.now() + offset - DISABLE_AFTER_MS));
-          const off = await repo.endpointFailed(d.endpoint_id, at, disableBefore, (url, since) =>
-            disabledNotice(ctx, url, since),
-          );
-          if (off) ctx.log?.warn({ endpoint: d.endpoint_id }, 'webhook endpoint switched off after 3 days of failures');
+          await repo.endpointFailed(d.endpoint_id, at);
+          await switchOffIfFailing(ctx, d.endpoint_id, new Date(Date.now() + offset));
         }
       } catch (err) {
         // A database error: the lease runs out and the row is tried again.
