@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { contentKey } from './fingerprint';
 
-export type EnvioForm = 'franquia' | 'pesquisa' | 'fale_aqui';
+export type EnvioForm = 'franquia' | 'pesquisa' | 'fale_aqui' | 'aula_experimental';
 
 export function createEnvioRepository(db: Kysely<Database>) {
   return {
