@@ -58,8 +58,10 @@ async function classes(unit = 1) {
   return days.slice(2).flatMap((d) => d.slots.filter((x) => x.kind === 'aula'));
 }
 
-async function post(unit: number, fields: Record<string, string>) {
-  const page = await fetchForm(t.app, `/aula-experimental?unidade=${unit}`);
+const openForm = (unit: number) => fetchForm(t.app, `/aula-experimental?unidade=${unit}`);
+
+async function post(unit: number, fields: Record<string, string>, opened?: Awaited<ReturnType<typeof openForm>>) {
+  const page = opened ?? (await openForm(unit));
   return t.app.inject({
     method: 'POST',
     url: `/aula-experimental?unidade=${unit}`,
@@ -274,7 +276,9 @@ describe('racing POSTs under one key', () => {
     };
     const b = { ...a, nome: 'Marcos Melo', whatsapp: phone(), email: 'marcos@example.com', vaga: slots[1]!.value };
     const base = await written();
-    const results = await Promise.all([post(2, a), post(2, b), post(2, a), post(2, b)]);
+    // The forms opened first, so the four POSTs reach the database together.
+    const pages = await Promise.all([1, 2, 3, 4].map(() => openForm(2)));
+    const results = await Promise.all([a, b, a, b].map((fields, i) => post(2, fields, pages[i])));
     expect(results.map((r) => r.statusCode)).toEqual([303, 303, 303, 303]);
     expect(results[2]!.headers.location).toBe(results[0]!.headers.location);
     expect(results[3]!.headers.location).toBe(results[1]!.headers.location);
@@ -307,7 +311,8 @@ describe('racing POSTs under one key', () => {
     };
     const b = { ...a, nome: 'Elis Costa', whatsapp: phone(), email: 'elis@example.com' };
     const base = await written();
-    const results = await Promise.all([post(3, a), post(3, b)]);
+    const pages = await Promise.all([openForm(3), openForm(3)]);
+    const results = await Promise.all([post(3, a, pages[0]), post(3, b, pages[1])]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([303, 409]);
     expect(results.find((r) => r.statusCode === 409)!.body).toContain('as vagas deste horário acabaram');
     expect(await written()).toEqual(plus(base, 1));
