@@ -416,7 +416,7 @@ export interface CliquesCtaTable {
 
 /** Public-form submissions already stored, by the form's envio_id (kept 24 h; docs/decisions/082). */
 export interface EnviosTable {
-  /** franquia | pesquisa | fale_aqui */
+  /** franquia | pesquisa | fale_aqui | aula_experimental */
   formulario: string;
   envio_id: string;
   registro_id: number | null;

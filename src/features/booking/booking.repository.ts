@@ -6,6 +6,7 @@ import type { Db } from '../../db/index';
 import type { AulasExperimentaisTable, Database, WithTrialCapacity } from '../../db/types';
 import type { Insertable, Selectable } from 'kysely';
 import { addDays, saoPauloDayStartIso } from '../../lib/time';
+import { createEnvioRepository } from '../../platform/envio/envio.repository';
 
 type BookingDb = Kysely<WithTrialCapacity>;
 export type Booking = Selectable<AulasExperimentaisTable>;
@@ -107,8 +108,19 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
       return map;
     },
 
-    findByEnvioId(envioId: string) {
-      return db.selectFrom('aulas_experimentais').selectAll().where('envio_id', '=', envioId).executeTakeFirst();
+    /** The bookings stored under any of these keys (a posted envio_id and its content key). */
+    findByEnvioIds(envioIds: string[]) {
+      return db.selectFrom('aulas_experimentais').selectAll().where('envio_id', 'in', envioIds).execute();
+    },
+
+    /** The `envios` row that repeats this key and fingerprint, if any (docs/decisions/183, 184). */
+    storedEnvio(envioId: string, fingerprint: string, staleBefore: string) {
+      return createEnvioRepository(plainDb).findRepeat('aula_experimental', envioId, fingerprint, staleBefore);
+    },
+
+    /** The `envios` row of a key, whatever its fingerprint or age. */
+    envioRow(envioId: string) {
+      return createEnvioRepository(plainDb).find('aula_experimental', envioId);
     },
 
     findByCodigo(codigo: string) {

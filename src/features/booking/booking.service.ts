@@ -20,6 +20,7 @@ import {
 import { formatTime } from '../../lib/time';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
 import { emitWebhook } from '../../platform/webhooks/webhooks.repository';
+import { contentKey, type EnvioKey, fingerprintOf, staleBefore, storeOnce } from '../../platform/envio/index';
 import { bookingEventData } from './webhook-events';
 
 import type { Booking, BookingRepository, BookingUnit } from './booking.repository';
@@ -58,9 +59,64 @@ export type BookingOutcome =
   | { kind: 'full' }
   | { kind: 'unit-unavailable' };
 
-// The form kit's envio_id (docs/decisions/082); the booking keeps its own unique key on
-// aulas_experimentais.envio_id, in the same transaction as the booking.
+// The form kit's envio_id (docs/decisions/082, 183, 184): claimed in `envios` with the
+// booking's fingerprint, and kept on aulas_experimentais.envio_id (UNIQUE) — the posted key,
+// or its content key when another booking was made under it first.
 export { newEnvioId };
+
+/** A booking refused inside its transaction (full slot, one-future-booking rule): nothing is kept. */
+class Refused extends Error {
+  constructor(readonly outcome: BookingOutcome) {
+    super('booking refused');
+  }
+}
+
+/** The fields as the booking stores them, or the messages by the fields that are wrong. */
+function readFields(values: BookingValues) {
+  // The form kit's text kinds: NUL, CR/LF and other control characters get a field message.
+  const fieldErrors: FieldErrors = {};
+  const nome = take(
+    fieldErrors,
+    'nome',
+    oneLine(values.nome, { max: LIMITS.nome, min: 2, required: 'Informe o seu nome.' }),
+    '',
+  );
+  const whatsapp = take(
+    fieldErrors,
+    'whatsapp',
+    parsePhone(values.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
+    '',
+  );
+  const email = take(fieldErrors, 'email', parseEmail(values.email), '');
+  if (fieldErrors.email === EMAIL_MESSAGE)
+    fieldErrors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br, ou deixe em branco.';
+  const errors = fieldErrors as BookingErrors;
+  if (values.aceita_contato !== CONSENT_VALUE) {
+    errors.aceita_contato = 'Para agendar, autorize a unidade a falar com você pelo WhatsApp sobre a aula.';
+  }
+  return { errors, nome, whatsapp, email: email || null };
+}
+
+/**
+ * The fingerprint of a booking request (docs/decisions/184): the unit, the slot, the fields
+ * as stored and the consent it gives (text version and channel). Null when a field is
+ * wrong: such a request repeats no stored booking. Independent of the clock, so a resend
+ * after the class began still finds the booking it repeats.
+ */
+export function bookingFingerprint(unitId: number, values: BookingValues): string | null {
+  const { errors, nome, whatsapp, email } = readFields(values);
+  if (Object.keys(errors).length || !values.vaga) return null;
+  return fingerprintOf({
+    unidade_id: unitId,
+    vaga: values.vaga,
+    nome,
+    whatsapp,
+    email: email?.toLowerCase() ?? null,
+    aceita_contato: 1,
+    versao_consentimento: postedConsentVersion('aula_experimental', values[CONSENT_VERSION_FIELD]),
+    origem: readConsentChannel(values[CONSENT_CHANNEL_FIELD]),
+  });
+}
 
 /** The posted values as typed (the kit's text kinds judge them in validate). */
 export function valuesFrom(body: Record<string, unknown>): BookingValues {
@@ -140,28 +196,7 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
       | { ok: true; slot: Slot; nome: string; whatsapp: string; email: string | null }
       | { ok: false; errors: BookingErrors }
     > {
-      // The form kit's text kinds: NUL, CR/LF and other control characters get a field message.
-      const fieldErrors: FieldErrors = {};
-      const nome = take(
-        fieldErrors,
-        'nome',
-        oneLine(values.nome, { max: LIMITS.nome, min: 2, required: 'Informe o seu nome.' }),
-        '',
-      );
-      const whatsapp = take(
-        fieldErrors,
-        'whatsapp',
-        parsePhone(values.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
-        '',
-      );
-      const email = take(fieldErrors, 'email', parseEmail(values.email), '');
-      if (fieldErrors.email === EMAIL_MESSAGE)
-        fieldErrors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br, ou deixe em branco.';
-      const errors = fieldErrors as BookingErrors;
-
-      if (values.aceita_contato !== CONSENT_VALUE) {
-        errors.aceita_contato = 'Para agendar, autorize a unidade a falar com você pelo WhatsApp sobre a aula.';
-      }
+      const { errors, nome, whatsapp, email } = readFields(values);
 
       let slot: Slot | undefined;
       const raw = values.vaga ?? '';
@@ -186,19 +221,42 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
         }
       }
       if (Object.keys(errors).length || !slot) return { ok: false, errors };
-      return { ok: true, slot, nome, whatsapp, email: email || null };
+      return { ok: true, slot, nome, whatsapp, email };
     },
 
     /**
-     * Books a slot. A repeated envio_id answers with the booking it made the first time,
-     * storing nothing; otherwise one transaction: the contact's lock, the one-future-
-     * booking rule, a place from the slot's counter, the booking and its confirmation mail.
+     * The booking a request repeats (docs/decisions/183, 184): the same envio_id (or its
+     * content key) with the same fingerprint, within the 24 h window; or a booking under
+     * the key that `envios` no longer knows (past the window, or stored before
+     * fingerprints), which any content repeats, as before.
+     */
+    async repeatOf(envio: EnvioKey, now: Date): Promise<Booking | undefined> {
+      const second = contentKey(envio.id, envio.fingerprint);
+      const stored = await repo.findByEnvioIds([envio.id, second]);
+      if (!stored.length) return undefined;
+      const hit = await repo.storedEnvio(envio.id, envio.fingerprint, staleBefore(now));
+      if (hit) return stored.find((b) => b.id === hit.registro_id) ?? stored.find((b) => b.envio_id === second);
+      const row = await repo.envioRow(envio.id);
+      if (row && row.criado_em >= staleBefore(now)) return undefined;
+      return stored.find((b) => b.envio_id === second) ?? stored.find((b) => b.envio_id === envio.id);
+    },
+
+    /**
+     * Books a slot. A repeat (the same envio_id and the same content) answers with the
+     * booking it made the first time, storing nothing; another content under a used
+     * envio_id is a booking of its own. One transaction: the envio claim, the contact's
+     * lock, the one-future-booking rule, a place from the slot's counter, the booking, its
+     * consent, webhook event and confirmation mail.
      */
     async book(unitId: number, values: BookingValues, now: Date = new Date()): Promise<BookingOutcome> {
       // A POST without a (well-formed) envio_id is accepted, as on every public form; it
       // just has no double-submit protection.
-      const envioId = readEnvioId(values) ?? `sem-envio-${newEnvioId()}`;
-      const earlier = await repo.findByEnvioId(envioId);
+      const envioId = readEnvioId(values);
+      const fingerprint = envioId ? bookingFingerprint(unitId, values) : null;
+      const envio = envioId && fingerprint ? { id: envioId, fingerprint } : null;
+      // Before the checks that depend on the clock and the unit: a resend is answered as
+      // the first time even once the class began or the unit stopped taking bookings.
+      const earlier = envio && (await this.repeatOf(envio, now));
       if (earlier) return { kind: 'booked', booking: earlier, repeated: true };
       const unit = await this.activeUnit(unitId);
       if (!unit) return { kind: 'unit-unavailable' };
@@ -207,75 +265,82 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
       const { slot, nome, whatsapp, email } = checked;
       const nowIso = now.toISOString();
       try {
-        return await repo.transaction(async (tx, trx) => {
-          await tx.lockContact(unit.id, whatsapp);
-          const earlier = await tx.findByEnvioId(envioId);
-          if (earlier) return { kind: 'booked', booking: earlier, repeated: true } as const;
-          const existing = await tx.futureBookingOf(unit.id, whatsapp, nowIso);
-          if (existing) {
-            return {
-              kind: 'invalid',
-              errors: {
-                whatsapp:
-                  `Este WhatsApp já tem uma aula experimental agendada nesta unidade (${existing.atividade}, ` +
-                  `${whenLabel({ dia: spDay(new Date(existing.inicio_em)), inicio_em: existing.inicio_em })}). Para ` +
-                  `mudar o horário, fale com a unidade pelo WhatsApp.`,
-              },
-            } as const;
-          }
-          if (!(await tx.takePlace(unit.id, slot.value))) return { kind: 'full' } as const;
-          const booking = {
-            unidade_id: unit.id,
-            aula_id: slot.aulaId,
-            vaga: slot.value,
-            atividade: slot.atividade,
-            inicio_em: slot.startsAt.toISOString(),
-            fim_em: slot.endsAt.toISOString(),
-            dia: slot.day,
-            nome,
-            whatsapp,
-            email,
-            aceita_contato: 1,
-            envio_id: envioId,
-            codigo: randomBytes(18).toString('base64url'),
-            status: 'agendado',
-            status_por: null,
-            lembrete_em: null,
-            anonimizado_em: null,
-            semana: mondayOf(spDay(now)),
-            criado_em: nowIso,
-            atualizado_em: nowIso,
-          };
-          const id = await tx.insert(booking);
-          // The proof of consent, in the booking's transaction (LGPD art. 8 §2).
-          await recordConsent(trx, {
-            finalidade: 'aula_experimental',
-            versao: postedConsentVersion('aula_experimental', values[CONSENT_VERSION_FIELD]),
-            canal: readConsentChannel(values[CONSENT_CHANNEL_FIELD]),
-            email: email?.toLowerCase() ?? null,
-            telefone: whatsapp,
-            tabela: 'aulas_experimentais',
-            registroId: id,
-            aceitoEm: nowIso,
-          });
-          const stored: Booking = { ...booking, id };
-          await emitWebhook(trx, {
-            type: 'aula_experimental.agendada',
-            origin: `aulas_experimentais:${id}`,
-            at: now,
-            data: bookingEventData(stored, unit.nome, deps.config.publicUrl),
-          });
-          if (email && deps.config.smtp) {
-            await enqueueMail(trx, confirmationMail(deps.config, unit, stored, 'confirmacao'));
-          }
-          return { kind: 'booked', booking: stored, repeated: false } as const;
-        });
+        const once = await repo.transaction((tx, trx) =>
+          storeOnce(trx, 'aula_experimental', envio, async (_, key) => {
+            await tx.lockContact(unit.id, whatsapp);
+            const existing = await tx.futureBookingOf(unit.id, whatsapp, nowIso);
+            if (existing) {
+              throw new Refused({
+                kind: 'invalid',
+                errors: {
+                  whatsapp:
+                    `Este WhatsApp já tem uma aula experimental agendada nesta unidade (${existing.atividade}, ` +
+                    `${whenLabel({ dia: spDay(new Date(existing.inicio_em)), inicio_em: existing.inicio_em })}). ` +
+                    `Para mudar o horário, fale com a unidade pelo WhatsApp.`,
+                },
+              });
+            }
+            if (!(await tx.takePlace(unit.id, slot.value))) throw new Refused({ kind: 'full' });
+            const booking = {
+              unidade_id: unit.id,
+              aula_id: slot.aulaId,
+              vaga: slot.value,
+              atividade: slot.atividade,
+              inicio_em: slot.startsAt.toISOString(),
+              fim_em: slot.endsAt.toISOString(),
+              dia: slot.day,
+              nome,
+              whatsapp,
+              email,
+              aceita_contato: 1,
+              envio_id: key ?? `sem-envio-${newEnvioId()}`,
+              codigo: randomBytes(18).toString('base64url'),
+              status: 'agendado',
+              status_por: null,
+              lembrete_em: null,
+              anonimizado_em: null,
+              semana: mondayOf(spDay(now)),
+              criado_em: nowIso,
+              atualizado_em: nowIso,
+            };
+            const id = await tx.insert(booking);
+            // The proof of consent, in the booking's transaction (LGPD art. 8 §2).
+            await recordConsent(trx, {
+              finalidade: 'aula_experimental',
+              versao: postedConsentVersion('aula_experimental', values[CONSENT_VERSION_FIELD]),
+              canal: readConsentChannel(values[CONSENT_CHANNEL_FIELD]),
+              email: email?.toLowerCase() ?? null,
+              telefone: whatsapp,
+              tabela: 'aulas_experimentais',
+              registroId: id,
+              aceitoEm: nowIso,
+            });
+            const stored: Booking = { ...booking, id };
+            await emitWebhook(trx, {
+              type: 'aula_experimental.agendada',
+              origin: `aulas_experimentais:${id}`,
+              at: now,
+              data: bookingEventData(stored, unit.nome, deps.config.publicUrl),
+            });
+            if (email && deps.config.smtp) {
+              await enqueueMail(trx, confirmationMail(deps.config, unit, stored, 'confirmacao'));
+            }
+            return id;
+          }),
+        );
+        const booking = once.id === null ? undefined : await repo.findById(once.id);
+        if (booking) return { kind: 'booked', booking, repeated: once.status === 'duplicate' };
+        // A repeat whose first booking is not readable (never expected): the key's booking.
+        const earlier = envio && (await this.repeatOf(envio, now));
+        if (earlier) return { kind: 'booked', booking: earlier, repeated: true };
+        throw new Error('booking stored but not found');
       } catch (err) {
-        // A double submit racing the first on another connection: the envio_id unique key
-        // rejected the second insert; answer with the first booking.
+        if (err instanceof Refused) return err.outcome;
+        // The key's booking exists while `envios` no longer knows it (past the 24 h window,
+        // or stored before fingerprints): its UNIQUE envio_id refused this one, a repeat.
         const code = (err as { code?: string }).code;
-        if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') {
-          const earlier = await repo.findByEnvioId(envioId);
+        if (envio && (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE')) {
+          const earlier = await this.repeatOf(envio, now);
           if (earlier) return { kind: 'booked', booking: earlier, repeated: true };
         }
         throw err;

@@ -5,7 +5,13 @@ import type { Database } from '../../db/types';
 import { contentKey } from './fingerprint';
 
 // Staff forms use it too ('webhook_endpoint', 'webhook_teste'): a double click stores once.
-export type EnvioForm = 'franquia' | 'pesquisa' | 'fale_aqui' | 'webhook_endpoint' | 'webhook_teste';
+export type EnvioForm =
+  | 'franquia'
+  | 'pesquisa'
+  | 'fale_aqui'
+  | 'aula_experimental'
+  | 'webhook_endpoint'
+  | 'webhook_teste';
 
 export function createEnvioRepository(db: Kysely<Database>) {
   return {

@@ -36,24 +36,25 @@ export const staleBefore = (now: Date) => nowIso(new Date(now.getTime() - ENVIO_
  * runs once. The same key with the same content is a repeat: no work (nothing of it is
  * stored, its mail included) and the first submission's id. The same key with another
  * content is a new submission, claimed under `contentKey(id, fingerprint)` — where the
- * same second content sent again finds it. Given a transaction (a service's
- * `repo.transaction`), it runs inside that one.
+ * same second content sent again finds it. `work` gets the key it was claimed under (null
+ * without an envio_id), for a form that keeps the key on its own row. Given a transaction (a
+ * service's `repo.transaction`), it runs inside that one. If `work` throws, nothing is claimed.
  */
 export async function storeOnce(
   db: Kysely<Database>,
   form: EnvioForm,
   envio: EnvioKey | null,
-  work: (trx: Transaction<Database>) => Promise<number>,
+  work: (trx: Transaction<Database>, key: string | null) => Promise<number>,
 ): Promise<OnceResult> {
   const now = new Date();
   const inTransaction = (run: (trx: Transaction<Database>) => Promise<OnceResult>) =>
     db.isTransaction ? run(db as Transaction<Database>) : db.transaction().execute(run);
   return inTransaction(async (trx): Promise<OnceResult> => {
-    if (!envio) return { status: 'stored', id: await work(trx) };
+    if (!envio) return { status: 'stored', id: await work(trx, null) };
     const envios = createEnvioRepository(trx);
     const claim = async (key: string): Promise<OnceResult | null> => {
       if (!(await envios.claim(form, key, envio.fingerprint, nowIso(now), staleBefore(now)))) return null;
-      const id = await work(trx);
+      const id = await work(trx, key);
       await envios.settle(form, key, id);
       return { status: 'stored', id };
     };
