@@ -89,7 +89,8 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
   r.get(
     LINK_PATH,
     {
-      schema: { querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }) },
+      // A mangled link (any length) gets the "link no longer works" page, not a bare 400.
+      schema: { querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2000 })) }) },
       config: { rateLimit: PAGE_RATE_LIMIT },
     },
     async (request, reply) => {

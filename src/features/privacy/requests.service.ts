@@ -21,6 +21,8 @@ export type SearchResult =
 /** An e-mail (has an @) or a Brazilian phone typed in the search box. */
 export function parseSubject(q: string): { ok: true; subject: Subject } | { ok: false; error: string } {
   const text = q.trim();
+  if (text.length > 254)
+    return { ok: false, error: 'Informe um e-mail ou um WhatsApp com DDD, por exemplo (11) 98765-4321.' };
   if (text.includes('@')) {
     const email = parseEmail(text, { lowerCase: true });
     return email.ok && email.value
