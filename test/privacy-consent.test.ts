@@ -9,7 +9,7 @@ import { addDays, spDay, spInstant } from '../src/features/booking/slots';
 import { revokeConsent } from '../src/features/privacy/compliance';
 import { CONSENT_TEXTS, currentConsent } from '../src/features/privacy/consent';
 import { createTestApp, type TestContext } from './helpers/app';
-import { fetchForm, form } from './helpers/http';
+import { cookiesFrom, fetchForm, form } from './helpers/http';
 import { createStaffUser, loginAs, staffToken } from './helpers/staff';
 
 let t: TestContext;
@@ -309,5 +309,166 @@ describe('revoking consent', () => {
       .where('email', '=', 'lia@example.com')
       .executeTakeFirstOrThrow();
     expect(lia.revogado_por).toBeNull();
+  });
+});
+
+describe('revoking from "Meus dados"', () => {
+  const post = (url: string, cookie: string, fields: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: nextIp(),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form(fields),
+    });
+
+  /** The person's session through the link mailed to them, and the panel's CSRF token. */
+  async function openPanel(email: string) {
+    const ask = await fetchForm(t.app, '/privacidade/meus-dados');
+    expect((await post('/privacidade/meus-dados', ask.cookie, { csrf_token: ask.token, email })).statusCode).toBe(200);
+    const mail = await t.db
+      .selectFrom('fila_emails')
+      .select('texto')
+      .where('destinatario', '=', email)
+      .where('origem', '=', 'privacidade:link')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const token = /token=([\w-]+)/.exec(mail.texto)![1]!;
+    const open = await fetchForm(t.app, `/privacidade/meus-dados/acesso?token=${token}`);
+    const opened = await post('/privacidade/meus-dados/acesso', open.cookie, { csrf_token: open.token, token });
+    expect(opened.statusCode).toBe(303);
+    const cookie = cookiesFrom(opened, open.cookie);
+    const panel = await t.app.inject({ url: '/privacidade/meus-dados/painel', headers: { cookie } });
+    expect(panel.body).toContain('Revogar o consentimento');
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(panel.body)![1]!;
+    const envio = /action="\/privacidade\/meus-dados\/revogacao">[\s\S]*?name="envio_id" value="([^"]+)"/.exec(
+      panel.body,
+    )![1]!;
+    return { cookie, csrf, envio };
+  }
+
+  /** The consents of titular@example.com and of the phone of their booking. */
+  const mineConsents = () =>
+    t.db
+      .selectFrom('consentimentos')
+      .select(['tabela', 'revogado_em', 'revogado_por'])
+      .where((eb) => eb.or([eb('email', '=', 'titular@example.com'), eb('telefone', '=', '+5511944441212')]))
+      .orderBy('id')
+      .execute();
+
+  const replyTo = async (id: number) => {
+    const token = await staffToken(t.app, admin, `/admin/mensagens/${id}`);
+    return t.app.inject({
+      method: 'POST',
+      url: `/admin/mensagens/${id}/responder`,
+      headers: { cookie: admin, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: token, canal: 'email', texto: 'Olá! Resolvemos.' }),
+    });
+  };
+
+  it('stops e-mail replies and reminders for the e-mail and the phones on its rows, as a concluded request', async () => {
+    // A message with the e-mail; a booking with the e-mail and a phone; a message with only
+    // that phone (found through the booking); someone else's booking keeps its reminder.
+    await postMessage({
+      mensagem: 'Responda, por favor.',
+      contato_email: 'titular@example.com',
+      aceite_contato: 'sim',
+    });
+    const byEmail = await lastMessage();
+    const mine = await book({ nome: 'Titular Revoga', whatsapp: '(11) 94444-1212', email: 'titular@example.com' }, 5);
+    expect((await mine.send()).statusCode).toBe(303);
+    const other = await book({ nome: 'Outra Pessoa', whatsapp: '(11) 94444-3434', email: 'outra@example.com' }, 5);
+    expect((await other.send()).statusCode).toBe(303);
+    await postMessage({ mensagem: 'Só o telefone.', contato_telefone: '(11) 94444-1212', aceite_contato: 'sim' });
+    const byPhone = await lastMessage();
+    // The phone-only message has no e-mail to answer; the e-mail one can still be answered.
+    expect((await t.app.inject({ url: `/admin/mensagens/${byEmail.id}`, headers: { cookie: admin } })).body).toContain(
+      'Enviar resposta',
+    );
+
+    const { cookie, csrf, envio } = await openPanel('titular@example.com');
+    // No CSRF token: refused, nothing revoked.
+    const forged = await post('/privacidade/meus-dados/revogacao', cookie, { envio_id: envio });
+    expect(forged.statusCode).toBe(403);
+    expect((await mineConsents()).map((r) => r.revogado_em)).toEqual([null, null, null]);
+
+    const fields = { csrf_token: csrf, envio_id: envio };
+    const [r1, r2] = await Promise.all([
+      post('/privacidade/meus-dados/revogacao', cookie, fields),
+      post('/privacidade/meus-dados/revogacao', cookie, fields),
+    ]);
+    expect([r1.statusCode, r2.statusCode]).toEqual([303, 303]);
+    expect(r1.headers.location).toBe('/privacidade/meus-dados/painel?ok=revogacao');
+    const shown = await t.app.inject({ url: String(r1.headers.location), headers: { cookie } });
+    expect(shown.body).toContain('Consentimento revogado.');
+
+    // One request, concluded by the site at once; the consents of the e-mail and the phone revoked by the person.
+    const requests = await t.db
+      .selectFrom('privacidade_solicitacoes')
+      .selectAll()
+      .where('tipo', '=', 'revogacao')
+      .execute();
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ status: 'concluida', canal: 'site', email: 'titular@example.com' });
+    expect(requests[0]!.concluida_em).not.toBeNull();
+    const revoked = await mineConsents();
+    expect(revoked.map((r) => r.tabela).sort()).toEqual(['aulas_experimentais', 'fale_aqui', 'fale_aqui']);
+    expect(revoked.every((r) => r.revogado_em !== null)).toBe(true);
+    expect((await consentOf('fale_aqui', byPhone.id))[0]!.revogado_em).not.toBeNull();
+    expect(revoked.every((r) => r.revogado_por === null)).toBe(true);
+
+    // The staff queue shows it; staff cannot open one themselves (they revoke on the consents screen).
+    const queue = await t.app.inject({ url: '/admin/privacidade?status=concluida', headers: { cookie: admin } });
+    expect(queue.body).toContain('Revogação do consentimento');
+    const token = await staffToken(t.app, admin, '/admin/privacidade');
+    const staffOpen = await post('/admin/privacidade', admin, {
+      csrf_token: token,
+      tipo: 'revogacao',
+      email: 'titular@example.com',
+    });
+    expect(staffOpen.statusCode).toBe(422);
+    expect(staffOpen.body).toContain('Escolha o tipo do pedido.');
+
+    // No e-mail reply, and no reminder for the person; the other booking keeps its reminder.
+    const refused = await replyTo(byEmail.id);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('revogou o consentimento de contato');
+    await t.db.deleteFrom('fila_emails').execute();
+    const { queued } = await t.app.bookingJobs.reminders(spInstant(addDays(spDay(mine.slot.startsAt), -1), '10:00'));
+    const to = (await t.db.selectFrom('fila_emails').select('destinatario').execute()).map((m) => m.destinatario);
+    expect(to).toContain('outra@example.com');
+    expect(to).not.toContain('titular@example.com');
+    expect(queued).toBe(to.length);
+  });
+
+  it('stops replies about records from before consents were kept (no consent row to revoke)', async () => {
+    await postMessage({ mensagem: 'Mensagem antiga.', contato_email: 'legado@example.com', aceite_contato: 'sim' });
+    const old = await lastMessage();
+    // As a message stored before the consents table: no row of its own.
+    await t.db
+      .deleteFrom('consentimentos')
+      .where('tabela', '=', 'fale_aqui')
+      .where('registro_id', '=', old.id)
+      .execute();
+    const { cookie, csrf, envio } = await openPanel('legado@example.com');
+    const res = await post('/privacidade/meus-dados/revogacao', cookie, { csrf_token: csrf, envio_id: envio });
+    expect(res.statusCode).toBe(303);
+    const refused = await replyTo(old.id);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('revogou o consentimento de contato');
+    // The staff screen shows the revocation row for the address.
+    const lookup = await t.app.inject({
+      url: '/admin/privacidade/consentimentos?contato=legado@example.com',
+      headers: { cookie: admin },
+    });
+    expect(lookup.body).toContain('Revogação sem consentimento registrado');
+    expect(lookup.body).toContain('pela pessoa');
+  });
+
+  it('an expired or missing session gets the pt-BR "link expired" page, nothing revoked', async () => {
+    const page = await fetchForm(t.app, '/privacidade/meus-dados');
+    const res = await post('/privacidade/meus-dados/revogacao', page.cookie, { csrf_token: page.token });
+    expect(res.statusCode).toBe(410);
+    expect(res.body).toContain('Link inválido ou expirado');
   });
 });

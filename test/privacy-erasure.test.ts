@@ -195,8 +195,19 @@ describe('erasure of one person everywhere', () => {
       comentario: `Podem me ligar no ${PHONE_TYPED}.`,
     });
     expect(surveyRes.statusCode, /error-summary[\s\S]*?<\/ul>/.exec(surveyRes.body)?.[0]).toBe(303);
+    // 3b. a survey from the kiosk whose contact is only the phone, written another way
+    const kiosk = await fetchForm(t.app, `/NPS/nps_app_php/index.php?unidade_id=${unitId}`, '_token');
+    const kioskRes = await post('/NPS/nps_app_php/salvar_resposta.php', kiosk.cookie, {
+      _token: kiosk.token,
+      envio_id: /name="envio_id" value="([^"]+)"/.exec(kiosk.res.body)![1]!,
+      unidade_id: String(unitId),
+      origem: 'quiosque',
+      ...answers,
+      contato_cliente: '21 9 9876 5432',
+    });
+    expect(kioskRes.statusCode, /error-summary[\s\S]*?<\/ul>/.exec(kioskRes.body)?.[0]).toBe(303);
     const npsBefore = await npsFigures();
-    expect(npsBefore).toHaveLength(1);
+    expect(npsBefore).toHaveLength(2);
 
     // 4. trial booking
     const booking = await fetchForm(t.app, `/aula-experimental?unidade=${unitId}`);
@@ -310,6 +321,9 @@ describe('erasure of one person everywhere', () => {
 
     // statistics stay: the survey's score and the rows that count
     expect(await npsFigures()).toEqual(npsBefore);
+    // the kiosk survey's contact (the phone written with spaces) is gone too, its score kept
+    const kioskRows = await t.db.selectFrom('respostas_nps').select(['contato_cliente']).execute();
+    expect(kioskRows.map((r) => r.contato_cliente)).toEqual([null, null]);
     expect(await t.db.selectFrom('aulas_experimentais').select('id').execute()).toHaveLength(1);
     expect(await t.db.selectFrom('fale_aqui').select('id').execute()).toHaveLength(1);
     // another person's lead is untouched

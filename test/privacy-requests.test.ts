@@ -74,6 +74,14 @@ describe('staff queue', () => {
     const bad = await t.app.inject({ url: '/admin/privacidade/busca?q=abc', headers: { cookie: admin } });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('Informe um e-mail ou um WhatsApp');
+    // Any length: the message by the field, the text kept, never a bare 400.
+    const long = await t.app.inject({
+      url: `/admin/privacidade/busca?q=${'9'.repeat(600)}`,
+      headers: { cookie: admin },
+    });
+    expect(long.statusCode).toBe(422);
+    expect(long.body).toContain('Informe um e-mail ou um WhatsApp');
+    expect(long.body).toContain(`value="${'9'.repeat(600)}"`);
 
     const token = await staffToken(t.app, admin, '/admin/privacidade');
     const missing = await post('/admin/privacidade', admin, { csrf_token: token, tipo: 'acesso' });
@@ -166,6 +174,10 @@ describe("the person's correction request", () => {
       .where('origem', '=', 'privacidade:link')
       .executeTakeFirstOrThrow();
     const token = /token=([\w-]+)/.exec(mail.texto)![1]!;
+    // A mangled link, however long, is "no longer valid" (410), in pt-BR.
+    const mangled = await t.app.inject({ url: `/privacidade/meus-dados/acesso?token=${token.repeat(10)}` });
+    expect(mangled.statusCode).toBe(410);
+    expect(mangled.body).toContain('Link inválido ou expirado');
     const open = await fetchForm(t.app, `/privacidade/meus-dados/acesso?token=${token}`);
     const opened = await post('/privacidade/meus-dados/acesso', open.cookie, { csrf_token: open.token, token });
     const person = cookiesFrom(opened, open.cookie);

@@ -52,7 +52,7 @@ describe('/privacidade and the footer', () => {
     expect(body).toContain(`data-retention="messages" data-months="${MONTHS.messages}"`);
     expect(body).toContain(`data-retention="surveyContacts" data-months="${MONTHS.survey}"`);
     expect(body).toContain(`data-retention="bookings" data-months="${MONTHS.bookings}"`);
-    expect(body).toContain('3 meses contados a partir de a data da mensagem');
+    expect(body).toContain('3 meses contados a partir da data da mensagem');
     expect(body).toContain('12 meses (1 ano)');
     expect(body).toContain('5 anos a partir do registro');
     // processors: the benefit platforms the demo units link to, and the mail provider

@@ -83,7 +83,7 @@ export function PrivacyPage({ dpo, retention, processors }: PrivacyPageProps) {
         <ul class="retention">
           {retention.map((r) => (
             <li key={r.kind} data-retention={r.kind} data-months={r.months}>
-              <strong>{r.what}:</strong> {monthsLabel(r.months)} contados a partir de {r.from}; depois, {r.after}.
+              <strong>{r.what}:</strong> {monthsLabel(r.months)} contados a partir {r.from}; depois, {r.after}.
             </li>
           ))}
           <li>

@@ -16,7 +16,8 @@ const QueueQuery = Type.Object({
   status: Type.Optional(Type.String({ maxLength: 20 })),
   pagina: Type.Optional(Type.String({ maxLength: 10 })),
 });
-const SearchQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 300 })) });
+// Longer than any e-mail or phone: the search answers "invalid" by the field rather than a bare 400.
+const SearchQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 2000 })) });
 const DetailQuery = Type.Object({ ok: Type.Optional(Type.String({ maxLength: 40 })) });
 
 export function privacyAdminRoutes(app: FastifyInstance, service: RequestsService) {

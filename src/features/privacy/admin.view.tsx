@@ -10,7 +10,7 @@ import { DataTable, PageLinks } from '../../views/table';
 import { KindTables } from './meus-dados.view';
 import type { KindSummary } from './person-data.service';
 import { maskSubject, type Subject } from './registry';
-import { REQUEST_KINDS, REQUEST_STATUSES, type RequestKind } from './requests';
+import { REQUEST_KINDS, REQUEST_STATUSES, type RequestKind, STAFF_REQUEST_KINDS } from './requests';
 import type { PrivacyRequest } from './requests.repository';
 
 export const ADMIN_PRIVACY_PATH = '/admin/privacidade';
@@ -90,7 +90,7 @@ export function QueuePage(p: {
   );
 }
 
-const kindOptions = Object.entries(REQUEST_KINDS).map(([value, label]) => ({ value, label }));
+const kindOptions = STAFF_REQUEST_KINDS.map((value) => ({ value, label: REQUEST_KINDS[value] }));
 
 export function SearchPage(p: {
   staff: StaffProps;

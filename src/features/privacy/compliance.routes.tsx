@@ -18,7 +18,7 @@ const ListQuery = Type.Object({
   pagina: Type.Optional(Type.String({ maxLength: 10 })),
 });
 const ConsentQuery = Type.Object({
-  contato: Type.Optional(Type.String({ maxLength: 300 })),
+  contato: Type.Optional(Type.String({ maxLength: 2000 })),
   ok: Type.Optional(Type.String({ maxLength: 40 })),
 });
 

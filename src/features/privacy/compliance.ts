@@ -58,7 +58,7 @@ export default fp(
   },
 );
 
-/** "Meus dados" revokes the person's consents through this (the person, not staff: `by` null). */
+/** Revokes a contact's consents as the person did it (`by` null); "Meus dados" uses `revokeWithin`. */
 export function revokeConsent(
   consents: Pick<ConsentService, 'revoke'>,
   contact: { email?: string | null; telefone?: string | null },

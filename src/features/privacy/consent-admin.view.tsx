@@ -67,7 +67,13 @@ export function ConsentsPage(p: {
                   {r.finalidade_nome} <span class="hint">#{r.registro_id}</span>
                 </td>
                 <td>
-                  “{r.texto ?? '—'}” <span class="hint">(versão {r.versao})</span>
+                  {r.texto ? (
+                    <>
+                      “{r.texto}” <span class="hint">(versão {r.versao})</span>
+                    </>
+                  ) : (
+                    '—'
+                  )}
                 </td>
                 <td>{CHANNEL_LABEL[r.canal] ?? r.canal}</td>
                 <td>{[r.email, r.telefone ? formatPhone(r.telefone) : null].filter(Boolean).join(' · ') || '—'}</td>

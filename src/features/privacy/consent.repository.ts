@@ -3,7 +3,7 @@
 // repository serves the checks (inbox reply, reminders) and the staff screen.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/types';
-import type { ConsentChannel, ConsentPurpose } from './consent';
+import { type ConsentChannel, type ConsentPurpose, REVOCATION_MARK } from './consent';
 
 export interface NewConsent {
   finalidade: ConsentPurpose;
@@ -90,6 +90,33 @@ export function createConsentRepository(db: Kysely<Database>) {
         )
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
+    },
+
+    /** Whether any consent (or revocation) row names this contact. */
+    async known(contact: ConsentContact): Promise<boolean> {
+      return Boolean(await ofContact(contact).select('id').limit(1).executeTakeFirst());
+    },
+
+    /**
+     * A revocation for a contact that had no consent row to revoke (a record from before
+     * consents were kept): `revocationFor` finds it like any revoked consent.
+     */
+    async markRevocation(contact: ConsentContact, at: string, userId: number | null, requestId: number | null) {
+      await db
+        .insertInto('consentimentos')
+        .values({
+          finalidade: REVOCATION_MARK,
+          versao: 0,
+          aceito_em: at,
+          canal: 'site',
+          email: contact.email || null,
+          telefone: contact.telefone || null,
+          tabela: 'privacidade_solicitacoes',
+          registro_id: requestId ?? 0,
+          revogado_em: at,
+          revogado_por: userId,
+        })
+        .execute();
     },
 
     /**

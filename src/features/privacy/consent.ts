@@ -60,6 +60,12 @@ export const CONSENT_TEXTS: Record<ConsentPurpose, ConsentPurposeInfo> = {
   },
 };
 
+/**
+ * The `finalidade` of a row that records a revocation with no consent of its own to revoke
+ * (versao 0): the contact had records from before consents were kept.
+ */
+export const REVOCATION_MARK = 'revogacao';
+
 /** The version shown on the forms now: the last of its purpose's list. */
 export function currentConsent(purpose: ConsentPurpose): ConsentVersion {
   const versions = CONSENT_TEXTS[purpose].versions;

@@ -1,6 +1,6 @@
 // GET/POST /privacidade/meus-dados (ask for the link), /acesso (the link: a button that uses
 // it and starts the session), /painel (the person's page), /arquivo (the ZIP), /correcao,
-// /eliminacao and /sair. Every form is CSRF-protected and rate-limited per client address.
+// /eliminacao, /revogacao and /sair. Every form is CSRF-protected and rate-limited per client address.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -52,7 +52,7 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
         csrfToken: reply.generateCsrf(),
         email: s.email,
         overview: await service.overview(s),
-        envioIds: { correcao: newEnvioId(), eliminacao: newEnvioId() },
+        envioIds: { correcao: newEnvioId(), eliminacao: newEnvioId(), revogacao: newEnvioId() },
         ...extra,
       }),
       status,
@@ -89,7 +89,8 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
   r.get(
     LINK_PATH,
     {
-      schema: { querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }) },
+      // A mangled link (any length) gets the "link no longer works" page, not a bare 400.
+      schema: { querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2000 })) }) },
       config: { rateLimit: PAGE_RATE_LIMIT },
     },
     async (request, reply) => {
@@ -181,6 +182,23 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
       },
     );
   }
+
+  r.post(
+    `${MEUS_DADOS_PATH}/revogacao`,
+    {
+      schema: { body: Body },
+      preHandler: app.csrfProtection,
+      config: { formPath: PANEL_PATH, rateLimit: PAGE_RATE_LIMIT },
+    },
+    async (request, reply) => {
+      private_(reply);
+      const s = await sessionOr410(request, reply);
+      if (!s) return reply;
+      const { revoked } = await service.revokeConsent(s, readEnvioId(request.body));
+      if (wantsJson(request)) return reply.send({ ok: true, revogados: revoked });
+      return reply.redirect(`${PANEL_PATH}?ok=revogacao`, 303);
+    },
+  );
 
   r.post(
     `${MEUS_DADOS_PATH}/sair`,

@@ -1,8 +1,9 @@
 // "Meus dados": the person gives an e-mail address and gets, through the outbox, a link
 // that works once for 24 hours; opening it starts a one-hour session on a page that shows
-// what the site holds for that address, gives it as a ZIP, and takes a correction or an
-// erasure request. The answer to a link request never tells whether the address is known:
-// the same page, and the same time (a floor, as the password reset does).
+// what the site holds for that address, gives it as a ZIP, takes a correction or an erasure
+// request, and revokes consent to be contacted. The answer to a link request never tells
+// whether the address is known: the same page, and the same time (a floor, as the password
+// reset does).
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { brand } from '../../brand/index';
 import type { Config } from '../../config';
@@ -12,6 +13,7 @@ import { multiLine, take } from '../../lib/form/index';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
 import type { RateLimitService } from '../../platform/ratelimit/ratelimit.service';
 import type { PersonDataService, PrivacyRepos } from './person-data.service';
+import { revokeWithin } from './consent.service';
 import { requestRow } from './requests';
 
 export const MEUS_DADOS_PATH = '/privacidade/meus-dados';
@@ -204,6 +206,31 @@ export function createMeusDadosService(deps: {
       );
       deps.log.info({ titular: tag(s.email) }, 'meus dados: erasure asked');
       return { ok: true };
+    },
+
+    /**
+     * Revokes the person's consents: the e-mail's and those of the phones found on the rows
+     * of that e-mail. Recorded as a request the site concludes at once, in the same
+     * transaction; a double submit revokes and stores once.
+     */
+    async revokeConsent(s: MeusDadosSession, envioId: string | null, now = new Date()): Promise<{ revoked: number }> {
+      const subject = await person.expand({ email: s.email, phones: [] });
+      const at = nowIso(now);
+      const revoked = await repos.transaction(async (tx) => {
+        const id = await tx.requests.insertRequest(
+          requestRow({ tipo: 'revogacao', canal: 'site', subject, envioId, done: true, now }),
+        );
+        if (id === null) return 0;
+        const n = await revokeWithin(
+          tx,
+          { email: subject.email, telefones: subject.phones },
+          { by: null, at, requestId: id },
+        );
+        await tx.requests.setResult(id, JSON.stringify({ revogados: n }));
+        return n;
+      });
+      deps.log.info({ titular: tag(s.email), revoked }, 'meus dados: consent revoked');
+      return { revoked };
     },
 
     purge() {

@@ -105,6 +105,9 @@ export function InvalidLinkPage() {
 const NOTICES: Record<string, string> = {
   correcao: 'Pedido de correção recebido. A equipe responde em até 15 dias.',
   eliminacao: 'Pedido de eliminação recebido. A equipe conclui em até 15 dias e avisa por e-mail se precisar.',
+  revogacao:
+    'Consentimento revogado. A partir de agora não enviaremos respostas por e-mail às suas mensagens nem lembretes ' +
+    'de aula experimental. Se você preencher um formulário de novo e autorizar o contato, vale a nova autorização.',
 };
 
 /** How the person's page names the columns (the ZIP keeps the column names). */
@@ -197,7 +200,7 @@ export function PanelPage(p: {
   csrfToken: string;
   email: string;
   overview: KindSummary[];
-  envioIds: { correcao: string; eliminacao: string };
+  envioIds: { correcao: string; eliminacao: string; revogacao: string };
   notice?: string;
   errors?: Record<string, string>;
   correcao?: string;
@@ -247,6 +250,22 @@ export function PanelPage(p: {
           />
           <p>
             <button type="submit">Enviar pedido de correção</button>
+          </p>
+        </form>
+      </section>
+
+      <section class="card" aria-labelledby="revogar">
+        <h2 id="revogar">Revogar o consentimento de contato</h2>
+        <p>
+          Você autorizou a {siteName()} a falar com você quando preencheu os formulários. Ao revogar, deixamos de
+          responder às suas mensagens por e-mail e de enviar lembretes de aula experimental. Os seus dados continuam
+          guardados até você pedir a eliminação ou até o prazo de guarda acabar.
+        </p>
+        <form method="post" action={`${MEUS_DADOS_PATH}/revogacao`}>
+          <Csrf token={p.csrfToken} />
+          <input type="hidden" name={ENVIO_FIELD} value={p.envioIds.revogacao} />
+          <p>
+            <button type="submit">Revogar o consentimento</button>
           </p>
         </form>
       </section>

@@ -11,11 +11,13 @@ import type { AuditRepository } from '../audit/audit.repository';
 import { buildExportZip, type ExportPhoto } from './export';
 import type { Located, PersonDataRepository, Row } from './person-data.repository';
 import { EXPORT_LABELS, type ExportKind, PERSONAL_DATA, type Subject, type TableEntry } from './registry';
+import type { ConsentRepository } from './consent.repository';
 import type { RequestsRepository } from './requests.repository';
 
 export interface PrivacyRepos {
   person: PersonDataRepository;
   requests: RequestsRepository;
+  consents: ConsentRepository;
   audit: AuditRepository;
 }
 

@@ -9,7 +9,7 @@ import { pageWindow } from '../../lib/pagination';
 import { LIST_PAGE_SIZE } from '../../staff/list';
 import type { PersonDataService, PrivacyRepos } from './person-data.service';
 import type { Subject } from './registry';
-import { isRequestKind, REQUEST_STATUSES, requestRow } from './requests';
+import { isStaffRequestKind, REQUEST_STATUSES, requestRow } from './requests';
 
 export const NOTE_MAX = 1000;
 
@@ -21,6 +21,8 @@ export type SearchResult =
 /** An e-mail (has an @) or a Brazilian phone typed in the search box. */
 export function parseSubject(q: string): { ok: true; subject: Subject } | { ok: false; error: string } {
   const text = q.trim();
+  if (text.length > 254)
+    return { ok: false, error: 'Informe um e-mail ou um WhatsApp com DDD, por exemplo (11) 98765-4321.' };
   if (text.includes('@')) {
     const email = parseEmail(text, { lowerCase: true });
     return email.ok && email.value
@@ -66,13 +68,13 @@ export function createRequestsService(deps: { repos: Transactional<PrivacyRepos>
     ): Promise<{ ok: true; id: number } | { ok: false; errors: Record<string, string> }> {
       const errors: Record<string, string> = {};
       const tipo = typeof fields.tipo === 'string' ? fields.tipo : '';
-      if (!isRequestKind(tipo)) errors.tipo = 'Escolha o tipo do pedido.';
+      if (!isStaffRequestKind(tipo)) errors.tipo = 'Escolha o tipo do pedido.';
       const email = take(errors, 'email', parseEmail(fields.email, { lowerCase: true }), '');
       const telefone = take(errors, 'telefone', parsePhone(fields.telefone), '');
       if (!errors.email && !errors.telefone && !email && !telefone)
         errors.email = 'Informe o e-mail ou o WhatsApp da pessoa.';
       const texto = take(errors, 'texto', multiLine(fields.texto, { max: NOTE_MAX }), '');
-      if (Object.keys(errors).length || !isRequestKind(tipo)) return { ok: false, errors };
+      if (Object.keys(errors).length || !isStaffRequestKind(tipo)) return { ok: false, errors };
       const envio = typeof fields.envio_id === 'string' ? fields.envio_id.slice(0, 64) : null;
       const row = requestRow({
         tipo,

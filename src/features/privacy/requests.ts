@@ -10,9 +10,17 @@ export const REQUEST_KINDS = {
   correcao: 'Correção',
   eliminacao: 'Eliminação',
   informacao: 'Informação sobre compartilhamento',
+  revogacao: 'Revogação do consentimento',
 } as const satisfies Record<string, string>;
 export type RequestKind = keyof typeof REQUEST_KINDS;
 export const isRequestKind = (v: string): v is RequestKind => Object.hasOwn(REQUEST_KINDS, v);
+
+/**
+ * What staff open for someone at the front desk: a revocation is not among them, because
+ * staff revoke at once on the consents screen (the person does it in "Meus dados").
+ */
+export const STAFF_REQUEST_KINDS = Object.keys(REQUEST_KINDS).filter((k) => k !== 'revogacao') as RequestKind[];
+export const isStaffRequestKind = (v: string): v is RequestKind => (STAFF_REQUEST_KINDS as string[]).includes(v);
 
 export const REQUEST_STATUSES = { aberta: 'Aberta', concluida: 'Concluída', recusada: 'Recusada' } as const;
 export type RequestStatus = keyof typeof REQUEST_STATUSES;

@@ -12,7 +12,7 @@ export interface RetentionRule {
   months: number;
   /** what is kept, as /privacidade says it */
   what: string;
-  /** from when the period counts */
+  /** from when the period counts, after "a partir": "da data da aula" */
   from: string;
   /** what happens at the end of it */
   after: string;
@@ -29,7 +29,7 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
       setting: 'RETENTION_SURVEY_CONTACT_MONTHS',
       months: r.surveyContactMonths,
       what: 'Nome e contato deixados na pesquisa de satisfação',
-      from: 'a data da resposta',
+      from: 'da data da resposta',
       after: 'nome e contato são apagados; as notas e respostas ficam, sem identificar você, nas estatísticas',
     },
     {
@@ -37,7 +37,7 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
       setting: 'RETENTION_MESSAGES_MONTHS',
       months: r.messagesMonths,
       what: 'Mensagens do Fale aqui, com as fotos e as respostas da equipe',
-      from: 'a data da mensagem',
+      from: 'da data da mensagem',
       after:
         'o texto, o nome e o contato são apagados e as fotos são excluídas; ' +
         'fica só o registro de que houve uma mensagem',
@@ -47,7 +47,7 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
       setting: 'RETENTION_LEADS_MONTHS',
       months: r.leadsMonths,
       what: 'Contatos de franquia (nome, WhatsApp, e-mail e anotações da equipe)',
-      from: 'a última movimentação do contato',
+      from: 'da última movimentação do contato',
       after: 'nome, WhatsApp, e-mail e anotações são apagados; ficam a cidade e as respostas de múltipla escolha',
     },
     {
@@ -55,7 +55,7 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
       setting: 'RETENTION_BOOKINGS_MONTHS',
       months: r.bookingsMonths,
       what: 'Agendamentos de aula experimental (nome, WhatsApp e e-mail)',
-      from: 'a data da aula',
+      from: 'da data da aula',
       after: 'nome, WhatsApp e e-mail são apagados; o agendamento fica só como número nas estatísticas',
     },
   ];

@@ -53,6 +53,7 @@ export function privacyRepositories(db: Db) {
   return transactional(db, (conn) => ({
     person: createPersonDataRepository(conn),
     requests: createRequestsRepository(conn),
+    consents: createConsentRepository(conn),
     audit: createAuditRepository(conn),
   }));
 }
