@@ -16,6 +16,7 @@ import * as m20261123T0830 from './2026-11-23T0830_resumo_semanal';
 import * as m20261123T0840 from './2026-11-23T0840_respostas_origem';
 import * as m20261123T0900 from './2026-11-23T0900_aulas_experimentais';
 import * as m20261124T1040 from './2026-11-24T1040_unidade_fotos_arquivos';
+import * as m20261127T0100 from './2026-11-27T0100_agregados_nps';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0130_initial': m20261122T0130,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0840_respostas_origem': m20261123T0840,
   '2026-11-23T0900_aulas_experimentais': m20261123T0900,
   '2026-11-24T1040_unidade_fotos_arquivos': m20261124T1040,
+  '2026-11-27T0100_agregados_nps': m20261127T0100,
 };
