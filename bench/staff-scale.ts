@@ -171,6 +171,7 @@ async function benchEngine(engine: Engine) {
   const handle = createDb(config);
   const info = await prepare(handle.db).finally(() => handle.destroy());
 
+  console.log('iniciando o servidor…');
   const server = await startAppServer(databaseUrl);
   const rows: string[][] = [];
   try {
@@ -195,6 +196,7 @@ async function benchEngine(engine: Engine) {
       ['Cliques', '/admin/cliques'],
     ];
     for (const [label, path] of pages) {
+      console.log(`  ${label}: ${path}`);
       const first = await timed(server.url + path, cookie);
       if (first.status !== 200) throw new Error(`${path}: ${first.status}`);
       const times: number[] = [];
@@ -209,6 +211,7 @@ async function benchEngine(engine: Engine) {
       ['Exportação leads', '/pages/Franquia/admin.php?export=csv'],
     ];
     for (const [label, path] of exports) {
+      console.log(`  ${label}: ${path}`);
       const e = await streamExport(server, server.url + path, cookie);
       if (e.status !== 200) throw new Error(`${path}: ${e.status}`);
       rows.push([

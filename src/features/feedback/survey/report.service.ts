@@ -176,9 +176,9 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const optionText = new Map<number, string>();
       for (const qq of questions) for (const o of qq.opcoes) optionText.set(o.id, o.texto);
       async function* rows() {
-        let before: number | null = null;
+        let after: { criadoEm: string; id: number } | null = null;
         for (;;) {
-          const batch = await repo.responsesBefore(filter, before, EXPORT_BATCH);
+          const batch = await repo.responsesBefore(filter, after, EXPORT_BATCH);
           if (!batch.length) return;
           const items = await repo.exportItems(batch.map((r) => r.id));
           const byResponse = new Map<number, typeof items>();
@@ -207,7 +207,8 @@ export function createSurveyReportService(repo: SurveyRepository) {
               }),
             ];
           }
-          before = batch[batch.length - 1]!.id;
+          const last = batch[batch.length - 1]!;
+          after = { criadoEm: last.criado_em, id: last.id };
           // A batch is one synchronous read on SQLite: let waiting requests run between them.
           await yieldToEventLoop();
         }

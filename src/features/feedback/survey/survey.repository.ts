@@ -403,8 +403,11 @@ export function createSurveyRepository(db: Kysely<Database>) {
       ).execute();
     },
 
-    /** Keyset batches for the CSV export, newest first like the list (ids below `beforeId`). */
-    async responsesBefore(f: ResponseFilter, beforeId: number | null, limit: number) {
+    /**
+     * Keyset batches for the CSV export, newest first like the list: the rows after `after`
+     * (the last row of the previous batch) in (criado_em, id) order, read along that index.
+     */
+    async responsesBefore(f: ResponseFilter, after: { criadoEm: string; id: number } | null, limit: number) {
       return applyFilter(
         db
           .selectFrom('respostas_nps as r')
@@ -419,33 +422,12 @@ export function createSurveyRepository(db: Kysely<Database>) {
             'r.comentario',
             'r.criado_em',
           ])
-          .$if(beforeId !== null, (qb) => qb.where('r.id', '<', beforeId!))
+          .$if(after !== null, (qb) => qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`))
+          .orderBy('r.criado_em', 'desc')
           .orderBy('r.id', 'desc')
           .limit(limit),
         f,
       ).execute();
-    },
-
-    async itemsFor(responseIds: number[]) {
-      if (!responseIds.length) return [];
-      return db
-        .selectFrom('respostas_itens as i')
-        .innerJoin('perguntas as p', 'p.id', 'i.pergunta_id')
-        .leftJoin('perguntas_opcoes as o', 'o.id', 'i.opcao_id')
-        .select([
-          'i.resposta_id',
-          'i.pergunta_id',
-          'p.texto as pergunta',
-          'p.tipo',
-          'o.texto as opcao',
-          'o.valor',
-          'i.texto',
-          'i.texto_ok',
-        ])
-        .where('i.resposta_id', 'in', responseIds)
-        .orderBy('p.ordem')
-        .orderBy('p.id')
-        .execute();
     },
 
     /** The items of an export batch, raw (option texts are mapped by the caller). */
