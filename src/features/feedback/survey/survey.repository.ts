@@ -430,6 +430,28 @@ export function createSurveyRepository(db: Kysely<Database>) {
       ).execute();
     },
 
+    async itemsFor(responseIds: number[]) {
+      if (!responseIds.length) return [];
+      return db
+        .selectFrom('respostas_itens as i')
+        .innerJoin('perguntas as p', 'p.id', 'i.pergunta_id')
+        .leftJoin('perguntas_opcoes as o', 'o.id', 'i.opcao_id')
+        .select([
+          'i.resposta_id',
+          'i.pergunta_id',
+          'p.texto as pergunta',
+          'p.tipo',
+          'o.texto as opcao',
+          'o.valor',
+          'i.texto',
+          'i.texto_ok',
+        ])
+        .where('i.resposta_id', 'in', responseIds)
+        .orderBy('p.ordem')
+        .orderBy('p.id')
+        .execute();
+    },
+
     /** The items of an export batch, raw (option texts are mapped by the caller). */
     async exportItems(responseIds: number[]) {
       if (!responseIds.length) return [];
