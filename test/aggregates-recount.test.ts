@@ -66,7 +66,7 @@ function randomResponse(): NewSurveyResponse {
 
 async function postForm(unitId: number, score: number) {
   const { token, cookie, res } = await fetchForm(t.app, `/NPS/nps_app_php/index.php?unidade_id=${unitId}`, '_token');
-  const envio = /name="envio_id" value="([^"]+)"/.exec(res.body)?.[1]!;
+  const envio = /name="envio_id" value="([^"]+)"/.exec(res.body)?.[1] ?? '';
   const fields: Record<string, string> = { _token: token, unidade_id: String(unitId), envio_id: envio };
   for (const q of questions) {
     if (q.tipo === 'texto') fields[`texto_ok[${q.id}]`] = '1';
