@@ -1,6 +1,7 @@
 // The NPS dashboard: headline with pt-BR counts, units ranked, the 12-month SVG chart
 // (server-rendered, with a table of the same figures), the period filter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAggregatesRepository } from '../src/features/feedback/survey/aggregates.repository';
 import { saoPauloDay } from '../src/features/feedback/survey/nps';
 import { createTestApp, type TestContext } from './helpers/app';
 import { createStaffUser, loginAs } from './helpers/staff';
@@ -33,6 +34,8 @@ beforeAll(async () => {
   await add(units[2]!.id, [2, 9], month(0).iso);
   // Two months ago, unit 0: 0, 5, 10 → (1 − 2) / 3 = −33,3.
   await add(units[0]!.id, [0, 5, 10], month(-2).iso);
+  // Rows written straight into the tables, as another tool would: the figures are recounted.
+  await createAggregatesRepository(t.db).rebuild();
   const a = await createStaffUser(t.db, { papel: 'admin' });
   admin = await loginAs(t.app, a.email, a.password);
 });

@@ -366,7 +366,7 @@ describe('revoking from "Meus dados"', () => {
     });
   };
 
-  it('stops e-mail replies and reminders for the e-mail and the phones on its rows, as a concluded request', async () => {
+  it("stops e-mail replies and reminders for the e-mail and its rows' phones, as a concluded request", async () => {
     // A message with the e-mail; a booking with the e-mail and a phone; a message with only
     // that phone (found through the booking); someone else's booking keeps its reminder.
     await postMessage({

@@ -1,6 +1,7 @@
 // The staff home (/admin) and the clicks report (/admin/cliques) on the benchmark's catalog
 // (300 units): bounded pages, filters by unit name/city that the page links keep, bad page
 // numbers answered with a normal page, and a unit manager still limited to their units.
+import { createAggregatesRepository } from '../src/features/feedback/survey/aggregates.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLargeCatalog } from '../src/db/seeds/large';
 import { lastWeeks } from '../src/features/cta/cta';
@@ -102,6 +103,8 @@ beforeAll(async () => {
     })
     .execute();
 
+  // Rows written straight into the tables, as another tool would: the figures are recounted.
+  await createAggregatesRepository(t.db).rebuild();
   const a = await createStaffUser(t.db, { papel: 'admin' });
   const g = await createStaffUser(t.db, { papel: 'gerente', unidadeIds: mine.map((u) => u.id) });
   admin = await loginAs(t.app, a.email, a.password);
@@ -238,6 +241,7 @@ describe('/admin (staff home) at chain scale', () => {
         { unidade_id: first.id, nota_nps: 4, comentario: null, criado_em: ago(20), nome_cliente: 'Cliente S' },
       ])
       .execute();
+    await createAggregatesRepository(t.db).rebuild();
     const waiting = (await as(admin)(`/admin/pesquisa?unidade_id=${first.id}&categoria=pendentes`)).body;
     expect(waiting).toContain('Reclamação 0-4');
     expect(waiting).toContain('Respostas (5)');

@@ -152,6 +152,26 @@ export interface RespostasItensTable {
   texto_ok: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
+/** Derived survey figures per São Paulo day (AAAA-MM-DD) or month (AAAA-MM), unit and channel. */
+export interface AgregadosNpsTable {
+  periodo: string;
+  unidade_id: number;
+  origem: string;
+  respostas: number;
+  notas: number;
+  promotores: number;
+  detratores: number;
+}
+
+/** How often each option was chosen, per São Paulo day or month and unit. */
+export interface AgregadosOpcoesTable {
+  periodo: string;
+  unidade_id: number;
+  pergunta_id: number;
+  opcao_id: number;
+  n: number;
+}
+
 export interface FaleAquiTable {
   id: Id;
   unidade_id: number | null;
@@ -619,6 +639,8 @@ export interface Database {
   perguntas_opcoes: PerguntasOpcoesTable;
   respostas_nps: RespostasNpsTable;
   respostas_itens: RespostasItensTable;
+  agregados_nps: AgregadosNpsTable;
+  agregados_opcoes: AgregadosOpcoesTable;
   fale_aqui: FaleAquiTable;
   fale_aqui_arquivos: FaleAquiArquivosTable;
   arquivos: ArquivosTable;

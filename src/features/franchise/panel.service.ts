@@ -2,6 +2,7 @@
 // export, status changes, notes and deletion. Never sees HTTP.
 import type { Readable } from 'node:stream';
 import { csvStream } from '../../lib/csv';
+import { yieldToEventLoop } from '../../lib/yield';
 import { foldText } from '../../lib/text';
 import {
   formatPhone as formatBrazilianPhone,
@@ -148,6 +149,8 @@ export function createPanelService(repo: LeadsRepository) {
           if (batch.length < EXPORT_BATCH) return;
           const last = batch[batch.length - 1]!;
           cursor = { criado_em: last.criado_em, id: last.id };
+          // Each batch is one synchronous read on SQLite: waiting requests run in between.
+          await yieldToEventLoop();
         }
       }
       const header = [

@@ -197,7 +197,8 @@ export function RequestPage(p: {
         <dd>
           {statusLabel(r.status)}
           {r.concluida_em
-            ? ` em ${formatDateTime(r.concluida_em)}${r.concluida_por_nome ? ` por ${r.concluida_por_nome}` : ' pelo site'}`
+            ? ` em ${formatDateTime(r.concluida_em)}` +
+              (r.concluida_por_nome ? ` por ${r.concluida_por_nome}` : ' pelo site')
             : ''}
         </dd>
         {r.texto ? (

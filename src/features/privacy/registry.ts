@@ -398,8 +398,11 @@ export const NOT_PERSONAL: Record<string, Record<string, string>> = {
  * A column name that looks personal (accents already absent from column names): the test
  * requires each such column to be in PERSONAL_DATA or NOT_PERSONAL.
  */
-export const PERSONAL_NAME_RE =
-  /(^|_)(nome|email|e_mail|telefone|fone|whatsapp|celular|contato|cpf|rg|mensagem|texto|comentario|observacao|obs|ip|user_agent|agente|endereco|cep|nascimento|destinatario|remetente|responder_para|assunto|html|corpo|conteudo|payload|dados|antes|depois|busca|chave|motivo|titular|professor)(_|$)/;
+export const PERSONAL_NAME_RE = new RegExp(
+  '(^|_)(nome|email|e_mail|telefone|fone|whatsapp|celular|contato|cpf|rg|mensagem|texto|comentario|observacao|' +
+    'obs|ip|user_agent|agente|endereco|cep|nascimento|destinatario|remetente|responder_para|assunto|html|corpo|' +
+    'conteudo|payload|dados|antes|depois|busca|chave|motivo|titular|professor)(_|$)',
+);
 
 /** The entry of a table, or undefined. */
 export function entryOf(table: string): TableEntry | undefined {

@@ -26,7 +26,8 @@ for (const [net, prefix] of [
   ['240.0.0.0', 4],
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv4');
-// IPv6: unspecified and IPv4-compatible (::a.b.c.d, deprecated), loopback, IPv4-mapped/translated (checked as IPv4 below), discard,
+// IPv6: unspecified and IPv4-compatible (::a.b.c.d, deprecated), loopback,
+// IPv4-mapped/translated (checked as IPv4 below), discard,
 // unique-local, link-local, site-local, multicast, documentation.
 for (const [net, prefix] of [
   ['::', 96],

@@ -5,6 +5,7 @@ import { nowIso } from '../../../db/index';
 import type { FileStorage } from '../../../platform/storage/index';
 import { MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 import { csvDate } from '../../../lib/csv';
+import { yieldToEventLoop } from '../../../lib/yield';
 import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { pageWindow } from '../../../lib/pagination';
 import { cleanText } from '../../../lib/text';
@@ -306,7 +307,7 @@ export function createMessagesAdminService(
       async function* rows() {
         let before: number | null = null;
         for (;;) {
-          const batch = await repo.before(filter, before, 500);
+          const batch = await repo.before(filter, before, 2000);
           if (!batch.length) return;
           for (const m of batch) {
             yield [
@@ -324,6 +325,8 @@ export function createMessagesAdminService(
             ];
           }
           before = batch[batch.length - 1]!.id;
+          // Each batch is one synchronous read on SQLite: waiting requests run in between.
+          await yieldToEventLoop();
         }
       }
       return { header, rows: rows() };

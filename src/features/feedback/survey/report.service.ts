@@ -3,6 +3,7 @@
 import { nowIso } from '../../../db/index';
 import { csvDate } from '../../../lib/csv';
 import { pageWindow } from '../../../lib/pagination';
+import { yieldToEventLoop } from '../../../lib/yield';
 import {
   categoryOf,
   CATEGORY_LABEL,
@@ -17,6 +18,8 @@ import type { ResponseFilter, SurveyRepository } from './survey.repository';
 import { ORIGIN_LABEL, ORIGINS } from './origin';
 
 export const PAGE_SIZE = 25;
+/** Rows read per query of an export. */
+export const EXPORT_BATCH = 2000;
 
 export interface ReportQuery {
   unitIds: number[] | null;
@@ -60,11 +63,12 @@ export function createSurveyReportService(repo: SurveyRepository) {
       const [units, byUnitRaw, byMonthRaw, chartRaw, byOriginRaw, optionCounts, questions, total] = await Promise.all([
         repo.allUnits(),
         repo.npsByUnit(scoreFilter),
-        repo.npsByMonth(scoreFilter, months),
-        repo.npsByMonth(
-          { unitIds: q.unitIds, fromIso: chartMonths[0]!.startIso, toIso: chartMonths[chartMonths.length - 1]!.endIso },
-          chartMonths,
-        ),
+        repo.npsByMonth(scoreFilter),
+        repo.npsByMonth({
+          unitIds: q.unitIds,
+          fromIso: chartMonths[0]!.startIso,
+          toIso: chartMonths[chartMonths.length - 1]!.endIso,
+        }),
         repo.npsByOrigin(scoreFilter),
         repo.optionCounts(scoreFilter),
         repo.allQuestionsWithOptions(),
@@ -169,14 +173,22 @@ export function createSurveyReportService(repo: SurveyRepository) {
         ...questions.map((qq) => qq.texto),
       ];
       const filter = filterOf(q);
+      const optionText = new Map<number, string>();
+      for (const qq of questions) for (const o of qq.opcoes) optionText.set(o.id, o.texto);
       async function* rows() {
-        let before: number | null = null;
+        let after: { criadoEm: string; id: number } | null = null;
         for (;;) {
-          const batch = await repo.responsesBefore(filter, before, 500);
+          const batch = await repo.responsesBefore(filter, after, EXPORT_BATCH);
           if (!batch.length) return;
-          const items = await repo.itemsFor(batch.map((r) => r.id));
+          const items = await repo.exportItems(batch.map((r) => r.id));
+          const byResponse = new Map<number, typeof items>();
+          for (const i of items) {
+            const list = byResponse.get(i.resposta_id);
+            if (list) list.push(i);
+            else byResponse.set(i.resposta_id, [i]);
+          }
           for (const r of batch) {
-            const mine = items.filter((i) => i.resposta_id === r.id);
+            const mine = byResponse.get(r.id) ?? [];
             const cat = categoryOf(r.nota_nps);
             yield [
               r.id,
@@ -190,12 +202,15 @@ export function createSurveyReportService(repo: SurveyRepository) {
               ...questions.map((qq) => {
                 const it = mine.find((i) => i.pergunta_id === qq.id);
                 if (!it) return '';
-                if (it.opcao !== null) return it.opcao;
+                if (it.opcao_id !== null) return optionText.get(it.opcao_id) ?? '';
                 return [it.texto_ok ? 'Está tudo certo' : '', it.texto ?? ''].filter(Boolean).join(' · ');
               }),
             ];
           }
-          before = batch[batch.length - 1]!.id;
+          const last = batch[batch.length - 1]!;
+          after = { criadoEm: last.criado_em, id: last.id };
+          // A batch is one synchronous read on SQLite: let waiting requests run between them.
+          await yieldToEventLoop();
         }
       }
       return { header, rows: rows() };

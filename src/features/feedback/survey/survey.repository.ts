@@ -3,6 +3,8 @@ import type { Database } from '../../../db/types';
 import { inTransaction } from '../../../db/index';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
 import { contentKey } from '../../../platform/envio/fingerprint';
+import { saoPauloDay } from '../../../lib/time';
+import { type AggregateFilter, type CountedResponse, createAggregatesRepository } from './aggregates.repository';
 
 export interface SurveyOption {
   id: number;
@@ -51,7 +53,24 @@ export interface ResponseFilter {
   categoria?: 'promotores' | 'neutros' | 'detratores' | 'pendentes';
 }
 
+/**
+ * Detractors with a comment nobody has handled: written as literals (not parameters) so that
+ * SQLite, like PostgreSQL, sees it is the condition of the partial index kept for them.
+ */
+const PENDING = sql<boolean>`r.nota_nps <= 6 and r.tratada_em is null
+  and r.comentario is not null and r.comentario <> ''`;
+
+/** The São Paulo days of a filter (its instants are São Paulo day starts, `toIso` exclusive). */
+function daysOf(f: ResponseFilter): AggregateFilter {
+  return {
+    unitIds: f.unitIds,
+    de: saoPauloDay(new Date(f.fromIso)),
+    ate: saoPauloDay(new Date(new Date(f.toIso).getTime() - 1)),
+  };
+}
+
 export function createSurveyRepository(db: Kysely<Database>) {
+  const aggregates = createAggregatesRepository(db);
   function applyFilter<QB extends { where: any }>(qb: QB, f: ResponseFilter): QB {
     let q: any = qb.where('r.criado_em', '>=', f.fromIso).where('r.criado_em', '<', f.toIso);
     if (f.unitIds) q = f.unitIds.length ? q.where('r.unidade_id', 'in', f.unitIds) : q.where(sql<boolean>`1 = 0`);
@@ -60,11 +79,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
     if (f.categoria === 'detratores') q = q.where('r.nota_nps', '<=', 6);
     // The same rule as the start page's queue (detractorsToHandle).
     if (f.categoria === 'pendentes') {
-      q = q
-        .where('r.nota_nps', '<=', 6)
-        .where('r.comentario', 'is not', null)
-        .where('r.comentario', '<>', '')
-        .where('r.tratada_em', 'is', null);
+      q = q.where(PENDING);
     }
     return q;
   }
@@ -146,6 +161,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
       return inTransaction(db, async (trx) => {
         const ids: (number | null)[] = [];
         const envios = createEnvioRepository(trx);
+        const counted: CountedResponse[] = [];
         for (const r of records) {
           const insert = (envioId: string | null) =>
             trx
@@ -196,13 +212,26 @@ export function createSurveyRepository(db: Kysely<Database>) {
           if (row && key) await envios.record('pesquisa', key, row.id, r.criadoEm, r.impressao ?? null);
           if (row) await onStored?.(trx, r, row.id);
           ids.push(row ? row.id : null);
+          if (row) {
+            counted.push({
+              unidadeId: r.unidadeId,
+              origem: r.origem ?? 'site',
+              criadoEm: r.criadoEm,
+              nota: r.notaNps,
+              opcoes: r.itens.flatMap((i) =>
+                i.opcaoId === null ? [] : [{ perguntaId: i.perguntaId, opcaoId: i.opcaoId }],
+              ),
+            });
+          }
         }
+        // The derived figures change with the answers, in the same transaction.
+        await aggregates.apply(trx, counted, 1);
         return ids;
       });
     },
 
     /** Counts per unit for the NPS: total scored, promoters (9–10), detractors (0–6). */
-    async npsByUnit(f: ResponseFilter) {
+    async recountNpsByUnit(f: ResponseFilter) {
       const q = applyFilter(
         db
           .selectFrom('respostas_nps as r')
@@ -227,7 +256,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
     },
 
     /** Same counts per month; `months` are [label, startIso, endIso) in São Paulo time. */
-    async npsByMonth(f: ResponseFilter, months: { label: string; startIso: string; endIso: string }[]) {
+    async recountNpsByMonth(f: ResponseFilter, months: { label: string; startIso: string; endIso: string }[]) {
       if (!months.length) return [];
       // A CASE over the month boundaries: portable, and the boundaries are São Paulo months.
       const bucket = sql<string>`case ${sql.join(
@@ -260,7 +289,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
     },
 
     /** Counts per channel (site, cartaz, quiosque) for the NPS split. */
-    async npsByOrigin(f: ResponseFilter) {
+    async recountNpsByOrigin(f: ResponseFilter) {
       const rows = await applyFilter(
         db
           .selectFrom('respostas_nps as r')
@@ -282,7 +311,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
     },
 
     /** How often each option was chosen, per question, over the filtered responses. */
-    async optionCounts(f: ResponseFilter) {
+    async recountOptionCounts(f: ResponseFilter) {
       const q = applyFilter(
         db
           .selectFrom('respostas_itens as i')
@@ -297,6 +326,57 @@ export function createSurveyRepository(db: Kysely<Database>) {
         opcaoId: Number(r.opcaoId),
         n: Number(r.n),
       }));
+    },
+
+    /**
+     * Deletes answers (their items go with them) and takes them out of the derived figures,
+     * in one transaction: the one way to delete answers. Pass `trx` to join a caller's own.
+     */
+    async deleteResponses(ids: number[], trx?: Kysely<Database>): Promise<number> {
+      if (!ids.length) return 0;
+      const run = async (t: Kysely<Database>) => {
+        const counted = await aggregates.countedResponses(t, ids);
+        await aggregates.apply(t, counted, -1);
+        await t.deleteFrom('respostas_itens').where('resposta_id', 'in', ids).execute();
+        const res = await t.deleteFrom('respostas_nps').where('id', 'in', ids).executeTakeFirst();
+        return Number(res.numDeletedRows);
+      };
+      return trx ? run(trx) : inTransaction(db, run);
+    },
+
+    /** NPS counts per unit, from the derived figures. */
+    async npsByUnit(f: ResponseFilter) {
+      return aggregates.byUnit(daysOf(f));
+    },
+
+    /** Per São Paulo month (labels AAAA-MM), from the derived figures. */
+    async npsByMonth(f: ResponseFilter) {
+      return aggregates.byMonth(daysOf(f));
+    },
+
+    async npsByOrigin(f: ResponseFilter) {
+      return aggregates.byOrigin(daysOf(f));
+    },
+
+    async optionCounts(f: ResponseFilter) {
+      return aggregates.optionCounts(daysOf(f));
+    },
+
+    /** Answers in the filter: from the derived figures, but the few pending ones counted. */
+    async countResponses(f: ResponseFilter): Promise<number> {
+      if (f.categoria === 'pendentes') {
+        const row = await applyFilter(
+          db.selectFrom('respostas_nps as r').select((eb) => eb.fn.countAll<number>().as('n')),
+          f,
+        ).executeTakeFirst();
+        return Number(row?.n ?? 0);
+      }
+      const rows = await aggregates.byOrigin(daysOf(f));
+      const sum = (k: 'respostas' | 'total' | 'promotores' | 'detratores') => rows.reduce((a, r) => a + r[k], 0);
+      if (f.categoria === 'promotores') return sum('promotores');
+      if (f.categoria === 'detratores') return sum('detratores');
+      if (f.categoria === 'neutros') return sum('total') - sum('promotores') - sum('detratores');
+      return sum('respostas');
     },
 
     async allQuestionsWithOptions() {
@@ -315,7 +395,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
       return questions.map((q) => ({ ...q, opcoes: options.filter((o) => o.pergunta_id === q.id) }));
     },
 
-    async countResponses(f: ResponseFilter): Promise<number> {
+    async recountCountResponses(f: ResponseFilter): Promise<number> {
       const row = await applyFilter(
         db.selectFrom('respostas_nps as r').select((eb) => eb.fn.countAll<number>().as('n')),
         f,
@@ -346,8 +426,11 @@ export function createSurveyRepository(db: Kysely<Database>) {
       ).execute();
     },
 
-    /** Keyset batches for the CSV export, newest first like the list (ids below `beforeId`). */
-    async responsesBefore(f: ResponseFilter, beforeId: number | null, limit: number) {
+    /**
+     * Keyset batches for the CSV export, newest first like the list: the rows after `after`
+     * (the last row of the previous batch) in (criado_em, id) order, read along that index.
+     */
+    async responsesBefore(f: ResponseFilter, after: { criadoEm: string; id: number } | null, limit: number) {
       return applyFilter(
         db
           .selectFrom('respostas_nps as r')
@@ -362,7 +445,8 @@ export function createSurveyRepository(db: Kysely<Database>) {
             'r.comentario',
             'r.criado_em',
           ])
-          .$if(beforeId !== null, (qb) => qb.where('r.id', '<', beforeId!))
+          .$if(after !== null, (qb) => qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`))
+          .orderBy('r.criado_em', 'desc')
           .orderBy('r.id', 'desc')
           .limit(limit),
         f,
@@ -391,6 +475,20 @@ export function createSurveyRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** The items of an export batch, raw (option texts are mapped by the caller). */
+    async exportItems(responseIds: number[]) {
+      if (!responseIds.length) return [];
+      const lo = Math.min(...responseIds);
+      const hi = Math.max(...responseIds);
+      const q = db
+        .selectFrom('respostas_itens as i')
+        .select(['i.resposta_id', 'i.pergunta_id', 'i.opcao_id', 'i.texto', 'i.texto_ok']);
+      // A dense batch (the whole chain) reads one range of the index; a sparse one (one unit) its ids.
+      return hi - lo < responseIds.length * 4
+        ? q.where('i.resposta_id', '>=', lo).where('i.resposta_id', '<=', hi).execute()
+        : q.where('i.resposta_id', 'in', responseIds).execute();
+    },
+
     /** Detractor answers (0–6) with a comment not yet dealt with, oldest first. */
     async detractorsToHandle(unitIds: number[] | null, sinceIso: string, limit: number) {
       let q = db
@@ -406,10 +504,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
           'r.comentario',
           'r.criado_em',
         ])
-        .where('r.nota_nps', '<=', 6)
-        .where('r.comentario', 'is not', null)
-        .where('r.comentario', '<>', '')
-        .where('r.tratada_em', 'is', null)
+        .where(PENDING)
         .where('r.criado_em', '>=', sinceIso)
         .orderBy('r.criado_em')
         .orderBy('r.id')

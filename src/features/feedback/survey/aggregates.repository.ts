@@ -1,0 +1,271 @@
+// The survey's derived figures (agregados_nps, agregados_opcoes): per São Paulo day and per
+// month, unit and channel / option. Every path that stores or removes answers changes them in
+// its own transaction through `apply`; `rebuild` recounts them from the answers.
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import type { Database } from '../../../db/types';
+import { addDays, saoPauloDay } from '../../../lib/time';
+
+/** What one stored answer adds to the figures. */
+export interface CountedResponse {
+  unidadeId: number;
+  origem: string;
+  criadoEm: string;
+  nota: number | null;
+  /** options chosen (items without an option are not counted) */
+  opcoes: { perguntaId: number; opcaoId: number }[];
+}
+
+/** A period of São Paulo days [de, ate] (both included), for some units (null = all). */
+export interface AggregateFilter {
+  unitIds: number[] | null;
+  de: string;
+  ate: string;
+}
+
+/**
+ * The rows that cover [de, ate]: whole months as month rows, the rest as day ranges that
+ * never cross a month (so a range of days never also matches a month row).
+ */
+export function periodParts(de: string, ate: string): { months: string[]; days: [string, string][] } {
+  const months: string[] = [];
+  const days: [string, string][] = [];
+  let first = `${de.slice(0, 7)}-01`;
+  while (first <= ate) {
+    const nextFirst = addDays(`${first.slice(0, 7)}-28`, 4)
+      .slice(0, 7)
+      .concat('-01');
+    const last = addDays(nextFirst, -1);
+    const from = first < de ? de : first;
+    const to = last > ate ? ate : last;
+    if (from === first && to === last) months.push(first.slice(0, 7));
+    else days.push([from, to]);
+    first = nextFirst;
+  }
+  return { months, days };
+}
+
+const dayOf = (iso: string) => saoPauloDay(new Date(iso));
+
+export function createAggregatesRepository(db: Kysely<Database>) {
+  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  function inPeriod<QB extends { where: any }>(qb: QB, f: AggregateFilter): QB {
+    const { months, days } = periodParts(f.de, f.ate);
+    let q: any = qb.where((eb: any) =>
+      eb.or([
+        ...(months.length ? [eb('a.periodo', 'in', months)] : []),
+        ...days.map(([from, to]) => eb.and([eb('a.periodo', '>=', from), eb('a.periodo', '<=', to)])),
+        ...(months.length || days.length ? [] : [sql<boolean>`1 = 0`]),
+      ]),
+    );
+    if (f.unitIds) q = f.unitIds.length ? q.where('a.unidade_id', 'in', f.unitIds) : q.where(sql<boolean>`1 = 0`);
+    return q;
+  }
+
+  const npsSums = (eb: any) => [
+    eb.fn.sum('a.respostas').as('respostas'),
+    eb.fn.sum('a.notas').as('total'),
+    eb.fn.sum('a.promotores').as('promotores'),
+    eb.fn.sum('a.detratores').as('detratores'),
+  ];
+  const counts = (r: { respostas: unknown; total: unknown; promotores: unknown; detratores: unknown }) => ({
+    respostas: Number(r.respostas ?? 0),
+    total: Number(r.total ?? 0),
+    promotores: Number(r.promotores ?? 0),
+    detratores: Number(r.detratores ?? 0),
+  });
+
+  return {
+    /**
+     * Adds (sign 1) or takes away (sign -1) answers from the figures. Call it inside the
+     * transaction that stores or deletes them. Rows are changed in one fixed order, so two
+     * transactions on PostgreSQL never wait for each other in a circle.
+     */
+    async apply(trx: Kysely<Database>, responses: CountedResponse[], sign: 1 | -1): Promise<void> {
+      if (!responses.length) return;
+      const nps = new Map<string, { periodo: string; unidade_id: number; origem: string; c: number[] }>();
+      const opts = new Map<
+        string,
+        { periodo: string; unidade_id: number; pergunta_id: number; opcao_id: number; n: number }
+      >();
+      for (const r of responses) {
+        const day = dayOf(r.criadoEm);
+        for (const periodo of [day, day.slice(0, 7)]) {
+          const k = `${periodo}|${r.unidadeId}|${r.origem}`;
+          let row = nps.get(k);
+          if (!row) nps.set(k, (row = { periodo, unidade_id: r.unidadeId, origem: r.origem, c: [0, 0, 0, 0] }));
+          row.c[0]! += sign;
+          if (r.nota !== null) {
+            row.c[1]! += sign;
+            if (r.nota >= 9) row.c[2]! += sign;
+            if (r.nota <= 6) row.c[3]! += sign;
+          }
+          for (const o of r.opcoes) {
+            const ok = `${periodo}|${r.unidadeId}|${o.perguntaId}|${o.opcaoId}`;
+            const row2 = opts.get(ok);
+            if (row2) row2.n += sign;
+            else
+              opts.set(ok, {
+                periodo,
+                unidade_id: r.unidadeId,
+                pergunta_id: o.perguntaId,
+                opcao_id: o.opcaoId,
+                n: sign,
+              });
+          }
+        }
+      }
+      const npsRows = [...nps.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, r]) => ({
+          periodo: r.periodo,
+          unidade_id: r.unidade_id,
+          origem: r.origem,
+          respostas: r.c[0]!,
+          notas: r.c[1]!,
+          promotores: r.c[2]!,
+          detratores: r.c[3]!,
+        }));
+      await trx
+        .insertInto('agregados_nps')
+        .values(npsRows)
+        .onConflict((oc) =>
+          oc.columns(['periodo', 'unidade_id', 'origem']).doUpdateSet((eb) => ({
+            respostas: eb('agregados_nps.respostas', '+', eb.ref('excluded.respostas')),
+            notas: eb('agregados_nps.notas', '+', eb.ref('excluded.notas')),
+            promotores: eb('agregados_nps.promotores', '+', eb.ref('excluded.promotores')),
+            detratores: eb('agregados_nps.detratores', '+', eb.ref('excluded.detratores')),
+          })),
+        )
+        .execute();
+      const optRows = [...opts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+      if (optRows.length) {
+        await trx
+          .insertInto('agregados_opcoes')
+          .values(optRows)
+          .onConflict((oc) =>
+            oc
+              .columns(['periodo', 'unidade_id', 'pergunta_id', 'opcao_id'])
+              .doUpdateSet((eb) => ({ n: eb('agregados_opcoes.n', '+', eb.ref('excluded.n')) })),
+          )
+          .execute();
+      }
+    },
+
+    /** The figures of the given answers as stored now (for a path about to delete them). */
+    async countedResponses(trx: Kysely<Database>, ids: number[]): Promise<CountedResponse[]> {
+      if (!ids.length) return [];
+      const heads = await trx
+        .selectFrom('respostas_nps')
+        .select(['id', 'unidade_id', 'origem', 'criado_em', 'nota_nps'])
+        .where('id', 'in', ids)
+        .execute();
+      const items = await trx
+        .selectFrom('respostas_itens')
+        .select(['resposta_id', 'pergunta_id', 'opcao_id'])
+        .where('resposta_id', 'in', ids)
+        .where('opcao_id', 'is not', null)
+        .execute();
+      const byId = new Map<number, { perguntaId: number; opcaoId: number }[]>();
+      for (const i of items) {
+        const list = byId.get(i.resposta_id) ?? [];
+        list.push({ perguntaId: i.pergunta_id, opcaoId: i.opcao_id! });
+        byId.set(i.resposta_id, list);
+      }
+      return heads.map((h) => ({
+        unidadeId: h.unidade_id,
+        origem: h.origem,
+        criadoEm: h.criado_em,
+        nota: h.nota_nps,
+        opcoes: byId.get(h.id) ?? [],
+      }));
+    },
+
+    async byUnit(f: AggregateFilter) {
+      const rows = await inPeriod(
+        db
+          .selectFrom('agregados_nps as a')
+          .select((eb) => ['a.unidade_id as unidadeId', ...npsSums(eb)])
+          .groupBy('a.unidade_id'),
+        f,
+      ).execute();
+      return rows.map((r: any) => ({ unidadeId: Number(r.unidadeId), ...counts(r) })).filter((r) => r.respostas > 0);
+    },
+
+    /** Per São Paulo month (AAAA-MM) of the period. */
+    async byMonth(f: AggregateFilter) {
+      const rows = await inPeriod(
+        db
+          .selectFrom('agregados_nps as a')
+          .select((eb) => [sql<string>`substr(a.periodo, 1, 7)`.as('mes'), ...npsSums(eb)])
+          .groupBy(sql`substr(a.periodo, 1, 7)`),
+        f,
+      ).execute();
+      return rows.map((r: any) => ({ mes: String(r.mes), ...counts(r) }));
+    },
+
+    async byOrigin(f: AggregateFilter) {
+      const rows = await inPeriod(
+        db
+          .selectFrom('agregados_nps as a')
+          .select((eb) => ['a.origem', ...npsSums(eb)])
+          .groupBy('a.origem'),
+        f,
+      ).execute();
+      return rows.map((r: any) => ({ origem: String(r.origem), ...counts(r) }));
+    },
+
+    async optionCounts(f: AggregateFilter) {
+      const rows = await inPeriod(
+        db
+          .selectFrom('agregados_opcoes as a')
+          .select((eb) => ['a.pergunta_id as perguntaId', 'a.opcao_id as opcaoId', eb.fn.sum('a.n').as('n')])
+          .groupBy(['a.pergunta_id', 'a.opcao_id']),
+        f,
+      ).execute();
+      return rows
+        .map((r: any) => ({ perguntaId: Number(r.perguntaId), opcaoId: Number(r.opcaoId), n: Number(r.n ?? 0) }))
+        .filter((r) => r.n > 0);
+    },
+
+    /**
+     * Recounts every figure from the answers (after an import, a restore, or rows written by
+     * another tool), in one transaction: readers see the old figures or the new, never none.
+     */
+    async rebuild(): Promise<{ nps: number; opcoes: number }> {
+      // São Paulo has kept UTC-3 all year since 2019.
+      const day = isPostgres
+        ? sql.raw(`to_char(cast(r.criado_em as timestamp) - interval '3 hours', 'YYYY-MM-DD')`)
+        : sql.raw(`date(r.criado_em, '-3 hours')`);
+      return db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('agregados_nps').execute();
+        await trx.deleteFrom('agregados_opcoes').execute();
+        await sql`insert into agregados_nps (periodo, unidade_id, origem, respostas, notas, promotores, detratores)
+          select ${day}, r.unidade_id, r.origem, count(*), count(r.nota_nps),
+            sum(case when r.nota_nps >= 9 then 1 else 0 end), sum(case when r.nota_nps <= 6 then 1 else 0 end)
+          from respostas_nps r group by 1, 2, 3`.execute(trx);
+        await sql`insert into agregados_opcoes (periodo, unidade_id, pergunta_id, opcao_id, n)
+          select ${day}, r.unidade_id, i.pergunta_id, i.opcao_id, count(*)
+          from respostas_itens i join respostas_nps r on r.id = i.resposta_id
+          where i.opcao_id is not null group by 1, 2, 3, 4`.execute(trx);
+        await sql`insert into agregados_nps (periodo, unidade_id, origem, respostas, notas, promotores, detratores)
+          select substr(periodo, 1, 7), unidade_id, origem, sum(respostas), sum(notas), sum(promotores), sum(detratores)
+          from agregados_nps group by 1, 2, 3`.execute(trx);
+        await sql`insert into agregados_opcoes (periodo, unidade_id, pergunta_id, opcao_id, n)
+          select substr(periodo, 1, 7), unidade_id, pergunta_id, opcao_id, sum(n)
+          from agregados_opcoes group by 1, 2, 3, 4`.execute(trx);
+        const count = async (t: 'agregados_nps' | 'agregados_opcoes') =>
+          Number(
+            (
+              await trx
+                .selectFrom(t)
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
+        return { nps: await count('agregados_nps'), opcoes: await count('agregados_opcoes') };
+      });
+    },
+  };
+}
+export type AggregatesRepository = ReturnType<typeof createAggregatesRepository>;
