@@ -71,6 +71,21 @@ function daysOf(f: ResponseFilter): AggregateFilter {
 
 export function createSurveyRepository(db: Kysely<Database>) {
   const aggregates = createAggregatesRepository(db);
+  /** One answer as the list and the CSV export show it, with its unit's name. */
+  const responseRows = () =>
+    db
+      .selectFrom('respostas_nps as r')
+      .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+      .select([
+        'r.id',
+        'r.unidade_id',
+        'u.nome as unidade',
+        'r.nota_nps',
+        'r.nome_cliente',
+        'r.contato_cliente',
+        'r.comentario',
+        'r.criado_em',
+      ]);
   function applyFilter<QB extends { where: any }>(qb: QB, f: ResponseFilter): QB {
     let q: any = qb.where('r.criado_em', '>=', f.fromIso).where('r.criado_em', '<', f.toIso);
     if (f.unitIds) q = f.unitIds.length ? q.where('r.unidade_id', 'in', f.unitIds) : q.where(sql<boolean>`1 = 0`);
@@ -405,23 +420,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
 
     async listResponses(f: ResponseFilter, limit: number, offset: number) {
       return applyFilter(
-        db
-          .selectFrom('respostas_nps as r')
-          .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
-          .select([
-            'r.id',
-            'r.unidade_id',
-            'u.nome as unidade',
-            'r.nota_nps',
-            'r.nome_cliente',
-            'r.contato_cliente',
-            'r.comentario',
-            'r.criado_em',
-          ])
-          .orderBy('r.criado_em', 'desc')
-          .orderBy('r.id', 'desc')
-          .limit(limit)
-          .offset(offset),
+        responseRows().orderBy('r.criado_em', 'desc').orderBy('r.id', 'desc').limit(limit).offset(offset),
         f,
       ).execute();
     },
@@ -432,19 +431,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
      */
     async responsesBefore(f: ResponseFilter, after: { criadoEm: string; id: number } | null, limit: number) {
       return applyFilter(
-        db
-          .selectFrom('respostas_nps as r')
-          .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
-          .select([
-            'r.id',
-            'r.unidade_id',
-            'u.nome as unidade',
-            'r.nota_nps',
-            'r.nome_cliente',
-            'r.contato_cliente',
-            'r.comentario',
-            'r.criado_em',
-          ])
+        responseRows()
           .$if(after !== null, (qb) => qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`))
           .orderBy('r.criado_em', 'desc')
           .orderBy('r.id', 'desc')
