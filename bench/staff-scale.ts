@@ -149,7 +149,8 @@ async function streamExport(server: ChildServer, url: string, cookie: string) {
   const res = await fetch(url, { headers: { cookie } });
   let lines = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) lines++;
   }
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);

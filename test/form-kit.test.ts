@@ -23,8 +23,15 @@ import {
 } from '../src/lib/form/index';
 import { pageWindow, parsePage } from '../src/lib/pagination';
 import { quoteCustomerText } from '../src/platform/mail/quote';
-import { defuseCell } from '../src/lib/csv';
-import { addDays, saoPauloDay, saoPauloDayStartIso, saoPauloYearMonth } from '../src/lib/time';
+import { csvLines, csvStream, defuseCell } from '../src/lib/csv';
+import {
+  addDays,
+  formatDateTime,
+  formatDateTimeCsv,
+  saoPauloDay,
+  saoPauloDayStartIso,
+  saoPauloYearMonth,
+} from '../src/lib/time';
 
 const err = (r: { ok: boolean; error?: string }) => (r.ok ? null : r.error);
 
@@ -229,6 +236,39 @@ describe('envio_id, take, quoting, CSV cells, São Paulo clock', () => {
     for (const c of ['=1', '+1', '-1', '@a', '\tx', '\rx']) expect(defuseCell(c)).toBe(`'${c}`);
     expect(defuseCell('ok')).toBe('ok');
     expect(defuseCell(-1)).toBe(-1);
+  });
+  it('writes CSV lines: ";" between cells, CRLF, quotes only where needed, formulas defused', () => {
+    expect(csvLines([[1, 'a;b', 'diz "oi"', 'linha\nnova', '=SOMA(A1)', null, undefined, -2, '']])).toBe(
+      '1;"a;b";"diz ""oi""";"linha\nnova";\'=SOMA(A1);;;-2;\r\n',
+    );
+    expect(csvLines([['-1;x']])).toBe('"\'-1;x"\r\n');
+    expect(csvLines([])).toBe('');
+  });
+  it('streams a BOM, the header and one chunk per batch', async () => {
+    async function* batches() {
+      yield [[1, 'x']];
+      yield [];
+      yield [
+        [2, 'y'],
+        [3, 'z'],
+      ];
+    }
+    const chunks: string[] = [];
+    for await (const c of csvStream(['id', '+nome'], batches())) chunks.push(String(c));
+    expect(chunks).toEqual(["\uFEFFid;'+nome\r\n", '1;x\r\n', '2;y\r\n3;z\r\n']);
+  });
+  it('CSV dates: the fixed UTC-3 path equals Intl for any instant since 2019, and DST years still use Intl', () => {
+    let seed = 7;
+    const rand = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const from = Date.parse('2019-02-17T00:00:00Z');
+    const to = Date.parse('2031-01-01T00:00:00Z');
+    for (let i = 0; i < 5000; i++) {
+      const iso = new Date(from + Math.floor(rand() * (to - from))).toISOString();
+      expect(formatDateTimeCsv(iso)).toBe(formatDateTime(iso).replace(',', ''));
+    }
+    // January 2018: São Paulo was on summer time (UTC-2).
+    expect(formatDateTimeCsv('2018-01-10T12:00:00.000Z')).toBe('10/01/2018 10:00');
+    expect(formatDateTimeCsv('2026-11-23T02:30:00.000Z')).toBe('22/11/2026 23:30');
   });
   it('São Paulo days and months (UTC-3, no DST)', () => {
     const lateUtc = new Date('2026-11-23T02:30:00Z'); // still the 22nd in São Paulo

@@ -1,8 +1,6 @@
 // CSV exports for spreadsheets used in Brazil: UTF-8 with BOM, ";" separators, CRLF,
 // São Paulo dates, and cells that a spreadsheet would run as a formula defused.
 import { Readable } from 'node:stream';
-import { createRequire } from 'node:module';
-import type * as CsvStringify from 'csv-stringify';
 import { formatDateTimeCsv } from './time';
 
 /** A leading = + - @ tab or CR makes Excel/LibreOffice evaluate the cell: prefix a quote. */
@@ -16,22 +14,38 @@ export function defuseCell(value: unknown): string | number {
 /** São Paulo "dd/mm/aaaa hh:mm" (the one clock: src/lib/time.ts). */
 export const csvDate = formatDateTimeCsv;
 
+const NEEDS_QUOTES = /[;"\r\n]/;
+
+/** One cell: defused, and quoted (inner quotes doubled) when it holds a separator, a quote or a line break. */
+function csvCell(value: unknown): string {
+  const s = String(defuseCell(value));
+  return NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** Rows as CSV text, each line ended by CRLF. */
+export function csvLines(rows: readonly (readonly unknown[])[]): string {
+  let out = '';
+  for (const row of rows) {
+    let line = '';
+    for (let i = 0; i < row.length; i++) line += i === 0 ? csvCell(row[i]) : `;${csvCell(row[i])}`;
+    out += `${line}\r\n`;
+  }
+  return out;
+}
+
 /**
- * The one CSV writer of the site: streams rows (fetched lazily in batches) as CSV. Every
- * cell is defused, the header row too (it holds texts staff edit, e.g. survey questions).
+ * The one CSV writer of the site: streams batches of rows (fetched lazily, a batch per
+ * database read) as CSV, one chunk per batch. Every cell is defused, the header row too (it
+ * holds texts staff edit, e.g. survey questions). Written here rather than with a CSV library:
+ * the format is four rules, and a row-at-a-time stream capped an export at about the target
+ * speed (docs/decisions/231).
  */
-export function csvStream(header: string[], rows: AsyncIterable<unknown[]>): Readable {
-  // Loaded on the first export (staff only), not at start.
-  const { stringify } = createRequire(import.meta.url)('csv-stringify') as typeof CsvStringify;
-  const stringifier = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[;"\r\n]/ });
-  stringifier.write(header.map(defuseCell));
-  const source = Readable.from(
+export function csvStream(header: string[], batches: AsyncIterable<readonly (readonly unknown[])[]>): Readable {
+  return Readable.from(
     (async function* () {
-      for await (const row of rows) yield row.map(defuseCell);
+      yield `\uFEFF${csvLines([header])}`;
+      for await (const batch of batches) if (batch.length) yield csvLines(batch);
     })(),
-    { objectMode: true },
+    { objectMode: false },
   );
-  source.on('error', (err) => stringifier.destroy(err));
-  source.pipe(stringifier);
-  return stringifier;
 }

@@ -65,9 +65,20 @@ export function addDays(day: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** "22/11/2026 09:15" for CSV cells (no comma: it would look like a separator to some readers). */
+// São Paulo's last daylight-saving period ended on 2019-02-17; from then on it is UTC-3 all year.
+const FIXED_OFFSET_SINCE = Date.parse('2019-02-17T03:00:00Z');
+const SAO_PAULO_OFFSET_MS = -3 * 3600_000;
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * "22/11/2026 09:15" for CSV cells (no comma: it would look like a separator to some readers).
+ * An export formats a million of these: instants of the fixed-offset years skip Intl.
+ */
 export function formatDateTimeCsv(iso: string): string {
-  return formatDateTime(iso).replace(',', '');
+  const t = Date.parse(iso);
+  if (!(t >= FIXED_OFFSET_SINCE)) return formatDateTime(iso).replace(',', '');
+  const d = new Date(t + SAO_PAULO_OFFSET_MS);
+  return `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
 }
 
 /**

@@ -191,22 +191,20 @@ export function funnelCsv(rows: FunnelRow[]) {
     'Clique → matrícula',
   ];
   async function* gen() {
-    for (const r of rows) {
-      yield [
-        r.unidade,
-        r.cidade,
-        r.uf,
-        weekLabel(r.semana),
-        r.cliques,
-        r.agendamentos,
-        r.compareceram,
-        r.matricularam,
-        formatConversion(conversion(r.agendamentos, r.cliques)),
-        formatConversion(conversion(r.compareceram, r.agendamentos)),
-        formatConversion(conversion(r.matricularam, r.compareceram)),
-        formatConversion(conversion(r.matricularam, r.cliques)),
-      ];
-    }
+    yield rows.map((r) => [
+      r.unidade,
+      r.cidade,
+      r.uf,
+      weekLabel(r.semana),
+      r.cliques,
+      r.agendamentos,
+      r.compareceram,
+      r.matricularam,
+      formatConversion(conversion(r.agendamentos, r.cliques)),
+      formatConversion(conversion(r.compareceram, r.agendamentos)),
+      formatConversion(conversion(r.matricularam, r.compareceram)),
+      formatConversion(conversion(r.matricularam, r.cliques)),
+    ]);
   }
   return { header, rows: gen() };
 }

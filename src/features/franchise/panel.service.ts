@@ -134,18 +134,16 @@ export function createPanelService(repo: LeadsRepository) {
         let cursor: LeadCursor | null = null;
         for (;;) {
           const batch = await repo.batchAfter(where, cursor, EXPORT_BATCH);
-          for (const l of batch) {
-            yield [
-              l.id,
-              formatDateTime(l.criado_em),
-              l.nome_completo,
-              formatBrazilianPhone(l.whatsapp),
-              l.email,
-              l.cidade_regiao,
-              ...OPTION_FIELD_NAMES.map((f) => optionLabel(f, l[f])),
-              statusLabel(l.status),
-            ];
-          }
+          yield batch.map((l) => [
+            l.id,
+            formatDateTime(l.criado_em),
+            l.nome_completo,
+            formatBrazilianPhone(l.whatsapp),
+            l.email,
+            l.cidade_regiao,
+            ...OPTION_FIELD_NAMES.map((f) => optionLabel(f, l[f])),
+            statusLabel(l.status),
+          ]);
           if (batch.length < EXPORT_BATCH) return;
           const last = batch[batch.length - 1]!;
           cursor = { criado_em: last.criado_em, id: last.id };

@@ -147,22 +147,20 @@ export function createIncidentsService(
         for (;;) {
           const batch = await incidents.before(before, 500);
           if (!batch.length) return;
-          for (const i of batch) {
-            yield [
-              i.id,
-              formatDay(i.constatado_em),
-              i.descricao,
-              i.dados_afetados,
-              i.titulares_afetados,
-              i.quantidade_titulares ?? '',
-              riskLabel(i.risco),
-              i.medidas,
-              i.anpd_comunicada_em ? formatDay(i.anpd_comunicada_em) : '',
-              i.titulares_comunicados_em ? formatDay(i.titulares_comunicados_em) : '',
-              csvDate(i.criado_em),
-              csvDate(i.atualizado_em),
-            ];
-          }
+          yield batch.map((i) => [
+            i.id,
+            formatDay(i.constatado_em),
+            i.descricao,
+            i.dados_afetados,
+            i.titulares_afetados,
+            i.quantidade_titulares ?? '',
+            riskLabel(i.risco),
+            i.medidas,
+            i.anpd_comunicada_em ? formatDay(i.anpd_comunicada_em) : '',
+            i.titulares_comunicados_em ? formatDay(i.titulares_comunicados_em) : '',
+            csvDate(i.criado_em),
+            csvDate(i.atualizado_em),
+          ]);
           before = batch[batch.length - 1]!.id;
         }
       }

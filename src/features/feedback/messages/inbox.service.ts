@@ -309,21 +309,19 @@ export function createMessagesAdminService(
         for (;;) {
           const batch = await repo.before(filter, before, 2000);
           if (!batch.length) return;
-          for (const m of batch) {
-            yield [
-              m.id,
-              csvDate(m.criado_em),
-              m.unidade,
-              m.nome_completo,
-              m.anonimo ? 'sim' : 'não',
-              STATUS_LABEL[m.status as MessageStatus] ?? m.status,
-              m.mensagem,
-              Number(m.fotos ?? 0),
-              m.contato_email ?? '',
-              m.contato_telefone ?? '',
-              m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
-            ];
-          }
+          yield batch.map((m) => [
+            m.id,
+            csvDate(m.criado_em),
+            m.unidade,
+            m.nome_completo,
+            m.anonimo ? 'sim' : 'não',
+            STATUS_LABEL[m.status as MessageStatus] ?? m.status,
+            m.mensagem,
+            Number(m.fotos ?? 0),
+            m.contato_email ?? '',
+            m.contato_telefone ?? '',
+            m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
+          ]);
           before = batch[batch.length - 1]!.id;
           // Each batch is one synchronous read on SQLite: waiting requests run in between.
           await yieldToEventLoop();

@@ -187,10 +187,10 @@ export function createSurveyReportService(repo: SurveyRepository) {
             if (list) list.push(i);
             else byResponse.set(i.resposta_id, [i]);
           }
-          for (const r of batch) {
-            const mine = byResponse.get(r.id) ?? [];
+          yield batch.map((r) => {
+            const mine = byResponse.get(r.id);
             const cat = categoryOf(r.nota_nps);
-            yield [
+            return [
               r.id,
               csvDate(r.criado_em),
               r.unidade,
@@ -200,13 +200,13 @@ export function createSurveyReportService(repo: SurveyRepository) {
               r.contato_cliente ?? '',
               r.comentario ?? '',
               ...questions.map((qq) => {
-                const it = mine.find((i) => i.pergunta_id === qq.id);
+                const it = mine?.find((i) => i.pergunta_id === qq.id);
                 if (!it) return '';
                 if (it.opcao_id !== null) return optionText.get(it.opcao_id) ?? '';
                 return [it.texto_ok ? 'Está tudo certo' : '', it.texto ?? ''].filter(Boolean).join(' · ');
               }),
             ];
-          }
+          });
           const last = batch[batch.length - 1]!;
           after = { criadoEm: last.criado_em, id: last.id };
           // A batch is one synchronous read on SQLite: let waiting requests run between them.
