@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import type { DatabaseConfig } from '../config';
 import { migrations } from './migrations/index';
+import { createSqliteReader } from './sqlite-reader';
 import type { Database } from './types';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -23,6 +24,11 @@ export type Db = Kysely<Database>;
 
 export interface DbHandle {
   db: Db;
+  /**
+   * Long staff reads (reports, lists, exports): on a SQLite file a read-only connection in a
+   * worker thread, so they never hold the event loop; elsewhere the same `db`.
+   */
+  readDb: Db;
   engine: Engine;
   destroy(): Promise<void>;
   /** connections of the pool right now (metrics); SQLite has one connection, never waited for in a queue */
@@ -121,7 +127,18 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, engine: 'sqlite', destroy: () => db.destroy(), poolStats: () => ({ total: 1, idle: 1, waiting: 0 }) };
+    // An in-memory database exists in this connection only: its reads stay here.
+    const readDb = config.filename === ':memory:' ? db : createSqliteReader(config.filename);
+    return {
+      db,
+      readDb,
+      engine: 'sqlite',
+      destroy: async () => {
+        if (readDb !== db) await readDb.destroy();
+        await db.destroy();
+      },
+      poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    };
   }
   const tuning = { ...DEFAULT_PG_POOL, ...config.pool };
   const statementTimeout = options.statementTimeoutMs ?? tuning.statementTimeoutMs;
@@ -147,6 +164,7 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
+    readDb: db,
     engine: 'postgres',
     destroy: () => db.destroy(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

@@ -31,7 +31,7 @@ export default fp(
     const service = createBookingService(deps, repo);
     const now = () => new Date();
     bookingRoutes(app, { service, now, catalog: () => app.catalog.snapshot() });
-    const staff = createStaffService(repo, { publicUrl: app.config.publicUrl });
+    const staff = createStaffService(repo, { publicUrl: app.config.publicUrl }, createBookingRepository(app.readDb));
     await app.register(async (scope) => staffRoutes(scope, { staff, now }));
 
     app.decorate('bookingJobs', {

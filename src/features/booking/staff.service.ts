@@ -127,7 +127,12 @@ export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: st
   return { de: start, ate: end, weeks };
 }
 
-export function createStaffService(repo: Transactional<BookingRepository>, options: { publicUrl?: string } = {}) {
+/** `reads`: the same repository over `app.readDb`, for the day list and the funnel (long reads). */
+export function createStaffService(
+  repo: Transactional<BookingRepository>,
+  options: { publicUrl?: string } = {},
+  reads: Pick<BookingRepository, 'countByDay' | 'listDay' | 'funnelRows'> = repo,
+) {
   // In the staff lists' order, the same on both engines (page 2 holds the same units).
   const unitsOf = async (unitIds: number[] | null) => (await repo.units(unitIds)).sort(byUnitName);
   const service = {
@@ -146,7 +151,7 @@ export function createStaffService(repo: Transactional<BookingRepository>, optio
       const valid = isValidDay(asked);
       // Outside the window: its nearest end (a list left open past midnight comes back to a day still shown).
       const day = !valid ? today : asked < first ? first : asked > last ? last : asked;
-      const counts = await repo.countByDay(ids, first, last);
+      const counts = await reads.countByDay(ids, first, last);
       const link = (d: string): BookingDayLink => ({
         day: d,
         label: dayLabel(d),
@@ -159,7 +164,7 @@ export function createStaffService(repo: Transactional<BookingRepository>, optio
         ...Array.from({ length: LIST_PAST_DAYS }, (_, i) => addDays(today, -i - 1)),
       ].map(link);
       const page = pageWindow(counts.get(day) ?? 0, LIST_PAGE_SIZE, query.pagina);
-      const bookings = page.total ? await repo.listDay(ids, day, page.size, page.offset) : [];
+      const bookings = page.total ? await reads.listDay(ids, day, page.size, page.offset) : [];
       return {
         today,
         day: link(day),
@@ -264,7 +269,7 @@ export function createStaffService(repo: Transactional<BookingRepository>, optio
      */
     async funnel(unitIds: number[] | null, weeks: string[], q = '') {
       const units = filterRows(await unitsOf(unitIds), q.trim(), unitText);
-      const { clicks, bookings } = await repo.funnelRows(unitIds, weeks[0]!, weeks.at(-1)!);
+      const { clicks, bookings } = await reads.funnelRows(unitIds, weeks[0]!, weeks.at(-1)!);
       const key = (u: number, w: string) => `${u}|${w}`;
       const cells = new Map<string, FunnelCounts>();
       const cell = (u: number, w: string) => {

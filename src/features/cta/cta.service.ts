@@ -25,7 +25,11 @@ function tally(rows: ActionCount[]): { byAction: Record<string, number>; total: 
   return { byAction, total: CTA_ACTIONS.reduce((s, a) => s + (byAction[a] ?? 0), 0) };
 }
 
-export function createCtaService(repo: CtaRepository) {
+/** `reads`: the same repository over `app.readDb`, for the staff report (long reads). */
+export function createCtaService(
+  repo: CtaRepository,
+  reads: Pick<CtaRepository, 'units' | 'countsByWeek' | 'countsByUnit'> = repo,
+) {
   return {
     /** Counts one click now; never throws (a lost count must not block the visitor). */
     async record(
@@ -49,7 +53,7 @@ export function createCtaService(repo: CtaRepository) {
       if (unitScope(staff, f.unit).forbidden) return 'forbidden';
       const weekCount = REPORT_WEEKS.includes(f.weeks) ? f.weeks : 8;
       const scope = scopeUnits(staff);
-      const options = (await repo.units(scope)).sort(byUnitName);
+      const options = (await reads.units(scope)).sort(byUnitName);
       const chosen = f.unit !== null ? options.filter((u) => u.id === f.unit) : options;
       const matching = filterRows(chosen, f.q, (u) => `${u.nome} ${u.cidade} ${u.uf}`);
       const { items, ...list } = pageRows(matching, f.pagina, LIST_PAGE_SIZE);
@@ -58,8 +62,8 @@ export function createCtaService(repo: CtaRepository) {
       // Unfiltered: the account's scope (no list of hundreds of ids in the query).
       const narrowed = f.unit !== null || matching.length !== options.length;
       const [perWeek, perUnit] = await Promise.all([
-        repo.countsByWeek(fromWeek, narrowed ? matching.map((u) => u.id) : scope),
-        repo.countsByUnit(
+        reads.countsByWeek(fromWeek, narrowed ? matching.map((u) => u.id) : scope),
+        reads.countsByUnit(
           fromWeek,
           items.map((u) => u.id),
         ),

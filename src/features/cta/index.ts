@@ -8,7 +8,7 @@ import { ctaRoutes, ctaStaffRoutes } from './cta.routes';
 /** Calls to action: counted redirects (/ir/…) and the staff clicks report (/admin/cliques). */
 export default fp(
   async (app) => {
-    const service = createCtaService(createCtaRepository(app.db));
+    const service = createCtaService(createCtaRepository(app.db), createCtaRepository(app.readDb));
     ctaRoutes(app, service);
     await app.register(ctaStaffRoutes(service));
   },

@@ -15,12 +15,13 @@ import { consentService } from '../privacy/services';
 
 export function createFeedbackServices(app: FastifyInstance) {
   const surveyRepo = createSurveyRepository(app.db);
+  const surveyReads = createSurveyRepository(app.readDb);
   const faleAquiRepo = transactional(app.db, createFaleAquiRepository);
   const storage = app.storage;
   const notificationEmail = app.config.smtp && app.config.notificationEmail ? app.config.notificationEmail : null;
   return {
     survey: createSurveyService(surveyRepo, { publicUrl: app.config.publicUrl }),
-    surveyReport: createSurveyReportService(surveyRepo),
+    surveyReport: createSurveyReportService(surveyRepo, surveyReads),
     faleAqui: createFaleAquiService({
       repo: faleAquiRepo,
       storage,
@@ -36,13 +37,15 @@ export function createFeedbackServices(app: FastifyInstance) {
         publicUrl: app.config.publicUrl,
       },
       consentService(app.db),
+      createFaleAquiRepository(app.readDb),
     ),
     digest: createDigestService(createDigestRepository(app.db), {
       brandName: app.config.brandName,
       publicUrl: app.config.publicUrl,
       mailConfigured: Boolean(app.config.smtp),
     }),
-    attention: createAttentionService(surveyRepo, faleAquiRepo),
+    // The start page's queue only reads: both lists over `app.readDb`.
+    attention: createAttentionService(surveyReads, createFaleAquiRepository(app.readDb)),
   };
 }
 export type FeedbackServices = ReturnType<typeof createFeedbackServices>;

@@ -14,7 +14,7 @@ export default fp(
     const repo = transactional(app.db, createLeadsRepository);
     const leads = createLeadService({ repo, config: app.config });
     await app.register((scope) => formRoutes(scope, leads));
-    const panel = createPanelService(repo);
+    const panel = createPanelService(repo, createLeadsRepository(app.readDb));
     await app.register((scope) => panelRoutes(scope, panel));
   },
   { name: 'feature-franchise', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity'] },

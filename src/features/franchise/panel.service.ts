@@ -89,14 +89,18 @@ export function filterParams(f: PanelFilters): [string, string][] {
   return pairs;
 }
 
-export function createPanelService(repo: LeadsRepository) {
+/** `reads`: the same repository over `app.readDb`, for the list and the export (long reads). */
+export function createPanelService(
+  repo: LeadsRepository,
+  reads: Pick<LeadsRepository, 'count' | 'list' | 'batchAfter'> = repo,
+) {
   return {
     /** One page of leads, newest first; a page past the end shows the last page. */
     async list(filters: PanelFilters, requestedPage: unknown) {
       const where = toLeadFilters(filters);
-      const total = await repo.count(where);
+      const total = await reads.count(where);
       const { page, pages, size: limit, offset, outOfRange } = pageWindow(total, PAGE_SIZE, requestedPage);
-      const rows = await repo.list(where, limit, offset);
+      const rows = await reads.list(where, limit, offset);
       return { rows, total, page, pages, offset, limit, outOfRange };
     },
 
@@ -133,7 +137,7 @@ export function createPanelService(repo: LeadsRepository) {
       async function* rows() {
         let cursor: LeadCursor | null = null;
         for (;;) {
-          const batch = await repo.batchAfter(where, cursor, EXPORT_BATCH);
+          const batch = await reads.batchAfter(where, cursor, EXPORT_BATCH);
           yield batch.map((l) => [
             l.id,
             formatDateTime(l.criado_em),

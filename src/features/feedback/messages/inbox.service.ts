@@ -128,6 +128,8 @@ export function createMessagesAdminService(
   storage: FileStorage,
   settings: ReplySettings,
   consents: Pick<ConsentService, 'revocationFor'>,
+  /** the same repository over `app.readDb`: the list, its counts and the export (long reads) */
+  reads: Pick<FaleAquiRepository, 'count' | 'countByStatus' | 'list' | 'replyTimes' | 'before'> = repo,
 ) {
   /** When the sender revoked consent to be contacted about this message (null: not revoked). */
   const revokedAt = (m: Pick<Message, 'id' | 'contato_email' | 'contato_telefone' | 'criado_em'>) =>
@@ -169,15 +171,15 @@ export function createMessagesAdminService(
   return {
     /** `page`: `pagina` as asked (src/lib/pagination.ts reads it). */
     async inbox(filter: MessageFilter, page: unknown) {
-      const [total, counts] = await Promise.all([repo.count(filter), repo.countByStatus(filter)]);
+      const [total, counts] = await Promise.all([reads.count(filter), reads.countByStatus(filter)]);
       const { page: current, pages, size, offset } = pageWindow(total, INBOX_PAGE_SIZE, page);
-      const rows = await repo.list(filter, size, offset);
+      const rows = await reads.list(filter, size, offset);
       return { rows: rows.map((r) => ({ ...r, fotos: Number(r.fotos ?? 0) })), total, page: current, pages, counts };
     },
 
     /** Per unit, over the messages received in the filter's period: median time to first reply. */
     async replyTimes(filter: MessageFilter) {
-      const rows = await repo.replyTimes(filter);
+      const rows = await reads.replyTimes(filter);
       const byUnit = new Map<
         string,
         { unidade: string; recebidas: number; respondidas: number; abertas: number; times: number[] }
@@ -307,7 +309,7 @@ export function createMessagesAdminService(
       async function* rows() {
         let before: number | null = null;
         for (;;) {
-          const batch = await repo.before(filter, before, 2000);
+          const batch = await reads.before(filter, before, 2000);
           if (!batch.length) return;
           yield batch.map((m) => [
             m.id,

@@ -29,7 +29,8 @@ export interface ReportQuery {
   page: unknown;
 }
 
-export function createSurveyReportService(repo: SurveyRepository) {
+/** `reads`: the same repository over `app.readDb`, for the report and the export (long reads). */
+export function createSurveyReportService(repo: SurveyRepository, reads: SurveyRepository = repo) {
   const filterOf = (q: Omit<ReportQuery, 'page'>): ResponseFilter => ({
     unitIds: q.unitIds,
     fromIso: q.period.fromIso,
@@ -61,18 +62,18 @@ export function createSurveyReportService(repo: SurveyRepository) {
       // The chart: the 12 months ending with the period's last month (same units).
       const chartMonths = monthsOf(lastTwelveMonths(q.period.ate));
       const [units, byUnitRaw, byMonthRaw, chartRaw, byOriginRaw, optionCounts, questions, total] = await Promise.all([
-        repo.allUnits(),
-        repo.npsByUnit(scoreFilter),
-        repo.npsByMonth(scoreFilter),
-        repo.npsByMonth({
+        reads.allUnits(),
+        reads.npsByUnit(scoreFilter),
+        reads.npsByMonth(scoreFilter),
+        reads.npsByMonth({
           unitIds: q.unitIds,
           fromIso: chartMonths[0]!.startIso,
           toIso: chartMonths[chartMonths.length - 1]!.endIso,
         }),
-        repo.npsByOrigin(scoreFilter),
-        repo.optionCounts(scoreFilter),
-        repo.allQuestionsWithOptions(),
-        repo.countResponses(listFilter),
+        reads.npsByOrigin(scoreFilter),
+        reads.optionCounts(scoreFilter),
+        reads.allQuestionsWithOptions(),
+        reads.countResponses(listFilter),
       ]);
       const unitName = new Map(units.map((u) => [u.id, u.nome]));
       const byUnit = byUnitRaw
@@ -136,7 +137,7 @@ export function createSurveyReportService(repo: SurveyRepository) {
         })
         .filter((d) => d.ativo || d.answered > 0);
       const { page, pages, size, offset } = pageWindow(total, PAGE_SIZE, q.page);
-      const rows = await repo.listResponses(listFilter, size, offset);
+      const rows = await reads.listResponses(listFilter, size, offset);
       const byOrigin = ORIGINS.map((origem) => {
         const c = byOriginRaw.find((o) => o.origem === origem) ?? { total: 0, promotores: 0, detratores: 0 };
         return {
@@ -160,7 +161,7 @@ export function createSurveyReportService(repo: SurveyRepository) {
 
     /** Rows of the CSV export, read in keyset batches so memory stays flat. */
     async exportRows(q: Omit<ReportQuery, 'page'>) {
-      const questions = (await repo.allQuestionsWithOptions()).filter((qq) => qq.ativo === 1);
+      const questions = (await reads.allQuestionsWithOptions()).filter((qq) => qq.ativo === 1);
       const header = [
         'id',
         'data',
@@ -178,9 +179,9 @@ export function createSurveyReportService(repo: SurveyRepository) {
       async function* rows() {
         let after: { criadoEm: string; id: number } | null = null;
         for (;;) {
-          const batch = await repo.responsesBefore(filter, after, EXPORT_BATCH);
+          const batch = await reads.responsesBefore(filter, after, EXPORT_BATCH);
           if (!batch.length) return;
-          const items = await repo.exportItems(batch.map((r) => r.id));
+          const items = await reads.exportItems(batch.map((r) => r.id));
           const byResponse = new Map<number, typeof items>();
           for (const i of items) {
             const list = byResponse.get(i.resposta_id);

@@ -1,0 +1,89 @@
+// Staff reports read through `readDb`: on a SQLite file a read-only connection in a worker
+// thread, on PostgreSQL the pool. Either way a long read must leave the event loop free for
+// the public site, and see what was committed just before.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nowIso } from '../src/db/index';
+import { createTestDb, TEST_ENGINE, type TestDb } from './helpers/db';
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => {
+  await t.cleanup();
+});
+
+/** The longest pause of a 5 ms timer while `work` runs, and how long `work` took. */
+async function loopPauseDuring<T>(work: () => Promise<T>): Promise<{ result: T; tookMs: number; maxGapMs: number }> {
+  let last = performance.now();
+  let maxGapMs = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    maxGapMs = Math.max(maxGapMs, now - last);
+    last = now;
+  }, 5);
+  const t0 = performance.now();
+  try {
+    const result = await work();
+    return { result, tookMs: performance.now() - t0, maxGapMs };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+describe('the staff read connection', () => {
+  it('a long read leaves the event loop free', async () => {
+    const slow =
+      TEST_ENGINE === 'sqlite'
+        ? sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 4000000)
+            select count(*) as n from c`
+        : sql<{ n: number }>`select count(*)::int as n from pg_sleep(0.4), generate_series(1, 1)`;
+    const { result, tookMs, maxGapMs } = await loopPauseDuring(() => slow.execute(t.handle.readDb));
+    expect(result.rows[0]!.n).toBe(TEST_ENGINE === 'sqlite' ? 4_000_000 : 1);
+    expect(tookMs).toBeGreaterThan(150);
+    expect(maxGapMs).toBeLessThan(100);
+  });
+
+  it('sees a row the moment its transaction has committed', async () => {
+    await t.handle.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('unidades')
+        .values({
+          nome: 'Leitura Imediata',
+          slug: 'leitura-imediata',
+          cidade: 'Santos',
+          uf: 'SP',
+          bairro: 'Gonzaga',
+          endereco: 'Av. Ana Costa, 1',
+          telefone: '+551332000000',
+          whatsapp: '+5513990000000',
+          latitude: null,
+          longitude: null,
+          criado_em: nowIso(),
+          atualizado_em: nowIso(),
+        })
+        .execute();
+    });
+    const row = await t.handle.readDb
+      .selectFrom('unidades')
+      .select('nome')
+      .where('nome', '=', 'Leitura Imediata')
+      .executeTakeFirst();
+    expect(row?.nome).toBe('Leitura Imediata');
+  });
+
+  it('on SQLite is another connection that refuses writes; on PostgreSQL it is the pool', async () => {
+    if (TEST_ENGINE === 'postgres') {
+      expect(t.handle.readDb).toBe(t.handle.db);
+      return;
+    }
+    expect(t.handle.readDb).not.toBe(t.handle.db);
+    await expect(
+      t.handle.readDb.updateTable('unidades').set({ nome: 'x' }).where('id', '=', -1).execute(),
+    ).rejects.toThrow();
+    // A failed statement does not take the reader down.
+    const ok = await sql<{ one: number }>`select 1 as one`.execute(t.handle.readDb);
+    expect(ok.rows[0]!.one).toBe(1);
+  });
+});
