@@ -42,12 +42,34 @@ function readerThread() {
         statements.set(msg.sql, stmt);
       }
       if (!stmt.reader) throw new Error('a conexão de leitura só executa consultas');
-      parentPort!.postMessage({ id: msg.id, rows: stmt.all(msg.params) });
+      // Rows as arrays plus the column names once: cloning arrays between threads costs far
+      // less than cloning one object per row.
+      const columns = stmt.columns().map((c: { name: string }) => c.name);
+      parentPort!.postMessage({ id: msg.id, columns, rows: stmt.raw(true).all(msg.params) });
     } catch (err) {
       const e = err as { message?: string; code?: string };
       parentPort!.postMessage({ id: msg.id, error: { message: String(e?.message ?? err), code: e?.code } });
     }
   });
+}
+
+interface ReaderAnswer {
+  id: number;
+  columns?: string[];
+  rows?: unknown[][];
+  error?: { message: string; code?: string };
+}
+
+/** Rows as better-sqlite3 gives them in its default mode: one object per row, a later column of the same name winning. */
+function rowObjects(columns: string[], rows: unknown[][]): Record<string, unknown>[] {
+  const out = new Array<Record<string, unknown>>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const values = rows[i]!;
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < columns.length; c++) row[columns[c]!] = values[c];
+    out[i] = row;
+  }
+  return out;
 }
 
 /** One worker, started on the first read and again after a crash; statements run one at a time. */
@@ -67,12 +89,12 @@ class ReaderThread {
       eval: true,
       workerData: { driver, filename: this.#filename },
     });
-    worker.on('message', (msg: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+    worker.on('message', (msg: ReaderAnswer) => {
       const p = this.#pending.get(msg.id);
       if (!p) return;
       this.#pending.delete(msg.id);
       if (msg.error) p.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
-      else p.resolve(msg.rows ?? []);
+      else p.resolve(rowObjects(msg.columns ?? [], msg.rows ?? []));
     });
     const fail = (err: Error) => {
       if (this.#worker === worker) this.#worker = null;

@@ -1,8 +1,8 @@
 // Rules of the lead panel: reading filters from the query string, paging, the CSV
 // export, status changes, notes and deletion. Never sees HTTP.
 import type { Readable } from 'node:stream';
-import { csvStream } from '../../lib/csv';
-import { yieldToEventLoop } from '../../lib/yield';
+import { csvDate, csvStream } from '../../lib/csv';
+import { keysetBatches } from '../../lib/batches';
 import { foldText } from '../../lib/text';
 import {
   formatPhone as formatBrazilianPhone,
@@ -13,7 +13,7 @@ import {
   rawString,
 } from '../../lib/form/index';
 import { pageWindow } from '../../lib/pagination';
-import { addDays, formatDateTime, saoPauloDayStartIso } from '../../lib/time';
+import { addDays, saoPauloDayStartIso } from '../../lib/time';
 import type { LeadCursor, LeadFilters, LeadsRepository } from './leads.repository';
 import {
   isOption,
@@ -28,7 +28,7 @@ import {
 } from './options';
 
 export const PAGE_SIZE = 25;
-const EXPORT_BATCH = 500;
+const EXPORT_BATCH = 1000;
 
 /** The filters as the person typed them (for the form and the page links). */
 export interface PanelFilters {
@@ -134,13 +134,16 @@ export function createPanelService(
      */
     exportCsv(filters: PanelFilters): Readable {
       const where = toLeadFilters(filters);
+      const batches = keysetBatches({
+        size: EXPORT_BATCH,
+        fetch: (cursor: LeadCursor | null) => reads.batchAfter(where, cursor, EXPORT_BATCH),
+        cursorOf: (l): LeadCursor => ({ criado_em: l.criado_em, id: l.id }),
+      });
       async function* rows() {
-        let cursor: LeadCursor | null = null;
-        for (;;) {
-          const batch = await reads.batchAfter(where, cursor, EXPORT_BATCH);
+        for await (const batch of batches) {
           yield batch.map((l) => [
             l.id,
-            formatDateTime(l.criado_em),
+            csvDate(l.criado_em),
             l.nome_completo,
             formatBrazilianPhone(l.whatsapp),
             l.email,
@@ -148,11 +151,6 @@ export function createPanelService(
             ...OPTION_FIELD_NAMES.map((f) => optionLabel(f, l[f])),
             statusLabel(l.status),
           ]);
-          if (batch.length < EXPORT_BATCH) return;
-          const last = batch[batch.length - 1]!;
-          cursor = { criado_em: last.criado_em, id: last.id };
-          // Each batch is one synchronous read on SQLite: waiting requests run in between.
-          await yieldToEventLoop();
         }
       }
       const header = [

@@ -1,6 +1,7 @@
 // The register of security incidents (ANPD Resolution 15/2024): each incident's facts,
 // checked field by field with the form kit, stored with an audit row in one transaction;
 // the list, one incident, and the CSV export. Records are kept five years (retention.ts).
+import { keysetBatches } from '../../lib/batches';
 import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
 import { csvDate } from '../../lib/csv';
@@ -142,11 +143,13 @@ export function createIncidentsService(
         'atualizado_em',
       ];
       const incidents = repos.incidents;
+      const batches = keysetBatches({
+        size: 500,
+        fetch: (before: number | null) => incidents.before(before, 500),
+        cursorOf: (i) => i.id,
+      });
       async function* rows() {
-        let before: number | null = null;
-        for (;;) {
-          const batch = await incidents.before(before, 500);
-          if (!batch.length) return;
+        for await (const batch of batches) {
           yield batch.map((i) => [
             i.id,
             formatDay(i.constatado_em),
@@ -161,7 +164,6 @@ export function createIncidentsService(
             csvDate(i.criado_em),
             csvDate(i.atualizado_em),
           ]);
-          before = batch[batch.length - 1]!.id;
         }
       }
       return { header, rows: rows() };

@@ -5,7 +5,7 @@ import { nowIso } from '../../../db/index';
 import type { FileStorage } from '../../../platform/storage/index';
 import { MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 import { csvDate } from '../../../lib/csv';
-import { yieldToEventLoop } from '../../../lib/yield';
+import { keysetBatches } from '../../../lib/batches';
 import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { pageWindow } from '../../../lib/pagination';
 import { cleanText } from '../../../lib/text';
@@ -122,6 +122,9 @@ export function median(values: number[]): number | null {
 }
 
 export type ReplyResult = { ok: true } | { ok: false; errors: Record<string, string> };
+
+/** Messages per read of the CSV export. */
+const EXPORT_BATCH = 1000;
 
 export function createMessagesAdminService(
   repo: FaleAquiRepository,
@@ -306,11 +309,13 @@ export function createMessagesAdminService(
         'contato_telefone',
         'primeira_resposta',
       ];
+      const batches = keysetBatches({
+        size: EXPORT_BATCH,
+        fetch: (before: number | null) => reads.before(filter, before, EXPORT_BATCH),
+        cursorOf: (m) => m.id,
+      });
       async function* rows() {
-        let before: number | null = null;
-        for (;;) {
-          const batch = await reads.before(filter, before, 2000);
-          if (!batch.length) return;
+        for await (const batch of batches) {
           yield batch.map((m) => [
             m.id,
             csvDate(m.criado_em),
@@ -324,9 +329,6 @@ export function createMessagesAdminService(
             m.contato_telefone ?? '',
             m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
           ]);
-          before = batch[batch.length - 1]!.id;
-          // Each batch is one synchronous read on SQLite: waiting requests run in between.
-          await yieldToEventLoop();
         }
       }
       return { header, rows: rows() };

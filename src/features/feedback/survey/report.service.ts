@@ -3,7 +3,7 @@
 import { nowIso } from '../../../db/index';
 import { csvDate } from '../../../lib/csv';
 import { pageWindow } from '../../../lib/pagination';
-import { yieldToEventLoop } from '../../../lib/yield';
+import { keysetBatches } from '../../../lib/batches';
 import {
   categoryOf,
   CATEGORY_LABEL,
@@ -19,7 +19,7 @@ import { ORIGIN_LABEL, ORIGINS } from './origin';
 
 export const PAGE_SIZE = 25;
 /** Rows read per query of an export. */
-export const EXPORT_BATCH = 2000;
+export const EXPORT_BATCH = 1000;
 
 export interface ReportQuery {
   unitIds: number[] | null;
@@ -176,20 +176,25 @@ export function createSurveyReportService(repo: SurveyRepository, reads: SurveyR
       const filter = filterOf(q);
       const optionText = new Map<number, string>();
       for (const qq of questions) for (const o of qq.opcoes) optionText.set(o.id, o.texto);
-      async function* rows() {
-        let after: { criadoEm: string; id: number } | null = null;
-        for (;;) {
+      // A response's items by question, read with its batch (the database reads the next meanwhile).
+      const batches = keysetBatches({
+        size: EXPORT_BATCH,
+        cursorOf: ({ r }) => ({ criadoEm: r.criado_em, id: r.id }),
+        fetch: async (after: { criadoEm: string; id: number } | null) => {
           const batch = await reads.responsesBefore(filter, after, EXPORT_BATCH);
-          if (!batch.length) return;
-          const items = await reads.exportItems(batch.map((r) => r.id));
-          const byResponse = new Map<number, typeof items>();
+          const items = batch.length ? await reads.exportItems(batch.map((r) => r.id)) : [];
+          const byResponse = new Map<number, Map<number, (typeof items)[number]>>();
           for (const i of items) {
-            const list = byResponse.get(i.resposta_id);
-            if (list) list.push(i);
-            else byResponse.set(i.resposta_id, [i]);
+            let mine = byResponse.get(i.resposta_id);
+            if (!mine) byResponse.set(i.resposta_id, (mine = new Map()));
+            mine.set(i.pergunta_id, i);
           }
-          yield batch.map((r) => {
-            const mine = byResponse.get(r.id);
+          return batch.map((r) => ({ r, items: byResponse.get(r.id) }));
+        },
+      });
+      async function* rows() {
+        for await (const batch of batches) {
+          yield batch.map(({ r, items }) => {
             const cat = categoryOf(r.nota_nps);
             return [
               r.id,
@@ -201,17 +206,13 @@ export function createSurveyReportService(repo: SurveyRepository, reads: SurveyR
               r.contato_cliente ?? '',
               r.comentario ?? '',
               ...questions.map((qq) => {
-                const it = mine?.find((i) => i.pergunta_id === qq.id);
+                const it = items?.get(qq.id);
                 if (!it) return '';
                 if (it.opcao_id !== null) return optionText.get(it.opcao_id) ?? '';
                 return [it.texto_ok ? 'Está tudo certo' : '', it.texto ?? ''].filter(Boolean).join(' · ');
               }),
             ];
           });
-          const last = batch[batch.length - 1]!;
-          after = { criadoEm: last.criado_em, id: last.id };
-          // A batch is one synchronous read on SQLite: let waiting requests run between them.
-          await yieldToEventLoop();
         }
       }
       return { header, rows: rows() };
