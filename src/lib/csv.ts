@@ -3,12 +3,18 @@
 import { Readable } from 'node:stream';
 import { formatDateTimeCsv } from './time';
 
-/** A leading = + - @ tab or CR makes Excel/LibreOffice evaluate the cell: prefix a quote. */
+/** A leading = + - @ tab or CR makes Excel/LibreOffice evaluate the cell. */
+function startsLikeFormula(s: string): boolean {
+  const c = s.charCodeAt(0);
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13;
+}
+
+/** A cell a spreadsheet would run as a formula gets a leading quote. */
 export function defuseCell(value: unknown): string | number {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return value;
   const s = String(value);
-  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return startsLikeFormula(s) ? `'${s}` : s;
 }
 
 /** São Paulo "dd/mm/aaaa hh:mm" (the one clock: src/lib/time.ts). */
@@ -18,6 +24,7 @@ const NEEDS_QUOTES = /[;"\r\n]/;
 
 /** One cell: defused, and quoted (inner quotes doubled) when it holds a separator, a quote or a line break. */
 function csvCell(value: unknown): string {
+  if (typeof value === 'number') return String(value);
   const s = String(defuseCell(value));
   return NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }

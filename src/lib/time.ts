@@ -66,19 +66,23 @@ export function addDays(day: string, n: number): string {
 }
 
 // São Paulo's last daylight-saving period ended on 2019-02-17; from then on it is UTC-3 all year.
-const FIXED_OFFSET_SINCE = Date.parse('2019-02-17T03:00:00Z');
-const SAO_PAULO_OFFSET_MS = -3 * 3600_000;
+const FIXED_OFFSET_SINCE = '2019-02-17T03:00:00.000Z';
+const STORED_INSTANT = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):\d\d(?:\.\d+)?Z$/;
+
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
  * "22/11/2026 09:15" for CSV cells (no comma: it would look like a separator to some readers).
- * An export formats a million of these: instants of the fixed-offset years skip Intl.
+ * An export formats millions of these, so instants of the fixed-offset years skip Intl: at
+ * 03:00 UTC or later the São Paulo time is read off the stored text, before it from a Date.
  */
 export function formatDateTimeCsv(iso: string): string {
-  const t = Date.parse(iso);
-  if (!(t >= FIXED_OFFSET_SINCE)) return formatDateTime(iso).replace(',', '');
-  const d = new Date(t + SAO_PAULO_OFFSET_MS);
-  return `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  const m = iso >= FIXED_OFFSET_SINCE ? STORED_INSTANT.exec(iso) : null;
+  if (!m) return formatDateTime(iso).replace(',', '');
+  const hour = Number(m[4]) - 3;
+  if (hour >= 0) return `${m[3]}/${m[2]}/${m[1]} ${two(hour)}:${m[5]}`;
+  const d = new Date(Date.parse(iso) - 3 * 3600_000);
+  return `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${m[5]}`;
 }
 
 /**

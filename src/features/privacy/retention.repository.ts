@@ -1,8 +1,8 @@
 // The SQL of the retention job: anonymise each kind of personal data past its period, the
 // copies of it in the outbox and in consent proofs, and delete incidents past five years.
-// Every statement is a conditional UPDATE/DELETE that a second run (or a second instance
-// racing it) finds nothing left to do for.
-import type { Kysely } from 'kysely';
+// Each call handles at most `limit` rows (the service calls again until none is left), and
+// every UPDATE repeats its condition, so a second instance racing it changes nothing twice.
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/types';
 
 /** Replaces a free message's text and staff replies once past their period. */
@@ -12,6 +12,43 @@ export const ANONYMOUS_PERSON = 'Pessoa anonimizada';
 const ANONYMOUS_SENDER = 'Anônimo';
 
 const REMOVED_PAYLOAD = JSON.stringify({ removido: 'prazo de guarda' });
+
+/**
+ * "Not yet anonymised", written exactly as the partial indexes of migration
+ * 2026-11-27T0600_retencao_indices write it (literals, not parameters), so each pass reads
+ * only the rows left to do. Each is in parentheses: Kysely adds a raw condition as it is, and
+ * an OR beside the date's AND would widen the selection. test/privacy-retention.test.ts checks
+ * the plans.
+ */
+const MESSAGE_NOT_ANONYMISED = sql<boolean>`(mensagem <> ${sql.lit(REMOVED_TEXT)} or anonimo = 0 or contato_email is not null or contato_telefone is not null)`;
+const SURVEY_CONTACT_LEFT = sql<boolean>`(nome_cliente is not null or contato_cliente is not null)`;
+const LEAD_NOT_ANONYMISED = sql<boolean>`(nome_completo <> ${sql.lit(ANONYMOUS_PERSON)} or whatsapp <> '' or email <> '')`;
+
+/** The rows each kind has left to anonymise before a cut-off (each read along its partial index). */
+export function retentionCandidates(db: Kysely<Database>) {
+  return {
+    surveyContacts: (cutoffIso: string) =>
+      db.selectFrom('respostas_nps').select('id').where('criado_em', '<', cutoffIso).where(SURVEY_CONTACT_LEFT),
+    messages: (cutoffIso: string) =>
+      db.selectFrom('fale_aqui').select('id').where('criado_em', '<', cutoffIso).where(MESSAGE_NOT_ANONYMISED),
+    leads: (cutoffIso: string) =>
+      db.selectFrom('franquia_leads').select('id').where('atualizado_em', '<', cutoffIso).where(LEAD_NOT_ANONYMISED),
+    bookings: (cutoffIso: string) =>
+      db
+        .selectFrom('aulas_experimentais')
+        .select('id')
+        .where('inicio_em', '<', cutoffIso)
+        .where('anonimizado_em', 'is', null),
+  };
+}
+
+/** The ids of at most `limit` rows of a selection. */
+async function pick<DB, TB extends keyof DB>(
+  q: SelectQueryBuilder<DB, TB, { id: number }>,
+  limit: number,
+): Promise<number[]> {
+  return (await q.limit(limit).execute()).map((r) => r.id);
+}
 
 const BATCH = 500;
 const chunks = <T>(items: T[]) =>
@@ -53,17 +90,19 @@ export function createRetentionRepository(db: Kysely<Database>) {
 
   return {
     /** Survey answers older than the cut-off lose name and contact; scores and answers stay. */
-    async anonymizeSurveyContacts(cutoffIso: string): Promise<number[]> {
+    async anonymizeSurveyContacts(cutoffIso: string, limit: number): Promise<number[]> {
+      const ids = await pick(retentionCandidates(db).surveyContacts(cutoffIso), limit);
+      if (!ids.length) return [];
       const rows = await db
         .updateTable('respostas_nps')
         .set({ nome_cliente: null, contato_cliente: null })
-        .where('criado_em', '<', cutoffIso)
-        .where((eb) => eb.or([eb('nome_cliente', 'is not', null), eb('contato_cliente', 'is not', null)]))
+        .where('id', 'in', ids)
+        .where(SURVEY_CONTACT_LEFT)
         .returning('id')
         .execute();
-      const ids = rows.map((r) => r.id);
-      await scrubOutbox(ids.map((id) => `respostas_nps:${id}`));
-      return ids;
+      const changed = rows.map((r) => r.id);
+      await scrubOutbox(changed.map((id) => `respostas_nps:${id}`));
+      return changed;
     },
 
     /**
@@ -71,7 +110,9 @@ export function createRetentionRepository(db: Kysely<Database>) {
      * text and recipient too, their photo rows deleted. Returns the messages anonymised and
      * the storage keys of the photos, which the caller deletes after the commit.
      */
-    async anonymizeMessages(cutoffIso: string): Promise<{ ids: number[]; photoKeys: string[] }> {
+    async anonymizeMessages(cutoffIso: string, limit: number): Promise<{ ids: number[]; photoKeys: string[] }> {
+      const ids = await pick(retentionCandidates(db).messages(cutoffIso), limit);
+      if (!ids.length) return { ids: [], photoKeys: [] };
       const rows = await db
         .updateTable('fale_aqui')
         .set({
@@ -81,72 +122,63 @@ export function createRetentionRepository(db: Kysely<Database>) {
           contato_email: null,
           contato_telefone: null,
         })
-        .where('criado_em', '<', cutoffIso)
-        .where((eb) =>
-          eb.or([
-            eb('mensagem', '<>', REMOVED_TEXT),
-            eb('anonimo', '=', 0),
-            eb('contato_email', 'is not', null),
-            eb('contato_telefone', 'is not', null),
-          ]),
-        )
+        .where('id', 'in', ids)
+        .where(MESSAGE_NOT_ANONYMISED)
         .returning('id')
         .execute();
-      const ids = rows.map((r) => r.id);
-      for (const batch of chunks(ids)) {
-        await db
-          .updateTable('fale_aqui_respostas')
-          .set({ destinatario: null, texto: REMOVED_TEXT })
-          .where('fale_aqui_id', 'in', batch)
-          .execute();
-      }
-      await scrubConsents('fale_aqui', ids);
-      await scrubOutbox(ids.flatMap((id) => [`fale_aqui:${id}`, `fale_aqui_resposta:${id}`]));
-      // Photos of every message past the period, including any left by an earlier run
-      // that stopped before deleting them.
+      const changed = rows.map((r) => r.id);
+      if (!changed.length) return { ids: [], photoKeys: [] };
+      await db
+        .updateTable('fale_aqui_respostas')
+        .set({ destinatario: null, texto: REMOVED_TEXT })
+        .where('fale_aqui_id', 'in', changed)
+        .execute();
+      await scrubConsents('fale_aqui', changed);
+      await scrubOutbox(changed.flatMap((id) => [`fale_aqui:${id}`, `fale_aqui_resposta:${id}`]));
       const photos = await db
         .deleteFrom('fale_aqui_arquivos')
-        .where('fale_aqui_id', 'in', db.selectFrom('fale_aqui').select('id').where('criado_em', '<', cutoffIso))
+        .where('fale_aqui_id', 'in', changed)
         .returning('caminho')
         .execute();
-      return { ids, photoKeys: photos.map((p) => p.caminho) };
+      return { ids: changed, photoKeys: photos.map((p) => p.caminho) };
     },
 
     /** Franchise leads untouched since the cut-off: name, WhatsApp, e-mail and staff notes go. */
-    async anonymizeLeads(cutoffIso: string): Promise<number[]> {
+    async anonymizeLeads(cutoffIso: string, limit: number): Promise<number[]> {
+      const ids = await pick(retentionCandidates(db).leads(cutoffIso), limit);
+      if (!ids.length) return [];
       const rows = await db
         .updateTable('franquia_leads')
         .set({ nome_completo: ANONYMOUS_PERSON, whatsapp: '', email: '', busca: '' })
-        .where('atualizado_em', '<', cutoffIso)
-        .where((eb) =>
-          eb.or([eb('nome_completo', '<>', ANONYMOUS_PERSON), eb('whatsapp', '<>', ''), eb('email', '<>', '')]),
-        )
+        .where('id', 'in', ids)
+        .where(LEAD_NOT_ANONYMISED)
         .returning('id')
         .execute();
-      const ids = rows.map((r) => r.id);
-      for (const batch of chunks(ids)) {
-        await db.deleteFrom('franquia_leads_notas').where('lead_id', 'in', batch).execute();
-      }
-      await scrubConsents('franquia_leads', ids);
-      await scrubOutbox(ids.map((id) => `franquia_leads:${id}`));
-      return ids;
+      const changed = rows.map((r) => r.id);
+      if (!changed.length) return [];
+      await db.deleteFrom('franquia_leads_notas').where('lead_id', 'in', changed).execute();
+      await scrubConsents('franquia_leads', changed);
+      await scrubOutbox(changed.map((id) => `franquia_leads:${id}`));
+      return changed;
     },
 
     /** Trial-class bookings whose class started before the cut-off: name, WhatsApp and e-mail go. */
-    async anonymizeBookings(cutoffIso: string, nowIso: string): Promise<number[]> {
+    async anonymizeBookings(cutoffIso: string, nowIso: string, limit: number): Promise<number[]> {
+      const ids = await pick(retentionCandidates(db).bookings(cutoffIso), limit);
+      if (!ids.length) return [];
       const rows = await db
         .updateTable('aulas_experimentais')
         .set({ nome: ANONYMOUS_PERSON, whatsapp: null, email: null, anonimizado_em: nowIso, atualizado_em: nowIso })
-        .where('inicio_em', '<', cutoffIso)
+        .where('id', 'in', ids)
         .where('anonimizado_em', 'is', null)
         .returning('id')
         .execute();
-      const ids = rows.map((r) => r.id);
-      await scrubConsents('aulas_experimentais', ids);
+      const changed = rows.map((r) => r.id);
+      await scrubConsents('aulas_experimentais', changed);
       await scrubOutbox(
-        ids.flatMap((id) => [`aulas_experimentais:${id}:confirmacao`, `aulas_experimentais:${id}:lembrete`]),
+        changed.flatMap((id) => [`aulas_experimentais:${id}:confirmacao`, `aulas_experimentais:${id}:lembrete`]),
       );
-      return ids;
+      return changed;
     },
 
     /** Incidents registered before the cut-off (five years). */

@@ -1,8 +1,10 @@
 // The retention job: applies the configured periods (retention.ts) to every kind of
-// personal data, one transaction per kind, then deletes the photos of the messages it
-// anonymised from the storage driver. Safe on several instances at once: each statement
-// only touches rows not yet anonymised, so a second runner finds nothing to do; a photo
-// left behind by a crash has no row any more and goes with the orphan sweep.
+// personal data, in transactions of a few hundred rows, and deletes the photos of the
+// messages it anonymised from the storage driver after each commit. Safe on several
+// instances at once: each statement only touches rows not yet anonymised, so a second runner
+// finds nothing to do; a photo left behind by a crash has no row any more and goes with the
+// orphan sweep.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { countJob } from '../../platform/metrics/metrics';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RetentionConfig } from '../../config';
@@ -31,35 +33,61 @@ export interface RetentionDeps {
   log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
+/** Rows per transaction: a first pass over years of data must not hold the database or the event loop. */
+export const RETENTION_BATCH = 500;
+
+/** Calls `step` (one transaction of at most RETENTION_BATCH rows) until it changes nothing; the total. */
+async function inBatches(step: (limit: number) => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await step(RETENTION_BATCH);
+    total += n;
+    if (n === 0) return total;
+    // Waiting requests run between two batches (on SQLite each is a synchronous call).
+    await nextTurn();
+  }
+}
+
 export function createRetentionService(deps: RetentionDeps) {
   const { repo, retention } = deps;
   return {
     /** Applies every period as of `now`; returns how many rows of each kind it changed. */
     async run(now: Date = new Date()): Promise<RetentionResult> {
       const at = (months: number) => nowIso(cutoffMonths(now, months));
-      const surveyContacts = (
-        await repo.transaction((tx) => tx.anonymizeSurveyContacts(at(retention.surveyContactMonths)))
-      ).length;
-      const messages = await repo.transaction((tx) => tx.anonymizeMessages(at(retention.messagesMonths)));
+      const surveyCutoff = at(retention.surveyContactMonths);
+      const surveyContacts = await inBatches((limit) =>
+        repo.transaction(async (tx) => (await tx.anonymizeSurveyContacts(surveyCutoff, limit)).length),
+      );
+      const messagesCutoff = at(retention.messagesMonths);
       let photos = 0;
-      for (const key of messages.photoKeys) {
-        try {
-          await deps.storage.delete(key);
-          photos++;
-        } catch (err) {
-          // Its row is gone: the orphan sweep removes the file later.
-          deps.log?.warn({ err, key }, 'retention: photo not deleted; the orphan sweep will remove it');
+      const messages = await inBatches(async (limit) => {
+        const done = await repo.transaction((tx) => tx.anonymizeMessages(messagesCutoff, limit));
+        for (const key of done.photoKeys) {
+          try {
+            await deps.storage.delete(key);
+            photos++;
+          } catch (err) {
+            // Its row is gone: the orphan sweep removes the file later.
+            deps.log?.warn({ err, key }, 'retention: photo not deleted; the orphan sweep will remove it');
+          }
         }
-      }
-      const leads = await repo.transaction((tx) => tx.anonymizeLeads(at(retention.leadsMonths)));
-      const bookings = await repo.transaction((tx) => tx.anonymizeBookings(at(retention.bookingsMonths), nowIso(now)));
+        return done.ids.length;
+      });
+      const leadsCutoff = at(retention.leadsMonths);
+      const leads = await inBatches((limit) =>
+        repo.transaction(async (tx) => (await tx.anonymizeLeads(leadsCutoff, limit)).length),
+      );
+      const bookingsCutoff = at(retention.bookingsMonths);
+      const bookings = await inBatches((limit) =>
+        repo.transaction(async (tx) => (await tx.anonymizeBookings(bookingsCutoff, nowIso(now), limit)).length),
+      );
       const incidents = await repo.deleteIncidents(nowIso(cutoffYears(now, INCIDENT_RETENTION_YEARS)));
       const result = {
         surveyContacts,
-        messages: messages.ids.length,
+        messages,
         photos,
-        leads: leads.length,
-        bookings: bookings.length,
+        leads,
+        bookings,
         incidents,
       };
       if (Object.values(result).some((n) => n > 0)) deps.log?.info(result, 'retention job applied');
