@@ -60,7 +60,7 @@ interface ReaderAnswer {
   error?: { message: string; code?: string };
 }
 
-/** Rows as better-sqlite3 gives them in its default mode: one object per row, a later column of the same name winning. */
+/** Rows as better-sqlite3 gives them by default: one object per row, a later column of the same name winning. */
 function rowObjects(columns: string[], rows: unknown[][]): Record<string, unknown>[] {
   const out = new Array<Record<string, unknown>>(rows.length);
   for (let i = 0; i < rows.length; i++) {

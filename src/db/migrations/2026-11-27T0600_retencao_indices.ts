@@ -16,7 +16,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('fale_aqui')
     .column('criado_em')
     .where(
-      sql<boolean>`mensagem <> '[removido ao fim do prazo de guarda]' or anonimo = 0 or contato_email is not null or contato_telefone is not null`,
+      sql<boolean>`mensagem <> '[removido ao fim do prazo de guarda]' or anonimo = 0
+        or contato_email is not null or contato_telefone is not null`,
     )
     .execute();
   await db.schema

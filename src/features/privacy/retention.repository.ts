@@ -20,9 +20,11 @@ const REMOVED_PAYLOAD = JSON.stringify({ removido: 'prazo de guarda' });
  * an OR beside the date's AND would widen the selection. test/privacy-retention.test.ts checks
  * the plans.
  */
-const MESSAGE_NOT_ANONYMISED = sql<boolean>`(mensagem <> ${sql.lit(REMOVED_TEXT)} or anonimo = 0 or contato_email is not null or contato_telefone is not null)`;
+const MESSAGE_NOT_ANONYMISED = sql<boolean>`(mensagem <> ${sql.lit(REMOVED_TEXT)} or anonimo = 0
+  or contato_email is not null or contato_telefone is not null)`;
 const SURVEY_CONTACT_LEFT = sql<boolean>`(nome_cliente is not null or contato_cliente is not null)`;
-const LEAD_NOT_ANONYMISED = sql<boolean>`(nome_completo <> ${sql.lit(ANONYMOUS_PERSON)} or whatsapp <> '' or email <> '')`;
+const LEAD_NOT_ANONYMISED = sql<boolean>`(nome_completo <> ${sql.lit(ANONYMOUS_PERSON)}
+  or whatsapp <> '' or email <> '')`;
 
 /** The rows each kind has left to anonymise before a cut-off (each read along its partial index). */
 export function retentionCandidates(db: Kysely<Database>) {
