@@ -384,7 +384,10 @@ describe('the retention job at chain scale', () => {
       bookings: 'aulas_experimentais_retencao_idx',
     } as const;
     for (const [kind, index] of Object.entries(expected)) {
-      const q = candidates[kind as keyof typeof expected]('2031-01-01T00:00:00.000Z').limit(500).compile();
+      const candidate = candidates[kind as keyof typeof expected] as (cutoffIso: string) => {
+        limit(n: number): { compile(): CompiledQuery };
+      };
+      const q = candidate('2031-01-01T00:00:00.000Z').limit(500).compile();
       const plan =
         t.testDb.config.engine === 'sqlite'
           ? (await t.db.executeQuery(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]))).rows

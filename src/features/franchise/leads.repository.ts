@@ -2,7 +2,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, FranquiaLeadsTable } from '../../db/types';
 import { inTransaction, nowIso } from '../../db/index';
-import type { OptionField } from './options';
+import { OPTION_FIELD_NAMES, type OptionField } from './options';
 
 /** A lead as the form stores it: the table's columns but the ones the database or the panel sets. */
 export type NewLead = Omit<FranquiaLeadsTable, 'id' | 'status' | 'criado_em' | 'atualizado_em'>;
@@ -76,17 +76,25 @@ export function createLeadsRepository(db: Kysely<Database>) {
      * Newest first, `limit` rows after `cursor` (keyset pagination on the
      * (criado_em, id) index): the export reads the table in constant memory.
      */
+    /** The export's batch: the columns it writes, newest first, after `cursor` (a row-value comparison along the index). */
     batchAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
       let q = applyFilters(db.selectFrom('franquia_leads'), f);
-      if (cursor) {
-        q = q.where((eb) =>
-          eb.or([
-            eb('criado_em', '<', cursor.criado_em),
-            eb.and([eb('criado_em', '=', cursor.criado_em), eb('id', '<', cursor.id)]),
-          ]),
-        );
-      }
-      return q.selectAll().orderBy('criado_em', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      if (cursor) q = q.where(sql<boolean>`(criado_em, id) < (${cursor.criado_em}, ${cursor.id})`);
+      return q
+        .select([
+          'id',
+          'criado_em',
+          'nome_completo',
+          'whatsapp',
+          'email',
+          'cidade_regiao',
+          'status',
+          ...OPTION_FIELD_NAMES,
+        ])
+        .orderBy('criado_em', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
     },
 
     findById(id: number) {

@@ -28,7 +28,7 @@ import {
 } from './options';
 
 export const PAGE_SIZE = 25;
-const EXPORT_BATCH = 1000;
+const EXPORT_BATCH = 500;
 
 /** The filters as the person typed them (for the form and the page links). */
 export interface PanelFilters {
@@ -89,11 +89,8 @@ export function filterParams(f: PanelFilters): [string, string][] {
   return pairs;
 }
 
-/** `reads`: the same repository over `app.readDb`, for the list and the export (long reads). */
-export function createPanelService(
-  repo: LeadsRepository,
-  reads: Pick<LeadsRepository, 'count' | 'list' | 'batchAfter'> = repo,
-) {
+/** `reads`: the same repository over `app.readDb`, for the list (long reads). */
+export function createPanelService(repo: LeadsRepository, reads: Pick<LeadsRepository, 'count' | 'list'> = repo) {
   return {
     /** One page of leads, newest first; a page past the end shows the last page. */
     async list(filters: PanelFilters, requestedPage: unknown) {
@@ -136,7 +133,7 @@ export function createPanelService(
       const where = toLeadFilters(filters);
       const batches = keysetBatches({
         size: EXPORT_BATCH,
-        fetch: (cursor: LeadCursor | null) => reads.batchAfter(where, cursor, EXPORT_BATCH),
+        fetch: (cursor: LeadCursor | null) => repo.batchAfter(where, cursor, EXPORT_BATCH),
         cursorOf: (l): LeadCursor => ({ criado_em: l.criado_em, id: l.id }),
       });
       async function* rows() {

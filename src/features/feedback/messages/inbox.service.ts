@@ -124,15 +124,15 @@ export function median(values: number[]): number | null {
 export type ReplyResult = { ok: true } | { ok: false; errors: Record<string, string> };
 
 /** Messages per read of the CSV export. */
-const EXPORT_BATCH = 1000;
+const EXPORT_BATCH = 500;
 
 export function createMessagesAdminService(
   repo: FaleAquiRepository,
   storage: FileStorage,
   settings: ReplySettings,
   consents: Pick<ConsentService, 'revocationFor'>,
-  /** the same repository over `app.readDb`: the list, its counts and the export (long reads) */
-  reads: Pick<FaleAquiRepository, 'count' | 'countByStatus' | 'list' | 'replyTimes' | 'before'> = repo,
+  /** the same repository over `app.readDb`: the list, its counts and reply times (long reads) */
+  reads: Pick<FaleAquiRepository, 'count' | 'countByStatus' | 'list' | 'replyTimes'> = repo,
 ) {
   /** When the sender revoked consent to be contacted about this message (null: not revoked). */
   const revokedAt = (m: Pick<Message, 'id' | 'contato_email' | 'contato_telefone' | 'criado_em'>) =>
@@ -311,7 +311,7 @@ export function createMessagesAdminService(
       ];
       const batches = keysetBatches({
         size: EXPORT_BATCH,
-        fetch: (before: number | null) => reads.before(filter, before, EXPORT_BATCH),
+        fetch: (before: number | null) => repo.before(filter, before, EXPORT_BATCH),
         cursorOf: (m) => m.id,
       });
       async function* rows() {

@@ -29,7 +29,11 @@ export interface ReportQuery {
   page: unknown;
 }
 
-/** `reads`: the same repository over `app.readDb`, for the report and the export (long reads). */
+/**
+ * `reads`: the same repository over `app.readDb`, for the report (long reads). The export reads
+ * `repo` in small batches: copying its rows from the read worker cost more than the reads
+ * themselves (docs/decisions/232).
+ */
 export function createSurveyReportService(repo: SurveyRepository, reads: SurveyRepository = repo) {
   const filterOf = (q: Omit<ReportQuery, 'page'>): ResponseFilter => ({
     unitIds: q.unitIds,
@@ -161,7 +165,7 @@ export function createSurveyReportService(repo: SurveyRepository, reads: SurveyR
 
     /** Rows of the CSV export, read in keyset batches so memory stays flat. */
     async exportRows(q: Omit<ReportQuery, 'page'>) {
-      const questions = (await reads.allQuestionsWithOptions()).filter((qq) => qq.ativo === 1);
+      const questions = (await repo.allQuestionsWithOptions()).filter((qq) => qq.ativo === 1);
       const header = [
         'id',
         'data',
@@ -181,8 +185,8 @@ export function createSurveyReportService(repo: SurveyRepository, reads: SurveyR
         size: EXPORT_BATCH,
         cursorOf: ({ r }) => ({ criadoEm: r.criado_em, id: r.id }),
         fetch: async (after: { criadoEm: string; id: number } | null) => {
-          const batch = await reads.responsesBefore(filter, after, EXPORT_BATCH);
-          const items = batch.length ? await reads.exportItems(batch.map((r) => r.id)) : [];
+          const batch = await repo.responsesBefore(filter, after, EXPORT_BATCH);
+          const items = batch.length ? await repo.exportItems(batch.map((r) => r.id)) : [];
           const byResponse = new Map<number, Map<number, (typeof items)[number]>>();
           for (const i of items) {
             let mine = byResponse.get(i.resposta_id);
