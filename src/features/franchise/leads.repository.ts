@@ -76,7 +76,7 @@ export function createLeadsRepository(db: Kysely<Database>) {
      * Newest first, `limit` rows after `cursor` (keyset pagination on the
      * (criado_em, id) index): the export reads the table in constant memory.
      */
-    /** The export's batch: the columns it writes, newest first, after `cursor` (a row-value comparison along the index). */
+    /** The export's batch: the columns it writes, newest first, after `cursor` (row values, along the index). */
     batchAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
       let q = applyFilters(db.selectFrom('franquia_leads'), f);
       if (cursor) q = q.where(sql<boolean>`(criado_em, id) < (${cursor.criado_em}, ${cursor.id})`);
