@@ -4,9 +4,13 @@
 import { createAggregatesRepository } from '../features/feedback/survey/aggregates.repository';
 import { runJob } from './jobs-common';
 
-await runJob('aggregates:rebuild', async ({ db }) => {
-  const t0 = performance.now();
-  const { nps, opcoes } = await createAggregatesRepository(db).rebuild();
-  const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-  return `Números da pesquisa recontados em ${seconds} s: ${nps} linhas de NPS, ${opcoes} de opções.`;
-});
+await runJob(
+  'aggregates:rebuild',
+  async ({ db }) => {
+    const t0 = performance.now();
+    const { nps, opcoes } = await createAggregatesRepository(db).rebuild();
+    const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+    return `Números da pesquisa recontados em ${seconds} s: ${nps} linhas de NPS, ${opcoes} de opções.`;
+  },
+  { statementTimeoutMs: 0 },
+);

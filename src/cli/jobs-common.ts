@@ -2,7 +2,12 @@
 import { ConfigError, loadConfig, loadDotEnv, type Config } from '../config';
 import { createDb, type Db } from '../db/index';
 
-export async function runJob(name: string, job: (ctx: { db: Db; config: Config }) => Promise<string>): Promise<void> {
+export async function runJob(
+  name: string,
+  job: (ctx: { db: Db; config: Config }) => Promise<string>,
+  /** 0 lifts the per-statement ceiling: a recount over years of rows is one long statement */
+  options: { statementTimeoutMs?: number } = {},
+): Promise<void> {
   loadDotEnv();
   let config: Config;
   try {
@@ -11,7 +16,7 @@ export async function runJob(name: string, job: (ctx: { db: Db; config: Config }
     console.error(err instanceof ConfigError ? err.message : err);
     process.exit(1);
   }
-  const handle = createDb(config.database);
+  const handle = createDb(config.database, options);
   try {
     console.log(await job({ db: handle.db, config }));
   } catch (err) {

@@ -9,6 +9,7 @@ import {
   Kysely,
   Migrator,
   type MigrationResultSet,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
@@ -193,6 +194,11 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
     throw new Error(`Falha na migração ${failed}: ${String((result.error as Error).message ?? result.error)}`);
   }
   return result;
+}
+
+/** Whether `db` (or a transaction of it) talks to PostgreSQL: for the few statements written per engine. */
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 export async function ping(db: Db): Promise<void> {

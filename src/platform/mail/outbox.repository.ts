@@ -1,6 +1,6 @@
-import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types';
-import { nowIso } from '../../db/index';
+import { isPostgres, nowIso } from '../../db/index';
 
 export interface OutgoingMail {
   to: string;
@@ -49,10 +49,6 @@ export async function enqueueMail(db: Kysely<Database> | Transaction<Database>, 
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
-}
-
-function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** The outbox table, as the delivery worker and the diagnostic page see it. */

@@ -2,9 +2,9 @@
 // event and subscribed endpoint). emitWebhook() runs inside the caller's transaction, like
 // enqueueMail(): the record and its deliveries are kept together or not at all.
 import { randomBytes } from 'node:crypto';
-import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
-import { nowIso } from '../../db/index';
+import { isPostgres, nowIso } from '../../db/index';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
 import type { WebhookEventType } from './events';
 
@@ -57,10 +57,6 @@ export async function emitWebhook(db: Db, event: WebhookEvent): Promise<void> {
         .where('e.eventos', 'like', `%,${event.type},%`),
     )
     .execute();
-}
-
-function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 export const DELIVERY_STATUSES = ['pendente', 'enviando', 'entregue', 'falhou'] as const;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
-import { inTransaction } from '../../../db/index';
+import { inTransaction, isPostgres } from '../../../db/index';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
 import { enqueueMail, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 
@@ -339,13 +339,60 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     },
 
     /** Messages created since `sinceIso` with their first reply, for the time to first reply. */
+    /**
+     * Per unit (or per removed unit's name), over the filter: messages received, answered and
+     * still open, and the median time to the first reply in ms, all counted by the database
+     * (a 90-day window of a chain is tens of thousands of messages).
+     */
     async replyTimes(f: MessageFilter) {
-      return applyFilter(
+      // A literal, not a parameter: PostgreSQL matches the GROUP BY to the select list by its text.
+      const unitKey = sql<string>`coalesce(cast(m.unidade_id as varchar(20)), ${sql.lit('t:')} || m.unidade)`;
+      const counts = await applyFilter(
         db
           .selectFrom('fale_aqui as m')
-          .select(['m.unidade_id', 'm.unidade', 'm.criado_em', 'm.primeira_resposta_em', 'm.status']),
+          .select((eb) => [
+            unitKey.as('chave'),
+            eb.fn.max('m.unidade').as('unidade'),
+            eb.fn.countAll<number>().as('recebidas'),
+            eb.fn.count<number>('m.primeira_resposta_em').as('respondidas'),
+            eb.fn
+              .sum<number>(
+                eb
+                  .case()
+                  .when(eb.and([eb('m.primeira_resposta_em', 'is', null), eb('m.status', 'in', OPEN_STATUSES)]))
+                  .then(1)
+                  .else(0)
+                  .end(),
+              )
+              .as('abertas'),
+          ])
+          .groupBy(unitKey),
         f,
       ).execute();
+      const elapsedMs = isPostgres(db)
+        ? sql<number>`extract(epoch from (cast(m.primeira_resposta_em as timestamptz)
+            - cast(m.criado_em as timestamptz))) * 1000`
+        : sql<number>`(julianday(m.primeira_resposta_em) - julianday(m.criado_em)) * 86400000.0`;
+      // The middle one or two reply times of each unit (2·rank within [n, n + 2]).
+      const middles = await db
+        .selectFrom(
+          applyFilter(
+            db
+              .selectFrom('fale_aqui as m')
+              .select([
+                unitKey.as('chave'),
+                elapsedMs.as('ms'),
+                sql<number>`row_number() over (partition by ${unitKey} order by ${elapsedMs})`.as('posicao'),
+                sql<number>`count(*) over (partition by ${unitKey})`.as('n'),
+              ])
+              .where('m.primeira_resposta_em', 'is not', null),
+            f,
+          ).as('t'),
+        )
+        .select(['t.chave', 't.ms'])
+        .where(sql<boolean>`2 * t.posicao between t.n and t.n + 2`)
+        .execute();
+      return { counts, middles };
     },
 
     async filesOf(messageId: number) {

@@ -182,28 +182,21 @@ export function createMessagesAdminService(
 
     /** Per unit, over the messages received in the filter's period: median time to first reply. */
     async replyTimes(filter: MessageFilter) {
-      const rows = await reads.replyTimes(filter);
-      const byUnit = new Map<
-        string,
-        { unidade: string; recebidas: number; respondidas: number; abertas: number; times: number[] }
-      >();
-      for (const r of rows) {
-        const key = r.unidade_id === null ? `t:${r.unidade}` : `u:${r.unidade_id}`;
-        const u = byUnit.get(key) ?? { unidade: r.unidade, recebidas: 0, respondidas: 0, abertas: 0, times: [] };
-        u.recebidas++;
-        if (r.primeira_resposta_em) {
-          u.respondidas++;
-          u.times.push(Date.parse(r.primeira_resposta_em) - Date.parse(r.criado_em));
-        } else if ((OPEN_STATUSES as string[]).includes(r.status)) u.abertas++;
-        byUnit.set(key, u);
+      const { counts, middles } = await reads.replyTimes(filter);
+      const middleTimes = new Map<string, number[]>();
+      for (const m of middles) {
+        const list = middleTimes.get(m.chave);
+        const ms = Math.round(Number(m.ms));
+        if (list) list.push(ms);
+        else middleTimes.set(m.chave, [ms]);
       }
-      return [...byUnit.values()]
+      return counts
         .map((u) => ({
-          unidade: u.unidade,
-          recebidas: u.recebidas,
-          respondidas: u.respondidas,
-          abertas: u.abertas,
-          mediana: median(u.times),
+          unidade: u.unidade ?? '',
+          recebidas: Number(u.recebidas),
+          respondidas: Number(u.respondidas),
+          abertas: Number(u.abertas ?? 0),
+          mediana: median(middleTimes.get(u.chave) ?? []),
         }))
         .sort((a, b) => a.unidade.localeCompare(b.unidade, 'pt-BR'));
     },
