@@ -1,7 +1,8 @@
 // The only place the booking feature's SQL lives. A repository runs its statements on the
 // db or the transaction it was built with; services open the transactions (decision 090).
 import { createHash } from 'node:crypto';
-import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
+import { isPostgres } from '../../db/index';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/index';
 import type { AulasExperimentaisTable, Database, WithTrialCapacity } from '../../db/types';
 import type { Insertable, Selectable } from 'kysely';
@@ -51,7 +52,7 @@ function inDays(fromDay: string, toDay: string) {
 export function createBookingRepository(plainDb: Db | Transaction<Database>) {
   // The capacity column is declared apart from UnidadesTable (see db/types.ts).
   const db = plainDb as unknown as BookingDb;
-  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
 
   const repo = {
     findUnit(id: number): Promise<BookingUnit | undefined> {
@@ -136,7 +137,7 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
      * (PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises every writer).
      */
     async lockContact(unitId: number, whatsapp: string): Promise<void> {
-      if (!isPostgres) return;
+      if (!postgres) return;
       await sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, ${lockKey(`${unitId}:${whatsapp}`)})`.execute(db);
     },
 

@@ -1,8 +1,8 @@
 // Every SQL statement about staff identity: accounts and their units, sessions, login
 // attempts (and reset-request counts), password-reset tokens. E-mails are stored lower-case.
-import { type Kysely, PostgresAdapter, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
-import { nowIso } from '../../db/index';
+import { isPostgres, nowIso } from '../../db/index';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -23,8 +23,6 @@ export interface SessionRow {
 
 /** The outcome of asking to count one more attempt against some keys. */
 export type Reservation = { locked: true; retryAt: Date } | { locked: false; ids: number[] };
-
-const isPostgres = (db: Conn) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 function buildRepository(db: Conn) {
   /**

@@ -1,14 +1,14 @@
 // The only SQL of unit photos (and their audit rows). Runs on the db or transaction it is
 // built with; the service decides what goes in one transaction.
-import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/index';
+import { isPostgres } from '../../db/index';
 import { referencedKeys } from '../../platform/storage/references';
 import type { UnitPhoto } from './photos';
 
 const COLUMNS = ['id', 'unidade_id', 'ordem', 'alt', 'hash', 'largura', 'altura', 'formatos'] as const;
 
 export function createPhotosRepository(db: Db) {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = isPostgres(db);
   return {
     async audit(usuarioId: number | null, acao: string, id: number, antes: unknown, depois: unknown, now: string) {
       await db

@@ -1,9 +1,6 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/index';
 import type { Database } from '../../db/types';
-
-function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /** What a backup counts and the lease that lets one instance at a time take the scheduled one. */
 export function createBackupRepository(db: Kysely<Database>) {

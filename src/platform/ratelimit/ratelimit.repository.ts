@@ -1,5 +1,6 @@
 // The only SQL of the rate limits: one counter row per key and fixed window.
-import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { isPostgres } from '../../db/index';
 import type { Database } from '../../db/types';
 
 // Written out once instead of built per call: this runs on every limited request (a
@@ -9,7 +10,7 @@ const HIT_SQL = (p: (n: number) => string) =>
   'on conflict (chave, janela) do update set contagem = limites.contagem + 1 returning contagem';
 
 export function createRateLimitRepository(db: Kysely<Database>) {
-  const hitSql = db.getExecutor().adapter instanceof PostgresAdapter ? HIT_SQL((n) => `$${n}`) : HIT_SQL(() => '?');
+  const hitSql = isPostgres(db) ? HIT_SQL((n) => `$${n}`) : HIT_SQL(() => '?');
   return {
     /**
      * Adds one to the key's counter for the window and returns the new count, in one
