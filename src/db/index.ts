@@ -143,33 +143,54 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
   }
   const tuning = { ...DEFAULT_PG_POOL, ...config.pool };
   const statementTimeout = options.statementTimeoutMs ?? tuning.statementTimeoutMs;
-  const pool = new (loadPg().Pool)({
-    connectionString: config.connectionString,
-    max: options.max ?? tuning.max,
-    // A database that is down must answer "unavailable" quickly, not hang a request:
-    // connecting (or waiting for a free connection) and every statement have a ceiling.
-    connectionTimeoutMillis: tuning.connectTimeoutMs,
-    ...(statementTimeout > 0 ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + 2_000 } : {}),
-    idleTimeoutMillis: 30_000,
-    // Notices a silently dropped link (a firewall, a failover) instead of waiting forever.
-    keepAlive: true,
-    // A per-schema search_path lets tests (and several installations) share one database.
-    ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
-  });
   // An 'error' event without a listener ends the process. Idle clients are covered by the
   // pool's listener; a checked-out client (between two statements of a transaction) emits
   // on itself. Either way the client is dropped on release and a new one is made later.
   const onError = (err: Error) => options.onConnectionError?.(err);
-  pool.on('error', onError);
-  pool.on('connect', (client) => client.on('error', onError));
+  const makePool = (max: number, readOnly = false) => {
+    const settings = [
+      // A per-schema search_path lets tests (and several installations) share one database.
+      ...(config.schema ? [`-c search_path=${config.schema}`] : []),
+      ...(readOnly ? ['-c default_transaction_read_only=on'] : []),
+    ];
+    const pool = new (loadPg().Pool)({
+      connectionString: config.connectionString,
+      max,
+      // A database that is down must answer "unavailable" quickly, not hang a request:
+      // connecting (or waiting for a free connection) and every statement have a ceiling.
+      connectionTimeoutMillis: tuning.connectTimeoutMs,
+      ...(statementTimeout > 0 ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + 2_000 } : {}),
+      idleTimeoutMillis: 30_000,
+      // Notices a silently dropped link (a firewall, a failover) instead of waiting forever.
+      keepAlive: true,
+      ...(settings.length ? { options: settings.join(' ') } : {}),
+    });
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
+    return pool;
+  };
+  const max = options.max ?? tuning.max;
+  const pool = makePool(max);
+  // Staff reports get read-only connections of their own (a quarter of the pool's, at least
+  // one, opened only when used): five reports at once must not leave the public pages waiting.
+  const readPool = makePool(readPoolSize(max), true);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const readDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: readPool }) });
   return {
     db,
-    readDb: db,
+    readDb,
     engine: 'postgres',
-    destroy: () => db.destroy(),
+    destroy: async () => {
+      await readDb.destroy();
+      await db.destroy();
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
+}
+
+/** Connections of the staff reports' pool beside a pool of `max` (docs/decisions/232). */
+export function readPoolSize(max: number): number {
+  return Math.max(1, Math.ceil(max / 4));
 }
 
 export const DEFAULT_PG_POOL = { max: 10, connectTimeoutMs: 2_000, statementTimeoutMs: 10_000 };

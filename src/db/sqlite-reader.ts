@@ -1,7 +1,7 @@
-// Staff reports and exports on SQLite read through a second, read-only connection in a worker
+// Staff reports and lists on SQLite read through a second, read-only connection in a worker
 // thread, so a long read never holds the event loop that serves the public site. The pattern
 // is better-sqlite3's own (docs/threads.md of that project): a worker runs each statement and
-// posts the rows back. On PostgreSQL reads are asynchronous already (docs/decisions/232).
+// posts the rows back (docs/decisions/232).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import {
