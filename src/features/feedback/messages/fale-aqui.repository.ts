@@ -147,14 +147,6 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
       return id;
     },
 
-    async count(f: MessageFilter): Promise<number> {
-      const row = await applyFilter(
-        db.selectFrom('fale_aqui as m').select((eb) => eb.fn.countAll<number>().as('n')),
-        f,
-      ).executeTakeFirst();
-      return Number(row?.n ?? 0);
-    },
-
     async countByStatus(f: MessageFilter) {
       const rows = await applyFilter(
         db

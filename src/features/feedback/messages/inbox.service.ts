@@ -132,7 +132,7 @@ export function createMessagesAdminService(
   settings: ReplySettings,
   consents: Pick<ConsentService, 'revocationFor'>,
   /** the same repository over `app.readDb`: the list, its counts and reply times (long reads) */
-  reads: Pick<FaleAquiRepository, 'count' | 'countByStatus' | 'list' | 'replyTimes'> = repo,
+  reads: Pick<FaleAquiRepository, 'countByStatus' | 'list' | 'replyTimes'> = repo,
 ) {
   /** When the sender revoked consent to be contacted about this message (null: not revoked). */
   const revokedAt = (m: Pick<Message, 'id' | 'contato_email' | 'contato_telefone' | 'criado_em'>) =>
@@ -174,7 +174,11 @@ export function createMessagesAdminService(
   return {
     /** `page`: `pagina` as asked (src/lib/pagination.ts reads it). */
     async inbox(filter: MessageFilter, page: unknown) {
-      const [total, counts] = await Promise.all([reads.count(filter), reads.countByStatus(filter)]);
+      // The counts per status cover every status, so the list's total is one of them or their sum.
+      const counts = await reads.countByStatus(filter);
+      const total = filter.status
+        ? (counts[filter.status] ?? 0)
+        : Object.values(counts).reduce<number>((sum, n) => sum + (n ?? 0), 0);
       const { page: current, pages, size, offset } = pageWindow(total, INBOX_PAGE_SIZE, page);
       const rows = await reads.list(filter, size, offset);
       return { rows: rows.map((r) => ({ ...r, fotos: Number(r.fotos ?? 0) })), total, page: current, pages, counts };

@@ -19,7 +19,7 @@ import { ORIGIN_LABEL, ORIGINS } from './origin';
 
 export const PAGE_SIZE = 25;
 /** Rows read per query of an export. */
-export const EXPORT_BATCH = 250;
+export const EXPORT_BATCH = 1000;
 
 export interface ReportQuery {
   unitIds: number[] | null;
