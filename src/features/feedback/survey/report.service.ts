@@ -18,8 +18,11 @@ import type { ResponseFilter, SurveyRepository } from './survey.repository';
 import { ORIGIN_LABEL, ORIGINS } from './origin';
 
 export const PAGE_SIZE = 25;
-/** Rows read per query of an export. */
-export const EXPORT_BATCH = 1000;
+/**
+ * Answers read per query of an export. On SQLite a batch runs on the event loop, so it stays
+ * small; on PostgreSQL each batch is a round trip, so it is larger (docs/decisions/232).
+ */
+export const EXPORT_BATCH = { sqlite: 250, postgres: 1000 } as const;
 
 export interface ReportQuery {
   unitIds: number[] | null;
@@ -34,7 +37,11 @@ export interface ReportQuery {
  * `repo` in small batches: copying its rows from the read worker cost more than the reads
  * themselves (docs/decisions/232).
  */
-export function createSurveyReportService(repo: SurveyRepository, reads: SurveyRepository = repo) {
+export function createSurveyReportService(
+  repo: SurveyRepository,
+  reads: SurveyRepository = repo,
+  exportBatch: number = EXPORT_BATCH.sqlite,
+) {
   const filterOf = (q: Omit<ReportQuery, 'page'>): ResponseFilter => ({
     unitIds: q.unitIds,
     fromIso: q.period.fromIso,
@@ -182,10 +189,10 @@ export function createSurveyReportService(repo: SurveyRepository, reads: SurveyR
       for (const qq of questions) for (const o of qq.opcoes) optionText.set(o.id, o.texto);
       // A response's items by question, read with its batch (the database reads the next meanwhile).
       const batches = keysetBatches({
-        size: EXPORT_BATCH,
+        size: exportBatch,
         cursorOf: ({ r }) => ({ criadoEm: r.criado_em, id: r.id }),
         fetch: async (after: { criadoEm: string; id: number } | null) => {
-          const batch = await repo.responsesBefore(filter, after, EXPORT_BATCH);
+          const batch = await repo.responsesBefore(filter, after, exportBatch);
           const items = batch.length ? await repo.exportItems(batch.map((r) => r.id)) : [];
           const byResponse = new Map<number, Map<number, (typeof items)[number]>>();
           for (const i of items) {
