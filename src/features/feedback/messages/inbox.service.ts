@@ -12,7 +12,6 @@ import { cleanText } from '../../../lib/text';
 import { formatDateTime } from '../../../lib/time';
 import {
   MESSAGE_STATUSES,
-  OPEN_STATUSES,
   type FaleAquiRepository,
   type MessageFilter,
   type MessageStatus,
