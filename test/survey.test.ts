@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../src/db/index';
+import { createSurveyRepository } from '../src/features/feedback/survey/survey.repository';
+import { createSurveyService } from '../src/features/feedback/survey/survey.service';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 
@@ -355,5 +357,27 @@ describe('survey writer (group commit)', () => {
     const after = await counts();
     expect(after.respostas).toBe(before.respostas + 3);
     expect(after.itens).toBe(before.itens + 3);
+  });
+});
+
+describe('survey service inside its transaction', () => {
+  it('stores an answer when its units cache expires between the form check and the commit', async () => {
+    // cacheMs 0: every read of the units is a new query. One made inside the storing
+    // transaction would wait, on SQLite, for the connection that transaction holds.
+    const service = createSurveyService(createSurveyRepository(t.db), { cacheMs: 0 });
+    const body = {
+      unidade_id: '1',
+      'respostas[1]': '10',
+      'respostas[2]': '15',
+      'respostas[3]': '19',
+      'respostas[4]': '22',
+      'texto_ok[5]': '1',
+      envio_id: 'cache-expirado-0000000001',
+    };
+    const outcome = await Promise.race([
+      service.submit(body),
+      new Promise((resolve) => setTimeout(() => resolve({ status: 'waited 5 s' }), 5_000)),
+    ]);
+    expect(outcome).toMatchObject({ status: 'stored' });
   });
 });

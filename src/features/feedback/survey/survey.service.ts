@@ -259,11 +259,19 @@ export const DETRACTOR_MAX = 6;
 export function createSurveyService(repo: SurveyRepository, options: { cacheMs?: number; publicUrl?: string } = {}) {
   const ttl = options.cacheMs ?? SURVEY_CACHE_MS;
   const activeQuestions = cached(() => repo.activeQuestions(), ttl);
-  const activeUnits = cached(async () => new Map((await repo.activeUnits()).map((u) => [u.id, u])), ttl);
+  // The units last read, for the webhook payload written inside the storing transaction: a read
+  // through the repository there would wait on SQLite for the connection its own transaction
+  // holds, and the whole site would wait with it. `submit` reads the units before it writes.
+  let unitsLastRead = new Map<number, { nome: string }>();
+  const activeUnits = cached(async () => {
+    const units = new Map((await repo.activeUnits()).map((u) => [u.id, u]));
+    unitsLastRead = units;
+    return units;
+  }, ttl);
   // In the storing transaction: "pesquisa.respondida" for every response, and
-  // "pesquisa.detrator" too for a score of 0 to 6.
+  // "pesquisa.detrator" too for a score of 0 to 6. No query outside `trx` here.
   const onStored: StoredResponseHook = async (trx, r, id) => {
-    const unit = (await activeUnits()).get(r.unidadeId);
+    const unit = unitsLastRead.get(r.unidadeId);
     const data = {
       id,
       unidade: { id: r.unidadeId, nome: unit?.nome ?? null },
