@@ -478,19 +478,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
 
     /** Detractor answers (0–6) with a comment not yet dealt with, oldest first. */
     async detractorsToHandle(unitIds: number[] | null, sinceIso: string, limit: number) {
-      let q = db
-        .selectFrom('respostas_nps as r')
-        .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
-        .select([
-          'r.id',
-          'r.unidade_id',
-          'u.nome as unidade',
-          'r.nota_nps',
-          'r.nome_cliente',
-          'r.contato_cliente',
-          'r.comentario',
-          'r.criado_em',
-        ])
+      let q = responseRows()
         .where(PENDING)
         .where('r.criado_em', '>=', sinceIso)
         .orderBy('r.criado_em')
