@@ -1,7 +1,7 @@
 // Franchise leads, their status history and notes: the only place their SQL lives.
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, FranquiaLeadsTable } from '../../db/types';
-import { inTransaction, nowIso } from '../../db/index';
+import { inTransaction, nowIso, readBatch } from '../../db/index';
 import { OPTION_FIELD_NAMES, type OptionField } from './options';
 
 /** A lead as the form stores it: the table's columns but the ones the database or the panel sets. */
@@ -80,21 +80,23 @@ export function createLeadsRepository(db: Kysely<Database>) {
     batchAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
       let q = applyFilters(db.selectFrom('franquia_leads'), f);
       if (cursor) q = q.where(sql<boolean>`(criado_em, id) < (${cursor.criado_em}, ${cursor.id})`);
-      return q
-        .select([
-          'id',
-          'criado_em',
-          'nome_completo',
-          'whatsapp',
-          'email',
-          'cidade_regiao',
-          'status',
-          ...OPTION_FIELD_NAMES,
-        ])
-        .orderBy('criado_em', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
+      return readBatch(
+        db,
+        q
+          .select([
+            'id',
+            'criado_em',
+            'nome_completo',
+            'whatsapp',
+            'email',
+            'cidade_regiao',
+            'status',
+            ...OPTION_FIELD_NAMES,
+          ])
+          .orderBy('criado_em', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit),
+      );
     },
 
     findById(id: number) {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
-import { inTransaction, isPostgres } from '../../../db/index';
+import { inTransaction, isPostgres, readBatch } from '../../../db/index';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
 import { enqueueMail, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 
@@ -180,22 +180,25 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
 
     /** Keyset batches for the CSV export, newest first (ids below `beforeId`). */
     async before(f: MessageFilter, beforeId: number | null, limit: number) {
-      return applyFilter(
-        db
-          .selectFrom('fale_aqui as m')
-          .select(columns)
-          .select((eb) =>
-            eb
-              .selectFrom('fale_aqui_arquivos as a')
-              .select((e2) => e2.fn.countAll<number>().as('n'))
-              .whereRef('a.fale_aqui_id', '=', 'm.id')
-              .as('fotos'),
-          )
-          .$if(beforeId !== null, (qb) => qb.where('m.id', '<', beforeId!))
-          .orderBy('m.id', 'desc')
-          .limit(limit),
-        f,
-      ).execute();
+      return readBatch(
+        db,
+        applyFilter(
+          db
+            .selectFrom('fale_aqui as m')
+            .select(columns)
+            .select((eb) =>
+              eb
+                .selectFrom('fale_aqui_arquivos as a')
+                .select((e2) => e2.fn.countAll<number>().as('n'))
+                .whereRef('a.fale_aqui_id', '=', 'm.id')
+                .as('fotos'),
+            )
+            .$if(beforeId !== null, (qb) => qb.where('m.id', '<', beforeId!))
+            .orderBy('m.id', 'desc')
+            .limit(limit),
+          f,
+        ),
+      );
     },
 
     async byId(id: number) {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
-import { inTransaction } from '../../../db/index';
+import { inTransaction, readBatch } from '../../../db/index';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
 import { contentKey } from '../../../platform/envio/fingerprint';
 import { saoPauloDay } from '../../../lib/time';
@@ -430,14 +430,19 @@ export function createSurveyRepository(db: Kysely<Database>) {
      * (the last row of the previous batch) in (criado_em, id) order, read along that index.
      */
     async responsesBefore(f: ResponseFilter, after: { criadoEm: string; id: number } | null, limit: number) {
-      return applyFilter(
-        responseRows()
-          .$if(after !== null, (qb) => qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`))
-          .orderBy('r.criado_em', 'desc')
-          .orderBy('r.id', 'desc')
-          .limit(limit),
-        f,
-      ).execute();
+      return readBatch(
+        db,
+        applyFilter(
+          responseRows()
+            .$if(after !== null, (qb) =>
+              qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`),
+            )
+            .orderBy('r.criado_em', 'desc')
+            .orderBy('r.id', 'desc')
+            .limit(limit),
+          f,
+        ),
+      );
     },
 
     async itemsFor(responseIds: number[]) {
@@ -471,9 +476,12 @@ export function createSurveyRepository(db: Kysely<Database>) {
         .selectFrom('respostas_itens as i')
         .select(['i.resposta_id', 'i.pergunta_id', 'i.opcao_id', 'i.texto', 'i.texto_ok']);
       // A dense batch (the whole chain) reads one range of the index; a sparse one (one unit) its ids.
-      return hi - lo < responseIds.length * 4
-        ? q.where('i.resposta_id', '>=', lo).where('i.resposta_id', '<=', hi).execute()
-        : q.where('i.resposta_id', 'in', responseIds).execute();
+      return readBatch(
+        db,
+        hi - lo < responseIds.length * 4
+          ? q.where('i.resposta_id', '>=', lo).where('i.resposta_id', '<=', hi)
+          : q.where('i.resposta_id', 'in', responseIds),
+      );
     },
 
     /** Detractor answers (0–6) with a comment not yet dealt with, oldest first. */
