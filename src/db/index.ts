@@ -11,7 +11,6 @@ import {
   type MigrationResultSet,
   PostgresAdapter,
   PostgresDialect,
-  type SelectQueryBuilder,
   SqliteDialect,
   SqliteDriver,
   sql,
@@ -221,18 +220,6 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
 /** Whether `db` (or a transaction of it) talks to PostgreSQL: for the few statements written per engine. */
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
-/**
- * The rows of one export batch (a keyset read). On PostgreSQL the batch arrives as one JSON
- * value: `pg` decodes every row of the wire protocol on the event loop, field by field, and that
- * decoding held exports far below the database's speed, while one `JSON.parse` of the batch
- * costs a fraction (docs/decisions/235). The subquery's order is the order of the array.
- */
-export async function readBatch<O>(db: Kysely<any>, query: SelectQueryBuilder<any, any, O>): Promise<O[]> {
-  if (!isPostgres(db)) return query.execute();
-  const { rows } = await sql<{ batch: O[] | null }>`select json_agg(t) as batch from (${query}) as t`.execute(db);
-  return rows[0]?.batch ?? [];
 }
 
 export async function ping(db: Db): Promise<void> {

@@ -32,6 +32,27 @@ export function compressorsAt(levels: {
 export const COMPRESSIBLE_TYPES =
   /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)|octet-stream(?:;|$)/u;
 
+/** The site's @fastify/compress options (static.ts). */
+export const COMPRESS_OPTIONS = {
+  threshold: COMPRESS_THRESHOLD,
+  encodings: [...COMPRESS_ENCODINGS],
+  customTypes: COMPRESSIBLE_TYPES,
+};
+
+/**
+ * Route option for the CSV exports, streams of up to hundreds of megabytes: brotli quality 1
+ * and gzip level 1 compress them about three times faster than the defaults (4 and 6), for a
+ * file a few percent larger. At the defaults, compression took the core the database and the
+ * public pages needed (figures in bench/README.md).
+ */
+export const EXPORT_COMPRESSION = {
+  compress: {
+    ...COMPRESS_OPTIONS,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+    zlibOptions: { level: 1 },
+  },
+} as const;
+
 /**
  * Route options for routes that encode their own answers (the catalog's `sendCached` and
  * `sendFresh`) or only send a few bytes: @fastify/compress adds no hook to them. Its

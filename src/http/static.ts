@@ -2,18 +2,13 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import { COMPRESS_ENCODINGS, COMPRESS_THRESHOLD, COMPRESSIBLE_TYPES } from './compression';
+import { COMPRESS_OPTIONS } from './compression';
 
 /** Compressed responses (gzip/brotli when asked) and the files under public/ with cache headers. */
 export default fp<{ root: string }>(
   async (app, { root }) => {
     // Cached catalog answers arrive already compressed (Content-Encoding set): compress skips them.
-    await app.register(compress, {
-      global: true,
-      threshold: COMPRESS_THRESHOLD,
-      encodings: [...COMPRESS_ENCODINGS],
-      customTypes: COMPRESSIBLE_TYPES,
-    });
+    await app.register(compress, { global: true, ...COMPRESS_OPTIONS });
     await app.register(fastifyStatic, {
       root: path.resolve(root),
       prefix: '/',

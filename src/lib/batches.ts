@@ -10,13 +10,33 @@ export interface KeysetRead<Row, Cursor> {
   size: number;
 }
 
+/** A keyset read whose batch is not an array of rows (CSV text written by the database). */
+export interface KeysetChunks<Batch, Cursor> {
+  fetch(after: Cursor | null): Promise<Batch>;
+  /** how many rows the batch holds: fewer than `size` ends the read */
+  rowsIn(batch: Batch): number;
+  /** the cursor the batch's last row leaves for the next batch */
+  cursorAfter(batch: Batch): Cursor;
+  size: number;
+}
+
+/** Every batch of a keyset read of rows. */
+export function keysetBatches<Row, Cursor>(read: KeysetRead<Row, Cursor>): AsyncGenerator<Row[]> {
+  return keysetChunks({
+    fetch: read.fetch,
+    size: read.size,
+    rowsIn: (batch) => batch.length,
+    cursorAfter: (batch) => read.cursorOf(batch[batch.length - 1]!),
+  });
+}
+
 /**
  * Every batch of a keyset read. The next batch is asked for before the current one is handed
  * over, so the database (a worker thread on SQLite, the server on PostgreSQL) reads while the
  * caller formats. Between batches the event loop gets a turn (a macrotask), so a read that
  * runs on the main thread (SQLite in memory) still lets waiting requests through.
  */
-export async function* keysetBatches<Row, Cursor>(read: KeysetRead<Row, Cursor>): AsyncGenerator<Row[]> {
+export async function* keysetChunks<Batch, Cursor>(read: KeysetChunks<Batch, Cursor>): AsyncGenerator<Batch> {
   const ask = (after: Cursor | null) => {
     const p = read.fetch(after);
     // Handled when awaited below; a caller that stops early must not leave an unhandled rejection.
@@ -26,9 +46,10 @@ export async function* keysetBatches<Row, Cursor>(read: KeysetRead<Row, Cursor>)
   let next = ask(null);
   for (;;) {
     const batch = await next;
-    if (!batch.length) return;
-    const more = batch.length >= read.size;
-    if (more) next = ask(read.cursorOf(batch[batch.length - 1]!));
+    const rows = read.rowsIn(batch);
+    if (!rows) return;
+    const more = rows >= read.size;
+    if (more) next = ask(read.cursorAfter(batch));
     yield batch;
     if (!more) return;
     await nextTurn();

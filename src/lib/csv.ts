@@ -23,7 +23,7 @@ export const csvDate = formatDateTimeCsv;
 const NEEDS_QUOTES = /[;"\r\n]/;
 
 /** One cell: defused, and quoted (inner quotes doubled) when it holds a separator, a quote or a line break. */
-function csvCell(value: unknown): string {
+export function csvCell(value: unknown): string {
   if (typeof value === 'number') return String(value);
   const s = String(defuseCell(value));
   return NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
@@ -40,18 +40,30 @@ export function csvLines(rows: readonly (readonly unknown[])[]): string {
   return out;
 }
 
+/** Rows to write, or lines the database already wrote by the same rules (src/db/csv-sql.ts). */
+export type CsvBatch = readonly (readonly unknown[])[] | string;
+
+/** The text of batches the database wrote (src/db/csv-sql.ts). */
+export async function* csvTexts(batches: AsyncIterable<{ csv: string }>): AsyncGenerator<string> {
+  for await (const batch of batches) yield batch.csv;
+}
+
 /**
- * The one CSV writer of the site: streams batches of rows (fetched lazily, a batch per
- * database read) as CSV, one chunk per batch. Every cell is defused, the header row too (it
+ * The CSV stream of every export: batches of rows (fetched lazily, a batch per database read)
+ * written as CSV, one chunk per batch; on PostgreSQL the large exports hand it text the database
+ * wrote by the same rules (docs/decisions/235). Every cell is defused, the header row too (it
  * holds texts staff edit, e.g. survey questions). Written here rather than with a CSV library:
  * the format is four rules, and a row-at-a-time stream capped an export at about the target
  * speed (docs/decisions/231).
  */
-export function csvStream(header: string[], batches: AsyncIterable<readonly (readonly unknown[])[]>): Readable {
+export function csvStream(header: string[], batches: AsyncIterable<CsvBatch>): Readable {
   return Readable.from(
     (async function* () {
       yield `\uFEFF${csvLines([header])}`;
-      for await (const batch of batches) if (batch.length) yield csvLines(batch);
+      for await (const batch of batches) {
+        if (typeof batch === 'string') yield batch;
+        else if (batch.length) yield csvLines(batch);
+      }
     })(),
     { objectMode: false },
   );

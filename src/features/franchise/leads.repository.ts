@@ -1,8 +1,9 @@
 // Franchise leads, their status history and notes: the only place their SQL lives.
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, FranquiaLeadsTable } from '../../db/types';
-import { inTransaction, nowIso, readBatch } from '../../db/index';
-import { OPTION_FIELD_NAMES, type OptionField } from './options';
+import { inTransaction, isPostgres, nowIso } from '../../db/index';
+import { csvBatch, csvDateTime, csvLabel, csvLine, csvNumber, csvText, phoneSql } from '../../db/csv-sql';
+import { LEAD_STATUSES, OPTION_FIELD_NAMES, OPTION_FIELDS, type Option, type OptionField } from './options';
 
 /** A lead as the form stores it: the table's columns but the ones the database or the panel sets. */
 export type NewLead = Omit<FranquiaLeadsTable, 'id' | 'status' | 'criado_em' | 'atualizado_em'>;
@@ -17,10 +18,10 @@ export interface LeadFilters {
   to?: string;
 }
 
-export interface LeadCursor {
+export type LeadCursor = {
   criado_em: string;
   id: number;
-}
+};
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -80,23 +81,47 @@ export function createLeadsRepository(db: Kysely<Database>) {
     batchAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
       let q = applyFilters(db.selectFrom('franquia_leads'), f);
       if (cursor) q = q.where(sql<boolean>`(criado_em, id) < (${cursor.criado_em}, ${cursor.id})`);
-      return readBatch(
-        db,
-        q
-          .select([
-            'id',
-            'criado_em',
-            'nome_completo',
-            'whatsapp',
-            'email',
-            'cidade_regiao',
-            'status',
-            ...OPTION_FIELD_NAMES,
-          ])
-          .orderBy('criado_em', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limit),
-      );
+      return q
+        .select([
+          'id',
+          'criado_em',
+          'nome_completo',
+          'whatsapp',
+          'email',
+          'cidade_regiao',
+          'status',
+          ...OPTION_FIELD_NAMES,
+        ])
+        .orderBy('criado_em', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    /** Whether the export's lines are written by the database (csvAfter) rather than the app. */
+    writesCsv: isPostgres(db),
+
+    /** One export batch written as CSV by PostgreSQL (src/db/csv-sql.ts), with the app writer's cells (panel.service.ts). */
+    async csvAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
+      const labels = (options: readonly Option[]) => Object.fromEntries(options.map((o) => [o.value, o.label]));
+      const line = csvLine([
+        csvNumber(sql.ref('id')),
+        csvDateTime(sql.ref('criado_em')),
+        csvText(sql.ref('nome_completo')),
+        csvText(phoneSql(sql.ref('whatsapp'))),
+        csvText(sql.ref('email')),
+        csvText(sql.ref('cidade_regiao')),
+        ...OPTION_FIELD_NAMES.map((name) => csvLabel(sql.ref(name), labels(OPTION_FIELDS[name].options))),
+        csvLabel(sql.ref('status'), labels(LEAD_STATUSES)),
+      ]);
+      let q = applyFilters(db.selectFrom('franquia_leads'), f);
+      if (cursor) q = q.where(sql<boolean>`(criado_em, id) < (${cursor.criado_em}, ${cursor.id})`);
+      const page = q
+        .select([line.as('line'), 'criado_em', 'id'])
+        .orderBy('criado_em', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit);
+      return csvBatch<LeadCursor>(db, page, ['criado_em', 'id']);
     },
 
     findById(id: number) {

@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, wantsJson, invalidBody } from '../../http/errors';
+import { EXPORT_COMPRESSION } from '../../http/compression';
 import { rawString, toId } from '../../lib/form/index';
 import { saoPauloDay } from '../../lib/time';
 import { staffLayout } from '../identity/staff-layout';
@@ -54,7 +55,9 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
     );
   }
 
-  r.get(ADMIN_PATH, { schema: { querystring: Query } }, async (request, reply) => {
+  // The lead list and its CSV export (?export=csv) share this path: the export's compression
+  // level applies to the list too, a page of a few kilobytes.
+  r.get(ADMIN_PATH, { schema: { querystring: Query }, ...EXPORT_COMPRESSION }, async (request, reply) => {
     const q = request.query as Record<string, unknown>;
     reply.header('cache-control', 'no-store');
     // No session (or an unknown one): the login form. A session that just ended (idle,

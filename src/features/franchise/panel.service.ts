@@ -1,8 +1,8 @@
 // Rules of the lead panel: reading filters from the query string, paging, the CSV
 // export, status changes, notes and deletion. Never sees HTTP.
 import type { Readable } from 'node:stream';
-import { csvDate, csvStream } from '../../lib/csv';
-import { keysetBatches } from '../../lib/batches';
+import { csvDate, csvStream, csvTexts } from '../../lib/csv';
+import { keysetBatches, keysetChunks } from '../../lib/batches';
 import { foldText } from '../../lib/text';
 import {
   formatPhone as formatBrazilianPhone,
@@ -29,6 +29,8 @@ import {
 
 export const PAGE_SIZE = 25;
 const EXPORT_BATCH = 500;
+/** Rows per statement when PostgreSQL writes the lines itself. */
+const CSV_BATCH = 5000;
 
 /** The filters as the person typed them (for the form and the page links). */
 export interface PanelFilters {
@@ -131,6 +133,25 @@ export function createPanelService(repo: LeadsRepository, reads: Pick<LeadsRepos
      */
     exportCsv(filters: PanelFilters): Readable {
       const where = toLeadFilters(filters);
+      const header = [
+        'ID',
+        'Recebido em',
+        TEXT_FIELD_LABELS.nome_completo,
+        TEXT_FIELD_LABELS.whatsapp,
+        TEXT_FIELD_LABELS.email,
+        TEXT_FIELD_LABELS.cidade_regiao,
+        ...OPTION_FIELD_NAMES.map((f) => OPTION_FIELDS[f].label),
+        'Status',
+      ];
+      if (repo.writesCsv) {
+        const chunks = keysetChunks({
+          size: CSV_BATCH,
+          fetch: (cursor: LeadCursor | null) => repo.csvAfter(where, cursor, CSV_BATCH),
+          rowsIn: (batch) => batch.rows,
+          cursorAfter: (batch) => batch.last,
+        });
+        return csvStream(header, csvTexts(chunks));
+      }
       const batches = keysetBatches({
         size: EXPORT_BATCH,
         fetch: (cursor: LeadCursor | null) => repo.batchAfter(where, cursor, EXPORT_BATCH),
@@ -150,16 +171,6 @@ export function createPanelService(repo: LeadsRepository, reads: Pick<LeadsRepos
           ]);
         }
       }
-      const header = [
-        'ID',
-        'Recebido em',
-        TEXT_FIELD_LABELS.nome_completo,
-        TEXT_FIELD_LABELS.whatsapp,
-        TEXT_FIELD_LABELS.email,
-        TEXT_FIELD_LABELS.cidade_regiao,
-        ...OPTION_FIELD_NAMES.map((f) => OPTION_FIELDS[f].label),
-        'Status',
-      ];
       return csvStream(header, rows());
     },
   };

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
-import { inTransaction, isPostgres, readBatch } from '../../../db/index';
+import { inTransaction, isPostgres } from '../../../db/index';
+import { csvBatch, csvConstant, csvDateTime, csvLabel, csvLine, csvNumber, csvText } from '../../../db/csv-sql';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
 import { enqueueMail, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 
@@ -180,25 +181,56 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
 
     /** Keyset batches for the CSV export, newest first (ids below `beforeId`). */
     async before(f: MessageFilter, beforeId: number | null, limit: number) {
-      return readBatch(
-        db,
-        applyFilter(
-          db
-            .selectFrom('fale_aqui as m')
-            .select(columns)
-            .select((eb) =>
-              eb
-                .selectFrom('fale_aqui_arquivos as a')
-                .select((e2) => e2.fn.countAll<number>().as('n'))
-                .whereRef('a.fale_aqui_id', '=', 'm.id')
-                .as('fotos'),
-            )
-            .$if(beforeId !== null, (qb) => qb.where('m.id', '<', beforeId!))
-            .orderBy('m.id', 'desc')
-            .limit(limit),
-          f,
-        ),
+      return applyFilter(
+        db
+          .selectFrom('fale_aqui as m')
+          .select(columns)
+          .select((eb) =>
+            eb
+              .selectFrom('fale_aqui_arquivos as a')
+              .select((e2) => e2.fn.countAll<number>().as('n'))
+              .whereRef('a.fale_aqui_id', '=', 'm.id')
+              .as('fotos'),
+          )
+          .$if(beforeId !== null, (qb) => qb.where('m.id', '<', beforeId!))
+          .orderBy('m.id', 'desc')
+          .limit(limit),
+        f,
+      ).execute();
+    },
+
+    /** Whether the export's lines are written by the database (csvBefore) rather than the app. */
+    writesCsv: isPostgres(db),
+
+    /** One export batch written as CSV by PostgreSQL (src/db/csv-sql.ts), with the app writer's cells (inbox.service.ts). */
+    async csvBefore(f: MessageFilter, beforeId: number | null, limit: number, statusLabels: Record<string, string>) {
+      const photos = db
+        .selectFrom('fale_aqui_arquivos as a')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('a.fale_aqui_id', '=', sql<number>`m.id`);
+      const line = csvLine([
+        csvNumber(sql.ref('m.id')),
+        csvDateTime(sql.ref('m.criado_em')),
+        csvText(sql.ref('m.unidade')),
+        csvText(sql.ref('m.nome_completo')),
+        sql<string>`case when m.anonimo <> 0 then ${csvConstant('sim')} else ${csvConstant('não')} end`,
+        csvLabel(sql.ref('m.status'), statusLabels),
+        csvText(sql.ref('m.mensagem')),
+        csvNumber(photos),
+        csvText(sql.ref('m.contato_email')),
+        csvText(sql.ref('m.contato_telefone')),
+        csvDateTime(sql.ref('m.primeira_resposta_em')),
+      ]);
+      const page = applyFilter(
+        db
+          .selectFrom('fale_aqui as m')
+          .select([line.as('line'), 'm.id as id'])
+          .$if(beforeId !== null, (qb) => qb.where('m.id', '<', beforeId!))
+          .orderBy('m.id', 'desc')
+          .limit(limit),
+        f,
       );
+      return csvBatch<{ id: number }>(db, page, ['id']);
     },
 
     async byId(id: number) {

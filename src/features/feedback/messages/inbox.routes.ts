@@ -5,6 +5,7 @@ import Type from 'typebox';
 import { h } from 'preact';
 import type { FastifyRequest } from 'fastify';
 import { invalidBody, sendError, wantsJson } from '../../../http/errors';
+import { EXPORT_COMPRESSION } from '../../../http/compression';
 import { canAccessUnit } from '../../identity/access';
 import { staffLayout } from '../../identity/staff-layout';
 import { csvStream } from '../../../lib/csv';
@@ -59,7 +60,7 @@ export async function inboxRoutes(
 
   r.get(
     `${INBOX_PATH}/exportar.csv`,
-    { schema: { querystring: InboxQuery }, preHandler: app.requireStaff },
+    { schema: { querystring: InboxQuery }, preHandler: app.requireStaff, ...EXPORT_COMPRESSION },
     async (request, reply) => {
       const q = request.query;
       const scope = await scopeOf(request, reply, q.unidade_id);

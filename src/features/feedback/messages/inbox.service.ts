@@ -4,8 +4,8 @@
 import { nowIso } from '../../../db/index';
 import type { FileStorage } from '../../../platform/storage/index';
 import { MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
-import { csvDate } from '../../../lib/csv';
-import { keysetBatches } from '../../../lib/batches';
+import { csvDate, csvTexts } from '../../../lib/csv';
+import { keysetBatches, keysetChunks } from '../../../lib/batches';
 import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { pageWindow } from '../../../lib/pagination';
 import { cleanText } from '../../../lib/text';
@@ -124,6 +124,8 @@ export type ReplyResult = { ok: true } | { ok: false; errors: Record<string, str
 
 /** Messages per read of the CSV export. */
 const EXPORT_BATCH = 500;
+/** Rows per statement when PostgreSQL writes the lines itself. */
+const CSV_BATCH = 5000;
 
 export function createMessagesAdminService(
   repo: FaleAquiRepository,
@@ -305,6 +307,15 @@ export function createMessagesAdminService(
         'contato_telefone',
         'primeira_resposta',
       ];
+      if (repo.writesCsv) {
+        const chunks = keysetChunks({
+          size: CSV_BATCH,
+          fetch: (before: number | null) => repo.csvBefore(filter, before, CSV_BATCH, STATUS_LABEL),
+          rowsIn: (batch) => batch.rows,
+          cursorAfter: (batch) => batch.last.id,
+        });
+        return { header, rows: csvTexts(chunks) };
+      }
       const batches = keysetBatches({
         size: EXPORT_BATCH,
         fetch: (before: number | null) => repo.before(filter, before, EXPORT_BATCH),

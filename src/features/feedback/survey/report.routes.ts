@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../../http/errors';
+import { EXPORT_COMPRESSION } from '../../../http/compression';
 import { canAccessUnit } from '../../identity/access';
 import { staffLayout } from '../../identity/staff-layout';
 import { csvStream } from '../../../lib/csv';
@@ -60,7 +61,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
 
   r.get(
     `${REPORT_PATH}/exportar.csv`,
-    { schema: { querystring: ReportQuery }, preHandler: app.requireStaff },
+    { schema: { querystring: ReportQuery }, preHandler: app.requireStaff, ...EXPORT_COMPRESSION },
     async (request, reply) => {
       const q = request.query;
       const scope = await scopeOf(request, reply, q.unidade_id);

@@ -1,9 +1,9 @@
 // What staff see of the survey: NPS per unit and overall, monthly trend, option
 // distributions, the filtered list of responses and the CSV export.
 import { nowIso } from '../../../db/index';
-import { csvDate } from '../../../lib/csv';
+import { csvDate, csvTexts } from '../../../lib/csv';
 import { pageWindow } from '../../../lib/pagination';
-import { keysetBatches } from '../../../lib/batches';
+import { keysetBatches, keysetChunks } from '../../../lib/batches';
 import {
   categoryOf,
   CATEGORY_LABEL,
@@ -14,7 +14,7 @@ import {
   type ResponseListFilter,
   type Period,
 } from './nps';
-import type { ResponseFilter, SurveyRepository } from './survey.repository';
+import type { ExportCursor, ResponseFilter, SurveyRepository } from './survey.repository';
 import { ORIGIN_LABEL, ORIGINS } from './origin';
 
 export const PAGE_SIZE = 25;
@@ -23,6 +23,10 @@ export const PAGE_SIZE = 25;
  * small; on PostgreSQL each batch is a round trip, so it is larger (docs/decisions/232).
  */
 export const EXPORT_BATCH = { sqlite: 250, postgres: 1000 } as const;
+/** Rows per statement when PostgreSQL writes the lines itself. */
+const CSV_BATCH = 5000;
+/** A text question's cell when the customer ticked that all is right. */
+const ALL_RIGHT = 'Está tudo certo';
 
 export interface ReportQuery {
   unitIds: number[] | null;
@@ -187,6 +191,17 @@ export function createSurveyReportService(
       const filter = filterOf(q);
       const optionText = new Map<number, string>();
       for (const qq of questions) for (const o of qq.opcoes) optionText.set(o.id, o.texto);
+      if (repo.writesCsv) {
+        const options = Object.fromEntries(optionText);
+        const cells = { questions, options, categories: CATEGORY_LABEL, allRight: ALL_RIGHT };
+        const batches = keysetChunks({
+          size: CSV_BATCH,
+          fetch: (after: ExportCursor | null) => repo.csvBefore(filter, after, CSV_BATCH, cells),
+          rowsIn: (batch) => batch.rows,
+          cursorAfter: (batch) => batch.last,
+        });
+        return { header, rows: csvTexts(batches) };
+      }
       // A response's items by question, read with its batch (the database reads the next meanwhile).
       const batches = keysetBatches({
         size: exportBatch,
@@ -220,7 +235,7 @@ export function createSurveyReportService(
                 const it = items?.get(qq.id);
                 if (!it) return '';
                 if (it.opcao_id !== null) return optionText.get(it.opcao_id) ?? '';
-                return [it.texto_ok ? 'Está tudo certo' : '', it.texto ?? ''].filter(Boolean).join(' · ');
+                return [it.texto_ok ? ALL_RIGHT : '', it.texto ?? ''].filter(Boolean).join(' · ');
               }),
             ];
           });

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
-import { inTransaction, readBatch } from '../../../db/index';
+import { inTransaction, isPostgres } from '../../../db/index';
+import { csvBatch, csvConstant, csvDateTime, csvLine, csvNumber, csvText } from '../../../db/csv-sql';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
 import { contentKey } from '../../../platform/envio/fingerprint';
 import { saoPauloDay } from '../../../lib/time';
@@ -43,6 +44,23 @@ export interface NewSurveyResponse {
 
 /** Called in the storing transaction for each response stored (the webhook events go there). */
 export type StoredResponseHook = (trx: Kysely<Database>, record: NewSurveyResponse, id: number) => Promise<void>;
+
+/** Where an export batch ends: the last answer's time and id. */
+export type ExportCursor = {
+  criadoEm: string;
+  id: number;
+};
+
+/** What the database needs to write the survey export's cells as the app does. */
+export interface SurveyCsvCells {
+  /** the active questions, in column order */
+  questions: readonly { id: number }[];
+  categories: Readonly<Record<'promotores' | 'neutros' | 'detratores', string>>;
+  /** option id → text, of the active questions' options */
+  options: Readonly<Record<number, string>>;
+  /** what a text question answered "all right" shows */
+  allRight: string;
+}
 
 export interface ResponseFilter {
   /** null = every unit (admins); [] = none */
@@ -430,19 +448,74 @@ export function createSurveyRepository(db: Kysely<Database>) {
      * (the last row of the previous batch) in (criado_em, id) order, read along that index.
      */
     async responsesBefore(f: ResponseFilter, after: { criadoEm: string; id: number } | null, limit: number) {
-      return readBatch(
-        db,
-        applyFilter(
-          responseRows()
-            .$if(after !== null, (qb) =>
-              qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`),
-            )
-            .orderBy('r.criado_em', 'desc')
-            .orderBy('r.id', 'desc')
-            .limit(limit),
-          f,
-        ),
+      return applyFilter(
+        responseRows()
+          .$if(after !== null, (qb) => qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`))
+          .orderBy('r.criado_em', 'desc')
+          .orderBy('r.id', 'desc')
+          .limit(limit),
+        f,
+      ).execute();
+    },
+
+    /** Whether the export's lines are written by the database (csvBefore) rather than the app. */
+    writesCsv: isPostgres(db),
+
+    /**
+     * One export batch written as CSV by PostgreSQL (src/db/csv-sql.ts), in the order and with
+     * the cells of the app's writer (report.service.ts): the answer, then one cell per question.
+     */
+    async csvBefore(f: ResponseFilter, after: ExportCursor | null, limit: number, cells: SurveyCsvCells) {
+      const ids = cells.questions.map((q) => q.id);
+      const optionCases = Object.entries(cells.options).map(
+        ([id, text]) => sql`when ${sql.lit(Number(id))} then ${sql.lit(text)}`,
       );
+      const optionText = optionCases.length ? sql`case i.opcao_id ${sql.join(optionCases, sql` `)} end` : sql`null`;
+      const itemCell = sql`case when i.opcao_id is not null then coalesce(${optionText}, '')
+        else concat_ws(' · ', case when i.texto_ok <> 0 then ${sql.lit(cells.allRight)} end, nullif(i.texto, '')) end`;
+      const perQuestion = ids.map((id) =>
+        sql`max(case when i.pergunta_id = ${sql.lit(id)} then ${itemCell} end)`.as(`q${id}`),
+      );
+      const category = sql<string>`case when r.nota_nps is null then ''
+        when r.nota_nps >= 9 then ${csvConstant(cells.categories.promotores)}
+        when r.nota_nps >= 7 then ${csvConstant(cells.categories.neutros)}
+        else ${csvConstant(cells.categories.detratores)} end`;
+      const line = csvLine([
+        csvNumber(sql.ref('r.id')),
+        csvDateTime(sql.ref('r.criado_em')),
+        csvText(sql.ref('u.nome')),
+        csvNumber(sql.ref('r.nota_nps')),
+        category,
+        csvText(sql.ref('r.nome_cliente')),
+        csvText(sql.ref('r.contato_cliente')),
+        csvText(sql.ref('r.comentario')),
+        ...ids.map((id) => csvText(sql.ref(`it.q${id}`))),
+      ]);
+      const page = applyFilter(
+        db
+          .selectFrom('respostas_nps as r')
+          .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+          .$if(
+            ids.length > 0,
+            (qb) =>
+              qb.leftJoinLateral(
+                (eb) =>
+                  eb
+                    .selectFrom('respostas_itens as i')
+                    .select(perQuestion)
+                    .whereRef('i.resposta_id', '=', 'r.id')
+                    .as('it'),
+                (join) => join.onTrue(),
+              ) as any,
+          )
+          .select([line.as('line'), 'r.criado_em as criadoEm', 'r.id as id'])
+          .$if(after !== null, (qb) => qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`))
+          .orderBy('r.criado_em', 'desc')
+          .orderBy('r.id', 'desc')
+          .limit(limit),
+        f,
+      );
+      return csvBatch<ExportCursor>(db, page, ['criadoEm', 'id']);
     },
 
     async itemsFor(responseIds: number[]) {
@@ -476,12 +549,11 @@ export function createSurveyRepository(db: Kysely<Database>) {
         .selectFrom('respostas_itens as i')
         .select(['i.resposta_id', 'i.pergunta_id', 'i.opcao_id', 'i.texto', 'i.texto_ok']);
       // A dense batch (the whole chain) reads one range of the index; a sparse one (one unit) its ids.
-      return readBatch(
-        db,
+      return (
         hi - lo < responseIds.length * 4
           ? q.where('i.resposta_id', '>=', lo).where('i.resposta_id', '<=', hi)
-          : q.where('i.resposta_id', 'in', responseIds),
-      );
+          : q.where('i.resposta_id', 'in', responseIds)
+      ).execute();
     },
 
     /** Detractor answers (0–6) with a comment not yet dealt with, oldest first. */
