@@ -108,7 +108,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('the two CSV writers', () => {
-  it('write the same bytes for the survey, the inbox and the leads (the database writes them on PostgreSQL)', async () => {
+  it('write the same bytes for the survey, inbox and lead exports (the database writes on PostgreSQL)', async () => {
     const survey = createSurveyRepository(t.db);
     const inbox = createFaleAquiRepository(t.db);
     const leads = createLeadsRepository(t.db);

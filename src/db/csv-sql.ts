@@ -18,7 +18,8 @@ const NEEDS_CARE = sql.lit('^[-=+@\t\r]|[;"\r\n]');
 export function csvText(value: Expression<unknown>): RawBuilder<string> {
   const v = sql`(${value})::text`;
   const defused = sql`(case when ${v} ~ ${FORMULA_START} then '''' || ${v} else ${v} end)`;
-  const careful = sql`(case when ${v} ~ ${NEEDS_QUOTES} then '"' || replace(${defused}, '"', '""') || '"' else ${defused} end)`;
+  const quoted = sql`'"' || replace(${defused}, '"', '""') || '"'`;
+  const careful = sql`(case when ${v} ~ ${NEEDS_QUOTES} then ${quoted} else ${defused} end)`;
   return sql<string>`coalesce(case when ${v} ~ ${NEEDS_CARE} then ${careful} else ${v} end, '')`;
 }
 
@@ -29,7 +30,8 @@ export function csvNumber(value: Expression<unknown>): RawBuilder<string> {
 
 /** A stored ISO instant as São Paulo "dd/mm/aaaa hh:mm"; empty for null. */
 export function csvDateTime(value: Expression<unknown>): RawBuilder<string> {
-  return sql<string>`coalesce(to_char(nullif((${value})::text, '')::timestamptz at time zone ${sql.lit(TIME_ZONE)}, 'DD/MM/YYYY HH24:MI'), '')`;
+  const local = sql`nullif((${value})::text, '')::timestamptz at time zone ${sql.lit(TIME_ZONE)}`;
+  return sql<string>`coalesce(to_char(${local}, 'DD/MM/YYYY HH24:MI'), '')`;
 }
 
 /**
@@ -41,8 +43,10 @@ export function csvDateTime(value: Expression<unknown>): RawBuilder<string> {
 export function phoneSql(value: Expression<unknown>): RawBuilder<string> {
   const v = sql`(${value})::text`;
   return sql<string>`(case
-    when ${v} ~ '^\\+55[0-9]{11}$' then '(' || substr(${v}, 4, 2) || ') ' || substr(${v}, 6, 5) || '-' || substr(${v}, 11)
-    when ${v} ~ '^\\+55[0-9]{10}$' then '(' || substr(${v}, 4, 2) || ') ' || substr(${v}, 6, 4) || '-' || substr(${v}, 10)
+    when ${v} ~ '^\\+55[0-9]{11}$'
+      then '(' || substr(${v}, 4, 2) || ') ' || substr(${v}, 6, 5) || '-' || substr(${v}, 11)
+    when ${v} ~ '^\\+55[0-9]{10}$'
+      then '(' || substr(${v}, 4, 2) || ') ' || substr(${v}, 6, 4) || '-' || substr(${v}, 10)
     else (select case length(d)
       when 11 then '(' || substr(d, 1, 2) || ') ' || substr(d, 3, 5) || '-' || substr(d, 8)
       when 10 then '(' || substr(d, 1, 2) || ') ' || substr(d, 3, 4) || '-' || substr(d, 7)

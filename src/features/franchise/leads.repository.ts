@@ -101,7 +101,7 @@ export function createLeadsRepository(db: Kysely<Database>) {
     /** Whether the export's lines are written by the database (csvAfter) rather than the app. */
     writesCsv: isPostgres(db),
 
-    /** One export batch written as CSV by PostgreSQL (src/db/csv-sql.ts), with the app writer's cells (panel.service.ts). */
+    /** One export batch written as CSV by PostgreSQL (src/db/csv-sql.ts), with the cells of panel.service.ts. */
     async csvAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
       const labels = (options: readonly Option[]) => Object.fromEntries(options.map((o) => [o.value, o.label]));
       const line = csvLine([
