@@ -71,7 +71,7 @@ export function csvLine(cells: readonly RawBuilder<string>[]): RawBuilder<string
   return sql<string>`(${sql.join(cells, sql` || ';' || `)})`;
 }
 
-export interface CsvBatch<Cursor> {
+export interface DatabaseCsvBatch<Cursor> {
   /** the batch's lines, each ended by CRLF */
   csv: string;
   rows: number;
@@ -87,7 +87,7 @@ export async function csvBatch<Cursor extends Record<string, unknown>>(
   db: Kysely<any>,
   page: SelectQueryBuilder<any, any, any>,
   keys: readonly (keyof Cursor & string)[],
-): Promise<CsvBatch<Cursor>> {
+): Promise<DatabaseCsvBatch<Cursor>> {
   const lastOf = keys.map((k) => sql`(array_agg(t.${sql.ref(k)}))[count(*)::int] as ${sql.ref(k)}`);
   const { rows } = await sql<{ csv: string | null; rows: number } & Cursor>`select
       string_agg(t.line, chr(13) || chr(10)) as csv, count(*)::int as rows, ${sql.join(lastOf)}

@@ -1,6 +1,7 @@
 // CSV exports for spreadsheets used in Brazil: UTF-8 with BOM, ";" separators, CRLF,
 // São Paulo dates, and cells that a spreadsheet would run as a formula defused.
 import { Readable } from 'node:stream';
+import { keysetChunks } from './batches';
 import { formatDateTimeCsv } from './time';
 
 /** A leading = + - @ tab or CR makes Excel/LibreOffice evaluate the cell. */
@@ -43,8 +44,23 @@ export function csvLines(rows: readonly (readonly unknown[])[]): string {
 /** Rows to write, or lines the database already wrote by the same rules (src/db/csv-sql.ts). */
 export type CsvBatch = readonly (readonly unknown[])[] | string;
 
-/** The text of batches the database wrote (src/db/csv-sql.ts). */
-export async function* csvTexts(batches: AsyncIterable<{ csv: string }>): AsyncGenerator<string> {
+/** Rows per statement when the database writes the lines itself. */
+export const DATABASE_CSV_BATCH = 5000;
+
+/**
+ * The lines of an export the database writes (src/db/csv-sql.ts), a keyset batch per
+ * statement: `fetch` returns the batch after `after` as text, its row count and the cursor of
+ * its last row.
+ */
+export async function* databaseCsv<Cursor>(
+  fetch: (after: Cursor | null, size: number) => Promise<{ csv: string; rows: number; last: Cursor }>,
+): AsyncGenerator<string> {
+  const batches = keysetChunks({
+    size: DATABASE_CSV_BATCH,
+    fetch: (after: Cursor | null) => fetch(after, DATABASE_CSV_BATCH),
+    rowsIn: (batch) => batch.rows,
+    cursorAfter: (batch) => batch.last,
+  });
   for await (const batch of batches) yield batch.csv;
 }
 

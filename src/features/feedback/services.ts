@@ -5,7 +5,7 @@ import { transactional } from '../../db/transactional';
 import { createFaleAquiRepository } from './messages/fale-aqui.repository';
 import { createFaleAquiService } from './messages/fale-aqui.service';
 import { createMessagesAdminService } from './messages/inbox.service';
-import { createSurveyReportService, EXPORT_BATCH } from './survey/report.service';
+import { createSurveyReportService } from './survey/report.service';
 import { createSurveyRepository } from './survey/survey.repository';
 import { createSurveyService } from './survey/survey.service';
 import { createAttentionService } from './attention.service';
@@ -21,7 +21,7 @@ export function createFeedbackServices(app: FastifyInstance) {
   const notificationEmail = app.config.smtp && app.config.notificationEmail ? app.config.notificationEmail : null;
   return {
     survey: createSurveyService(surveyRepo, { publicUrl: app.config.publicUrl }),
-    surveyReport: createSurveyReportService(surveyRepo, surveyReads, EXPORT_BATCH[app.dbEngine]),
+    surveyReport: createSurveyReportService(surveyRepo, surveyReads),
     faleAqui: createFaleAquiService({
       repo: faleAquiRepo,
       storage,

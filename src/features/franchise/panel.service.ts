@@ -1,8 +1,8 @@
 // Rules of the lead panel: reading filters from the query string, paging, the CSV
 // export, status changes, notes and deletion. Never sees HTTP.
 import type { Readable } from 'node:stream';
-import { csvDate, csvStream, csvTexts } from '../../lib/csv';
-import { keysetBatches, keysetChunks } from '../../lib/batches';
+import { csvDate, csvStream, databaseCsv } from '../../lib/csv';
+import { keysetBatches } from '../../lib/batches';
 import { foldText } from '../../lib/text';
 import {
   formatPhone as formatBrazilianPhone,
@@ -29,8 +29,6 @@ import {
 
 export const PAGE_SIZE = 25;
 const EXPORT_BATCH = 500;
-/** Rows per statement when PostgreSQL writes the lines itself. */
-const CSV_BATCH = 5000;
 
 /** The filters as the person typed them (for the form and the page links). */
 export interface PanelFilters {
@@ -144,13 +142,10 @@ export function createPanelService(repo: LeadsRepository, reads: Pick<LeadsRepos
         'Status',
       ];
       if (repo.writesCsv) {
-        const chunks = keysetChunks({
-          size: CSV_BATCH,
-          fetch: (cursor: LeadCursor | null) => repo.csvAfter(where, cursor, CSV_BATCH),
-          rowsIn: (batch) => batch.rows,
-          cursorAfter: (batch) => batch.last,
-        });
-        return csvStream(header, csvTexts(chunks));
+        return csvStream(
+          header,
+          databaseCsv((cursor: LeadCursor | null, size) => repo.csvAfter(where, cursor, size)),
+        );
       }
       const batches = keysetBatches({
         size: EXPORT_BATCH,

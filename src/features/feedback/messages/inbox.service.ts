@@ -4,8 +4,8 @@
 import { nowIso } from '../../../db/index';
 import type { FileStorage } from '../../../platform/storage/index';
 import { MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
-import { csvDate, csvTexts } from '../../../lib/csv';
-import { keysetBatches, keysetChunks } from '../../../lib/batches';
+import { csvDate, databaseCsv } from '../../../lib/csv';
+import { keysetBatches } from '../../../lib/batches';
 import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { pageWindow } from '../../../lib/pagination';
 import { cleanText } from '../../../lib/text';
@@ -124,8 +124,6 @@ export type ReplyResult = { ok: true } | { ok: false; errors: Record<string, str
 
 /** Messages per read of the CSV export. */
 const EXPORT_BATCH = 500;
-/** Rows per statement when PostgreSQL writes the lines itself. */
-const CSV_BATCH = 5000;
 
 export function createMessagesAdminService(
   repo: FaleAquiRepository,
@@ -308,13 +306,10 @@ export function createMessagesAdminService(
         'primeira_resposta',
       ];
       if (repo.writesCsv) {
-        const chunks = keysetChunks({
-          size: CSV_BATCH,
-          fetch: (before: number | null) => repo.csvBefore(filter, before, CSV_BATCH, STATUS_LABEL),
-          rowsIn: (batch) => batch.rows,
-          cursorAfter: (batch) => batch.last.id,
-        });
-        return { header, rows: csvTexts(chunks) };
+        const rows = databaseCsv((after: { id: number } | null, size) =>
+          repo.csvBefore(filter, after?.id ?? null, size, STATUS_LABEL),
+        );
+        return { header, rows };
       }
       const batches = keysetBatches({
         size: EXPORT_BATCH,

@@ -1,9 +1,9 @@
 // What staff see of the survey: NPS per unit and overall, monthly trend, option
 // distributions, the filtered list of responses and the CSV export.
 import { nowIso } from '../../../db/index';
-import { csvDate, csvTexts } from '../../../lib/csv';
+import { csvDate, databaseCsv } from '../../../lib/csv';
 import { pageWindow } from '../../../lib/pagination';
-import { keysetBatches, keysetChunks } from '../../../lib/batches';
+import { keysetBatches } from '../../../lib/batches';
 import {
   categoryOf,
   CATEGORY_LABEL,
@@ -19,12 +19,10 @@ import { ORIGIN_LABEL, ORIGINS } from './origin';
 
 export const PAGE_SIZE = 25;
 /**
- * Answers read per query of an export. On SQLite a batch runs on the event loop, so it stays
- * small; on PostgreSQL each batch is a round trip, so it is larger (docs/decisions/232).
+ * Answers read per query when the app writes the export (SQLite): the batch runs on the event
+ * loop, so it stays small (docs/decisions/232). PostgreSQL writes its own lines (235).
  */
-export const EXPORT_BATCH = { sqlite: 250, postgres: 1000 } as const;
-/** Rows per statement when PostgreSQL writes the lines itself. */
-const CSV_BATCH = 5000;
+const EXPORT_BATCH = 250;
 /** A text question's cell when the customer ticked that all is right. */
 const ALL_RIGHT = 'Está tudo certo';
 
@@ -44,7 +42,7 @@ export interface ReportQuery {
 export function createSurveyReportService(
   repo: SurveyRepository,
   reads: SurveyRepository = repo,
-  exportBatch: number = EXPORT_BATCH.sqlite,
+  exportBatch: number = EXPORT_BATCH,
 ) {
   const filterOf = (q: Omit<ReportQuery, 'page'>): ResponseFilter => ({
     unitIds: q.unitIds,
@@ -194,13 +192,8 @@ export function createSurveyReportService(
       if (repo.writesCsv) {
         const options = Object.fromEntries(optionText);
         const cells = { questions, options, categories: CATEGORY_LABEL, allRight: ALL_RIGHT };
-        const batches = keysetChunks({
-          size: CSV_BATCH,
-          fetch: (after: ExportCursor | null) => repo.csvBefore(filter, after, CSV_BATCH, cells),
-          rowsIn: (batch) => batch.rows,
-          cursorAfter: (batch) => batch.last,
-        });
-        return { header, rows: csvTexts(batches) };
+        const rows = databaseCsv((after: ExportCursor | null, size) => repo.csvBefore(filter, after, size, cells));
+        return { header, rows };
       }
       // A response's items by question, read with its batch (the database reads the next meanwhile).
       const batches = keysetBatches({
