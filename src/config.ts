@@ -66,6 +66,9 @@ export const EnvSchema = Type.Object({
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2_000 }),
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
+  // Staff reports' read-only connections per instance: one, so reports queue instead of
+  // taking every core of the database from the public pages (docs/decisions/237).
+  DB_READ_POOL_MAX: Type.Integer({ minimum: 1, maximum: 50, default: 1 }),
   // The chain's name as customers read it; the rest of the brand lives in src/brand/.
   BRAND_NAME: Type.String({ minLength: 2, maxLength: 80, default: 'Academia Movimento' }),
   // Absolute links (sitemap, canonical, og:image, QR codes, links in e-mails).
@@ -98,9 +101,11 @@ export type DatabaseConfig =
   | { engine: 'sqlite'; filename: string }
   | { engine: 'postgres'; connectionString: string; schema?: string; pool?: PgPoolConfig };
 
-/** PostgreSQL connection pool tuning (DB_POOL_MAX, DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS). */
+/** PostgreSQL pool tuning (DB_POOL_MAX, DB_READ_POOL_MAX, DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS). */
 export interface PgPoolConfig {
   max: number;
+  /** connections of the staff reports' read-only pool */
+  readMax: number;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
 }
@@ -306,6 +311,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (database.engine === 'postgres') {
       database.pool = {
         max: env.DB_POOL_MAX,
+        readMax: env.DB_READ_POOL_MAX,
         connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
         statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
       };

@@ -90,7 +90,16 @@ beforeAll(async () => {
     .orderBy('id', 'desc')
     .limit(HOSTILE.length)
     .execute();
-  const phones = ['+5511987654321', '+551133334444', '(11) 98765-4321', '+1 555 0100', '=1', '123'];
+  const phones = [
+    '+5511987654321',
+    '+551133334444',
+    '(11) 98765-4321',
+    '+1 555 0100',
+    '=1',
+    '123',
+    '55;1"',
+    '+55119876543210',
+  ];
   for (const [i, { id }] of leads.entries()) {
     await db
       .updateTable('franquia_leads')

@@ -35,23 +35,27 @@ export function csvDateTime(value: Expression<unknown>): RawBuilder<string> {
 }
 
 /**
- * A stored phone as "(11) 98765-4321", as `formatPhone` (src/lib/form/parsers.ts) writes it.
- * A phone stored as the form keeps it (+55 and 10 or 11 digits) is cut by position; any other
- * goes through the general rule (digits only, one leading 55 dropped), which costs two regular
- * expression replacements.
+ * A stored phone as the cell of "(11) 98765-4321", as `formatPhone` (src/lib/form/parsers.ts)
+ * writes it. A phone stored as the form keeps it (+55 and 10 or 11 digits) is cut by position
+ * and needs no care as a cell; any other goes through the general rule (digits only, one leading
+ * 55 dropped), which costs two regular expression replacements, and is then written as a text
+ * cell. The stored value is read once per branch: a phone formatted inside `csvText` was
+ * formatted again for each of its tests.
  */
-export function phoneSql(value: Expression<unknown>): RawBuilder<string> {
+export function csvPhone(value: Expression<unknown>): RawBuilder<string> {
   const v = sql`(${value})::text`;
-  return sql<string>`(case
-    when ${v} ~ '^\\+55[0-9]{11}$'
-      then '(' || substr(${v}, 4, 2) || ') ' || substr(${v}, 6, 5) || '-' || substr(${v}, 11)
-    when ${v} ~ '^\\+55[0-9]{10}$'
-      then '(' || substr(${v}, 4, 2) || ') ' || substr(${v}, 6, 4) || '-' || substr(${v}, 10)
-    else (select case length(d)
+  const local = sql`(${v} ~ '^\\+55[0-9]{10,11}$')`;
+  const general = sql`(select case length(d)
       when 11 then '(' || substr(d, 1, 2) || ') ' || substr(d, 3, 5) || '-' || substr(d, 8)
       when 10 then '(' || substr(d, 1, 2) || ') ' || substr(d, 3, 4) || '-' || substr(d, 7)
       else ${v} end
-    from (select regexp_replace(regexp_replace(${v}, '\\D', '', 'g'), '^55', '') as d) as phone) end)`;
+    from (select regexp_replace(regexp_replace(${v}, '\\D', '', 'g'), '^55', '') as d) as phone)`;
+  return sql<string>`(case
+    when length(${v}) = 14 and ${local}
+      then '(' || substr(${v}, 4, 2) || ') ' || substr(${v}, 6, 5) || '-' || substr(${v}, 11)
+    when ${local}
+      then '(' || substr(${v}, 4, 2) || ') ' || substr(${v}, 6, 4) || '-' || substr(${v}, 10)
+    else ${csvText(general)} end)`;
 }
 
 /** A fixed text as a finished cell, written by the app's rules once rather than per row. */

@@ -147,23 +147,31 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
   // pool's listener; a checked-out client (between two statements of a transaction) emits
   // on itself. Either way the client is dropped on release and a new one is made later.
   const onError = (err: Error) => options.onConnectionError?.(err);
-  const makePool = (max: number, readOnly = false) => {
+  const makePool = (max: number, use: { staffReads?: boolean } = {}) => {
     const settings = [
       // A per-schema search_path lets tests (and several installations) share one database.
       ...(config.schema ? [`-c search_path=${config.schema}`] : []),
-      ...(readOnly ? ['-c default_transaction_read_only=on'] : []),
+      // Every statement here is short or a bounded batch: compiling one (past jit_above_cost, as
+      // an export batch is) took longer than running it (docs/decisions/237).
+      '-c jit=off',
+      // Staff reads: read-only, and one process per statement, so a report never takes more
+      // than one of the database's cores from the public pages (docs/decisions/237).
+      ...(use.staffReads ? ['-c default_transaction_read_only=on', '-c max_parallel_workers_per_gather=0'] : []),
     ];
     const pool = new (loadPg().Pool)({
       connectionString: config.connectionString,
       max,
       // A database that is down must answer "unavailable" quickly, not hang a request:
       // connecting (or waiting for a free connection) and every statement have a ceiling.
-      connectionTimeoutMillis: tuning.connectTimeoutMs,
+      // Staff reads queue for their few connections, so they may wait as long as a statement runs.
+      connectionTimeoutMillis: use.staffReads
+        ? Math.max(tuning.connectTimeoutMs, statementTimeout)
+        : tuning.connectTimeoutMs,
       ...(statementTimeout > 0 ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + 2_000 } : {}),
       idleTimeoutMillis: 30_000,
       // Notices a silently dropped link (a firewall, a failover) instead of waiting forever.
       keepAlive: true,
-      ...(settings.length ? { options: settings.join(' ') } : {}),
+      options: settings.join(' '),
     });
     pool.on('error', onError);
     pool.on('connect', (client) => client.on('error', onError));
@@ -171,9 +179,10 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
   };
   const max = options.max ?? tuning.max;
   const pool = makePool(max);
-  // Staff reports get read-only connections of their own (a quarter of the pool's, at least
-  // one, opened only when used): five reports at once must not leave the public pages waiting.
-  const readPool = makePool(readPoolSize(max), true);
+  // Staff reports and lists read through a pool of their own (DB_READ_POOL_MAX, one by default,
+  // opened only when used): they queue there, as on SQLite's one reader thread, instead of
+  // sharing the public pages' connections and the database's cores with them.
+  const readPool = makePool(tuning.readMax, { staffReads: true });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const readDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: readPool }) });
   return {
@@ -188,12 +197,7 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
   };
 }
 
-/** Connections of the staff reports' pool beside a pool of `max` (docs/decisions/232). */
-export function readPoolSize(max: number): number {
-  return Math.max(1, Math.ceil(max / 4));
-}
-
-export const DEFAULT_PG_POOL = { max: 10, connectTimeoutMs: 2_000, statementTimeoutMs: 10_000 };
+export const DEFAULT_PG_POOL = { max: 10, readMax: 1, connectTimeoutMs: 2_000, statementTimeoutMs: 10_000 };
 
 /**
  * `schema`: a PostgreSQL schema of our own (tests, shared databases). Kysely must keep its

@@ -45,7 +45,7 @@ export function csvLines(rows: readonly (readonly unknown[])[]): string {
 export type CsvBatch = readonly (readonly unknown[])[] | string;
 
 /** Rows per statement when the database writes the lines itself. */
-export const DATABASE_CSV_BATCH = 5000;
+export const DATABASE_CSV_BATCH = 10000;
 
 /**
  * The lines of an export the database writes (src/db/csv-sql.ts), a keyset batch per

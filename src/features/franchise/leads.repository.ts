@@ -2,7 +2,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, FranquiaLeadsTable } from '../../db/types';
 import { inTransaction, isPostgres, nowIso } from '../../db/index';
-import { csvBatch, csvDateTime, csvLabel, csvLine, csvNumber, csvText, phoneSql } from '../../db/csv-sql';
+import { csvBatch, csvDateTime, csvLabel, csvLine, csvNumber, csvPhone, csvText } from '../../db/csv-sql';
 import { LEAD_STATUSES, OPTION_FIELD_NAMES, OPTION_FIELDS, type Option, type OptionField } from './options';
 
 /** A lead as the form stores it: the table's columns but the ones the database or the panel sets. */
@@ -108,7 +108,7 @@ export function createLeadsRepository(db: Kysely<Database>) {
         csvNumber(sql.ref('id')),
         csvDateTime(sql.ref('criado_em')),
         csvText(sql.ref('nome_completo')),
-        csvText(phoneSql(sql.ref('whatsapp'))),
+        csvPhone(sql.ref('whatsapp')),
         csvText(sql.ref('email')),
         csvText(sql.ref('cidade_regiao')),
         ...OPTION_FIELD_NAMES.map((name) => csvLabel(sql.ref(name), labels(OPTION_FIELDS[name].options))),
