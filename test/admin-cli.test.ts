@@ -103,3 +103,22 @@ it('user:create reads the password from standard input and never shows it', asyn
   expect(await verifyPassword('senha-pela-entrada-1', (await user('pipe@example.com'))!.senha_hash)).toBe(true);
   expect(run('user-create', []).out).not.toContain('--password');
 }, 60_000);
+
+it('every command explains a wrong flag in pt-BR, with its usage', () => {
+  for (const [cmd, usage] of [
+    ['user-create', 'Uso: npm run user:create'],
+    ['user-password', 'Uso: npm run user:password'],
+    ['backup', 'Uso: npm run backup'],
+    ['restore', 'Uso: npm run restore'],
+    ['webhooks-add', 'Uso: npm run webhooks:add'],
+    ['seed-volume', 'Uso: npm run seed:volume'],
+  ] as const) {
+    const r = run(cmd, ['--nao-existe', '1']);
+    expect(r.code, cmd).toBe(1);
+    expect(r.out, cmd).toContain('Opção desconhecida: --nao-existe.');
+    expect(r.out, cmd).toContain(usage);
+    expect(r.out, cmd).not.toMatch(/Unknown option/);
+  }
+  const r = run('user-create', ['--email']);
+  expect(r.out).toContain('A opção --email precisa de um valor.');
+}, 60_000);

@@ -3,22 +3,15 @@
 // writing), the uploaded files and a manifest of counts and SHA-256 hashes. On PostgreSQL:
 // the uploaded files and the manifest; the database itself goes through pg_dump
 // (docs/operations.md, Backups).
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb } from '../db/index';
 import { BackupError, createBackup } from '../platform/backup/index';
-import { flagErrorMessage } from './args';
+import { readFlags } from './args';
 
 const USAGE = 'Uso: npm run backup -- --to ARQUIVO.tar.gz';
 
 loadDotEnv();
-let to: string | undefined;
-try {
-  to = parseArgs({ options: { to: { type: 'string' } } }).values.to;
-} catch (err) {
-  console.error(`${flagErrorMessage(err)}\n${USAGE}`);
-  process.exit(1);
-}
+const { to } = readFlags(USAGE, { to: { type: 'string' } });
 if (!to) {
   console.error(USAGE);
   process.exit(1);

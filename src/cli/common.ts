@@ -1,10 +1,10 @@
 // Shared by the commands: read the user-* flags, open the database, read a password without echo.
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb, migrateToLatest, type Db } from '../db/index';
 import { UserInputError } from '../features/identity/accounts.service';
+import { readFlags } from './args';
 
 type StringOption = { type: 'string'; multiple?: boolean };
 
@@ -16,13 +16,7 @@ export function readUserArgs<const O extends Record<string, StringOption>>(
   usage: string,
   options: O,
 ): { email: string } & { [K in keyof O]?: O[K]['multiple'] extends true ? string[] : string } {
-  let values: Record<string, string | string[] | undefined>;
-  try {
-    values = parseArgs({ options: { ...options, email: { type: 'string' } } }).values as typeof values;
-  } catch (err) {
-    console.error(`${(err as Error).message}\n${usage}`);
-    process.exit(1);
-  }
+  const values = readFlags(usage, { ...options, email: { type: 'string' } }) as Record<string, unknown>;
   if (!values.email) {
     console.error(usage);
     process.exit(1);

@@ -1,21 +1,14 @@
 // npm run restore -- --from FILE --to DIR
 // Restores a backup into an empty (or new) folder after checking it against its manifest;
 // never over the live database or uploads. Prints what to set to start the site on the copy.
-import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig, loadDotEnv } from '../config';
 import { BackupError, restoreBackup } from '../platform/backup/index';
-import { flagErrorMessage } from './args';
+import { readFlags } from './args';
 
 const USAGE = 'Uso: npm run restore -- --from ARQUIVO.tar.gz --to PASTA_NOVA';
 
 loadDotEnv();
-let values: { from?: string; to?: string };
-try {
-  values = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' } } }).values;
-} catch (err) {
-  console.error(`${flagErrorMessage(err)}\n${USAGE}`);
-  process.exit(1);
-}
+const values = readFlags(USAGE, { from: { type: 'string' }, to: { type: 'string' } });
 if (!values.from || !values.to) {
   console.error(USAGE);
   process.exit(1);

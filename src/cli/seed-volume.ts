@@ -1,9 +1,9 @@
 // npm run seed:volume: years of realistic data (survey answers, free messages, franchise
 // leads, trial-class bookings, CTA clicks) for benchmarks, on the configured database.
 // Migrates first, under the start-up lock like `npm run migrate`. See docs/volume.md.
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { prepareDatabase } from '../db/startup';
+import { readFlags } from './args';
 import {
   BASE_TOTALS,
   DEFAULT_VOLUME,
@@ -45,26 +45,19 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let values: Record<string, string | boolean | undefined>;
-try {
-  values = parseArgs({
-    options: {
-      unidades: { type: 'string' },
-      anos: { type: 'string' },
-      escala: { type: 'string' },
-      semente: { type: 'string' },
-      fim: { type: 'string' },
-      respostas: { type: 'string' },
-      mensagens: { type: 'string' },
-      leads: { type: 'string' },
-      agendamentos: { type: 'string' },
-      cliques: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }).values;
-} catch (err) {
-  fail((err as Error).message);
-}
+const values: Record<string, string | boolean | undefined> = readFlags(USAGE, {
+  unidades: { type: 'string' },
+  anos: { type: 'string' },
+  escala: { type: 'string' },
+  semente: { type: 'string' },
+  fim: { type: 'string' },
+  respostas: { type: 'string' },
+  mensagens: { type: 'string' },
+  leads: { type: 'string' },
+  agendamentos: { type: 'string' },
+  cliques: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+});
 if (values.help) {
   console.log(USAGE);
   process.exit(0);

@@ -1,7 +1,8 @@
 // npm run webhooks:add -- --url URL --eventos lead.criado,mensagem.recebida
 // Prints the endpoint's id and its signing secret (shown only here).
 import { WEBHOOK_EVENTS } from '../platform/webhooks/events';
-import { readFlags, withWebhooks } from './webhooks-common';
+import { readFlags } from './args';
+import { withWebhooks } from './webhooks-common';
 
 const USAGE = `Uso: npm run webhooks:add -- --url https://… --eventos ${WEBHOOK_EVENTS.map((e) => e.type).join(',')}`;
 const args = readFlags(USAGE, { url: { type: 'string' }, eventos: { type: 'string' } });

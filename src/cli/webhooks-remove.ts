@@ -1,6 +1,7 @@
 // npm run webhooks:remove -- --id N   (its delivery log goes with it)
 import { toId } from '../lib/form/index';
-import { readFlags, withWebhooks } from './webhooks-common';
+import { readFlags } from './args';
+import { withWebhooks } from './webhooks-common';
 
 const USAGE = 'Uso: npm run webhooks:remove -- --id <número do endpoint>';
 const args = readFlags(USAGE, { id: { type: 'string' } });
