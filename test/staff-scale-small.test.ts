@@ -81,4 +81,18 @@ describe('staff pages on a small volume', () => {
       expect(await repo.countResponses(f)).toBe(await repo.recountCountResponses(f));
     }
   });
+
+  it("the funnel's first step converts below 100%, as a chain's would", async () => {
+    const bookings = await t.db
+      .selectFrom('aulas_experimentais')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    const trialClicks = await t.db
+      .selectFrom('cliques_cta')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('acao', '=', 'aula_experimental')
+      .executeTakeFirstOrThrow();
+    expect(Number(bookings.n)).toBeGreaterThan(0);
+    expect(Number(trialClicks.n)).toBeGreaterThan(Number(bookings.n));
+  });
 });
