@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedVolume } from '../src/db/seeds/volume';
 import { createAggregatesRepository } from '../src/features/feedback/survey/aggregates.repository';
 import { resolvePeriod } from '../src/features/feedback/survey/nps';
+import { cutoffMonths } from '../src/features/privacy/retention';
+import { ANONYMOUS_PERSON, retentionCandidates } from '../src/features/privacy/retention.repository';
 import { createSurveyRepository } from '../src/features/feedback/survey/survey.repository';
 import { addDays, saoPauloDay } from '../src/lib/time';
 import { createTestApp, type TestContext } from './helpers/app';
@@ -16,7 +18,13 @@ let unitId: number;
 
 beforeAll(async () => {
   t = await createTestApp({ seed: false });
-  await seedVolume(t.testDb.config, { unidades: 6, anos: 1, escala: 0.05, semente: 7 });
+  await seedVolume(t.testDb.config, {
+    unidades: 6,
+    anos: 1,
+    escala: 0.05,
+    semente: 7,
+    retencao: { surveyContactMonths: 6, messagesMonths: 6, leadsMonths: 6, bookingsMonths: 12 },
+  });
   await createAggregatesRepository(t.db).rebuild();
   const admin = await createStaffUser(t.db, { papel: 'admin' });
   cookie = await loginAs(t.app, admin.email, admin.password);
@@ -94,5 +102,26 @@ describe('staff pages on a small volume', () => {
       .executeTakeFirstOrThrow();
     expect(Number(bookings.n)).toBeGreaterThan(0);
     expect(Number(trialClicks.n)).toBeGreaterThan(Number(bookings.n));
+  });
+
+  it('leaves what is past the retention periods as the retention job would: nothing left for it', async () => {
+    // The generator's window ends at today's start; the job, run now, may find that last day.
+    const cutoff = cutoffMonths(new Date(Date.now() - 2 * 86_400_000), 6).toISOString();
+    const left = retentionCandidates(t.db);
+    for (const q of [left.surveyContacts(cutoff), left.messages(cutoff), left.leads(cutoff)]) {
+      expect(await q.execute()).toEqual([]);
+    }
+    const anonymisedLeads = await t.db
+      .selectFrom('franquia_leads')
+      .select('id')
+      .where('nome_completo', '=', ANONYMOUS_PERSON)
+      .execute();
+    expect(anonymisedLeads.length).toBeGreaterThan(0);
+    const recentContacts = await t.db
+      .selectFrom('respostas_nps')
+      .select('id')
+      .where('contato_cliente', 'is not', null)
+      .execute();
+    expect(recentContacts.length).toBeGreaterThan(0);
   });
 });

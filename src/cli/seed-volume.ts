@@ -136,7 +136,9 @@ try {
   const { migrations } = await prepareDatabase(config.database, { seed: false });
   for (const r of migrations.results ?? [])
     console.log(`migração ${r.status === 'Success' ? 'aplicada' : r.status}: ${r.migrationName}`);
-  const result = await seedVolume(config.database, options, (m) => console.log(`  ${m}`));
+  const result = await seedVolume(config.database, { ...options, retencao: config.privacy.retention }, (m) =>
+    console.log(`  ${m}`),
+  );
   const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
   console.log('Linhas gravadas:');
   for (const [t, n] of Object.entries(result.counts))

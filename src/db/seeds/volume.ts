@@ -6,7 +6,9 @@ import { createRequire } from 'node:module';
 import type SQLiteDatabase from 'better-sqlite3';
 import type PgModule from 'pg';
 import { sql, type Kysely } from 'kysely';
-import type { DatabaseConfig } from '../../config';
+import { type DatabaseConfig, loadConfig, type RetentionConfig } from '../../config';
+import { ANONYMOUS_PERSON, REMOVED_TEXT } from '../../features/privacy/retention.repository';
+import { cutoffMonths } from '../../features/privacy/retention';
 import { foldText } from '../../lib/text';
 import { formatPhone } from '../../lib/form/parsers';
 import { addDays, saoPauloDayStartIso, saoPauloWeekStart, weekdayOf } from '../../lib/time';
@@ -24,7 +26,7 @@ export const BASE_TOTALS = {
   mensagens: 300_000,
   leads: 60_000,
   agendamentos: 1_500_000,
-  cliques: 4_000_000,
+  cliques: 3_000_000,
 } as const;
 export type VolumeKind = keyof typeof BASE_TOTALS;
 const BASE_UNITS = 300;
@@ -42,6 +44,8 @@ export interface VolumeOptions {
   fim?: string;
   /** totals at escala 1 for the chosen units and years (default: BASE_TOTALS scaled by units and years) */
   totais?: Partial<Record<VolumeKind, number>>;
+  /** the retention periods the site runs with (default: the settings' defaults) */
+  retencao?: RetentionConfig;
 }
 
 export const DEFAULT_VOLUME: VolumeOptions = { unidades: 300, anos: 3, escala: 1, semente: 20261127 };
@@ -1096,10 +1100,17 @@ export async function seedVolume(
     await handle.destroy();
 
     sink = config.engine === 'sqlite' ? sqliteSink(config.filename) : await pgSink(config);
+    const retention = options.retencao ?? loadConfig({}).privacy.retention;
+    const before = (months: number) => cutoffMonths(new Date(windowEnd), months).getTime();
     const ctx: GenContext = {
       sink,
       days,
       windowEnd,
+      anonymisedBefore: {
+        answers: before(retention.surveyContactMonths),
+        messages: before(retention.messagesMonths),
+        leads: before(retention.leadsMonths),
+      },
       units: catalog.units,
       admins: catalog.admins,
       nextId,
@@ -1145,6 +1156,11 @@ interface GenContext {
   sink: Sink;
   days: Day[];
   windowEnd: number;
+  /**
+   * Rows older than these instants are written as the retention job leaves them (it runs every
+   * hour), so a site started on the volume finds nothing to anonymise.
+   */
+  anonymisedBefore: { answers: number; messages: number; leads: number };
   units: Unit[];
   admins: number[];
   nextId: Record<string, number>;
@@ -1223,11 +1239,12 @@ async function genAnswers(ctx: GenContext, total: number, scale: Question, other
           tratadaPor = rng.chance(0.8) ? u.managerId : rng.pick(ctx.admins);
         }
       }
+      const kept = t >= ctx.anonymisedBefore.answers;
       await answers.add(
         id,
         u.id,
-        withName ? p.nome : null,
-        contact,
+        withName && kept ? p.nome : null,
+        kept ? contact : null,
         comment,
         nota,
         randomKey(rng, id),
@@ -1289,15 +1306,20 @@ async function genMessages(ctx: GenContext, total: number) {
       }
       const status = events.length ? events[events.length - 1]![0] : 'nova';
       const updated = events.length ? events[events.length - 1]![1] : t;
+      const unitName = noUnit
+        ? `Unidade ${rng.pick(['do centro', 'perto do shopping', 'da avenida', 'nova'])}`
+        : u.nome;
+      const text = rng.pick(MESSAGES);
+      const kept = t >= ctx.anonymisedBefore.messages;
       await msgs.add(
         id,
         noUnit ? null : u.id,
-        noUnit ? `Unidade ${rng.pick(['do centro', 'perto do shopping', 'da avenida', 'nova'])}` : u.nome,
-        anonimo ? 'Anônimo' : p.nome,
-        anonimo ? 1 : 0,
-        rng.pick(MESSAGES),
-        email,
-        phone,
+        unitName,
+        anonimo || !kept ? 'Anônimo' : p.nome,
+        anonimo || !kept ? 1 : 0,
+        kept ? text : REMOVED_TEXT,
+        kept ? email : null,
+        kept ? phone : null,
         email || phone ? 1 : 0,
         status,
         iso(t),
@@ -1315,7 +1337,17 @@ async function genMessages(ctx: GenContext, total: number) {
         const second = rng.chance(0.1) ? replyAt + delay(rng, 20) : null;
         for (const at of second && second < ctx.windowEnd ? [replyAt, second] : [replyAt]) {
           const canal = email ? 'email' : 'whatsapp';
-          await replies.add(replyId++, id, staff, canal, email ?? phone, rng.pick(REPLIES), null, iso(at));
+          const reply = rng.pick(REPLIES);
+          await replies.add(
+            replyId++,
+            id,
+            staff,
+            canal,
+            kept ? (email ?? phone) : null,
+            kept ? reply : REMOVED_TEXT,
+            null,
+            iso(at),
+          );
         }
       }
       id++;
@@ -1373,13 +1405,15 @@ async function genLeads(ctx: GenContext, total: number) {
         noteTimes.sort((a, b) => a - b);
       }
       const updated = Math.max(lastAt, noteTimes[noteTimes.length - 1] ?? 0);
+      // Untouched for the leads' period: name, WhatsApp, e-mail, search text and notes gone.
+      const kept = updated >= ctx.anonymisedBefore.leads;
       const nome = p.nome;
       const busca = foldText([nome, email, whatsapp, formatPhone(whatsapp), cidadeRegiao].join(' ')).slice(0, 700);
       await leads.add(
         id,
-        nome,
-        whatsapp,
-        email,
+        kept ? nome : ANONYMOUS_PERSON,
+        kept ? whatsapp : '',
+        kept ? email : '',
         cidadeRegiao,
         pick('investimento_parceria'),
         pick('faixa_investimento'),
@@ -1388,7 +1422,7 @@ async function genLeads(ctx: GenContext, total: number) {
         pick('motivo_interesse'),
         'sim',
         steps[steps.length - 1]![0],
-        busca,
+        kept ? busca : '',
         iso(t),
         iso(updated),
       );
@@ -1397,7 +1431,10 @@ async function genLeads(ctx: GenContext, total: number) {
         await hist.add(histId++, id, from, to, from === null ? null : owner, iso(when));
         from = to;
       }
-      for (const nt of noteTimes) await notes.add(noteId++, id, owner, rng.pick(LEAD_NOTES), iso(nt));
+      for (const nt of noteTimes) {
+        const note = rng.pick(LEAD_NOTES);
+        if (kept) await notes.add(noteId++, id, owner, note, iso(nt));
+      }
       id++;
     }
   }
@@ -1538,7 +1575,7 @@ async function genClicks(ctx: GenContext, total: number) {
   const clicks = new Batch(ctx.sink, T.cliques, 40_000);
   let id = ctx.nextId.cliques_cta!;
   const ACTIONS = ['matricula', 'aula_experimental', 'whatsapp', 'beneficio'];
-  // Trial-class clicks outnumber the bookings (2,400,000 for 1,500,000 at escala 1), so the
+  // Trial-class clicks outnumber the bookings (1,800,000 for 1,500,000 at escala 1), so the
   // funnel's first step reads as a conversion below 100%, as a chain's would.
   const action = weighted([0.2, 0.6, 0.15, 0.05]);
   for (const { day, times, unitOf } of schedule(ctx, rng, total, WEB_WEEKDAY, WEB_HOURS)) {
