@@ -99,6 +99,7 @@ beforeAll(async () => {
     '123',
     '55;1"',
     '+55119876543210',
+    '',
   ];
   for (const [i, { id }] of leads.entries()) {
     await db

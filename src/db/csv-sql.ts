@@ -39,8 +39,8 @@ export function csvDateTime(value: Expression<unknown>): RawBuilder<string> {
  * writes it. A phone stored as the form keeps it (+55 and 10 or 11 digits) is cut by position
  * and needs no care as a cell; any other goes through the general rule (digits only, one leading
  * 55 dropped), which costs two regular expression replacements, and is then written as a text
- * cell. The stored value is read once per branch: a phone formatted inside `csvText` was
- * formatted again for each of its tests.
+ * cell. An empty phone (an anonymised lead) is an empty cell at once. The stored value is read
+ * once per branch: a phone formatted inside `csvText` was formatted again for each of its tests.
  */
 export function csvPhone(value: Expression<unknown>): RawBuilder<string> {
   const v = sql`(${value})::text`;
@@ -51,6 +51,7 @@ export function csvPhone(value: Expression<unknown>): RawBuilder<string> {
       else ${v} end
     from (select regexp_replace(regexp_replace(${v}, '\\D', '', 'g'), '^55', '') as d) as phone)`;
   return sql<string>`(case
+    when ${v} = '' then ''
     when length(${v}) = 14 and ${local}
       then '(' || substr(${v}, 4, 2) || ') ' || substr(${v}, 6, 5) || '-' || substr(${v}, 11)
     when ${local}
