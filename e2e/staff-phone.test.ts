@@ -1,6 +1,7 @@
 // Staff tables on a 390 px phone: the NPS report, the message inbox and the lead panel keep
 // every word of every cell whole (no "Movim ento Pinhei ros"); a table wider than the screen
-// scrolls inside its own region, never the page. Screenshots are kept in test-results/.
+// scrolls inside its own region, never the page. On a 360 px phone the staff menu shows each
+// link apart, each a finger-sized target. Screenshots are kept in test-results/.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -41,6 +42,74 @@ async function layoutProblems(page: Page) {
     };
   });
 }
+
+/** The boxes of the staff menu's links and buttons, in page order. */
+async function menuBoxes(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('nav[aria-label="Equipe"] :is(a, button)')].map((el) => {
+      const r = el.getBoundingClientRect();
+      return { label: el.textContent?.trim() ?? '', left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    }),
+  );
+}
+
+type Box = Awaited<ReturnType<typeof menuBoxes>>[number];
+
+/** Distance between two boxes: 0 when they touch or overlap, else the gap along the closer axis. */
+function gapBetween(a: Box, b: Box): number {
+  const dx = Math.max(a.left - b.right, b.left - a.right, 0);
+  const dy = Math.max(a.top - b.bottom, b.top - a.bottom, 0);
+  return Math.max(dx, dy);
+}
+
+it('at 360×740 every staff menu link is apart from the others and at least 44 px tall', async () => {
+  mkdirSync(SCREENS, { recursive: true });
+  const context = await suite.browser.newContext({
+    viewport: { width: 360, height: 740 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+  });
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  // An admin sees the longest menu; a unit manager a shorter one with other labels.
+  for (const papel of ['admin', 'gerente'] as const) {
+    const unit = await suite.server.db.selectFrom('unidades').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const unidadeIds = papel === 'gerente' ? [unit.id] : undefined;
+    const user = await createStaffUser(suite.server.db, { papel, nome: 'Bia Menu', unidadeIds });
+    await context.clearCookies();
+    await page.goto(`${suite.server.baseUrl}${ADMIN_PATH}`);
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Senha').fill(user.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForLoadState('load');
+    await page.goto(`${suite.server.baseUrl}/admin`);
+    await page.screenshot({ path: path.join(SCREENS, `staff-menu-${papel}-360.png`) });
+
+    const boxes = await menuBoxes(page);
+    expect(boxes.length, papel).toBeGreaterThan(5);
+    expect(
+      boxes.filter((b) => b.bottom - b.top < 44 || b.right - b.left < 44).map((b) => b.label),
+      papel,
+    ).toEqual([]);
+    expect(
+      boxes.filter((b) => b.left < 0 || b.right > 360).map((b) => b.label),
+      papel,
+    ).toEqual([]);
+    const close: string[] = [];
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) {
+        if (gapBetween(a, b) < 4) close.push(`${a.label} / ${b.label}`);
+      }
+    }
+    expect(close, papel).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), papel).toBeLessThanOrEqual(360);
+  }
+  expect(watch.errors).toEqual([]);
+  await context.close();
+});
 
 it('at 390×844 the NPS report, the inbox and the lead panel keep every word of a cell whole', async () => {
   mkdirSync(SCREENS, { recursive: true });

@@ -209,6 +209,8 @@ function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?:
             </li>
             <li>
               <a href="/admin/webhooks">Webhooks</a>
+            </li>
+            <li>
               <a href="/admin/privacidade">Privacidade</a>
             </li>
           </>
