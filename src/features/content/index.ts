@@ -3,14 +3,13 @@
 // features/identity, the audit log in features/audit.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { sendError } from '../../http/errors';
 import { invalidateCatalogCache } from '../catalog/index';
 import { catalogContentRoutes } from './plans-taxonomy/plans-taxonomy.routes';
-import { ForbiddenError, NotFoundError } from '../../staff/errors';
+import { staffScope } from '../../staff/scope';
 import { createContentServices } from './services';
 import { surveyQuestionsRoutes } from './survey-questions/survey-questions.routes';
 import { timetableRoutes } from './timetable/timetable.routes';
-import { unitRoutes } from './units/units.routes';
+import { contentHubRoutes, unitRoutes } from './units/units.routes';
 
 export { createContentServices, type ContentServices } from './services';
 
@@ -20,28 +19,20 @@ export default fp(
     // This instance drops its catalog snapshot at once; other instances refresh within the
     // catalog's TTL (5 s), so every instance shows a change within a few seconds.
     const services = createContentServices({ db: app.db, onCatalogChange: () => invalidateCatalogCache(app) });
-    await app.register(async (scope) => {
-      // Staff pages show unpublished content: never cached.
-      scope.addHook('onRequest', async (_request, reply) => {
-        reply.header('cache-control', 'private, no-store');
-      });
-      // A record removed between the page and the POST: 404 page, not a 500.
-      scope.setErrorHandler((error, request, reply) => {
-        if (error instanceof NotFoundError)
-          return sendError(
-            request,
-            reply,
-            404,
-            'Cadastro não encontrado',
-            'O cadastro não existe mais. Volte para a lista.',
-          );
-        if (error instanceof ForbiddenError)
-          return sendError(request, reply, 403, 'Acesso negado', 'Sua conta não tem permissão para esta página.');
-        throw error;
-      });
+    // Staff pages show unpublished content: never stored. A record removed between the page
+    // and the POST is a 404 page, not a 500.
+    const guard = {
+      noStore: true,
+      errors: {
+        notFound: { title: 'Cadastro não encontrado', message: 'O cadastro não existe mais. Volte para a lista.' },
+        forbidden: { title: 'Acesso negado', message: 'Sua conta não tem permissão para esta página.' },
+      },
+    };
+    await staffScope(app, { role: 'staff', ...guard }, (scope) => contentHubRoutes(scope, services));
+    await staffScope(app, { role: 'staff', perUnit: true, ...guard }, (scope) => timetableRoutes(scope, services));
+    await staffScope(app, { role: 'admin', ...guard }, (scope) => {
       unitRoutes(scope, services);
       catalogContentRoutes(scope, services);
-      timetableRoutes(scope, services);
       surveyQuestionsRoutes(scope, services);
     });
   },

@@ -3,7 +3,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, wantsJson } from '../../http/errors';
-import { NotFoundError } from '../../staff/errors';
+import { staffScope } from '../../staff/scope';
 import type { StaffUser } from './access';
 import { accountRoutes } from './accounts.routes';
 import { createAccountsService } from './accounts.service';
@@ -91,18 +91,16 @@ export default fp(
     });
 
     passwordResetRoutes(app, services.reset);
-    await app.register(async (scope) => {
-      // Account pages are never cached; a record removed between page and POST is a 404.
-      scope.addHook('onRequest', async (_request, reply) => {
-        reply.header('cache-control', 'private, no-store');
-      });
-      scope.setErrorHandler((error, request, reply) => {
-        if (error instanceof NotFoundError)
-          return sendError(request, reply, 404, 'Conta não encontrada', 'A conta não existe mais. Volte para a lista.');
-        throw error;
-      });
-      accountRoutes(scope, services.accounts);
-    });
+    // Account pages are never stored; a record removed between page and POST is a 404.
+    await staffScope(
+      app,
+      {
+        role: 'admin',
+        noStore: true,
+        errors: { notFound: { title: 'Conta não encontrada', message: 'A conta não existe mais. Volte para a lista.' } },
+      },
+      (scope) => accountRoutes(scope, services.accounts),
+    );
 
     // Expired sessions, login attempts out of the window and old reset links go away.
     const timer = setInterval(() => {

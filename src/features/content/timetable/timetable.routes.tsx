@@ -1,4 +1,5 @@
-// A unit's timetable: admins for any unit, managers for their own units only.
+// A unit's timetable: admins for any unit, managers for their own units only (the staff
+// scope's `perUnit`: every `:id` here is a unit). Guards and CSRF: src/staff/scope.ts.
 import { invalidBody } from '../../../http/errors';
 import { uploadRoutes } from '../../../http/forms';
 import { toId } from '../../../lib/form/index';
@@ -6,18 +7,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { canAccessUnit } from '../../identity/access';
-import {
-  done,
-  FormBody,
-  formValues,
-  IdParams,
-  IdSubParams,
-  NoticeQuery,
-  notFound,
-  requireUnitAccess,
-  sendInvalid,
-  staffProps,
-} from '../../../staff/http';
+import { done, formValues, IdParams, IdSubParams, NoticeQuery, notFound } from '../../../staff/http';
+import { actorOf, staffOf } from '../../../staff/scope';
+import { actionPost, formPost, refuse } from '../../../staff/screens';
 import type { ContentServices } from '../services';
 import { multipartReader, receivedUpload, releaseUpload } from '../../../platform/storage/multipart';
 import { parseTimetableCsv } from './timetable-csv';
@@ -47,20 +39,22 @@ async function readUpload(request: FastifyRequest, reply: FastifyReply) {
 
 export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const guard = { preHandler: [app.requireStaff, requireUnitAccess] };
-  const guardPost = { preHandler: [app.requireStaff, requireUnitAccess, app.csrfProtection] };
   const base = (id: number) => `/admin/conteudo/unidades/${id}/aulas`;
+  const missingUnit = 'Unidade não encontrada';
+  type Week = NonNullable<Awaited<ReturnType<typeof s.timetable.page>>>;
+  const week = ({ id }: { id: number }) => s.timetable.page(id);
 
   async function sources(request: FastifyRequest) {
     // The week of any active unit is public on the site; managers may copy it into their own units.
     const all = await s.units.list();
-    return all.filter((u) => u.ativo === 1 || canAccessUnit(request.staff!, u.id));
+    const staff = staffOf(request);
+    return all.filter((u) => u.ativo === 1 || canAccessUnit(staff, u.id));
   }
 
-  async function renderPage(
+  /** The unit's week with its three forms (add, copy, upload); `extra`: one form's values and errors. */
+  async function weekPage(
     request: FastifyRequest,
-    reply: FastifyReply,
-    unitId: number,
+    data: Week,
     extra: {
       values?: FormValues;
       errors?: FieldErrors;
@@ -68,84 +62,62 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
       uploadErrors?: FieldErrors;
       notice?: string;
     } = {},
-    status = 200,
   ) {
-    const data = await s.timetable.page(unitId);
-    if (!data) return notFound(request, reply, 'Unidade não encontrada');
-    return reply.page(
+    return (
       <TimetablePage
-        staff={staffProps(request, reply)}
+        staff={request.staffPage}
         unit={data.unit}
         classes={data.classes}
         modalities={data.modalities}
         sources={await sources(request)}
         values={extra.values ?? {}}
-        errors={extra.errors}
-        copyErrors={extra.copyErrors}
-        uploadErrors={extra.uploadErrors}
-        notice={extra.notice}
-      />,
-      status,
+        {...extra}
+      />
     );
   }
 
   r.get(
     '/admin/conteudo/unidades/:id/aulas',
-    { ...guard, schema: { params: IdParams, querystring: NoticeQuery } },
-    async (request, reply) => renderPage(request, reply, request.params.id, { notice: request.query.ok }),
-  );
-
-  r.post(
-    '/admin/conteudo/unidades/:id/aulas',
-    { ...guardPost, schema: { params: IdParams, body: FormBody } },
+    { schema: { params: IdParams, querystring: NoticeQuery } },
     async (request, reply) => {
-      const id = request.params.id;
-      if (!(await s.timetable.page(id))) return notFound(request, reply, 'Unidade não encontrada');
-      const result = await s.timetable.add({ id: request.staff!.id }, id, request.body);
-      if (!result.ok) {
-        if (request.headers.accept?.includes('application/json'))
-          return reply.code(422).send(invalidBody(result.errors));
-        return renderPage(request, reply, id, { values: formValues(request.body), errors: result.errors }, 422);
-      }
-      return done(request, reply, `${base(id)}?ok=aula_adicionada`, { id: result.value.id });
+      const data = await week(request.params);
+      if (!data) return notFound(request, reply, missingUnit);
+      return reply.page(await weekPage(request, data, { notice: request.query.ok }));
     },
   );
 
-  r.post(
-    '/admin/conteudo/unidades/:id/aulas/copiar',
-    { ...guardPost, schema: { params: IdParams, body: FormBody } },
-    async (request, reply) => {
-      const id = request.params.id;
-      if (!(await s.timetable.page(id))) return notFound(request, reply, 'Unidade não encontrada');
-      const sourceId = toId(request.body.origem_id);
+  formPost(app, '/admin/conteudo/unidades/:id/aulas', {
+    load: week,
+    missing: missingUnit,
+    save: ({ actor, params, body }) => s.timetable.add(actor, params.id, body),
+    refused: ({ request, record, body }, errors) => weekPage(request, record, { values: formValues(body), errors }),
+    saved: (value, { params: { id } }) => ({ to: `${base(id)}?ok=aula_adicionada`, data: { id: value.id } }),
+  });
+
+  formPost(app, '/admin/conteudo/unidades/:id/aulas/copiar', {
+    load: week,
+    missing: missingUnit,
+    save: async ({ actor, params, body, request }) => {
+      const sourceId = toId(body.origem_id);
       const allowed = sourceId !== null && (await sources(request)).some((u) => u.id === sourceId);
-      const result =
-        allowed && sourceId !== null
-          ? await s.timetable.copyFrom({ id: request.staff!.id }, id, sourceId)
-          : ({ ok: false, errors: { origem_id: 'Escolha outra unidade para copiar a grade.' } } as const);
-      if (!result.ok) {
-        if (request.headers.accept?.includes('application/json'))
-          return reply.code(422).send(invalidBody(result.errors));
-        return renderPage(request, reply, id, { copyErrors: result.errors }, 422);
-      }
-      return done(request, reply, `${base(id)}?ok=grade_copiada`, { aulas: result.value.count });
+      return allowed && sourceId !== null
+        ? s.timetable.copyFrom(actor, params.id, sourceId)
+        : { ok: false, errors: { origem_id: 'Escolha outra unidade para copiar a grade.' } };
     },
-  );
+    refused: ({ request, record }, errors) => weekPage(request, record, { copyErrors: errors }),
+    saved: (value, { params: { id } }) => ({ to: `${base(id)}?ok=grade_copiada`, data: { aulas: value.count } }),
+  });
 
-  // Takes a file: multipart is parsed in this route's scope only (forms.ts).
+  // Takes a file: multipart is parsed in this route's scope only (forms.ts); the staff scope
+  // checks the CSRF token after readUpload has put the form's fields in the body.
   app.register(
     uploadRoutes((scope) => {
       scope.withTypeProvider<TypeBoxTypeProvider>().post(
         '/admin/conteudo/unidades/:id/aulas/csv',
-        {
-          preHandler: [app.requireStaff, requireUnitAccess, readUpload, app.csrfProtection],
-          onSend: releaseUpload,
-          schema: { params: IdParams },
-        },
+        { preHandler: readUpload, onSend: releaseUpload, schema: { params: IdParams } },
         async (request, reply) => {
-          const id = request.params.id;
-          const data = await s.timetable.page(id);
-          if (!data) return notFound(request, reply, 'Unidade não encontrada');
+          const data = await week(request.params);
+          if (!data) return notFound(request, reply, missingUnit);
           const file = (request.body as { arquivo?: { data?: Buffer; truncated?: boolean; tooLarge?: boolean } })
             .arquivo;
           let problem: string | null = null;
@@ -154,9 +126,8 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
           else if (!file.data?.length) problem = 'O arquivo está vazio.';
           else if (file.data.includes(0)) problem = 'O arquivo não é um CSV de texto.';
           if (problem) {
-            if (request.headers.accept?.includes('application/json'))
-              return reply.code(422).send(invalidBody({ arquivo: problem }));
-            return renderPage(request, reply, id, { uploadErrors: { arquivo: problem } }, 422);
+            const errors = { arquivo: problem };
+            return refuse(request, reply, errors, () => weekPage(request, data, { uploadErrors: errors }));
           }
           const parsed = parseTimetableCsv(file!.data!.toString('utf8'));
           const rows = await s.timetable.preview(parsed.rows);
@@ -171,7 +142,7 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
           const payload = JSON.stringify(parsed.rows);
           return reply.page(
             <CsvPreviewPage
-              staff={staffProps(request, reply)}
+              staff={request.staffPage}
               unit={data.unit}
               rows={rows}
               fileProblems={parsed.problems}
@@ -188,33 +159,18 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
   const RowsBody = Type.Record(Type.String(), Type.Unknown());
   r.post(
     '/admin/conteudo/unidades/:id/aulas/csv/aplicar',
-    { ...guardPost, schema: { params: IdParams, body: RowsBody } },
+    { schema: { params: IdParams, body: RowsBody } },
     async (request, reply) => {
       const id = request.params.id;
-      const data = await s.timetable.page(id);
-      if (!data) return notFound(request, reply, 'Unidade não encontrada');
-      let rows: { line: number; values: Record<string, string> }[] = [];
-      try {
-        const raw = JSON.parse(String(request.body.linhas ?? '[]')) as unknown;
-        if (Array.isArray(raw)) {
-          rows = raw.slice(0, 500).map((x, i) => {
-            const o = (x && typeof x === 'object' ? x : {}) as { line?: unknown; values?: unknown };
-            const values: Record<string, string> = {};
-            if (o.values && typeof o.values === 'object')
-              for (const [k, v] of Object.entries(o.values)) if (typeof v === 'string') values[k] = v.slice(0, 200);
-            return { line: Number.isInteger(o.line) ? (o.line as number) : i + 2, values };
-          });
-        }
-      } catch {
-        rows = [];
-      }
-      const result = await s.timetable.replaceWeek({ id: request.staff!.id }, id, rows);
+      const data = await week(request.params);
+      if (!data) return notFound(request, reply, missingUnit);
+      const result = await s.timetable.replaceWeek(actorOf(request), id, checkedRows(request.body.linhas));
       if (!result.ok) {
         if (request.headers.accept?.includes('application/json'))
           return reply.code(422).send(invalidBody(result.errors));
         return reply.page(
           <CsvPreviewPage
-            staff={staffProps(request, reply)}
+            staff={request.staffPage}
             unit={data.unit}
             rows={result.checked ?? []}
             fileProblems={[result.errors.arquivo ?? 'Arquivo inválido.']}
@@ -228,66 +184,75 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
     },
   );
 
-  r.get(
-    '/admin/conteudo/unidades/:id/aulas/:sub',
-    { ...guard, schema: { params: IdSubParams } },
-    async (request, reply) => {
-      const { id, sub } = request.params;
-      const data = await s.timetable.page(id);
-      const aula = data ? await s.timetable.findClass(id, sub) : undefined;
-      if (!data || !aula) return notFound(request, reply, 'Aula não encontrada');
-      const values = {
-        modalidade_id: String(aula.modalidade_id),
-        dia_semana: String(aula.dia_semana),
-        inicio: aula.inicio,
-        fim: aula.fim,
-        professor: aula.professor ?? '',
-        sala: aula.sala ?? '',
-      };
-      return reply.page(
-        <ClassEditPage
-          staff={staffProps(request, reply)}
-          unit={data.unit}
-          classId={sub}
-          values={values}
-          modalities={data.modalities}
-        />,
-      );
-    },
+  // ---------- one class ----------
+  const aula = async ({ id, sub }: { id: number; sub: number }) => {
+    const data = await s.timetable.page(id);
+    const found = data ? await s.timetable.findClass(id, sub) : undefined;
+    return data && found ? { ...data, aula: found } : null;
+  };
+  const missingClass = 'Aula não encontrada';
+  const classPage = (
+    request: FastifyRequest,
+    data: NonNullable<Awaited<ReturnType<typeof aula>>>,
+    values: FormValues,
+    errors?: FieldErrors,
+  ) => (
+    <ClassEditPage
+      staff={request.staffPage}
+      unit={data.unit}
+      classId={data.aula.id}
+      values={values}
+      errors={errors}
+      modalities={data.modalities}
+    />
   );
 
-  r.post(
-    '/admin/conteudo/unidades/:id/aulas/:sub',
-    { ...guardPost, schema: { params: IdSubParams, body: FormBody } },
-    async (request, reply) => {
-      const { id, sub } = request.params;
-      const data = await s.timetable.page(id);
-      if (!data || !(await s.timetable.findClass(id, sub))) return notFound(request, reply, 'Aula não encontrada');
-      const result = await s.timetable.update({ id: request.staff!.id }, id, sub, request.body);
-      if (!result.ok) {
-        return sendInvalid(request, reply, result.errors, () => (
-          <ClassEditPage
-            staff={staffProps(request, reply)}
-            unit={data.unit}
-            classId={sub}
-            values={formValues(request.body)}
-            errors={result.errors}
-            modalities={data.modalities}
-          />
-        ));
-      }
-      return done(request, reply, `${base(id)}?ok=salvo`, { id: sub });
-    },
-  );
+  r.get('/admin/conteudo/unidades/:id/aulas/:sub', { schema: { params: IdSubParams } }, async (request, reply) => {
+    const data = await aula(request.params);
+    if (!data) return notFound(request, reply, missingClass);
+    const { aula: c } = data;
+    const values = {
+      modalidade_id: String(c.modalidade_id),
+      dia_semana: String(c.dia_semana),
+      inicio: c.inicio,
+      fim: c.fim,
+      professor: c.professor ?? '',
+      sala: c.sala ?? '',
+    };
+    return reply.page(classPage(request, data, values));
+  });
 
-  r.post(
-    '/admin/conteudo/unidades/:id/aulas/:sub/remover',
-    { ...guardPost, schema: { params: IdSubParams, body: FormBody } },
-    async (request, reply) => {
-      const { id, sub } = request.params;
-      if (!(await s.timetable.findClass(id, sub))) return notFound(request, reply, 'Aula não encontrada');
-      await s.timetable.remove({ id: request.staff!.id }, id, sub);
-      return done(request, reply, `${base(id)}?ok=aula_removida`);
-    },
-  );
+  formPost(app, '/admin/conteudo/unidades/:id/aulas/:sub', {
+    params: 'sub',
+    load: aula,
+    missing: missingClass,
+    save: ({ actor, params, body }) => s.timetable.update(actor, params.id, params.sub, body),
+    refused: ({ request, record, body }, errors) => classPage(request, record, formValues(body), errors),
+    saved: (_value, { params: { id, sub } }) => ({ to: `${base(id)}?ok=salvo`, data: { id: sub } }),
+  });
+
+  actionPost(app, '/admin/conteudo/unidades/:id/aulas/:sub/remover', {
+    params: 'sub',
+    load: ({ id, sub }) => s.timetable.findClass(id, sub),
+    missing: missingClass,
+    act: ({ actor, params }) => s.timetable.remove(actor, params.id, params.sub),
+    saved: (_value, { params: { id } }) => ({ to: `${base(id)}?ok=aula_removida` }),
+  });
+}
+
+/** The rows of a previewed CSV as the preview page sent them back (hidden field `linhas`). */
+function checkedRows(linhas: unknown): { line: number; values: Record<string, string> }[] {
+  try {
+    const raw = JSON.parse(String(linhas ?? '[]')) as unknown;
+    if (!Array.isArray(raw)) return [];
+    return raw.slice(0, 500).map((x, i) => {
+      const o = (x && typeof x === 'object' ? x : {}) as { line?: unknown; values?: unknown };
+      const values: Record<string, string> = {};
+      if (o.values && typeof o.values === 'object')
+        for (const [k, v] of Object.entries(o.values)) if (typeof v === 'string') values[k] = v.slice(0, 200);
+      return { line: Number.isInteger(o.line) ? (o.line as number) : i + 2, values };
+    });
+  } catch {
+    return [];
+  }
 }

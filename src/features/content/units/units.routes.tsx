@@ -1,24 +1,17 @@
 // Content hub and unit screens (admin only, except the hub, which shows a manager the
-// timetables they may edit).
+// timetables they may edit). Guards, CSRF and the list/edit/activate routes: src/staff/.
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { scopeUnits } from '../../identity/access';
-import {
-  done,
-  FormBody,
-  formValues,
-  IdParams,
-  NoticeQuery,
-  notFound,
-  sendInvalid,
-  staffProps,
-} from '../../../staff/http';
+import { staffOf } from '../../../staff/scope';
+import { recordScreens } from '../../../staff/screens';
 import type { FormValues } from '../../../staff/validation';
 import type { ContentServices } from '../services';
-import { ListQuery, listPage } from '../../../staff/list';
 import { isPlanSearch } from './units.service';
 import { ContentHome, UnitFormPage, UnitsListPage } from './units.view';
+
+export const CONTENT_PATH = '/admin/conteudo';
+export const UNITS_PATH = '/admin/conteudo/unidades';
 
 type UnitSnapshot = NonNullable<Awaited<ReturnType<ContentServices['units']['get']>>>;
 
@@ -39,6 +32,7 @@ export function unitValues(u: UnitSnapshot): FormValues {
     descricao: u.descricao ?? '',
     beneficio_nome: u.beneficio_nome ?? '',
     beneficio_url: u.beneficio_url ?? '',
+    endereco_juridico: u.endereco_juridico ?? '',
     areas: u.areaIds.map(String),
     modalidades: u.modalityIds.map(String),
     planos: u.planIds.map(String),
@@ -50,137 +44,41 @@ export function unitValues(u: UnitSnapshot): FormValues {
   return v;
 }
 
-export function unitRoutes(app: FastifyInstance, s: ContentServices) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const admin = { preHandler: [app.requireAdmin] };
-  const adminPost = { preHandler: [app.requireAdmin, app.csrfProtection] };
-
-  r.get('/admin/conteudo', { preHandler: [app.requireStaff] }, async (request, reply) => {
-    const staff = request.staff!;
-    const mine = scopeUnits(staff);
+/** The content hub (any staff member: a manager sees the timetables of their units). */
+export function contentHubRoutes(app: FastifyInstance, s: ContentServices) {
+  app.get(CONTENT_PATH, async (request, reply) => {
+    const mine = scopeUnits(staffOf(request));
     const units = mine === null ? [] : await s.units.listByIds(mine);
-    return reply.page(<ContentHome staff={staffProps(request, reply)} units={units} />);
+    return reply.page(<ContentHome staff={request.staffPage} units={units} />);
   });
+}
 
-  r.get('/admin/conteudo/unidades', { ...admin, schema: { querystring: ListQuery } }, async (request, reply) => {
-    const { items, list } = listPage(
-      await s.units.list(),
-      request.query,
-      '/admin/conteudo/unidades',
-      (u) => `${u.nome} ${u.bairro} ${u.cidade} ${u.uf}`,
-    );
-    return reply.page(
-      <UnitsListPage staff={staffProps(request, reply)} units={items} list={list} notice={request.query.ok} />,
-    );
-  });
-
-  r.get('/admin/conteudo/unidades/nova', admin, async (request, reply) => {
-    return reply.page(
+/** The unit screens (admins). The unit form's plan search shows the form again as sent. */
+export function unitRoutes(app: FastifyInstance, s: ContentServices) {
+  recordScreens(app, {
+    base: UNITS_PATH,
+    missing: 'Unidade não encontrada',
+    list: {
+      rows: s.units.list,
+      text: (u) => `${u.nome} ${u.bairro} ${u.cidade} ${u.uf}`,
+      page: ({ items, ...p }) => <UnitsListPage {...p} units={items} />,
+    },
+    get: s.units.get,
+    values: unitValues,
+    form: async ({ item, body, staff, values, errors, notice, searched }) => (
       <UnitFormPage
-        staff={staffProps(request, reply)}
-        unit={null}
-        values={{}}
-        options={await s.units.formOptions([])}
-      />,
-    );
+        staff={staff}
+        unit={item}
+        values={values}
+        errors={errors}
+        notice={notice}
+        searched={searched}
+        options={await s.units.formOptions(item?.planIds ?? [], body ?? undefined)}
+      />
+    ),
+    search: isPlanSearch,
+    create: s.units.create,
+    update: s.units.update,
+    setActive: s.units.setActive,
   });
-
-  // The plan search re-shows the form as sent (nothing saved, nothing typed lost).
-  r.post(
-    '/admin/conteudo/unidades/nova',
-    { ...adminPost, schema: { body: FormBody }, config: { formPath: '/admin/conteudo/unidades/nova' } },
-    async (request, reply) => {
-      if (isPlanSearch(request.body)) {
-        return reply.page(
-          <UnitFormPage
-            staff={staffProps(request, reply)}
-            unit={null}
-            values={formValues(request.body)}
-            options={await s.units.formOptions([], request.body)}
-            searched
-          />,
-        );
-      }
-      const result = await s.units.create({ id: request.staff!.id }, request.body);
-      if (!result.ok) {
-        const options = await s.units.formOptions([], request.body);
-        return sendInvalid(request, reply, result.errors, () => (
-          <UnitFormPage
-            staff={staffProps(request, reply)}
-            unit={null}
-            values={formValues(request.body)}
-            errors={result.errors}
-            options={options}
-          />
-        ));
-      }
-      return done(request, reply, `/admin/conteudo/unidades/${result.value.id}?ok=criado`, { id: result.value.id });
-    },
-  );
-
-  r.get(
-    '/admin/conteudo/unidades/:id',
-    { ...admin, schema: { params: IdParams, querystring: NoticeQuery } },
-    async (request, reply) => {
-      const unit = await s.units.get(request.params.id);
-      if (!unit) return notFound(request, reply, 'Unidade não encontrada');
-      return reply.page(
-        <UnitFormPage
-          staff={staffProps(request, reply)}
-          unit={unit}
-          values={unitValues(unit)}
-          options={await s.units.formOptions(unit.planIds)}
-          notice={request.query.ok}
-        />,
-      );
-    },
-  );
-
-  r.post(
-    '/admin/conteudo/unidades/:id',
-    { ...adminPost, schema: { params: IdParams, body: FormBody } },
-    async (request, reply) => {
-      const unit = await s.units.get(request.params.id);
-      if (!unit) return notFound(request, reply, 'Unidade não encontrada');
-      if (isPlanSearch(request.body)) {
-        return reply.page(
-          <UnitFormPage
-            staff={staffProps(request, reply)}
-            unit={unit}
-            values={formValues(request.body)}
-            options={await s.units.formOptions(unit.planIds, request.body)}
-            searched
-          />,
-        );
-      }
-      const result = await s.units.update({ id: request.staff!.id }, unit.id, request.body);
-      if (!result.ok) {
-        const options = await s.units.formOptions(unit.planIds, request.body);
-        return sendInvalid(request, reply, result.errors, () => (
-          <UnitFormPage
-            staff={staffProps(request, reply)}
-            unit={unit}
-            values={formValues(request.body)}
-            errors={result.errors}
-            options={options}
-          />
-        ));
-      }
-      return done(request, reply, `/admin/conteudo/unidades/${unit.id}?ok=salvo`, { id: unit.id });
-    },
-  );
-
-  r.post(
-    '/admin/conteudo/unidades/:id/ativo',
-    { ...adminPost, schema: { params: IdParams, body: FormBody }, config: { formPath: '/admin/conteudo/unidades' } },
-    async (request, reply) => {
-      const unit = await s.units.get(request.params.id);
-      if (!unit) return notFound(request, reply, 'Unidade não encontrada');
-      const active = request.body.ativo === '1';
-      await s.units.setActive({ id: request.staff!.id }, unit.id, active);
-      return done(request, reply, `/admin/conteudo/unidades/${unit.id}?ok=${active ? 'ativado' : 'desativado'}`, {
-        ativo: active,
-      });
-    },
-  );
 }
