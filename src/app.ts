@@ -28,6 +28,7 @@ import auditFeature from './features/audit/index';
 import ctaFeature from './features/cta/index';
 import unitPhotosFeature from './features/unit-photos/index';
 import bookingFeature from './features/booking/index';
+import enrolmentFeature from './features/enrolment/index';
 import envioFeature from './platform/envio/index';
 import webhooksPlatform from './platform/webhooks/index';
 import metricsPlugin from './platform/metrics/index';
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(ctaFeature);
   await app.register(unitPhotosFeature);
   await app.register(bookingFeature);
+  await app.register(enrolmentFeature);
   await app.register(backupPlugin);
   await app.register(privacyComplianceFeature);
   await app.register(privacyFeature);

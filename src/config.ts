@@ -93,6 +93,15 @@ export const EnvSchema = Type.Object({
   RETENTION_MESSAGES_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 24 }),
   RETENTION_SURVEY_CONTACT_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 24 }),
   RETENTION_BOOKINGS_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 12 }),
+  // Online enrolment (docs/payments.md): who takes the payments. "pix" needs no account: a
+  // static Pix code from PIX_KEY, confirmed by staff against the bank statement.
+  PAYMENT_PROVIDER: Type.Union([Type.Literal('pix')], { default: 'pix' }),
+  // The receiving Pix key (CPF/CNPJ digits, e-mail, +55 phone or random key) and the names
+  // the payer's bank shows. Unset outside production: a demo key, and the pages say so.
+  PIX_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 77, pattern: '^[\\x21-\\x7e]+$' })),
+  PIX_MERCHANT_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 25 })),
+  PIX_MERCHANT_CITY: Type.String({ minLength: 1, maxLength: 15, default: 'SAO PAULO' }),
+  ENROLMENT_PIX_EXPIRY_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -157,6 +166,26 @@ export interface PrivacyConfig {
   retention: RetentionConfig;
 }
 
+/** The receiving Pix account of the `pix` provider. */
+export interface PixConfig {
+  key: string;
+  merchantName: string;
+  merchantCity: string;
+  /** no PIX_KEY outside production: a demo key; the pages say "demonstração" */
+  demo: boolean;
+}
+
+export interface PaymentsConfig {
+  provider: 'pix';
+  /** null: nothing can be paid online (production without PIX_KEY): "Matricule-se" stays on WhatsApp */
+  pix: PixConfig | null;
+  /** an unpaid enrolment expires after this */
+  pixExpiryMs: number;
+}
+
+/** The Pix key of the demo: a random-key shape that no bank account holds. */
+export const DEMO_PIX_KEY = '00000000-0000-4000-8000-000000000000';
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   isProduction: boolean;
@@ -192,6 +221,7 @@ export interface Config {
   /** scheduled backups; dir null: none are taken by the server */
   backup: { dir: string | null; keep: number; intervalMs: number };
   privacy: PrivacyConfig;
+  payments: PaymentsConfig;
 }
 
 /**
@@ -400,6 +430,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         surveyContactMonths: env.RETENTION_SURVEY_CONTACT_MONTHS,
         bookingsMonths: env.RETENTION_BOOKINGS_MONTHS,
       },
+    },
+    payments: {
+      provider: env.PAYMENT_PROVIDER,
+      pix:
+        env.PIX_KEY || !isProduction
+          ? {
+              key: env.PIX_KEY ?? DEMO_PIX_KEY,
+              merchantName: env.PIX_MERCHANT_NAME ?? env.BRAND_NAME.slice(0, 25),
+              merchantCity: env.PIX_MERCHANT_CITY,
+              demo: !env.PIX_KEY,
+            }
+          : null,
+      pixExpiryMs: env.ENROLMENT_PIX_EXPIRY_HOURS * 3_600_000,
     },
   };
 }

@@ -3,7 +3,7 @@
 // - timestamps are ISO-8601 UTC text ("2026-11-22T01:31:12.000Z"), which sorts and
 //   compares correctly as text on both engines;
 // - money is integer cents.
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 type Id = Generated<number>;
 /** 0 or 1 */
@@ -26,6 +26,12 @@ export interface UnidadesTable {
   descricao: string | null;
   beneficio_nome: string | null;
   beneficio_url: string | null;
+  /** the unit's legal entity, named on the enrolment pages and in the contract */
+  razao_social: string | null;
+  /** 14 digits */
+  cnpj: string | null;
+  /** the registered address, when it differs from the unit's */
+  endereco_juridico: string | null;
   ativo: ColumnType<Flag, Flag | undefined, Flag>;
   criado_em: string;
   atualizado_em: string;
@@ -53,9 +59,23 @@ export interface PlanosTable {
   atualizado_em: string;
 }
 
+type ZeroDefault = ColumnType<number, number | undefined, number>;
+
+/** A plan offered at a unit, with its prices and terms there (integer centavos). */
 export interface PlanosUnidadesTable {
   plano_id: number;
   unidade_id: number;
+  /** null: not priced for online sale at this unit */
+  mensalidade_centavos: number | null;
+  taxa_matricula_centavos: ZeroDefault;
+  taxa_anual_centavos: ZeroDefault;
+  /** 1–12, the month the annual fee falls due; null without one */
+  taxa_anual_mes: number | null;
+  /** minimum term in months, 0 = none */
+  fidelidade_meses: ZeroDefault;
+  /** cancellation fine: this percentage of the monthly price for each month left in the term */
+  multa_percentual: ZeroDefault;
+  venda_online: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 export interface AreasTable {
@@ -625,6 +645,119 @@ export interface PrivacidadeAcessosTable {
   sessao_expira_em: string | null;
 }
 
+/** Every saved text of the contract template; the highest version is the one offered. */
+export interface ContratosVersoesTable {
+  id: Id;
+  versao: number;
+  texto: string;
+  usuario_id: number | null;
+  criado_em: string;
+}
+
+/** aguardando_pagamento | ativa | expirada | desistencia | cancelamento_solicitado | cancelada */
+export type EnrolmentStatus =
+  | 'aguardando_pagamento'
+  | 'ativa'
+  | 'expirada'
+  | 'desistencia'
+  | 'cancelamento_solicitado'
+  | 'cancelada';
+
+/** An online enrolment, with what was accepted frozen on it. */
+export interface MatriculasTable {
+  id: Id;
+  codigo: string;
+  envio_id: string | null;
+  unidade_id: number;
+  plano_id: number;
+  status: EnrolmentStatus;
+  nome: string;
+  cpf: string;
+  nascimento: string;
+  email: string;
+  whatsapp: string | null;
+  aceita_marketing: ZeroDefault;
+  responsavel_nome: string | null;
+  responsavel_cpf: string | null;
+  unidade_nome: string;
+  plano_nome: string;
+  razao_social: string;
+  cnpj: string;
+  endereco_juridico: string;
+  mensalidade_centavos: number;
+  taxa_matricula_centavos: number;
+  taxa_anual_centavos: number;
+  taxa_anual_mes: number | null;
+  taxa_anual_agora: ZeroDefault;
+  primeiro_pagamento_centavos: number;
+  fidelidade_meses: number;
+  multa_percentual: number;
+  dia_vencimento: number;
+  contrato_versao: number;
+  contrato_texto: string;
+  contrato_sha256: string;
+  aceito_em: string;
+  aceite_ip: string | null;
+  aceite_user_agent: string | null;
+  provedor: string;
+  expira_em: string | null;
+  ativada_em: string | null;
+  pago_ate: string | null;
+  desistencia_em: string | null;
+  protocolo: string | null;
+  cancelamento_solicitado_em: string | null;
+  cancelamento_efetivo_em: string | null;
+  multa_centavos: number | null;
+  recepcao_em: string | null;
+  recepcao_por: number | null;
+  anonimizado_em: string | null;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+/** A charge or a refund of an enrolment. */
+export interface MatriculasPagamentosTable {
+  id: Id;
+  matricula_id: number;
+  /** primeiro | mensalidade | multa | reembolso */
+  tipo: string;
+  valor_centavos: number;
+  /** pendente | pago | cancelado | expirado | estornado | atrasado */
+  status: string;
+  provedor: string;
+  provedor_id: string | null;
+  referencia: string;
+  prazo: string | null;
+  pago_em: string | null;
+  usuario_id: number | null;
+  criado_em: string;
+  atualizado_em: string;
+}
+
+export interface MatriculasHistoricoTable {
+  id: Id;
+  matricula_id: number;
+  de: string | null;
+  para: string;
+  /** cliente | equipe | sistema | provedor */
+  origem: string;
+  usuario_id: number | null;
+  detalhe: string | null;
+  criado_em: string;
+}
+
+/** "Minha matrícula" links (sha256 of the token) and the sessions they open (sha256 of the cookie). */
+export interface MatriculasAcessosTable {
+  id: Id;
+  email: string;
+  token_hash: string;
+  expira_em: string;
+  usado_em: string | null;
+  sessao_hash: string | null;
+  sessao_expira_em: string | null;
+  criado_em: string;
+}
+
 export interface Database {
   unidades: UnidadesTable;
   unidade_horarios: UnidadeHorariosTable;
@@ -671,15 +804,12 @@ export interface Database {
   incidentes: IncidentesTable;
   privacidade_solicitacoes: PrivacidadeSolicitacoesTable;
   privacidade_acessos: PrivacidadeAcessosTable;
+  contratos_versoes: ContratosVersoesTable;
+  matriculas: MatriculasTable;
+  matriculas_pagamentos: MatriculasPagamentosTable;
+  matriculas_historico: MatriculasHistoricoTable;
+  matriculas_acessos: MatriculasAcessosTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;
-export type NewUnidade = Insertable<UnidadesTable>;
-export type UnidadeUpdate = Updateable<UnidadesTable>;
-export type Plano = Selectable<PlanosTable>;
-export type Aula = Selectable<AulasTable>;
-export type Pergunta = Selectable<PerguntasTable>;
-export type PerguntaOpcao = Selectable<PerguntasOpcoesTable>;
 export type FranquiaLead = Selectable<FranquiaLeadsTable>;
-export type Usuario = Selectable<UsuariosTable>;
-export type FilaEmail = Selectable<FilaEmailsTable>;

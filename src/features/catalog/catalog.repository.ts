@@ -40,7 +40,7 @@ export interface SnapshotRows {
 }
 
 export interface UnitDetailRows {
-  unit: Omit<Unidade, 'slug' | 'ativo' | 'criado_em' | 'atualizado_em'>;
+  unit: Omit<Unidade, 'slug' | 'ativo' | 'criado_em' | 'atualizado_em' | 'razao_social' | 'cnpj' | 'endereco_juridico'>;
 
   hours: { dia_semana: number; abre: string; fecha: string }[];
   plans: PlanRow[];

@@ -66,7 +66,11 @@ export function ctaRoutes(app: FastifyInstance, service: CtaService) {
         planId !== null && snap.unitsByPlan.get(planId)?.some((u) => u.id === unitId)
           ? (snap.plansById.get(planId) ?? null)
           : null;
-      const target = ctaTarget(acao, unit, plan, brand().whatsappDigits, bookingAvailable);
+      // "Matricule-se" opens the online enrolment where the unit sells online; WhatsApp elsewhere.
+      const online = acao === 'matricula' && (await app.enrolmentUnits()).has(unitId);
+      const target = online
+        ? `/matricula?unidade=${unitId}${plan ? `&plano=${plan.id}` : ''}`
+        : ctaTarget(acao, unit, plan, brand().whatsappDigits, bookingAvailable);
       if (!target)
         return sendError(
           request,

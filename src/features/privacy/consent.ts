@@ -5,7 +5,7 @@
 
 import { toId } from '../../lib/form/index';
 
-export const CONSENT_PURPOSES = ['franquia', 'aula_experimental', 'fale_aqui'] as const;
+export const CONSENT_PURPOSES = ['franquia', 'aula_experimental', 'fale_aqui', 'matricula_ofertas'] as const;
 export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 
 export interface ConsentVersion {
@@ -55,6 +55,17 @@ export const CONSENT_TEXTS: Record<ConsentPurpose, ConsentPurposeInfo> = {
         versao: 1,
         desde: '2026-11-23',
         texto: 'Aceito que a equipe da unidade entre em contato comigo sobre esta mensagem.',
+      },
+    ],
+  },
+  matricula_ofertas: {
+    nome: 'Matrícula online (ofertas e novidades, opcional)',
+    tabela: 'matriculas',
+    versions: [
+      {
+        versao: 1,
+        desde: '2026-11-28',
+        texto: 'Quero receber ofertas e novidades da rede por e-mail e WhatsApp (opcional; posso cancelar quando quiser).',
       },
     ],
   },

@@ -10,6 +10,7 @@ export type EnvioForm =
   | 'pesquisa'
   | 'fale_aqui'
   | 'aula_experimental'
+  | 'matricula'
   | 'webhook_endpoint'
   | 'webhook_teste';
 
@@ -43,30 +44,43 @@ export function createEnvioRepository(db: Kysely<Database>) {
       return !!row;
     },
 
-    /** Records a stored submission whose form has a guard of its own (the survey's UNIQUE column). */
-    async record(
+    /**
+     * Records which row each claimed submission stored (replayed to a second click): one
+     * statement for a whole batch. The rows exist (claimed in this transaction), so only
+     * `registro_id` changes; the insert part only makes the batch one upsert.
+     */
+    async settle(
       form: EnvioForm,
-      envioId: string,
-      registroId: number,
+      stored: readonly { key: string; id: number; fingerprint: string }[],
       now: string,
-      impressao: string | null = null,
     ): Promise<void> {
+      if (!stored.length) return;
       await db
         .insertInto('envios')
-        .values({ formulario: form, envio_id: envioId, registro_id: registroId, criado_em: now, impressao })
+        .values(
+          stored.map((s) => ({
+            formulario: form,
+            envio_id: s.key,
+            registro_id: s.id,
+            criado_em: now,
+            impressao: s.fingerprint,
+          })),
+        )
         .onConflict((oc) =>
-          oc.columns(['formulario', 'envio_id']).doUpdateSet({ registro_id: registroId, criado_em: now, impressao }),
+          oc
+            .columns(['formulario', 'envio_id'])
+            .doUpdateSet((eb) => ({ registro_id: eb.ref('excluded.registro_id') })),
         )
         .execute();
     },
 
-    /** Records which row the claimed submission stored (replayed to a second click). */
-    async settle(form: EnvioForm, envioId: string, registroId: number): Promise<void> {
+    /** Drops claims whose submission turned out to be stored already (the form's own UNIQUE key said so). */
+    async release(form: EnvioForm, keys: readonly string[]): Promise<void> {
+      if (!keys.length) return;
       await db
-        .updateTable('envios')
-        .set({ registro_id: registroId })
+        .deleteFrom('envios')
         .where('formulario', '=', form)
-        .where('envio_id', '=', envioId)
+        .where('envio_id', 'in', [...keys])
         .execute();
     },
 

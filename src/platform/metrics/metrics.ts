@@ -81,8 +81,16 @@ export function enableMetrics(): Promise<ProcessMetrics> {
 
 export type DeliveryChannel = 'email' | 'webhook';
 export type DeliveryOutcome = 'sent' | 'retried' | 'failed';
-export type JobName = 'digest' | 'reminders' | 'retention' | 'sweep' | 'envio_prune' | 'identity_purge' | 'backup';
-const JOBS: JobName[] = ['digest', 'reminders', 'retention', 'sweep', 'envio_prune', 'identity_purge', 'backup'];
+export type JobName =
+  | 'digest'
+  | 'reminders'
+  | 'retention'
+  | 'sweep'
+  | 'envio_prune'
+  | 'identity_purge'
+  | 'backup'
+  | 'enrolments';
+const JOBS: JobName[] = ['digest', 'reminders', 'retention', 'sweep', 'envio_prune', 'identity_purge', 'backup', 'enrolments'];
 
 /** Records outbox deliveries: the mail worker calls it, and so does the webhook worker (canal "webhook"). */
 export function recordDeliveries(canal: DeliveryChannel, outcome: DeliveryOutcome, count = 1): void {

@@ -7,6 +7,9 @@ export const WEBHOOK_EVENTS = [
   { type: 'pesquisa.detrator', label: 'Pesquisa com nota de 0 a 6 (detrator)' },
   { type: 'aula_experimental.agendada', label: 'Aula experimental agendada' },
   { type: 'aula_experimental.status', label: 'Aula experimental mudou de situação' },
+  { type: 'matricula.criada', label: 'Matrícula online aceita (aguardando pagamento)' },
+  { type: 'matricula.ativada', label: 'Matrícula online ativada (pagamento confirmado)' },
+  { type: 'matricula.cancelada', label: 'Matrícula online encerrada (desistência, expiração ou cancelamento)' },
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]['type'];
@@ -15,9 +18,3 @@ export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]['type'];
 export const TEST_EVENT = 'webhook.teste';
 
 export const isWebhookEvent = (s: string): s is WebhookEventType => WEBHOOK_EVENTS.some((e) => e.type === s);
-
-/** The unit an event's record belongs to, as every payload carries it. */
-export interface UnitRef {
-  id: number | null;
-  nome: string | null;
-}

@@ -1,0 +1,478 @@
+// Online enrolment end to end through HTTP, on SQLite and on PostgreSQL: unit → plan → data →
+// summary and contract → Pix; a repeat stores once; a CPF in force is refused; staff confirm
+// the payment; "Minha matrícula" withdraws within 7 days (refund in the staff queue) and,
+// later, cancels with the fine shown first; prices are frozen at acceptance; unpaid
+// enrolments expire; the contract's versions; production without a Pix key has no dead end.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/features/enrolment/contract';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { cookiesFrom, fetchForm, form } from '../helpers/http';
+import { createStaffUser, loginAs, staffToken } from '../helpers/staff';
+
+let t: TestContext;
+let unitId: number;
+let planId: number;
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '2', SMTP_SECURE: 'none', PUBLIC_URL: 'https://www.exemplo.com.br' },
+  });
+  const offer = await t.db
+    .selectFrom('planos_unidades as pu')
+    .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
+    .select(['pu.unidade_id', 'pu.plano_id'])
+    .where('pu.venda_online', '=', 1)
+    .where('u.ativo', '=', 1)
+    .where('u.cnpj', 'is not', null)
+    .orderBy('pu.unidade_id')
+    .executeTakeFirstOrThrow();
+  unitId = offer.unidade_id;
+  planId = offer.plano_id;
+  // Known terms for the arithmetic below.
+  await t.db
+    .updateTable('planos_unidades')
+    .set({
+      mensalidade_centavos: 12990,
+      taxa_matricula_centavos: 5000,
+      taxa_anual_centavos: 0,
+      taxa_anual_mes: null,
+      fidelidade_meses: 12,
+      multa_percentual: 10,
+    })
+    .where('unidade_id', '=', unitId)
+    .where('plano_id', '=', planId)
+    .execute();
+});
+afterAll(async () => t?.close());
+
+let cpfSeq = 0;
+/** A valid CPF (check digits computed), different each call. */
+function cpf(): string {
+  const base = String(123456000 + ++cpfSeq * 7).padStart(9, '0');
+  const digit = (s: string) => {
+    let sum = 0;
+    for (let i = 0; i < s.length; i++) sum += Number(s[i]) * (s.length + 1 - i);
+    const r = (sum * 10) % 11;
+    return r === 10 ? 0 : r;
+  };
+  const d1 = digit(base);
+  return `${base}${d1}${digit(base + d1)}`;
+}
+
+const flowUrl = () => `/matricula?unidade=${unitId}&plano=${planId}`;
+const person = (over: Record<string, string> = {}) => ({
+  nome: 'Maria da Silva',
+  cpf: cpf(),
+  nascimento: '1990-05-10',
+  email: `maria${cpfSeq}@exemplo.com.br`,
+  whatsapp: '(11) 98765-4321',
+  ...over,
+});
+
+async function summary(data: Record<string, string>) {
+  const page = await fetchForm(t.app, flowUrl());
+  const envio = /name="envio_id" value="([^"]+)"/.exec(page.res.body)![1]!;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/matricula/resumo?unidade=${unitId}&plano=${planId}`,
+    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form({ csrf_token: page.token, envio_id: envio, ...data }),
+  });
+  return { res, cookie: page.cookie, token: page.token, envio };
+}
+
+function hidden(body: string, name: string): string {
+  return new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1] ?? '';
+}
+
+async function accept(data: Record<string, string>, extra: Record<string, string> = { aceite: 'sim' }) {
+  const s = await summary(data);
+  expect(s.res.statusCode).toBe(200);
+  const fields: Record<string, string> = { csrf_token: s.token, ...data, envio_id: s.envio };
+  fields.contrato_versao = hidden(s.res.body, 'contrato_versao');
+  fields.contrato_sha256 = hidden(s.res.body, 'contrato_sha256');
+  const post = () =>
+    t.app.inject({
+      method: 'POST',
+      url: flowUrl(),
+      headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ ...fields, ...extra }),
+      remoteAddress: '203.0.113.9',
+    });
+  return { post, summary: s.res };
+}
+
+const enrolmentByCpf = (value: string) => t.db.selectFrom('matriculas').selectAll().where('cpf', '=', value).execute();
+
+async function staffCookie(papel: 'admin' | 'gerente' = 'admin', unidadeIds?: number[]) {
+  const u = await createStaffUser(t.db, { papel, unidadeIds });
+  const cookie = await loginAs(t.app, u.email, u.password);
+  return { cookie, token: await staffToken(t.app, cookie, '/admin/matriculas'), id: u.id };
+}
+
+/** Opens "Minha matrícula" with the link queued in the outbox for `email`. */
+async function openMine(email: string): Promise<string> {
+  const mail = await t.db
+    .selectFrom('fila_emails')
+    .select('texto')
+    .where('destinatario', '=', email)
+    .where('texto', 'like', '%/matricula/minha/entrar?token=%')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const link = /\/matricula\/minha\/entrar\?token=([A-Za-z0-9_-]+)/.exec(mail.texto)![1]!;
+  const page = await fetchForm(t.app, `/matricula/minha/entrar?token=${link}`);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/matricula/minha/entrar',
+    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form({ csrf_token: page.token, token: link }),
+  });
+  expect(res.statusCode).toBe(303);
+  return cookiesFrom(res, page.cookie);
+}
+
+describe('the flow', () => {
+  it('offers units, then plans, then the data form', async () => {
+    const units = await t.app.inject('/matricula');
+    expect(units.statusCode).toBe(200);
+    expect(units.body).toContain(`/matricula?unidade=${unitId}`);
+    const plans = await t.app.inject(`/matricula?unidade=${unitId}`);
+    expect(plans.body).toContain('Escolha o plano');
+    expect(plans.body).toContain(`plano=${planId}`);
+    const data = await t.app.inject(flowUrl());
+    expect(data.body).toContain('name="cpf"');
+    expect(data.headers['cache-control']).toContain('no-store');
+  });
+
+  it('"Matricule-se" goes through the click counter to the flow at that unit and plan', async () => {
+    const before = await t.db
+      .selectFrom('cliques_cta')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    const res = await t.app.inject(`/ir/matricula?unidade=${unitId}&plano=${planId}`);
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe(`/matricula?unidade=${unitId}&plano=${planId}`);
+    const after = await t.db
+      .selectFrom('cliques_cta')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    expect(Number(after!.n)).toBe(Number(before!.n) + 1);
+  });
+
+  it('refuses bad data with a message by each field, values kept, nothing stored', async () => {
+    const { res } = await summary({
+      nome: 'M',
+      cpf: '111.111.111-11',
+      nascimento: '2030-01-01',
+      email: 'x@',
+      whatsapp: '12',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('CPF');
+    expect(res.body).toContain('value="111.111.111-11"');
+    expect(res.body).toContain('futuro');
+    const n = await t.db
+      .selectFrom('matriculas')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    expect(Number(n!.n)).toBe(0);
+  });
+
+  it('a minor needs a guardian, who accepts too', async () => {
+    const year = new Date().getUTCFullYear() - 15;
+    const { res } = await summary(person({ nascimento: `${year}-01-15` }));
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('nome do responsável');
+    const data = person({ nascimento: `${year}-01-15`, responsavel_nome: 'João da Silva', responsavel_cpf: cpf() });
+    const { post, summary: page } = await accept(data);
+    expect(page.body).toContain('responsável, li e aceito');
+    const refused = await post();
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('O responsável precisa marcar');
+    expect(await enrolmentByCpf(data.cpf)).toHaveLength(0);
+  });
+
+  it('shows the summary box, stores the acceptance once and shows the Pix code', async () => {
+    const data = person();
+    const { post, summary: page } = await accept(data);
+    // The summary before acceptance (Decreto 7.962 art. 4): legal entity, breakdown, term, fine, withdrawal.
+    expect(page.body).toMatch(/CNPJ \d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}/);
+    expect(page.body).toContain('Taxa de matrícula: R$');
+    expect(page.body).toContain('Fidelidade de 12 meses');
+    expect(page.body).toContain('Como desistir');
+    expect(page.body).toContain('CONTRATO DE PRESTAÇÃO');
+    const [first, second] = await Promise.all([post(), post()]);
+    expect(first.statusCode).toBe(303);
+    expect(second.statusCode).toBe(303);
+    expect(second.headers.location).toBe(first.headers.location);
+    const rows = await enrolmentByCpf(data.cpf);
+    expect(rows).toHaveLength(1);
+    const e = rows[0]!;
+    expect(e.status).toBe('aguardando_pagamento');
+    expect(e.primeiro_pagamento_centavos).toBe(12990 + 5000);
+    expect(e.aceite_ip).toBe('203.0.113.9');
+    expect(e.contrato_sha256).toBe(sha256Hex(e.contrato_texto));
+    expect(e.contrato_texto).toContain(data.nome);
+    const payments = await t.db
+      .selectFrom('matriculas_pagamentos')
+      .selectAll()
+      .where('matricula_id', '=', e.id)
+      .execute();
+    expect(payments).toHaveLength(1);
+    const status = await t.app.inject(first.headers.location as string);
+    expect(status.statusCode).toBe(200);
+    expect(status.body).toContain('Pix copia e cola');
+    expect(status.body).toContain('demonstração');
+    expect(status.body).toContain('54061');
+    expect(status.body).toContain('179.90');
+    expect(status.body).toContain('<svg');
+    const mails = await t.db
+      .selectFrom('fila_emails')
+      .select(['assunto', 'texto'])
+      .where('destinatario', '=', data.email)
+      .execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.texto).toContain('CONTRATO DE PRESTAÇÃO');
+    expect(mails[0]!.texto).toContain('/matricula/minha/entrar?token=');
+  });
+
+  it('refuses a second enrolment of the same CPF at the unit with a clear message', async () => {
+    const data = person();
+    expect((await (await accept(data)).post()).statusCode).toBe(303);
+    const again = await summary({ ...data, email: 'outro@exemplo.com.br' });
+    expect(again.res.statusCode).toBe(422);
+    expect(again.res.body).toContain('Já existe uma matrícula');
+  });
+
+  it('a contract or price changed after the summary shows it again instead of storing', async () => {
+    const data = person();
+    const { post } = await accept(data);
+    await t.db
+      .updateTable('planos_unidades')
+      .set({ taxa_matricula_centavos: 6000 })
+      .where('unidade_id', '=', unitId)
+      .where('plano_id', '=', planId)
+      .execute();
+    try {
+      const res = await post();
+      expect(res.statusCode).toBe(422);
+      expect(res.body).toContain('mudaram desde que esta página foi aberta');
+      expect(await enrolmentByCpf(data.cpf)).toHaveLength(0);
+    } finally {
+      await t.db
+        .updateTable('planos_unidades')
+        .set({ taxa_matricula_centavos: 5000 })
+        .where('unidade_id', '=', unitId)
+        .where('plano_id', '=', planId)
+        .execute();
+    }
+  });
+});
+
+describe('after acceptance', () => {
+  it('staff confirm the payment; the member withdraws within 7 days and the refund enters the queue', async () => {
+    const data = person();
+    const res = await (await accept(data)).post();
+    const [e] = await enrolmentByCpf(data.cpf);
+    // Prices frozen: a later change does not touch the enrolment.
+    await t.db
+      .updateTable('planos_unidades')
+      .set({ mensalidade_centavos: 99990 })
+      .where('unidade_id', '=', unitId)
+      .where('plano_id', '=', planId)
+      .execute();
+    const staff = await staffCookie();
+    const detail = await t.app.inject({ url: `/admin/matriculas/${e!.id}`, headers: { cookie: staff.cookie } });
+    expect(detail.statusCode).toBe(200);
+    expect(detail.body).toContain(e!.contrato_sha256);
+    const [payment] = await t.db
+      .selectFrom('matriculas_pagamentos')
+      .selectAll()
+      .where('matricula_id', '=', e!.id)
+      .execute();
+    const confirm = await t.app.inject({
+      method: 'POST',
+      url: `/admin/matriculas/${e!.id}/pagamentos/${payment!.id}/confirmar`,
+      headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: staff.token }),
+    });
+    expect(confirm.statusCode).toBe(303);
+    expect(confirm.headers.location).toContain('ok=pagamento');
+    const [active] = await enrolmentByCpf(data.cpf);
+    expect(active!.status).toBe('ativa');
+    expect(active!.mensalidade_centavos).toBe(12990);
+    const audit = await t.db
+      .selectFrom('auditoria')
+      .selectAll()
+      .where('entidade', '=', 'matricula')
+      .where('entidade_id', '=', e!.id)
+      .execute();
+    expect(audit.map((a) => a.acao)).toContain('confirmar_pagamento');
+    expect(audit[0]!.usuario_id).toBe(staff.id);
+    expect((await t.app.inject(res.headers.location as string)).body).toContain('Ativa');
+
+    const mine = await openMine(data.email);
+    const panel = await fetchForm(t.app, '/matricula/minha/painel', 'csrf_token', mine);
+    expect(panel.res.body).toContain('Desistir da matrícula');
+    const withdraw = await t.app.inject({
+      method: 'POST',
+      url: `/matricula/minha/${e!.codigo}/desistir`,
+      headers: { cookie: panel.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: panel.token }),
+    });
+    expect(withdraw.statusCode).toBe(303);
+    const [gone] = await enrolmentByCpf(data.cpf);
+    expect(gone!.status).toBe('desistencia');
+    const refund = await t.db
+      .selectFrom('matriculas_pagamentos')
+      .selectAll()
+      .where('matricula_id', '=', e!.id)
+      .where('tipo', '=', 'reembolso')
+      .executeTakeFirstOrThrow();
+    expect(refund.valor_centavos).toBe(17990);
+    expect(refund.status).toBe('pendente');
+    expect(refund.prazo).not.toBeNull();
+    const mails = await t.db
+      .selectFrom('fila_emails')
+      .select('assunto')
+      .where('destinatario', '=', data.email)
+      .execute();
+    expect(mails.some((m) => m.assunto.startsWith('Desistência da matrícula confirmada'))).toBe(true);
+    const list = await t.app.inject({ url: '/admin/matriculas', headers: { cookie: staff.cookie } });
+    expect(list.body).toContain('Devoluções a fazer');
+    const done = await t.app.inject({
+      method: 'POST',
+      url: `/admin/matriculas/${e!.id}/pagamentos/${refund.id}/reembolso`,
+      headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: staff.token }),
+    });
+    expect(done.headers.location).toContain('ok=reembolso');
+    await t.db
+      .updateTable('planos_unidades')
+      .set({ mensalidade_centavos: 12990 })
+      .where('unidade_id', '=', unitId)
+      .where('plano_id', '=', planId)
+      .execute();
+  });
+
+  it('after 7 days there is no "Desistir"; the cancellation shows the fine first and gives a protocol', async () => {
+    const data = person();
+    await (await accept(data)).post();
+    const [e] = await enrolmentByCpf(data.cpf);
+    const staff = await staffCookie();
+    const [payment] = await t.db
+      .selectFrom('matriculas_pagamentos')
+      .selectAll()
+      .where('matricula_id', '=', e!.id)
+      .execute();
+    await t.app.inject({
+      method: 'POST',
+      url: `/admin/matriculas/${e!.id}/pagamentos/${payment!.id}/confirmar`,
+      headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: staff.token }),
+    });
+    // Accepted and activated 8 days ago.
+    const past = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    await t.db.updateTable('matriculas').set({ aceito_em: past, ativada_em: past }).where('id', '=', e!.id).execute();
+    const mine = await openMine(data.email);
+    const panel = await t.app.inject({ url: '/matricula/minha/painel', headers: { cookie: mine } });
+    expect(panel.body).not.toContain('Desistir da matrícula');
+    expect(panel.body).toContain('Solicitar cancelamento');
+    const confirm = await fetchForm(t.app, `/matricula/minha/${e!.codigo}/cancelar`, 'csrf_token', mine);
+    const late = await t.app.inject({
+      method: 'POST',
+      url: `/matricula/minha/${e!.codigo}/desistir`,
+      headers: { cookie: confirm.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: confirm.token }),
+    });
+    expect(late.statusCode).toBe(409);
+    // 12 months of term, one served: 11 left × R$ 129,90 × 10 % = R$ 142,89.
+    expect(confirm.res.body).toContain('data-fine="14289"');
+    const cancel = await t.app.inject({
+      method: 'POST',
+      url: `/matricula/minha/${e!.codigo}/cancelar`,
+      headers: { cookie: confirm.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: confirm.token }),
+    });
+    expect(cancel.statusCode).toBe(303);
+    const [asked] = await enrolmentByCpf(data.cpf);
+    expect(asked!.status).toBe('cancelamento_solicitado');
+    expect(asked!.protocolo).toMatch(/^\d{14}$/);
+    expect(asked!.multa_centavos).toBe(14289);
+    // The job closes it at the end of the paid period.
+    const later = new Date(`${asked!.cancelamento_efetivo_em}T15:00:00Z`);
+    await t.app.enrolmentJobs.run(later);
+    const [closed] = await enrolmentByCpf(data.cpf);
+    expect(closed!.status).toBe('cancelada');
+  });
+
+  it('a manager of another unit cannot see the enrolment', async () => {
+    const data = person();
+    await (await accept(data)).post();
+    const [e] = await enrolmentByCpf(data.cpf);
+    const other = await t.db.selectFrom('unidades').select('id').where('id', '!=', unitId).executeTakeFirstOrThrow();
+    const manager = await staffCookie('gerente', [other.id]);
+    const res = await t.app.inject({ url: `/admin/matriculas/${e!.id}`, headers: { cookie: manager.cookie } });
+    expect(res.statusCode).toBe(403);
+    const list = await t.app.inject({ url: '/admin/matriculas', headers: { cookie: manager.cookie } });
+    expect(list.body).not.toContain(data.nome + '</a>');
+  });
+
+  it('an unpaid enrolment expires after its time', async () => {
+    const data = person();
+    await (await accept(data)).post();
+    const [e] = await enrolmentByCpf(data.cpf);
+    await t.app.enrolmentJobs.run(new Date(Date.now() + 49 * 3_600_000));
+    const [after] = await enrolmentByCpf(data.cpf);
+    expect(after!.status).toBe('expirada');
+    expect(e!.expira_em).not.toBeNull();
+  });
+});
+
+describe('the contract', () => {
+  it('saving makes a new version; old versions stay readable; unknown placeholders are refused', async () => {
+    const staff = await staffCookie();
+    const page = await fetchForm(t.app, '/admin/matriculas/contrato', 'csrf_token', staff.cookie);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/admin/matriculas/contrato',
+      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: page.token, texto: `${'Cláusula. '.repeat(30)} {{desconhecido}}` }),
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('{{desconhecido}}');
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/admin/matriculas/contrato',
+      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({
+        csrf_token: page.token,
+        texto: `Contrato da {{unidade}}, CNPJ {{cnpj}}. ${'Cláusula. '.repeat(30)}`,
+      }),
+    });
+    expect(ok.statusCode).toBe(303);
+    const v1 = await t.app.inject({ url: '/admin/matriculas/contrato/1', headers: { cookie: staff.cookie } });
+    expect(v1.body).toContain('CONTRATO DE PRESTAÇÃO');
+    const manager = await staffCookie('gerente', [unitId]);
+    const refused = await t.app.inject({ url: '/admin/matriculas/contrato', headers: { cookie: manager.cookie } });
+    expect(refused.statusCode).toBe(403);
+  });
+});
+
+describe('production without a Pix key', () => {
+  it('has no dead end: /matricula points to the trial class and WhatsApp, "Matricule-se" keeps WhatsApp', async () => {
+    const p = await createTestApp({
+      env: { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), BRAND_WHATSAPP: '(11) 99999-0000' },
+    });
+    try {
+      const page = await p.app.inject('/matricula');
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('/aula-experimental');
+      expect(page.body).toContain('wa.me');
+      const unit = await p.db.selectFrom('unidades').select('id').where('ativo', '=', 1).executeTakeFirstOrThrow();
+      const cta = await p.app.inject(`/ir/matricula?unidade=${unit.id}`);
+      expect(cta.headers.location).toContain('wa.me');
+    } finally {
+      await p.close();
+    }
+  });
+});
