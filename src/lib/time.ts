@@ -10,7 +10,6 @@ export const WEEKDAYS = [
   'Sexta-feira',
   'Sábado',
 ] as const;
-export const WEEKDAYS_SHORT = ['Dom', 'Seg', 'Ter', 'Qua', 'Qui', 'Sex', 'Sáb'] as const;
 
 const partsFormatter = new Intl.DateTimeFormat('en-US', {
   timeZone: TIME_ZONE,

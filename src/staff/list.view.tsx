@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { PageLinks } from '../views/table';
 
-export { DataTable, TableWrap } from '../views/table';
+export { DataTable } from '../views/table';
 
 type ListLinks = { path: string; q: string; params?: Record<string, string> };
 /** A list's address at `page`, keeping its filter and params. */

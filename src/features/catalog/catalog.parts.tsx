@@ -13,7 +13,6 @@ export const surveyHref = (id?: number) =>
 export const freeMessageHref = (id?: number) =>
   id ? `/NPS/nps_app_php/fale_aqui.php?unidade=${id}` : '/NPS/nps_app_php/fale_aqui.php';
 export const UNITS_HREF = '/unidades';
-export const PRIVACY_HREF = '/privacidade';
 export const FRANCHISE_HREF = '/pages/Franquia/index.php';
 export const FREE_MESSAGE_HREF = '/NPS/nps_app_php/fale_aqui.php';
 

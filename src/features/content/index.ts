@@ -11,7 +11,7 @@ import { surveyQuestionsRoutes } from './survey-questions/survey-questions.route
 import { timetableRoutes } from './timetable/timetable.routes';
 import { contentHubRoutes, unitRoutes } from './units/units.routes';
 
-export { createContentServices, type ContentServices } from './services';
+export { createContentServices } from './services';
 
 /** Staff screens for the chain's content (accounts: features/identity; audit log: features/audit). */
 export default fp(

@@ -14,13 +14,6 @@ export interface NewAccount {
   unidadeIds?: number[];
 }
 
-export interface SessionRow {
-  id: string;
-  usuario_id: number;
-  criado_em: string;
-  visto_em: string;
-}
-
 /** The outcome of asking to count one more attempt against some keys. */
 export type Reservation = { locked: true; retryAt: Date } | { locked: false; ids: number[] };
 

@@ -15,10 +15,6 @@ import { identityRepositories } from './services';
 import { createSessions, type SessionState } from './sessions';
 import { countJob } from '../../platform/metrics/metrics';
 
-export { canAccessUnit, scopeUnits, unitScope, accessibleUnits, type StaffUser, type Role } from './access';
-export { staffLayout } from './staff-layout';
-export const LOGIN_PATH = ADMIN_PATH;
-
 export function createIdentityServices(app: Pick<FastifyInstance, 'db' | 'config' | 'log'>) {
   const repos = identityRepositories(app.db);
   const repo = repos.identity;

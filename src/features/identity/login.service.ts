@@ -71,4 +71,3 @@ export function createLoginService(repo: IdentityRepository) {
     },
   };
 }
-export type LoginService = ReturnType<typeof createLoginService>;

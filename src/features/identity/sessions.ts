@@ -91,4 +91,3 @@ export function createSessions(repo: IdentityRepository) {
     },
   };
 }
-export type Sessions = ReturnType<typeof createSessions>;

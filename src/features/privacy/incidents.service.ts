@@ -170,4 +170,3 @@ export function createIncidentsService(
     },
   };
 }
-export type IncidentsService = ReturnType<typeof createIncidentsService>;

@@ -11,8 +11,6 @@ import { createPersonDataService } from './person-data.service';
 import { createRequestsService } from './requests.service';
 import { privacyRepositories } from './services';
 
-export { PERSONAL_DATA, NOT_PERSONAL, type TableEntry, type Subject } from './registry';
-
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 export default fp(

@@ -13,7 +13,6 @@ export const REQUEST_KINDS = {
   revogacao: 'Revogação do consentimento',
 } as const satisfies Record<string, string>;
 export type RequestKind = keyof typeof REQUEST_KINDS;
-export const isRequestKind = (v: string): v is RequestKind => Object.hasOwn(REQUEST_KINDS, v);
 
 /**
  * What staff open for someone at the front desk: a revocation is not among them, because
@@ -23,7 +22,6 @@ export const STAFF_REQUEST_KINDS = Object.keys(REQUEST_KINDS).filter((k) => k !=
 export const isStaffRequestKind = (v: string): v is RequestKind => (STAFF_REQUEST_KINDS as string[]).includes(v);
 
 export const REQUEST_STATUSES = { aberta: 'Aberta', concluida: 'Concluída', recusada: 'Recusada' } as const;
-export type RequestStatus = keyof typeof REQUEST_STATUSES;
 
 /** The chain answers within 15 days (LGPD art. 19 II). */
 export const DEADLINE_DAYS = 15;

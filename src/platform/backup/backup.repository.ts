@@ -81,4 +81,3 @@ export function createBackupRepository(db: Kysely<Database>) {
     },
   };
 }
-export type BackupRepository = ReturnType<typeof createBackupRepository>;

@@ -18,7 +18,6 @@ export {
   pruneBackups,
   restoreBackup,
   type BackupManifest,
-  type RestoreResult,
 } from './archive';
 
 export const BACKUP_TASK = 'backup';

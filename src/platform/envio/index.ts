@@ -13,7 +13,6 @@ import { contentKey } from './fingerprint';
 import { countJob } from '../metrics/metrics';
 
 export type { EnvioForm } from './envio.repository';
-export { createEnvioRepository } from './envio.repository';
 export { contentKey, fingerprintOf } from './fingerprint';
 
 /** A posted envio_id and the fingerprint of the content it came with. */

@@ -4,9 +4,7 @@ import fp from 'fastify-plugin';
 import { createOutboxRepository } from './outbox.repository';
 import { startMailWorker } from './worker';
 
-export { createOutboxRepository, enqueueMail } from './outbox.repository';
-export { deliverDueMail } from './worker';
-export { notificationTarget } from './configured';
+export { createOutboxRepository } from './outbox.repository';
 
 /**
  * Mail: the outbox worker runs inside the app process when MAIL_WORKER is on (default)

@@ -5,16 +5,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { enableMetrics, observeRequest } from './metrics';
 
-export {
-  countJob,
-  recordDeliveries,
-  recordLoginFailure,
-  recordLoginLockout,
-  type DeliveryChannel,
-  type DeliveryOutcome,
-  type JobName,
-} from './metrics';
-
 /** What an outbox tells the scrape: rows still to deliver, and when the oldest of them was queued. */
 export interface OutboxStats {
   depth: number;

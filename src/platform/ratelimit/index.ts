@@ -5,8 +5,6 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { createRateLimitRepository } from './ratelimit.repository';
 import { createRateLimitService, type RateLimitRule, type RateLimitService } from './ratelimit.service';
 
-export type { RateLimitRule, RateLimitOutcome } from './ratelimit.service';
-
 declare module 'fastify' {
   interface FastifyInstance {
     /** rate limits shared by every instance (counted in the database) */

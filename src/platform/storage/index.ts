@@ -17,12 +17,11 @@ import type { FileStorage } from './storage';
 import { createSpool, type Spool } from './spool';
 import { startSweeper, type Sweeper } from './sweep';
 
-export { createLocalStorage, type LocalStorage } from './local-storage';
+export { createLocalStorage } from './local-storage';
 export { createDatabaseStorage } from './database-storage';
-export { UnsafePathError, type FileStorage, type StoredFile, type StorageDriver } from './storage';
-export { sweepOrphans, startSweeper } from './sweep';
-export { FILE_REFERENCES } from './references';
-export { createSpool, type Spool } from './spool';
+export { UnsafePathError, type FileStorage } from './storage';
+export { sweepOrphans } from './sweep';
+export { createSpool } from './spool';
 
 /** The driver STORAGE_DRIVER chose (docs/decisions/070). */
 export function createFileStorage(config: Pick<Config, 'storage' | 'uploadsDir'>, db: Kysely<Database>): FileStorage {

@@ -6,11 +6,6 @@ import { webhookRoutes } from './webhooks.routes';
 import { webhooksServices } from './services';
 import { startWebhookWorker } from './worker';
 
-export { emitWebhook, type WebhookEvent } from './webhooks.repository';
-export { deliverDueWebhooks, switchOffFailingEndpoints } from './worker';
-export { webhooksServices } from './services';
-export type { UnitRef } from './events';
-
 export default fp(
   async (app) => {
     const { repo, service } = webhooksServices(app.db, app.config.webhooks);

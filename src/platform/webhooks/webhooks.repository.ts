@@ -59,8 +59,6 @@ export async function emitWebhook(db: Db, event: WebhookEvent): Promise<void> {
     .execute();
 }
 
-export const DELIVERY_STATUSES = ['pendente', 'enviando', 'entregue', 'falhou'] as const;
-
 export interface AttemptOutcome {
   resultado: string;
   codigo: number | null;

@@ -13,7 +13,6 @@ import { createUnitsRepository } from '../units/units.repository';
 export type { UnitFields, HourRow } from '../units/units.repository';
 export type { PlanFields } from '../plans-taxonomy/plans.repository';
 export type { ClassFields } from '../timetable/timetable.repository';
-export type { QuestionFields, OptionFields } from '../survey-questions/survey-questions.repository';
 
 export function createContentRepository(db: Kysely<Database>) {
   return {

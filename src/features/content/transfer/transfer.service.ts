@@ -13,15 +13,8 @@ import { parseUnitForm } from '../units/units.service';
 import { catalogProblems } from './catalog-check';
 import { CATALOG_FORMAT_VERSION, type CatalogFile, type ImportResult, type ImportSummary } from './catalog-file';
 
-export {
-  CATALOG_FORMAT_VERSION,
-  CATALOG_LIMITS,
-  CatalogSchema,
-  type CatalogFile,
-  type ImportResult,
-  type ImportSummary,
-} from './catalog-file';
-export { catalogProblems, catalogSizeProblem, locationOf, parseCatalogText } from './catalog-check';
+export { CATALOG_LIMITS, type CatalogFile, type ImportResult } from './catalog-file';
+export { catalogSizeProblem, parseCatalogText } from './catalog-check';
 
 /** The content repositories and the transfer's own, bound together in the import's transaction. */
 export interface TransferDeps {

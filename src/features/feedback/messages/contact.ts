@@ -3,7 +3,6 @@
 import { cleanText } from '../../../lib/text';
 import { normalizePhone as normalizeBrazilianPhone, parseEmail } from '../../../lib/form/index';
 
-export const CONTACT_FIELDS = ['contato_email', 'contato_telefone', 'aceite_contato'] as const;
 export const EMAIL_MAX = 254;
 export const PHONE_MAX = 30;
 
@@ -30,8 +29,6 @@ export function readContactFields(fields: Record<string, unknown>): ContactValue
     aceite_contato: str(fields.aceite_contato),
   };
 }
-
-export const emptyContact = (): ContactValues => ({ contato_email: '', contato_telefone: '', aceite_contato: '' });
 
 /** The contact, or a pt-BR message per field. Agreement is required only with a contact. */
 export function checkContact(values: ContactValues): { contact: Contact; errors: Record<string, string> } {

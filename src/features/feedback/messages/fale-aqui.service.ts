@@ -324,5 +324,3 @@ export function createFaleAquiService(deps: FaleAquiDeps) {
     },
   };
 }
-
-export type FaleAquiService = ReturnType<typeof createFaleAquiService>;

@@ -2,15 +2,8 @@
 // (src/platform/storage/images.ts, multipart.ts). See docs/decisions/030 and 072.
 import type { ImageVariant } from '../../../platform/storage/images';
 
-export {
-  IMAGE_TYPES,
-  ImageRejectedError,
-  MAX_INPUT_PIXELS,
-  processImage,
-  sanitizeOriginalName,
-  sniffImageFormat,
-} from '../../../platform/storage/images';
-export type { ImageFormat, ProcessedImage } from '../../../platform/storage/images';
+export { IMAGE_TYPES, ImageRejectedError, processImage } from '../../../platform/storage/images';
+export type { ProcessedImage } from '../../../platform/storage/images';
 
 export const MAX_IMAGES = 2;
 /** a 48-megapixel phone photo is 8–20 MB */

@@ -278,4 +278,3 @@ export function createAggregatesRepository(db: Kysely<Database>) {
     },
   };
 }
-export type AggregatesRepository = ReturnType<typeof createAggregatesRepository>;

@@ -323,5 +323,3 @@ export function createSurveyService(repo: SurveyRepository, options: { cacheMs?:
     },
   };
 }
-
-export type SurveyService = ReturnType<typeof createSurveyService>;
