@@ -266,7 +266,7 @@ export function createBookingService(deps: BookingDeps, repo: Transactional<Book
       const nowIso = now.toISOString();
       try {
         const once = await repo.transaction((tx, trx) =>
-          storeOnce(trx, 'aula_experimental', envio, async (_, key) => {
+          storeOnce(trx, 'aula_experimental', envio, async (key) => {
             await tx.lockContact(unit.id, whatsapp);
             const existing = await tx.futureBookingOf(unit.id, whatsapp, nowIso);
             if (existing) {

@@ -14,7 +14,7 @@ import { createDigestService } from './digest/digest.service';
 import { consentService } from '../privacy/services';
 
 export function createFeedbackServices(app: FastifyInstance) {
-  const surveyRepo = createSurveyRepository(app.db);
+  const surveyRepo = transactional(app.db, createSurveyRepository);
   const surveyReads = createSurveyRepository(app.readDb);
   const faleAquiRepo = transactional(app.db, createFaleAquiRepository);
   const storage = app.storage;

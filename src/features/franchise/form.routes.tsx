@@ -4,8 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendInvalid, wantsJson } from '../../http/errors';
-import { newEnvioId, readEnvioId } from '../../lib/form/index';
-import { leadValuesFrom, validateLead, type LeadService } from './lead.service';
+import { newEnvioId } from '../../lib/form/index';
+import type { LeadService } from './lead.service';
 import { FranchiseFormPage, HONEYPOT_FIELD, ThankYouPage } from './form.view';
 
 export const FORM_PATH = '/pages/Franquia/index.php';
@@ -38,21 +38,17 @@ export default async function formRoutes(app: FastifyInstance, leads: LeadServic
         request.log.info('franchise form honeypot filled; ignored');
         return wantsJson(request) ? reply.code(201).send({ ok: true }) : reply.redirect(THANKS_PATH, 303);
       }
-      const envioId = readEnvioId(body);
-      const result = validateLead(body);
-      if (!result.ok) {
-        // The same envio_id is kept: nothing was stored for it.
-        const values = leadValuesFrom(body);
-        return sendInvalid(request, reply, result.errors, () =>
+      const stored = await leads.submit(body, request.log);
+      if (stored.status === 'invalid') {
+        return sendInvalid(request, reply, stored.errors, () =>
           h(FranchiseFormPage, {
             csrfToken: reply.generateCsrf(),
-            envioId: envioId ?? newEnvioId(),
-            values,
-            errors: result.errors,
+            envioId: stored.envioId,
+            values: stored.values,
+            errors: stored.errors,
           }),
         );
       }
-      const stored = await leads.store(result.lead, envioId, request.log, result.consent);
       // A second POST of the same form (double click) stored nothing: the same answer as the first.
       const id = stored.id;
       request.log.info({ leadId: id, duplicate: stored.status === 'duplicate' }, 'franchise lead stored');

@@ -7,16 +7,18 @@ import { foldText } from '../../lib/text';
 import {
   formatPhone as formatBrazilianPhone,
   echoValue,
+  newEnvioId,
   oneLine,
   parseEmail,
   parsePhone,
   rawString,
+  readEnvioId,
   take,
 } from '../../lib/form/index';
 import { quoteCustomerText } from '../../platform/mail/quote';
 import { formatDateTime } from '../../lib/time';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
-import { fingerprintOf, storeOnce, type OnceResult } from '../../platform/envio/index';
+import { readEnvioKey, storeOnce, type OnceResult } from '../../platform/envio/index';
 import { notificationTarget } from '../../platform/mail/configured';
 import { emitWebhook } from '../../platform/webhooks/webhooks.repository';
 import type { LeadsRepository, NewLead } from './leads.repository';
@@ -163,31 +165,55 @@ export function leadEventData(id: number, lead: Omit<NewLead, 'busca'>, at: stri
   };
 }
 
+/** A posted lead form: stored (or a repeat of a stored one), or refused with what to show again. */
+export type LeadSubmission =
+  | OnceResult
+  | { status: 'invalid'; errors: LeadErrors; values: LeadValues; envioId: string };
+
 export interface LeadDeps {
   repo: Transactional<LeadsRepository>;
   config: Pick<Config, 'smtp' | 'notificationEmail' | 'franchiseNotificationEmail' | 'publicUrl'>;
 }
 
 export function createLeadService(deps: LeadDeps) {
-  return {
+  const service = {
+    /**
+     * A posted lead form: checked, then stored once per envio_id and content (`store`). A
+     * refused form keeps its envio_id (nothing was stored for it), or gets one when it came
+     * without.
+     */
+    async submit(body: Record<string, unknown>, log: Pick<FastifyBaseLogger, 'info'>): Promise<LeadSubmission> {
+      const result = validateLead(body);
+      if (!result.ok) {
+        return {
+          status: 'invalid',
+          errors: result.errors,
+          values: leadValuesFrom(body),
+          envioId: readEnvioId(body) ?? newEnvioId(),
+        };
+      }
+      return service.store(result.lead, body, log, result.consent);
+    },
+
     /**
      * Stores a validated lead (and its notification, when configured) in one transaction,
      * once per envio_id and content: a second POST of the same form with the same lead
      * returns the first lead's id; a different lead under that envio_id (a page restored
-     * by the back button) is stored too (docs/decisions/183).
+     * by the back button) is stored too (docs/decisions/183). The envio_id is read from the
+     * `posted` form (null: a caller outside HTTP, stored every time).
      * `log` is the request's: where a missing notification address is reported. The proof
      * of consent (the text version shown, when, the channel) is stored with the lead.
      */
     async store(
       lead: Omit<NewLead, 'busca'>,
-      envioId: string | null,
+      posted: Record<string, unknown> | null,
       log: Pick<FastifyBaseLogger, 'info'>,
       consent: LeadConsent = { versao: postedConsentVersion('franquia', undefined), canal: 'site' },
     ): Promise<OnceResult> {
       const to = notificationTarget(deps.config, log, 'franchise');
       const at = new Date().toISOString();
       return deps.repo.transaction((tx, trx) =>
-        storeOnce(trx, 'franquia', envioId ? { id: envioId, fingerprint: fingerprintOf(lead) } : null, async () => {
+        storeOnce(trx, 'franquia', readEnvioKey(posted ?? undefined, lead), async () => {
           const id = await tx.insert({ ...lead, busca: searchText(lead) }, at);
           await emitWebhook(trx, {
             type: 'lead.criado',
@@ -218,5 +244,6 @@ export function createLeadService(deps: LeadDeps) {
       );
     },
   };
+  return service;
 }
 export type LeadService = ReturnType<typeof createLeadService>;

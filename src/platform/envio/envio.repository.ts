@@ -67,9 +67,7 @@ export function createEnvioRepository(db: Kysely<Database>) {
           })),
         )
         .onConflict((oc) =>
-          oc
-            .columns(['formulario', 'envio_id'])
-            .doUpdateSet((eb) => ({ registro_id: eb.ref('excluded.registro_id') })),
+          oc.columns(['formulario', 'envio_id']).doUpdateSet((eb) => ({ registro_id: eb.ref('excluded.registro_id') })),
         )
         .execute();
     },

@@ -2,8 +2,6 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { inTransaction, isPostgres } from '../../../db/index';
 import { csvBatch, csvConstant, csvDateTime, csvLine, csvNumber, csvText } from '../../../db/csv-sql';
-import { createEnvioRepository } from '../../../platform/envio/envio.repository';
-import { contentKey } from '../../../platform/envio/fingerprint';
 import { saoPauloDay } from '../../../lib/time';
 import { type AggregateFilter, type CountedResponse, createAggregatesRepository } from './aggregates.repository';
 
@@ -33,17 +31,13 @@ export interface NewSurveyResponse {
   contatoCliente: string | null;
   comentario: string | null;
   notaNps: number | null;
+  /** the key the response is stored under: its envio_id, or the content key `storeEachOnce` claimed */
   envioId: string | null;
-  /** fingerprint of the content (docs/decisions/183): another content under a used envio_id is a new response */
-  impressao?: string | null;
   /** site | cartaz | quiosque */
   origem?: string;
   criadoEm: string;
   itens: { perguntaId: number; opcaoId: number | null; texto: string | null; textoOk: boolean }[];
 }
-
-/** Called in the storing transaction for each response stored (the webhook events go there). */
-export type StoredResponseHook = (trx: Kysely<Database>, record: NewSurveyResponse, id: number) => Promise<void>;
 
 /** Where an export batch ends: the last answer's time and id. */
 export type ExportCursor = {
@@ -184,49 +178,37 @@ export function createSurveyRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Stores responses, each as its header and items, in ONE transaction (a batch shares
-     * the commit). For each record: its new id, or null when a response with the same
-     * envio_id and the same content is already stored (a double click), in which case
-     * nothing of it is written.
-     * If any statement fails the whole transaction is rolled back.
+     * Stores responses, each as its header and items, and adds them to the derived figures, in
+     * ONE transaction (the caller's when bound to one: a batch shares the commit). For each
+     * record its new id, or null when a response is already stored under its `envioId` (the
+     * UNIQUE column: a key whose `envios` row is past the window), in which case nothing of
+     * it is written. If any statement fails the whole transaction is rolled back.
      */
-    async insertResponses(records: NewSurveyResponse[], onStored?: StoredResponseHook): Promise<(number | null)[]> {
+    async insertResponses(records: readonly NewSurveyResponse[]): Promise<(number | null)[]> {
       return inTransaction(db, async (trx) => {
         const ids: (number | null)[] = [];
-        const envios = createEnvioRepository(trx);
         const counted: CountedResponse[] = [];
         for (const r of records) {
-          const insert = (envioId: string | null) =>
-            trx
-              .insertInto('respostas_nps')
-              .values({
-                unidade_id: r.unidadeId,
-                nome_cliente: r.nomeCliente,
-                contato_cliente: r.contatoCliente,
-                comentario: r.comentario,
-                nota_nps: r.notaNps,
-                envio_id: envioId,
-                origem: r.origem ?? 'site',
-                criado_em: r.criadoEm,
-              })
-              // The UNIQUE envio_id decides, so two racing clicks cannot both store.
-              .onConflict((oc) => oc.column('envio_id').doNothing())
-              .returning('id')
-              .executeTakeFirst();
-          let key = r.envioId;
-          let inserted = await insert(key);
-          // The key is taken: a repeat when the content is the same (or unknown: a response
-          // stored before fingerprints, or whose envios row is past the window); another
-          // content is a new response under its content key (docs/decisions/183).
-          if (!inserted && key && r.impressao) {
-            const first = await envios.find('pesquisa', key);
-            if (first?.impressao && first.impressao !== r.impressao) {
-              key = contentKey(key, r.impressao);
-              inserted = await insert(key);
-            }
-          }
-          const row = inserted;
-          if (row && r.itens.length) {
+          const row = await trx
+            .insertInto('respostas_nps')
+            .values({
+              unidade_id: r.unidadeId,
+              nome_cliente: r.nomeCliente,
+              contato_cliente: r.contatoCliente,
+              comentario: r.comentario,
+              nota_nps: r.notaNps,
+              envio_id: r.envioId,
+              origem: r.origem ?? 'site',
+              criado_em: r.criadoEm,
+            })
+            // Two racing clicks are settled by the envios claim before this; the UNIQUE
+            // envio_id still refuses a key stored before the claim's 24 h window.
+            .onConflict((oc) => oc.column('envio_id').doNothing())
+            .returning('id')
+            .executeTakeFirst();
+          ids.push(row ? row.id : null);
+          if (!row) continue;
+          if (r.itens.length) {
             await trx
               .insertInto('respostas_itens')
               .values(
@@ -240,22 +222,15 @@ export function createSurveyRepository(db: Kysely<Database>) {
               )
               .execute();
           }
-          // The survey's own UNIQUE envio_id decides (one statement on this hot path); the
-          // generic envios row records the stored form like the other public forms do.
-          if (row && key) await envios.record('pesquisa', key, row.id, r.criadoEm, r.impressao ?? null);
-          if (row) await onStored?.(trx, r, row.id);
-          ids.push(row ? row.id : null);
-          if (row) {
-            counted.push({
-              unidadeId: r.unidadeId,
-              origem: r.origem ?? 'site',
-              criadoEm: r.criadoEm,
-              nota: r.notaNps,
-              opcoes: r.itens.flatMap((i) =>
-                i.opcaoId === null ? [] : [{ perguntaId: i.perguntaId, opcaoId: i.opcaoId }],
-              ),
-            });
-          }
+          counted.push({
+            unidadeId: r.unidadeId,
+            origem: r.origem ?? 'site',
+            criadoEm: r.criadoEm,
+            nota: r.notaNps,
+            opcoes: r.itens.flatMap((i) =>
+              i.opcaoId === null ? [] : [{ perguntaId: i.perguntaId, opcaoId: i.opcaoId }],
+            ),
+          });
         }
         // The derived figures change with the answers, in the same transaction.
         await aggregates.apply(trx, counted, 1);

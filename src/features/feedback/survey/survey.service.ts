@@ -1,6 +1,7 @@
 // Survey rules (DESIGN "Survey"): every option must belong to its question, mandatory
 // questions answered, text only for text questions, unit active; one transaction; no mail.
 import { nowIso } from '../../../db/index';
+import type { Transactional, Trx } from '../../../db/transactional';
 import {
   echoValue,
   multiLine,
@@ -14,16 +15,10 @@ import {
   type FieldErrors,
   type Parsed,
 } from '../../../lib/form/index';
-import type {
-  NewSurveyResponse,
-  StoredResponseHook,
-  SurveyQuestion,
-  SurveyRepository,
-  UnitRef,
-} from './survey.repository';
+import type { NewSurveyResponse, SurveyQuestion, SurveyRepository, UnitRef } from './survey.repository';
 import { emitWebhook } from '../../../platform/webhooks/webhooks.repository';
-import { createSurveyWriter } from './survey.writer';
-import { fingerprintOf } from '../../../platform/envio/index';
+import { createSurveyWriter, type PendingResponse, type StoreBatch } from './survey.writer';
+import { readEnvioKey, storeEachOnce } from '../../../platform/envio/index';
 import { readOrigin, type Origin } from './origin';
 
 export const LIMITS = { nome_cliente: 120, contato_cliente: 254, comentario: 3000, texto: 3000 } as const;
@@ -256,41 +251,62 @@ export const SURVEY_CACHE_MS = 2000;
 /** Score 0–6: a detractor, also sent as "pesquisa.detrator". */
 export const DETRACTOR_MAX = 6;
 
-export function createSurveyService(repo: SurveyRepository, options: { cacheMs?: number; publicUrl?: string } = {}) {
+/**
+ * "pesquisa.respondida" for a stored response, and "pesquisa.detrator" too for a score of 0 to
+ * 6, written in the storing transaction. The unit's name comes with the response (read before
+ * the transaction): a query through the repository here would wait, on SQLite, for the
+ * connection this very transaction holds, and the whole site with it.
+ */
+async function emitResponseEvents(trx: Trx, p: PendingResponse, id: number, publicUrl: string): Promise<void> {
+  const r = p.record;
+  const data = {
+    id,
+    unidade: { id: r.unidadeId, nome: p.unit.nome },
+    nota_nps: r.notaNps,
+    comentario: r.comentario,
+    nome_cliente: r.nomeCliente,
+    contato_cliente: r.contatoCliente,
+    origem: r.origem ?? 'site',
+    criado_em: r.criadoEm,
+    respostas: r.itens.map((i) => ({ pergunta_id: i.perguntaId, opcao_id: i.opcaoId, texto: i.texto })),
+    url_equipe: `${publicUrl}/admin/pesquisa/resposta/${id}`,
+  };
+  const at = new Date(r.criadoEm);
+  const origin = `respostas_nps:${id}`;
+  await emitWebhook(trx, { type: 'pesquisa.respondida', origin, at, data });
+  if (r.notaNps !== null && r.notaNps <= DETRACTOR_MAX)
+    await emitWebhook(trx, { type: 'pesquisa.detrator', origin, at, data });
+}
+
+/**
+ * One batch of the group commit in ONE transaction: every response claimed once per envio key
+ * (`storeEachOnce`, the store-once path of every public form), the stored ones' headers,
+ * items and figures (the repository returns their ids), then their webhook events.
+ */
+export function surveyBatchStore(repo: Transactional<SurveyRepository>, publicUrl = ''): StoreBatch {
+  return (batch) =>
+    repo.transaction(async (tx, trx) => {
+      const results = await storeEachOnce(
+        trx,
+        'pesquisa',
+        batch.map((p) => p.envio),
+        (claimed) => tx.insertResponses(claimed.map((c) => ({ ...batch[c.index]!.record, envioId: c.key }))),
+      );
+      for (const [i, result] of results.entries()) {
+        if (result.status === 'stored') await emitResponseEvents(trx, batch[i]!, result.id, publicUrl);
+      }
+      return results;
+    });
+}
+
+export function createSurveyService(
+  repo: Transactional<SurveyRepository>,
+  options: { cacheMs?: number; publicUrl?: string } = {},
+) {
   const ttl = options.cacheMs ?? SURVEY_CACHE_MS;
   const activeQuestions = cached(() => repo.activeQuestions(), ttl);
-  // The units last read, for the webhook payload written inside the storing transaction: a read
-  // through the repository there would wait on SQLite for the connection its own transaction
-  // holds, and the whole site would wait with it. `submit` reads the units before it writes.
-  let unitsLastRead = new Map<number, { nome: string }>();
-  const activeUnits = cached(async () => {
-    const units = new Map((await repo.activeUnits()).map((u) => [u.id, u]));
-    unitsLastRead = units;
-    return units;
-  }, ttl);
-  // In the storing transaction: "pesquisa.respondida" for every response, and
-  // "pesquisa.detrator" too for a score of 0 to 6. No query outside `trx` here.
-  const onStored: StoredResponseHook = async (trx, r, id) => {
-    const unit = unitsLastRead.get(r.unidadeId);
-    const data = {
-      id,
-      unidade: { id: r.unidadeId, nome: unit?.nome ?? null },
-      nota_nps: r.notaNps,
-      comentario: r.comentario,
-      nome_cliente: r.nomeCliente,
-      contato_cliente: r.contatoCliente,
-      origem: r.origem ?? 'site',
-      criado_em: r.criadoEm,
-      respostas: r.itens.map((i) => ({ pergunta_id: i.perguntaId, opcao_id: i.opcaoId, texto: i.texto })),
-      url_equipe: `${options.publicUrl ?? ''}/admin/pesquisa/resposta/${id}`,
-    };
-    const at = new Date(r.criadoEm);
-    const origin = `respostas_nps:${id}`;
-    await emitWebhook(trx, { type: 'pesquisa.respondida', origin, at, data });
-    if (r.notaNps !== null && r.notaNps <= DETRACTOR_MAX)
-      await emitWebhook(trx, { type: 'pesquisa.detrator', origin, at, data });
-  };
-  const writer = createSurveyWriter(repo, { onStored });
+  const activeUnits = cached(async () => new Map((await repo.activeUnits()).map((u) => [u.id, u])), ttl);
+  const writer = createSurveyWriter(surveyBatchStore(repo, options.publicUrl));
 
   return {
     /** The units a member may choose (the chooser page and a form sent without a unit). */
@@ -313,13 +329,12 @@ export function createSurveyService(repo: SurveyRepository, options: { cacheMs?:
       if (!result.ok)
         return { status: 'invalid', errors: result.errors, values: echoValues(values), unit: unit ?? null, questions };
       const { envioId: _key, criadoEm: _at, ...content } = result.record;
-      const id = await writer.write({
-        ...result.record,
-        impressao: result.record.envioId ? fingerprintOf(content) : null,
-      });
-      // Same envio_id and content as a stored response: a double click or a resend. Answer
-      // as the first time did, store nothing (another content under that envio_id is stored).
-      return id === null ? { status: 'duplicate' } : { status: 'stored', id };
+      // The key and the fingerprint of what is stored (docs/decisions/183): the same envio_id
+      // and content as a stored response is a double click or a resend, answered as the first
+      // time and storing nothing; another content under that envio_id is stored.
+      // The unit goes along for the webhook payload (validateSurvey accepts only an active one).
+      const stored = await writer.write({ record: result.record, envio: readEnvioKey(body, content), unit: unit! });
+      return stored.status === 'stored' ? { status: 'stored', id: stored.id } : { status: 'duplicate' };
     },
   };
 }

@@ -3,18 +3,27 @@
 // event loop in one transaction shares the commit, the costliest step on SQLite. Each
 // response stays atomic (its header and items are in that transaction) and is
 // acknowledged only after the commit. See docs/decisions/032.
-import type { NewSurveyResponse, StoredResponseHook, SurveyRepository } from './survey.repository';
+import type { EnvioKey, OnceResult } from '../../../platform/envio/index';
+import type { NewSurveyResponse, UnitRef } from './survey.repository';
+
+/** A checked response waiting for its batch: what to store, its envio key, and its unit as read before. */
+export interface PendingResponse {
+  record: NewSurveyResponse;
+  envio: EnvioKey | null;
+  /** for the webhook payload: read before the transaction, never inside it */
+  unit: UnitRef;
+}
+
+/** Stores one batch in one transaction: one result per response, in order. */
+export type StoreBatch = (batch: readonly PendingResponse[]) => Promise<OnceResult[]>;
 
 interface Pending {
-  record: NewSurveyResponse;
-  resolve(id: number | null): void;
+  response: PendingResponse;
+  resolve(result: OnceResult): void;
   reject(err: unknown): void;
 }
 
-export function createSurveyWriter(
-  repo: Pick<SurveyRepository, 'insertResponses'>,
-  options: { maxBatch?: number; onStored?: StoredResponseHook } = {},
-) {
+export function createSurveyWriter(store: StoreBatch, options: { maxBatch?: number } = {}) {
   const maxBatch = options.maxBatch ?? 32;
   let queue: Pending[] = [];
   let scheduled = false;
@@ -25,18 +34,15 @@ export function createSurveyWriter(
     queue = queue.slice(batch.length);
     if (queue.length) schedule();
     try {
-      const ids = await repo.insertResponses(
-        batch.map((p) => p.record),
-        options.onStored,
-      );
-      batch.forEach((p, i) => p.resolve(ids[i] ?? null));
+      const results = await store(batch.map((p) => p.response));
+      batch.forEach((p, i) => p.resolve(results[i]!));
     } catch (err) {
       if (batch.length === 1) return batch[0]!.reject(err);
       // One bad record must not fail the others: the batch was rolled back, so each is
       // written again in a transaction of its own.
       for (const p of batch) {
         try {
-          p.resolve((await repo.insertResponses([p.record], options.onStored))[0] ?? null);
+          p.resolve((await store([p.response]))[0]!);
         } catch (e) {
           p.reject(e);
         }
@@ -51,10 +57,10 @@ export function createSurveyWriter(
   }
 
   return {
-    /** Resolves with the new id, or null when the envio_id was already stored. */
-    write(record: NewSurveyResponse): Promise<number | null> {
+    /** Resolves once the batch is committed: stored with its id, or a repeat of a stored response. */
+    write(response: PendingResponse): Promise<OnceResult> {
       return new Promise((resolve, reject) => {
-        queue.push({ record, resolve, reject });
+        queue.push({ response, resolve, reject });
         schedule();
       });
     },
