@@ -6,14 +6,15 @@
 //   - CSRF on every unsafe method (POST…), checked after the route's own preHandlers, so a
 //     multipart reader (uploadRoutes) has filled the body before the token is looked for;
 //   - `noStore`: every answer is `Cache-Control: private, no-store`;
-//   - `errors`: a NotFoundError / ForbiddenError a service throws becomes a 404 / 403 page.
+//   - a NotFoundError a service or route throws is a 404 page (its message as the title, or
+//     `errors.notFound`), a ForbiddenError a 403 page with `errors.forbidden`.
 // Inside, `staffOf(request)` is the staff member (never null) and `request.staffPage` the
 // layout props (name, role, CSRF token), made once per request on first use.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRouteHookHandler, preHandlerHookHandler } from 'fastify';
 import { sendError } from '../http/errors';
 import { ForbiddenError, NotFoundError } from './errors';
 import type { StaffProps } from './form.view';
-import { requireUnitAccess } from './http';
+import { notFound, requireUnitAccess } from './http';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,7 +33,7 @@ export interface StaffScopeOptions {
   perUnit?: boolean;
   /** answers are never stored (`private, no-store`): pages with unpublished content, secrets */
   noStore?: boolean;
-  /** pages for what services throw: NotFoundError → 404, ForbiddenError → 403 */
+  /** pages for what services throw: NotFoundError → 404, ForbiddenError → 403 (default: the 404 of http.ts) */
   errors?: { notFound: { title: string; message: string }; forbidden?: { title: string; message: string } };
 }
 
@@ -102,14 +103,15 @@ export function staffScope(
     });
     scope.addHook('onRoute', csrfLast(app));
     const errors = options.errors;
-    if (errors)
-      scope.setErrorHandler((error, request, reply) => {
-        if (error instanceof NotFoundError)
-          return sendError(request, reply, 404, errors.notFound.title, errors.notFound.message);
-        if (error instanceof ForbiddenError && errors.forbidden)
-          return sendError(request, reply, 403, errors.forbidden.title, errors.forbidden.message);
-        throw error;
-      });
+    scope.setErrorHandler((error, request, reply) => {
+      if (error instanceof NotFoundError)
+        return errors
+          ? sendError(request, reply, 404, errors.notFound.title, errors.notFound.message)
+          : notFound(request, reply, error.message || undefined);
+      if (error instanceof ForbiddenError && errors?.forbidden)
+        return sendError(request, reply, 403, errors.forbidden.title, errors.forbidden.message);
+      throw error;
+    });
     await routes(scope);
   });
 }

@@ -72,7 +72,8 @@ export interface FormPost<T, P, R> {
   missing?: string;
   /** a POST that only shows a page again (a search inside the form): answered 200, nothing saved */
   show?: (sent: Sent<P, R>) => Page | null;
-  save: (sent: Sent<P, R>) => Promise<Result<T>>;
+  /** the service's change; null when the record went away meanwhile (the 404 page `missing`) */
+  save: (sent: Sent<P, R>) => Promise<Result<T> | null>;
   /** the page shown again after a refusal, values kept */
   refused: (sent: Sent<P, R>, errors: FieldErrors) => Page;
   /** where to go after a save, and what JSON clients get */
@@ -98,6 +99,7 @@ export function formPost<T, P extends 'id' | 'sub' | 'none' = 'id', R = undefine
       const shown = spec.show?.(sent);
       if (shown) return reply.page(await shown);
       const result = await spec.save(sent);
+      if (result === null) return notFound(request, reply, spec.missing);
       if (!result.ok) return refuse(request, reply, result.errors, () => spec.refused(sent, result.errors));
       const { to, data } = spec.saved(result.value, sent);
       return done(request, reply, to, data);
@@ -105,15 +107,21 @@ export function formPost<T, P extends 'id' | 'sub' | 'none' = 'id', R = undefine
   );
 }
 
-/** A POST that acts without a form to refuse (delete, resend, test): 404 when `load` finds nothing, then 303. */
+/** A POST that acts without a form to refuse (delete, resend, test): 404 when there is nothing to act on, else 303. */
 export function actionPost<T, P extends 'id' | 'sub' | 'none' = 'id', R = undefined>(
   scope: FastifyInstance,
   path: string,
-  spec: Omit<FormPost<T, P, R>, 'save' | 'refused' | 'show'> & { act: (sent: Sent<P, R>) => Promise<T> },
+  spec: Omit<FormPost<T, P, R>, 'save' | 'refused' | 'show'> & {
+    /** the change; null when there was nothing to change (the 404 page `missing`) */
+    act: (sent: Sent<P, R>) => Promise<T | null>;
+  },
 ) {
   formPost(scope, path, {
     ...spec,
-    save: async (sent) => ({ ok: true, value: await spec.act(sent) }),
+    save: async (sent) => {
+      const value = await spec.act(sent);
+      return value === null ? null : { ok: true, value };
+    },
     refused: () => {
       throw new Error(`${path}: an action has no form to show again`);
     },

@@ -1,13 +1,16 @@
 // /admin/privacidade (admins only): the queue, /busca (one person across the site), a
 // request opened by staff (POST), one request (/:id) with /concluir, /recusar, /eliminar,
-// and /:id/dados.zip (the person's data, for an access asked at the front desk).
+// and /:id/dados.zip (the person's data, for an access asked at the front desk). Guards and
+// CSRF: the staff scope (index.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { nowIso } from '../../db/index';
 import { newEnvioId } from '../../lib/form/index';
-import { done, FormBody, formValues, IdParams, notFound, sendInvalid, staffProps } from '../../staff/http';
+import { done, FormBody, formValues, IdParams, notFound } from '../../staff/http';
+import { staffOf } from '../../staff/scope';
+import { formPost, refuse } from '../../staff/screens';
 import { sendError } from '../../http/errors';
 import { ADMIN_PRIVACY_PATH, QueuePage, RequestPage, SearchPage } from './admin.view';
 import type { RequestsService } from './requests.service';
@@ -22,8 +25,6 @@ const DetailQuery = Type.Object({ ok: Type.Optional(Type.String({ maxLength: 40 
 
 export function privacyAdminRoutes(app: FastifyInstance, service: RequestsService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const admin = { preHandler: [app.requireAdmin] };
-  const adminPost = { preHandler: [app.requireAdmin, app.csrfProtection] };
 
   async function detailPage(
     request: FastifyRequest,
@@ -34,54 +35,56 @@ export function privacyAdminRoutes(app: FastifyInstance, service: RequestsServic
   ) {
     const d = await service.detail(id);
     if (!d) return notFound(request, reply, 'Pedido não encontrado');
-    const page = () => h(RequestPage, { staff: staffProps(request, reply), ...d, now: nowIso(), ...extra });
-    if (status === 422) return sendInvalid(request, reply, extra.errors ?? {}, page);
+    const page = () => h(RequestPage, { staff: request.staffPage, ...d, now: nowIso(), ...extra });
+    if (status === 422) return refuse(request, reply, extra.errors ?? {}, page);
     return reply.page(page(), status);
   }
 
   const closed = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(request, reply, 409, 'Pedido já encerrado', 'Este pedido já foi concluído ou recusado por alguém.');
 
-  r.get(ADMIN_PRIVACY_PATH, { ...admin, schema: { querystring: QueueQuery } }, async (request, reply) => {
+  r.get(ADMIN_PRIVACY_PATH, { schema: { querystring: QueueQuery } }, async (request, reply) => {
     const q = await service.queue(request.query.status ?? '', request.query.pagina);
     return reply.page(
-      h(QueuePage, { staff: staffProps(request, reply), rows: q.rows, info: q.info, status: q.status, now: nowIso() }),
+      h(QueuePage, { staff: request.staffPage, rows: q.rows, info: q.info, status: q.status, now: nowIso() }),
     );
   });
 
-  r.get(`${ADMIN_PRIVACY_PATH}/busca`, { ...admin, schema: { querystring: SearchQuery } }, async (request, reply) => {
+  r.get(`${ADMIN_PRIVACY_PATH}/busca`, { schema: { querystring: SearchQuery } }, async (request, reply) => {
     const q = request.query.q ?? '';
     const result = await service.search(q);
-    const base = { staff: staffProps(request, reply), q, envioId: newEnvioId() };
+    const base = { staff: request.staffPage, q, envioId: newEnvioId() };
     if (result.kind === 'invalid') return reply.page(h(SearchPage, { ...base, error: result.error }), 422);
     if (result.kind === 'empty') return reply.page(h(SearchPage, base));
     return reply.page(h(SearchPage, { ...base, subject: result.subject, overview: result.overview }));
   });
 
-  r.post(ADMIN_PRIVACY_PATH, { ...adminPost, schema: { body: FormBody } }, async (request, reply) => {
-    const body = request.body as Record<string, unknown>;
-    const result = await service.open(body, request.staff!.id);
-    if (!result.ok)
-      return sendInvalid(request, reply, result.errors, () =>
-        h(SearchPage, {
-          staff: staffProps(request, reply),
-          q: '',
-          values: formValues(body),
-          errors: result.errors,
-          envioId: typeof body.envio_id === 'string' ? body.envio_id : newEnvioId(),
-        }),
-      );
-    request.log.info({ requestId: result.id }, 'privacy request opened by staff');
-    return done(request, reply, `${ADMIN_PRIVACY_PATH}/${result.id}?ok=aberto`, { id: result.id });
+  formPost(app, ADMIN_PRIVACY_PATH, {
+    params: 'none',
+    save: async ({ actor, body, request }) => {
+      const result = await service.open(body, actor.id);
+      if (!result.ok) return result;
+      request.log.info({ requestId: result.id }, 'privacy request opened by staff');
+      return { ok: true, value: result.id };
+    },
+    refused: ({ request, body }, errors) =>
+      h(SearchPage, {
+        staff: request.staffPage,
+        q: '',
+        values: formValues(body),
+        errors,
+        envioId: typeof body.envio_id === 'string' ? body.envio_id : newEnvioId(),
+      }),
+    saved: (id) => ({ to: `${ADMIN_PRIVACY_PATH}/${id}?ok=aberto`, data: { id } }),
   });
 
   r.get(
     `${ADMIN_PRIVACY_PATH}/:id`,
-    { ...admin, schema: { params: IdParams, querystring: DetailQuery } },
+    { schema: { params: IdParams, querystring: DetailQuery } },
     async (request, reply) => detailPage(request, reply, request.params.id, { notice: request.query.ok }),
   );
 
-  r.get(`${ADMIN_PRIVACY_PATH}/:id/dados.zip`, { ...admin, schema: { params: IdParams } }, async (request, reply) => {
+  r.get(`${ADMIN_PRIVACY_PATH}/:id/dados.zip`, { schema: { params: IdParams } }, async (request, reply) => {
     const zip = await service.exportZip(request.params.id);
     if (!zip) return notFound(request, reply, 'Pedido não encontrado');
     request.log.info({ requestId: request.params.id }, 'privacy export downloaded by staff');
@@ -96,10 +99,10 @@ export function privacyAdminRoutes(app: FastifyInstance, service: RequestsServic
     const path = status === 'concluida' ? 'concluir' : 'recusar';
     r.post(
       `${ADMIN_PRIVACY_PATH}/:id/${path}`,
-      { ...adminPost, schema: { params: IdParams, body: FormBody } },
+      { schema: { params: IdParams, body: FormBody } },
       async (request, reply) => {
         const id = request.params.id;
-        const result = await service.close(id, request.staff!.id, status, request.body as Record<string, unknown>);
+        const result = await service.close(id, staffOf(request).id, status, request.body as Record<string, unknown>);
         if (!result.ok && 'notFound' in result) return notFound(request, reply, 'Pedido não encontrado');
         if (!result.ok && 'closed' in result) return closed(request, reply);
         if (!result.ok) return detailPage(request, reply, id, { errors: result.errors }, 422);
@@ -111,10 +114,10 @@ export function privacyAdminRoutes(app: FastifyInstance, service: RequestsServic
 
   r.post(
     `${ADMIN_PRIVACY_PATH}/:id/eliminar`,
-    { ...adminPost, schema: { params: IdParams, body: FormBody } },
+    { schema: { params: IdParams, body: FormBody } },
     async (request, reply) => {
       const id = request.params.id;
-      const result = await service.erase(id, request.staff!.id, request.body as Record<string, unknown>);
+      const result = await service.erase(id, staffOf(request).id, request.body as Record<string, unknown>);
       if (result.kind === 'not-found') return notFound(request, reply, 'Pedido não encontrado');
       if (result.kind === 'closed') return closed(request, reply);
       if (result.kind === 'invalid') return detailPage(request, reply, id, { errors: result.errors }, 422);

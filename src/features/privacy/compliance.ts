@@ -9,6 +9,7 @@ import { type RetentionService, startRetentionJob } from './retention.service';
 import { createPrivacyServices } from './services';
 import { policyRoutes } from './policy.routes';
 import { createPolicyService } from './policy.service';
+import { staffScope } from '../../staff/scope';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,12 +30,7 @@ export default fp(
       return (await app.catalog.snapshot()).units;
     });
     policyRoutes(app, policy);
-    await app.register(async (scope) => {
-      scope.addHook('onRequest', async (_request, reply) => {
-        reply.header('cache-control', 'private, no-store');
-      });
-      complianceRoutes(scope, services);
-    });
+    await staffScope(app, { role: 'admin', noStore: true }, (scope) => complianceRoutes(scope, services));
     if (app.config.isProduction && app.config.privacy.dpoEmailDefaulted) {
       app.log.warn(
         `DPO_EMAIL não está definido: o site mostra ${app.config.privacy.dpoEmail} como contato do encarregado. ` +

@@ -10,6 +10,7 @@ import { createMeusDadosService } from './meus-dados.service';
 import { createPersonDataService } from './person-data.service';
 import { createRequestsService } from './requests.service';
 import { privacyRepositories } from './services';
+import { staffScope } from '../../staff/scope';
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
@@ -26,13 +27,8 @@ export default fp(
     });
     const requests = createRequestsService({ repos, person });
     await app.register(async (scope) => meusDadosRoutes(scope, meusDados));
-    await app.register(async (scope) => {
-      // A person's data on staff screens: never cached.
-      scope.addHook('onRequest', async (_request, reply) => {
-        reply.header('cache-control', 'private, no-store');
-      });
-      privacyAdminRoutes(scope, requests);
-    });
+    // A person's data on staff screens: never stored.
+    await staffScope(app, { role: 'admin', noStore: true }, (scope) => privacyAdminRoutes(scope, requests));
 
     // Links and sessions of "Meus dados" past their time go away.
     if (app.config.scheduledJobs) {

@@ -2,6 +2,7 @@
 // admins' screens on /admin/webhooks, and the delivery worker (WEBHOOKS_WORKER), safe on
 // several instances (SKIP LOCKED claims with a lease).
 import fp from 'fastify-plugin';
+import { staffScope } from '../../staff/scope';
 import { webhookRoutes } from './webhooks.routes';
 import { webhooksServices } from './services';
 import { startWebhookWorker } from './worker';
@@ -16,13 +17,8 @@ export default fp(
       const oldest = stats.count ? new Date(now.getTime() - stats.oldestDueAgeSeconds * 1000) : null;
       return { depth: stats.count, oldestPendingAt: oldest };
     });
-    await app.register(async (scope) => {
-      // The secret is shown on these pages: never cached.
-      scope.addHook('onRequest', async (_request, reply) => {
-        reply.header('cache-control', 'private, no-store');
-      });
-      webhookRoutes(scope, service);
-    });
+    // The secret is shown on these pages: never stored.
+    await staffScope(app, { role: 'admin', noStore: true }, (scope) => webhookRoutes(scope, service));
     if (!app.config.webhooks.worker) return;
     let worker: { stop(): Promise<void> } | null = null;
     app.addHook('onReady', async () => {
