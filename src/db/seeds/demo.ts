@@ -1,8 +1,10 @@
 // Demo content: what a newcomer sees after `npm start` on an empty database.
 import type { Kysely } from 'kysely';
+import { DEMO_CONTRACT } from './demo-contract';
 import type { Database } from '../types';
 import { nowIso } from '../index';
 import { slugify } from '../../lib/text';
+import { cnpjCheckDigits } from '../../lib/form/index';
 
 interface DemoUnit {
   nome: string;
@@ -16,6 +18,8 @@ interface DemoUnit {
   latitude: number;
   longitude: number;
   beneficio?: { nome: string; url: string };
+  /** the company's registered address when it is not the unit's */
+  enderecoJuridico?: string;
   ativo?: boolean;
   /** opening hours: weekdays, saturday, sunday (null = closed) */
   horas: [[string, string], [string, string] | null, [string, string] | null];
@@ -58,6 +62,7 @@ export const DEMO_UNITS: DemoUnit[] = [
     latitude: -23.6004,
     longitude: -46.6631,
     beneficio: { nome: 'TotalPass', url: 'https://totalpass.com/br/academias/movimento-moema' },
+    enderecoJuridico: 'Avenida Paulista, 1009, conjunto 1203, Bela Vista, São Paulo/SP, CEP 01311-100',
     horas: [['06:00', '23:00'], ['08:00', '17:00'], null],
     areas: ['Musculação', 'Área de cardio', 'Piscina semiolímpica', 'Espaço kids'],
     modalidades: ['Natação', 'Hidroginástica', 'Pilates', 'Funcional', 'Alongamento'],
@@ -284,6 +289,41 @@ export const DEMO_SURVEY = [
   },
 ];
 
+const MONTHS_OF: Record<string, number> = { mensal: 1, trimestral: 3, semestral: 6, anual: 12 };
+
+/**
+ * Each demo unit is a franchise company of its own: a plausible name and a CNPJ with valid
+ * check digits (a made-up root per unit, head office 0001), so online enrolment works.
+ */
+function demoLegalEntity(unit: DemoUnit, index: number) {
+  const root = String(31_415_926 + index * 1_048_573).slice(0, 8);
+  const base = `${root}0001`;
+  return {
+    razao_social: `${unit.nome} Academia de Ginástica Ltda.`,
+    cnpj: `${base}${cnpjCheckDigits(base)}`,
+    endereco_juridico: unit.enderecoJuridico ?? null,
+  };
+}
+
+/**
+ * Prices and terms of a demo plan at a unit, sold online: the monthly price is the plan's
+ * price per month; the fees and terms vary by unit so every case of the enrolment shows.
+ */
+function demoPlanPrice(plan: (typeof DEMO_PLANS)[number], unitIndex: number) {
+  const months = MONTHS_OF[plan.periodicidade] ?? 1;
+  const term = plan.periodicidade === 'anual' ? 12 : 0;
+  const annualFee = unitIndex % 3 === 0 && plan.periodicidade === 'mensal';
+  return {
+    mensalidade_centavos: Math.round(plan.preco_centavos / months),
+    taxa_matricula_centavos: unitIndex % 2 === 0 ? 9900 : 0,
+    taxa_anual_centavos: annualFee ? 14900 : 0,
+    taxa_anual_mes: annualFee ? ((unitIndex * 5) % 12) + 1 : null,
+    fidelidade_meses: term,
+    multa_percentual: term ? 20 : 0,
+    venda_online: 1,
+  };
+}
+
 /** True when the catalog has no unit yet (a new installation). */
 export async function isCatalogEmpty(db: Kysely<Database>): Promise<boolean> {
   const row = await db.selectFrom('unidades').select('id').limit(1).executeTakeFirst();
@@ -305,6 +345,7 @@ export async function seedDemo(db: Kysely<Database>, options: { onlyIfEmpty?: bo
       return (await trx.insertInto(table).values({ nome }).returning('id').executeTakeFirstOrThrow()).id;
     };
 
+    await trx.insertInto('contratos_versoes').values({ versao: 1, texto: DEMO_CONTRACT, criado_em: now }).execute();
     const planIds = new Map<string, number>();
     for (const [i, p] of DEMO_PLANS.entries()) {
       const row = await trx
@@ -334,6 +375,7 @@ export async function seedDemo(db: Kysely<Database>, options: { onlyIfEmpty?: bo
           descricao: `Unidade ${unit.bairro} da Academia Movimento, em ${unit.cidade}.`,
           beneficio_nome: unit.beneficio?.nome ?? null,
           beneficio_url: unit.beneficio?.url ?? null,
+          ...demoLegalEntity(unit, u),
           ativo: unit.ativo === false ? 0 : 1,
           criado_em: now,
           atualizado_em: now,
@@ -368,9 +410,10 @@ export async function seedDemo(db: Kysely<Database>, options: { onlyIfEmpty?: bo
           .execute();
       }
       for (const nome of unit.planos) {
+        const plan = DEMO_PLANS.find((p) => p.nome === nome)!;
         await trx
           .insertInto('planos_unidades')
-          .values({ plano_id: planIds.get(nome)!, unidade_id: unitId })
+          .values({ plano_id: planIds.get(nome)!, unidade_id: unitId, ...demoPlanPrice(plan, u) })
           .execute();
       }
 

@@ -7,6 +7,7 @@ import type { ListState } from '../../staff/list';
 export const AUDIT_ENTITIES = [
   { value: 'unidade', label: 'Unidades' },
   { value: 'plano', label: 'Planos' },
+  { value: 'plano_unidade', label: 'Preços dos planos por unidade' },
   { value: 'area', label: 'Áreas' },
   { value: 'modalidade', label: 'Modalidades' },
   { value: 'aula', label: 'Aulas' },

@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { invalidateCatalogCache } from '../catalog/index';
+import { planPriceRoutes } from './plan-prices/plan-prices.routes';
 import { catalogContentRoutes } from './plans-taxonomy/plans-taxonomy.routes';
 import { staffScope } from '../../staff/scope';
 import { createContentServices } from './services';
@@ -30,6 +31,7 @@ export default fp(
     };
     await staffScope(app, { role: 'staff', ...guard }, (scope) => contentHubRoutes(scope, services));
     await staffScope(app, { role: 'staff', perUnit: true, ...guard }, (scope) => timetableRoutes(scope, services));
+    await staffScope(app, { role: 'staff', perUnit: true, ...guard }, (scope) => planPriceRoutes(scope, services));
     await staffScope(app, { role: 'admin', ...guard }, (scope) => {
       unitRoutes(scope, services);
       catalogContentRoutes(scope, services);

@@ -3,6 +3,7 @@
 // importing the plugin that imports them.
 import type { Db } from '../../db/index';
 import { transactional } from '../../db/transactional';
+import { createPlanPricesService } from './plan-prices/plan-prices.service';
 import { createPlansService } from './plans-taxonomy/plans.service';
 import { createTaxonomyService } from './plans-taxonomy/taxonomy.service';
 import { createAuditRepository } from '../audit/audit.repository';
@@ -27,6 +28,7 @@ export function createContentServices(wiring: { db: Db; onCatalogChange?: () => 
   return {
     units: createUnitsService(deps),
     plans: createPlansService(deps),
+    planPrices: createPlanPricesService(deps),
     areas: createTaxonomyService(deps, 'area'),
     modalities: createTaxonomyService(deps, 'modalidade'),
     timetable: createTimetableService(deps),

@@ -1,12 +1,14 @@
 // The form kit: every form and every query parameter of the site reads its values through
-// these functions, so a rule (controls, NUL, lengths, e-mail, phone, ids, pages) is written
-// once. Pure functions; the HTTP side is in src/http/forms.ts and src/views/form.tsx.
+// these functions, so a rule (controls, NUL, lengths, e-mail, phone, ids, CPF/CNPJ, money,
+// pages) is written once. Pure functions; the HTTP side is in src/http/forms.ts and
+// src/views/form.tsx.
 // See docs/decisions/080.
 import { randomBytes } from 'node:crypto';
 
 export * from './result';
 export * from './text';
 export * from './parsers';
+export * from './documents';
 
 /** Hidden field of every public form: one id per rendered form (docs/decisions/082). */
 export const ENVIO_FIELD = 'envio_id';

@@ -1,6 +1,7 @@
 // The parsers of the form kit: one each for e-mail, Brazilian phone, CEP, integer id,
 // money and calendar day (paging: src/lib/pagination.ts). No other file in src/ parses these
 // (a test greps).
+import { formatBRL } from '../text';
 import { oneLine } from './text';
 import type { Parsed } from './result';
 
@@ -110,8 +111,9 @@ export function parseInteger(value: unknown, min: number, max: number, fallback:
 export const MONEY_MAX_CENTS = 100_000_000;
 /**
  * Money typed by a person in pt-BR: "129,90", "R$ 1.299,90", "129.90" or "129" → cents.
+ * `max`: the most cents accepted (default MONEY_MAX_CENTS), named in the message.
  */
-export function parseMoney(value: unknown, opts: { required?: string } = {}): Parsed<number | null> {
+export function parseMoney(value: unknown, opts: { required?: string; max?: number } = {}): Parsed<number | null> {
   const text = oneLine(value, { max: 30, required: opts.required });
   if (!text.ok) return text;
   let v = text.value.replace(/^R\$\s*/i, '').replace(/\s/g, '');
@@ -125,8 +127,15 @@ export function parseMoney(value: unknown, opts: { required?: string } = {}): Pa
     return { ok: false, error: 'Valor inválido: use reais e centavos, como 129,90.' };
   if (negative) return { ok: false, error: 'O valor não pode ser negativo.' };
   const cents = Math.round(Number(v) * 100);
+  if (opts.max !== undefined && cents > opts.max)
+    return { ok: false, error: `Valor alto demais: o máximo é ${formatBRL(opts.max)}.` };
   if (cents > MONEY_MAX_CENTS) return { ok: false, error: 'Valor alto demais.' };
   return { ok: true, value: cents };
+}
+
+/** Cents as a money field shows them again, for parseMoney to read back: 129990 → "1299,90". */
+export function moneyInputValue(cents: number): string {
+  return (cents / 100).toFixed(2).replace('.', ',');
 }
 
 /** A calendar day "AAAA-MM-DD" that exists (no 2026-02-30). */

@@ -5,6 +5,9 @@ import type { Database } from '../../../db/types';
 
 type Q = Kysely<Database>;
 
+/** Ids per statement (a plan may be sold at every unit of a chain). */
+const CHUNK = 500;
+
 export interface PlanFields {
   nome: string;
   descricao: string | null;
@@ -53,12 +56,25 @@ export function createPlansRepository(db: Q) {
     async setPlanActive(id: number, ativo: number, now: string) {
       await db.updateTable('planos').set({ ativo, atualizado_em: now }).where('id', '=', id).execute();
     },
+    /** Links and unlinks only what changed: a unit that stays keeps the plan's prices there. */
     async replacePlanUnits(planId: number, ids: number[]) {
-      await db.deleteFrom('planos_unidades').where('plano_id', '=', planId).execute();
-      if (ids.length)
+      const current = (
+        await db.selectFrom('planos_unidades').select('unidade_id').where('plano_id', '=', planId).execute()
+      ).map((r) => r.unidade_id);
+      const wanted = new Set(ids);
+      const had = new Set(current);
+      const gone = current.filter((id) => !wanted.has(id));
+      const added = ids.filter((id) => !had.has(id));
+      for (let i = 0; i < gone.length; i += CHUNK)
+        await db
+          .deleteFrom('planos_unidades')
+          .where('plano_id', '=', planId)
+          .where('unidade_id', 'in', gone.slice(i, i + CHUNK))
+          .execute();
+      for (let i = 0; i < added.length; i += CHUNK)
         await db
           .insertInto('planos_unidades')
-          .values(ids.map((unidade_id) => ({ plano_id: planId, unidade_id })))
+          .values(added.slice(i, i + CHUNK).map((unidade_id) => ({ plano_id: planId, unidade_id })))
           .execute();
     },
   };

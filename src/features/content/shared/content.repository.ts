@@ -4,13 +4,15 @@
 // change() callback still gets one object bound to the same transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
+import { createPlanPricesRepository } from '../plan-prices/plan-prices.repository';
 import { createPlansRepository } from '../plans-taxonomy/plans.repository';
 import { createTaxonomyRepository } from '../plans-taxonomy/taxonomy.repository';
 import { createSurveyQuestionsRepository } from '../survey-questions/survey-questions.repository';
 import { createTimetableRepository } from '../timetable/timetable.repository';
 import { createUnitsRepository } from '../units/units.repository';
 
-export type { UnitFields, HourRow } from '../units/units.repository';
+export type { UnitFields, HourRow, LegalEntityFields } from '../units/units.repository';
+export type { PlanPriceFields, PlanPriceRow } from '../plan-prices/plan-prices.repository';
 export type { PlanFields } from '../plans-taxonomy/plans.repository';
 export type { ClassFields } from '../timetable/timetable.repository';
 
@@ -18,6 +20,7 @@ export function createContentRepository(db: Kysely<Database>) {
   return {
     ...createUnitsRepository(db),
     ...createPlansRepository(db),
+    ...createPlanPricesRepository(db),
     ...createTaxonomyRepository(db),
     ...createTimetableRepository(db),
     ...createSurveyQuestionsRepository(db),

@@ -124,7 +124,11 @@ export function createTransferRepository(db: Kysely<Database>) {
     },
 
     async upsertUnit(
-      u: Omit<Database['unidades'], 'id' | 'criado_em' | 'atualizado_em' | 'ativo'> & { ativo: number },
+      // The legal entity is not in the catalog file: an import keeps what the unit form saved.
+      u: Omit<
+        Database['unidades'],
+        'id' | 'criado_em' | 'atualizado_em' | 'ativo' | 'razao_social' | 'cnpj' | 'endereco_juridico'
+      > & { ativo: number },
       now: string,
     ): Promise<{ id: number; created: boolean }> {
       const found = await db.selectFrom('unidades').select('id').where('slug', '=', u.slug).executeTakeFirst();
@@ -183,17 +187,43 @@ export function createTransferRepository(db: Kysely<Database>) {
       ).id;
     },
 
-    /** Replaces the units of these plans, in chunks (a chain's import rewrites thousands of plans at once). */
+    /**
+     * Makes `links` the units of these plans, in chunks (a chain's import rewrites thousands
+     * of plans at once). Only what changed is written: a link that stays keeps the prices and
+     * terms staff set for it, which the catalog file does not carry.
+     */
     async replaceUnitsOfPlans(planIds: number[], links: { plano_id: number; unidade_id: number }[]) {
-      for (let i = 0; i < planIds.length; i += CHUNK)
-        await db
-          .deleteFrom('planos_unidades')
+      const key = (l: { plano_id: number; unidade_id: number }) => `${l.plano_id}:${l.unidade_id}`;
+      const wanted = new Set(links.map(key));
+      const kept = new Set<string>();
+      const goneByPlan = new Map<number, number[]>();
+      for (let i = 0; i < planIds.length; i += CHUNK) {
+        const rows = await db
+          .selectFrom('planos_unidades')
+          .select(['plano_id', 'unidade_id'])
           .where('plano_id', 'in', planIds.slice(i, i + CHUNK))
           .execute();
-      for (let i = 0; i < links.length; i += CHUNK)
+        for (const r of rows) {
+          if (wanted.has(key(r))) kept.add(key(r));
+          else {
+            const gone = goneByPlan.get(r.plano_id);
+            if (gone) gone.push(r.unidade_id);
+            else goneByPlan.set(r.plano_id, [r.unidade_id]);
+          }
+        }
+      }
+      for (const [planId, unitIds] of goneByPlan)
+        for (let i = 0; i < unitIds.length; i += CHUNK)
+          await db
+            .deleteFrom('planos_unidades')
+            .where('plano_id', '=', planId)
+            .where('unidade_id', 'in', unitIds.slice(i, i + CHUNK))
+            .execute();
+      const added = links.filter((l) => !kept.has(key(l)));
+      for (let i = 0; i < added.length; i += CHUNK)
         await db
           .insertInto('planos_unidades')
-          .values(links.slice(i, i + CHUNK))
+          .values(added.slice(i, i + CHUNK))
           .execute();
     },
 

@@ -5,8 +5,14 @@ import type { Database, Unidade } from '../../../db/types';
 
 type Q = Kysely<Database>;
 
-/** The unit's editable columns (the row less its id, flag and timestamps). */
-export type UnitFields = Omit<Unidade, 'id' | 'ativo' | 'criado_em' | 'atualizado_em'>;
+/** Ids per statement (a chain's unit sells thousands of plans; well under both engines' limits). */
+const CHUNK = 500;
+
+/** The unit's legal entity: edited on the unit form, not carried by the catalog file. */
+export type LegalEntityFields = Pick<Unidade, 'razao_social' | 'cnpj' | 'endereco_juridico'>;
+
+/** The unit's editable columns (the row less its id, flag, timestamps and legal entity). */
+export type UnitFields = Omit<Unidade, 'id' | 'ativo' | 'criado_em' | 'atualizado_em' | keyof LegalEntityFields>;
 
 export interface HourRow {
   dia_semana: number;
@@ -63,7 +69,7 @@ export function createUnitsRepository(db: Q) {
         planIds: plans.map((r) => r.plano_id),
       };
     },
-    async insertUnit(fields: UnitFields, now: string) {
+    async insertUnit(fields: UnitFields & Partial<LegalEntityFields>, now: string) {
       const row = await db
         .insertInto('unidades')
         .values({ ...fields, ativo: 1, criado_em: now, atualizado_em: now })
@@ -71,7 +77,7 @@ export function createUnitsRepository(db: Q) {
         .executeTakeFirstOrThrow();
       return row.id;
     },
-    async updateUnit(id: number, fields: UnitFields, now: string) {
+    async updateUnit(id: number, fields: UnitFields & Partial<LegalEntityFields>, now: string) {
       await db
         .updateTable('unidades')
         .set({ ...fields, atualizado_em: now })
@@ -105,12 +111,25 @@ export function createUnitsRepository(db: Q) {
           .values(ids.map((modalidade_id) => ({ unidade_id: unitId, modalidade_id })))
           .execute();
     },
+    /** Links and unlinks only what changed: a plan that stays keeps its prices at the unit. */
     async replaceUnitPlans(unitId: number, ids: number[]) {
-      await db.deleteFrom('planos_unidades').where('unidade_id', '=', unitId).execute();
-      if (ids.length)
+      const current = (
+        await db.selectFrom('planos_unidades').select('plano_id').where('unidade_id', '=', unitId).execute()
+      ).map((r) => r.plano_id);
+      const wanted = new Set(ids);
+      const had = new Set(current);
+      const gone = current.filter((id) => !wanted.has(id));
+      const added = ids.filter((id) => !had.has(id));
+      for (let i = 0; i < gone.length; i += CHUNK)
+        await db
+          .deleteFrom('planos_unidades')
+          .where('unidade_id', '=', unitId)
+          .where('plano_id', 'in', gone.slice(i, i + CHUNK))
+          .execute();
+      for (let i = 0; i < added.length; i += CHUNK)
         await db
           .insertInto('planos_unidades')
-          .values(ids.map((plano_id) => ({ plano_id, unidade_id: unitId })))
+          .values(added.slice(i, i + CHUNK).map((plano_id) => ({ plano_id, unidade_id: unitId })))
           .execute();
     },
     async slugTaken(slug: string, exceptId?: number) {

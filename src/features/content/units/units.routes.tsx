@@ -1,7 +1,7 @@
 // Content hub and unit screens (admin only, except the hub, which shows a manager the
 // timetables they may edit). Guards, CSRF and the list/edit/activate routes: src/staff/.
 import type { FastifyInstance } from 'fastify';
-import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
+import { formatCnpj, formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { scopeUnits } from '../../identity/access';
 import { staffOf } from '../../../staff/scope';
 import { recordScreens } from '../../../staff/screens';
@@ -32,6 +32,8 @@ export function unitValues(u: UnitSnapshot): FormValues {
     descricao: u.descricao ?? '',
     beneficio_nome: u.beneficio_nome ?? '',
     beneficio_url: u.beneficio_url ?? '',
+    razao_social: u.razao_social ?? '',
+    cnpj: u.cnpj ? formatCnpj(u.cnpj) : '',
     endereco_juridico: u.endereco_juridico ?? '',
     areas: u.areaIds.map(String),
     modalidades: u.modalityIds.map(String),
@@ -74,6 +76,7 @@ export function unitRoutes(app: FastifyInstance, s: ContentServices) {
         notice={notice}
         searched={searched}
         options={await s.units.formOptions(item?.planIds ?? [], body ?? undefined)}
+        prices={item ? await s.planPrices.unitPlans(item.id) : null}
       />
     ),
     search: isPlanSearch,

@@ -1,9 +1,11 @@
 // Rules for units: every field of the unit page, opening hours per weekday, the benefit
-// platform (https only), the areas, modalities and plans the unit offers.
+// platform (https only), the legal entity (razão social + CNPJ), the areas, modalities and
+// plans the unit offers.
+import * as kit from '../../../lib/form/index';
 import { slugify } from '../../../lib/text';
 import { filterRows } from '../../../staff/list';
 import { WEEKDAYS } from '../../../lib/time';
-import type { ContentRepository, HourRow, UnitFields } from '../shared/content.repository';
+import type { ContentRepository, HourRow, LegalEntityFields, UnitFields } from '../shared/content.repository';
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError, onUniqueConflict } from '../../../staff/errors';
 import type { Actor } from '../../audit/audit.repository';
@@ -12,6 +14,8 @@ import type { FieldErrors, Result } from '../../../staff/validation';
 
 export interface UnitInput {
   fields: UnitFields;
+  /** the unit form's legal entity (a catalog import ignores it: the file does not carry it) */
+  legal: LegalEntityFields;
   hours: HourRow[];
   areaIds: number[];
   modalityIds: number[];
@@ -109,9 +113,11 @@ export function parseUnitForm(body: Record<string, unknown>): Result<UnitInput> 
   if (fields.beneficio_url && !fields.beneficio_nome) e.beneficio_nome ??= 'Informe o nome da plataforma do link.';
   if (fields.beneficio_nome && !fields.beneficio_url && !e.beneficio_url)
     e.beneficio_url = 'Informe o link da plataforma, começando com https://.';
+  const legal = parseLegalEntity(e, f);
   const hours = parseHours(e, (d, which) => f(`${which}_${d}`));
   const input = {
     fields,
+    legal,
     hours,
     areaIds: v.idList(body, 'areas'),
     modalityIds: v.idList(body, 'modalidades'),
@@ -119,6 +125,21 @@ export function parseUnitForm(body: Record<string, unknown>): Result<UnitInput> 
     shownPlanIds: shownPlanIds(body),
   };
   return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: input };
+}
+
+/**
+ * The company that runs the unit (a franchise is a company of its own), named on the
+ * enrolment pages and in the contract. Optional, but razão social and CNPJ go together;
+ * an empty registered address means the unit's own.
+ */
+function parseLegalEntity(e: FieldErrors, f: (k: string) => string): LegalEntityFields {
+  const razao_social = v.optionalText(e, 'razao_social', f('razao_social'), 160);
+  const cnpj = kit.take(e, 'cnpj', kit.parseCnpj(f('cnpj')), '') || null;
+  const endereco_juridico = v.optionalText(e, 'endereco_juridico', f('endereco_juridico'), 300);
+  if (razao_social && !cnpj) e.cnpj ??= 'Informe o CNPJ da razão social.';
+  if (!razao_social && (cnpj || endereco_juridico) && !e.razao_social)
+    e.razao_social = 'Informe a razão social da empresa que responde pela unidade.';
+  return { razao_social, cnpj, endereco_juridico };
 }
 
 /** Opening hours: both empty = closed that day. Errors under `horario_<dia>`. */
@@ -177,7 +198,7 @@ export function createUnitsService(deps: ContentDeps) {
       return onUniqueConflict({ slug: SLUG_TAKEN }, () =>
         change(deps, actor, async (repo, audit, _trx, now) => {
           if (await repo.slugTaken(input.fields.slug)) return { ok: false, errors: { slug: SLUG_TAKEN } };
-          const id = await repo.insertUnit(input.fields, now);
+          const id = await repo.insertUnit({ ...input.fields, ...input.legal }, now);
           await applyLinks(repo, id, input, []);
           await audit({
             acao: 'criar',
@@ -196,11 +217,14 @@ export function createUnitsService(deps: ContentDeps) {
       if (!parsed.ok) return parsed;
       const input = parsed.value;
       return onUniqueConflict({ slug: SLUG_TAKEN }, () =>
-        change(deps, actor, async (repo, audit, _trx, now) => {
+        change(deps, actor, async (repo, audit, _trx, now): Promise<Result<{ id: number }>> => {
           const before = await snapshot(repo, id);
           if (!before) throw new NotFoundError();
           if (await repo.slugTaken(input.fields.slug, id)) return { ok: false, errors: { slug: SLUG_TAKEN } };
-          await repo.updateUnit(id, input.fields, now);
+          // Online sales name the legal entity in the contract: it cannot go while a plan sells.
+          if (!input.legal.cnpj && (await repo.countOnlinePlans(id)) > 0)
+            return { ok: false, errors: { cnpj: LEGAL_ENTITY_IN_USE } };
+          await repo.updateUnit(id, { ...input.fields, ...input.legal }, now);
           await applyLinks(repo, id, input, before.planIds);
           await audit({
             acao: 'editar',
@@ -284,3 +308,6 @@ export async function existing(ids: number[], find: (id: number) => Promise<unkn
 }
 
 const SLUG_TAKEN = 'Já existe uma unidade com este identificador.';
+const LEGAL_ENTITY_IN_USE =
+  'Há planos vendidos online nesta unidade: mantenha a razão social e o CNPJ, ' +
+  'ou desmarque antes a venda online em Planos e preços.';

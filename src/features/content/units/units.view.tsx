@@ -16,6 +16,8 @@ import { DataTable, StaffList } from '../../../staff/list.view';
 import type { ListState } from '../../../staff/list';
 import { UFS, type FieldErrors, type FormValues } from '../../../staff/validation';
 import { periodLabel, type PlanChoice, type PlanChoices } from './units.service';
+import type { PlanPriceRow } from '../shared/content.repository';
+import { PlanPricesSection, planPricesPath } from '../plan-prices/plan-prices.view';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
 const UNIT_CRUMBS = [...CONTENT_CRUMBS, { href: '/admin/conteudo/unidades', label: 'Unidades' }];
@@ -56,13 +58,13 @@ export function ContentHome({ staff, units }: ContentHomeProps) {
         </ul>
       ) : (
         <>
-          <p>Você edita a grade de aulas das suas unidades:</p>
+          <p>Você edita a grade de aulas e os preços dos planos das suas unidades:</p>
           {units.length ? (
             <ul class="content-menu">
               {units.map((u) => (
                 <li key={u.id}>
                   <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>Grade de aulas · {u.nome}</a>{' '}
-                  <span class="muted">{u.cidade}</span>
+                  <span class="muted">{u.cidade}</span> · <a href={planPricesPath(u.id)}>Planos e preços</a>
                 </li>
               ))}
             </ul>
@@ -142,16 +144,19 @@ export interface UnitFormProps {
   };
   /** the form was sent to search plans: shown again as sent, nothing saved */
   searched?: boolean;
+  /** an existing unit's plans with their prices there (the "Planos e preços" section) */
+  prices?: { unit: { id: number; nome: string; legalReady: boolean }; plans: PlanPriceRow[] } | null;
 }
 
 const inactive = (x: { nome: string; ativo: number }) => (x.ativo ? x.nome : `${x.nome} (inativo)`);
 
-/** The links of a unit being edited: its timetable, photos, public page and poster, and activation. */
+/** The links of a unit being edited: timetable, photos, prices, public page, poster, and activation. */
 function UnitLinks({ unit, csrfToken }: { unit: { id: number; nome: string; ativo: number }; csrfToken: string }) {
+  const prices = planPricesPath(unit.id);
   return (
     <p class="actions">
       <ActiveBadge ativo={unit.ativo} /> <a href={`/admin/conteudo/unidades/${unit.id}/aulas`}>Grade de aulas</a> ·{' '}
-      <a href={`/admin/conteudo/unidades/${unit.id}/fotos`}>Fotos</a> ·{' '}
+      <a href={`/admin/conteudo/unidades/${unit.id}/fotos`}>Fotos</a> · <a href={prices}>Planos e preços</a> ·{' '}
       <a href={`/Detalhes.php?id=${unit.id}`}>Ver no site</a> ·{' '}
       <a href={`/admin/pesquisa/cartaz/${unit.id}`}>Cartaz da pesquisa (QR code)</a>{' '}
       <ToggleActive
@@ -164,7 +169,7 @@ function UnitLinks({ unit, csrfToken }: { unit: { id: number; nome: string; ativ
   );
 }
 
-export function UnitFormPage({ staff, unit, values, errors, notice, options, searched }: UnitFormProps) {
+export function UnitFormPage({ staff, unit, values, errors, notice, options, searched, prices }: UnitFormProps) {
   const action = unit ? `/admin/conteudo/unidades/${unit.id}` : '/admin/conteudo/unidades/nova';
   const submitLabel = unit ? 'Salvar alterações' : 'Criar unidade';
   return (
@@ -272,6 +277,31 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
         </fieldset>
 
         <fieldset>
+          <legend>Empresa responsável</legend>
+          <p class="hint">
+            A empresa que responde pela unidade, citada no contrato da matrícula online. Sem razão social e CNPJ, nenhum
+            plano da unidade é vendido online.
+          </p>
+          <Field name="razao_social" label="Razão social" values={values} errors={errors} maxLength={160} />
+          <Field
+            name="cnpj"
+            label="CNPJ"
+            values={values}
+            errors={errors}
+            hint="14 caracteres, com ou sem pontuação, como 11.222.333/0001-81."
+            maxLength={20}
+          />
+          <Field
+            name="endereco_juridico"
+            label="Endereço da empresa"
+            values={values}
+            errors={errors}
+            hint="Como no cartão CNPJ. Em branco, vale o endereço da unidade."
+            maxLength={300}
+          />
+        </fieldset>
+
+        <fieldset>
           <legend>Plataforma de benefício</legend>
           <Field
             name="beneficio_nome"
@@ -350,6 +380,7 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
           <button type="submit">{submitLabel}</button>
         </p>
       </form>
+      {prices ? <PlanPricesSection unit={prices.unit} plans={prices.plans} /> : null}
     </StaffPage>
   );
 }
