@@ -1,14 +1,13 @@
-// HTTP helpers shared by the content routes: staff props for the layout, the 422 answer
-// (page or JSON), and the per-unit access check for managers.
+// HTTP helpers shared by the staff routes: staff props for the layout, posted values shown
+// again, the answers after a change or for a missing record, and the per-unit access check.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessUnit } from '../features/identity/access';
 import { staffLayout } from '../features/identity/staff-layout';
-import type { VNode } from 'preact';
 import Type from 'typebox';
 import { IdParam } from '../http/params';
-import { sendError, sendInvalid as sendFormInvalid, wantsJson } from '../http/errors';
+import { sendError, wantsJson } from '../http/errors';
 import type { StaffProps } from './form.view';
-import type { FieldErrors, FormValues } from './validation';
+import type { FormValues } from './validation';
 import { echoValue, toId } from '../lib/form/index';
 
 export const FormBody = Type.Record(Type.String(), Type.Unknown());
@@ -33,11 +32,6 @@ export function formValues(body: unknown): FormValues {
       out[k] = v.filter((x): x is string => typeof x === 'string').map((x) => echoValue(x, { max: 200 }));
   }
   return out;
-}
-
-/** 422: the same form with the values kept, or `{ error, message, errors }` for JSON clients (the form kit's shape). */
-export function sendInvalid(request: FastifyRequest, reply: FastifyReply, errors: FieldErrors, page: () => VNode<any>) {
-  return sendFormInvalid(request, reply, errors, page);
 }
 
 /** After a change: 303 back to a page (PRG), or 200 JSON for JSON clients. */
