@@ -1,12 +1,10 @@
-// HTTP helpers shared by the staff routes: staff props for the layout, posted values shown
-// again, the answers after a change or for a missing record, and the per-unit access check.
+// HTTP helpers shared by the staff routes (the layout's props: request.staffPage, scope.ts):
+// posted values shown again, the answers after a change or for a missing record, and the per-unit access check.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessUnit } from '../features/identity/access';
-import { staffLayout } from '../features/identity/staff-layout';
 import Type from 'typebox';
 import { IdParam } from '../http/params';
 import { sendError, wantsJson } from '../http/errors';
-import type { StaffProps } from './form.view';
 import type { FormValues } from './validation';
 import { echoValue, toId } from '../lib/form/index';
 
@@ -14,11 +12,6 @@ export const FormBody = Type.Record(Type.String(), Type.Unknown());
 export const IdParams = Type.Object({ id: IdParam });
 export const IdSubParams = Type.Object({ id: IdParam, sub: IdParam });
 export const NoticeQuery = Type.Object({ ok: Type.Optional(Type.String({ maxLength: 40 })) });
-
-export function staffProps(request: FastifyRequest, reply: FastifyReply): StaffProps {
-  // Only called behind requireStaff, so there is always a staff member.
-  return staffLayout(request, reply)!;
-}
 
 /** The body as the form re-renders it: strings and string lists only. */
 export function formValues(body: unknown): FormValues {

@@ -65,6 +65,15 @@ function staffPageGetter(this: FastifyRequest): StaffProps {
   return slot.props;
 }
 
+/**
+ * For the one staff page that cannot live in a staff scope (the lead panel shares its address
+ * with the login form): after its own login check, `request.staffPage` works there too.
+ */
+export function openStaffPage(request: FastifyRequest, reply: FastifyReply) {
+  staffOf(request);
+  pages.set(request, { reply });
+}
+
 /** Appends the CSRF check to every route of unsafe method, after the route's own preHandlers. */
 function csrfLast(app: FastifyInstance): onRouteHookHandler {
   return (route) => {
@@ -98,7 +107,7 @@ export function staffScope(
     scope.addHook('preHandler', async (request, reply) => {
       await role(request, reply);
       if (reply.sent) return;
-      pages.set(request, { reply });
+      openStaffPage(request, reply);
       if (options.perUnit) await requireUnitAccess(request, reply);
     });
     scope.addHook('onRoute', csrfLast(app));

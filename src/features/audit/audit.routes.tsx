@@ -1,9 +1,8 @@
-// The audit log (admin only): /admin/auditoria?entidade=&pagina=
+// The audit log (admin only, the staff scope of index.ts): /admin/auditoria?entidade=&pagina=
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { AUDIT_ENTITIES, AuditPage } from './audit.view';
-import { staffProps } from '../../staff/http';
 import type { AuditService } from './audit.service';
 
 const AuditQuery = Type.Object({
@@ -14,9 +13,8 @@ const AuditQuery = Type.Object({
 
 export function auditRoutes(app: FastifyInstance, service: AuditService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const admin = { preHandler: [app.requireAdmin] };
 
-  r.get('/admin/auditoria', { ...admin, schema: { querystring: AuditQuery } }, async (request, reply) => {
+  r.get('/admin/auditoria', { schema: { querystring: AuditQuery } }, async (request, reply) => {
     const entidade = AUDIT_ENTITIES.some((e) => e.value === request.query.entidade) ? request.query.entidade! : '';
     const q = (request.query.q ?? '').trim();
     const filter = { entidade: entidade || undefined, text: q || undefined };
@@ -26,6 +24,6 @@ export function auditRoutes(app: FastifyInstance, service: AuditService) {
       return reply.send({ total: info.total, pagina: info.page, paginas: info.pages, itens: rows });
     }
     const list = { ...info, path: '/admin/auditoria', q, params: entidade ? { entidade } : undefined };
-    return reply.page(<AuditPage staff={staffProps(request, reply)} entidade={entidade} list={list} rows={rows} />);
+    return reply.page(<AuditPage staff={request.staffPage} entidade={entidade} list={list} rows={rows} />);
   });
 }

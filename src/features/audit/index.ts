@@ -5,17 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { createAuditRepository } from './audit.repository';
 import { auditRoutes } from './audit.routes';
 import { createAuditService } from './audit.service';
+import { staffScope } from '../../staff/scope';
 
 export default fp(
   async (app: FastifyInstance) => {
     const service = createAuditService(createAuditRepository(app.db));
-    await app.register(async (scope) => {
-      // Audit trails are staff-only: never cached.
-      scope.addHook('onRequest', async (_request, reply) => {
-        reply.header('cache-control', 'private, no-store');
-      });
-      auditRoutes(scope, service);
-    });
+    // Audit trails are staff-only: never stored.
+    await staffScope(app, { role: 'admin', noStore: true }, (scope) => auditRoutes(scope, service));
   },
   { name: 'feature-audit', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity'] },
 );

@@ -8,6 +8,7 @@ import { bookingRoutes } from './booking.routes';
 import { createBookingService } from './booking.service';
 import { createStaffService } from './staff.service';
 import { staffRoutes } from './staff.routes';
+import { staffScope } from '../../staff/scope';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,7 +33,7 @@ export default fp(
     const now = () => new Date();
     bookingRoutes(app, { service, now, catalog: () => app.catalog.snapshot() });
     const staff = createStaffService(repo, { publicUrl: app.config.publicUrl }, createBookingRepository(app.readDb));
-    await app.register(async (scope) => staffRoutes(scope, { staff, now }));
+    await staffScope(app, { role: 'staff' }, (scope) => staffRoutes(scope, { staff, now }));
 
     app.decorate('bookingJobs', {
       reminders: (at?: Date) => sendReminders(deps, at),

@@ -5,7 +5,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, sendInvalid } from '../../http/errors';
-import { staffLayout } from '../identity/staff-layout';
 import { csvStream } from '../../lib/csv';
 import { accessibleUnits, unitScope } from '../identity/access';
 import { echoValue, oneLine, parseInteger, toId } from '../../lib/form/index';
@@ -16,6 +15,7 @@ import { capacityFields, isStatus, isValidDay, resolveWeeks, type StaffService }
 import { BookingListPage, bookingListHref, CAPACITY_PATH, FUNNEL_PATH, STAFF_PATH } from './staff.view';
 import { CapacityPage } from './capacity.view';
 import { funnelCsv, FunnelPage } from './funnel.view';
+import { staffOf } from '../../staff/scope';
 
 // Ids and days are judged by the form kit (toId, isDay) in the handlers, not by schema patterns.
 const OptionalId = Type.Optional(Type.String({ maxLength: 20 }));
@@ -45,7 +45,7 @@ function filterScope(
 ): { refused: 'filtro' | 'acesso' } | { refused: false; unitIds: number[] | null } {
   const unitId = optionalId(raw);
   if (unitId === 'invalid') return { refused: 'filtro' };
-  const scope = unitScope(request.staff!, unitId);
+  const scope = unitScope(staffOf(request), unitId);
   return scope.forbidden ? { refused: 'acesso' } : { refused: false, unitIds: scope.unitIds };
 }
 
@@ -74,7 +74,7 @@ const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
 export function staffRoutes(app: FastifyInstance, { staff: service, now }: { staff: StaffService; now: () => Date }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const privatePage = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
-  const visibleUnits = async (request: FastifyRequest) => accessibleUnits(request.staff!, await service.units(null));
+  const visibleUnits = async (request: FastifyRequest) => accessibleUnits(staffOf(request), await service.units(null));
 
   // `q` and `pagina` as the other staff lists take them (staff/list.ts ListQuery).
   const ListFields = { q: ListQuery.properties.q, pagina: ListQuery.properties.pagina };
@@ -82,7 +82,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(
     STAFF_PATH,
-    { schema: { querystring: BookingsQuery }, preHandler: app.requireStaff },
+    { schema: { querystring: BookingsQuery } },
     async (request, reply) => {
       const q = request.query;
       const scope = filterScope(request, q.unidade_id);
@@ -91,7 +91,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
       privatePage(reply);
       return reply.page(
         h(BookingListPage, {
-          staff: staffLayout(request, reply),
+          staff: request.staffPage,
           units: await visibleUnits(request),
           unidadeId: q.unidade_id ?? '',
           list,
@@ -107,7 +107,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.post(
     `${STAFF_PATH}/:id/status`,
-    { schema: { params: IdParams, body: Body }, preHandler: [app.requireStaff, app.csrfProtection] },
+    { schema: { params: IdParams, body: Body } },
     async (request, reply) => {
       const body = request.body as Record<string, unknown>;
       if (!isStatus(body.status))
@@ -115,7 +115,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
       const id = toId(request.params.id);
       if (id === null)
         return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
-      const result = await service.setStatus(request.staff!, id, body.status, now());
+      const result = await service.setStatus(staffOf(request), id, body.status, now());
       if (result === 'missing')
         return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
       if (result === 'forbidden') return forbidden(request, reply);
@@ -129,7 +129,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(
     FUNNEL_PATH,
-    { schema: { querystring: FunnelPageQuery }, preHandler: app.requireStaff },
+    { schema: { querystring: FunnelPageQuery } },
     async (request, reply) => {
       const q = request.query;
       const scope = filterScope(request, q.unidade_id);
@@ -142,7 +142,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
       privatePage(reply);
       return reply.page(
         h(FunnelPage, {
-          staff: staffLayout(request, reply),
+          staff: request.staffPage,
           units: await visibleUnits(request),
           unidadeId: q.unidade_id ?? '',
           period,
@@ -157,7 +157,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   // The export is every filtered unit and week, never one page.
   r.get(
     `${FUNNEL_PATH}.csv`,
-    { schema: { querystring: FunnelQuery }, preHandler: app.requireStaff },
+    { schema: { querystring: FunnelQuery } },
     async (request, reply) => {
       const q = request.query;
       const scope = filterScope(request, q.unidade_id);
@@ -165,7 +165,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
       const period = resolveWeeks(q.de, q.ate, spDay(now()));
       const { header, rows } = funnelCsv((await service.funnel(scope.unitIds, period.weeks, q.q)).rows);
       request.log.info(
-        { userId: request.staff!.id, export: 'funil', filters: { ...q, de: period.de, ate: period.ate } },
+        { userId: staffOf(request).id, export: 'funil', filters: { ...q, de: period.de, ate: period.ate } },
         'csv export',
       );
       privatePage(reply);
@@ -183,14 +183,14 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(
     CAPACITY_PATH,
-    { schema: { querystring: CapacityQuery }, preHandler: app.requireStaff },
+    { schema: { querystring: CapacityQuery } },
     async (request, reply) => {
-      const { items, list } = await service.capacityList(request.staff!, request.query, CAPACITY_PATH);
+      const { items, list } = await service.capacityList(staffOf(request), request.query, CAPACITY_PATH);
       const saved = parseInteger(request.query.salvo ?? '', 0, MAX_SAVED, -1);
       privatePage(reply);
       return reply.page(
         h(CapacityPage, {
-          staff: staffLayout(request, reply),
+          staff: request.staffPage,
           list,
           units: items,
           errors: {},
@@ -204,21 +204,21 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   // One form per page: the units shown on it, with the list's `q` and `pagina` to come back to.
   r.post(
     CAPACITY_PATH,
-    { schema: { body: Body }, preHandler: [app.requireStaff, app.csrfProtection] },
+    { schema: { body: Body } },
     async (request, reply) => {
       const body = request.body as Record<string, unknown>;
       const listQuery = { q: listParam(body.q, 100), pagina: listParam(body.pagina, 10) };
       const fields = capacityFields(body);
-      const result = await service.setCapacities(request.staff!, fields, now());
+      const result = await service.setCapacities(staffOf(request), fields, now());
       if (result === 'missing')
         return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
       if (result === 'forbidden') return forbidden(request, reply);
-      const { list } = await service.capacityList(request.staff!, listQuery, CAPACITY_PATH);
+      const { list } = await service.capacityList(staffOf(request), listQuery, CAPACITY_PATH);
       if (!result.ok) {
         const values = Object.fromEntries(fields.map((f) => [f.name, echoValue(f.raw, { max: 10 })]));
         return sendInvalid(request, reply, result.errors, () =>
           h(CapacityPage, {
-            staff: staffLayout(request, reply),
+            staff: request.staffPage,
             list,
             units: result.units,
             errors: result.errors,

@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
-import { staffLayout } from '../identity/staff-layout';
+import { staffOf } from '../../staff/scope';
 import { brand } from '../../brand/index';
 import { parseId } from '../catalog/catalog.service';
 import { ctaTarget, isCtaAction, TRIAL_CLASS_PATH } from './cta';
@@ -91,19 +91,19 @@ export function ctaRoutes(app: FastifyInstance, service: CtaService) {
   );
 }
 
-/** Staff: the clicks report (inside a staff session scope). */
+/** Staff: the clicks report (for a staff scope: index.ts). */
 export function ctaStaffRoutes(service: CtaService) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     r.get(
       CLICKS_PATH,
-      { preHandler: app.requireStaff, schema: { querystring: ReportQuery }, attachValidation: true },
+      { schema: { querystring: ReportQuery }, attachValidation: true },
       async (request, reply) => {
         // The form kit reads the filters: a bad unit id, week count or page falls back to the
         // defaults; a query the schema refuses (too long, repeated) is read as no filter at all.
         const query = request.validationError ? {} : request.query;
         const weeksParsed = parseInteger(query.semanas ?? '', 1, 99, 8);
-        const report = await service.report(request.staff!, {
+        const report = await service.report(staffOf(request), {
           unit: toId(query.unidade_id),
           weeks: weeksParsed.ok ? weeksParsed.value : NaN,
           q: (query.q ?? '').trim(),
@@ -111,7 +111,7 @@ export function ctaStaffRoutes(service: CtaService) {
         });
         if (report === 'forbidden') return forbidden(request, reply);
         reply.header('cache-control', 'private, no-store');
-        return reply.page(h(ClicksPage, { staff: staffLayout(request, reply)!, report }));
+        return reply.page(h(ClicksPage, { staff: request.staffPage, report }));
       },
     );
   };

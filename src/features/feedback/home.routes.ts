@@ -5,12 +5,12 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { QueryValue } from '../../http/params';
 import { unitScope } from '../identity/access';
-import { staffLayout } from '../identity/staff-layout';
 import type { AttentionService } from './attention.service';
 import { homeQueue, toolUnits } from './home.service';
 import { HOME_PATH, StaffHomePage } from './home.view';
 import { forbidden, privatePage, visibleUnits as unitsOf } from './staff-kit';
 import type { SurveyReportService } from './survey/report.service';
+import { staffOf } from '../../staff/scope';
 
 const HomeQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 100 })), pagina: QueryValue });
 
@@ -23,9 +23,9 @@ export async function homeRoutes(
 
   r.get(
     HOME_PATH,
-    { schema: { querystring: HomeQuery }, attachValidation: true, preHandler: app.requireStaff },
+    { schema: { querystring: HomeQuery }, attachValidation: true },
     async (request, reply) => {
-      const scope = unitScope(request.staff!, null);
+      const scope = unitScope(staffOf(request), null);
       if (scope.forbidden) return forbidden(request, reply);
       // The tools filter: a value the schema refuses (too long, repeated) is read as none.
       const q = request.validationError ? {} : request.query;
@@ -34,7 +34,7 @@ export async function homeRoutes(
       privatePage(reply);
       const units = (await visibleUnits(request)).filter((u) => u.ativo === 1);
       const tools = toolUnits(units, (q.q ?? '').trim(), q.pagina);
-      return reply.page(h(StaffHomePage, { staff: staffLayout(request, reply), queue, now, tools }));
+      return reply.page(h(StaffHomePage, { staff: request.staffPage, queue, now, tools }));
     },
   );
 }

@@ -10,6 +10,7 @@ import { preferencesRoutes } from './digest/preferences.routes';
 import { reportRoutes } from './survey/report.routes';
 import { surveyRoutes } from './survey/survey.routes';
 import { startDigestScheduler, type DigestService } from './digest/digest.service';
+import { staffScope } from '../../staff/scope';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,7 +25,7 @@ export default fp(
     const services = createFeedbackServices(app);
     await surveyRoutes(app, services);
     await faleAquiRoutes(app, services);
-    await app.register(async (scope) => {
+    await staffScope(app, { role: 'staff' }, async (scope) => {
       await homeRoutes(scope, { attention: services.attention, report: services.surveyReport });
       await reportRoutes(scope, services.surveyReport);
       await inboxRoutes(scope, { messages: services.messages, report: services.surveyReport });

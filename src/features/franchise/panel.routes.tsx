@@ -10,7 +10,7 @@ import { sendError, wantsJson, invalidBody } from '../../http/errors';
 import { EXPORT_COMPRESSION } from '../../http/compression';
 import { rawString, toId } from '../../lib/form/index';
 import { saoPauloDay } from '../../lib/time';
-import { staffLayout } from '../identity/staff-layout';
+import { openStaffPage, staffOf } from '../../staff/scope';
 import { ADMIN_PATH, handleLogin, handleLogout, safeReturnPath, showLogin } from '../identity/login.routes';
 import { filterParams, parseFilters, type PanelService } from './panel.service';
 import { DeleteConfirmPage, LeadDetailPage, LeadListPage } from './panel.view';
@@ -38,6 +38,7 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
       );
       return false;
     }
+    openStaffPage(request, reply);
     return true;
   }
 
@@ -50,7 +51,7 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
     const data = await panel.detail(id);
     if (!data) return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
     return reply.page(
-      h(LeadDetailPage, { staff: staffLayout(request, reply), csrfToken: reply.generateCsrf(), ...data, ...extra }),
+      h(LeadDetailPage, { staff: request.staffPage, csrfToken: request.staffPage.csrfToken, ...data, ...extra }),
       extra.status ?? 200,
     );
   }
@@ -92,8 +93,8 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
           return sendError(request, reply, 404, 'Lead não encontrado', 'Este lead não existe ou foi excluído.');
         return reply.page(
           h(DeleteConfirmPage, {
-            staff: staffLayout(request, reply),
-            csrfToken: reply.generateCsrf(),
+            staff: request.staffPage,
+            csrfToken: request.staffPage.csrfToken,
             lead: data.lead,
           }),
         );
@@ -103,7 +104,7 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
 
     const filters = parseFilters(q);
     if (str(q.export) === 'csv') {
-      request.log.info({ userId: request.staff!.id, filters: filterParams(filters) }, 'lead export');
+      request.log.info({ userId: staffOf(request).id, filters: filterParams(filters) }, 'lead export');
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="leads-franquia-${saoPauloDay()}.csv"`)
@@ -112,7 +113,7 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
     const list = await panel.list(filters, q.pagina);
     return reply.page(
       h(LeadListPage, {
-        staff: staffLayout(request, reply),
+        staff: request.staffPage,
         filters,
         filterPairs: filterParams(filters),
         ...list,
@@ -130,7 +131,7 @@ export default async function panelRoutes(app: FastifyInstance, panel: PanelServ
 
     const id = leadId(body.lead_id);
     if (!id) return sendError(request, reply, 400, 'Requisição inválida', 'O número do lead não é válido.');
-    const userId = request.staff!.id;
+    const userId = staffOf(request).id;
 
     if (acao === 'status') {
       const res = await panel.setStatus(id, body.status, userId);

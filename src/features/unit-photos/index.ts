@@ -6,6 +6,7 @@ import { invalidateCatalogCache } from '../catalog/index';
 import { createPhotosRepository } from './photos.repository';
 import { createPhotosService } from './photos.service';
 import { photoFileRoutes, photosStaffRoutes } from './photos.routes';
+import { staffScope } from '../../staff/scope';
 
 /** Unit photos: the staff screen /admin/conteudo/unidades/:id/fotos and the public files /fotos/unidades/… */
 export default fp(
@@ -15,7 +16,7 @@ export default fp(
       invalidateCatalogCache(app),
     );
     photoFileRoutes(app, storage);
-    await app.register(photosStaffRoutes(service));
+    await staffScope(app, { role: 'admin' }, photosStaffRoutes(service));
   },
   {
     name: 'feature-unit-photos',

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { invalidBody, sendError, wantsJson } from '../../http/errors';
-import { staffLayout } from '../identity/staff-layout';
+import { staffOf } from '../../staff/scope';
 import type { FileStorage } from '../../platform/storage/index';
 import { MAX_UNIT_PHOTO_BYTES, PHOTO_FILE, PHOTO_MIME, photoStoragePath, type PhotoFormat } from './photos';
 import type { PhotoErrors, PhotosService } from './photos.service';
@@ -55,7 +55,7 @@ async function readPhotoUpload(request: FastifyRequest): Promise<void> {
   request.body = parsed.fields;
 }
 
-/** Staff routes (inside a staff session scope): admins only, like the other unit screens. */
+/** Staff routes, for a staff scope of admins (index.ts), like the other unit screens. */
 export function photosStaffRoutes(service: PhotosService) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -71,7 +71,7 @@ export function photosStaffRoutes(service: PhotosService) {
       if (!unit) return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
       reply.header('cache-control', 'private, no-store');
       return reply.page(
-        h(PhotosPage, { staff: staffLayout(request, reply)!, unit, photos: await service.list(unitId), ...extra }),
+        h(PhotosPage, { staff: request.staffPage, unit, photos: await service.list(unitId), ...extra }),
         status,
       );
     }
@@ -79,20 +79,20 @@ export function photosStaffRoutes(service: PhotosService) {
     r.get(
       photosPath(0).replace('/0/', '/:id/'),
       {
-        preHandler: app.requireAdmin,
         schema: { params: UnitParams, querystring: Type.Object({ salvo: Type.Optional(Type.String()) }) },
       },
       async (request, reply) =>
         render(request, reply, Number(request.params.id), 200, { saved: request.query.salvo === '1' }),
     );
 
-    // Takes a file: multipart is parsed in this route's scope only (forms.ts).
+    // Takes a file: multipart is parsed in this route's scope only (forms.ts); the staff scope
+    // checks the CSRF token after readPhotoUpload.
     await app.register(
       uploadRoutes((scope) => {
         scope.withTypeProvider<TypeBoxTypeProvider>().post(
           photosPath(0).replace('/0/', '/:id/'),
           {
-            preHandler: [app.requireAdmin, readPhotoUpload, app.csrfProtection],
+            preHandler: readPhotoUpload,
             schema: { params: UnitParams },
             config: { formPath: '/admin/conteudo/unidades' },
           },
@@ -101,7 +101,7 @@ export function photosStaffRoutes(service: PhotosService) {
             if (!(await service.unit(unitId)))
               return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
             const upload = uploads.get(request) ?? { fields: {}, file: null, tooLarge: false };
-            const result = await service.upload(unitId, request.staff!.id, {
+            const result = await service.upload(unitId, staffOf(request).id, {
               alt: upload.fields.alt,
               file: upload.file,
               filename: upload.filename,
@@ -121,7 +121,6 @@ export function photosStaffRoutes(service: PhotosService) {
     r.post(
       `${photosPath(0).replace('/0/', '/:id/')}/:foto`,
       {
-        preHandler: [app.requireAdmin, app.csrfProtection],
         schema: { params: PhotoParams, body: Type.Object({ acao: Type.String(), alt: Type.Optional(Type.String()) }) },
         attachValidation: true,
       },
@@ -131,7 +130,7 @@ export function photosStaffRoutes(service: PhotosService) {
         if (request.validationError)
           return sendError(request, reply, 400, 'Pedido inválido', 'Escolha uma ação na tela de fotos.');
         const { acao, alt } = request.body;
-        const userId = request.staff!.id;
+        const userId = staffOf(request).id;
         const result =
           acao === 'alt'
             ? await service.setAlt(unitId, photoId, userId, alt)

@@ -1,9 +1,9 @@
-// GET/POST /pages/Franquia/smtp_test.php: the mail diagnostic (administrators only).
+// GET/POST /pages/Franquia/smtp_test.php: the mail diagnostic (administrators only: the staff
+// scope of diagnostic.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { staffLayout } from '../../features/identity/staff-layout';
 import { invalidBody, wantsJson } from '../../http/errors';
 import { echoValue, parseEmail } from '../../lib/form/index';
 import {
@@ -48,19 +48,18 @@ export default async function diagnosticRoutes(app: FastifyInstance, diagnostic:
         .send({ ...props, result: extra.result ?? null, ...refusal(extra.status, extra.toError) });
     }
     return reply.page(
-      h(DiagnosticPage, { staff: staffLayout(request, reply), csrfToken: reply.generateCsrf(), ...props, ...extra }),
+      h(DiagnosticPage, { staff: request.staffPage, csrfToken: request.staffPage.csrfToken, ...props, ...extra }),
       extra.status ?? 200,
     );
   }
 
-  r.get(DIAGNOSTIC_PATH, { preHandler: app.requireAdmin }, async (request, reply) => render(request, reply));
+  r.get(DIAGNOSTIC_PATH, async (request, reply) => render(request, reply));
 
   r.post(
     DIAGNOSTIC_PATH,
     {
       schema: { body: Type.Record(Type.String(), Type.Unknown()) },
       config: { formPath: DIAGNOSTIC_PATH, rateLimit: { max: 20, timeWindow: 60_000 } },
-      preHandler: [app.csrfProtection, app.requireAdmin],
     },
     async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { createOutboxRepository } from './index';
 import diagnosticRoutes from './diagnostic.routes';
 import { createDiagnosticService } from './diagnostic.service';
+import { staffScope } from '../../staff/scope';
 
 /**
  * The mail diagnostic page (admins). Accounts, login and sessions: features/identity.
@@ -11,7 +12,7 @@ import { createDiagnosticService } from './diagnostic.service';
 export default fp(
   async (app) => {
     const diagnostic = createDiagnosticService(createOutboxRepository(app.db));
-    await app.register((scope) => diagnosticRoutes(scope, diagnostic));
+    await staffScope(app, { role: 'admin' }, (scope) => diagnosticRoutes(scope, diagnostic));
   },
   { name: 'mail-diagnostic', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity'] },
 );

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { staffLayout } from '../../identity/staff-layout';
 import { privatePage } from '../staff-kit';
 import type { DigestService } from './digest.service';
 import { PREFERENCES_PATH, PreferencesPage } from './preferences.view';
+import { staffOf } from '../../../staff/scope';
 
 export async function preferencesRoutes(app: FastifyInstance, digestService: DigestService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -14,14 +14,13 @@ export async function preferencesRoutes(app: FastifyInstance, digestService: Dig
     PREFERENCES_PATH,
     {
       schema: { querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) },
-      preHandler: app.requireStaff,
     },
     async (request, reply) => {
       privatePage(reply);
-      const staff = staffLayout(request, reply);
-      const digest = await digestService.preference(request.staff!.id);
+      const staff = request.staffPage;
+      const digest = await digestService.preference(staffOf(request).id);
       return reply.page(
-        h(PreferencesPage, { staff, csrfToken: staff!.csrfToken, digest, saved: request.query.salvo === '1' }),
+        h(PreferencesPage, { staff, csrfToken: staff.csrfToken, digest, saved: request.query.salvo === '1' }),
       );
     },
   );
@@ -30,11 +29,10 @@ export async function preferencesRoutes(app: FastifyInstance, digestService: Dig
     PREFERENCES_PATH,
     {
       schema: { body: Type.Record(Type.String(), Type.Unknown()) },
-      preHandler: [app.requireStaff, app.csrfProtection],
     },
     async (request, reply) => {
       await digestService.setPreference(
-        request.staff!.id,
+        staffOf(request).id,
         (request.body as Record<string, unknown>).resumo_semanal === 'sim',
       );
       return reply.redirect(`${PREFERENCES_PATH}?salvo=1`, 303);

@@ -7,7 +7,6 @@ import type { FastifyRequest } from 'fastify';
 import { invalidBody, sendError, wantsJson } from '../../../http/errors';
 import { EXPORT_COMPRESSION } from '../../../http/compression';
 import { canAccessUnit } from '../../identity/access';
-import { staffLayout } from '../../identity/staff-layout';
 import { csvStream } from '../../../lib/csv';
 import { saoPauloDay } from '../../../lib/time';
 import { IdParams, OptionalId, privatePage, scopeOf, visibleUnits as unitsOf, forbidden } from '../staff-kit';
@@ -15,6 +14,7 @@ import { resolvePeriod } from '../survey/nps';
 import type { SurveyReportService } from '../survey/report.service';
 import { toStatus, type MessagesAdminService, type StaffRef } from './inbox.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './inbox.view';
+import { staffOf } from '../../../staff/scope';
 
 const InboxQuery = Type.Object({
   unidade_id: OptionalId,
@@ -32,10 +32,13 @@ export async function inboxRoutes(
   { messages, report }: { messages: MessagesAdminService; report: SurveyReportService },
 ) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const staffRef = (request: FastifyRequest): StaffRef => ({ id: request.staff!.id, nome: request.staff!.nome });
+  const staffRef = (request: FastifyRequest): StaffRef => {
+    const { id, nome } = staffOf(request);
+    return { id, nome };
+  };
   const visibleUnits = (request: FastifyRequest) => unitsOf(request, () => report.allUnits());
 
-  r.get(INBOX_PATH, { schema: { querystring: InboxQuery }, preHandler: app.requireStaff }, async (request, reply) => {
+  r.get(INBOX_PATH, { schema: { querystring: InboxQuery } }, async (request, reply) => {
     const q = request.query;
     const scope = await scopeOf(request, reply, q.unidade_id);
     if (!scope) return reply;
@@ -49,7 +52,7 @@ export async function inboxRoutes(
     privatePage(reply);
     return reply.page(
       h(InboxPage, {
-        staff: staffLayout(request, reply),
+        staff: request.staffPage,
         units: await visibleUnits(request),
         filters: { unidade_id: q.unidade_id ?? '', status: status ?? '' },
         inbox,
@@ -60,13 +63,13 @@ export async function inboxRoutes(
 
   r.get(
     `${INBOX_PATH}/exportar.csv`,
-    { schema: { querystring: InboxQuery }, preHandler: app.requireStaff, ...EXPORT_COMPRESSION },
+    { schema: { querystring: InboxQuery }, ...EXPORT_COMPRESSION },
     async (request, reply) => {
       const q = request.query;
       const scope = await scopeOf(request, reply, q.unidade_id);
       if (!scope) return reply;
       const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: toStatus(q.status) ?? undefined });
-      request.log.info({ userId: request.staff!.id, export: 'mensagens', filters: q }, 'csv export');
+      request.log.info({ userId: staffOf(request).id, export: 'mensagens', filters: q }, 'csv export');
       privatePage(reply);
       reply
         .type('text/csv; charset=utf-8')
@@ -85,17 +88,16 @@ export async function inboxRoutes(
           respondida: Type.Optional(Type.String({ maxLength: 1 })),
         }),
       },
-      preHandler: app.requireStaff,
     },
     async (request, reply) => {
       const id = request.params.id;
       let detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), detail.message.unidade_id)) return forbidden(request, reply);
       // Opening a new message marks it read (who, when): only after the scope check.
       if (detail.message.status === 'nova') detail = (await messages.markRead(id, staffRef(request)))!;
       privatePage(reply);
-      const staff = staffLayout(request, reply);
+      const staff = request.staffPage;
       const notice =
         request.query.respondida === '1'
           ? 'Resposta registrada.'
@@ -106,7 +108,7 @@ export async function inboxRoutes(
         h(MessagePage, {
           staff,
           detail,
-          csrfToken: staff!.csrfToken,
+          csrfToken: staff.csrfToken,
           notice,
           me: staffRef(request),
           brandName: app.config.brandName,
@@ -120,24 +122,23 @@ export async function inboxRoutes(
     `${INBOX_PATH}/:id/responder`,
     {
       schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) },
-      preHandler: [app.requireStaff, app.csrfProtection],
     },
     async (request, reply) => {
       const id = Number(request.params.id);
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), detail.message.unidade_id)) return forbidden(request, reply);
       const body = request.body as Record<string, unknown>;
       const result = await messages.reply(id, body.canal, body.texto, staffRef(request));
       if (result.ok) return reply.redirect(`${INBOX_PATH}/${id}?respondida=1`, 303);
       if (wantsJson(request)) return reply.code(422).send(invalidBody(result.errors));
       privatePage(reply);
-      const staff = staffLayout(request, reply);
+      const staff = request.staffPage;
       return reply.page(
         h(MessagePage, {
           staff,
           detail,
-          csrfToken: staff!.csrfToken,
+          csrfToken: staff.csrfToken,
           notice: null,
           me: staffRef(request),
           brandName: app.config.brandName,
@@ -157,13 +158,12 @@ export async function inboxRoutes(
     `${INBOX_PATH}/:id/status`,
     {
       schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) },
-      preHandler: [app.requireStaff, app.csrfProtection],
     },
     async (request, reply) => {
       const id = request.params.id;
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canAccessUnit(request.staff!, detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), detail.message.unidade_id)) return forbidden(request, reply);
       const status = toStatus((request.body as Record<string, unknown>).status);
       if (!status)
         return sendError(request, reply, 422, 'Situação inválida', 'Escolha Nova, Lida, Respondida ou Resolvida.');
@@ -174,11 +174,11 @@ export async function inboxRoutes(
 
   r.get(
     `${INBOX_PATH}/foto/:id`,
-    { schema: { params: IdParams }, preHandler: app.requireStaff },
+    { schema: { params: IdParams } },
     async (request, reply) => {
       const photo = await messages.photo(request.params.id);
       if (!photo) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe.');
-      if (!canAccessUnit(request.staff!, photo.file.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), photo.file.unidade_id)) return forbidden(request, reply);
       if (photo.missing)
         return sendError(request, reply, 404, 'Foto não encontrada', 'O arquivo desta foto não está mais disponível.');
       const ext = photo.file.caminho.split('.').pop();

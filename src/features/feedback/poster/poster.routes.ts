@@ -9,6 +9,7 @@ import { forbidden, IdParams, privatePage } from '../staff-kit';
 import type { SurveyReportService } from '../survey/report.service';
 import { qrSvg, surveyUrl } from './poster.service';
 import { POSTER_PATH, PosterPage } from './poster.view';
+import { staffOf } from '../../../staff/scope';
 
 export async function posterRoutes(app: FastifyInstance, report: SurveyReportService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -19,7 +20,7 @@ export async function posterRoutes(app: FastifyInstance, report: SurveyReportSer
       await sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe ou não está ativa.');
       return null;
     }
-    if (!canAccessUnit(request.staff!, unit.id)) {
+    if (!canAccessUnit(staffOf(request), unit.id)) {
       await forbidden(request, reply);
       return null;
     }
@@ -28,7 +29,7 @@ export async function posterRoutes(app: FastifyInstance, report: SurveyReportSer
 
   r.get(
     `${POSTER_PATH}/:id`,
-    { schema: { params: IdParams }, preHandler: app.requireStaff },
+    { schema: { params: IdParams } },
     async (request, reply) => {
       const unit = await unitFor(request, reply, Number(request.params.id));
       if (!unit) return reply;
@@ -40,7 +41,7 @@ export async function posterRoutes(app: FastifyInstance, report: SurveyReportSer
 
   r.get(
     `${POSTER_PATH}/:id/qr.svg`,
-    { schema: { params: IdParams }, preHandler: app.requireStaff },
+    { schema: { params: IdParams } },
     async (request, reply) => {
       const unit = await unitFor(request, reply, Number(request.params.id));
       if (!unit) return reply;

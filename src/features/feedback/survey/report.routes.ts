@@ -6,7 +6,6 @@ import { h } from 'preact';
 import { sendError } from '../../../http/errors';
 import { EXPORT_COMPRESSION } from '../../../http/compression';
 import { canAccessUnit } from '../../identity/access';
-import { staffLayout } from '../../identity/staff-layout';
 import { csvStream } from '../../../lib/csv';
 import {
   forbidden,
@@ -20,6 +19,7 @@ import {
 import { resolvePeriod, type ResponseListFilter } from './nps';
 import type { SurveyReportService } from './report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './report.view';
+import { staffOf } from '../../../staff/scope';
 
 const ReportQuery = Type.Object({
   unidade_id: OptionalId,
@@ -41,7 +41,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const visibleUnits = (request: Parameters<typeof unitsOf>[0]) => unitsOf(request, () => report.allUnits());
 
-  r.get(REPORT_PATH, { schema: { querystring: ReportQuery }, preHandler: app.requireStaff }, async (request, reply) => {
+  r.get(REPORT_PATH, { schema: { querystring: ReportQuery } }, async (request, reply) => {
     const q = request.query;
     const scope = await scopeOf(request, reply, q.unidade_id);
     if (!scope) return reply;
@@ -51,7 +51,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
     privatePage(reply);
     return reply.page(
       h(SurveyReportPage, {
-        staff: staffLayout(request, reply),
+        staff: request.staffPage,
         units: await visibleUnits(request),
         filters: { unidade_id: q.unidade_id ?? '', categoria: categoria ?? '', period },
         report: data,
@@ -61,7 +61,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
 
   r.get(
     `${REPORT_PATH}/exportar.csv`,
-    { schema: { querystring: ReportQuery }, preHandler: app.requireStaff, ...EXPORT_COMPRESSION },
+    { schema: { querystring: ReportQuery }, ...EXPORT_COMPRESSION },
     async (request, reply) => {
       const q = request.query;
       const scope = await scopeOf(request, reply, q.unidade_id);
@@ -74,7 +74,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
       });
       // Who took which data out, without the data itself.
       request.log.info(
-        { userId: request.staff!.id, export: 'pesquisa', filters: { ...q, de: period.de, ate: period.ate } },
+        { userId: staffOf(request).id, export: 'pesquisa', filters: { ...q, de: period.de, ate: period.ate } },
         'csv export',
       );
       privatePage(reply);
@@ -89,19 +89,18 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
     `${REPORT_PATH}/resposta/:id`,
     {
       schema: { params: IdParams, querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) },
-      preHandler: app.requireStaff,
     },
     async (request, reply) => {
       const detail = await report.response(request.params.id);
       if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-      if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), detail.header.unidade_id)) return forbidden(request, reply);
       privatePage(reply);
-      const staff = staffLayout(request, reply);
+      const staff = request.staffPage;
       return reply.page(
         h(SurveyResponsePage, {
           staff,
           detail,
-          csrfToken: staff!.csrfToken,
+          csrfToken: staff.csrfToken,
           saved: (request.query as { salvo?: string }).salvo === '1',
         }),
       );
@@ -112,14 +111,13 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
     `${REPORT_PATH}/resposta/:id/tratada`,
     {
       schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) },
-      preHandler: [app.requireStaff, app.csrfProtection],
     },
     async (request, reply) => {
       const id = Number(request.params.id);
       const detail = await report.response(id);
       if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-      if (!canAccessUnit(request.staff!, detail.header.unidade_id)) return forbidden(request, reply);
-      await report.markHandled(id, request.staff!.id);
+      if (!canAccessUnit(staffOf(request), detail.header.unidade_id)) return forbidden(request, reply);
+      await report.markHandled(id, staffOf(request).id);
       return reply.redirect(`${REPORT_PATH}/resposta/${id}?salvo=1`, 303);
     },
   );
