@@ -88,14 +88,19 @@ export function formPost<T, P extends 'id' | 'sub' | 'none' = 'id', R = undefine
 ) {
   const params = spec.params === 'sub' ? IdSubParams : spec.params === 'none' ? undefined : IdParams;
   const config = spec.formPath ? { formPath: spec.formPath } : undefined;
-  scope.withTypeProvider<TypeBoxTypeProvider>().post(
-    path,
-    { schema: { params, body: FormBody }, config },
-    async (request, reply) => {
+  scope
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .post(path, { schema: { params, body: FormBody }, config }, async (request, reply) => {
       const ids = request.params as ParamsOf<P>;
       const record = spec.load ? await spec.load(ids) : undefined;
       if (spec.load && !record) return notFound(request, reply, spec.missing);
-      const sent: Sent<P, R> = { request, actor: actorOf(request), params: ids, record: record as R, body: request.body };
+      const sent: Sent<P, R> = {
+        request,
+        actor: actorOf(request),
+        params: ids,
+        record: record as R,
+        body: request.body,
+      };
       const shown = spec.show?.(sent);
       if (shown) return reply.page(await shown);
       const result = await spec.save(sent);
@@ -103,8 +108,7 @@ export function formPost<T, P extends 'id' | 'sub' | 'none' = 'id', R = undefine
       if (!result.ok) return refuse(request, reply, result.errors, () => spec.refused(sent, result.errors));
       const { to, data } = spec.saved(result.value, sent);
       return done(request, reply, to, data);
-    },
-  );
+    });
 }
 
 /** A POST that acts without a form to refuse (delete, resend, test): 404 when there is nothing to act on, else 303. */
@@ -176,7 +180,7 @@ export interface RecordScreens<Item extends { id: number }, Row, Extra extends o
   create: (actor: Actor, body: FormFields) => Promise<Result<{ id: number }>>;
   update: (actor: Actor, id: number, body: FormFields) => Promise<Result<unknown>>;
   /** without it there is no `/:id/ativo` route */
-  setActive?: (actor: Actor, id: number, active: boolean) => Promise<Result<unknown> | undefined | void>;
+  setActive?: (actor: Actor, id: number, active: boolean) => Promise<Result<unknown> | undefined> | Promise<void>;
   /** a POST that only shows the form again (the unit form's plan search): nothing is saved */
   search?: (body: FormFields) => boolean;
 }
@@ -203,8 +207,7 @@ export function recordScreens<Item extends { id: number }, Row, Extra extends ob
   /** The form as it was sent (values kept): after a refusal or a search inside it. */
   const asSent = ({ request, record, body }: AsSent, extra: Extras) =>
     form(request, record, { values: formValues(body), body, ...extra });
-  const show = (sent: AsSent) =>
-    spec.search?.(sent.body) ? asSent(sent, { searched: true } as Extras) : null;
+  const show = (sent: AsSent) => (spec.search?.(sent.body) ? asSent(sent, { searched: true } as Extras) : null);
   const refused = (sent: AsSent, errors: FieldErrors) => asSent(sent, { errors } as Extras);
 
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();

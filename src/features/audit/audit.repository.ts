@@ -16,6 +16,22 @@ export interface AuditEntry {
   depois?: unknown;
 }
 
+/** The audit row of an activate/deactivate button: the record's `ativo` before and after. */
+export function activationEntry(
+  entidade: string,
+  entidadeId: number,
+  before: { ativo: number },
+  active: boolean,
+): Omit<AuditEntry, 'usuarioId'> {
+  return {
+    acao: active ? 'ativar' : 'desativar',
+    entidade,
+    entidadeId,
+    antes: { ativo: before.ativo },
+    depois: { ativo: active ? 1 : 0 },
+  };
+}
+
 export interface AuditFilter {
   entidade?: string;
   entidadeId?: number;

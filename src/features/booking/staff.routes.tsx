@@ -80,158 +80,134 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   const ListFields = { q: ListQuery.properties.q, pagina: ListQuery.properties.pagina };
   const BookingsQuery = Type.Object({ unidade_id: OptionalId, dia: OptionalDay, salvo: OptionalId, ...ListFields });
 
-  r.get(
-    STAFF_PATH,
-    { schema: { querystring: BookingsQuery } },
-    async (request, reply) => {
-      const q = request.query;
-      const scope = filterScope(request, q.unidade_id);
-      if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
-      const list = await service.dayList(scope.unitIds, q, now());
-      privatePage(reply);
-      return reply.page(
-        h(BookingListPage, {
-          staff: request.staffPage,
-          units: await visibleUnits(request),
-          unidadeId: q.unidade_id ?? '',
-          list,
-          recent: (
-            await service.funnel(scope.unitIds, resolveWeeks(undefined, undefined, list.today).weeks.slice(-4), list.q)
-          ).total,
-          saved: toId(q.salvo),
-          brandName: app.config.brandName,
-        }),
-      );
-    },
-  );
+  r.get(STAFF_PATH, { schema: { querystring: BookingsQuery } }, async (request, reply) => {
+    const q = request.query;
+    const scope = filterScope(request, q.unidade_id);
+    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
+    const list = await service.dayList(scope.unitIds, q, now());
+    privatePage(reply);
+    return reply.page(
+      h(BookingListPage, {
+        staff: request.staffPage,
+        units: await visibleUnits(request),
+        unidadeId: q.unidade_id ?? '',
+        list,
+        recent: (
+          await service.funnel(scope.unitIds, resolveWeeks(undefined, undefined, list.today).weeks.slice(-4), list.q)
+        ).total,
+        saved: toId(q.salvo),
+        brandName: app.config.brandName,
+      }),
+    );
+  });
 
-  r.post(
-    `${STAFF_PATH}/:id/status`,
-    { schema: { params: IdParams, body: Body } },
-    async (request, reply) => {
-      const body = request.body as Record<string, unknown>;
-      if (!isStatus(body.status))
-        return sendError(request, reply, 422, 'Situação inválida', 'Escolha Compareceu, Não compareceu ou Matriculou.');
-      const id = toId(request.params.id);
-      if (id === null)
-        return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
-      const result = await service.setStatus(staffOf(request), id, body.status, now());
-      if (result === 'missing')
-        return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
-      if (result === 'forbidden') return forbidden(request, reply);
-      const back = returnAddress(body.voltar);
-      return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}salvo=${id}#agendamento-${id}`, 303);
-    },
-  );
+  r.post(`${STAFF_PATH}/:id/status`, { schema: { params: IdParams, body: Body } }, async (request, reply) => {
+    const body = request.body as Record<string, unknown>;
+    if (!isStatus(body.status))
+      return sendError(request, reply, 422, 'Situação inválida', 'Escolha Compareceu, Não compareceu ou Matriculou.');
+    const id = toId(request.params.id);
+    if (id === null)
+      return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
+    const result = await service.setStatus(staffOf(request), id, body.status, now());
+    if (result === 'missing')
+      return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
+    if (result === 'forbidden') return forbidden(request, reply);
+    const back = returnAddress(body.voltar);
+    return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}salvo=${id}#agendamento-${id}`, 303);
+  });
 
   const FunnelQuery = Type.Object({ unidade_id: OptionalId, de: OptionalDay, ate: OptionalDay, q: ListFields.q });
   const FunnelPageQuery = Type.Object({ ...FunnelQuery.properties, pagina: ListFields.pagina });
 
-  r.get(
-    FUNNEL_PATH,
-    { schema: { querystring: FunnelPageQuery } },
-    async (request, reply) => {
-      const q = request.query;
-      const scope = filterScope(request, q.unidade_id);
-      if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
-      const period = resolveWeeks(q.de, q.ate, spDay(now()));
-      const funnel = await service.funnelPage(scope.unitIds, period.weeks, q);
-      // What the page links and the export keep: the unit, the period and the text filter.
-      const params = { ...(q.unidade_id ? { unidade_id: q.unidade_id } : {}), de: period.de, ate: period.ate };
-      const csvParams = new URLSearchParams({ ...params, ...(funnel.page.q ? { q: funnel.page.q } : {}) });
-      privatePage(reply);
-      return reply.page(
-        h(FunnelPage, {
-          staff: request.staffPage,
-          units: await visibleUnits(request),
-          unidadeId: q.unidade_id ?? '',
-          period,
-          funnel,
-          list: { ...funnel.page, path: FUNNEL_PATH, params },
-          csvHref: `${FUNNEL_PATH}.csv?${csvParams}`,
-        }),
-      );
-    },
-  );
+  r.get(FUNNEL_PATH, { schema: { querystring: FunnelPageQuery } }, async (request, reply) => {
+    const q = request.query;
+    const scope = filterScope(request, q.unidade_id);
+    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
+    const period = resolveWeeks(q.de, q.ate, spDay(now()));
+    const funnel = await service.funnelPage(scope.unitIds, period.weeks, q);
+    // What the page links and the export keep: the unit, the period and the text filter.
+    const params = { ...(q.unidade_id ? { unidade_id: q.unidade_id } : {}), de: period.de, ate: period.ate };
+    const csvParams = new URLSearchParams({ ...params, ...(funnel.page.q ? { q: funnel.page.q } : {}) });
+    privatePage(reply);
+    return reply.page(
+      h(FunnelPage, {
+        staff: request.staffPage,
+        units: await visibleUnits(request),
+        unidadeId: q.unidade_id ?? '',
+        period,
+        funnel,
+        list: { ...funnel.page, path: FUNNEL_PATH, params },
+        csvHref: `${FUNNEL_PATH}.csv?${csvParams}`,
+      }),
+    );
+  });
 
   // The export is every filtered unit and week, never one page.
-  r.get(
-    `${FUNNEL_PATH}.csv`,
-    { schema: { querystring: FunnelQuery } },
-    async (request, reply) => {
-      const q = request.query;
-      const scope = filterScope(request, q.unidade_id);
-      if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
-      const period = resolveWeeks(q.de, q.ate, spDay(now()));
-      const { header, rows } = funnelCsv((await service.funnel(scope.unitIds, period.weeks, q.q)).rows);
-      request.log.info(
-        { userId: staffOf(request).id, export: 'funil', filters: { ...q, de: period.de, ate: period.ate } },
-        'csv export',
+  r.get(`${FUNNEL_PATH}.csv`, { schema: { querystring: FunnelQuery } }, async (request, reply) => {
+    const q = request.query;
+    const scope = filterScope(request, q.unidade_id);
+    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
+    const period = resolveWeeks(q.de, q.ate, spDay(now()));
+    const { header, rows } = funnelCsv((await service.funnel(scope.unitIds, period.weeks, q.q)).rows);
+    request.log.info(
+      { userId: staffOf(request).id, export: 'funil', filters: { ...q, de: period.de, ate: period.ate } },
+      'csv export',
+    );
+    privatePage(reply);
+    reply
+      .type('text/csv; charset=utf-8')
+      .header(
+        'content-disposition',
+        `attachment; filename="funil-aulas-experimentais-${period.de}-a-${period.ate}.csv"`,
       );
-      privatePage(reply);
-      reply
-        .type('text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="funil-aulas-experimentais-${period.de}-a-${period.ate}.csv"`,
-        );
-      return reply.send(csvStream(header, rows));
-    },
-  );
+    return reply.send(csvStream(header, rows));
+  });
 
   const CapacityQuery = Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 10 })), ...ListFields });
 
-  r.get(
-    CAPACITY_PATH,
-    { schema: { querystring: CapacityQuery } },
-    async (request, reply) => {
-      const { items, list } = await service.capacityList(staffOf(request), request.query, CAPACITY_PATH);
-      const saved = parseInteger(request.query.salvo ?? '', 0, MAX_SAVED, -1);
-      privatePage(reply);
-      return reply.page(
+  r.get(CAPACITY_PATH, { schema: { querystring: CapacityQuery } }, async (request, reply) => {
+    const { items, list } = await service.capacityList(staffOf(request), request.query, CAPACITY_PATH);
+    const saved = parseInteger(request.query.salvo ?? '', 0, MAX_SAVED, -1);
+    privatePage(reply);
+    return reply.page(
+      h(CapacityPage, {
+        staff: request.staffPage,
+        list,
+        units: items,
+        errors: {},
+        values: {},
+        saved: saved.ok && saved.value >= 0 ? saved.value : null,
+      }),
+    );
+  });
+
+  // One form per page: the units shown on it, with the list's `q` and `pagina` to come back to.
+  r.post(CAPACITY_PATH, { schema: { body: Body } }, async (request, reply) => {
+    const body = request.body as Record<string, unknown>;
+    const listQuery = { q: listParam(body.q, 100), pagina: listParam(body.pagina, 10) };
+    const fields = capacityFields(body);
+    const result = await service.setCapacities(staffOf(request), fields, now());
+    if (result === 'missing')
+      return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
+    if (result === 'forbidden') return forbidden(request, reply);
+    const { list } = await service.capacityList(staffOf(request), listQuery, CAPACITY_PATH);
+    if (!result.ok) {
+      const values = Object.fromEntries(fields.map((f) => [f.name, echoValue(f.raw, { max: 10 })]));
+      return sendInvalid(request, reply, result.errors, () =>
         h(CapacityPage, {
           staff: request.staffPage,
           list,
-          units: items,
-          errors: {},
-          values: {},
-          saved: saved.ok && saved.value >= 0 ? saved.value : null,
+          units: result.units,
+          errors: result.errors,
+          values,
         }),
       );
-    },
-  );
-
-  // One form per page: the units shown on it, with the list's `q` and `pagina` to come back to.
-  r.post(
-    CAPACITY_PATH,
-    { schema: { body: Body } },
-    async (request, reply) => {
-      const body = request.body as Record<string, unknown>;
-      const listQuery = { q: listParam(body.q, 100), pagina: listParam(body.pagina, 10) };
-      const fields = capacityFields(body);
-      const result = await service.setCapacities(staffOf(request), fields, now());
-      if (result === 'missing')
-        return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
-      if (result === 'forbidden') return forbidden(request, reply);
-      const { list } = await service.capacityList(staffOf(request), listQuery, CAPACITY_PATH);
-      if (!result.ok) {
-        const values = Object.fromEntries(fields.map((f) => [f.name, echoValue(f.raw, { max: 10 })]));
-        return sendInvalid(request, reply, result.errors, () =>
-          h(CapacityPage, {
-            staff: request.staffPage,
-            list,
-            units: result.units,
-            errors: result.errors,
-            values,
-          }),
-        );
-      }
-      const back = new URLSearchParams({
-        ...(list.q ? { q: list.q } : {}),
-        ...(list.page > 1 ? { pagina: String(list.page) } : {}),
-        salvo: String(result.changed),
-      });
-      return reply.redirect(`${CAPACITY_PATH}?${back}`, 303);
-    },
-  );
+    }
+    const back = new URLSearchParams({
+      ...(list.q ? { q: list.q } : {}),
+      ...(list.page > 1 ? { pagina: String(list.page) } : {}),
+      salvo: String(result.changed),
+    });
+    return reply.redirect(`${CAPACITY_PATH}?${back}`, 303);
+  });
 }

@@ -95,25 +95,21 @@ export function ctaRoutes(app: FastifyInstance, service: CtaService) {
 export function ctaStaffRoutes(service: CtaService) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    r.get(
-      CLICKS_PATH,
-      { schema: { querystring: ReportQuery }, attachValidation: true },
-      async (request, reply) => {
-        // The form kit reads the filters: a bad unit id, week count or page falls back to the
-        // defaults; a query the schema refuses (too long, repeated) is read as no filter at all.
-        const query = request.validationError ? {} : request.query;
-        const weeksParsed = parseInteger(query.semanas ?? '', 1, 99, 8);
-        const report = await service.report(staffOf(request), {
-          unit: toId(query.unidade_id),
-          weeks: weeksParsed.ok ? weeksParsed.value : NaN,
-          q: (query.q ?? '').trim(),
-          pagina: query.pagina,
-        });
-        if (report === 'forbidden') return forbidden(request, reply);
-        reply.header('cache-control', 'private, no-store');
-        return reply.page(h(ClicksPage, { staff: request.staffPage, report }));
-      },
-    );
+    r.get(CLICKS_PATH, { schema: { querystring: ReportQuery }, attachValidation: true }, async (request, reply) => {
+      // The form kit reads the filters: a bad unit id, week count or page falls back to the
+      // defaults; a query the schema refuses (too long, repeated) is read as no filter at all.
+      const query = request.validationError ? {} : request.query;
+      const weeksParsed = parseInteger(query.semanas ?? '', 1, 99, 8);
+      const report = await service.report(staffOf(request), {
+        unit: toId(query.unidade_id),
+        weeks: weeksParsed.ok ? weeksParsed.value : NaN,
+        q: (query.q ?? '').trim(),
+        pagina: query.pagina,
+      });
+      if (report === 'forbidden') return forbidden(request, reply);
+      reply.header('cache-control', 'private, no-store');
+      return reply.page(h(ClicksPage, { staff: request.staffPage, report }));
+    });
   };
 }
 

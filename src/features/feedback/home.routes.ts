@@ -21,20 +21,16 @@ export async function homeRoutes(
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const visibleUnits = (request: Parameters<typeof unitsOf>[0]) => unitsOf(request, () => report.allUnits());
 
-  r.get(
-    HOME_PATH,
-    { schema: { querystring: HomeQuery }, attachValidation: true },
-    async (request, reply) => {
-      const scope = unitScope(staffOf(request), null);
-      if (scope.forbidden) return forbidden(request, reply);
-      // The tools filter: a value the schema refuses (too long, repeated) is read as none.
-      const q = request.validationError ? {} : request.query;
-      const now = new Date();
-      const queue = homeQueue(await attention.queue(scope.unitIds, now));
-      privatePage(reply);
-      const units = (await visibleUnits(request)).filter((u) => u.ativo === 1);
-      const tools = toolUnits(units, (q.q ?? '').trim(), q.pagina);
-      return reply.page(h(StaffHomePage, { staff: request.staffPage, queue, now, tools }));
-    },
-  );
+  r.get(HOME_PATH, { schema: { querystring: HomeQuery }, attachValidation: true }, async (request, reply) => {
+    const scope = unitScope(staffOf(request), null);
+    if (scope.forbidden) return forbidden(request, reply);
+    // The tools filter: a value the schema refuses (too long, repeated) is read as none.
+    const q = request.validationError ? {} : request.query;
+    const now = new Date();
+    const queue = homeQueue(await attention.queue(scope.unitIds, now));
+    privatePage(reply);
+    const units = (await visibleUnits(request)).filter((u) => u.ativo === 1);
+    const tools = toolUnits(units, (q.q ?? '').trim(), q.pagina);
+    return reply.page(h(StaffHomePage, { staff: request.staffPage, queue, now, tools }));
+  });
 }

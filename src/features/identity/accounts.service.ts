@@ -5,7 +5,7 @@ import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
 import { cleanText } from '../../lib/text';
 import { parseEmail } from '../../lib/form/index';
-import type { AuditEntry, AuditRepository } from '../audit/audit.repository';
+import { activationEntry, type AuditEntry, type AuditRepository } from '../audit/audit.repository';
 import { NotFoundError, onUniqueConflict } from '../../staff/errors';
 import type { Actor } from '../audit/audit.repository';
 import * as v from '../../staff/validation';
@@ -157,13 +157,7 @@ export function createAccountsService(deps: AccountsDeps) {
         }
         await repo.setActive(id, active ? 1 : 0, now);
         if (!active) await repo.deleteSessionsOf(id);
-        await audit({
-          acao: active ? 'ativar' : 'desativar',
-          entidade: 'usuario',
-          entidadeId: id,
-          antes: { ativo: before.ativo },
-          depois: { ativo: active ? 1 : 0 },
-        });
+        await audit(activationEntry('usuario', id, before, active));
         return { ok: true, value: null };
       });
     },

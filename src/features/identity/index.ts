@@ -93,7 +93,9 @@ export default fp(
       {
         role: 'admin',
         noStore: true,
-        errors: { notFound: { title: 'Conta não encontrada', message: 'A conta não existe mais. Volte para a lista.' } },
+        errors: {
+          notFound: { title: 'Conta não encontrada', message: 'A conta não existe mais. Volte para a lista.' },
+        },
       },
       (scope) => accountRoutes(scope, services.accounts),
     );

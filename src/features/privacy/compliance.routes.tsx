@@ -45,9 +45,7 @@ export function complianceRoutes(app: FastifyInstance, s: Pick<PrivacyServices, 
     }
     const rows = await s.consents.lookup(parsed.contact);
     if (wantsJson(request)) return reply.send({ consentimentos: rows });
-    return reply.page(
-      <ConsentsPage staff={request.staffPage} contato={contato} rows={rows} notice={notice} />,
-    );
+    return reply.page(<ConsentsPage staff={request.staffPage} contato={contato} rows={rows} notice={notice} />);
   });
 
   r.post(
@@ -107,23 +105,19 @@ export function complianceRoutes(app: FastifyInstance, s: Pick<PrivacyServices, 
     saved: (id) => ({ to: `${INCIDENTS_PATH}/${id}?ok=criado`, data: { id } }),
   });
 
-  r.get(
-    `${INCIDENTS_PATH}/:id`,
-    { schema: { params: IdParams, querystring: NoticeQuery } },
-    async (request, reply) => {
-      const incident = await s.incidents.get(request.params.id);
-      if (!incident) return notFound(request, reply, 'Incidente não encontrado');
-      if (wantsJson(request)) return reply.send(incident);
-      return reply.page(
-        <IncidentFormPage
-          staff={request.staffPage}
-          incident={incident}
-          values={incidentValues(incident)}
-          notice={request.query.ok}
-        />,
-      );
-    },
-  );
+  r.get(`${INCIDENTS_PATH}/:id`, { schema: { params: IdParams, querystring: NoticeQuery } }, async (request, reply) => {
+    const incident = await s.incidents.get(request.params.id);
+    if (!incident) return notFound(request, reply, 'Incidente não encontrado');
+    if (wantsJson(request)) return reply.send(incident);
+    return reply.page(
+      <IncidentFormPage
+        staff={request.staffPage}
+        incident={incident}
+        values={incidentValues(incident)}
+        notice={request.query.ok}
+      />,
+    );
+  });
 
   formPost(app, `${INCIDENTS_PATH}/:id`, {
     load: ({ id }) => s.incidents.get(id),

@@ -103,7 +103,8 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService) {
       return result.ok ? { ok: true, value: null } : result;
     },
     // The page as it was (state, delivery log), with what was typed and the messages.
-    refused: ({ request, params, body }, errors) => endpointPage(request, params.id, { values: formValues(body), errors }),
+    refused: ({ request, params, body }, errors) =>
+      endpointPage(request, params.id, { values: formValues(body), errors }),
     saved: (_value, { params: { id } }) => ({ to: `${WEBHOOKS_PATH}/${id}?ok=salvo`, data: { id } }),
   });
 

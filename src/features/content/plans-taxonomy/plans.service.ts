@@ -1,7 +1,7 @@
 // Rules for plans: name, description, price in R$ (stored in cents), billing period and
 // the units that offer them. Plans are deactivated, never deleted (old contracts).
 import type { PlanFields } from '../shared/content.repository';
-import { change, type ContentDeps } from '../shared/change';
+import { activeSwitch, change, type ContentDeps } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
 import type { Actor } from '../../audit/audit.repository';
 import { existing } from '../units/units.service';
@@ -74,19 +74,17 @@ export function createPlansService(deps: ContentDeps) {
         return { ok: true, value: { id } };
       });
     },
-    async setActive(actor: Actor, id: number, active: boolean) {
-      await change(deps, actor, async (repo, audit, _trx, now) => {
-        const before = await repo.findPlan(id);
-        if (!before) throw new NotFoundError();
-        await repo.setPlanActive(id, active ? 1 : 0, now);
-        await audit({
-          acao: active ? 'ativar' : 'desativar',
-          entidade: 'plano',
-          entidadeId: id,
-          antes: { ativo: before.ativo },
-          depois: { ativo: active ? 1 : 0 },
-        });
-      });
-    },
+    setActive: (actor: Actor, id: number, active: boolean) =>
+      change(
+        deps,
+        actor,
+        activeSwitch(
+          'plano',
+          id,
+          active,
+          (repo) => repo.findPlan(id),
+          (repo, ativo, now) => repo.setPlanActive(id, ativo, now),
+        ),
+      ),
   };
 }

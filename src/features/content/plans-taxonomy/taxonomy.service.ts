@@ -1,7 +1,7 @@
 // Rules for areas (weight room, pool...) and modalities (spinning, yoga...) and the units
 // that have them. Both have unique names; both are deactivated, never deleted (classes
 // point to modalities).
-import { change, type ContentDeps } from '../shared/change';
+import { activeSwitch, change, type ContentDeps } from '../shared/change';
 import { NotFoundError, onUniqueConflict } from '../../../staff/errors';
 import type { Actor } from '../../audit/audit.repository';
 import { existing } from '../units/units.service';
@@ -96,20 +96,17 @@ export function createTaxonomyService(deps: ContentDeps, kind: TaxonomyKind) {
         }),
       );
     },
-    async setActive(actor: Actor, id: number, active: boolean) {
-      await change(deps, actor, async (repo, audit) => {
-        const before = await snapshot(repo, id);
-        if (!before) throw new NotFoundError();
-        if (kind === 'area') await repo.setAreaActive(id, active ? 1 : 0);
-        else await repo.setModalityActive(id, active ? 1 : 0);
-        await audit({
-          acao: active ? 'ativar' : 'desativar',
-          entidade: kind,
-          entidadeId: id,
-          antes: { ativo: before.ativo },
-          depois: { ativo: active ? 1 : 0 },
-        });
-      });
-    },
+    setActive: (actor: Actor, id: number, active: boolean) =>
+      change(
+        deps,
+        actor,
+        activeSwitch(
+          kind,
+          id,
+          active,
+          (repo) => snapshot(repo, id),
+          (repo, ativo) => (kind === 'area' ? repo.setAreaActive(id, ativo) : repo.setModalityActive(id, ativo)),
+        ),
+      ),
   };
 }

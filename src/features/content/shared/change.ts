@@ -2,7 +2,8 @@
 // who acts, and the hook that tells the public catalog to drop its snapshot after a change.
 import { nowIso } from '../../../db/index';
 import type { Transactional, Trx } from '../../../db/transactional';
-import type { Actor, AuditEntry, AuditRepository } from '../../audit/audit.repository';
+import { activationEntry, type Actor, type AuditEntry, type AuditRepository } from '../../audit/audit.repository';
+import { NotFoundError } from '../../../staff/errors';
 import type { ContentRepository } from './content.repository';
 
 /** The repositories a change writes to, together in one transaction. */
@@ -38,4 +39,28 @@ export async function change<T>(
   );
   if (touchesCatalog) deps.onCatalogChange?.();
   return result;
+}
+
+/**
+ * The work of an activate/deactivate button, for change(): `find` reads the record (gone: a
+ * NotFoundError, the 404 page), `set` writes its flag, then the audit row of the switch.
+ */
+export function activeSwitch(
+  entidade: string,
+  id: number,
+  active: boolean,
+  find: (repo: ContentRepository) => Promise<{ ativo: number } | null | undefined>,
+  set: (repo: ContentRepository, ativo: 0 | 1, now: string) => Promise<unknown>,
+) {
+  return async (
+    repo: ContentRepository,
+    audit: (e: Omit<AuditEntry, 'usuarioId'>) => Promise<void>,
+    _trx: Trx,
+    now: string,
+  ) => {
+    const before = await find(repo);
+    if (!before) throw new NotFoundError();
+    await set(repo, active ? 1 : 0, now);
+    await audit(activationEntry(entidade, id, before, active));
+  };
 }

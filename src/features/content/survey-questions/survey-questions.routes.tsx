@@ -9,7 +9,8 @@ import { QuestionEditPage, QuestionNewPage, QuestionsListPage, type QuestionEdit
 export const QUESTIONS_PATH = '/admin/conteudo/perguntas';
 type Question = NonNullable<Awaited<ReturnType<ContentServices['survey']['get']>>>;
 /** The edit page's option forms, shown again with their errors. */
-type QuestionForm = ScreenForm<Question> & Partial<Pick<QuestionEditProps, 'optionValues' | 'optionErrors' | 'optionEdit'>>;
+type QuestionForm = ScreenForm<Question> &
+  Partial<Pick<QuestionEditProps, 'optionValues' | 'optionErrors' | 'optionEdit'>>;
 
 export function surveyQuestionsRoutes(app: FastifyInstance, s: ContentServices) {
   const base = QUESTIONS_PATH;

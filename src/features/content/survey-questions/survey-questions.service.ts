@@ -1,6 +1,6 @@
 // Rules for the survey's questions and options. A question or option that already has
 // answers is deactivated, never deleted, so stored responses keep their meaning.
-import { change, type ContentDeps } from '../shared/change';
+import { activeSwitch, change, type ContentDeps } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
 import type { Actor } from '../../audit/audit.repository';
 import * as v from '../../../staff/validation';
@@ -106,20 +106,17 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
       });
     },
 
-    async setActive(actor: Actor, id: number, active: boolean) {
-      await survey(actor, async (repo, audit) => {
-        const before = await repo.findQuestion(id);
-        if (!before) throw new NotFoundError();
-        await repo.setQuestionActive(id, active ? 1 : 0);
-        await audit({
-          acao: active ? 'ativar' : 'desativar',
-          entidade: 'pergunta',
-          entidadeId: id,
-          antes: { ativo: before.ativo },
-          depois: { ativo: active ? 1 : 0 },
-        });
-      });
-    },
+    setActive: (actor: Actor, id: number, active: boolean) =>
+      survey(
+        actor,
+        activeSwitch(
+          'pergunta',
+          id,
+          active,
+          (repo) => repo.findQuestion(id),
+          (repo, ativo) => repo.setQuestionActive(id, ativo),
+        ),
+      ),
 
     /** Deletes an unanswered question; one with answers is deactivated instead. */
     async remove(actor: Actor, id: number): Promise<'excluida' | 'desativada'> {
@@ -188,20 +185,17 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
       });
     },
 
-    async setOptionActive(actor: Actor, questionId: number, optionId: number, active: boolean) {
-      await survey(actor, async (repo, audit) => {
-        const before = await repo.findOption(questionId, optionId);
-        if (!before) throw new NotFoundError();
-        await repo.setOptionActive(optionId, active ? 1 : 0);
-        await audit({
-          acao: active ? 'ativar' : 'desativar',
-          entidade: 'opcao',
-          entidadeId: optionId,
-          antes: { ativo: before.ativo },
-          depois: { ativo: active ? 1 : 0 },
-        });
-      });
-    },
+    setOptionActive: (actor: Actor, questionId: number, optionId: number, active: boolean) =>
+      survey(
+        actor,
+        activeSwitch(
+          'opcao',
+          optionId,
+          active,
+          (repo) => repo.findOption(questionId, optionId),
+          (repo, ativo) => repo.setOptionActive(optionId, ativo),
+        ),
+      ),
 
     async removeOption(actor: Actor, questionId: number, optionId: number): Promise<'excluida' | 'desativada'> {
       return survey(actor, async (repo, audit) => {

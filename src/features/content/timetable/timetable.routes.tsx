@@ -112,47 +112,49 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
   // checks the CSRF token after readUpload has put the form's fields in the body.
   app.register(
     uploadRoutes((scope) => {
-      scope.withTypeProvider<TypeBoxTypeProvider>().post(
-        '/admin/conteudo/unidades/:id/aulas/csv',
-        { preHandler: readUpload, onSend: releaseUpload, schema: { params: IdParams } },
-        async (request, reply) => {
-          const data = await week(request.params);
-          if (!data) return notFound(request, reply, missingUnit);
-          const file = (request.body as { arquivo?: { data?: Buffer; truncated?: boolean; tooLarge?: boolean } })
-            .arquivo;
-          let problem: string | null = null;
-          if (!file) problem = 'Escolha um arquivo CSV.';
-          else if (file.tooLarge || file.truncated) problem = 'O arquivo é grande demais (máximo 256 KB).';
-          else if (!file.data?.length) problem = 'O arquivo está vazio.';
-          else if (file.data.includes(0)) problem = 'O arquivo não é um CSV de texto.';
-          if (problem) {
-            const errors = { arquivo: problem };
-            return refuse(request, reply, errors, () => weekPage(request, data, { uploadErrors: errors }));
-          }
-          const parsed = parseTimetableCsv(file!.data!.toString('utf8'));
-          const rows = await s.timetable.preview(parsed.rows);
-          const ok = !parsed.problems.length && rows.length > 0 && rows.every((row) => !row.problems.length);
-          if (request.headers.accept?.includes('application/json')) {
-            return reply.code(ok ? 200 : 422).send({
-              ok,
-              problemas: parsed.problems,
-              linhas: rows.map((x) => ({ linha: x.line, valores: x.values, problemas: x.problems })),
-            });
-          }
-          const payload = JSON.stringify(parsed.rows);
-          return reply.page(
-            <CsvPreviewPage
-              staff={request.staffPage}
-              unit={data.unit}
-              rows={rows}
-              fileProblems={parsed.problems}
-              replacing={data.classes.length}
-              payload={payload}
-            />,
-            ok ? 200 : 422,
-          );
-        },
-      );
+      scope
+        .withTypeProvider<TypeBoxTypeProvider>()
+        .post(
+          '/admin/conteudo/unidades/:id/aulas/csv',
+          { preHandler: readUpload, onSend: releaseUpload, schema: { params: IdParams } },
+          async (request, reply) => {
+            const data = await week(request.params);
+            if (!data) return notFound(request, reply, missingUnit);
+            const file = (request.body as { arquivo?: { data?: Buffer; truncated?: boolean; tooLarge?: boolean } })
+              .arquivo;
+            let problem: string | null = null;
+            if (!file) problem = 'Escolha um arquivo CSV.';
+            else if (file.tooLarge || file.truncated) problem = 'O arquivo é grande demais (máximo 256 KB).';
+            else if (!file.data?.length) problem = 'O arquivo está vazio.';
+            else if (file.data.includes(0)) problem = 'O arquivo não é um CSV de texto.';
+            if (problem) {
+              const errors = { arquivo: problem };
+              return refuse(request, reply, errors, () => weekPage(request, data, { uploadErrors: errors }));
+            }
+            const parsed = parseTimetableCsv(file!.data!.toString('utf8'));
+            const rows = await s.timetable.preview(parsed.rows);
+            const ok = !parsed.problems.length && rows.length > 0 && rows.every((row) => !row.problems.length);
+            if (request.headers.accept?.includes('application/json')) {
+              return reply.code(ok ? 200 : 422).send({
+                ok,
+                problemas: parsed.problems,
+                linhas: rows.map((x) => ({ linha: x.line, valores: x.values, problemas: x.problems })),
+              });
+            }
+            const payload = JSON.stringify(parsed.rows);
+            return reply.page(
+              <CsvPreviewPage
+                staff={request.staffPage}
+                unit={data.unit}
+                rows={rows}
+                fileProblems={parsed.problems}
+                replacing={data.classes.length}
+                payload={payload}
+              />,
+              ok ? 200 : 422,
+            );
+          },
+        );
     }),
   );
 

@@ -6,7 +6,7 @@ import { slugify } from '../../../lib/text';
 import { filterRows } from '../../../staff/list';
 import { WEEKDAYS } from '../../../lib/time';
 import type { ContentRepository, HourRow, LegalEntityFields, UnitFields } from '../shared/content.repository';
-import { change, type ContentDeps } from '../shared/change';
+import { activeSwitch, change, type ContentDeps } from '../shared/change';
 import { NotFoundError, onUniqueConflict } from '../../../staff/errors';
 import type { Actor } from '../../audit/audit.repository';
 import * as v from '../../../staff/validation';
@@ -239,20 +239,18 @@ export function createUnitsService(deps: ContentDeps) {
     },
 
     /** Units are never deleted (answers, messages and managers point to them): deactivated. */
-    async setActive(actor: Actor, id: number, active: boolean) {
-      await change(deps, actor, async (repo, audit, _trx, now) => {
-        const before = await repo.findUnit(id);
-        if (!before) throw new NotFoundError();
-        await repo.setUnitActive(id, active ? 1 : 0, now);
-        await audit({
-          acao: active ? 'ativar' : 'desativar',
-          entidade: 'unidade',
-          entidadeId: id,
-          antes: { ativo: before.ativo },
-          depois: { ativo: active ? 1 : 0 },
-        });
-      });
-    },
+    setActive: (actor: Actor, id: number, active: boolean) =>
+      change(
+        deps,
+        actor,
+        activeSwitch(
+          'unidade',
+          id,
+          active,
+          (repo) => repo.findUnit(id),
+          (repo, ativo, now) => repo.setUnitActive(id, ativo, now),
+        ),
+      ),
   };
 }
 

@@ -172,23 +172,19 @@ export async function inboxRoutes(
     },
   );
 
-  r.get(
-    `${INBOX_PATH}/foto/:id`,
-    { schema: { params: IdParams } },
-    async (request, reply) => {
-      const photo = await messages.photo(request.params.id);
-      if (!photo) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe.');
-      if (!canAccessUnit(staffOf(request), photo.file.unidade_id)) return forbidden(request, reply);
-      if (photo.missing)
-        return sendError(request, reply, 404, 'Foto não encontrada', 'O arquivo desta foto não está mais disponível.');
-      const ext = photo.file.caminho.split('.').pop();
-      return reply
-        .type(photo.contentType)
-        .header('content-length', String(photo.size))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, no-store')
-        .header('content-disposition', `inline; filename="foto-${photo.file.id}.${ext}"`)
-        .send(photo.open());
-    },
-  );
+  r.get(`${INBOX_PATH}/foto/:id`, { schema: { params: IdParams } }, async (request, reply) => {
+    const photo = await messages.photo(request.params.id);
+    if (!photo) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe.');
+    if (!canAccessUnit(staffOf(request), photo.file.unidade_id)) return forbidden(request, reply);
+    if (photo.missing)
+      return sendError(request, reply, 404, 'Foto não encontrada', 'O arquivo desta foto não está mais disponível.');
+    const ext = photo.file.caminho.split('.').pop();
+    return reply
+      .type(photo.contentType)
+      .header('content-length', String(photo.size))
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', `inline; filename="foto-${photo.file.id}.${ext}"`)
+      .send(photo.open());
+  });
 }

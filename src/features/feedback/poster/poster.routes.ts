@@ -27,29 +27,21 @@ export async function posterRoutes(app: FastifyInstance, report: SurveyReportSer
     return unit;
   }
 
-  r.get(
-    `${POSTER_PATH}/:id`,
-    { schema: { params: IdParams } },
-    async (request, reply) => {
-      const unit = await unitFor(request, reply, Number(request.params.id));
-      if (!unit) return reply;
-      const url = surveyUrl(app.config.publicUrl, unit.id, 'cartaz');
-      privatePage(reply);
-      return reply.page(h(PosterPage, { brandName: app.config.brandName, unit, url, svg: await qrSvg(url) }));
-    },
-  );
+  r.get(`${POSTER_PATH}/:id`, { schema: { params: IdParams } }, async (request, reply) => {
+    const unit = await unitFor(request, reply, Number(request.params.id));
+    if (!unit) return reply;
+    const url = surveyUrl(app.config.publicUrl, unit.id, 'cartaz');
+    privatePage(reply);
+    return reply.page(h(PosterPage, { brandName: app.config.brandName, unit, url, svg: await qrSvg(url) }));
+  });
 
-  r.get(
-    `${POSTER_PATH}/:id/qr.svg`,
-    { schema: { params: IdParams } },
-    async (request, reply) => {
-      const unit = await unitFor(request, reply, Number(request.params.id));
-      if (!unit) return reply;
-      privatePage(reply);
-      return reply
-        .type('image/svg+xml; charset=utf-8')
-        .header('content-disposition', `attachment; filename="qr-pesquisa-unidade-${unit.id}.svg"`)
-        .send(await qrSvg(surveyUrl(app.config.publicUrl, unit.id, 'cartaz')));
-    },
-  );
+  r.get(`${POSTER_PATH}/:id/qr.svg`, { schema: { params: IdParams } }, async (request, reply) => {
+    const unit = await unitFor(request, reply, Number(request.params.id));
+    if (!unit) return reply;
+    privatePage(reply);
+    return reply
+      .type('image/svg+xml; charset=utf-8')
+      .header('content-disposition', `attachment; filename="qr-pesquisa-unidade-${unit.id}.svg"`)
+      .send(await qrSvg(surveyUrl(app.config.publicUrl, unit.id, 'cartaz')));
+  });
 }
