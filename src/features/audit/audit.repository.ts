@@ -16,21 +16,20 @@ export interface AuditEntry {
   depois?: unknown;
 }
 
-/** The audit row of an activate/deactivate button: the record's `ativo` before and after. */
-export function activationEntry(
+/** One audit row as a change's `audit()` takes it: what was done to which record, before and after. */
+export function auditRow(
+  acao: string,
   entidade: string,
   entidadeId: number,
-  before: { ativo: number },
-  active: boolean,
+  antes: unknown,
+  depois: unknown,
 ): Omit<AuditEntry, 'usuarioId'> {
-  return {
-    acao: active ? 'ativar' : 'desativar',
-    entidade,
-    entidadeId,
-    antes: { ativo: before.ativo },
-    depois: { ativo: active ? 1 : 0 },
-  };
+  return { acao, entidade, entidadeId, antes, depois };
 }
+
+/** The audit row of an activate/deactivate button: the record's `ativo` before and after. */
+export const activationEntry = (entidade: string, id: number, before: { ativo: number }, active: boolean) =>
+  auditRow(active ? 'ativar' : 'desativar', entidade, id, { ativo: before.ativo }, { ativo: active ? 1 : 0 });
 
 export interface AuditFilter {
   entidade?: string;

@@ -5,7 +5,7 @@ import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
 import { cleanText } from '../../lib/text';
 import { parseEmail } from '../../lib/form/index';
-import { activationEntry, type AuditEntry, type AuditRepository } from '../audit/audit.repository';
+import { activationEntry, auditRow, type AuditEntry, type AuditRepository } from '../audit/audit.repository';
 import { NotFoundError, onUniqueConflict } from '../../staff/errors';
 import type { Actor } from '../audit/audit.repository';
 import * as v from '../../staff/validation';
@@ -101,13 +101,7 @@ export function createAccountsService(deps: AccountsDeps) {
             { email: email!, nome, papel, senhaHash, unidadeIds: await repo.existingUnitIds(unitIds) },
             now,
           );
-          await audit({
-            acao: 'criar',
-            entidade: 'usuario',
-            entidadeId: id,
-            antes: null,
-            depois: await snapshot(repo, id),
-          });
+          await audit(auditRow('criar', 'usuario', id, null, await snapshot(repo, id)));
           return { ok: true as const, value: { id } };
         }),
       );
@@ -134,13 +128,7 @@ export function createAccountsService(deps: AccountsDeps) {
         }
         await repo.updateAccount(id, { nome, papel }, now);
         await repo.replaceUnits(id, await repo.existingUnitIds(unitIds));
-        await audit({
-          acao: 'editar',
-          entidade: 'usuario',
-          entidadeId: id,
-          antes: before,
-          depois: await snapshot(repo, id),
-        });
+        await audit(auditRow('editar', 'usuario', id, before, await snapshot(repo, id)));
         return { ok: true, value: { id } };
       });
     },
@@ -179,13 +167,7 @@ export function createAccountsService(deps: AccountsDeps) {
       const hash = await hashPassword(senha, deps.scrypt);
       return audited(actor, async (repo, audit, now) => {
         await storePassword(repo, user, hash, { now, keepSession: id === actor.id ? actor.sessionId : undefined });
-        await audit({
-          acao: 'redefinir_senha',
-          entidade: 'usuario',
-          entidadeId: id,
-          antes: null,
-          depois: { senha: 'redefinida' },
-        });
+        await audit(auditRow('redefinir_senha', 'usuario', id, null, { senha: 'redefinida' }));
         return { ok: true, value: null };
       });
     },

@@ -1,9 +1,9 @@
 // Rules for plans: name, description, price in R$ (stored in cents), billing period and
 // the units that offer them. Plans are deactivated, never deleted (old contracts).
 import type { PlanFields } from '../shared/content.repository';
-import { activeSwitch, change, type ContentDeps } from '../shared/change';
+import { type ActiveRecord, change, type ContentDeps, switchActive } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
-import type { Actor } from '../../audit/audit.repository';
+import { type Actor, auditRow } from '../../audit/audit.repository';
 import { existing } from '../units/units.service';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
@@ -31,6 +31,12 @@ export function parsePlanForm(body: Record<string, unknown>): Result<{ fields: P
     : { ok: true, value: { fields, unitIds: v.idList(body, 'unidades') } };
 }
 
+const PLAN: ActiveRecord = {
+  entidade: 'plano',
+  find: (repo, id) => repo.findPlan(id),
+  set: (repo, id, ativo, now) => repo.setPlanActive(id, ativo, now),
+};
+
 export function createPlansService(deps: ContentDeps) {
   const read = deps.repos.content;
   async function snapshot(repo: typeof read, id: number) {
@@ -46,13 +52,7 @@ export function createPlansService(deps: ContentDeps) {
       return change(deps, actor, async (repo, audit, _trx, now) => {
         const id = await repo.insertPlan(parsed.value.fields, now);
         await repo.replacePlanUnits(id, await existing(parsed.value.unitIds, (x) => repo.findUnit(x)));
-        await audit({
-          acao: 'criar',
-          entidade: 'plano',
-          entidadeId: id,
-          antes: null,
-          depois: await snapshot(repo, id),
-        });
+        await audit(auditRow('criar', 'plano', id, null, await snapshot(repo, id)));
         return { ok: true, value: { id } };
       });
     },
@@ -64,27 +64,10 @@ export function createPlansService(deps: ContentDeps) {
         if (!before) throw new NotFoundError();
         await repo.updatePlan(id, parsed.value.fields, now);
         await repo.replacePlanUnits(id, await existing(parsed.value.unitIds, (x) => repo.findUnit(x)));
-        await audit({
-          acao: 'editar',
-          entidade: 'plano',
-          entidadeId: id,
-          antes: before,
-          depois: await snapshot(repo, id),
-        });
+        await audit(auditRow('editar', 'plano', id, before, await snapshot(repo, id)));
         return { ok: true, value: { id } };
       });
     },
-    setActive: (actor: Actor, id: number, active: boolean) =>
-      change(
-        deps,
-        actor,
-        activeSwitch(
-          'plano',
-          id,
-          active,
-          (repo) => repo.findPlan(id),
-          (repo, ativo, now) => repo.setPlanActive(id, ativo, now),
-        ),
-      ),
+    setActive: (actor: Actor, id: number, active: boolean) => switchActive(deps, actor, PLAN, id, active),
   };
 }

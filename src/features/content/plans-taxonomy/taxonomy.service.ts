@@ -1,9 +1,9 @@
 // Rules for areas (weight room, pool...) and modalities (spinning, yoga...) and the units
 // that have them. Both have unique names; both are deactivated, never deleted (classes
 // point to modalities).
-import { activeSwitch, change, type ContentDeps } from '../shared/change';
+import { type ActiveRecord, change, type ContentDeps, switchActive } from '../shared/change';
 import { NotFoundError, onUniqueConflict } from '../../../staff/errors';
-import type { Actor } from '../../audit/audit.repository';
+import { type Actor, auditRow } from '../../audit/audit.repository';
 import { existing } from '../units/units.service';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
@@ -44,6 +44,11 @@ export function createTaxonomyService(deps: ContentDeps, kind: TaxonomyKind) {
     const row = await repo.findModality(id);
     return row ? { ...row, unidadeIds: await repo.modalityUnitIds(id) } : null;
   }
+  const record: ActiveRecord = {
+    entidade: kind,
+    find: snapshot,
+    set: (repo, id, ativo) => (kind === 'area' ? repo.setAreaActive(id, ativo) : repo.setModalityActive(id, ativo)),
+  };
   async function save(repo: typeof read, id: number | null, input: TaxonomyInput) {
     const unitIds = await existing(input.unitIds, (x) => repo.findUnit(x));
     if (kind === 'area') {
@@ -71,7 +76,7 @@ export function createTaxonomyService(deps: ContentDeps, kind: TaxonomyKind) {
         change(deps, actor, async (repo, audit) => {
           if (await repo.nameTaken(table, parsed.value.nome)) return { ok: false, errors: { nome: duplicate } };
           const id = await save(repo, null, parsed.value);
-          await audit({ acao: 'criar', entidade: kind, entidadeId: id, antes: null, depois: await snapshot(repo, id) });
+          await audit(auditRow('criar', kind, id, null, await snapshot(repo, id)));
           return { ok: true, value: { id } };
         }),
       );
@@ -85,28 +90,11 @@ export function createTaxonomyService(deps: ContentDeps, kind: TaxonomyKind) {
           if (!before) throw new NotFoundError();
           if (await repo.nameTaken(table, parsed.value.nome, id)) return { ok: false, errors: { nome: duplicate } };
           await save(repo, id, parsed.value);
-          await audit({
-            acao: 'editar',
-            entidade: kind,
-            entidadeId: id,
-            antes: before,
-            depois: await snapshot(repo, id),
-          });
+          await audit(auditRow('editar', kind, id, before, await snapshot(repo, id)));
           return { ok: true, value: { id } };
         }),
       );
     },
-    setActive: (actor: Actor, id: number, active: boolean) =>
-      change(
-        deps,
-        actor,
-        activeSwitch(
-          kind,
-          id,
-          active,
-          (repo) => snapshot(repo, id),
-          (repo, ativo) => (kind === 'area' ? repo.setAreaActive(id, ativo) : repo.setModalityActive(id, ativo)),
-        ),
-      ),
+    setActive: (actor: Actor, id: number, active: boolean) => switchActive(deps, actor, record, id, active),
   };
 }

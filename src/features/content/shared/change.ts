@@ -41,26 +41,34 @@ export async function change<T>(
   return result;
 }
 
+/** A kind of record with an activate button: its audit name, how to read it and set its flag. */
+export interface ActiveRecord {
+  entidade: string;
+  find: (repo: ContentRepository, id: number) => Promise<{ ativo: number } | null | undefined>;
+  set: (repo: ContentRepository, id: number, ativo: 0 | 1, now: string) => Promise<unknown>;
+}
+
 /**
- * The work of an activate/deactivate button, for change(): `find` reads the record (gone: a
- * NotFoundError, the 404 page), `set` writes its flag, then the audit row of the switch.
+ * Activates or deactivates one record and writes the audit row of the switch, in one
+ * transaction; a record gone meanwhile is a NotFoundError (the 404 page).
  */
-export function activeSwitch(
-  entidade: string,
+export function switchActive(
+  deps: ContentDeps,
+  actor: Actor,
+  record: ActiveRecord,
   id: number,
   active: boolean,
-  find: (repo: ContentRepository) => Promise<{ ativo: number } | null | undefined>,
-  set: (repo: ContentRepository, ativo: 0 | 1, now: string) => Promise<unknown>,
+  touchesCatalog = true,
 ) {
-  return async (
-    repo: ContentRepository,
-    audit: (e: Omit<AuditEntry, 'usuarioId'>) => Promise<void>,
-    _trx: Trx,
-    now: string,
-  ) => {
-    const before = await find(repo);
-    if (!before) throw new NotFoundError();
-    await set(repo, active ? 1 : 0, now);
-    await audit(activationEntry(entidade, id, before, active));
-  };
+  return change(
+    deps,
+    actor,
+    async (repo, audit, _trx, now) => {
+      const before = await record.find(repo, id);
+      if (!before) throw new NotFoundError();
+      await record.set(repo, id, active ? 1 : 0, now);
+      await audit(activationEntry(record.entidade, id, before, active));
+    },
+    touchesCatalog,
+  );
 }

@@ -1,8 +1,8 @@
 // Rules for the survey's questions and options. A question or option that already has
 // answers is deactivated, never deleted, so stored responses keep their meaning.
-import { activeSwitch, change, type ContentDeps } from '../shared/change';
+import { type ActiveRecord, change, type ContentDeps, switchActive } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
-import type { Actor } from '../../audit/audit.repository';
+import { type Actor, auditRow } from '../../audit/audit.repository';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
 
@@ -41,6 +41,18 @@ export function parseOptionForm(
   return v.hasErrors(e) ? { ok: false, errors: e } : { ok: true, value: { texto, valor, ordem } };
 }
 
+const QUESTION: ActiveRecord = {
+  entidade: 'pergunta',
+  find: (repo, id) => repo.findQuestion(id),
+  set: (repo, id, ativo) => repo.setQuestionActive(id, ativo),
+};
+/** An option of one question (another question's option is not found). */
+const optionOf = (questionId: number): ActiveRecord => ({
+  entidade: 'opcao',
+  find: (repo, id) => repo.findOption(questionId, id),
+  set: (repo, id, ativo) => repo.setOptionActive(id, ativo),
+});
+
 export function createSurveyQuestionsService(deps: ContentDeps) {
   const read = deps.repos.content;
   async function snapshot(repo: typeof read, id: number) {
@@ -75,13 +87,7 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
               ? opcoes.map((t, i) => ({ texto: t, valor: opcoes.length - i, ordem: i }))
               : [];
         for (const o of list) await repo.insertOption(id, o);
-        await audit({
-          acao: 'criar',
-          entidade: 'pergunta',
-          entidadeId: id,
-          antes: null,
-          depois: await snapshot(repo, id),
-        });
+        await audit(auditRow('criar', 'pergunta', id, null, await snapshot(repo, id)));
         return { ok: true, value: { id } };
       });
     },
@@ -95,28 +101,12 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         if (!before) throw new NotFoundError();
         const { texto, ordem, obrigatoria } = parsed.value;
         await repo.updateQuestion(id, { texto, tipo: before.tipo, ordem, obrigatoria });
-        await audit({
-          acao: 'editar',
-          entidade: 'pergunta',
-          entidadeId: id,
-          antes: before,
-          depois: await repo.findQuestion(id),
-        });
+        await audit(auditRow('editar', 'pergunta', id, before, await repo.findQuestion(id)));
         return { ok: true, value: { id } };
       });
     },
 
-    setActive: (actor: Actor, id: number, active: boolean) =>
-      survey(
-        actor,
-        activeSwitch(
-          'pergunta',
-          id,
-          active,
-          (repo) => repo.findQuestion(id),
-          (repo, ativo) => repo.setQuestionActive(id, ativo),
-        ),
-      ),
+    setActive: (actor: Actor, id: number, active: boolean) => switchActive(deps, actor, QUESTION, id, active, false),
 
     /** Deletes an unanswered question; one with answers is deactivated instead. */
     async remove(actor: Actor, id: number): Promise<'excluida' | 'desativada'> {
@@ -125,17 +115,19 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         if (!before) throw new NotFoundError();
         if ((await repo.questionAnswerCount(id)) > 0) {
           await repo.setQuestionActive(id, 0);
-          await audit({
-            acao: 'desativar',
-            entidade: 'pergunta',
-            entidadeId: id,
-            antes: { ativo: before.ativo },
-            depois: { ativo: 0, motivo: 'a pergunta tem respostas' },
-          });
+          await audit(
+            auditRow(
+              'desativar',
+              'pergunta',
+              id,
+              { ativo: before.ativo },
+              { ativo: 0, motivo: 'a pergunta tem respostas' },
+            ),
+          );
           return 'desativada';
         }
         await repo.deleteQuestion(id);
-        await audit({ acao: 'excluir', entidade: 'pergunta', entidadeId: id, antes: before, depois: null });
+        await audit(auditRow('excluir', 'pergunta', id, before, null));
         return 'excluida';
       });
     },
@@ -151,13 +143,7 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         if (await repo.findOptionByText(questionId, parsed.value.texto))
           return { ok: false, errors: { texto: 'Esta pergunta já tem uma opção com este texto.' } };
         const id = await repo.insertOption(questionId, parsed.value);
-        await audit({
-          acao: 'criar',
-          entidade: 'opcao',
-          entidadeId: id,
-          antes: null,
-          depois: { ...parsed.value, pergunta_id: questionId },
-        });
+        await audit(auditRow('criar', 'opcao', id, null, { ...parsed.value, pergunta_id: questionId }));
         return { ok: true, value: { id } };
       });
     },
@@ -174,28 +160,13 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         const before = await repo.findOption(questionId, optionId);
         if (!before) throw new NotFoundError();
         await repo.updateOption(optionId, parsed.value);
-        await audit({
-          acao: 'editar',
-          entidade: 'opcao',
-          entidadeId: optionId,
-          antes: before,
-          depois: await repo.findOption(questionId, optionId),
-        });
+        await audit(auditRow('editar', 'opcao', optionId, before, await repo.findOption(questionId, optionId)));
         return { ok: true, value: { id: optionId } };
       });
     },
 
     setOptionActive: (actor: Actor, questionId: number, optionId: number, active: boolean) =>
-      survey(
-        actor,
-        activeSwitch(
-          'opcao',
-          optionId,
-          active,
-          (repo) => repo.findOption(questionId, optionId),
-          (repo, ativo) => repo.setOptionActive(optionId, ativo),
-        ),
-      ),
+      switchActive(deps, actor, optionOf(questionId), optionId, active, false),
 
     async removeOption(actor: Actor, questionId: number, optionId: number): Promise<'excluida' | 'desativada'> {
       return survey(actor, async (repo, audit) => {
@@ -203,17 +174,19 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
         if (!before) throw new NotFoundError();
         if ((await repo.optionAnswerCount(optionId)) > 0) {
           await repo.setOptionActive(optionId, 0);
-          await audit({
-            acao: 'desativar',
-            entidade: 'opcao',
-            entidadeId: optionId,
-            antes: { ativo: before.ativo },
-            depois: { ativo: 0, motivo: 'a opção tem respostas' },
-          });
+          await audit(
+            auditRow(
+              'desativar',
+              'opcao',
+              optionId,
+              { ativo: before.ativo },
+              { ativo: 0, motivo: 'a opção tem respostas' },
+            ),
+          );
           return 'desativada';
         }
         await repo.deleteOption(optionId);
-        await audit({ acao: 'excluir', entidade: 'opcao', entidadeId: optionId, antes: before, depois: null });
+        await audit(auditRow('excluir', 'opcao', optionId, before, null));
         return 'excluida';
       });
     },

@@ -7,7 +7,7 @@ import { WEEKDAYS } from '../../../lib/time';
 import type { ClassFields, ContentRepository } from '../shared/content.repository';
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
-import type { Actor } from '../../audit/audit.repository';
+import { type Actor, auditRow } from '../../audit/audit.repository';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
 
@@ -133,13 +133,7 @@ export function createTimetableService(deps: ContentDeps) {
         if (clash) return { ok: false, errors: { sala: overlapMessage(clash, clash.modalidade) } };
         const id = await repo.insertClass(unitId, parsed.value);
         await repo.ensureUnitModalities(unitId, [parsed.value.modalidade_id]);
-        await audit({
-          acao: 'criar',
-          entidade: 'aula',
-          entidadeId: id,
-          antes: null,
-          depois: { ...parsed.value, unidade_id: unitId },
-        });
+        await audit(auditRow('criar', 'aula', id, null, { ...parsed.value, unidade_id: unitId }));
         return { ok: true, value: { id } };
       });
     },
@@ -162,13 +156,7 @@ export function createTimetableService(deps: ContentDeps) {
         if (clash) return { ok: false, errors: { sala: overlapMessage(clash, clash.modalidade) } };
         await repo.updateClass(classId, parsed.value);
         await repo.ensureUnitModalities(unitId, [parsed.value.modalidade_id]);
-        await audit({
-          acao: 'editar',
-          entidade: 'aula',
-          entidadeId: classId,
-          antes: before,
-          depois: { ...parsed.value, unidade_id: unitId },
-        });
+        await audit(auditRow('editar', 'aula', classId, before, { ...parsed.value, unidade_id: unitId }));
         return { ok: true, value: { id: classId } };
       });
     },
@@ -178,7 +166,7 @@ export function createTimetableService(deps: ContentDeps) {
         const before = await repo.findClass(unitId, classId);
         if (!before) throw new NotFoundError();
         await repo.deleteClass(classId);
-        await audit({ acao: 'excluir', entidade: 'aula', entidadeId: classId, antes: before, depois: null });
+        await audit(auditRow('excluir', 'aula', classId, before, null));
       });
     },
 
@@ -204,13 +192,12 @@ export function createTimetableService(deps: ContentDeps) {
           unitId,
           rows.map((r) => r.modalidade_id),
         );
-        await audit({
-          acao: 'copiar_grade',
-          entidade: 'grade',
-          entidadeId: unitId,
-          antes: before,
-          depois: { origem_unidade_id: sourceId, aulas: await week(repo, unitId) },
-        });
+        await audit(
+          auditRow('copiar_grade', 'grade', unitId, before, {
+            origem_unidade_id: sourceId,
+            aulas: await week(repo, unitId),
+          }),
+        );
         return { ok: true, value: { count: rows.length } };
       });
     },
@@ -247,13 +234,7 @@ export function createTimetableService(deps: ContentDeps) {
           unitId,
           fields.map((r) => r.modalidade_id),
         );
-        await audit({
-          acao: 'importar_csv',
-          entidade: 'grade',
-          entidadeId: unitId,
-          antes: before,
-          depois: await week(repo, unitId),
-        });
+        await audit(auditRow('importar_csv', 'grade', unitId, before, await week(repo, unitId)));
         return { ok: true, value: { count: fields.length } };
       });
     },

@@ -6,9 +6,9 @@ import { slugify } from '../../../lib/text';
 import { filterRows } from '../../../staff/list';
 import { WEEKDAYS } from '../../../lib/time';
 import type { ContentRepository, HourRow, LegalEntityFields, UnitFields } from '../shared/content.repository';
-import { activeSwitch, change, type ContentDeps } from '../shared/change';
+import { type ActiveRecord, change, type ContentDeps, switchActive } from '../shared/change';
 import { NotFoundError, onUniqueConflict } from '../../../staff/errors';
-import type { Actor } from '../../audit/audit.repository';
+import { type Actor, auditRow } from '../../audit/audit.repository';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
 
@@ -167,6 +167,12 @@ export function parseHours(
   return hours;
 }
 
+const UNIT: ActiveRecord = {
+  entidade: 'unidade',
+  find: (repo, id) => repo.findUnit(id),
+  set: (repo, id, ativo, now) => repo.setUnitActive(id, ativo, now),
+};
+
 export function createUnitsService(deps: ContentDeps) {
   const read = deps.repos.content;
 
@@ -200,13 +206,7 @@ export function createUnitsService(deps: ContentDeps) {
           if (await repo.slugTaken(input.fields.slug)) return { ok: false, errors: { slug: SLUG_TAKEN } };
           const id = await repo.insertUnit({ ...input.fields, ...input.legal }, now);
           await applyLinks(repo, id, input, []);
-          await audit({
-            acao: 'criar',
-            entidade: 'unidade',
-            entidadeId: id,
-            antes: null,
-            depois: await snapshot(repo, id),
-          });
+          await audit(auditRow('criar', 'unidade', id, null, await snapshot(repo, id)));
           return { ok: true, value: { id } };
         }),
       );
@@ -226,31 +226,14 @@ export function createUnitsService(deps: ContentDeps) {
             return { ok: false, errors: { cnpj: LEGAL_ENTITY_IN_USE } };
           await repo.updateUnit(id, { ...input.fields, ...input.legal }, now);
           await applyLinks(repo, id, input, before.planIds);
-          await audit({
-            acao: 'editar',
-            entidade: 'unidade',
-            entidadeId: id,
-            antes: before,
-            depois: await snapshot(repo, id),
-          });
+          await audit(auditRow('editar', 'unidade', id, before, await snapshot(repo, id)));
           return { ok: true, value: { id } };
         }),
       );
     },
 
     /** Units are never deleted (answers, messages and managers point to them): deactivated. */
-    setActive: (actor: Actor, id: number, active: boolean) =>
-      change(
-        deps,
-        actor,
-        activeSwitch(
-          'unidade',
-          id,
-          active,
-          (repo) => repo.findUnit(id),
-          (repo, ativo, now) => repo.setUnitActive(id, ativo, now),
-        ),
-      ),
+    setActive: (actor: Actor, id: number, active: boolean) => switchActive(deps, actor, UNIT, id, active),
   };
 }
 
