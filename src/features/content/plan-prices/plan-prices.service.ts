@@ -7,7 +7,7 @@ import type { Unidade } from '../../../db/types';
 import type { PlanPriceFields, PlanPriceRow } from '../shared/content.repository';
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
-import type { Actor } from '../../audit/audit.repository';
+import { type Actor, auditRow } from '../../audit/audit.repository';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, FormValues, Result } from '../../../staff/validation';
 
@@ -146,13 +146,9 @@ export function createPlanPricesService(deps: ContentDeps) {
         if (!parsed.ok || v.hasErrors(errors)) return { ok: false, errors };
         await repo.updatePlanPrice(unitId, planId, parsed.value);
         const after = await repo.findPlanPrice(unitId, planId);
-        await audit({
-          acao: 'editar_precos',
-          entidade: 'plano_unidade',
-          entidadeId: unitId,
-          antes: auditForm(before),
-          depois: after ? auditForm(after) : null,
-        });
+        await audit(
+          auditRow('editar_precos', 'plano_unidade', unitId, auditForm(before), after ? auditForm(after) : null),
+        );
         return { ok: true, value: null };
       });
     },
