@@ -13,6 +13,16 @@ export interface StaffProps {
   papel: 'admin' | 'gerente';
 }
 
+/** A unit as a units field lists it (accounts, plans, areas, modalities). */
+export type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
+/** The options of a units checkbox group: name and city, inactive ones said so, grouped by city. */
+export const unitOptions = (units: UnitChoice[]) =>
+  units.map((u) => ({
+    value: String(u.id),
+    label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`,
+    group: `${u.cidade}/${u.uf}`,
+  }));
+
 export interface Crumb {
   href: string;
   label: string;

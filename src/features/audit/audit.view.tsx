@@ -1,4 +1,6 @@
 // The audit log page (admin only): who changed what, before and after.
+import type { Selectable } from 'kysely';
+import type { AuditoriaTable } from '../../db/types';
 import { formatDateTime } from '../../lib/time';
 import { Field, Select, StaffPage, type StaffProps } from '../../staff/form.view';
 import { DataTable, Pagination } from '../../staff/list.view';
@@ -31,17 +33,11 @@ export function AuditPage(p: {
   staff: StaffProps;
   entidade: string;
   list: ListState;
-  rows: {
-    id: number;
-    acao: string;
-    entidade: string;
-    entidade_id: number | null;
-    antes: string | null;
-    depois: string | null;
-    criado_em: string;
+  /** the rows with who made each change */
+  rows: (Omit<Selectable<AuditoriaTable>, 'usuario_id'> & {
     usuario_nome: string | null;
     usuario_email: string | null;
-  }[];
+  })[];
 }) {
   return (
     <StaffPage title="Registro de alterações" staff={p.staff}>

@@ -1,6 +1,6 @@
 // The only place the catalog's SQL lives. Public pages read active rows only.
 import type { Db } from '../../db/index';
-import type { Unidade } from '../../db/types';
+import type { ClassRow, Unidade } from '../../db/types';
 import type { UnitPhoto } from '../unit-photos/photos';
 
 export interface UnitSummaryRow {
@@ -46,14 +46,7 @@ export interface UnitDetailRows {
   plans: PlanRow[];
   areas: string[];
   modalities: string[];
-  classes: {
-    dia_semana: number;
-    inicio: string;
-    fim: string;
-    modalidade: string;
-    professor: string | null;
-    sala: string | null;
-  }[];
+  classes: Omit<ClassRow, 'id'>[];
 }
 
 export function createCatalogRepository(db: Db) {

@@ -8,6 +8,8 @@ import {
   Select,
   StaffPage,
   type StaffProps,
+  type UnitChoice,
+  unitOptions,
 } from '../../staff/form.view';
 import { DataTable, StaffList } from '../../staff/list.view';
 import type { ListState } from '../../staff/list';
@@ -18,13 +20,6 @@ const ROLE_OPTIONS = [
   { value: 'admin', label: 'Administrador (tudo)' },
   { value: 'gerente', label: 'Gerente de unidade (pesquisa, mensagens e grade das suas unidades)' },
 ];
-type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
-const unitOptions = (units: UnitChoice[]) =>
-  units.map((u) => ({
-    value: String(u.id),
-    label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`,
-    group: `${u.cidade}/${u.uf}`,
-  }));
 
 export function AccountsListPage({
   staff,

@@ -1,5 +1,7 @@
 // Unit photos: limits, file names and public URLs. Pure: shared by the pipeline, the
 // routes and the public views.
+import type { Selectable } from 'kysely';
+import type { UnidadeFotosTable } from '../../db/types';
 
 export const MAX_UNIT_PHOTOS = 8;
 /** a unit photo is a prepared picture, not a raw 48 MP capture */
@@ -13,17 +15,8 @@ export type PhotoFormat = 'avif' | 'webp' | 'jpg';
 export const PHOTO_FORMATS: PhotoFormat[] = ['avif', 'webp', 'jpg'];
 export const PHOTO_MIME: Record<PhotoFormat, string> = { avif: 'image/avif', webp: 'image/webp', jpg: 'image/jpeg' };
 
-export interface UnitPhoto {
-  id: number;
-  unidade_id: number;
-  ordem: number;
-  alt: string;
-  hash: string;
-  largura: number;
-  altura: number;
-  /** the formats it has copies in, e.g. "avif,webp,jpg" (photos stored before AVIF: "webp,jpg") */
-  formatos: string;
-}
+/** A photo as the screen and the catalog read it: the row less its timestamps. */
+export type UnitPhoto = Omit<Selectable<UnidadeFotosTable>, 'criado_em' | 'atualizado_em'>;
 
 /** The widths a photo has copies in (each at most the original width), ascending. */
 export function photoWidths(original: number): number[] {

@@ -11,19 +11,14 @@ import {
   TextArea,
   ToggleActive,
   type StaffProps,
+  type UnitChoice,
+  unitOptions,
 } from '../../../staff/form.view';
 import { DataTable, StaffList } from '../../../staff/list.view';
 import type { ListState } from '../../../staff/list';
 import { PERIODS, type FieldErrors, type FormValues } from '../../../staff/validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
-type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
-const unitOptions = (units: UnitChoice[]) =>
-  units.map((u) => ({
-    value: String(u.id),
-    label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`,
-    group: `${u.cidade}/${u.uf}`,
-  }));
 
 export function PlansListPage({
   staff,

@@ -5,7 +5,7 @@ import type { Database } from '../../../db/types';
 
 type Q = Kysely<Database>;
 
-/** Ids per statement (a plan may be sold at every unit of a chain). */
+/** Ids per statement: a plan may be sold at every unit, a unit thousands of plans (under both engines' limits). */
 const CHUNK = 500;
 
 export interface PlanFields {
@@ -14,6 +14,35 @@ export interface PlanFields {
   preco_centavos: number;
   periodicidade: string;
   ordem: number;
+}
+
+type LinkSide = 'plano_id' | 'unidade_id';
+
+/**
+ * Sets the links of one plan (side `plano_id`) or one unit (`unidade_id`) in planos_unidades to
+ * `ids`, deleting and inserting only what changed: a link that stays keeps the prices it carries.
+ */
+export async function relinkPlanUnits(db: Q, side: LinkSide, ownerId: number, ids: number[]) {
+  const other: LinkSide = side === 'plano_id' ? 'unidade_id' : 'plano_id';
+  const current = (await db.selectFrom('planos_unidades').select(other).where(side, '=', ownerId).execute()).map(
+    (r) => (r as Record<LinkSide, number>)[other],
+  );
+  const wanted = new Set(ids);
+  const had = new Set(current);
+  const gone = current.filter((id) => !wanted.has(id));
+  const added = ids.filter((id) => !had.has(id));
+  for (let i = 0; i < gone.length; i += CHUNK)
+    await db
+      .deleteFrom('planos_unidades')
+      .where(side, '=', ownerId)
+      .where(other, 'in', gone.slice(i, i + CHUNK))
+      .execute();
+  const row = (id: number) => ({ [side]: ownerId, [other]: id }) as Record<LinkSide, number>;
+  for (let i = 0; i < added.length; i += CHUNK)
+    await db
+      .insertInto('planos_unidades')
+      .values(added.slice(i, i + CHUNK).map(row))
+      .execute();
 }
 
 export function createPlansRepository(db: Q) {
@@ -57,25 +86,6 @@ export function createPlansRepository(db: Q) {
       await db.updateTable('planos').set({ ativo, atualizado_em: now }).where('id', '=', id).execute();
     },
     /** Links and unlinks only what changed: a unit that stays keeps the plan's prices there. */
-    async replacePlanUnits(planId: number, ids: number[]) {
-      const current = (
-        await db.selectFrom('planos_unidades').select('unidade_id').where('plano_id', '=', planId).execute()
-      ).map((r) => r.unidade_id);
-      const wanted = new Set(ids);
-      const had = new Set(current);
-      const gone = current.filter((id) => !wanted.has(id));
-      const added = ids.filter((id) => !had.has(id));
-      for (let i = 0; i < gone.length; i += CHUNK)
-        await db
-          .deleteFrom('planos_unidades')
-          .where('plano_id', '=', planId)
-          .where('unidade_id', 'in', gone.slice(i, i + CHUNK))
-          .execute();
-      for (let i = 0; i < added.length; i += CHUNK)
-        await db
-          .insertInto('planos_unidades')
-          .values(added.slice(i, i + CHUNK).map((unidade_id) => ({ plano_id: planId, unidade_id })))
-          .execute();
-    },
+    replacePlanUnits: (planId: number, ids: number[]) => relinkPlanUnits(db, 'plano_id', planId, ids),
   };
 }

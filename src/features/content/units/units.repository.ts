@@ -2,11 +2,9 @@
 // modalities and plans. Takes a Kysely instance or a transaction.
 import type { Kysely } from 'kysely';
 import type { Database, Unidade } from '../../../db/types';
+import { relinkPlanUnits } from '../plans-taxonomy/plans.repository';
 
 type Q = Kysely<Database>;
-
-/** Ids per statement (a chain's unit sells thousands of plans; well under both engines' limits). */
-const CHUNK = 500;
 
 /** The unit's legal entity: edited on the unit form, not carried by the catalog file. */
 export type LegalEntityFields = Pick<Unidade, 'razao_social' | 'cnpj' | 'endereco_juridico'>;
@@ -112,26 +110,7 @@ export function createUnitsRepository(db: Q) {
           .execute();
     },
     /** Links and unlinks only what changed: a plan that stays keeps its prices at the unit. */
-    async replaceUnitPlans(unitId: number, ids: number[]) {
-      const current = (
-        await db.selectFrom('planos_unidades').select('plano_id').where('unidade_id', '=', unitId).execute()
-      ).map((r) => r.plano_id);
-      const wanted = new Set(ids);
-      const had = new Set(current);
-      const gone = current.filter((id) => !wanted.has(id));
-      const added = ids.filter((id) => !had.has(id));
-      for (let i = 0; i < gone.length; i += CHUNK)
-        await db
-          .deleteFrom('planos_unidades')
-          .where('unidade_id', '=', unitId)
-          .where('plano_id', 'in', gone.slice(i, i + CHUNK))
-          .execute();
-      for (let i = 0; i < added.length; i += CHUNK)
-        await db
-          .insertInto('planos_unidades')
-          .values(added.slice(i, i + CHUNK).map((plano_id) => ({ plano_id, unidade_id: unitId })))
-          .execute();
-    },
+    replaceUnitPlans: (unitId: number, ids: number[]) => relinkPlanUnits(db, 'unidade_id', unitId, ids),
     async slugTaken(slug: string, exceptId?: number) {
       let q = db.selectFrom('unidades').select('id').where('slug', '=', slug);
       if (exceptId) q = q.where('id', '!=', exceptId);
