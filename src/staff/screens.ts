@@ -15,10 +15,10 @@
 //   await staffScope(app, { role: 'admin', noStore: true }, (scope) => {
 //     const screens = recordScreens(scope, {
 //       base: '/admin/matriculas', missing: 'Matrícula não encontrada',
-//       list: { rows: service.list, text: (m) => m.nome, page: (p) => <ListPage {...p} /> },
-//       get: service.get, values: (m) => ({ nome: m.nome }),
+//       service, // list, get, create(actor, body), update(actor, id, body), setActive?(actor, id, on)
+//       list: { text: (m) => m.nome, page: (p) => <ListPage {...p} /> },
+//       values: (m) => ({ nome: m.nome }),
 //       form: (p) => <FormPage {...p} />,
-//       create: service.create, update: service.update, setActive: service.setActive,
 //     });
 //     // the screen's other forms: formPost(scope, `${base}/:id/…`, { load, save, refused, saved });
 //     // screens.page(request, reply, id, extra, 422) shows the edit form with their errors
@@ -165,22 +165,25 @@ export interface RecordScreens<Item extends { id: number }, Row, Extra extends o
   newSegment?: string;
   /** the 404 title when `:id` names no record, e.g. 'Plano não encontrado' */
   missing: string;
+  /** the record's service: its rules, pt-BR messages and audit rows */
+  service: {
+    list: () => Promise<readonly Row[]>;
+    get: (id: number) => Promise<Item | null | undefined>;
+    create: (actor: Actor, body: FormFields) => Promise<Result<{ id: number }>>;
+    update: (actor: Actor, id: number, body: FormFields) => Promise<Result<unknown>>;
+    /** without it there is no `/:id/ativo` route */
+    setActive?: (actor: Actor, id: number, active: boolean) => Promise<Result<unknown> | undefined> | Promise<void>;
+  };
   list: {
-    rows: () => Promise<readonly Row[]>;
     /** the text the `q` filter searches in a row */
     text: (row: Row) => string;
     page: (p: { staff: StaffProps; items: Row[]; list: ListState; notice?: string }) => Page;
   };
-  get: (id: number) => Promise<Item | null | undefined>;
   /** the edit form's values from the stored record */
   values: (item: Item) => FormValues;
   /** the new form's first values */
   blank?: FormValues;
   form: (p: ScreenForm<Item> & Partial<Extra>) => Page;
-  create: (actor: Actor, body: FormFields) => Promise<Result<{ id: number }>>;
-  update: (actor: Actor, id: number, body: FormFields) => Promise<Result<unknown>>;
-  /** without it there is no `/:id/ativo` route */
-  setActive?: (actor: Actor, id: number, active: boolean) => Promise<Result<unknown> | undefined> | Promise<void>;
   /** a POST that only shows the form again (the unit form's plan search): nothing is saved */
   search?: (body: FormFields) => boolean;
 }
@@ -192,7 +195,7 @@ export function recordScreens<Item extends { id: number }, Row, Extra extends ob
 ) {
   type Extras = Partial<ScreenForm<Item> & Extra>;
   type AsSent = { request: FastifyRequest; record: Item | null; body: FormFields };
-  const { base, missing } = spec;
+  const { base, missing, service } = spec;
   const newPath = `${base}/${spec.newSegment ?? 'nova'}`;
 
   /** The form page of `item` (null: the new one) with what is given in `extra`. */
@@ -212,12 +215,12 @@ export function recordScreens<Item extends { id: number }, Row, Extra extends ob
 
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
   r.get(base, { schema: { querystring: ListQuery } }, async (request, reply) => {
-    const { items, list } = listPage(await spec.list.rows(), request.query, base, spec.list.text);
+    const { items, list } = listPage(await service.list(), request.query, base, spec.list.text);
     return reply.page(await spec.list.page({ staff: request.staffPage, items, list, notice: request.query.ok }));
   });
   r.get(newPath, async (request, reply) => reply.page(await form(request, null)));
   r.get(`${base}/:id`, { schema: { params: IdParams, querystring: NoticeQuery } }, async (request, reply) => {
-    const item = await spec.get(request.params.id);
+    const item = await service.get(request.params.id);
     if (!item) return notFound(request, reply, missing);
     return reply.page(await form(request, item, { notice: request.query.ok } as Extras));
   });
@@ -225,23 +228,23 @@ export function recordScreens<Item extends { id: number }, Row, Extra extends ob
     params: 'none',
     formPath: newPath,
     show: (sent) => show({ ...sent, record: null }),
-    save: ({ actor, body }) => spec.create(actor, body),
+    save: ({ actor, body }) => service.create(actor, body),
     refused: (sent, errors) => refused({ ...sent, record: null }, errors),
     saved: ({ id }) => ({ to: `${base}/${id}?ok=criado`, data: { id } }),
   });
   formPost(scope, `${base}/:id`, {
-    load: ({ id }) => spec.get(id),
+    load: ({ id }) => service.get(id),
     missing,
     show,
-    save: ({ actor, record, body }) => spec.update(actor, record.id, body),
+    save: ({ actor, record, body }) => service.update(actor, record.id, body),
     refused,
     saved: (_value, { record: { id } }) => ({ to: `${base}/${id}?ok=salvo`, data: { id } }),
   });
-  const setActive = spec.setActive;
+  const setActive = service.setActive;
   if (setActive)
     formPost(scope, `${base}/:id/ativo`, {
       formPath: base,
-      load: ({ id }) => spec.get(id),
+      load: ({ id }) => service.get(id),
       missing,
       save: async ({ actor, record, body }) =>
         (await setActive(actor, record.id, isActivation(body))) ?? { ok: true, value: undefined },
@@ -253,7 +256,7 @@ export function recordScreens<Item extends { id: number }, Row, Extra extends ob
     form,
     /** The edit form of the record `id` with `extra` (another form's errors), or its 404 page. */
     async page(request: FastifyRequest, reply: FastifyReply, id: number, extra: Extras, status = 200) {
-      const item = await spec.get(id);
+      const item = await service.get(id);
       if (!item) return notFound(request, reply, missing);
       return reply.page(await form(request, item, extra), status);
     },

@@ -14,20 +14,16 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountsService) {
   const screens = recordScreens(app, {
     base: ACCOUNTS_PATH,
     missing: 'Conta não encontrada',
+    service: accounts,
     list: {
-      rows: accounts.list,
       text: (u) => `${u.nome} ${u.email} ${u.unidades.join(' ')}`,
       page: ({ items, ...p }) => <AccountsListPage {...p} users={items} />,
     },
-    get: accounts.get,
     values: (user) => ({ nome: user.nome, papel: user.papel, unidades: user.unidadeIds.map(String) }),
     blank: { papel: 'gerente' },
     form: async ({ item, body: _body, ...p }: ScreenForm<Account> & { passwordErrors?: FieldErrors }) => (
       <AccountFormPage {...p} user={item} units={await accounts.units()} />
     ),
-    create: accounts.create,
-    update: accounts.update,
-    setActive: accounts.setActive,
   });
 
   // Changing one's own password keeps the current session; every other one ends.

@@ -23,12 +23,11 @@ export function catalogContentRoutes(app: FastifyInstance, s: ContentServices) {
     base: PLANS_PATH,
     newSegment: 'novo',
     missing: 'Plano não encontrado',
+    service: s.plans,
     list: {
-      rows: s.plans.list,
       text: (p) => `${p.nome} ${periodLabel(p.periodicidade)}`,
       page: ({ items, ...p }) => <PlansListPage {...p} plans={items} />,
     },
-    get: s.plans.get,
     values: (plan) => ({
       nome: plan.nome,
       descricao: plan.descricao ?? '',
@@ -41,9 +40,6 @@ export function catalogContentRoutes(app: FastifyInstance, s: ContentServices) {
     form: async ({ item, staff, values, errors, notice }) => (
       <PlanFormPage staff={staff} plan={item} values={values} errors={errors} notice={notice} units={await units()} />
     ),
-    create: s.plans.create,
-    update: s.plans.update,
-    setActive: s.plans.setActive,
   });
 
   for (const kind of ['area', 'modalidade'] as const) {
@@ -51,12 +47,11 @@ export function catalogContentRoutes(app: FastifyInstance, s: ContentServices) {
     recordScreens(app, {
       base: `/admin/conteudo/${TAXONOMY_LABELS[kind].path}`,
       missing: kind === 'area' ? 'Área não encontrada' : 'Modalidade não encontrada',
+      service: service,
       list: {
-        rows: service.list,
         text: (i) => i.nome,
         page: (p) => <TaxonomyListPage {...p} kind={kind} />,
       },
-      get: service.get,
       values: (item) => ({
         nome: item.nome,
         descricao: ('descricao' in item ? item.descricao : null) ?? '',
@@ -73,9 +68,6 @@ export function catalogContentRoutes(app: FastifyInstance, s: ContentServices) {
           units={await units()}
         />
       ),
-      create: service.create,
-      update: service.update,
-      setActive: service.setActive,
     });
   }
 }

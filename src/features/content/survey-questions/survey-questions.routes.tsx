@@ -17,12 +17,11 @@ export function surveyQuestionsRoutes(app: FastifyInstance, s: ContentServices) 
   const screens = recordScreens(app, {
     base,
     missing: 'Pergunta não encontrada',
+    service: s.survey,
     list: {
-      rows: s.survey.list,
       text: (q) => q.texto,
       page: ({ items, ...p }) => <QuestionsListPage {...p} questions={items} />,
     },
-    get: s.survey.get,
     values: (q) => ({ texto: q.texto, ordem: String(q.ordem), obrigatoria: q.obrigatoria ? '1' : '' }),
     blank: { obrigatoria: '1' },
     form: ({ item, staff, values, errors, notice, optionValues, optionErrors, optionEdit }: QuestionForm) =>
@@ -40,9 +39,6 @@ export function surveyQuestionsRoutes(app: FastifyInstance, s: ContentServices) 
       ) : (
         <QuestionNewPage staff={staff} values={values} errors={errors} />
       ),
-    create: s.survey.create,
-    update: s.survey.update,
-    setActive: s.survey.setActive,
   });
   const question = ({ id }: { id: number }) => s.survey.get(id);
   /** The question, when the option `sub` is one of its own. */

@@ -60,12 +60,11 @@ export function unitRoutes(app: FastifyInstance, s: ContentServices) {
   recordScreens(app, {
     base: UNITS_PATH,
     missing: 'Unidade não encontrada',
+    service: s.units,
     list: {
-      rows: s.units.list,
       text: (u) => `${u.nome} ${u.bairro} ${u.cidade} ${u.uf}`,
       page: ({ items, ...p }) => <UnitsListPage {...p} units={items} />,
     },
-    get: s.units.get,
     values: unitValues,
     form: async ({ item, body, staff, values, errors, notice, searched }) => (
       <UnitFormPage
@@ -80,8 +79,5 @@ export function unitRoutes(app: FastifyInstance, s: ContentServices) {
       />
     ),
     search: isPlanSearch,
-    create: s.units.create,
-    update: s.units.update,
-    setActive: s.units.setActive,
   });
 }
