@@ -47,3 +47,34 @@ export function UnitFilter({
     </div>
   );
 }
+
+/** A filter's `<select>` with "Todas" first (no filter). */
+export function ChoiceFilter(p: {
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+  selected: string | undefined;
+}) {
+  return (
+    <div>
+      <label for={`f-${p.name}`}>{p.label}</label>
+      <select id={`f-${p.name}`} name={p.name}>
+        <option value="">Todas</option>
+        {p.options.map((o) => (
+          <option value={o.value} selected={p.selected === o.value} key={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The filter form's buttons: apply, and the CSV export of the same filters. */
+export function FilterActions({ csvHref }: { csvHref: string }) {
+  return (
+    <p>
+      <button type="submit">Filtrar</button> <a href={csvHref}>Exportar CSV</a>
+    </p>
+  );
+}

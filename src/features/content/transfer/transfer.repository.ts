@@ -7,6 +7,14 @@ import { foldText } from '../../../lib/text';
 /** Rows per statement when links are written in bulk (well under both engines' parameter limits). */
 const CHUNK = 500;
 
+/** Awaits every query of an object at once and keeps their names. */
+async function allOf<T extends Record<string, Promise<unknown>>>(
+  queries: T,
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const values = await Promise.all(Object.values(queries));
+  return Object.fromEntries(Object.keys(queries).map((k, i) => [k, values[i]])) as { [K in keyof T]: Awaited<T[K]> };
+}
+
 export function createTransferRepository(db: Kysely<Database>) {
   /**
    * "yoga" finds "Yoga", "Musculacao" finds "Musculação": no second row that differs only in
@@ -22,33 +30,26 @@ export function createTransferRepository(db: Kysely<Database>) {
     return rows.find((r) => r.nome === nome) ?? rows.find((r) => foldText(r.nome) === key);
   }
   return {
-    async readAll() {
-      const [
-        unidades,
-        horarios,
-        areas,
-        unidadesAreas,
-        modalidades,
-        unidadesModalidades,
-        aulas,
-        planos,
-        planosUnidades,
-        perguntas,
-        opcoes,
-      ] = await Promise.all([
-        db.selectFrom('unidades').selectAll().orderBy('slug').execute(),
-        db
+    /** Every catalog table, in the order the catalog file writes them. */
+    readAll() {
+      return allOf({
+        unidades: db.selectFrom('unidades').selectAll().orderBy('slug').execute(),
+        horarios: db
           .selectFrom('unidade_horarios')
           .select(['unidade_id', 'dia_semana', 'abre', 'fecha'])
           .orderBy('unidade_id')
           .orderBy('dia_semana')
           .orderBy('abre')
           .execute(),
-        db.selectFrom('areas').select(['id', 'nome', 'ativo']).orderBy('nome').execute(),
-        db.selectFrom('unidades_areas').select(['unidade_id', 'area_id']).execute(),
-        db.selectFrom('modalidades').select(['id', 'nome', 'descricao', 'ativo']).orderBy('nome').execute(),
-        db.selectFrom('unidades_modalidades').select(['unidade_id', 'modalidade_id']).execute(),
-        db
+        areas: db.selectFrom('areas').select(['id', 'nome', 'ativo']).orderBy('nome').execute(),
+        unidadesAreas: db.selectFrom('unidades_areas').select(['unidade_id', 'area_id']).execute(),
+        modalidades: db
+          .selectFrom('modalidades')
+          .select(['id', 'nome', 'descricao', 'ativo'])
+          .orderBy('nome')
+          .execute(),
+        unidadesModalidades: db.selectFrom('unidades_modalidades').select(['unidade_id', 'modalidade_id']).execute(),
+        aulas: db
           .selectFrom('aulas')
           .select(['unidade_id', 'modalidade_id', 'dia_semana', 'inicio', 'fim', 'professor', 'sala'])
           .orderBy('unidade_id')
@@ -56,24 +57,17 @@ export function createTransferRepository(db: Kysely<Database>) {
           .orderBy('inicio')
           .orderBy('id')
           .execute(),
-        db.selectFrom('planos').selectAll().orderBy('ordem').orderBy('nome').orderBy('id').execute(),
-        db.selectFrom('planos_unidades').select(['plano_id', 'unidade_id']).execute(),
-        db.selectFrom('perguntas').selectAll().orderBy('ordem').orderBy('id').execute(),
-        db.selectFrom('perguntas_opcoes').selectAll().orderBy('pergunta_id').orderBy('ordem').orderBy('id').execute(),
-      ]);
-      return {
-        unidades,
-        horarios,
-        areas,
-        unidadesAreas,
-        modalidades,
-        unidadesModalidades,
-        aulas,
-        planos,
-        planosUnidades,
-        perguntas,
-        opcoes,
-      };
+        planos: db.selectFrom('planos').selectAll().orderBy('ordem').orderBy('nome').orderBy('id').execute(),
+        planosUnidades: db.selectFrom('planos_unidades').select(['plano_id', 'unidade_id']).execute(),
+        perguntas: db.selectFrom('perguntas').selectAll().orderBy('ordem').orderBy('id').execute(),
+        opcoes: db
+          .selectFrom('perguntas_opcoes')
+          .selectAll()
+          .orderBy('pergunta_id')
+          .orderBy('ordem')
+          .orderBy('id')
+          .execute(),
+      });
     },
 
     /** Natural keys already in the database, for the import's referential checks. */

@@ -1,7 +1,7 @@
 import { FieldError, Layout } from '../../../views/layout';
 import { DataTable, PageLinks } from '../../../views/table';
 import { formatDateTime } from '../../../lib/time';
-import { UnitFilter, type StaffProps } from '../filters.view';
+import { ChoiceFilter, FilterActions, UnitFilter, type StaffProps } from '../filters.view';
 import { MESSAGE_STATUSES, type MessageStatus } from './fale-aqui.repository';
 import {
   formatDuration,
@@ -59,22 +59,14 @@ export function InboxPage({
       <form method="get" action={INBOX_PATH} class="card report-filters">
         <div class="grid filter-grid">
           <UnitFilter units={units} selected={filters.unidade_id} />
-          <div>
-            <label for="f-status">Situação</label>
-            <select id="f-status" name="status">
-              <option value="">Todas</option>
-              {MESSAGE_STATUSES.map((s) => (
-                <option value={s} selected={filters.status === s} key={s}>
-                  {STATUS_LABEL[s]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <ChoiceFilter
+            name="status"
+            label="Situação"
+            options={MESSAGE_STATUSES.map((s) => ({ value: s, label: STATUS_LABEL[s] }))}
+            selected={filters.status}
+          />
         </div>
-        <p>
-          <button type="submit">Filtrar</button>{' '}
-          <a href={`${INBOX_PATH}/exportar.csv${query(filters)}`}>Exportar CSV</a>
-        </p>
+        <FilterActions csvHref={`${INBOX_PATH}/exportar.csv${query(filters)}`} />
       </form>
       <DataTable
         label="Tabela das mensagens"

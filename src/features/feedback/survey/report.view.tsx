@@ -1,7 +1,7 @@
 import { Layout } from '../../../views/layout';
 import { DataTable, PageLinks } from '../../../views/table';
 import { formatDateTime } from '../../../lib/time';
-import { UnitFilter, type StaffProps } from '../filters.view';
+import { ChoiceFilter, FilterActions, UnitFilter, type StaffProps } from '../filters.view';
 import {
   categoryOf,
   CATEGORY_LABEL,
@@ -63,22 +63,17 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
             <label for="f-ate">Até</label>
             <input type="date" id="f-ate" name="ate" value={filters.period.ate} />
           </div>
-          <div>
-            <label for="f-categoria">Nota (lista)</label>
-            <select id="f-categoria" name="categoria">
-              <option value="">Todas</option>
-              {(Object.keys(LIST_FILTER_LABEL) as ResponseListFilter[]).map((c) => (
-                <option value={c} selected={filters.categoria === c} key={c}>
-                  {LIST_FILTER_LABEL[c]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <ChoiceFilter
+            name="categoria"
+            label="Nota (lista)"
+            options={(Object.keys(LIST_FILTER_LABEL) as ResponseListFilter[]).map((c) => ({
+              value: c,
+              label: LIST_FILTER_LABEL[c],
+            }))}
+            selected={filters.categoria}
+          />
         </div>
-        <p>
-          <button type="submit">Filtrar</button>{' '}
-          <a href={`${REPORT_PATH}/exportar.csv?${query(filters)}`}>Exportar CSV</a>
-        </p>
+        <FilterActions csvHref={`${REPORT_PATH}/exportar.csv?${query(filters)}`} />
       </form>
 
       <section aria-labelledby="nps-titulo">
