@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../src/db/index';
 import { createSurveyRepository } from '../src/features/feedback/survey/survey.repository';
-import { createSurveyService } from '../src/features/feedback/survey/survey.service';
+import { createSurveyService, surveyBatchStore } from '../src/features/feedback/survey/survey.service';
+import { createSurveyWriter, type PendingResponse } from '../src/features/feedback/survey/survey.writer';
+import { transactional } from '../src/db/transactional';
+import { fingerprintOf } from '../src/platform/envio/index';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 
@@ -325,38 +328,89 @@ describe('survey submission', () => {
 });
 
 describe('survey writer (group commit)', () => {
-  it('stores a batch in one go, keeps one of two equal envio_ids, and isolates a failing record', async () => {
-    const { createSurveyRepository } = await import('../src/features/feedback/survey/survey.repository');
-    const { createSurveyWriter } = await import('../src/features/feedback/survey/survey.writer');
-    const writer = createSurveyWriter(createSurveyRepository(t.db));
-    const before = await counts();
-    const rec = (envio: string | null, unidadeId = unitId) => ({
+  const store = () => surveyBatchStore(transactional(t.db, createSurveyRepository));
+  const unit = { id: 0, nome: 'Unidade do lote', cidade: 'São Paulo' };
+  const response = (key: string | null, nota = 10, unidadeId = unitId): PendingResponse => ({
+    record: {
       unidadeId,
       nomeCliente: null,
       contatoCliente: null,
       comentario: null,
-      notaNps: 10,
-      envioId: envio,
+      notaNps: nota,
+      envioId: key,
       criadoEm: nowIso(),
-      itens: [{ perguntaId: q.escala, opcaoId: optionFor(q.escala, 10), texto: null, textoOk: false }],
-    });
+      itens: [{ perguntaId: q.escala, opcaoId: optionFor(q.escala, nota), texto: null, textoOk: false }],
+    },
+    envio: key ? { id: key, fingerprint: fingerprintOf({ nota }) } : null,
+    unit: { ...unit, id: unidadeId },
+  });
+
+  it(`stores a batch in one transaction: a repeat inside it answers with the first one's id, another content \
+under the same key is stored under its content key`, async () => {
+    const writer = createSurveyWriter(store());
+    const before = await counts();
     // all issued in the same turn of the event loop: one batch
-    const results = await Promise.allSettled([
-      writer.write(rec('lote-a-000001')),
-      writer.write(rec('lote-a-000001')),
-      writer.write(rec(null)),
-      writer.write(rec('lote-b-000001', 99999999)), // no such unit: foreign key violation
-      writer.write(rec('lote-c-000001')),
+    const [first, repeat, changed, keyless] = await Promise.all([
+      writer.write(response('lote-a-000001')),
+      writer.write(response('lote-a-000001')),
+      writer.write(response('lote-a-000001', 3)),
+      writer.write(response(null)),
     ]);
-    expect(results[0]).toMatchObject({ status: 'fulfilled' });
-    expect((results[0] as PromiseFulfilledResult<number>).value).toBeGreaterThan(0);
-    expect(results[1]).toEqual({ status: 'fulfilled', value: null });
-    expect(results[2]).toMatchObject({ status: 'fulfilled' });
-    expect(results[3]).toMatchObject({ status: 'rejected' });
-    expect(results[4]).toMatchObject({ status: 'fulfilled' });
+    expect(first).toMatchObject({ status: 'stored' });
+    expect(repeat).toEqual({ status: 'duplicate', id: first!.id });
+    expect(changed).toMatchObject({ status: 'stored' });
+    expect(changed!.id).not.toBe(first!.id);
+    expect(keyless).toMatchObject({ status: 'stored' });
     const after = await counts();
     expect(after.respostas).toBe(before.respostas + 3);
     expect(after.itens).toBe(before.itens + 3);
+    const envios = await t.db
+      .selectFrom('envios')
+      .select(['envio_id', 'registro_id'])
+      .where('formulario', '=', 'pesquisa')
+      .where('envio_id', 'like', 'lote-a-000001%')
+      .orderBy('envio_id')
+      .execute();
+    expect(envios).toEqual([
+      { envio_id: 'lote-a-000001', registro_id: first!.id },
+      { envio_id: expect.stringMatching(/^lote-a-000001:[0-9a-f]{16}$/), registro_id: changed!.id },
+    ]);
+  });
+
+  it('isolates a failing record: the batch is rolled back and each is written again alone', async () => {
+    const writer = createSurveyWriter(store());
+    const before = await counts();
+    const results = await Promise.allSettled([
+      writer.write(response('lote-b-000001')),
+      writer.write(response('lote-b-000001')),
+      writer.write(response('lote-c-000001', 10, 99999999)), // no such unit: foreign key violation
+      writer.write(response('lote-d-000001')),
+    ]);
+    expect(results[0]).toMatchObject({ status: 'fulfilled', value: { status: 'stored' } });
+    const firstId = (results[0] as PromiseFulfilledResult<{ id: number }>).value.id;
+    expect(results[1]).toEqual({ status: 'fulfilled', value: { status: 'duplicate', id: firstId } });
+    expect(results[2]).toMatchObject({ status: 'rejected' });
+    expect(results[3]).toMatchObject({ status: 'fulfilled', value: { status: 'stored' } });
+    const after = await counts();
+    expect(after.respostas).toBe(before.respostas + 2);
+    // the failed record kept no claim
+    expect(
+      await t.db.selectFrom('envios').select('envio_id').where('envio_id', '=', 'lote-c-000001').execute(),
+    ).toEqual([]);
+  });
+
+  it(`a key already on a response but no longer in envios (past the window) is a repeat for any content, and \
+keeps no claim`, async () => {
+    const writer = createSurveyWriter(store());
+    const stored = await writer.write(response('lote-e-000001'));
+    expect(stored).toMatchObject({ status: 'stored' });
+    await t.db.deleteFrom('envios').where('envio_id', '=', 'lote-e-000001').execute();
+    const before = await counts();
+    expect(await writer.write(response('lote-e-000001', 2))).toEqual({ status: 'duplicate', id: null });
+    expect((await counts()).respostas).toBe(before.respostas);
+    expect(
+      await t.db.selectFrom('envios').select('envio_id').where('envio_id', 'like', 'lote-e-000001%').execute(),
+    ).toEqual([]);
   });
 });
 
@@ -364,7 +418,7 @@ describe('survey service inside its transaction', () => {
   it('stores an answer when its units cache expires between the form check and the commit', async () => {
     // cacheMs 0: every read of the units is a new query. One made inside the storing
     // transaction would wait, on SQLite, for the connection that transaction holds.
-    const service = createSurveyService(createSurveyRepository(t.db), { cacheMs: 0 });
+    const service = createSurveyService(transactional(t.db, createSurveyRepository), { cacheMs: 0 });
     const body = {
       unidade_id: '1',
       'respostas[1]': '10',
