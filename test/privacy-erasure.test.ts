@@ -4,8 +4,10 @@
 // the outbox, sees and downloads everything (ZIP: JSON, CSV, the photo's bytes), asks for
 // erasure; staff carry it out from the queue. Then every text column of every table, the
 // stored files and the outbox are scanned for the e-mail and the phone in every usual
-// writing: nothing. Survey scores stay (the NPS does not change), another person's lead
-// stays. And "Meus dados" answers alike for a known and an unknown address.
+// writing: nothing but the e-mail of the person's online enrolment, whose contract, acceptance
+// proof and payments are kept for their legal period (only the WhatsApp and the offers
+// permission go). Survey scores stay (the NPS does not change), another person's lead stays.
+// And "Meus dados" answers alike for a known and an unknown address.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -36,6 +38,8 @@ const PHONE_FORMS = [
   '998765432',
 ];
 const NEEDLES = [EMAIL, ...PHONE_FORMS];
+/** A valid CPF (check digits 2 and 5). */
+const CPF = '52998224725';
 
 let t: TestContext;
 let admin: string;
@@ -223,6 +227,57 @@ describe('erasure of one person everywhere', () => {
     });
     expect(bookingRes.statusCode).toBe(303);
 
+    // 4b. an online enrolment, offers accepted: contract, first payment, consent, "Minha matrícula" link
+    const offer = await t.db
+      .selectFrom('planos_unidades as pu')
+      .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
+      .select(['pu.unidade_id', 'pu.plano_id'])
+      .where('pu.venda_online', '=', 1)
+      .where('u.ativo', '=', 1)
+      .where('u.cnpj', 'is not', null)
+      .orderBy('pu.unidade_id')
+      .executeTakeFirstOrThrow();
+    const flow = `/matricula?unidade=${offer.unidade_id}&plano=${offer.plano_id}`;
+    const enrolPage = await fetchForm(t.app, flow);
+    const enrolFields = {
+      csrf_token: enrolPage.token,
+      envio_id: /name="envio_id" value="([^"]+)"/.exec(enrolPage.res.body)![1]!,
+      nome: 'Joana Titular',
+      cpf: '529.982.247-25',
+      nascimento: '1990-05-10',
+      email: EMAIL_TYPED,
+      whatsapp: PHONE_TYPED,
+      aceita_ofertas: 'sim',
+    };
+    const resumo = await post(
+      `/matricula/resumo?unidade=${offer.unidade_id}&plano=${offer.plano_id}`,
+      enrolPage.cookie,
+      enrolFields,
+    );
+    expect(resumo.statusCode).toBe(200);
+    const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(resumo.body)![1]!;
+    const enrolRes = await post(flow, enrolPage.cookie, {
+      ...enrolFields,
+      contrato_versao: hidden('contrato_versao'),
+      contrato_sha256: hidden('contrato_sha256'),
+      aceite: 'sim',
+    });
+    expect(enrolRes.statusCode).toBe(303);
+    const enrolment = await t.db.selectFrom('matriculas').selectAll().where('cpf', '=', CPF).executeTakeFirstOrThrow();
+    expect(enrolment.whatsapp).toBe('+5521998765432');
+    expect(enrolment.aceita_marketing).toBe(1);
+    expect(enrolment.contrato_texto).toContain('Joana Titular');
+    const enrolPayments = async () =>
+      (
+        await t.db
+          .selectFrom('matriculas_pagamentos')
+          .select(['id', 'tipo', 'valor_centavos', 'status'])
+          .where('matricula_id', '=', enrolment.id)
+          .execute()
+      ).map((r) => JSON.stringify(r));
+    const paymentsBefore = await enrolPayments();
+    expect(paymentsBefore).toHaveLength(1);
+
     // 5. a staff reply to the message, and a note on the lead
     const replyToken = await staffToken(t.app, admin, `/admin/mensagens/${message.id}`);
     const replyRes = await post(`/admin/mensagens/${message.id}/responder`, admin, {
@@ -270,15 +325,50 @@ describe('erasure of one person everywhere', () => {
 
     const panel = await t.app.inject({ url: '/privacidade/meus-dados/painel', headers: { cookie: person } });
     expect(panel.statusCode).toBe(200);
-    for (const label of ['Contatos para franquia', 'Mensagens do', 'Pesquisas de satisfação', 'Aulas experimentais'])
+    for (const label of [
+      'Contatos para franquia',
+      'Mensagens do',
+      'Pesquisas de satisfação',
+      'Aulas experimentais',
+      'Matrículas online',
+      'Pagamentos e reembolsos das matrículas',
+    ])
       expect(panel.body).toContain(label);
+    // the erasure form says what the enrolment keeps, for how long and why
+    expect(panel.body).toContain('Código Civil, art. 206, § 5º, I');
+    expect(panel.body).toContain('href="/matricula/minha"');
     const panelToken = /name="csrf_token" value="([^"]+)"/.exec(panel.body)![1]!;
     const zipRes = await post('/privacidade/meus-dados/arquivo', person, { csrf_token: panelToken });
     expect(zipRes.statusCode).toBe(200);
     expect(zipRes.headers['content-type']).toBe('application/zip');
     const zip = unzipSync(new Uint8Array(zipRes.rawPayload));
-    for (const kind of ['leads', 'notas_leads', 'mensagens', 'fotos', 'respostas', 'pesquisas', 'agendamentos'])
+    for (const kind of [
+      'leads',
+      'notas_leads',
+      'mensagens',
+      'fotos',
+      'respostas',
+      'pesquisas',
+      'agendamentos',
+      'matriculas',
+      'matriculas_pagamentos',
+    ])
       for (const ext of ['json', 'csv']) expect(Object.keys(zip)).toContain(`${kind}.${ext}`);
+    const zipEnrolments = JSON.parse(strFromU8(zip['matriculas.json']!)) as Record<string, unknown>[];
+    expect(zipEnrolments).toHaveLength(1);
+    expect(zipEnrolments[0]).toMatchObject({
+      id: enrolment.id,
+      cpf: CPF,
+      nascimento: '1990-05-10',
+      contrato_texto: enrolment.contrato_texto,
+      contrato_sha256: enrolment.contrato_sha256,
+      aceite_ip: enrolment.aceite_ip,
+      primeiro_pagamento_centavos: enrolment.primeiro_pagamento_centavos,
+    });
+    const zipPayments = JSON.parse(strFromU8(zip['matriculas_pagamentos.json']!)) as Record<string, unknown>[];
+    expect(zipPayments).toEqual([
+      expect.objectContaining({ matricula_id: enrolment.id, tipo: 'primeiro', status: 'pendente' }),
+    ]);
     const leads = JSON.parse(strFromU8(zip['leads.json']!)) as { id: number; email: string }[];
     expect(leads.map((l) => l.id)).toEqual([leadId]);
     expect(leads[0]!.email).toBe(EMAIL_TYPED);
@@ -305,6 +395,7 @@ describe('erasure of one person everywhere', () => {
     expect(queue.body).toContain(`/admin/privacidade/${request.id}`);
     const detail = await t.app.inject({ url: `/admin/privacidade/${request.id}`, headers: { cookie: admin } });
     expect(detail.body).toContain('Eliminar e concluir');
+    expect(detail.body).toContain('Matrícula online:');
     const eraseToken = await staffToken(t.app, admin, `/admin/privacidade/${request.id}`);
     const erased = await post(`/admin/privacidade/${request.id}/eliminar`, admin, {
       csrf_token: eraseToken,
@@ -312,8 +403,18 @@ describe('erasure of one person everywhere', () => {
     });
     expect(erased.statusCode).toBe(303);
 
-    // 8. nothing left: no table, no outbox mail, no stored file
-    expect(await scanTables(NEEDLES)).toEqual([]);
+    // 8. nothing left but the enrolment's e-mail: no other table, no outbox mail, no stored file
+    expect(await scanTables(NEEDLES)).toEqual([`matriculas.email: ${EMAIL}`]);
+    // the contract, its acceptance proof and the amounts stay for their legal period; the
+    // WhatsApp and the offers permission go, and so do the "Minha matrícula" links
+    const keptEnrolment = await t.db
+      .selectFrom('matriculas')
+      .selectAll()
+      .where('id', '=', enrolment.id)
+      .executeTakeFirstOrThrow();
+    expect(keptEnrolment).toEqual({ ...enrolment, whatsapp: null, aceita_marketing: 0 });
+    expect(await enrolPayments()).toEqual(paymentsBefore);
+    expect(await t.db.selectFrom('matriculas_acessos').selectAll().execute()).toEqual([]);
     const files = await storedFileKeys();
     expect(files.keys).not.toContain(photoRow.caminho);
     expect(files.withNeedle).toEqual([]);
@@ -350,7 +451,15 @@ describe('erasure of one person everywhere', () => {
     const summary = JSON.parse(audit.depois!) as { tabelas: Record<string, number>; arquivos: number };
     expect(summary.arquivos).toBe(1);
     expect(Object.keys(summary.tabelas)).toEqual(
-      expect.arrayContaining(['franquia_leads', 'fale_aqui', 'respostas_nps', 'aulas_experimentais', 'fila_emails']),
+      expect.arrayContaining([
+        'franquia_leads',
+        'fale_aqui',
+        'respostas_nps',
+        'aulas_experimentais',
+        'matriculas',
+        'matriculas_acessos',
+        'fila_emails',
+      ]),
     );
     // the person's page is gone with the data
     const after = await t.app.inject({ url: '/privacidade/meus-dados/painel', headers: { cookie: person } });

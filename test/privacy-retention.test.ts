@@ -57,6 +57,12 @@ describe('/privacidade and the footer', () => {
     expect(body).toContain('3 meses contados a partir da data da mensagem');
     expect(body).toContain('12 meses (1 ano)');
     expect(body).toContain('5 anos a partir do registro');
+    // the online enrolment: what it keeps, for how long and why, and where to see it
+    expect(body).toContain('data-retention="matriculas" data-years="5"');
+    expect(body).toContain('por 5 anos depois do fim dele');
+    expect(body).toContain('Código Civil, art. 206, § 5º, I');
+    expect(body).toContain('Código de Defesa do Consumidor, art. 27');
+    expect(body).toContain('<a href="/matricula/minha">Minha matrícula</a>');
     // processors: the benefit platforms the demo units link to, and the mail provider
     expect(body).toMatch(/<strong>TotalPass<\/strong> \(totalpass\.com\)/);
     expect(body).toMatch(/<strong>Wellhub<\/strong> \(wellhub\.com\)/);

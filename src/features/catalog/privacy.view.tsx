@@ -5,7 +5,14 @@
 import { brand } from '../../brand/index';
 import { Layout } from '../../views/layout';
 import { CONSENT_PURPOSES, CONSENT_TEXTS, consentLabel, currentConsent } from '../privacy/consent';
-import { INCIDENT_RETENTION_YEARS, monthsLabel, type RetentionRule } from '../privacy/retention';
+import { MINE_PATH as ENROLMENT_MINE_PATH } from '../enrolment/enrolment.view';
+import {
+  ENROLMENT_RETENTION_TEXT,
+  ENROLMENT_RETENTION_YEARS,
+  INCIDENT_RETENTION_YEARS,
+  monthsLabel,
+  type RetentionRule,
+} from '../privacy/retention';
 
 export const PRIVACY_PATH = '/privacidade';
 
@@ -61,9 +68,18 @@ export function PrivacyPage({ dpo, retention, processors }: PrivacyPageProps) {
             prazo, com a sua autorização de contato. Usamos apenas para a equipe de expansão avaliar e falar com você.
           </li>
           <li>
-            <strong>Aula experimental e matrícula:</strong> nome, WhatsApp e, se você informar, e-mail, usados apenas
-            para confirmar a aula, enviar o lembrete e permitir que a unidade fale com você sobre ela. Os botões
-            “Matricule-se” abrem o WhatsApp da unidade; a conversa segue por lá.
+            <strong>Aula experimental:</strong> nome, WhatsApp e, se você informar, e-mail, usados apenas para confirmar
+            a aula, enviar o lembrete e permitir que a unidade fale com você sobre ela.
+          </li>
+          <li id="matricula">
+            <strong>Matrícula online:</strong> nome, CPF, data de nascimento, e-mail, WhatsApp e, para menores de 18
+            anos, nome e CPF do responsável; o contrato aceito, com esses dados preenchidos; a prova do aceite (data,
+            hora, endereço IP e navegador); e os pagamentos e reembolsos. Usamos para fazer e cumprir o contrato (LGPD,
+            art. 7º, V): cobrar, confirmar o pagamento, avisar você e permitir desistir ou cancelar. Em{' '}
+            <a href={ENROLMENT_MINE_PATH}>Minha matrícula</a> você informa o seu e-mail e recebe um link para ver a
+            matrícula, desistir em até 7 dias ou pedir o cancelamento. Ofertas por e-mail e WhatsApp só com a sua
+            autorização, que é opcional. Nas unidades sem matrícula online, o botão “Matricule-se” abre o WhatsApp da
+            unidade e a conversa segue por lá.
           </li>
           <li>
             <strong>Cliques nos botões:</strong> contamos quantas vezes cada botão de cada unidade foi tocado por
@@ -91,6 +107,11 @@ export function PrivacyPage({ dpo, retention, processors }: PrivacyPageProps) {
             ANPD.
           </li>
           <li>Registros técnicos de acesso: 6 meses, como exige o Marco Civil da Internet.</li>
+          <li data-retention="matriculas" data-years={ENROLMENT_RETENTION_YEARS}>
+            <strong>Matrícula online:</strong> {ENROLMENT_RETENTION_TEXT}. Um pedido de eliminação não apaga esses dados
+            antes disso: a LGPD permite guardá-los para cumprir obrigações legais e defender direitos; apaga o WhatsApp
+            e a autorização para receber ofertas.
+          </li>
         </ul>
 
         <h2 id="consentimento">Sua autorização de contato</h2>
@@ -113,8 +134,8 @@ export function PrivacyPage({ dpo, retention, processors }: PrivacyPageProps) {
         <h2 id="quem-ve">Quem vê os seus dados</h2>
         <p>
           Só a equipe da {b.name} que precisa deles: a gerência da unidade vê a pesquisa e as mensagens da sua unidade;
-          a equipe de expansão vê os contatos de franquia. Não vendemos nem compartilhamos os seus dados com
-          anunciantes.
+          a equipe de expansão vê os contatos de franquia; a unidade e a administração da rede veem as matrículas da
+          unidade. Não vendemos nem compartilhamos os seus dados com anunciantes.
         </p>
 
         <h2 id="operadores">Com quem compartilhamos</h2>

@@ -7,7 +7,7 @@ import { Csrf, Field, Select, StaffErrorSummary, StaffPage, type StaffProps, Tex
 import type { FieldErrors, FormValues } from '../../staff/validation';
 import { FieldError } from '../../views/layout';
 import { DataTable, PageLinks } from '../../views/table';
-import { KindTables } from './meus-dados.view';
+import { EnrolmentKept, KindTables } from './meus-dados.view';
 import type { KindSummary } from './person-data.service';
 import { maskSubject, type Subject } from './registry';
 import { REQUEST_KINDS, REQUEST_STATUSES, type RequestKind, STAFF_REQUEST_KINDS } from './requests';
@@ -245,6 +245,7 @@ export function RequestPage(p: {
             Apaga nome, e-mail, telefone, textos e fotos desta pessoa em todas as tabelas e na fila de e-mails; notas de
             pesquisa e números de agendamento ficam para as estatísticas. Não pode ser desfeito.
           </p>
+          <EnrolmentKept overview={p.overview} />
           <form method="post" action={`${ADMIN_PRIVACY_PATH}/${r.id}/eliminar`} novalidate>
             <Csrf token={p.staff.csrfToken} />
             <div class="field">

@@ -8,6 +8,8 @@ import { Layout, siteName } from '../../views/layout';
 import { DataTable } from '../../views/table';
 import type { KindSummary } from './person-data.service';
 import { CORRECTION_MAX, LINK_PATH, MEUS_DADOS_PATH } from './meus-dados.service';
+import { MINE_PATH as ENROLMENT_MINE_PATH } from '../enrolment/enrolment.view';
+import { ENROLMENT_RETENTION_TEXT } from './retention';
 
 const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf_token" value={token} />;
 
@@ -157,7 +159,52 @@ const COLUMN_LABELS: Record<string, string> = {
   motivo: 'Observação',
   papel: 'Papel',
   ativo: 'Ativa',
+  cpf: 'CPF',
+  nascimento: 'Nascimento',
+  aceita_marketing: 'Aceitou ofertas',
+  responsavel_nome: 'Responsável',
+  responsavel_cpf: 'CPF do responsável',
+  contrato_texto: 'Contrato aceito',
+  aceite_ip: 'Aceite: endereço IP',
+  aceite_user_agent: 'Aceite: navegador',
+  unidade_nome: 'Unidade',
+  razao_social: 'Empresa (razão social)',
+  cnpj: 'CNPJ',
+  plano_nome: 'Plano',
+  mensalidade_centavos: 'Mensalidade (centavos)',
+  taxa_matricula_centavos: 'Taxa de matrícula (centavos)',
+  taxa_anual_centavos: 'Taxa anual (centavos)',
+  primeiro_pagamento_centavos: 'Primeiro pagamento (centavos)',
+  dia_vencimento: 'Dia de vencimento',
+  fidelidade_meses: 'Fidelidade (meses)',
+  multa_percentual: 'Multa (%)',
+  contrato_versao: 'Versão do contrato',
+  contrato_sha256: 'SHA-256 do contrato',
+  aceito_em: 'Aceito em',
+  ativada_em: 'Ativada em',
+  pago_ate: 'Pago até',
+  desistencia_em: 'Desistência em',
+  protocolo: 'Protocolo de cancelamento',
+  cancelamento_solicitado_em: 'Cancelamento pedido em',
+  cancelamento_efetivo_em: 'Cancelamento vale a partir de',
+  multa_centavos: 'Multa (centavos)',
+  matricula_id: 'Matrícula (número)',
+  valor_centavos: 'Valor (centavos)',
+  prazo: 'Prazo',
+  pago_em: 'Pago em',
 };
+
+/** On the erasure forms when the person has an online enrolment: what stays, for how long and why. */
+export function EnrolmentKept({ overview }: { overview: KindSummary[] }) {
+  if (!overview.some((k) => k.kind === 'matriculas')) return null;
+  return (
+    <p>
+      <strong>Matrícula online:</strong> a eliminação apaga o WhatsApp e a autorização para receber ofertas, mas{' '}
+      {ENROLMENT_RETENTION_TEXT}. Para desistir ou cancelar a matrícula, use{' '}
+      <a href={ENROLMENT_MINE_PATH}>Minha matrícula</a>.
+    </p>
+  );
+}
 
 function cell(v: unknown) {
   if (v === null || v === undefined || v === '') return <span class="muted">—</span>;
@@ -279,6 +326,7 @@ export function PanelPage(p: {
         <form method="post" action={`${MEUS_DADOS_PATH}/eliminacao`} novalidate>
           <Csrf token={p.csrfToken} />
           <input type="hidden" name={ENVIO_FIELD} value={p.envioIds.eliminacao} />
+          <EnrolmentKept overview={p.overview} />
           <Checkbox name="confirmar" value="sim" checked={false} error={errors.confirmar} required>
             Quero que os meus dados sejam eliminados.
           </Checkbox>

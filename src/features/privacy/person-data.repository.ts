@@ -166,6 +166,7 @@ export function createPersonDataRepository(kdb: Kysely<Database>) {
         const scrubbed: string[] = [];
         for (const [name, c] of Object.entries(entry.columns)) {
           if (c.erase.do === 'null') set[name] = null;
+          else if (c.erase.do === 'zero') set[name] = 0;
           else if (c.erase.do === 'marker')
             set[name] = sql`case when ${col(name)} is null then null else ${ERASED_MARKER} end`;
           else if (c.erase.do === 'scrub') scrubbed.push(name);

@@ -5,6 +5,7 @@
 // adds a personal-looking column that is neither here nor in NOT_PERSONAL.
 // Pure data and pure helpers: no SQL (person-data.repository.ts applies it).
 import { formatPhone, phoneDigits } from '../../lib/form/index';
+import { ENROLMENT_RETENTION_YEARS } from './retention';
 
 /** What a column holds. */
 export type DataKind =
@@ -24,6 +25,10 @@ export type DataKind =
   | 'ip'
   | 'user_agent'
   | 'cpf'
+  /** a date of birth */
+  | 'birth_date'
+  /** a yes/no the person gave on a form (e.g. to receive offers) */
+  | 'permission'
   /** a key or counter that embeds an address (e-mail or IP) */
   | 'identity_key';
 
@@ -45,9 +50,15 @@ export type MatchBy = 'email' | 'phone' | 'contains' | 'email_or_phone';
  * - `marker`: replaced with ERASED_MARKER (NOT NULL columns, and free text whose presence
  *   counts: "answered the question");
  * - `scrub`: only the e-mail and phone inside are replaced with ERASED_MARKER (JSON, logs);
- * - `keep`: stays, for the reason given (statistics, another procedure).
+ * - `zero`: set to 0 (a yes/no permission: withdrawn);
+ * - `keep`: stays, for the reason given (statistics, another procedure, a legal period).
  */
-export type EraseAction = { do: 'null' } | { do: 'marker' } | { do: 'scrub' } | { do: 'keep'; reason: string };
+export type EraseAction =
+  | { do: 'null' }
+  | { do: 'marker' }
+  | { do: 'scrub' }
+  | { do: 'zero' }
+  | { do: 'keep'; reason: string };
 
 export interface ColumnEntry {
   kind: DataKind;
@@ -67,6 +78,8 @@ export type ExportKind =
   | 'pesquisas'
   | 'pesquisas_itens'
   | 'agendamentos'
+  | 'matriculas'
+  | 'matriculas_pagamentos'
   | 'conta'
   | 'consentimentos'
   | 'solicitacoes';
@@ -81,6 +94,8 @@ export const EXPORT_LABELS: Record<ExportKind, string> = {
   pesquisas_itens: 'Respostas escritas nas pesquisas',
   consentimentos: 'Consentimentos que você deu nos formulários (texto, versão, data e canal)',
   agendamentos: 'Aulas experimentais agendadas',
+  matriculas: 'Matrículas online (seus dados, o contrato aceito e a prova do aceite)',
+  matriculas_pagamentos: 'Pagamentos e reembolsos das matrículas online',
   conta: 'Conta na área da equipe',
   solicitacoes: 'Seus pedidos sobre os seus dados',
 };
@@ -114,6 +129,9 @@ export interface TableEntry {
 
 /** What replaces an erased text. */
 export const ERASED_MARKER = '[apagado]';
+
+/** Why an enrolment's contract data survive an erasure request (retention.ts has the full sentence). */
+const CONTRACT = `contrato de matrícula: guardado até ${ENROLMENT_RETENTION_YEARS} anos depois do fim (prazo legal)`;
 
 export const PERSONAL_DATA: TableEntry[] = [
   {
@@ -230,6 +248,69 @@ export const PERSONAL_DATA: TableEntry[] = [
     exportAlso: ['unidade_id', 'atividade', 'inicio_em', 'status', 'aceita_contato', 'criado_em'],
   },
   {
+    table: 'matriculas',
+    about: 'matrículas online: dados de quem se matricula (e do responsável), o contrato aceito e a prova do aceite',
+    columns: {
+      nome: { kind: 'name', erase: { do: 'keep', reason: CONTRACT } },
+      cpf: { kind: 'cpf', erase: { do: 'keep', reason: CONTRACT } },
+      nascimento: { kind: 'birth_date', erase: { do: 'keep', reason: CONTRACT } },
+      // "Minha matrícula" (withdraw, cancel) and the contract's notices go to it while it runs
+      email: { kind: 'email', match: 'email', erase: { do: 'keep', reason: CONTRACT } },
+      whatsapp: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
+      aceita_marketing: { kind: 'permission', erase: { do: 'zero' } },
+      responsavel_nome: { kind: 'name', erase: { do: 'keep', reason: CONTRACT } },
+      responsavel_cpf: { kind: 'cpf', erase: { do: 'keep', reason: CONTRACT } },
+      // the text accepted, with the name and CPF filled in; its SHA-256 proves it unchanged
+      contrato_texto: { kind: 'free_text', erase: { do: 'keep', reason: CONTRACT } },
+      aceite_ip: { kind: 'ip', erase: { do: 'keep', reason: `prova do aceite; ${CONTRACT}` } },
+      aceite_user_agent: { kind: 'user_agent', erase: { do: 'keep', reason: `prova do aceite; ${CONTRACT}` } },
+    },
+    // the contract, its proof and the amounts outlive the request (retention.ts says for how
+    // long and why); only the WhatsApp and the permission to send offers go
+    erase: 'anonymise',
+    exportAs: 'matriculas',
+    exportAlso: [
+      'unidade_nome',
+      'razao_social',
+      'cnpj',
+      'plano_nome',
+      'status',
+      'mensalidade_centavos',
+      'taxa_matricula_centavos',
+      'taxa_anual_centavos',
+      'primeiro_pagamento_centavos',
+      'dia_vencimento',
+      'fidelidade_meses',
+      'multa_percentual',
+      'contrato_versao',
+      'contrato_sha256',
+      'aceito_em',
+      'ativada_em',
+      'pago_ate',
+      'desistencia_em',
+      'protocolo',
+      'cancelamento_solicitado_em',
+      'cancelamento_efetivo_em',
+      'multa_centavos',
+      'criado_em',
+    ],
+  },
+  {
+    table: 'matriculas_pagamentos',
+    about: 'cobranças e reembolsos de uma matrícula online (valores, situação, datas)',
+    parent: { table: 'matriculas', column: 'matricula_id' },
+    columns: {},
+    erase: { keep: `registros de pagamento do contrato; ${CONTRACT}` },
+    exportAs: 'matriculas_pagamentos',
+    exportAlso: ['matricula_id', 'tipo', 'valor_centavos', 'status', 'prazo', 'pago_em', 'criado_em'],
+  },
+  {
+    table: 'matriculas_acessos',
+    about: 'links de “Minha matrícula” enviados e as sessões abertas com eles (uma hora)',
+    columns: { email: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'a linha é apagada' } } },
+    erase: 'delete',
+  },
+  {
     table: 'usuarios',
     about: 'contas da equipe',
     columns: {
@@ -267,6 +348,8 @@ export const PERSONAL_DATA: TableEntry[] = [
       { column: 'origem', table: 'fale_aqui', patterns: (id) => [`fale_aqui:${id}`, `fale_aqui_resposta:${id}`] },
       { column: 'origem', table: 'franquia_leads', patterns: (id) => [`franquia_leads:${id}`] },
       { column: 'origem', table: 'aulas_experimentais', patterns: (id) => [`aulas_experimentais:${id}:%`] },
+      // the contract is kept on the enrolment itself: the mailed copy is not needed
+      { column: 'origem', table: 'matriculas', patterns: (id) => [`matricula:${id}`] },
     ],
     erase: 'delete',
   },
@@ -366,8 +449,16 @@ export const PERSONAL_DATA: TableEntry[] = [
  */
 export const NOT_PERSONAL: Record<string, Record<string, string>> = {
   unidades: {
-    '*': 'dados públicos das unidades (nome, endereço, telefone e e-mail da academia, não de uma pessoa)',
+    '*':
+      'dados públicos das unidades (nome, endereço, telefone e e-mail da academia; razão social, CNPJ e endereço ' +
+      'da empresa que a opera), não de uma pessoa',
   },
+  matriculas: {
+    unidade_nome: 'nome da unidade no momento do aceite',
+    plano_nome: 'nome do plano no momento do aceite',
+    endereco_juridico: 'endereço da empresa da unidade no momento do aceite',
+  },
+  contratos_versoes: { texto: 'modelo do contrato escrito pela rede, sem dados de ninguém' },
   planos: { nome: 'nome do plano' },
   areas: { nome: 'nome da área da academia' },
   modalidades: { nome: 'nome da modalidade' },

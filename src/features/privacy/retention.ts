@@ -21,6 +21,23 @@ export interface RetentionRule {
 /** Incidents are kept this many years from their registration (ANPD Resolution 15/2024). */
 export const INCIDENT_RETENTION_YEARS = 5;
 
+/**
+ * Online enrolments are not a RETENTION_* setting: the contract, its acceptance proof and the
+ * payments must outlive an erasure request for as long as either side may still go to court
+ * over them — five years after the contract ends (Código Civil art. 206 §5º I for what a
+ * written contract owes, CDC art. 27 for damages), longer only while a claim is open.
+ */
+export const ENROLMENT_RETENTION_YEARS = 5;
+
+/** What /privacidade, "Meus dados" and the staff erasure screen say about it, in one sentence. */
+export const ENROLMENT_RETENTION_TEXT =
+  'o contrato aceito (com nome, CPF, data de nascimento, e-mail e, se houver, o responsável), a prova do aceite ' +
+  '(data, hora, endereço IP e navegador) e os pagamentos ficam guardados enquanto o contrato vigorar e por ' +
+  `${ENROLMENT_RETENTION_YEARS} anos depois do fim dele — o prazo para cobrar valores de um contrato escrito ` +
+  '(Código Civil, art. 206, § 5º, I) e para pedir reparação por defeito do serviço (Código de Defesa do ' +
+  'Consumidor, art. 27) — e, se houver cobrança, reclamação ou processo sobre ele, até que termine ' +
+  '(LGPD, arts. 7º, VI, e 16, I)';
+
 /** The rules in the order /privacidade lists them. */
 export function retentionRules(r: RetentionConfig): RetentionRule[] {
   return [
