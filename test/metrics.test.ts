@@ -1,8 +1,9 @@
 // /metrics: off without METRICS_TOKEN, bearer-only with it, and what a scrape says, read
 // through a parser of the text format (0.0.4) rather than by searching the text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EnrolmentStatus } from '../src/db/types';
 import { enqueueMail } from '../src/platform/mail/outbox.repository';
-import { createTestApp, type TestContext } from './helpers/app';
+import { createTestApp, secondInstance, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
 import { createStaffUser, LOGIN_URL } from './helpers/staff';
 
@@ -203,5 +204,78 @@ describe('metrics endpoint on', () => {
     expect(sumOf(samples, 'outbox_depth', { canal: 'webhook' })).toBe(3);
     expect(sumOf(samples, 'outbox_oldest_pending_age_seconds', { canal: 'webhook' })).toBeGreaterThanOrEqual(120);
     expect(find(samples, 'outbox_deliveries_total', { canal: 'webhook', result: 'sent' })).toHaveLength(1);
+  });
+
+  it('counts online enrolments by status in the database at each scrape, the same on every instance', async () => {
+    const statuses: EnrolmentStatus[] = [
+      'aguardando_pagamento',
+      'ativa',
+      'expirada',
+      'desistencia',
+      'cancelamento_solicitado',
+      'cancelada',
+    ];
+    const first = await scrape();
+    expect(first.types.get('academia_matriculas')).toBe('gauge');
+    // every status is a series from the start, so a rate or an alert never meets an absent one
+    for (const status of statuses)
+      expect(find(first.samples, 'academia_matriculas', { status }), status).toHaveLength(1);
+    const count = (samples: Sample[], status: string) => sumOf(samples, 'academia_matriculas', { status });
+    const base = Object.fromEntries(statuses.map((s) => [s, count(first.samples, s)]));
+
+    const planId = (await t.db.selectFrom('planos').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    const at = new Date().toISOString();
+    const row = (i: number, status: EnrolmentStatus) => ({
+      codigo: `metricas-${i}`,
+      unidade_id: unitId,
+      plano_id: planId,
+      status,
+      nome: 'Pessoa das Métricas',
+      cpf: String(90000000000 + i),
+      nascimento: '1990-01-01',
+      email: `metricas${i}@exemplo.com.br`,
+      unidade_nome: 'Unidade',
+      plano_nome: 'Plano',
+      razao_social: 'Academia Exemplo Ltda',
+      cnpj: '11222333000181',
+      endereco_juridico: 'Rua Exemplo, 1',
+      mensalidade_centavos: 9990,
+      taxa_matricula_centavos: 0,
+      taxa_anual_centavos: 0,
+      primeiro_pagamento_centavos: 9990,
+      fidelidade_meses: 0,
+      multa_percentual: 0,
+      dia_vencimento: 10,
+      contrato_versao: 1,
+      contrato_texto: 'Contrato',
+      contrato_sha256: '0'.repeat(64),
+      aceito_em: at,
+      provedor: 'pix',
+      criado_em: at,
+      atualizado_em: at,
+    });
+    await t.db
+      .insertInto('matriculas')
+      .values([row(1, 'ativa'), row(2, 'ativa'), row(3, 'aguardando_pagamento'), row(4, 'cancelada')])
+      .execute();
+    const after = (await scrape()).samples;
+    expect(count(after, 'ativa')).toBe(base.ativa! + 2);
+    expect(count(after, 'aguardando_pagamento')).toBe(base.aguardando_pagamento! + 1);
+    expect(count(after, 'cancelada')).toBe(base.cancelada! + 1);
+    expect(count(after, 'expirada')).toBe(base.expirada);
+
+    // a transition made anywhere shows on every instance: the figure comes from the database
+    await t.db.updateTable('matriculas').set({ status: 'cancelada' }).where('codigo', '=', 'metricas-1').execute();
+    const other = await secondInstance(t);
+    try {
+      const res = await other.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      const there = parseMetrics(res.body).samples;
+      const here = (await scrape()).samples;
+      for (const status of statuses) expect(count(there, status), status).toBe(count(here, status));
+      expect(count(here, 'ativa')).toBe(base.ativa! + 1);
+      expect(count(here, 'cancelada')).toBe(base.cancelada! + 2);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -39,6 +39,13 @@ export default fp(
     const staff = createEnrolmentStaffService(service, repo, createEnrolmentRepository(app.readDb));
     const units = async () => (await app.catalog.snapshot()).units.map((u) => ({ id: u.id, nome: u.nome }));
     await app.register(async (scope) => enrolmentStaffRoutes(scope, { staff, now, units }));
+    // Counted in the database at each scrape, so every instance reports the chain's figure.
+    app.metrics.addCountGauge({
+      name: 'academia_matriculas',
+      help: 'Matrículas online por situação (contadas no banco a cada coleta: o mesmo valor em todas as instâncias).',
+      label: 'status',
+      read: () => staff.countByStatus(),
+    });
 
     app.decorate('enrolmentJobs', { run: (at?: Date) => service.runJobs(at) });
     // The unit page asks on every render: the answer is kept for the catalog's 5 s.
@@ -64,5 +71,9 @@ export default fp(
       });
     }
   },
-  { name: 'feature-enrolment', fastify: '5.x', dependencies: ['db', 'errors', 'forms', 'identity', 'feature-catalog'] },
+  {
+    name: 'feature-enrolment',
+    fastify: '5.x',
+    dependencies: ['db', 'errors', 'forms', 'identity', 'feature-catalog', 'metrics'],
+  },
 );

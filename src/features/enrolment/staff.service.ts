@@ -109,6 +109,13 @@ export function createEnrolmentStaffService(
       })();
     },
 
+    /** Enrolments per status, every status present (0 when none): the metrics gauge reads it at each scrape. */
+    async countByStatus(): Promise<Record<EnrolmentStatus, number>> {
+      const out = Object.fromEntries(Object.keys(STATUS_LABELS).map((s) => [s, 0])) as Record<EnrolmentStatus, number>;
+      for (const r of await reads.countByStatus()) if (isEnrolmentStatus(r.status)) out[r.status] = r.n;
+      return out;
+    },
+
     /** Attention queue of the staff home. */
     attention: (staff: Staff) => reads.attention(scopeUnits(staff)),
 

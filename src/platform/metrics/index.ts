@@ -1,6 +1,7 @@
 // Prometheus metrics on /metrics (docs/decisions/225): off (404) unless METRICS_TOKEN is set,
 // then only with `Authorization: Bearer <token>`. The counters recorded as things happen are
-// the process's (metrics.ts); the pool and the outboxes are read from this app at scrape time.
+// the process's (metrics.ts); the pool, the outboxes and the features' counts are read from
+// this app at scrape time.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { enableMetrics, observeRequest } from './metrics';
@@ -12,11 +13,25 @@ export interface OutboxStats {
 }
 export type OutboxSource = () => Promise<OutboxStats>;
 
+/**
+ * A gauge a feature fills from the database at each scrape, one series per value of `label`
+ * (e.g. enrolments by status): the same on every instance, unlike a counter in one process.
+ */
+export interface CountGauge {
+  name: string;
+  help: string;
+  label: string;
+  /** the count of each label value; a value left out is not reported */
+  read(): Promise<Record<string, number>>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: {
       /** an outbox whose depth and oldest pending row are reported under `canal` ("email", "webhook") */
       addOutboxSource(canal: string, source: OutboxSource): void;
+      /** a gauge read at scrape time (nothing happens while metrics are off) */
+      addCountGauge(gauge: CountGauge): void;
     };
   }
 }
@@ -38,9 +53,16 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 export default fp(
   async (app) => {
     const sources = new Map<string, OutboxSource>();
+    const counts: CountGauge[] = [];
+    // Set once the registry exists; a feature registered later adds its gauge at once.
+    let registerCount: ((gauge: CountGauge) => void) | null = null;
     app.decorate('metrics', {
       addOutboxSource(canal: string, source: OutboxSource) {
         sources.set(canal, source);
+      },
+      addCountGauge(gauge: CountGauge) {
+        counts.push(gauge);
+        registerCount?.(gauge);
       },
     });
     const token = app.config.metricsToken;
@@ -112,6 +134,21 @@ export default fp(
         }
       },
     });
+
+    registerCount = (gauge) =>
+      new Gauge({
+        name: gauge.name,
+        help: gauge.help,
+        labelNames: [gauge.label],
+        registers: [registry],
+        async collect() {
+          const read = await gauge.read();
+          // a label value gone from the database must not keep its last count
+          this.reset();
+          for (const [value, n] of Object.entries(read)) this.labels(value).set(n);
+        },
+      });
+    for (const gauge of counts) registerCount(gauge);
 
     app.get('/metrics', { config: { securityHeaders: 'data' } }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
