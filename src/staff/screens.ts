@@ -86,29 +86,29 @@ export function formPost<T, P extends 'id' | 'sub' | 'none' = 'id', R = undefine
   path: string,
   spec: FormPost<T, P, R>,
 ) {
-  const params = spec.params === 'sub' ? IdSubParams : spec.params === 'none' ? undefined : IdParams;
+  const params = spec.params === 'sub' ? IdSubParams : spec.params === 'none' ? null : IdParams;
+  // A route without ids declares no params schema at all (an undefined one makes Fastify warn).
+  const schema = params ? { params, body: FormBody } : { body: FormBody };
   const config = spec.formPath ? { formPath: spec.formPath } : undefined;
-  scope
-    .withTypeProvider<TypeBoxTypeProvider>()
-    .post(path, { schema: { params, body: FormBody }, config }, async (request, reply) => {
-      const ids = request.params as ParamsOf<P>;
-      const record = spec.load ? await spec.load(ids) : undefined;
-      if (spec.load && !record) return notFound(request, reply, spec.missing);
-      const sent: Sent<P, R> = {
-        request,
-        actor: actorOf(request),
-        params: ids,
-        record: record as R,
-        body: request.body,
-      };
-      const shown = spec.show?.(sent);
-      if (shown) return reply.page(await shown);
-      const result = await spec.save(sent);
-      if (result === null) return notFound(request, reply, spec.missing);
-      if (!result.ok) return refuse(request, reply, result.errors, () => spec.refused(sent, result.errors));
-      const { to, data } = spec.saved(result.value, sent);
-      return done(request, reply, to, data);
-    });
+  scope.withTypeProvider<TypeBoxTypeProvider>().post(path, { schema, config }, async (request, reply) => {
+    const ids = request.params as ParamsOf<P>;
+    const record = spec.load ? await spec.load(ids) : undefined;
+    if (spec.load && !record) return notFound(request, reply, spec.missing);
+    const sent: Sent<P, R> = {
+      request,
+      actor: actorOf(request),
+      params: ids,
+      record: record as R,
+      body: request.body,
+    };
+    const shown = spec.show?.(sent);
+    if (shown) return reply.page(await shown);
+    const result = await spec.save(sent);
+    if (result === null) return notFound(request, reply, spec.missing);
+    if (!result.ok) return refuse(request, reply, result.errors, () => spec.refused(sent, result.errors));
+    const { to, data } = spec.saved(result.value, sent);
+    return done(request, reply, to, data);
+  });
 }
 
 /** A POST that acts without a form to refuse (delete, resend, test): 404 when there is nothing to act on, else 303. */

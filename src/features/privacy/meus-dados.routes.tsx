@@ -41,6 +41,28 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
     return s;
   }
 
+  /** A panel form's POST: never cached, its own session's (410 once it is over). */
+  const panelPost = {
+    schema: { body: Body },
+    preHandler: app.csrfProtection,
+    config: { formPath: PANEL_PATH, rateLimit: PAGE_RATE_LIMIT },
+  };
+  const inSession =
+    (
+      handle: (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        s: MeusDadosSession,
+        body: Record<string, unknown>,
+      ) => Promise<unknown>,
+    ) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      private_(reply);
+      const s = await sessionOr410(request, reply);
+      if (!s) return reply;
+      return handle(request, reply, s, request.body as Record<string, unknown>);
+    };
+
   async function panel(
     reply: FastifyReply,
     s: MeusDadosSession,
@@ -139,21 +161,14 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
 
   r.post(
     `${MEUS_DADOS_PATH}/arquivo`,
-    {
-      schema: { body: Body },
-      preHandler: app.csrfProtection,
-      config: { formPath: PANEL_PATH, rateLimit: PAGE_RATE_LIMIT },
-    },
-    async (request, reply) => {
-      private_(reply);
-      const s = await sessionOr410(request, reply);
-      if (!s) return reply;
+    panelPost,
+    inSession(async (_request, reply, s) => {
       const zip = await service.exportZip(s);
       return reply
         .type('application/zip')
         .header('content-disposition', 'attachment; filename="meus-dados.zip"')
         .send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
-    },
+    }),
   );
 
   for (const [path, ask] of [
@@ -162,42 +177,28 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
   ] as const) {
     r.post(
       `${MEUS_DADOS_PATH}/${path}`,
-      {
-        schema: { body: Body },
-        preHandler: app.csrfProtection,
-        config: { formPath: PANEL_PATH, rateLimit: PAGE_RATE_LIMIT },
-      },
-      async (request, reply) => {
-        private_(reply);
-        const s = await sessionOr410(request, reply);
-        if (!s) return reply;
-        const result = await ask(s, request.body, readEnvioId(request.body));
+      panelPost,
+      inSession(async (request, reply, s, body) => {
+        const result = await ask(s, body, readEnvioId(body));
         if (!result.ok) {
-          const correcao = echoValue(request.body.correcao, { max: 6000, multiLine: true });
+          const correcao = echoValue(body.correcao, { max: 6000, multiLine: true });
           if (wantsJson(request)) return reply.code(422).send(invalidBody(result.errors));
           return panel(reply, s, { errors: result.errors, correcao }, 422);
         }
         if (wantsJson(request)) return reply.send({ ok: true });
         return reply.redirect(`${PANEL_PATH}?ok=${path}`, 303);
-      },
+      }),
     );
   }
 
   r.post(
     `${MEUS_DADOS_PATH}/revogacao`,
-    {
-      schema: { body: Body },
-      preHandler: app.csrfProtection,
-      config: { formPath: PANEL_PATH, rateLimit: PAGE_RATE_LIMIT },
-    },
-    async (request, reply) => {
-      private_(reply);
-      const s = await sessionOr410(request, reply);
-      if (!s) return reply;
-      const { revoked } = await service.revokeConsent(s, readEnvioId(request.body));
+    panelPost,
+    inSession(async (request, reply, s, body) => {
+      const { revoked } = await service.revokeConsent(s, readEnvioId(body));
       if (wantsJson(request)) return reply.send({ ok: true, revogados: revoked });
       return reply.redirect(`${PANEL_PATH}?ok=revogacao`, 303);
-    },
+    }),
   );
 
   r.post(
