@@ -16,12 +16,12 @@ import { BookingListPage, bookingListHref, CAPACITY_PATH, FUNNEL_PATH, STAFF_PAT
 import { CapacityPage } from './capacity.view';
 import { funnelCsv, FunnelPage } from './funnel.view';
 import { staffOf } from '../../staff/scope';
+import { FormBody } from '../../staff/http';
 
 // Ids and days are judged by the form kit (toId, isDay) in the handlers, not by schema patterns.
 const OptionalId = Type.Optional(Type.String({ maxLength: 20 }));
 const OptionalDay = Type.Optional(Type.String({ maxLength: 20 }));
 const IdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
-const Body = Type.Record(Type.String(), Type.Unknown());
 
 /**
  * A list's `q` or `pagina` carried by a form: one line through the form kit (no NUL or control character), or nothing.
@@ -101,7 +101,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
     );
   });
 
-  r.post(`${STAFF_PATH}/:id/status`, { schema: { params: IdParams, body: Body } }, async (request, reply) => {
+  r.post(`${STAFF_PATH}/:id/status`, { schema: { params: IdParams, body: FormBody } }, async (request, reply) => {
     const body = request.body as Record<string, unknown>;
     if (!isStatus(body.status))
       return sendError(request, reply, 422, 'Situação inválida', 'Escolha Compareceu, Não compareceu ou Matriculou.');
@@ -182,7 +182,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   });
 
   // One form per page: the units shown on it, with the list's `q` and `pagina` to come back to.
-  r.post(CAPACITY_PATH, { schema: { body: Body } }, async (request, reply) => {
+  r.post(CAPACITY_PATH, { schema: { body: FormBody } }, async (request, reply) => {
     const body = request.body as Record<string, unknown>;
     const listQuery = { q: listParam(body.q, 100), pagina: listParam(body.pagina, 10) };
     const fields = capacityFields(body);

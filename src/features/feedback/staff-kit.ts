@@ -7,6 +7,7 @@ import { sendError } from '../../http/errors';
 import { IdParam, QueryValue } from '../../http/params';
 import { toId } from '../../lib/form/index';
 import { accessibleUnits, unitScope } from '../identity/access';
+import { staffOf } from '../../staff/scope';
 
 /** Query values are bounded strings here and parsed by the form kit in the handlers. */
 export const OptionalId = QueryValue;
@@ -32,7 +33,7 @@ export async function scopeOf(
     await sendError(request, reply, 400, 'Filtro inválido', 'O código da unidade no filtro não é válido.');
     return null;
   }
-  const scope = unitScope(request.staff!, requested);
+  const scope = unitScope(staffOf(request), requested);
   if (scope.forbidden) {
     await forbidden(request, reply);
     return null;
@@ -45,5 +46,5 @@ export async function visibleUnits<U extends { id: number }>(
   request: FastifyRequest,
   all: () => Promise<U[]>,
 ): Promise<U[]> {
-  return accessibleUnits(request.staff!, await all());
+  return accessibleUnits(staffOf(request), await all());
 }

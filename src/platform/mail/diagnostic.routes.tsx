@@ -2,7 +2,6 @@
 // scope of diagnostic.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import { h } from 'preact';
 import { invalidBody, wantsJson } from '../../http/errors';
 import { echoValue, parseEmail } from '../../lib/form/index';
@@ -14,6 +13,7 @@ import {
   type SmtpTestResult,
 } from './diagnostic.service';
 import { DiagnosticPage, DIAGNOSTIC_PATH } from './diagnostic.view';
+import { FormBody } from '../../staff/http';
 
 /** A refused POST's JSON keys (docs/interface.md, Errors): `error` and `message`, and the field's message. */
 function refusal(status: number | undefined, toError: string | undefined) {
@@ -58,7 +58,7 @@ export default async function diagnosticRoutes(app: FastifyInstance, diagnostic:
   r.post(
     DIAGNOSTIC_PATH,
     {
-      schema: { body: Type.Record(Type.String(), Type.Unknown()) },
+      schema: { body: FormBody },
       config: { formPath: DIAGNOSTIC_PATH, rateLimit: { max: 20, timeWindow: 60_000 } },
     },
     async (request, reply) => {

@@ -5,9 +5,8 @@ import { uploadRoutes } from '../../../http/forms';
 import { toId } from '../../../lib/form/index';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import { canAccessUnit } from '../../identity/access';
-import { done, formValues, IdParams, IdSubParams, NoticeQuery, notFound } from '../../../staff/http';
+import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound } from '../../../staff/http';
 import { actorOf, staffOf } from '../../../staff/scope';
 import { actionPost, formPost, refuse } from '../../../staff/screens';
 import type { ContentServices } from '../services';
@@ -158,10 +157,9 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
     }),
   );
 
-  const RowsBody = Type.Record(Type.String(), Type.Unknown());
   r.post(
     '/admin/conteudo/unidades/:id/aulas/csv/aplicar',
-    { schema: { params: IdParams, body: RowsBody } },
+    { schema: { params: IdParams, body: FormBody } },
     async (request, reply) => {
       const id = request.params.id;
       const data = await week(request.params);

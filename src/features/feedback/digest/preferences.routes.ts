@@ -7,6 +7,7 @@ import { privatePage } from '../staff-kit';
 import type { DigestService } from './digest.service';
 import { PREFERENCES_PATH, PreferencesPage } from './preferences.view';
 import { staffOf } from '../../../staff/scope';
+import { FormBody } from '../../../staff/http';
 
 export async function preferencesRoutes(app: FastifyInstance, digestService: DigestService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -28,7 +29,7 @@ export async function preferencesRoutes(app: FastifyInstance, digestService: Dig
   r.post(
     PREFERENCES_PATH,
     {
-      schema: { body: Type.Record(Type.String(), Type.Unknown()) },
+      schema: { body: FormBody },
     },
     async (request, reply) => {
       await digestService.setPreference(

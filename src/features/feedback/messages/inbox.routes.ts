@@ -15,6 +15,7 @@ import type { SurveyReportService } from '../survey/report.service';
 import { toStatus, type MessagesAdminService, type StaffRef } from './inbox.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './inbox.view';
 import { staffOf } from '../../../staff/scope';
+import { FormBody } from '../../../staff/http';
 
 const InboxQuery = Type.Object({
   unidade_id: OptionalId,
@@ -121,7 +122,7 @@ export async function inboxRoutes(
   r.post(
     `${INBOX_PATH}/:id/responder`,
     {
-      schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) },
+      schema: { params: IdParams, body: FormBody },
     },
     async (request, reply) => {
       const id = Number(request.params.id);
@@ -157,7 +158,7 @@ export async function inboxRoutes(
   r.post(
     `${INBOX_PATH}/:id/status`,
     {
-      schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) },
+      schema: { params: IdParams, body: FormBody },
     },
     async (request, reply) => {
       const id = request.params.id;

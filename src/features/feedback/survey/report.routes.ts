@@ -20,6 +20,7 @@ import { resolvePeriod, type ResponseListFilter } from './nps';
 import type { SurveyReportService } from './report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './report.view';
 import { staffOf } from '../../../staff/scope';
+import { FormBody } from '../../../staff/http';
 
 const ReportQuery = Type.Object({
   unidade_id: OptionalId,
@@ -110,7 +111,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
   r.post(
     `${REPORT_PATH}/resposta/:id/tratada`,
     {
-      schema: { params: IdParams, body: Type.Record(Type.String(), Type.Unknown()) },
+      schema: { params: IdParams, body: FormBody },
     },
     async (request, reply) => {
       const id = Number(request.params.id);
