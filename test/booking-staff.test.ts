@@ -250,6 +250,98 @@ CSV`, async () => {
     const mine = await ctx.app.inject({ url: '/admin/aulas-experimentais/funil', headers: { cookie: manager } });
     expect(mine.body).not.toContain(unitName);
   });
+
+  it(`adds the online enrolments started and activated per unit and São Paulo week, on the page and at the end of \
+the CSV`, async () => {
+    const unit = await ctx.db
+      .selectFrom('unidades')
+      .select(['id', 'nome', 'cidade', 'uf'])
+      .where('ativo', '=', 1)
+      .where('id', 'not in', [1, 2, 4, 5, 6])
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const planId = (await ctx.db.selectFrom('planos').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    const week = mondayOf(spDay(new Date()));
+    const lastWeek = addDays(week, -7);
+    const at = (day: string, hhmm: string) => spInstant(day, hhmm).toISOString();
+    let n = 0;
+    const enrolment = (criado_em: string, ativada_em: string | null) => ({
+      codigo: `funil-${++n}`,
+      unidade_id: unit.id,
+      plano_id: planId,
+      status: ativada_em ? ('ativa' as const) : ('aguardando_pagamento' as const),
+      nome: `Pessoa ${n}`,
+      cpf: String(80000000000 + n),
+      nascimento: '1990-01-01',
+      email: `funil${n}@exemplo.com.br`,
+      unidade_nome: unit.nome,
+      plano_nome: 'Plano',
+      razao_social: 'Academia Exemplo Ltda',
+      cnpj: '11222333000181',
+      endereco_juridico: 'Rua Exemplo, 1',
+      mensalidade_centavos: 9990,
+      taxa_matricula_centavos: 0,
+      taxa_anual_centavos: 0,
+      primeiro_pagamento_centavos: 9990,
+      fidelidade_meses: 0,
+      multa_percentual: 0,
+      dia_vencimento: 10,
+      contrato_versao: 1,
+      contrato_texto: 'Contrato',
+      contrato_sha256: '0'.repeat(64),
+      aceito_em: criado_em,
+      provedor: 'pix',
+      ativada_em,
+      criado_em,
+      atualizado_em: criado_em,
+    });
+    await ctx.db
+      .insertInto('matriculas')
+      .values([
+        // started and activated this week
+        enrolment(at(week, '10:00'), at(week, '12:00')),
+        // 00:30 on Monday in São Paulo is still Sunday in UTC: this week all the same
+        enrolment(at(week, '00:30'), null),
+        // 23:30 on the Sunday before is already Monday in UTC: last week; activated this week
+        enrolment(at(addDays(week, -1), '23:30'), at(week, '09:00')),
+        // before the period: neither step
+        enrolment(at(addDays(week, -7 * 9), '10:00'), null),
+      ])
+      .execute();
+
+    const page = await ctx.app.inject({
+      url: `/admin/aulas-experimentais/funil?unidade_id=${unit.id}`,
+      headers: { cookie: admin },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Matrículas online iniciadas');
+    // the period's total: 3 started, 2 activated (66,7%); no clicks or bookings at this unit
+    expect(page.body).toContain(
+      `<th scope="row">${unit.nome}<span class="muted"> · ${unit.cidade}/${unit.uf}</span></th>` +
+        '<td>0</td><td>0</td><td>—</td><td>0</td><td>—</td><td>0</td><td>—</td><td>3</td><td>2</td><td>66,7%</td>',
+    );
+    const weekBr = (w: string) => `${w.slice(8, 10)}/${w.slice(5, 7)}/${w.slice(0, 4)}`;
+    // the weekly table lists weeks with an enrolment even without a click or booking
+    expect(page.body).toContain(`<td>${weekBr(week)}</td><td>0</td>`);
+    expect(page.body).toContain(`<td>${weekBr(lastWeek)}</td><td>0</td>`);
+
+    const csv = await ctx.app.inject({
+      url: `/admin/aulas-experimentais/funil.csv?unidade_id=${unit.id}`,
+      headers: { cookie: admin },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain(
+      ';Clique → matrícula;Matrículas online iniciadas;Matrículas online ativadas;Iniciada → ativada\r\n',
+    );
+    const line = (w: string) => `${unit.nome};${unit.cidade};${unit.uf};${weekBr(w)};0;0;0;0;—;—;—;—;`;
+    expect(csv.body).toContain(`${line(week)}2;2;100%\r\n`);
+    expect(csv.body).toContain(`${line(lastWeek)}1;0;0%\r\n`);
+    expect(csv.body).toContain(`${line(addDays(week, -14))}0;0;—\r\n`);
+
+    // a manager of another unit sees none of it
+    const mine = await ctx.app.inject({ url: '/admin/aulas-experimentais/funil.csv', headers: { cookie: manager } });
+    expect(mine.body).not.toContain(unit.nome);
+  });
 });
 
 describe('jobs', () => {

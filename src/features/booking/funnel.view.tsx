@@ -1,4 +1,5 @@
-// The trial-class funnel (CTA clicks → bookings → attended → enrolled) per unit and week, and its CSV.
+// The trial-class funnel (CTA clicks → bookings → attended → enrolled, then the online
+// enrolments started and activated) per unit and week, and its CSV.
 import type { ComponentChildren } from 'preact';
 import { Layout } from '../../views/layout';
 import { TableWrap } from '../../views/table';
@@ -19,6 +20,9 @@ function Steps({ c }: { c: FunnelCounts }) {
       <td>{formatConversion(conversion(c.compareceram, c.agendamentos))}</td>
       <td>{c.matricularam}</td>
       <td>{formatConversion(conversion(c.matricularam, c.compareceram))}</td>
+      <td>{c.matriculas_iniciadas}</td>
+      <td>{c.matriculas_ativadas}</td>
+      <td>{formatConversion(conversion(c.matriculas_ativadas, c.matriculas_iniciadas))}</td>
     </>
   );
 }
@@ -31,6 +35,9 @@ const HEAD = [
   'Agendamento → presença',
   'Matricularam',
   'Presença → matrícula',
+  'Matrículas online iniciadas',
+  'Matrículas online ativadas',
+  'Iniciada → ativada',
 ];
 
 /** A unit in a row header: its name, then its city (names repeat across cities). */
@@ -61,7 +68,9 @@ export function FunnelPage(props: {
   csvHref: string;
 }) {
   const { staff, units, unidadeId, period, funnel, list, csvHref } = props;
-  const active = funnel.rows.filter((r) => r.cliques || r.agendamentos);
+  const active = funnel.rows.filter(
+    (r) => r.cliques || r.agendamentos || r.matriculas_iniciadas || r.matriculas_ativadas,
+  );
   return (
     <Layout title="Funil de conversão" staff={staff}>
       <h1>Funil de conversão</h1>
@@ -69,7 +78,9 @@ export function FunnelPage(props: {
       <p>
         Por unidade e semana (segunda a domingo, horário de Brasília): cliques no botão de aula experimental →
         agendamentos → presença → matrícula. Agendamentos, presenças e matrículas contam na semana em que o agendamento
-        foi feito.
+        foi feito. Depois, as matrículas online da unidade (de qualquer visitante, não só de quem fez aula
+        experimental): iniciadas contam na semana em que o contrato foi aceito, ativadas na semana em que o primeiro
+        pagamento foi confirmado.
       </p>
       <form method="get" action={FUNNEL_PATH} class="card filters">
         <UnitFilter units={units} selected={unidadeId} />
@@ -135,7 +146,8 @@ export function FunnelPage(props: {
         </FunnelTable>
         {!active.length ? (
           <p class="muted">
-            Nenhum clique ou agendamento no período{list.pages > 1 ? ' nas unidades desta página' : ''}.
+            Nenhum clique, agendamento ou matrícula online no período
+            {list.pages > 1 ? ' nas unidades desta página' : ''}.
           </p>
         ) : null}
       </section>
@@ -189,6 +201,10 @@ export function funnelCsv(rows: FunnelRow[]) {
     'Agendamento → presença',
     'Presença → matrícula',
     'Clique → matrícula',
+    // The online enrolment steps go last: spreadsheets that read the columns above by position keep working.
+    'Matrículas online iniciadas',
+    'Matrículas online ativadas',
+    'Iniciada → ativada',
   ];
   async function* gen() {
     yield rows.map((r) => [
@@ -204,6 +220,9 @@ export function funnelCsv(rows: FunnelRow[]) {
       formatConversion(conversion(r.compareceram, r.agendamentos)),
       formatConversion(conversion(r.matricularam, r.compareceram)),
       formatConversion(conversion(r.matricularam, r.cliques)),
+      r.matriculas_iniciadas,
+      r.matriculas_ativadas,
+      formatConversion(conversion(r.matriculas_ativadas, r.matriculas_iniciadas)),
     ]);
   }
   return { header, rows: gen() };

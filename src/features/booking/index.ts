@@ -9,6 +9,7 @@ import { createBookingService } from './booking.service';
 import { createStaffService } from './staff.service';
 import { staffRoutes } from './staff.routes';
 import { staffScope } from '../../staff/scope';
+import { enrolmentReads } from '../enrolment/services';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,7 +33,11 @@ export default fp(
     const service = createBookingService(deps, repo);
     const now = () => new Date();
     bookingRoutes(app, { service, now, catalog: () => app.catalog.snapshot() });
-    const staff = createStaffService(repo, { publicUrl: app.config.publicUrl }, createBookingRepository(app.readDb));
+    const staff = createStaffService(
+      repo,
+      { publicUrl: app.config.publicUrl, enrolments: enrolmentReads(app.readDb) },
+      createBookingRepository(app.readDb),
+    );
     await staffScope(app, { role: 'staff' }, (scope) => staffRoutes(scope, { staff, now }));
 
     app.decorate('bookingJobs', {

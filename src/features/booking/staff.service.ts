@@ -1,5 +1,6 @@
 // The staff side of trial classes: bookings by day, attendance/enrolment marks, the
-// per-unit capacity, and the funnel (CTA clicks → bookings → attended → enrolled).
+// per-unit capacity, and the funnel (CTA clicks → bookings → attended → enrolled, and the
+// online enrolments started and activated, which the enrolment feature counts).
 import { canAccessUnit, scopeUnits, type StaffUser } from '../identity/access';
 import type { Transactional } from '../../db/transactional';
 import { STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
@@ -9,6 +10,7 @@ import { byUnitName, filterRows, LIST_PAGE_SIZE, listPage, type ListState } from
 import { addDays, dayLabel, mondayOf, spDay } from './slots';
 import { emitWebhook } from '../../platform/webhooks/webhooks.repository';
 import { bookingEventData } from './webhook-events';
+import type { EnrolmentFunnelWeek } from '../enrolment/reads.service';
 
 export { STATUSES };
 
@@ -89,7 +91,19 @@ export interface FunnelCounts {
   agendamentos: number;
   compareceram: number;
   matricularam: number;
+  /** online enrolments started in the week (any visitor, not only trial-class ones) */
+  matriculas_iniciadas: number;
+  /** online enrolments activated in the week (first payment confirmed) */
+  matriculas_ativadas: number;
 }
+const noCounts = (): FunnelCounts => ({
+  cliques: 0,
+  agendamentos: 0,
+  compareceram: 0,
+  matricularam: 0,
+  matriculas_iniciadas: 0,
+  matriculas_ativadas: 0,
+});
 /** A unit as the funnel names it (names repeat across cities: the city goes along). */
 export interface FunnelUnit {
   unidade_id: number;
@@ -127,10 +141,18 @@ export function resolveWeeks(de: unknown, ate: unknown, today: string): { de: st
   return { de: start, ate: end, weeks };
 }
 
-/** `reads`: the same repository over `app.readDb`, for the day list and the funnel (long reads). */
+/**
+ * `reads`: the same repository over `app.readDb`, for the day list and the funnel (long reads).
+ * `options.enrolments`: the enrolment feature's counts per unit and week (absent: those steps are 0).
+ */
 export function createStaffService(
   repo: Transactional<BookingRepository>,
-  options: { publicUrl?: string } = {},
+  options: {
+    publicUrl?: string;
+    enrolments?: {
+      funnelWeeks(unitIds: number[] | null, firstWeek: string, lastWeek: string): Promise<EnrolmentFunnelWeek[]>;
+    };
+  } = {},
   reads: Pick<BookingRepository, 'countByDay' | 'listDay' | 'funnelRows'> = repo,
 ) {
   // In the staff lists' order, the same on both engines (page 2 holds the same units).
@@ -269,12 +291,15 @@ export function createStaffService(
      */
     async funnel(unitIds: number[] | null, weeks: string[], q = '') {
       const units = filterRows(await unitsOf(unitIds), q.trim(), unitText);
-      const { clicks, bookings } = await reads.funnelRows(unitIds, weeks[0]!, weeks.at(-1)!);
+      const [{ clicks, bookings }, enrolments] = await Promise.all([
+        reads.funnelRows(unitIds, weeks[0]!, weeks.at(-1)!),
+        options.enrolments?.funnelWeeks(unitIds, weeks[0]!, weeks.at(-1)!) ?? [],
+      ]);
       const key = (u: number, w: string) => `${u}|${w}`;
       const cells = new Map<string, FunnelCounts>();
       const cell = (u: number, w: string) => {
         let c = cells.get(key(u, w));
-        if (!c) cells.set(key(u, w), (c = { cliques: 0, agendamentos: 0, compareceram: 0, matricularam: 0 }));
+        if (!c) cells.set(key(u, w), (c = noCounts()));
         return c;
       };
       for (const c of clicks) cell(c.unidade_id, c.semana).cliques += c.n;
@@ -284,14 +309,19 @@ export function createStaffService(
           compareceram: b.compareceram,
           matricularam: b.matricularam,
         });
+      for (const e of enrolments)
+        Object.assign(cell(e.unidade_id, e.semana), {
+          matriculas_iniciadas: e.iniciadas,
+          matriculas_ativadas: e.ativadas,
+        });
       const rows: FunnelRow[] = [];
       const perUnit: (FunnelCounts & FunnelUnit)[] = [];
-      const total: FunnelCounts = { cliques: 0, agendamentos: 0, compareceram: 0, matricularam: 0 };
+      const total = noCounts();
       for (const u of units) {
         const unit: FunnelUnit = { unidade_id: u.id, unidade: u.nome, cidade: u.cidade, uf: u.uf };
-        const sum: FunnelCounts = { cliques: 0, agendamentos: 0, compareceram: 0, matricularam: 0 };
+        const sum = noCounts();
         for (const w of weeks) {
-          const c = cells.get(key(u.id, w)) ?? { cliques: 0, agendamentos: 0, compareceram: 0, matricularam: 0 };
+          const c = cells.get(key(u.id, w)) ?? noCounts();
           rows.push({ ...unit, semana: w, ...c });
           for (const k of Object.keys(sum) as (keyof FunnelCounts)[]) {
             sum[k] += c[k];

@@ -2,6 +2,7 @@
 // contract's versions), the enrolments with their payments and history, and the links of
 // "Minha matrícula". Every write takes the transaction the service gives it.
 import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/index';
 import type { Database, EnrolmentStatus, MatriculasTable } from '../../db/types';
 import type { Insertable, Selectable } from 'kysely';
 
@@ -52,6 +53,7 @@ export interface EnrolmentFilter {
 export const IN_FORCE: EnrolmentStatus[] = ['aguardando_pagamento', 'ativa', 'cancelamento_solicitado'];
 
 export function createEnrolmentRepository(db: Kysely<Database>) {
+  const postgres = isPostgres(db);
   const unitColumns = [
     'u.id',
     'u.nome',
@@ -372,18 +374,44 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Funnel: enrolments started and activated per unit in a period (criado_em / ativada_em). */
-    async funnelCounts(unitIds: number[] | null, from: string, to: string) {
-      let started = db.selectFrom('matriculas').where('criado_em', '>=', from).where('criado_em', '<', to);
-      let activated = db.selectFrom('matriculas').where('ativada_em', '>=', from).where('ativada_em', '<', to);
-      if (unitIds) {
-        if (!unitIds.length) return { started: 0, activated: 0 };
-        started = started.where('unidade_id', 'in', unitIds);
-        activated = activated.where('unidade_id', 'in', unitIds);
-      }
-      const s = await started.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const a = await activated.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      return { started: Number(s?.n ?? 0), activated: Number(a?.n ?? 0) };
+    /**
+     * The trial-class funnel's enrolment steps per unit and São Paulo week (its Monday,
+     * aaaa-mm-dd): enrolments started (criado_em) and activated (ativada_em) in [from, to).
+     * Grouped in the database, so a chain's two years come back as one row per unit and week;
+     * each count reads one index (matriculas_unidade_idx or matriculas_lista_idx,
+     * matriculas_ativada_idx).
+     */
+    async funnelWeeks(
+      unitIds: number[] | null,
+      from: string,
+      to: string,
+    ): Promise<{ unidade_id: number; semana: string; iniciadas: number; ativadas: number }[]> {
+      if (unitIds && !unitIds.length) return [];
+      // São Paulo has kept UTC-3 all year since 2019; both engines' weeks start on Monday.
+      const weekOf = (column: 'criado_em' | 'ativada_em') =>
+        postgres
+          ? sql<string>`to_char(date_trunc('week', cast(${sql.ref(column)} as timestamp) - interval '3 hours'), 'YYYY-MM-DD')`
+          : sql<string>`date(${sql.ref(column)}, '-3 hours', '-6 days', 'weekday 1')`;
+      const count = async (column: 'criado_em' | 'ativada_em') => {
+        let q = db
+          .selectFrom('matriculas')
+          .select(['unidade_id', weekOf(column).as('semana'), (eb) => eb.fn.countAll<number>().as('n')])
+          .where(column, '>=', from)
+          .where(column, '<', to);
+        if (unitIds) q = q.where('unidade_id', 'in', unitIds);
+        return q.groupBy(['unidade_id', 'semana']).execute();
+      };
+      const [started, activated] = await Promise.all([count('criado_em'), count('ativada_em')]);
+      const cells = new Map<string, { unidade_id: number; semana: string; iniciadas: number; ativadas: number }>();
+      const cell = (unidade_id: number, semana: string) => {
+        const key = `${unidade_id}|${semana}`;
+        let c = cells.get(key);
+        if (!c) cells.set(key, (c = { unidade_id, semana, iniciadas: 0, ativadas: 0 }));
+        return c;
+      };
+      for (const r of started) cell(r.unidade_id, r.semana).iniciadas += Number(r.n);
+      for (const r of activated) cell(r.unidade_id, r.semana).ativadas += Number(r.n);
+      return [...cells.values()];
     },
 
     async insertAccess(row: Insertable<Database['matriculas_acessos']>): Promise<void> {
