@@ -1,5 +1,6 @@
-// The staff home's attention queue: detractors with a comment not yet dealt with, and
-// messages unanswered for more than 48 hours, per visible unit, oldest first.
+// The staff home's attention queue: detractors with a comment not yet dealt with, messages
+// unanswered for more than 48 hours, and online enrolments waiting for staff (a Pix first
+// payment to confirm, a refund due within 2 days or overdue), per visible unit, oldest first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/app';
 import { fetchForm, form } from './helpers/http';
@@ -95,7 +96,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const queueOf = (html: string) =>
-  [...html.matchAll(/data-atencao="(detrator|mensagem)-(\d+)"/g)].map((m) => `${m[1]}-${m[2]}`);
+  [...html.matchAll(/data-atencao="(detrator|mensagem|pagamento|reembolso)-(\d+)"/g)].map((m) => `${m[1]}-${m[2]}`);
 
 describe('attention queue on the staff home', () => {
   it(`a manager sees only their unit's detractors with a comment and messages unanswered for 48 h, oldest \
@@ -147,6 +148,109 @@ first`, async () => {
       headers: { cookie: managerA },
     });
     expect(detail.body).toContain('Tratada em');
+  });
+
+  it(`lists the enrolments waiting for staff: Pix payments to confirm and refunds near or past their deadline, \
+linking to the enrolment`, async () => {
+    const plan = (await t.db.selectFrom('planos').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    let n = 0;
+    const enrolment = async (
+      unit: { id: number; nome: string },
+      status: 'aguardando_pagamento' | 'ativa',
+      hours: number,
+      provedor = 'pix',
+    ) => {
+      const at = ago(hours);
+      return (
+        await t.db
+          .insertInto('matriculas')
+          .values({
+            codigo: `atencao-${++n}`,
+            unidade_id: unit.id,
+            plano_id: plan,
+            status,
+            nome: `Aluna ${n}`,
+            cpf: String(70000000000 + n),
+            nascimento: '1990-01-01',
+            email: `aluna${n}@exemplo.com.br`,
+            unidade_nome: unit.nome,
+            plano_nome: 'Plano',
+            razao_social: 'Academia Exemplo Ltda',
+            cnpj: '11222333000181',
+            endereco_juridico: 'Rua Exemplo, 1',
+            mensalidade_centavos: 9990,
+            taxa_matricula_centavos: 0,
+            taxa_anual_centavos: 0,
+            primeiro_pagamento_centavos: 9990,
+            fidelidade_meses: 0,
+            multa_percentual: 0,
+            dia_vencimento: 10,
+            contrato_versao: 1,
+            contrato_texto: 'Contrato',
+            contrato_sha256: '0'.repeat(64),
+            aceito_em: at,
+            provedor,
+            expira_em: ago(hours - 48),
+            criado_em: at,
+            atualizado_em: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    };
+    /** A refund created `hours` ago, due 7 days after it (the withdrawal's rule). */
+    const refund = async (matricula_id: number, hours: number, status = 'pendente') =>
+      (
+        await t.db
+          .insertInto('matriculas_pagamentos')
+          .values({
+            matricula_id,
+            tipo: 'reembolso',
+            valor_centavos: 5000,
+            status,
+            provedor: 'pix',
+            referencia: `MAT${matricula_id}R${++n}`,
+            prazo: ago(hours - 7 * 24),
+            criado_em: ago(hours),
+            atualizado_em: ago(hours),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const payA = await enrolment(A, 'aguardando_pagamento', 30);
+    const payOtherProvider = await enrolment(A, 'aguardando_pagamento', 30, 'outro');
+    const payB = await enrolment(B, 'aguardando_pagamento', 20);
+    const withdrawn = await enrolment(A, 'ativa', 24 * 10);
+    const overdue = await refund(withdrawn, 24 * 8); // due a day ago
+    const soon = await refund(withdrawn, 24 * 6); // due in a day
+    const later = await refund(withdrawn, 24 * 2); // due in five days: not yet
+    const made = await refund(withdrawn, 24 * 9, 'pago');
+
+    const res = await t.app.inject({ url: '/admin', headers: { cookie: managerA } });
+    expect(res.statusCode).toBe(200);
+    const enrolmentItems = queueOf(res.body).filter((k) => /^(pagamento|reembolso)-/.test(k));
+    // oldest first: the overdue refund, the one due soon, then the payment of 30 hours ago
+    expect(enrolmentItems).toEqual([`reembolso-${overdue}`, `reembolso-${soon}`, `pagamento-${payA}`]);
+    for (const absent of [
+      `pagamento-${payOtherProvider}`,
+      `pagamento-${payB}`,
+      `reembolso-${later}`,
+      `reembolso-${made}`,
+    ])
+      expect(res.body).not.toContain(`data-atencao="${absent}"`);
+    expect(res.body).toContain(`href="/admin/matriculas/${payA}"`);
+    expect(res.body).toContain(`href="/admin/matriculas/${withdrawn}"`);
+    expect(res.body).toContain('Pagamento Pix a confirmar · R$\u00a099,90');
+    expect(res.body).toContain('Devolução de R$\u00a050,00 atrasada');
+    expect(res.body).toContain('Devolução de R$\u00a050,00 perto do prazo');
+    // the link opens the enrolment for the unit's manager
+    expect((await t.app.inject({ url: `/admin/matriculas/${payA}`, headers: { cookie: managerA } })).statusCode).toBe(
+      200,
+    );
+
+    // an admin sees the other unit's payment too
+    const all = await t.app.inject({ url: '/admin', headers: { cookie: admin } });
+    expect(queueOf(all.body)).toContain(`pagamento-${payB}`);
   });
 
   it('the staff home needs a login', async () => {

@@ -352,13 +352,15 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
         refundsDueBy: (r?.prazo as string | null) ?? null,
       };
     },
-    async pendingRefunds(unitIds: number[] | null) {
+    /** Refunds still to make, nearest deadline first; with `dueBefore`, only those due before it (or overdue). */
+    async pendingRefunds(unitIds: number[] | null, dueBefore?: string, limit = 200) {
       let q = db
         .selectFrom('matriculas_pagamentos as p')
         .innerJoin('matriculas as m', 'm.id', 'p.matricula_id')
         .where('p.tipo', '=', 'reembolso')
         .where('p.status', '=', 'pendente');
       if (unitIds) q = unitIds.length ? q.where('m.unidade_id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
+      if (dueBefore) q = q.where('p.prazo', '<', dueBefore);
       return q
         .select([
           'p.id',
@@ -367,10 +369,34 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
           'p.criado_em',
           'm.id as matricula_id',
           'm.nome',
+          'm.unidade_id',
           'm.unidade_nome',
         ])
         .orderBy('p.prazo')
-        .limit(200)
+        .orderBy('p.id')
+        .limit(limit)
+        .execute();
+    },
+    /** First payments by Pix that staff confirm against the bank statement, oldest first (at most `limit`). */
+    async awaitingConfirmation(unitIds: number[] | null, limit: number) {
+      let q = db
+        .selectFrom('matriculas as m')
+        .where('m.status', '=', 'aguardando_pagamento')
+        .where('m.provedor', '=', 'pix');
+      if (unitIds) q = unitIds.length ? q.where('m.unidade_id', 'in', unitIds) : q.where(sql<boolean>`1 = 0`);
+      return q
+        .select([
+          'm.id',
+          'm.unidade_id',
+          'm.unidade_nome',
+          'm.nome',
+          'm.primeiro_pagamento_centavos',
+          'm.criado_em',
+          'm.expira_em',
+        ])
+        .orderBy('m.criado_em')
+        .orderBy('m.id')
+        .limit(limit)
         .execute();
     },
 
@@ -390,7 +416,8 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
       // São Paulo has kept UTC-3 all year since 2019; both engines' weeks start on Monday.
       const weekOf = (column: 'criado_em' | 'ativada_em') =>
         postgres
-          ? sql<string>`to_char(date_trunc('week', cast(${sql.ref(column)} as timestamp) - interval '3 hours'), 'YYYY-MM-DD')`
+          ? sql<string>`to_char(date_trunc('week', cast(${sql.ref(column)} as timestamp) - interval '3 hours'),
+              'YYYY-MM-DD')`
           : sql<string>`date(${sql.ref(column)}, '-3 hours', '-6 days', 'weekday 1')`;
       const count = async (column: 'criado_em' | 'ativada_em') => {
         let q = db

@@ -1,6 +1,8 @@
 // The staff home's attention queue: per unit the user can see, detractor answers (0–6)
-// with a comment that nobody has dealt with yet, and free messages still unanswered
-// after 48 hours, oldest first.
+// with a comment that nobody has dealt with yet, free messages still unanswered after 48
+// hours, and online enrolments waiting for staff (a Pix first payment to confirm, a refund
+// due soon or overdue: the enrolment feature's rule), oldest first.
+import type { EnrolmentReadsService } from '../enrolment/reads.service';
 import type { FaleAquiRepository } from './messages/fale-aqui.repository';
 import type { SurveyRepository } from './survey/survey.repository';
 
@@ -27,6 +29,27 @@ export type AttentionItem =
       contato: string | null;
       texto: string;
       status: string;
+    }
+  | {
+      /** an enrolment whose Pix first payment waits for staff to see it in the bank statement */
+      kind: 'pagamento';
+      /** the enrolment */
+      id: number;
+      criadoEm: string;
+      nome: string;
+      valorCentavos: number;
+      expiraEm: string | null;
+    }
+  | {
+      /** a refund of an enrolment due soon or overdue */
+      kind: 'reembolso';
+      /** the refund (a row of matriculas_pagamentos) */
+      id: number;
+      matriculaId: number;
+      criadoEm: string;
+      nome: string;
+      valorCentavos: number;
+      prazo: string | null;
     };
 
 export interface AttentionGroup {
@@ -41,14 +64,19 @@ export interface AttentionQueue {
   partial: boolean;
 }
 
-export function createAttentionService(surveyRepo: SurveyRepository, messagesRepo: FaleAquiRepository) {
+export function createAttentionService(
+  surveyRepo: SurveyRepository,
+  messagesRepo: FaleAquiRepository,
+  enrolmentReads: Pick<EnrolmentReadsService, 'attention'>,
+) {
   return {
     async queue(unitIds: number[] | null, now = new Date()): Promise<AttentionQueue> {
       const since = new Date(now.getTime() - DETRACTOR_WINDOW_DAYS * 86_400_000).toISOString();
       const before = new Date(now.getTime() - UNANSWERED_AFTER_MS).toISOString();
-      const [detractors, unanswered] = await Promise.all([
+      const [detractors, unanswered, enrolments] = await Promise.all([
         surveyRepo.detractorsToHandle(unitIds, since, LIMIT),
         messagesRepo.unansweredBefore(unitIds, before, LIMIT),
+        enrolmentReads.attention(unitIds, now),
       ]);
       const groups = new Map<string, AttentionGroup>();
       const group = (unidadeId: number | null, unidade: string) => {
@@ -79,11 +107,35 @@ export function createAttentionService(surveyRepo: SurveyRepository, messagesRep
           status: m.status,
         });
       }
+      for (const p of enrolments.payments) {
+        group(p.unidade_id, p.unidade_nome).items.push({
+          kind: 'pagamento',
+          id: p.id,
+          criadoEm: p.criado_em,
+          nome: p.nome,
+          valorCentavos: p.primeiro_pagamento_centavos,
+          expiraEm: p.expira_em,
+        });
+      }
+      for (const r of enrolments.refunds) {
+        group(r.unidade_id, r.unidade_nome).items.push({
+          kind: 'reembolso',
+          id: r.id,
+          matriculaId: r.matricula_id,
+          criadoEm: r.criado_em,
+          nome: r.nome,
+          valorCentavos: r.valor_centavos,
+          prazo: r.prazo,
+        });
+      }
       const list = [...groups.values()];
       for (const g of list) g.items.sort((a, b) => a.criadoEm.localeCompare(b.criadoEm) || a.id - b.id);
       // The unit with the oldest waiting item first.
       list.sort((a, b) => a.items[0]!.criadoEm.localeCompare(b.items[0]!.criadoEm));
-      return { groups: list, partial: detractors.length >= LIMIT || unanswered.length >= LIMIT };
+      return {
+        groups: list,
+        partial: detractors.length >= LIMIT || unanswered.length >= LIMIT || enrolments.partial,
+      };
     },
   };
 }

@@ -13,7 +13,7 @@ export const QUEUE_ITEMS = 5;
 export const TOOLS_PAGE_SIZE = 20;
 
 export interface HomeQueue {
-  groups: (AttentionGroup & { total: number; detractors: number; messages: number })[];
+  groups: (AttentionGroup & { total: number; detractors: number; messages: number; enrolments: number })[];
   /** units and items waiting beyond the units shown */
   moreUnits: number;
   moreItems: number;
@@ -32,6 +32,7 @@ export function homeQueue(queue: AttentionQueue): HomeQueue {
       total: g.items.length,
       detractors: g.items.filter((i) => i.kind === 'detrator').length,
       messages: g.items.filter((i) => i.kind === 'mensagem').length,
+      enrolments: g.items.filter((i) => i.kind === 'pagamento' || i.kind === 'reembolso').length,
     })),
     moreUnits: rest.length,
     moreItems: rest.reduce((n, g) => n + g.items.length, 0),

@@ -1,8 +1,10 @@
 import { Layout } from '../../views/layout';
 import { PageLinks } from '../../views/table';
 import { listHref } from '../../staff/list.view';
+import { formatBRL } from '../../lib/text';
 import { formatDateTime, saoPauloDay } from '../../lib/time';
-import { DETRACTOR_WINDOW_DAYS } from './attention.service';
+import { REFUND_DUE_SOON_MS } from '../enrolment/reads.service';
+import { type AttentionItem, DETRACTOR_WINDOW_DAYS } from './attention.service';
 import type { StaffProps } from './filters.view';
 import type { HomeQueue, ToolsPage } from './home.service';
 import { formatDuration } from './messages/inbox.service';
@@ -20,6 +22,65 @@ const detractorsHref = (unidadeId: number | null, since: string) =>
   `${REPORT_PATH}?${unidadeId !== null ? `unidade_id=${unidadeId}&` : ''}categoria=pendentes&de=${since}`;
 const messagesHref = (unidadeId: number | null) =>
   unidadeId !== null ? `${INBOX_PATH}?unidade_id=${unidadeId}` : INBOX_PATH;
+/** The enrolment list (with its refunds queue), of one unit or all. */
+const ENROLMENTS_PATH = '/admin/matriculas';
+const enrolmentsHref = (unidadeId: number | null) =>
+  unidadeId !== null ? `${ENROLMENTS_PATH}?unidade_id=${unidadeId}` : ENROLMENTS_PATH;
+const refundSoonDays = Math.round(REFUND_DUE_SOON_MS / 86_400_000);
+
+/** One waiting item: a link with what it is, then when and who. */
+function Item({ it, now }: { it: AttentionItem; now: Date }) {
+  if (it.kind === 'pagamento') {
+    const expired = it.expiraEm !== null && Date.parse(it.expiraEm) <= now.getTime();
+    return (
+      <>
+        <a href={`${ENROLMENTS_PATH}/${it.id}`}>
+          <span class="badge status-nova">Pagamento Pix a confirmar · {formatBRL(it.valorCentavos)}</span>
+        </a>{' '}
+        <span class="hint">
+          Matrícula de {it.nome} em {formatDateTime(it.criadoEm)}
+          {it.expiraEm ? ` · ${expired ? 'expirou' : 'expira'} em ${formatDateTime(it.expiraEm)}` : ''}
+        </span>
+      </>
+    );
+  }
+  if (it.kind === 'reembolso') {
+    const overdue = it.prazo !== null && Date.parse(it.prazo) < now.getTime();
+    return (
+      <>
+        <a href={`${ENROLMENTS_PATH}/${it.matriculaId}`}>
+          <span class="badge status-detrator">
+            Devolução de {formatBRL(it.valorCentavos)} {overdue ? 'atrasada' : 'perto do prazo'}
+          </span>
+        </a>{' '}
+        <span class="hint">
+          {it.nome}
+          {it.prazo ? ` · prazo ${formatDateTime(it.prazo)}` : ''}
+        </span>
+      </>
+    );
+  }
+  return (
+    <>
+      {it.kind === 'detrator' ? (
+        <a href={`/admin/pesquisa/resposta/${it.id}`}>
+          <span class="badge status-detrator">Detrator · nota {it.nota}</span>
+        </a>
+      ) : (
+        <a href={`/admin/mensagens/${it.id}`}>
+          <span class="badge status-nova">
+            Mensagem sem resposta há {formatDuration(now.getTime() - Date.parse(it.criadoEm))}
+          </span>
+        </a>
+      )}{' '}
+      <span class="hint">
+        {formatDateTime(it.criadoEm)} · {it.nome ?? 'Sem nome'}
+        {it.contato ? ` · ${it.contato}` : ' · sem contato'}
+      </span>
+      <p class="pre-line">{excerpt(it.texto)}</p>
+    </>
+  );
+}
 
 /** The tools list's address: its filter and page, back at the list (#unidades). */
 const toolsHref = (q: string, pagina = 1) => `${listHref({ path: HOME_PATH, q }, pagina)}#unidades`;
@@ -44,12 +105,14 @@ export function StaffHomePage({
       <section aria-labelledby="atencao-titulo">
         <h2 id="atencao-titulo">Precisa de atenção</h2>
         <p class="hint">
-          Detratores (notas 0 a 6) que deixaram um comentário e ainda não foram tratados, e mensagens sem resposta há
-          mais de 48 horas. Os mais antigos primeiro.
+          Detratores (notas 0 a 6) que deixaram um comentário e ainda não foram tratados, mensagens sem resposta há mais
+          de 48 horas, pagamentos Pix de matrícula a conferir no extrato e devoluções de matrícula com prazo em até{' '}
+          {refundSoonDays} dias ou vencido. Os mais antigos primeiro.
         </p>
         {queue.total === 0 ? (
           <p class="card" data-fila-vazia="">
-            Nada esperando: nenhum detrator com comentário pendente e nenhuma mensagem sem resposta há mais de 48 horas.
+            Nada esperando: nenhum detrator com comentário pendente, nenhuma mensagem sem resposta há mais de 48 horas e
+            nenhuma matrícula esperando a equipe.
           </p>
         ) : (
           <p data-fila-total="">
@@ -66,22 +129,7 @@ export function StaffHomePage({
             <ol class="attention-list">
               {g.items.map((it) => (
                 <li key={`${it.kind}-${it.id}`} data-atencao={`${it.kind}-${it.id}`}>
-                  {it.kind === 'detrator' ? (
-                    <a href={`/admin/pesquisa/resposta/${it.id}`}>
-                      <span class="badge status-detrator">Detrator · nota {it.nota}</span>
-                    </a>
-                  ) : (
-                    <a href={`/admin/mensagens/${it.id}`}>
-                      <span class="badge status-nova">
-                        Mensagem sem resposta há {formatDuration(now.getTime() - Date.parse(it.criadoEm))}
-                      </span>
-                    </a>
-                  )}{' '}
-                  <span class="hint">
-                    {formatDateTime(it.criadoEm)} · {it.nome ?? 'Sem nome'}
-                    {it.contato ? ` · ${it.contato}` : ' · sem contato'}
-                  </span>
-                  <p class="pre-line">{excerpt(it.texto)}</p>
+                  <Item it={it} now={now} />
                 </li>
               ))}
             </ol>
@@ -99,6 +147,12 @@ export function StaffHomePage({
                     mensagens<span class="visually-hidden"> · {g.unidade}</span>
                   </a>
                 ) : null}
+                {(g.detractors || g.messages) && g.enrolments ? ' · ' : null}
+                {g.enrolments ? (
+                  <a href={enrolmentsHref(g.unidadeId)}>
+                    matrículas<span class="visually-hidden"> · {g.unidade}</span>
+                  </a>
+                ) : null}
               </p>
             ) : null}
           </section>
@@ -108,7 +162,8 @@ export function StaffHomePage({
             Mais {plural(queue.moreUnits, 'unidade', 'unidades')} com{' '}
             {plural(queue.moreItems, 'item esperando', 'itens esperando')}. Ver todos:{' '}
             <a href={detractorsHref(null, since)}>detratores de todas as unidades</a> ·{' '}
-            <a href={messagesHref(null)}>mensagens de todas as unidades</a>
+            <a href={messagesHref(null)}>mensagens de todas as unidades</a> ·{' '}
+            <a href={enrolmentsHref(null)}>matrículas de todas as unidades</a>
           </p>
         ) : null}
       </section>
@@ -161,7 +216,8 @@ export function StaffHomePage({
           <a href="/admin/aulas-experimentais/funil">Funil por unidade e semana</a> (cliques → agendamentos → presenças
           → matrículas) ·{' '}
           <a href="/admin/aulas-experimentais">Aulas experimentais de hoje e dos próximos dias</a> ·{' '}
-          <a href="/admin/cliques">Cliques nos botões do site</a>
+          <a href="/admin/cliques">Cliques nos botões do site</a> ·{' '}
+          <a href={ENROLMENTS_PATH}>Matrículas online</a>
         </p>
       </section>
       <p>

@@ -12,6 +12,7 @@ import { createAttentionService } from './attention.service';
 import { createDigestRepository } from './digest/digest.repository';
 import { createDigestService } from './digest/digest.service';
 import { consentService } from '../privacy/services';
+import { enrolmentReads } from '../enrolment/services';
 
 export function createFeedbackServices(app: FastifyInstance) {
   const surveyRepo = transactional(app.db, createSurveyRepository);
@@ -44,8 +45,8 @@ export function createFeedbackServices(app: FastifyInstance) {
       publicUrl: app.config.publicUrl,
       mailConfigured: Boolean(app.config.smtp),
     }),
-    // The start page's queue only reads: both lists over `app.readDb`.
-    attention: createAttentionService(surveyReads, createFaleAquiRepository(app.readDb)),
+    // The start page's queue only reads: every list over `app.readDb`.
+    attention: createAttentionService(surveyReads, createFaleAquiRepository(app.readDb), enrolmentReads(app.readDb)),
   };
 }
 export type FeedbackServices = ReturnType<typeof createFeedbackServices>;
