@@ -141,7 +141,8 @@ export function PlanChooserPage({
       </p>
       <h1>Escolha o plano</h1>
       <p>
-        Unidade <strong>{unit.nome}</strong> — {unit.razao_social}, CNPJ {formatCnpjDigits(unit.cnpj ?? '')}.
+        Unidade <strong>{unit.nome}</strong> — {unit.razao_social},{' '}
+        <span class="nowrap">CNPJ {formatCnpjDigits(unit.cnpj ?? '')}</span>.
       </p>
       <ul class="plan-choices">
         {plans.map((p) => (
@@ -324,7 +325,7 @@ export function SummaryPage(props: {
           <dd>{p.unit.nome}</dd>
           <dt>Empresa que contrata com você</dt>
           <dd>
-            {p.unit.razao_social}, CNPJ {formatCnpjDigits(p.unit.cnpj)}, {p.legalAddress}
+            {p.unit.razao_social}, <span class="nowrap">CNPJ {formatCnpjDigits(p.unit.cnpj)}</span>, {p.legalAddress}
           </dd>
           <dt>Plano</dt>
           <dd>{p.plan.nome}</dd>
@@ -450,7 +451,7 @@ export function StatusPage(props: {
 }) {
   const e = props.enrolment;
   return (
-    <Layout title={`Matrícula · ${e.unidade_nome}`}>
+    <Layout title={`Matrícula · ${e.unidade_nome}`} scripts={props.pending.length ? ['pix-copy.js'] : []}>
       {e.status === 'aguardando_pagamento' ? <Steps at={4} /> : null}
       <h1>
         {e.status === 'aguardando_pagamento'
@@ -466,7 +467,7 @@ export function StatusPage(props: {
         </dd>
         <dt>Empresa</dt>
         <dd>
-          {e.razao_social}, CNPJ {formatCnpjDigits(e.cnpj)}
+          {e.razao_social}, <span class="nowrap">CNPJ {formatCnpjDigits(e.cnpj)}</span>
         </dd>
         <dt>Mensalidade</dt>
         <dd>
@@ -609,7 +610,7 @@ export function MinePanelPage({ items, csrfToken, notice }: { items: MineItem[];
       ) : null}
       {items.length ? null : <p>Nenhuma matrícula com este e-mail.</p>}
       {items.map(({ enrolment: e, payments, canWithdraw, canCancel }) => (
-        <section key={e.id} class="card" aria-labelledby={`m-${e.id}`}>
+        <section key={e.id} class="card enrolment-section" aria-labelledby={`m-${e.id}`}>
           <h2 id={`m-${e.id}`}>
             {e.plano_nome} · {e.unidade_nome}
           </h2>
@@ -665,11 +666,11 @@ export function CancelConfirmPage(props: {
   return (
     <Layout title="Solicitar cancelamento">
       <h1>Solicitar cancelamento</h1>
-      <section class="card">
+      <section class="card enrolment-section">
         <p>
           Plano <strong>{e.plano_nome}</strong> na unidade <strong>{e.unidade_nome}</strong>.
         </p>
-        <dl>
+        <dl class="details">
           <dt>Vale a partir de</dt>
           <dd>{formatDay(quote.effectiveDay)} (fim do período já pago)</dd>
           <dt>Multa</dt>

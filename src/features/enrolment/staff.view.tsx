@@ -41,11 +41,10 @@ export function EnrolmentListPage(p: {
   const qs = new URLSearchParams(params).toString();
   return (
     <StaffPage title="Matrículas online" staff={p.staff}>
-      <h1>Matrículas online</h1>
       {p.refunds.length ? (
         <section class="card attention" aria-labelledby="reembolsos">
           <h2 id="reembolsos">Devoluções a fazer ({p.refunds.length})</h2>
-          <ul>
+          <ul class="attention-list">
             {p.refunds.map((r) => {
               const late = r.prazo !== null && r.prazo < p.now.toISOString();
               return (
@@ -132,17 +131,17 @@ export function EnrolmentDetailPage(p: {
   const e = p.enrolment;
   return (
     <StaffPage title={`Matrícula de ${e.nome}`} staff={p.staff} crumbs={[{ href: STAFF_PATH, label: 'Matrículas' }]}>
-      <h1>
-        Matrícula de {e.nome} <span class="badge">{STATUS_LABELS[e.status]}</span>
-      </h1>
+      <p>
+        Situação: <span class="badge">{STATUS_LABELS[e.status]}</span>
+      </p>
       {p.notice && NOTICES[p.notice] ? (
         <p class="alert alert-ok" role="status">
           {NOTICES[p.notice]}
         </p>
       ) : null}
-      <section class="card">
+      <section class="card enrolment-section">
         <h2>Dados</h2>
-        <dl>
+        <dl class="details">
           <dt>Unidade e plano</dt>
           <dd>
             {e.unidade_nome} · {e.plano_nome}
@@ -186,9 +185,9 @@ export function EnrolmentDetailPage(p: {
           </form>
         ) : null}
       </section>
-      <section class="card">
+      <section class="card enrolment-section">
         <h2>Pagamentos</h2>
-        <ul>
+        <ul class="payment-list">
           {p.payments.map((pay) => (
             <li key={pay.id}>
               {paymentLabel(pay)}: {formatBRL(pay.valor_centavos)} · ref. {pay.referencia}
@@ -210,9 +209,9 @@ export function EnrolmentDetailPage(p: {
           ))}
         </ul>
       </section>
-      <section class="card">
+      <section class="card enrolment-section">
         <h2>Prova do aceite</h2>
-        <dl>
+        <dl class="details">
           <dt>Aceito em</dt>
           <dd>{formatDateTime(e.aceito_em)}</dd>
           <dt>IP e navegador</dt>
@@ -221,7 +220,7 @@ export function EnrolmentDetailPage(p: {
           </dd>
           <dt>Empresa</dt>
           <dd>
-            {e.razao_social}, CNPJ {formatCnpjDigits(e.cnpj)}, {e.endereco_juridico}
+            {e.razao_social}, <span class="nowrap">CNPJ {formatCnpjDigits(e.cnpj)}</span>, {e.endereco_juridico}
           </dd>
           <dt>Contrato</dt>
           <dd>
@@ -233,9 +232,9 @@ export function EnrolmentDetailPage(p: {
           <pre class="contract-text">{e.contrato_texto}</pre>
         </details>
       </section>
-      <section class="card">
+      <section class="card enrolment-section">
         <h2>Histórico</h2>
-        <ol>
+        <ol class="timeline">
           {p.history.map((h) => (
             <li key={h.id}>
               {formatDateTime(h.criado_em)}: {h.de ? `${STATUS_LABELS[h.de as Enrolment['status']] ?? h.de} → ` : ''}
@@ -258,7 +257,6 @@ export function ContractPage(p: {
 }) {
   return (
     <StaffPage title="Contrato de matrícula" staff={p.staff} crumbs={[{ href: STAFF_PATH, label: 'Matrículas' }]}>
-      <h1>Contrato de matrícula</h1>
       {p.saved ? (
         <p class="alert alert-ok" role="status">
           Versão {p.saved} salva. As matrículas já aceitas mantêm a versão que aceitaram.
@@ -313,7 +311,6 @@ export function ContractVersionPage({ staff, version }: { staff: StaffProps; ver
       staff={staff}
       crumbs={[{ href: CONTRACT_PATH, label: 'Contrato' }]}
     >
-      <h1>Contrato, versão {version.versao}</h1>
       <p class="muted">Salva em {formatDateTime(version.criado_em)}.</p>
       <pre class="contract-text">{version.texto}</pre>
     </StaffPage>
