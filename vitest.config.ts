@@ -17,7 +17,11 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/multi-instance.test.ts', 'test/webhooks-cluster.test.ts', 'test/nginx-cache.test.ts'],
+          exclude: [
+            'test/operations/multi-instance.test.ts',
+            'test/platform/webhooks-cluster.test.ts',
+            'test/http/nginx-cache.test.ts',
+          ],
           env: { TEST_DB: 'sqlite' },
         },
       },

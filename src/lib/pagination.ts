@@ -1,6 +1,6 @@
 // The one home of paging: the page number read from `pagina`, the window a SQL
 // query pages with (LIMIT/OFFSET), and a page of rows already in memory (catalog-sized
-// lists). No other file in src/ does paging arithmetic (test/no-duplicate-parsers.test.ts).
+// lists). No other file in src/ does paging arithmetic (test/project/no-duplicate-parsers.test.ts).
 import { toId } from './form/index';
 
 export const PAGE_MAX = 100_000;

@@ -1,7 +1,7 @@
 // The one map of personal data (LGPD): every table and column that holds something about a
 // person, how a person's rows are found, and what erasure does to each column. "Meus dados",
 // the staff search, the export and the erasure read this list and nothing else, so a table
-// missing here is a table they forget; test/privacy-registry.test.ts fails when a migration
+// missing here is a table they forget; test/privacy/privacy-registry.test.ts fails when a migration
 // adds a personal-looking column that is neither here nor in NOT_PERSONAL.
 // Pure data and pure helpers: no SQL (person-data.repository.ts applies it).
 import { formatPhone, phoneDigits } from '../../lib/form/index';

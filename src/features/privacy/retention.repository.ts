@@ -17,7 +17,7 @@ const REMOVED_PAYLOAD = JSON.stringify({ removido: 'prazo de guarda' });
  * "Not yet anonymised", written exactly as the partial indexes of migration
  * 2026-11-27T0600_retencao_indices write it (literals, not parameters), so each pass reads
  * only the rows left to do. Each is in parentheses: Kysely adds a raw condition as it is, and
- * an OR beside the date's AND would widen the selection. test/privacy-retention.test.ts checks
+ * an OR beside the date's AND would widen the selection. test/privacy/privacy-retention.test.ts checks
  * the plans.
  */
 const MESSAGE_NOT_ANONYMISED = sql<boolean>`(mensagem <> ${sql.lit(REMOVED_TEXT)} or anonimo = 0
