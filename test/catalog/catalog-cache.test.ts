@@ -12,7 +12,7 @@ import { CATALOG_TTL_MS, type CatalogSnapshot } from '../../src/features/catalog
 import { distanceKm, unitsByDistance } from '../../src/features/catalog/catalog.geo';
 import type { UnitSummaryRow } from '../../src/features/catalog/catalog.repository';
 import { SnapshotCache } from '../../src/features/catalog/snapshot-cache';
-import { PRIVACY_PATH } from '../../src/features/catalog/privacy.view';
+import { PRIVACY_PATH } from '../../src/features/privacy/policy.view';
 import { createTestApp, secondInstance, type TestContext } from '../helpers/app';
 
 describe('SnapshotCache', () => {

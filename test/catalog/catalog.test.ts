@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../src/db/index';
 import { invalidateCatalogCache } from '../../src/features/catalog/index';
 import { createCatalogRepository } from '../../src/features/catalog/catalog.repository';
-import { createCatalogService, isOpenAt, parseId, weekdaysFrom } from '../../src/features/catalog/catalog.service';
+import { createCatalogService, isOpenAt, weekdaysFrom } from '../../src/features/catalog/catalog.service';
+import { queryId } from '../../src/lib/form/index';
 import { createTestApp, type TestContext } from '../helpers/app';
 
 let t: TestContext;
@@ -361,10 +362,10 @@ describe('unit page', () => {
     expect(isOpenAt([{ dia_semana: 1, abre: '06:00', fecha: '22:00' }], 1, '22:00')).toBe(false);
   });
 
-  it('parses ids strictly', () => {
-    expect(parseId('12')).toBe(12);
+  it("parses query ids strictly (the form kit's queryId)", () => {
+    expect(queryId('12')).toBe(12);
     for (const bad of [undefined, '', '0', '-1', '1.0', '01', ' 1', '1e2', '0x10', '2147483648', ['1']])
-      expect(parseId(bad)).toBeNull();
+      expect(queryId(bad)).toBeNull();
   });
 });
 

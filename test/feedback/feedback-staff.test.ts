@@ -3,7 +3,7 @@ import { createAggregatesRepository } from '../../src/features/feedback/survey/a
 import sharp from 'sharp';
 import { saoPauloDayStartIso } from '../../src/lib/time';
 import { computeNps, monthsOf, resolvePeriod } from '../../src/features/feedback/survey/nps';
-import { defuseCell } from '../../src/lib/csv';
+import { defuseCell } from '../../src/db/csv/index';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { fetchForm } from '../helpers/http';
 import { createStaffUser, loginAs } from '../helpers/staff';

@@ -31,7 +31,7 @@ import {
 } from '../../src/lib/form/index';
 import { pageWindow, parsePage } from '../../src/lib/pagination';
 import { quoteCustomerText } from '../../src/platform/mail/quote';
-import { csvLines, csvStream, defuseCell } from '../../src/lib/csv';
+import { csvLines, csvStream, defuseCell } from '../../src/db/csv/index';
 import {
   addDays,
   formatDateTime,

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { invalidBody, sendError, wantsJson } from '../../http/errors';
-import { parseId } from '../catalog/catalog.service';
+import { queryId } from '../../lib/form/index';
 import {
   addressOf,
   echoValues,
@@ -40,7 +40,7 @@ export function bookingRoutes(app: FastifyInstance, { service, now, catalog }: B
 
   /** The unit from ?unidade= (or the form's field), or an error page already sent. */
   async function unitFrom(request: FastifyRequest, reply: FastifyReply, raw: unknown): Promise<BookingUnit | null> {
-    const id = parseId(typeof raw === 'string' ? raw.trim() : raw);
+    const id = queryId(typeof raw === 'string' ? raw.trim() : raw);
     if (raw === undefined || raw === '') {
       await sendError(
         request,
@@ -143,7 +143,7 @@ export function bookingRoutes(app: FastifyInstance, { service, now, catalog }: B
     async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       const values = valuesFrom(body);
-      const outcome = await service.book(parseId(request.query.unidade ?? body.unidade) ?? 0, values, now());
+      const outcome = await service.book(queryId(request.query.unidade ?? body.unidade) ?? 0, values, now());
       if (outcome.kind === 'booked') {
         request.log.info({ bookingId: outcome.booking.id, repeated: outcome.repeated }, 'trial class booked');
         if (wantsJson(request))

@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, sendInvalid } from '../../http/errors';
-import { csvStream } from '../../lib/csv';
+import { csvStream } from '../../db/csv/index';
 import { accessibleUnits, unitScope } from '../identity/access';
 import { echoValue, oneLine, parseInteger, toId } from '../../lib/form/index';
 import { ListQuery } from '../../staff/list';

@@ -7,7 +7,8 @@ import { sendError } from '../../http/errors';
 import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { isDbUnavailableError } from '../../db/unavailable';
 import { renderPage } from '../../views/render';
-import { featuredPlans, parseId, type CatalogService } from './catalog.service';
+import { featuredPlans, type CatalogService } from './catalog.service';
+import { queryId } from '../../lib/form/index';
 import { SnapshotCache } from './snapshot-cache';
 import { sendCached, sendFresh } from './send-cached';
 import { HomePage } from './home.view';
@@ -147,7 +148,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     '/Detalhes.php',
     { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
     async (request, reply) => {
-      const id = request.validationError ? null : parseId(request.query.id);
+      const id = request.validationError ? null : queryId(request.query.id);
       if (id === null) return badId(request, reply);
       const snap = await service.snapshot();
       // Unknown ids are answered from the snapshot: a 404 without a query, never cached.
@@ -177,7 +178,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     '/pages/Pass/index.php',
     { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
     async (request, reply) => {
-      const id = request.validationError ? null : parseId(request.query.id);
+      const id = request.validationError ? null : queryId(request.query.id);
       if (id === null) return badId(request, reply);
       const snap = await service.snapshot();
       const key = `pass:${id}`;

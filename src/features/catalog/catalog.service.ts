@@ -1,6 +1,5 @@
 // Catalog rules: the snapshot's freshness, search, unit page and Pass page data. Never sees HTTP.
 import { saoPauloClock } from '../../lib/time';
-import { toId } from '../../lib/form/index';
 import type { CatalogRepository, PlanRow, UnitDetailRows, UnitSummaryRow } from './catalog.repository';
 import type { UnitPhoto } from '../unit-photos/photos';
 import { parseQuery, searchIndex, type SearchItem, type SearchOutcome } from './catalog.search';
@@ -23,9 +22,6 @@ export interface OpeningHours {
   abre: string;
   fecha: string;
 }
-
-/** A valid id is a positive integer that fits a 32-bit column (the form kit's rule). */
-export const parseId = (raw: unknown): number | null => (typeof raw === 'string' ? toId(raw) : null);
 
 /**
  * Open at this weekday and "HH:MM" time? Hours that close at or before they open run past

@@ -7,7 +7,7 @@ import { SnapshotCache } from './snapshot-cache';
 import { sendCached } from './send-cached';
 import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { passHref, unitHref } from './catalog.parts';
-import { PRIVACY_PATH } from './privacy.view';
+import { PRIVACY_PATH } from '../privacy/policy.view';
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

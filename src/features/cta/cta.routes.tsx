@@ -7,11 +7,10 @@ import { h } from 'preact';
 import { sendError } from '../../http/errors';
 import { staffOf } from '../../staff/scope';
 import { brand } from '../../brand/index';
-import { parseId } from '../catalog/catalog.service';
 import { ctaTarget, isCtaAction, TRIAL_CLASS_PATH } from './cta';
 import type { CtaService } from './cta.service';
 import { CLICKS_PATH, ClicksPage } from './cta.view';
-import { parseInteger, toId } from '../../lib/form/index';
+import { parseInteger, queryId, toId } from '../../lib/form/index';
 
 const GoQuery = Type.Object({
   unidade: Type.Optional(Type.String({ maxLength: 20 })),
@@ -39,9 +38,9 @@ export function ctaRoutes(app: FastifyInstance, service: CtaService) {
     async (request, reply) => {
       const { acao } = request.params;
       if (!isCtaAction(acao)) return sendError(request, reply, 404, 'Página não encontrada', 'Este link não existe.');
-      const unitId = request.validationError ? null : parseId(request.query.unidade);
+      const unitId = request.validationError ? null : queryId(request.query.unidade);
       const rawPlan = request.validationError ? undefined : request.query.plano;
-      const planId = rawPlan === undefined || rawPlan === '' ? null : parseId(rawPlan);
+      const planId = rawPlan === undefined || rawPlan === '' ? null : queryId(rawPlan);
       if (unitId === null || (rawPlan && planId === null)) {
         return sendError(
           request,

@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
-import { csvStream } from '../../lib/csv';
+import { csvStream } from '../../db/csv/index';
 import { rawString, toId } from '../../lib/form/index';
 import { saoPauloDay } from '../../lib/time';
 import { FormBody, IdSubParams, IdParams, NoticeQuery } from '../../staff/http';

@@ -5,7 +5,7 @@ import type { Transactional } from '../../db/transactional';
 import type { EnrolmentStatus } from '../../db/types';
 import { nowIso } from '../../db/index';
 import { keysetBatches } from '../../lib/batches';
-import { csvDate } from '../../lib/csv';
+import { csvDate } from '../../db/csv/index';
 import { isDay } from '../../lib/form/index';
 import { pageWindow } from '../../lib/pagination';
 import { addDays, saoPauloDayStartIso } from '../../lib/time';

@@ -8,7 +8,7 @@ import { unitScope } from '../identity/access';
 import type { AttentionService } from './attention.service';
 import { homeQueue, toolUnits } from './home.service';
 import { HOME_PATH, StaffHomePage } from './home.view';
-import { forbidden, privatePage, visibleUnits as unitsOf } from './staff-kit';
+import { privatePage, unitForbidden, visibleUnits as unitsOf } from '../../staff/reports';
 import type { SurveyReportService } from './survey/report.service';
 import { staffOf } from '../../staff/scope';
 
@@ -23,7 +23,7 @@ export async function homeRoutes(
 
   r.get(HOME_PATH, { schema: { querystring: HomeQuery }, attachValidation: true }, async (request, reply) => {
     const scope = unitScope(staffOf(request), null);
-    if (scope.forbidden) return forbidden(request, reply);
+    if (scope.forbidden) return unitForbidden(request, reply);
     // The tools filter: a value the schema refuses (too long, repeated) is read as none.
     const q = request.validationError ? {} : request.query;
     const now = new Date();

@@ -2,7 +2,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, FranquiaLeadsTable } from '../../db/types';
 import { inTransaction, isPostgres, nowIso } from '../../db/index';
-import { csvBatch, csvDateTime, csvLabel, csvLine, csvNumber, csvPhone, csvText } from '../../db/csv-sql';
+import { csvBatch, csvDateTime, csvLabel, csvLine, csvNumber, csvPhone, csvText } from '../../db/csv/sql';
 import { LEAD_STATUSES, OPTION_FIELD_NAMES, OPTION_FIELDS, type Option, type OptionField } from './options';
 
 /** A lead as the form stores it: the table's columns but the ones the database or the panel sets. */
@@ -101,7 +101,7 @@ export function createLeadsRepository(db: Kysely<Database>) {
     /** Whether the export's lines are written by the database (csvAfter) rather than the app. */
     writesCsv: isPostgres(db),
 
-    /** One export batch written as CSV by PostgreSQL (src/db/csv-sql.ts), with the cells of panel.service.ts. */
+    /** One export batch written as CSV by PostgreSQL (src/db/csv/sql.ts), with the cells of panel.service.ts. */
     async csvAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
       const labels = (options: readonly Option[]) => Object.fromEntries(options.map((o) => [o.value, o.label]));
       const line = csvLine([

@@ -1,7 +1,7 @@
 // Rules of the lead panel: reading filters from the query string, paging, the CSV
 // export, status changes, notes and deletion. Never sees HTTP.
 import type { Readable } from 'node:stream';
-import { csvDate, csvStream, databaseCsv } from '../../lib/csv';
+import { csvDate, csvStream, databaseCsv } from '../../db/csv/index';
 import { keysetBatches } from '../../lib/batches';
 import { foldText } from '../../lib/text';
 import {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { wantsJson } from '../../http/errors';
-import { csvStream } from '../../lib/csv';
+import { csvStream } from '../../db/csv/index';
 import { saoPauloDay } from '../../lib/time';
 import { done, FormBody, formValues, IdParams, NoticeQuery, notFound } from '../../staff/http';
 import { staffOf } from '../../staff/scope';

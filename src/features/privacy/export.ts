@@ -2,7 +2,7 @@
 // CSV file (";" and UTF-8 with BOM, as the staff exports), and the message photos. Pure: the
 // rows and the photos' bytes come in, the ZIP's bytes go out.
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import { defuseCell } from '../../lib/csv';
+import { csvLines } from '../../db/csv/index';
 import { EXPORT_LABELS, type ExportKind } from './registry';
 
 export interface ExportPhoto {
@@ -11,15 +11,10 @@ export interface ExportPhoto {
   bytes: Uint8Array;
 }
 
-function csvCell(value: unknown): string {
-  const s = String(defuseCell(value));
-  return /[;"\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
+/** One kind's rows as a CSV file, by the staff exports' writer: the columns are every key the rows have. */
 export function toCsv(rows: Record<string, unknown>[]): string {
   const header = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const lines = [header.map(csvCell).join(';'), ...rows.map((r) => header.map((h) => csvCell(r[h])).join(';'))];
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  return `\uFEFF${csvLines([header, ...rows.map((r) => header.map((h) => r[h]))])}`;
 }
 
 export function buildExportZip(

@@ -4,7 +4,7 @@
 import { keysetBatches } from '../../lib/batches';
 import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
-import { csvDate } from '../../lib/csv';
+import { csvDate } from '../../db/csv/index';
 import { multiLine, parseDay, parseInteger, rawString, take, type FieldErrors } from '../../lib/form/index';
 import { pageWindow } from '../../lib/pagination';
 import { saoPauloDay } from '../../lib/time';

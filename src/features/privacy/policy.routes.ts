@@ -2,7 +2,7 @@
 // kept while the catalog's unit list and the webhook list it was made from are the same.
 import type { FastifyInstance } from 'fastify';
 import { h } from 'preact';
-import { PRIVACY_PATH, PrivacyPage } from '../catalog/privacy.view';
+import { PRIVACY_PATH, PrivacyPage } from './policy.view';
 import { renderPage } from '../../views/render';
 import type { PolicyService } from './policy.service';
 

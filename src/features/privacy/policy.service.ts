@@ -4,7 +4,7 @@
 // The rendered page is kept while the catalog snapshot and the webhook list are the same.
 import type { Config } from '../../config';
 import { safeExternalUrl } from '../../lib/url';
-import type { Processor } from '../catalog/privacy.view';
+import type { Processor } from './policy.view';
 import type { ProcessorsRepository } from './processors.repository';
 import { retentionRules } from './retention';
 

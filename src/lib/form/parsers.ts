@@ -85,6 +85,12 @@ export function toId(value: unknown): number | null {
   return id <= ID_MAX ? id : null;
 }
 
+/**
+ * The id of a public address's query (`/Detalhes.php?id=12`, `?unidade=`): the canonical id
+ * of a string, or null for anything else, so the route answers its 400 or 404 page.
+ */
+export const queryId = (raw: unknown): number | null => (typeof raw === 'string' ? toId(raw) : null);
+
 export function parseId(value: unknown, opts: { message?: string } = {}): Parsed<number> {
   const id = toId(typeof value === 'string' ? value.trim() : value);
   return id === null ? { ok: false, error: opts.message ?? ID_MESSAGE } : { ok: true, value: id };

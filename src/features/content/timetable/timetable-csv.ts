@@ -1,6 +1,6 @@
 // The timetable upload: ";" (pt-BR spreadsheets) or "," separated, double-quoted cells,
 // a UTF-8 BOM, any line ending. Parsing is csv-parse's; writing is
-// src/lib/csv.ts. This file maps columns and reports problems in pt-BR.
+// src/db/csv/index.ts. This file maps columns and reports problems in pt-BR.
 import { createRequire } from 'node:module';
 import type * as CsvParseLib from 'csv-parse/sync';
 import { foldText } from '../../../lib/text';

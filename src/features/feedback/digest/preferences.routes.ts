@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { privatePage } from '../staff-kit';
+import { privatePage } from '../../../staff/reports';
 import type { DigestService } from './digest.service';
 import { PREFERENCES_PATH, PreferencesPage } from './preferences.view';
 import { staffOf } from '../../../staff/scope';

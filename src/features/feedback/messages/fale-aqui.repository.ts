@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { inTransaction, isPostgres } from '../../../db/index';
-import { csvBatch, csvConstant, csvDateTime, csvLabel, csvLine, csvNumber, csvText } from '../../../db/csv-sql';
+import { csvBatch, csvConstant, csvDateTime, csvLabel, csvLine, csvNumber, csvText } from '../../../db/csv/sql';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
 import { enqueueMail, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 
@@ -202,7 +202,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     /** Whether the export's lines are written by the database (csvBefore) rather than the app. */
     writesCsv: isPostgres(db),
 
-    /** One export batch written as CSV by PostgreSQL (src/db/csv-sql.ts), with the cells of inbox.service.ts. */
+    /** One export batch written as CSV by PostgreSQL (src/db/csv/sql.ts), with the cells of inbox.service.ts. */
     async csvBefore(f: MessageFilter, beforeId: number | null, limit: number, statusLabels: Record<string, string>) {
       const photos = db
         .selectFrom('fale_aqui_arquivos as a')

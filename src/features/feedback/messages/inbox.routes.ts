@@ -7,15 +7,15 @@ import type { FastifyRequest } from 'fastify';
 import { invalidBody, sendError, wantsJson } from '../../../http/errors';
 import { EXPORT_COMPRESSION } from '../../../http/compression';
 import { canAccessUnit } from '../../identity/access';
-import { csvStream } from '../../../lib/csv';
+import { csvStream } from '../../../db/csv/index';
 import { saoPauloDay } from '../../../lib/time';
-import { IdParams, OptionalId, privatePage, scopeOf, visibleUnits as unitsOf, forbidden } from '../staff-kit';
+import { OptionalId, privatePage, scopeOf, unitForbidden, visibleUnits as unitsOf } from '../../../staff/reports';
 import { resolvePeriod } from '../survey/nps';
 import type { SurveyReportService } from '../survey/report.service';
 import { toStatus, type MessagesAdminService, type StaffRef } from './inbox.service';
 import { INBOX_PATH, InboxPage, MessagePage } from './inbox.view';
 import { staffOf } from '../../../staff/scope';
-import { FormBody } from '../../../staff/http';
+import { FormBody, IdParams } from '../../../staff/http';
 
 const InboxQuery = Type.Object({
   unidade_id: OptionalId,
@@ -94,7 +94,7 @@ export async function inboxRoutes(
       const id = request.params.id;
       let detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canAccessUnit(staffOf(request), detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), detail.message.unidade_id)) return unitForbidden(request, reply);
       // Opening a new message marks it read (who, when): only after the scope check.
       if (detail.message.status === 'nova') detail = (await messages.markRead(id, staffRef(request)))!;
       privatePage(reply);
@@ -128,7 +128,7 @@ export async function inboxRoutes(
       const id = Number(request.params.id);
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canAccessUnit(staffOf(request), detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), detail.message.unidade_id)) return unitForbidden(request, reply);
       const body = request.body as Record<string, unknown>;
       const result = await messages.reply(id, body.canal, body.texto, staffRef(request));
       if (result.ok) return reply.redirect(`${INBOX_PATH}/${id}?respondida=1`, 303);
@@ -164,7 +164,7 @@ export async function inboxRoutes(
       const id = request.params.id;
       const detail = await messages.message(id);
       if (!detail) return sendError(request, reply, 404, 'Mensagem não encontrada', 'Esta mensagem não existe.');
-      if (!canAccessUnit(staffOf(request), detail.message.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), detail.message.unidade_id)) return unitForbidden(request, reply);
       const status = toStatus((request.body as Record<string, unknown>).status);
       if (!status)
         return sendError(request, reply, 422, 'Situação inválida', 'Escolha Nova, Lida, Respondida ou Resolvida.');
@@ -176,7 +176,7 @@ export async function inboxRoutes(
   r.get(`${INBOX_PATH}/foto/:id`, { schema: { params: IdParams } }, async (request, reply) => {
     const photo = await messages.photo(request.params.id);
     if (!photo) return sendError(request, reply, 404, 'Foto não encontrada', 'Esta foto não existe.');
-    if (!canAccessUnit(staffOf(request), photo.file.unidade_id)) return forbidden(request, reply);
+    if (!canAccessUnit(staffOf(request), photo.file.unidade_id)) return unitForbidden(request, reply);
     if (photo.missing)
       return sendError(request, reply, 404, 'Foto não encontrada', 'O arquivo desta foto não está mais disponível.');
     const ext = photo.file.caminho.split('.').pop();

@@ -4,7 +4,7 @@
 import { nowIso } from '../../../db/index';
 import type { FileStorage } from '../../../platform/storage/index';
 import { MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
-import { csvDate, databaseCsv } from '../../../lib/csv';
+import { csvDate, databaseCsv } from '../../../db/csv/index';
 import { keysetBatches } from '../../../lib/batches';
 import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { pageWindow } from '../../../lib/pagination';

@@ -5,7 +5,8 @@ import { h } from 'preact';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../../../http/errors';
 import { canAccessUnit } from '../../identity/access';
-import { forbidden, IdParams, privatePage } from '../staff-kit';
+import { privatePage, unitForbidden } from '../../../staff/reports';
+import { IdParams } from '../../../staff/http';
 import type { SurveyReportService } from '../survey/report.service';
 import { qrSvg, surveyUrl } from './poster.service';
 import { POSTER_PATH, PosterPage } from './poster.view';
@@ -21,7 +22,7 @@ export async function posterRoutes(app: FastifyInstance, report: SurveyReportSer
       return null;
     }
     if (!canAccessUnit(staffOf(request), unit.id)) {
-      await forbidden(request, reply);
+      await unitForbidden(request, reply);
       return null;
     }
     return unit;

@@ -6,21 +6,20 @@ import { h } from 'preact';
 import { sendError } from '../../../http/errors';
 import { EXPORT_COMPRESSION } from '../../../http/compression';
 import { canAccessUnit } from '../../identity/access';
-import { csvStream } from '../../../lib/csv';
+import { csvStream } from '../../../db/csv/index';
 import {
-  forbidden,
-  IdParams,
   OptionalDay,
   OptionalId,
   privatePage,
   scopeOf,
+  unitForbidden,
   visibleUnits as unitsOf,
-} from '../staff-kit';
+} from '../../../staff/reports';
 import { resolvePeriod, type ResponseListFilter } from './nps';
 import type { SurveyReportService } from './report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './report.view';
 import { staffOf } from '../../../staff/scope';
-import { FormBody } from '../../../staff/http';
+import { FormBody, IdParams } from '../../../staff/http';
 
 const ReportQuery = Type.Object({
   unidade_id: OptionalId,
@@ -94,7 +93,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
     async (request, reply) => {
       const detail = await report.response(request.params.id);
       if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-      if (!canAccessUnit(staffOf(request), detail.header.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), detail.header.unidade_id)) return unitForbidden(request, reply);
       privatePage(reply);
       const staff = request.staffPage;
       return reply.page(
@@ -117,7 +116,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
       const id = Number(request.params.id);
       const detail = await report.response(id);
       if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-      if (!canAccessUnit(staffOf(request), detail.header.unidade_id)) return forbidden(request, reply);
+      if (!canAccessUnit(staffOf(request), detail.header.unidade_id)) return unitForbidden(request, reply);
       await report.markHandled(id, staffOf(request).id);
       return reply.redirect(`${REPORT_PATH}/resposta/${id}?salvo=1`, 303);
     },

@@ -1,7 +1,7 @@
 // What staff see of the survey: NPS per unit and overall, monthly trend, option
 // distributions, the filtered list of responses and the CSV export.
 import { nowIso } from '../../../db/index';
-import { csvDate, databaseCsv } from '../../../lib/csv';
+import { csvDate, databaseCsv } from '../../../db/csv/index';
 import { pageWindow } from '../../../lib/pagination';
 import { keysetBatches } from '../../../lib/batches';
 import {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { inTransaction, isPostgres } from '../../../db/index';
-import { csvBatch, csvConstant, csvDateTime, csvLine, csvNumber, csvText } from '../../../db/csv-sql';
+import { csvBatch, csvConstant, csvDateTime, csvLine, csvNumber, csvText } from '../../../db/csv/sql';
 import { saoPauloDay } from '../../../lib/time';
 import { type AggregateFilter, type CountedResponse, createAggregatesRepository } from './aggregates.repository';
 
@@ -437,7 +437,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
     writesCsv: isPostgres(db),
 
     /**
-     * One export batch written as CSV by PostgreSQL (src/db/csv-sql.ts), in the order and with
+     * One export batch written as CSV by PostgreSQL (src/db/csv/sql.ts), in the order and with
      * the cells of the app's writer (report.service.ts): the answer, then one cell per question.
      */
     async csvBefore(f: ResponseFilter, after: ExportCursor | null, limit: number, cells: SurveyCsvCells) {

@@ -1,11 +1,11 @@
-// On PostgreSQL the large exports have the server write their CSV lines, one keyset batch per
-// statement, by the rules of src/lib/csv.ts; the app only passes the text on. Decoding the rows
-// in `pg`, field by field on the event loop, held those exports below the target and slowed the
-// public pages meanwhile (docs/decisions/235). A test compares this writer with src/lib/csv.ts
-// byte for byte on hostile rows.
+// The database's writer of the exports' CSV: on PostgreSQL the large exports have the server
+// write their lines, one keyset batch per statement, by the rules of the app's writer
+// (./index.ts); the app only passes the text on. Decoding the rows in `pg`, field by field on
+// the event loop, held those exports below the target and slowed the public pages meanwhile
+// (docs/decisions/235). A test compares the two writers byte for byte on hostile rows.
 import { type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { csvCell } from '../lib/csv';
-import { TIME_ZONE } from '../lib/time';
+import { csvCell } from './index';
+import { TIME_ZONE } from '../../lib/time';
 
 /** Starts like a formula (= + - @ tab CR: a spreadsheet would run it). */
 const FORMULA_START = sql.lit('^[-=+@\t\r]');

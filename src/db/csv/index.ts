@@ -1,8 +1,10 @@
 // CSV exports for spreadsheets used in Brazil: UTF-8 with BOM, ";" separators, CRLF,
-// São Paulo dates, and cells that a spreadsheet would run as a formula defused.
+// São Paulo dates, and cells that a spreadsheet would run as a formula defused. This is the
+// app's writer (every engine); ./sql.ts is its twin that PostgreSQL runs, kept beside it so a
+// change of rule is made in both. It sits in src/db because the twin is SQL.
 import { Readable } from 'node:stream';
-import { keysetChunks } from './batches';
-import { formatDateTimeCsv } from './time';
+import { keysetChunks } from '../../lib/batches';
+import { formatDateTimeCsv } from '../../lib/time';
 
 /** A leading = + - @ tab or CR makes Excel/LibreOffice evaluate the cell. */
 function startsLikeFormula(s: string): boolean {
@@ -41,14 +43,14 @@ export function csvLines(rows: readonly (readonly unknown[])[]): string {
   return out;
 }
 
-/** Rows to write, or lines the database already wrote by the same rules (src/db/csv-sql.ts). */
+/** Rows to write, or lines the database already wrote by the same rules (./sql.ts). */
 export type CsvBatch = readonly (readonly unknown[])[] | string;
 
 /** Rows per statement when the database writes the lines itself. */
 export const DATABASE_CSV_BATCH = 10000;
 
 /**
- * The lines of an export the database writes (src/db/csv-sql.ts), a keyset batch per
+ * The lines of an export the database writes (./sql.ts), a keyset batch per
  * statement: `fetch` returns the batch after `after` as text, its row count and the cursor of
  * its last row.
  */

@@ -1,20 +1,20 @@
-// What the feedback's staff routes share: the unit scope of a filter (a manager sees only
-// their units; another unit's data answers 403), the units offered in filters, and the
-// private, never-stored answer of a staff page.
+// What staff reports and inboxes share (the survey results, the messages, the staff home,
+// the posters): the unit scope of a filter (a manager sees only their units; another unit's
+// data answers 403), the units offered in filters, and the private, never-stored answer of
+// a staff page outside a `noStore` scope.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import Type from 'typebox';
-import { sendError } from '../../http/errors';
-import { IdParam, QueryValue } from '../../http/params';
-import { toId } from '../../lib/form/index';
-import { accessibleUnits, unitScope } from '../identity/access';
-import { staffOf } from '../../staff/scope';
+import { sendError } from '../http/errors';
+import { QueryValue } from '../http/params';
+import { toId } from '../lib/form/index';
+import { accessibleUnits, unitScope } from '../features/identity/access';
+import { staffOf } from './scope';
 
 /** Query values are bounded strings here and parsed by the form kit in the handlers. */
 export const OptionalId = QueryValue;
 export const OptionalDay = QueryValue;
-export const IdParams = Type.Object({ id: IdParam });
 
-export const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
+/** Another unit's record or filter: its own message, unlike the 403 of http.ts's per-unit check. */
+export const unitForbidden = (request: FastifyRequest, reply: FastifyReply) =>
   sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
 
 export const privatePage = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
@@ -35,7 +35,7 @@ export async function scopeOf(
   }
   const scope = unitScope(staffOf(request), requested);
   if (scope.forbidden) {
-    await forbidden(request, reply);
+    await unitForbidden(request, reply);
     return null;
   }
   return scope;

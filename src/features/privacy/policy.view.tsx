@@ -4,7 +4,7 @@
 // catalog's benefit platforms, so it cannot say what the site does not do.
 import { brand } from '../../brand/index';
 import { Layout } from '../../views/layout';
-import { CONSENT_PURPOSES, CONSENT_TEXTS, consentLabel, currentConsent } from '../privacy/consent';
+import { CONSENT_PURPOSES, CONSENT_TEXTS, consentLabel, currentConsent } from './consent';
 import { MINE_PATH as ENROLMENT_MINE_PATH } from '../enrolment/enrolment.view';
 import {
   ENROLMENT_RETENTION_TEXT,
@@ -12,7 +12,7 @@ import {
   INCIDENT_RETENTION_YEARS,
   monthsLabel,
   type RetentionRule,
-} from '../privacy/retention';
+} from './retention';
 
 export const PRIVACY_PATH = '/privacidade';
 

@@ -1,9 +1,8 @@
-// The exports have two writers of one format: the app's (src/lib/csv.ts, every engine) and, on
-// PostgreSQL, the database's (src/db/csv-sql.ts). On a small volume with hostile cells (formula
+// The exports have two writers of one format (src/db/csv/): the app's (index.ts, every
+// engine) and, on PostgreSQL, the database's (sql.ts). On a small volume with hostile cells (formula
 // starts, separators, quotes, line breaks, an instant of the daylight-saving years, unknown
 // codes, odd phones) and more rows than one batch, both must write the same bytes.
 import type { Readable } from 'node:stream';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/index';
 import { seedVolume } from '../../src/db/seeds/volume';
@@ -14,7 +13,8 @@ import { createSurveyReportService } from '../../src/features/feedback/survey/re
 import { createSurveyRepository } from '../../src/features/feedback/survey/survey.repository';
 import { createLeadsRepository } from '../../src/features/franchise/leads.repository';
 import { createPanelService } from '../../src/features/franchise/panel.service';
-import { csvStream } from '../../src/lib/csv';
+import { toCsv } from '../../src/features/privacy/export';
+import { csvStream } from '../../src/db/csv/index';
 import { createTestApp, type TestContext } from '../helpers/app';
 
 let t: TestContext;
@@ -198,5 +198,11 @@ describe('the two CSV writers', () => {
     await all((after: { criadoEm: string; id: number } | null, size) => survey.csvBefore(filter, after, size, cells));
     await all((after: { id: number } | null, size) => inbox.csvBefore({ unitIds: null }, after?.id ?? null, size, {}));
     await all((after: { criado_em: string; id: number } | null, size) => leads.csvAfter({}, after, size));
+  });
+
+  it('the personal-data export writes its CSV files by the same rules (no copy of its own)', () => {
+    const rows = [{ a: '=1', b: 'x;y' }, { a: null, c: 'q"u\nz' }, { b: -5 }];
+    expect(toCsv(rows)).toBe('\uFEFFa;b;c\r\n\'=1;"x;y";\r\n;;"q""u\nz"\r\n;-5;\r\n');
+    expect(toCsv([])).toBe('\uFEFF\r\n');
   });
 });
