@@ -13,6 +13,7 @@ import staticPlugin from './http/static';
 import formsPlugin from './http/forms';
 import healthPlugin from './http/health';
 import brandPlugin from './brand/routes';
+import { loadSharp } from './platform/storage/images';
 import { fastifyTrustProxy } from './http/proxy';
 import { canonicalIdParams } from './http/params';
 import catalogFeature from './features/catalog/index';
@@ -74,7 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(formsPlugin, { secret: config.sessionSecret });
   await app.register(identityFeature);
   await app.register(healthPlugin);
-  await app.register(brandPlugin);
+  await app.register(brandPlugin, { loadSharp });
 
   await app.register(storageFeature);
   await app.register(envioFeature);

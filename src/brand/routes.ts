@@ -1,11 +1,19 @@
 // The brand's generated files: the theme stylesheet and the 1200×630 share card.
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
-import { loadSharp } from '../platform/storage/images';
+import type sharp from 'sharp';
 import { brand, cardSvg, configureBrand, themeCss } from './index';
 
-export default fp(
-  async (app) => {
+export interface BrandRoutesOptions {
+  /**
+   * sharp, loaded on first use (`loadSharp` of platform/storage/images.ts). buildApp hands it
+   * in: the brand sits below the views and the platform, so it imports neither.
+   */
+  loadSharp: () => Promise<typeof sharp>;
+}
+
+export default fp<BrandRoutesOptions>(
+  async (app, { loadSharp }) => {
     const b = configureBrand(app.config);
     const css = Buffer.from(themeCss(b.colors));
     let card: Promise<Buffer> | null = null;

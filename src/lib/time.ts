@@ -133,3 +133,17 @@ const dayMonthTimeFormatter = new Intl.DateTimeFormat('pt-BR', {
 export function formatDayMonthTime(date: Date): string {
   return dayMonthTimeFormatter.format(date);
 }
+
+/** The instant `months` calendar months (UTC) before `now`: the retention cutoff (older rows are past their period). */
+export function cutoffMonths(now: Date, months: number): Date {
+  const d = new Date(now);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return d;
+}
+
+/** The instant `years` before `now`. */
+export function cutoffYears(now: Date, years: number): Date {
+  const d = new Date(now);
+  d.setUTCFullYear(d.getUTCFullYear() - years);
+  return d;
+}

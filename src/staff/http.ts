@@ -1,7 +1,7 @@
 // HTTP helpers shared by the staff routes (the layout's props: request.staffPage, scope.ts):
 // posted values shown again, the answers after a change or for a missing record, and the per-unit access check.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { canAccessUnit } from '../features/identity/access';
+import { canAccessUnit } from './access';
 import Type from 'typebox';
 import { IdParam } from '../http/params';
 import { sendError, wantsJson } from '../http/errors';

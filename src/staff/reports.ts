@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../http/errors';
 import { QueryValue } from '../http/params';
 import { toId } from '../lib/form/index';
-import { accessibleUnits, unitScope } from '../features/identity/access';
+import { accessibleUnits, unitScope } from './access';
 import { staffOf } from './scope';
 
 /** Query values are bounded strings here and parsed by the form kit in the handlers. */

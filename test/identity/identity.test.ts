@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app';
 import { deliverDueMail } from '../../src/platform/mail/worker';
 import { accountsService } from '../../src/features/identity/services';
-import { canAccessUnit, scopeUnits, unitScope, accessibleUnits } from '../../src/features/identity/access';
+import { canAccessUnit, scopeUnits, unitScope, accessibleUnits } from '../../src/staff/access';
 import {
   createHashQueue,
   HashQueueFullError,

@@ -5,8 +5,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app';
-import { cutoffMonths, cutoffYears } from '../../src/features/privacy/retention';
-import { REMOVED_TEXT, retentionCandidates } from '../../src/features/privacy/retention.repository';
+import { REMOVED_TEXT } from '../../src/db/anonymised';
+import { retentionCandidates } from '../../src/features/privacy/retention.repository';
+import { cutoffMonths, cutoffYears } from '../../src/lib/time';
 import { RETENTION_BATCH } from '../../src/features/privacy/retention.service';
 import { CompiledQuery, sql } from 'kysely';
 import { createTestApp, secondInstance, type TestContext } from '../helpers/app';

@@ -1,7 +1,8 @@
 // The code base's shape, checked by the code itself: no import cycles over src/
-// (type-only imports included); route files never reach a repository nor the database
-// handle (they get services from their feature's index.ts); services never build a
-// repository (they receive it, decision 179). Reads the sources only; no database, no app.
+// (type-only imports included); no import from a higher layer of src/ (LAYERS below);
+// route files never reach a repository nor the database handle (they get services from
+// their feature's index.ts); services never build a repository (they receive it, decision
+// 179). Reads the sources only; no database, no app.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -138,6 +139,63 @@ function findCycles(): string[][] {
 
 const routeFiles = files.filter((f) => /\.routes\.tsx?$/.test(f));
 
+/**
+ * The layers of src/, lowest first (docs/architecture.md, "Layers of src/"). A file imports
+ * its own area and the areas of lower layers only: never a higher layer, nor another area of
+ * its own layer. An area is a folder of src/ or a file at its root (`app.ts` is `app`).
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['lib'], // pure helpers and the form kit: node's modules only
+  ['config', 'client'], // the settings; the browser modules (their own bundle)
+  ['db'], // createDb, types, migrations, seeds, the CSV writers
+  ['brand'], // the chain's name, contacts and look
+  ['views'], // the layout, error page and the form kit's fields
+  ['http'], // hooks, errors, caching, static files, forms and CSRF
+  ['staff'], // the staff screens' kit and the staff contract (access.ts)
+  ['platform'], // mail, storage, rate limits, envio, webhooks, metrics, backup, payments
+  ['features'], // what owns tables and pages; a feature may import another
+  ['app', 'cli'], // buildApp wires everything; the commands
+  ['server'], // the process
+];
+
+const areaOf = (relPath: string) => relPath.split('/')[0]!.replace(/\.tsx?$/, '');
+const layerOf = (relPath: string) => LAYERS.findIndex((areas) => areas.includes(areaOf(relPath)));
+
+/** Why `from` may not import `to` (paths relative to src/), or null when it may. */
+function layerViolation(from: string, to: string): string | null {
+  const [a, b] = [areaOf(from), areaOf(to)];
+  if (a === b) return null;
+  const [la, lb] = [layerOf(from), layerOf(to)];
+  if (lb < la) return null;
+  return lb === la ? `${a} imports ${b}, of its own layer` : `${a} imports ${b}, a higher layer`;
+}
+
+/** The specifiers of `import('…')` calls and `import('…').T` types: lazy loads, which importsOf leaves out. */
+function lazyImportsOf(source: ts.SourceFile): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node) => {
+    const arg =
+      ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
+        ? node.arguments[0]
+        : ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)
+          ? node.argument.literal
+          : undefined;
+    if (arg && ts.isStringLiteral(arg) && arg.text.startsWith('.')) out.push(arg.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/**
+ * Every src/ file a file depends on, for the layers: its imports and re-exports, and its lazy
+ * loads too, since a lazy load of a higher layer is a dependency on it all the same.
+ */
+function dependenciesOf(file: string): { spec: string; target: string | null }[] {
+  const lazy = lazyImportsOf(parse(file)).map((spec) => ({ spec, target: resolve(file, spec) }));
+  return [...(graph.get(file) ?? []), ...lazy];
+}
+
 describe('architecture', () => {
   it('reads the sources it checks', () => {
     expect(files.length).toBeGreaterThan(50);
@@ -162,6 +220,34 @@ describe('architecture', () => {
     } finally {
       for (const [k, v] of saved) graph.set(k, v);
     }
+  });
+
+  it('every file of src/ is in a layer', () => {
+    expect(files.map(rel).filter((f) => layerOf(f) < 0)).toEqual([]);
+  });
+
+  it('no file imports from a higher layer of src/ (a lower layer never reaches a feature)', () => {
+    const offenders = files.flatMap((f) =>
+      dependenciesOf(f).flatMap(({ spec, target }) => {
+        const why = target ? layerViolation(rel(f), rel(target)) : null;
+        return why ? [`${rel(f)} -> ${spec} (${why})`] : [];
+      }),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the layer check finds what it looks for (the check itself works)', () => {
+    expect(layerViolation('staff/http.ts', 'features/identity/access.ts')).toBe(
+      'staff imports features, a higher layer',
+    );
+    expect(layerViolation('db/seeds/volume.ts', 'features/privacy/retention.ts')).not.toBeNull();
+    expect(layerViolation('brand/routes.ts', 'platform/storage/images.ts')).not.toBeNull();
+    expect(layerViolation('config.ts', 'client/search.ts')).toBe('config imports client, of its own layer');
+    expect(layerViolation('features/feedback/home.routes.ts', 'staff/access.ts')).toBeNull();
+    expect(layerViolation('features/catalog/seo.routes.ts', 'features/privacy/policy.view.tsx')).toBeNull();
+    expect(layerViolation('server.ts', 'app.ts')).toBeNull();
+    const lazy = parse('x.ts', "const m = await import('../features/a');\nlet t: import('./b').T;\nimport('node:fs');");
+    expect(lazyImportsOf(lazy)).toEqual(['../features/a', './b']);
   });
 
   it('no route file imports a repository (index.ts builds them and hands services to the routes)', () => {

@@ -1,6 +1,6 @@
 // The form kit is the only place that parses e-mails, phones and ids, src/lib/pagination.ts
 // the only place that pages, src/lib/time.ts the only São Paulo clock, and
-// src/features/identity/access.ts the only per-unit access check. This check greps src/ for
+// src/staff/access.ts the only per-unit access check. This check greps src/ for
 // the shapes those parsers take; a second copy anywhere else fails the suite.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ const ROOT = path.resolve('src');
 const KIT = path.join('src', 'lib', 'form') + path.sep;
 const TIME = path.join('src', 'lib', 'time.ts');
 const PAGING = path.join('src', 'lib', 'pagination.ts');
-const ACCESS = path.join('src', 'features', 'identity', 'access.ts');
+const ACCESS = path.join('src', 'staff', 'access.ts');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -6,7 +6,7 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, sendInvalid } from '../../http/errors';
 import { csvStream } from '../../db/csv/index';
-import { accessibleUnits, unitScope } from '../identity/access';
+import { accessibleUnits, unitScope } from '../../staff/access';
 import { echoValue, oneLine, parseInteger, toId } from '../../lib/form/index';
 import { ListQuery } from '../../staff/list';
 import { parsePage } from '../../lib/pagination';

@@ -1,7 +1,7 @@
 // The staff side of trial classes: bookings by day, attendance/enrolment marks, the
 // per-unit capacity, and the funnel (CTA clicks → bookings → attended → enrolled, and the
 // online enrolments started and activated, which the enrolment feature counts).
-import { canAccessUnit, scopeUnits, type StaffUser } from '../identity/access';
+import { canAccessUnit, scopeUnits, type StaffUser } from '../../staff/access';
 import type { Transactional } from '../../db/transactional';
 import { STATUSES, type BookingRepository, type BookingStatus } from './booking.repository';
 import { isDay, parseInteger, toId } from '../../lib/form/index';

@@ -1,6 +1,6 @@
 // Rules of the calls-to-action counts: what a click stores, and the weekly report a staff
 // member may see (admins every unit, managers their own).
-import { scopeUnits, unitScope, type StaffUser } from '../identity/access';
+import { scopeUnits, unitScope, type StaffUser } from '../../staff/access';
 import { pageRows } from '../../lib/pagination';
 import { byUnitName, filterRows, LIST_PAGE_SIZE } from '../../staff/list';
 import { CTA_ACTIONS, lastWeeks, weekOf, type CtaAction } from './cta';

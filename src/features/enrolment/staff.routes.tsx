@@ -10,7 +10,7 @@ import { rawString, toId } from '../../lib/form/index';
 import { saoPauloDay } from '../../lib/time';
 import { FormBody, IdSubParams, IdParams, NoticeQuery } from '../../staff/http';
 import { staffOf, staffScope } from '../../staff/scope';
-import { accessibleUnits } from '../identity/access';
+import { accessibleUnits } from '../../staff/access';
 import type { EnrolmentStaffService } from './staff.service';
 import { EXPORT_HEADER } from './staff.service';
 import {

@@ -10,7 +10,7 @@ import { isDay } from '../../lib/form/index';
 import { pageWindow } from '../../lib/pagination';
 import { addDays, saoPauloDayStartIso } from '../../lib/time';
 import { ForbiddenError, NotFoundError } from '../../staff/errors';
-import { canAccessUnit, scopeUnits, type StaffUser } from '../identity/access';
+import { canAccessUnit, scopeUnits, type StaffUser } from '../../staff/access';
 import { formatCpfDigits, unknownPlaceholders } from './contract';
 import type { EnrolmentFilter, EnrolmentRepository } from './enrolment.repository';
 import { STATUS_LABELS, type Enrolment, type EnrolmentRepos, type EnrolmentService } from './enrolment.service';

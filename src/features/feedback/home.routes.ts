@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { QueryValue } from '../../http/params';
-import { unitScope } from '../identity/access';
+import { unitScope } from '../../staff/access';
 import type { AttentionService } from './attention.service';
 import { homeQueue, toolUnits } from './home.service';
 import { HOME_PATH, StaffHomePage } from './home.view';

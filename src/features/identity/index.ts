@@ -4,7 +4,6 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, wantsJson } from '../../http/errors';
 import { staffScope } from '../../staff/scope';
-import type { StaffUser } from './access';
 import { accountRoutes } from './accounts.routes';
 import { createAccountsService } from './accounts.service';
 import { ADMIN_PATH } from './login.routes';
@@ -28,19 +27,14 @@ export function createIdentityServices(app: Pick<FastifyInstance, 'db' | 'config
   };
 }
 
+// request.staff, app.requireStaff and app.requireAdmin, which this plugin provides, are
+// declared with the staff kit (src/staff/access.ts), which uses them.
 declare module 'fastify' {
-  interface FastifyRequest {
-    staff: StaffUser | null;
-  }
   interface FastifyInstance {
     identity: ReturnType<typeof createIdentityServices> & {
       /** The request's session, read once per request. */
       state(request: FastifyRequest): Promise<SessionState>;
     };
-    /** preHandler: lets logged-in, active staff through; others go to the login page. */
-    requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-    /** preHandler: admins only (403 for a unit manager). */
-    requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
 }
 

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { nowIso } from '../../db/index';
 import type { IdentityRepository } from './identity.repository';
-import type { Role, StaffUser } from './access';
+import type { Role, StaffUser } from '../../staff/access';
 
 export const SESSION_COOKIE = 'sid';
 export const SESSION_IDLE_MS = 30 * 60 * 1000;

@@ -3,11 +3,8 @@
 // Each call handles at most `limit` rows (the service calls again until none is left), and
 // every UPDATE repeats its condition, so a second instance racing it changes nothing twice.
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { ANONYMOUS_PERSON, REMOVED_TEXT } from '../../db/anonymised';
 import type { Database } from '../../db/types';
-
-/** Replaces a free message's text and staff replies once past their period. */
-export const REMOVED_TEXT = '[removido ao fim do prazo de guarda]';
-export const ANONYMOUS_PERSON = 'Pessoa anonimizada';
 /** fale_aqui.nome_completo of an anonymous message (as the form stores it) */
 const ANONYMOUS_SENDER = 'Anônimo';
 

@@ -12,7 +12,8 @@ import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
 import type { FileStorage } from '../../platform/storage/index';
 import type { RetentionRepository } from './retention.repository';
-import { cutoffMonths, cutoffYears, INCIDENT_RETENTION_YEARS } from './retention';
+import { INCIDENT_RETENTION_YEARS } from './retention';
+import { cutoffMonths, cutoffYears } from '../../lib/time';
 
 export interface RetentionResult {
   surveyContacts: number;

@@ -78,20 +78,6 @@ export function retentionRules(r: RetentionConfig): RetentionRule[] {
   ];
 }
 
-/** The instant `months` calendar months (UTC) before `now`: older rows are past their period. */
-export function cutoffMonths(now: Date, months: number): Date {
-  const d = new Date(now);
-  d.setUTCMonth(d.getUTCMonth() - months);
-  return d;
-}
-
-/** The instant `years` before `now`. */
-export function cutoffYears(now: Date, years: number): Date {
-  const d = new Date(now);
-  d.setUTCFullYear(d.getUTCFullYear() - years);
-  return d;
-}
-
 /** "12 meses", "1 mês", "24 meses (2 anos)" */
 export function monthsLabel(months: number): string {
   const base = months === 1 ? '1 mês' : `${months} meses`;

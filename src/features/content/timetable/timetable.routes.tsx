@@ -5,7 +5,7 @@ import { uploadRoutes } from '../../../http/forms';
 import { toId } from '../../../lib/form/index';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { canAccessUnit } from '../../identity/access';
+import { canAccessUnit } from '../../../staff/access';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound } from '../../../staff/http';
 import { actorOf, staffOf } from '../../../staff/scope';
 import { actionPost, formPost, refuse } from '../../../staff/screens';

@@ -2,7 +2,7 @@
 // timetables they may edit). Guards, CSRF and the list/edit/activate routes: src/staff/.
 import type { FastifyInstance } from 'fastify';
 import { formatCnpj, formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
-import { scopeUnits } from '../../identity/access';
+import { scopeUnits } from '../../../staff/access';
 import { staffOf } from '../../../staff/scope';
 import { recordScreens } from '../../../staff/screens';
 import type { FormValues } from '../../../staff/validation';

@@ -4,7 +4,7 @@
 // and week, even with several instances: see createDigestRepository().claimAndQueue.
 import { nowIso } from '../../../db/index';
 import { formatDayMonthTime, saoPauloDayStartIso, saoPauloWeekStart } from '../../../lib/time';
-import { accessibleUnits, scopeUnits } from '../../identity/access';
+import { accessibleUnits, scopeUnits } from '../../../staff/access';
 import type { OutgoingMail } from '../../../platform/mail/outbox.repository';
 import { addDays, computeNps, formatNps, saoPauloDay } from '../survey/nps';
 import type { DigestRepository } from './digest.repository';

@@ -6,7 +6,7 @@ import { h } from 'preact';
 import type { FastifyRequest } from 'fastify';
 import { invalidBody, sendError, wantsJson } from '../../../http/errors';
 import { EXPORT_COMPRESSION } from '../../../http/compression';
-import { canAccessUnit } from '../../identity/access';
+import { canAccessUnit } from '../../../staff/access';
 import { csvStream } from '../../../db/csv/index';
 import { saoPauloDay } from '../../../lib/time';
 import { OptionalId, privatePage, scopeOf, unitForbidden, visibleUnits as unitsOf } from '../../../staff/reports';

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { h } from 'preact';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../../../http/errors';
-import { canAccessUnit } from '../../identity/access';
+import { canAccessUnit } from '../../../staff/access';
 import { privatePage, unitForbidden } from '../../../staff/reports';
 import { IdParams } from '../../../staff/http';
 import type { SurveyReportService } from '../survey/report.service';

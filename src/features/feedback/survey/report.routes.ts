@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../../http/errors';
 import { EXPORT_COMPRESSION } from '../../../http/compression';
-import { canAccessUnit } from '../../identity/access';
+import { canAccessUnit } from '../../../staff/access';
 import { csvStream } from '../../../db/csv/index';
 import {
   OptionalDay,

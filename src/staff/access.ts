@@ -1,5 +1,22 @@
 // The staff member of a request and the one per-unit access rule every staff page uses:
 // an admin reaches every unit; a unit manager ("gerente") only the units assigned to them.
+// The contract between the staff kit and the identity feature: identity (sessions, login)
+// provides what is declared below, the kit and the features' staff routes use it, so the
+// kit never imports a feature.
+import type { FastifyReply } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the logged-in staff member, set by requireStaff / requireAdmin (null before, or for a visitor) */
+    staff: StaffUser | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: lets logged-in, active staff through; others go to the login page. */
+    requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** preHandler: admins only (403 for a unit manager). */
+    requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+}
 
 export type Role = 'admin' | 'gerente';
 
