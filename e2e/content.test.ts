@@ -38,7 +38,7 @@ it('an admin creates a unit with a timetable and the public unit page shows it',
   await page.getByLabel('Cidade').fill('Curitiba');
   await page.getByLabel('UF').selectOption('PR');
   await page.getByLabel('Bairro').fill('Jardim Botânico');
-  await page.getByLabel(/^Endereço/).fill('Rua Engenheiro Ostoja Roguski, 690');
+  await page.getByLabel(/^Endereço(?! da empresa)/).fill('Rua Engenheiro Ostoja Roguski, 690');
   await page.getByLabel(/^Telefone/).fill('(41) 3264-0690');
   await page.getByLabel(/^Nome da plataforma/).fill('TotalPass');
   await page.getByLabel(/^Link da unidade na plataforma/).fill('http://totalpass.com/jardim');

@@ -167,6 +167,36 @@ describe('GET /unidades', () => {
 });
 
 describe('calls to action', () => {
+  // Pinheiros and Batel sell no plan online here (no legal entity), so "Matricule-se" goes to WhatsApp there.
+  beforeAll(async () => {
+    await t.db
+      .updateTable('unidades')
+      .set({ cnpj: null, razao_social: null })
+      .where('id', 'in', [ids['Movimento Pinheiros']!, ids['Movimento Batel']!])
+      .execute();
+    invalidateCatalogCache(t.app);
+  });
+
+  it('where the unit sells online, "Matricule-se" opens the enrolment with the unit and plan, and counts', async () => {
+    const id = ids['Movimento Moema']!;
+    const plan = await t.db
+      .selectFrom('planos_unidades as pu')
+      .innerJoin('planos as p', 'p.id', 'pu.plano_id')
+      .select('pu.plano_id')
+      .where('pu.unidade_id', '=', id)
+      .where('pu.venda_online', '=', 1)
+      .where('pu.mensalidade_centavos', 'is not', null)
+      .where('p.ativo', '=', 1)
+      .executeTakeFirstOrThrow();
+    const res = await t.app.inject(`/ir/matricula?unidade=${id}&plano=${plan.plano_id}`);
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe(`/matricula?unidade=${id}&plano=${plan.plano_id}`);
+    const row = await t.db.selectFrom('cliques_cta').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ unidade_id: id, acao: 'matricula', plano_id: plan.plano_id });
+    // the click reports below count the WhatsApp tests' clicks only
+    await t.db.deleteFrom('cliques_cta').where('id', '=', row.id).execute();
+  });
+
   it(`the unit page has "Matricule-se", the trial class, a button per plan, the benefit as a secondary link and the \
 unit in the feedback links`, async () => {
     const id = ids['Movimento Pinheiros']!;

@@ -962,6 +962,55 @@ function cases(): Case[] {
     adminOnlyPost('test a missing webhook endpoint', '/admin/webhooks/999999/teste', {}, 404),
     adminOnlyPost('delete a missing webhook endpoint', '/admin/webhooks/999999/excluir', {}, 404),
     adminOnlyPost('resend a missing delivery', '/admin/webhooks/999999/entregas/999999/reenviar', {}, 404),
+    // ---- online enrolments: managers see their units' ones; the contract's text is admins' only
+    {
+      name: 'enrolments',
+      method: 'GET',
+      url: '/admin/matriculas',
+      expect: { admin: 200, gerente: 200, anonimo: LOGIN },
+    },
+    {
+      name: 'enrolments of unit B',
+      method: 'GET',
+      url: `/admin/matriculas?unidade_id=${B}`,
+      expect: { admin: 200, gerente: 403, anonimo: LOGIN },
+    },
+    {
+      name: 'enrolments CSV',
+      method: 'GET',
+      url: '/admin/matriculas.csv',
+      expect: { admin: 200, gerente: 200, anonimo: LOGIN },
+    },
+    {
+      name: 'missing enrolment',
+      method: 'GET',
+      url: '/admin/matriculas/999999',
+      expect: { admin: 404, gerente: 404, anonimo: LOGIN },
+    },
+    {
+      name: 'confirm a payment of a missing enrolment',
+      method: 'POST',
+      url: '/admin/matriculas/999999/pagamentos/999999/confirmar',
+      body: {},
+      expect: { admin: 404, gerente: 404, anonimo: LOGIN },
+    },
+    {
+      name: 'refund of a missing enrolment',
+      method: 'POST',
+      url: '/admin/matriculas/999999/pagamentos/999999/reembolso',
+      body: {},
+      expect: { admin: 404, gerente: 404, anonimo: LOGIN },
+    },
+    {
+      name: 'front desk of a missing enrolment',
+      method: 'POST',
+      url: '/admin/matriculas/999999/recepcao',
+      body: {},
+      expect: { admin: 404, gerente: 404, anonimo: LOGIN },
+    },
+    adminOnlyGet('enrolment contract', '/admin/matriculas/contrato'),
+    adminOnlyPost('enrolment contract without text', '/admin/matriculas/contrato', { texto: '' }, 422),
+    adminOnlyGet('missing contract version', '/admin/matriculas/contrato/999999', 404),
     // ---- privacy requests (admins only)
     adminOnlyGet('privacy queue', '/admin/privacidade?status=aberta'),
     adminOnlyGet('privacy search', '/admin/privacidade/busca?q=ninguem%40exemplo.com.br'),
@@ -1113,6 +1162,14 @@ describe('role matrix', () => {
       '/admin/privacidade/:id/concluir',
       '/admin/privacidade/:id/recusar',
       '/admin/privacidade/:id/eliminar',
+      '/admin/matriculas',
+      '/admin/matriculas.csv',
+      '/admin/matriculas/:id',
+      '/admin/matriculas/:id/pagamentos/:id/confirmar',
+      '/admin/matriculas/:id/pagamentos/:id/reembolso',
+      '/admin/matriculas/:id/recepcao',
+      '/admin/matriculas/contrato',
+      '/admin/matriculas/contrato/:id',
     ];
     for (const p of staffPaths) expect(tested.has(p), `no case for ${p}`).toBe(true);
     // Any /admin route registered later and not listed above makes this test fail, so the

@@ -142,7 +142,8 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
         .orderBy('c.versao', 'desc')
         .execute();
     },
-    /** A new version numbered after the last; two saves at once: the second fails on the unique number and is retried. */
+    /** A new version numbered after the last; of two saves at once, the second fails on the unique number and
+     * is retried. */
     async insertContractVersion(texto: string, usuarioId: number | null, now: string): Promise<ContractVersion> {
       const last = await db
         .selectFrom('contratos_versoes')

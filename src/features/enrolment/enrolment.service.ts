@@ -311,7 +311,7 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
   const minePath = '/matricula/minha';
 
   /** Queues a one-time link to "Minha matrícula" (in the caller's transaction). */
-  async function queueAccessLink(trx: Trx, tx: EnrolmentRepos, email: string, now: Date, validDays: number) {
+  async function queueAccessLink(tx: EnrolmentRepos, email: string, now: Date, validDays: number) {
     const token = randomBytes(32).toString('base64url');
     await tx.insertAccess({
       email,
@@ -341,7 +341,8 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
       `Plano: ${e.plano_nome}`,
       `Primeiro pagamento: ${formatBRL(e.primeiro_pagamento_centavos)}`,
       `Mensalidade: ${formatBRL(e.mensalidade_centavos)}, todo dia ${e.dia_vencimento}`,
-      `Fidelidade: ${e.fidelidade_meses ? `${e.fidelidade_meses} meses` : 'sem fidelidade'}; multa de cancelamento: ${e.multa_percentual}% da mensalidade por mês restante`,
+      `Fidelidade: ${e.fidelidade_meses ? `${e.fidelidade_meses} meses` : 'sem fidelidade'}; ` +
+        `multa de cancelamento: ${e.multa_percentual}% da mensalidade por mês restante`,
     ];
   }
 
@@ -490,19 +491,21 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
               });
             }
             if (config.smtp) {
-              const link = await queueAccessLink(trx, tx, person.email, now, 7);
+              const link = await queueAccessLink(tx, person.email, now, 7);
               await enqueueMail(trx, {
                 to: person.email,
                 subject: `Sua matrícula na ${config.brandName} ${e.unidade_nome}: contrato e próximos passos`,
                 text: [
                   `Olá, ${person.nome}.`,
                   '',
-                  `Recebemos a sua matrícula. Ela fica ativa quando o pagamento de ${formatBRL(e.primeiro_pagamento_centavos)} for confirmado.`,
+                  'Recebemos a sua matrícula. Ela fica ativa quando o pagamento de ' +
+                    `${formatBRL(e.primeiro_pagamento_centavos)} for confirmado.`,
                   `Pagamento e situação: ${statusUrl(e.codigo)}`,
                   '',
                   ...summaryLines(e),
                   '',
-                  `Você pode desistir até ${formatDay(withdrawalDeadline(at))} com devolução integral, e cancelar depois,`,
+                  `Você pode desistir até ${formatDay(withdrawalDeadline(at))} com devolução integral, ` +
+                    'e cancelar depois,',
                   `pelo site, em "Minha matrícula" (este link vale uma vez, por 7 dias): ${link}`,
                   `Depois, peça um novo link em ${config.publicUrl}${minePath}`,
                   '',
@@ -577,12 +580,13 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
       }
       if (!(await repo.hasEmail(email))) return;
       await repo.transaction(async (tx, trx) => {
-        const link = await queueAccessLink(trx, tx, email, now, 1);
+        const link = await queueAccessLink(tx, email, now, 1);
         await enqueueMail(trx, {
           to: email,
           subject: `Minha matrícula — ${config.brandName}`,
           text: [
-            'Para ver a sua matrícula, desistir ou pedir o cancelamento, abra o link abaixo (vale uma vez, por 24 horas):',
+            'Para ver a sua matrícula, desistir ou pedir o cancelamento, abra o link abaixo ' +
+              '(vale uma vez, por 24 horas):',
             '',
             link,
             '',
@@ -678,9 +682,11 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
           text: [
             `Olá, ${e.nome}.`,
             '',
-            `Confirmamos a sua desistência da matrícula no plano ${e.plano_nome} (${e.unidade_nome}), em ${formatDateTime(at)}.`,
+            `Confirmamos a sua desistência da matrícula no plano ${e.plano_nome} (${e.unidade_nome}), ` +
+              `em ${formatDateTime(at)}.`,
             refundCents
-              ? `Tudo o que você pagou, ${formatBRL(refundCents)}, será devolvido pelo mesmo meio de pagamento até ${formatDateTime(nowIso(new Date(now.getTime() + REFUND_DAYS * 86_400_000)))}.`
+              ? `Tudo o que você pagou, ${formatBRL(refundCents)}, será devolvido pelo mesmo meio de pagamento até ` +
+                `${formatDateTime(nowIso(new Date(now.getTime() + REFUND_DAYS * 86_400_000)))}.`
               : 'Nenhum pagamento foi feito; nada será cobrado.',
             '',
             `${e.razao_social}, CNPJ ${e.cnpj}`,
@@ -698,7 +704,8 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
       });
     },
 
-    /** "Solicitar cancelamento" after the 7 days: a protocol, the fine as a one-off charge, effective at the end of the paid period. */
+    /** "Solicitar cancelamento" after the 7 days: a protocol, the fine as a one-off charge, effective at the end
+     * of the paid period. */
     async cancel(e: Enrolment, now = new Date()): Promise<{ ok: boolean; protocolo?: string }> {
       if (!this.canCancel(e, now)) return { ok: false };
       const quote = this.cancellationQuote(e, now);
@@ -740,7 +747,8 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
             `Protocolo: ${protocolo}`,
             `O cancelamento vale a partir de ${formatDay(quote.effectiveDay)}, fim do período já pago.`,
             quote.fineCents
-              ? `Multa por ${quote.monthsLeft} ${quote.monthsLeft === 1 ? 'mês restante' : 'meses restantes'} da fidelidade: ${formatBRL(quote.fineCents)}. Pagamento: ${statusUrl(e.codigo)}`
+              ? `Multa por ${quote.monthsLeft} ${quote.monthsLeft === 1 ? 'mês restante' : 'meses restantes'} ` +
+                `da fidelidade: ${formatBRL(quote.fineCents)}. Pagamento: ${statusUrl(e.codigo)}`
               : 'Não há multa.',
             '',
             `${e.razao_social}, CNPJ ${e.cnpj}`,
@@ -852,7 +860,8 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
           text: [
             `Olá, ${e.nome}.`,
             '',
-            `Seu pagamento de ${formatBRL(payment.valor_centavos)} foi confirmado e a sua matrícula no plano ${e.plano_nome} está ativa.`,
+            `Seu pagamento de ${formatBRL(payment.valor_centavos)} foi confirmado e a sua matrícula no plano ` +
+              `${e.plano_nome} está ativa.`,
             `Leve um documento com foto na primeira visita à unidade ${e.unidade_nome}.`,
             '',
             `Situação da matrícula: ${statusUrl(e.codigo)}`,
@@ -921,11 +930,13 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
 export type EnrolmentService = ReturnType<typeof createEnrolmentService>;
 
 const IN_FORCE_MESSAGE =
-  'Já existe uma matrícula em andamento com este CPF nesta unidade. Para vê-la, use "Minha matrícula" com o seu e-mail.';
+  'Já existe uma matrícula em andamento com este CPF nesta unidade. ' +
+  'Para vê-la, use "Minha matrícula" com o seu e-mail.';
 
 function inForceMessage(e: Enrolment): string {
   return e.status === 'aguardando_pagamento'
-    ? `Já existe uma matrícula com este CPF nesta unidade aguardando pagamento (CPF ${formatCpfDigits(e.cpf)}). Pague-a ou use "Minha matrícula" com o seu e-mail.`
+    ? 'Já existe uma matrícula com este CPF nesta unidade aguardando pagamento ' +
+        `(CPF ${formatCpfDigits(e.cpf)}). Pague-a ou use "Minha matrícula" com o seu e-mail.`
     : IN_FORCE_MESSAGE;
 }
 

@@ -348,7 +348,8 @@ export function SummaryPage(props: {
           <dt>Prazo e multa</dt>
           <dd>
             {p.plan.fidelidade_meses
-              ? `Fidelidade de ${p.plan.fidelidade_meses} meses. Cancelando antes, multa de ${p.plan.multa_percentual}% da mensalidade por mês que faltar.`
+              ? `Fidelidade de ${p.plan.fidelidade_meses} meses. Cancelando antes, multa de ` +
+                `${p.plan.multa_percentual}% da mensalidade por mês que faltar.`
               : 'Sem fidelidade e sem multa de cancelamento.'}
           </dd>
           <dt>Como desistir</dt>
@@ -488,7 +489,8 @@ export function StatusPage(props: {
         <p>
           {props.confirmsAutomatically
             ? 'Assim que o pagamento for recebido, esta página mostra a matrícula ativa.'
-            : 'A unidade confere o pagamento no extrato e ativa a sua matrícula, em geral no mesmo dia útil. Você recebe um e-mail.'}{' '}
+            : 'A unidade confere o pagamento no extrato e ativa a sua matrícula, em geral no mesmo dia útil. ' +
+              'Você recebe um e-mail.'}{' '}
           Sem pagamento até {formatDateTime(e.expira_em ?? e.criado_em)}, a matrícula expira e nada é cobrado.
         </p>
       ) : null}
@@ -676,7 +678,9 @@ export function CancelConfirmPage(props: {
           <dt>Multa</dt>
           <dd data-fine={quote.fineCents}>
             {quote.fineCents
-              ? `${formatBRL(quote.fineCents)}: ${e.multa_percentual}% de ${formatBRL(e.mensalidade_centavos)} × ${quote.monthsLeft} ${quote.monthsLeft === 1 ? 'mês restante' : 'meses restantes'} da fidelidade de ${e.fidelidade_meses} meses, conforme o contrato.`
+              ? `${formatBRL(quote.fineCents)}: ${e.multa_percentual}% de ${formatBRL(e.mensalidade_centavos)} × ` +
+                `${quote.monthsLeft} ${quote.monthsLeft === 1 ? 'mês restante' : 'meses restantes'} ` +
+                `da fidelidade de ${e.fidelidade_meses} meses, conforme o contrato.`
               : 'Sem multa.'}
           </dd>
         </dl>

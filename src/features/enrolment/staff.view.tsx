@@ -13,6 +13,8 @@ import { paymentLabel } from './enrolment.view';
 export const STAFF_PATH = '/admin/matriculas';
 export const CONTRACT_PATH = '/admin/matriculas/contrato';
 export const detailPath = (id: number) => `${STAFF_PATH}/${id}`;
+const paymentActionPath = (id: number, pay: Pick<Payment, 'id' | 'tipo'>) =>
+  `${detailPath(id)}/pagamentos/${pay.id}/${pay.tipo === 'reembolso' ? 'reembolso' : 'confirmar'}`;
 
 type ListRow = Pick<
   Enrolment,
@@ -194,11 +196,7 @@ export function EnrolmentDetailPage(p: {
               {pay.pago_em ? ` · ${formatDateTime(pay.pago_em)}` : ''}
               {pay.prazo && pay.status === 'pendente' ? ` · prazo ${formatDateTime(pay.prazo)}` : ''}
               {pay.status === 'pendente' || (pay.status === 'expirado' && pay.tipo === 'primeiro') ? (
-                <form
-                  method="post"
-                  action={`${detailPath(e.id)}/pagamentos/${pay.id}/${pay.tipo === 'reembolso' ? 'reembolso' : 'confirmar'}`}
-                  class="inline"
-                >
+                <form method="post" action={paymentActionPath(e.id, pay)} class="inline">
                   <Csrf token={p.staff.csrfToken} />
                   <button type="submit">
                     {pay.tipo === 'reembolso' ? 'Registrar devolução feita' : 'Confirmar pagamento (visto no extrato)'}

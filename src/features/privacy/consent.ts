@@ -65,7 +65,8 @@ export const CONSENT_TEXTS: Record<ConsentPurpose, ConsentPurposeInfo> = {
       {
         versao: 1,
         desde: '2026-11-28',
-        texto: 'Quero receber ofertas e novidades da rede por e-mail e WhatsApp (opcional; posso cancelar quando quiser).',
+        texto:
+          'Quero receber ofertas e novidades da rede por e-mail e WhatsApp (opcional; posso cancelar quando quiser).',
       },
     ],
   },

@@ -90,7 +90,16 @@ export type JobName =
   | 'identity_purge'
   | 'backup'
   | 'enrolments';
-const JOBS: JobName[] = ['digest', 'reminders', 'retention', 'sweep', 'envio_prune', 'identity_purge', 'backup', 'enrolments'];
+const JOBS: JobName[] = [
+  'digest',
+  'reminders',
+  'retention',
+  'sweep',
+  'envio_prune',
+  'identity_purge',
+  'backup',
+  'enrolments',
+];
 
 /** Records outbox deliveries: the mail worker calls it, and so does the webhook worker (canal "webhook"). */
 export function recordDeliveries(canal: DeliveryChannel, outcome: DeliveryOutcome, count = 1): void {
