@@ -189,6 +189,9 @@ function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?:
           <a href="/admin/aulas-experimentais">Aulas experimentais</a>
         </li>
         <li>
+          <a href="/admin/matriculas">Matrículas</a>
+        </li>
+        <li>
           <a href="/admin/cliques">Cliques</a>
         </li>
         {manager ? null : (

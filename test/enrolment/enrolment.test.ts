@@ -415,6 +415,9 @@ describe('after acceptance', () => {
     expect(res.statusCode).toBe(403);
     const list = await t.app.inject({ url: '/admin/matriculas', headers: { cookie: manager.cookie } });
     expect(list.body).not.toContain(data.nome + '</a>');
+    // The staff menu leads managers to their units' list too.
+    const home = await t.app.inject({ url: '/admin', headers: { cookie: manager.cookie } });
+    expect(home.body).toContain('<a href="/admin/matriculas">Matrículas</a>');
   });
 
   it('an unpaid enrolment expires after its time', async () => {
