@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/features/enrolment/contract';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { cookiesFrom, fetchForm, form } from '../helpers/http';
+import { validCpf } from '../helpers/cpf';
 import { createStaffUser, loginAs, staffToken } from '../helpers/staff';
 
 let t: TestContext;
@@ -45,17 +46,10 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 let cpfSeq = 0;
-/** A valid CPF (check digits computed), different each call. */
+/** A valid CPF, different each call (and an e-mail of its own beside it). */
 function cpf(): string {
-  const base = String(123456000 + ++cpfSeq * 7).padStart(9, '0');
-  const digit = (s: string) => {
-    let sum = 0;
-    for (let i = 0; i < s.length; i++) sum += Number(s[i]) * (s.length + 1 - i);
-    const r = (sum * 10) % 11;
-    return r === 10 ? 0 : r;
-  };
-  const d1 = digit(base);
-  return `${base}${d1}${digit(base + d1)}`;
+  cpfSeq++;
+  return validCpf();
 }
 
 const flowUrl = () => `/matricula?unidade=${unitId}&plano=${planId}`;

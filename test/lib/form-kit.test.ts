@@ -117,6 +117,8 @@ describe('e-mail', () => {
       '"a"@b.com',
       'a@b.com, c@d.com',
       '<a@b.com>',
+      'maria\uFFFD@b.com',
+      'a@b\uFFFD.com',
       'a@b.com\nBcc: c@d.com',
       `${'a'.repeat(65)}@b.com`,
       `a@${'b'.repeat(250)}.com`,

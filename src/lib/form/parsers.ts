@@ -8,8 +8,9 @@ import type { Parsed } from './result';
 export const EMAIL_MAX = 254;
 export const EMAIL_MESSAGE = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br.';
 // Characters that have a meaning in mail headers or addresses are refused: an address
-// typed in a form never needs quotes, brackets, commas or spaces.
-const EMAIL_RE = /^[^\s@<>(),;:"[\]\\]{1,64}@[^\s@<>(),;:"[\]\\.]+(\.[^\s@<>(),;:"[\]\\.]+)+$/;
+// typed in a form never needs quotes, brackets, commas or spaces; U+FFFD is what a broken
+// encoding leaves, and no mailbox is named with it.
+const EMAIL_RE = /^[^\s@<>(),;:"[\]\\\uFFFD]{1,64}@[^\s@<>(),;:"[\]\\.\uFFFD]+(\.[^\s@<>(),;:"[\]\\.\uFFFD]+)+$/;
 
 /** An e-mail address, trimmed (case kept; `lowerCase` for account logins). "" when empty and optional. */
 export function parseEmail(value: unknown, opts: { required?: string; lowerCase?: boolean } = {}): Parsed<string> {
