@@ -79,7 +79,7 @@ interface Sent {
 }
 
 const flowQuery = (u: string | number = unitId, p: string | number = planId) => `?unidade=${u}&plano=${p}`;
-const person = (over: Fields = {}): Fields => ({
+const person = (over: Fields = {}) => ({
   nome: 'Maria da Silva',
   cpf: validCpf(),
   nascimento: '1990-05-10',
@@ -138,7 +138,7 @@ async function sendAccept(
   over: Fields,
   opts: { drop?: string[]; extra?: Pairs; raw?: string; query?: string; data?: Fields } = {},
 ): Promise<Sent> {
-  const data = person(opts.data);
+  const data: Fields = person(opts.data);
   const page = await openData();
   const summary = await t.app.inject({
     method: 'POST',
@@ -723,7 +723,7 @@ describe('"Minha matrícula": the link request, the link, Desistir and Cancelar'
     });
   }
 
-  it('link request with broken percent-encoding: kept as typed, the same answer as always, nothing stored', async () => {
+  it('link request with broken percent-encoding: kept as typed, the usual answer, nothing stored', async () => {
     const before = await counts();
     const res = await sendLinkRequest('email=maria%ZZ%40exemplo.com.br%');
     expect(res.statusCode).toBe(200);
@@ -739,7 +739,7 @@ describe('"Minha matrícula": the link request, the link, Desistir and Cancelar'
     }
   });
 
-  it('Desistir and Cancelar: without a session, with a forged one, or a hostile code → 4xx, nothing stored', async () => {
+  it('Desistir and Cancelar: no session, a forged one or a hostile code → 4xx, nothing stored', async () => {
     const before = await counts();
     const page = await fetchForm(t.app, '/matricula/minha');
     const post = (path: string, cookie: string, payload = form({ csrf_token: page.token })) =>

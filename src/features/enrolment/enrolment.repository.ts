@@ -171,6 +171,14 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
     async byId(id: number): Promise<Enrolment | undefined> {
       return db.selectFrom('matriculas').selectAll().where('id', '=', id).executeTakeFirst();
     },
+    /**
+     * Holds the enrolment's row until the transaction ends, so every change of an enrolment and
+     * its payments takes its locks in one order (a withdrawal and a confirmation at once never
+     * deadlock). SQLite writes one transaction at a time: nothing to do there.
+     */
+    async lock(id: number): Promise<void> {
+      if (postgres) await db.selectFrom('matriculas').select('id').where('id', '=', id).forUpdate().execute();
+    },
     async byCode(codigo: string): Promise<Enrolment | undefined> {
       return db.selectFrom('matriculas').selectAll().where('codigo', '=', codigo).executeTakeFirst();
     },

@@ -818,6 +818,8 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
     async confirmPayment(e: Enrolment, paymentId: number, staffId: number, now = new Date()): Promise<boolean> {
       const at = nowIso(now);
       return repo.transaction(async (tx, trx) => {
+        // The enrolment's row first, as a withdrawal takes it: the two at once wait, never deadlock.
+        await tx.lock(e.id);
         const payment = (await tx.payments(e.id)).find((p) => p.id === paymentId);
         if (!payment || payment.tipo === 'reembolso') return false;
         if (
