@@ -95,13 +95,25 @@ export const EnvSchema = Type.Object({
   RETENTION_BOOKINGS_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 12 }),
   // Online enrolment (docs/payments.md): who takes the payments. "pix" needs no account: a
   // static Pix code from PIX_KEY, confirmed by staff against the bank statement.
-  PAYMENT_PROVIDER: Type.Union([Type.Literal('pix')], { default: 'pix' }),
+  // "asaas": Asaas (docs/operations.md, Payments): dynamic Pix and card on its hosted page, confirmed by its webhook.
+  PAYMENT_PROVIDER: Type.Union([Type.Literal('pix'), Type.Literal('asaas')], { default: 'pix' }),
   // The receiving Pix key (CPF/CNPJ digits, e-mail, +55 phone or random key) and the names
   // the payer's bank shows. Unset outside production: a demo key, and the pages say so.
   PIX_KEY: Type.Optional(Type.String({ minLength: 1, maxLength: 77, pattern: '^[\\x21-\\x7e]+$' })),
   PIX_MERCHANT_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 25 })),
   PIX_MERCHANT_CITY: Type.String({ minLength: 1, maxLength: 15, default: 'SAO PAULO' }),
   ENROLMENT_PIX_EXPIRY_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
+  // Asaas (PAYMENT_PROVIDER=asaas): the API's base URL with /v3 (sandbox or production), the
+  // account's API key, the token Asaas sends in `asaas-access-token` with each webhook, and
+  // the time limit of one call.
+  ASAAS_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/\\s]+(/[^\\s]*)?$', maxLength: 200 })),
+  ASAAS_API_KEY: Type.Optional(Type.String({ minLength: 8, maxLength: 400, pattern: '^[\\x21-\\x7e]+$' })),
+  ASAAS_WEBHOOK_TOKEN: Type.Optional(Type.String({ minLength: 32, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' })),
+  ASAAS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
+  // Pix Automático (journey 3: the first payment's QR code also authorises the monthly debits).
+  ASAAS_PIX_AUTOMATICO: Type.Boolean({ default: false }),
+  // A monthly payment this many days past its due date makes the member "inadimplente".
+  PAYMENT_OVERDUE_DAYS: Type.Integer({ minimum: 0, maximum: 60, default: 3 }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -175,12 +187,26 @@ export interface PixConfig {
   demo: boolean;
 }
 
+/** The Asaas account of the `asaas` provider. */
+export interface AsaasConfig {
+  /** base URL including /v3, without a trailing slash */
+  apiUrl: string;
+  apiKey: string;
+  webhookToken: string;
+  timeoutMs: number;
+  pixAutomatico: boolean;
+}
+
 export interface PaymentsConfig {
-  provider: 'pix';
+  provider: 'pix' | 'asaas';
   /** null: nothing can be paid online (production without PIX_KEY): "Matricule-se" stays on WhatsApp */
   pix: PixConfig | null;
+  /** set when provider is `asaas` */
+  asaas: AsaasConfig | null;
   /** an unpaid enrolment expires after this */
   pixExpiryMs: number;
+  /** days a monthly payment may be overdue before the member is inadimplente */
+  overdueDays: number;
 }
 
 /** The Pix key of the demo: a random-key shape that no bank account holds. */
@@ -357,6 +383,26 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (err instanceof ConfigError) problems.push(...err.problems);
     else throw err;
   }
+  if (env.PAYMENT_PROVIDER === 'asaas') {
+    if (!env.ASAAS_API_URL)
+      problems.push(
+        'ASAAS_API_URL: obrigatório com PAYMENT_PROVIDER=asaas (https://api-sandbox.asaas.com/v3 para testes, ' +
+          'https://api.asaas.com/v3 em produção)',
+      );
+    if (!env.ASAAS_API_KEY)
+      problems.push('ASAAS_API_KEY: obrigatório com PAYMENT_PROVIDER=asaas (chave de API da conta)');
+    if (!env.ASAAS_WEBHOOK_TOKEN)
+      problems.push(
+        'ASAAS_WEBHOOK_TOKEN: obrigatório com PAYMENT_PROVIDER=asaas (de 32 a 255 caracteres, o mesmo cadastrado ' +
+          'no webhook do Asaas)',
+      );
+  }
+  // Refused rather than ignored: an operator who turns it on must not believe it runs (docs/decisions/250).
+  if (env.ASAAS_PIX_AUTOMATICO)
+    problems.push(
+      'ASAAS_PIX_AUTOMATICO: o Pix Automático (jornada 3) ainda não está disponível nesta versão; use false ' +
+        '(as mensalidades seguem por cartão ou pela fatura do Asaas)',
+    );
   const brandWhatsapp = env.BRAND_WHATSAPP ? normalizePhone(env.BRAND_WHATSAPP) : null;
   if (env.BRAND_WHATSAPP && !brandWhatsapp) {
     problems.push('BRAND_WHATSAPP: use um número brasileiro com DDD, por exemplo (11) 99999-0000');
@@ -434,7 +480,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     payments: {
       provider: env.PAYMENT_PROVIDER,
       pix:
-        env.PIX_KEY || !isProduction
+        env.PAYMENT_PROVIDER === 'pix' && (env.PIX_KEY || !isProduction)
           ? {
               key: env.PIX_KEY ?? DEMO_PIX_KEY,
               merchantName: env.PIX_MERCHANT_NAME ?? env.BRAND_NAME.slice(0, 25),
@@ -442,7 +488,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
               demo: !env.PIX_KEY,
             }
           : null,
+      asaas:
+        env.PAYMENT_PROVIDER === 'asaas' && env.ASAAS_API_URL && env.ASAAS_API_KEY && env.ASAAS_WEBHOOK_TOKEN
+          ? {
+              apiUrl: env.ASAAS_API_URL.replace(/\/+$/, ''),
+              apiKey: env.ASAAS_API_KEY,
+              webhookToken: env.ASAAS_WEBHOOK_TOKEN,
+              timeoutMs: env.ASAAS_TIMEOUT_MS,
+              pixAutomatico: env.ASAAS_PIX_AUTOMATICO,
+            }
+          : null,
       pixExpiryMs: env.ENROLMENT_PIX_EXPIRY_HOURS * 3_600_000,
+      overdueDays: env.PAYMENT_OVERDUE_DAYS,
     },
   };
 }
@@ -457,6 +514,6 @@ export function defaultDpoEmail(publicUrl: string | undefined): string {
 function describe(pointer: string, raw: Record<string, unknown>): string {
   const key = pointer.replace(/^\//, '');
   if (!(key in raw)) return 'ausente';
-  if (/PASS|SECRET|TOKEN/.test(key)) return '(oculto)';
+  if (/PASS|SECRET|TOKEN|API_KEY/.test(key)) return '(oculto)';
   return JSON.stringify(raw[key]);
 }

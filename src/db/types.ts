@@ -713,6 +713,14 @@ export interface MatriculasTable {
   anonimizado_em: string | null;
   criado_em: string;
   atualizado_em: string;
+  /** the payment provider's customer (Asaas), once created */
+  cliente_provedor_id: string | null;
+  /** the provider's monthly subscription, once created */
+  assinatura_provedor_id: string | null;
+  /** set while a monthly payment is overdue for PAYMENT_OVERDUE_DAYS or more */
+  inadimplente_desde: string | null;
+  /** what staff must look at (a chargeback), or null */
+  atencao: string | null;
 }
 
 /** A charge or a refund of an enrolment. */
@@ -732,6 +740,41 @@ export interface MatriculasPagamentosTable {
   usuario_id: number | null;
   criado_em: string;
   atualizado_em: string;
+  /** monthly payments: the São Paulo day it falls due */
+  vencimento: string | null;
+  /** when the reconciliation last asked the provider about it */
+  conferido_em: string | null;
+}
+
+/** A provider's webhook event as received, processed by the payment-event worker. */
+export interface PagamentosEventosTable {
+  id: string;
+  provedor: string;
+  tipo: string;
+  pagamento_id: string | null;
+  payload: string;
+  /** pendente | processando | processado | falhou */
+  status: string;
+  recebido_em: string;
+  processado_em: string | null;
+  tentativas: ZeroDefault;
+  proxima_tentativa_em: string;
+  bloqueado_ate: string | null;
+  bloqueio: string | null;
+  erro: string | null;
+}
+
+/** A difference between the provider's received payments of a day and ours. */
+export interface PagamentosDivergenciasTable {
+  id: Id;
+  dia: string;
+  provedor_id: string;
+  referencia: string | null;
+  /** so_no_provedor | so_no_site | valor */
+  tipo: string;
+  valor_provedor_centavos: number | null;
+  valor_site_centavos: number | null;
+  criado_em: string;
 }
 
 export interface MatriculasHistoricoTable {
@@ -809,6 +852,8 @@ export interface Database {
   matriculas_pagamentos: MatriculasPagamentosTable;
   matriculas_historico: MatriculasHistoricoTable;
   matriculas_acessos: MatriculasAcessosTable;
+  pagamentos_eventos: PagamentosEventosTable;
+  pagamentos_divergencias: PagamentosDivergenciasTable;
 }
 
 export type Unidade = Selectable<UnidadesTable>;

@@ -8,16 +8,31 @@ import type { EnrolmentService } from './enrolment.service';
 const EVERY_MS = 60_000;
 
 export function startEnrolmentJobs(service: Pick<EnrolmentService, 'runJobs'>, log: Pick<FastifyBaseLogger, 'error'>) {
+  return startRepeating(
+    () => countJob('enrolments', () => service.runJobs()),
+    EVERY_MS,
+    log,
+    'enrolment job failed; retried in a minute',
+  );
+}
+
+/** Runs `run` now and every `everyMs`, never overlapping itself; an error is logged and the next tick tries again. */
+export function startRepeating(
+  run: () => Promise<unknown>,
+  everyMs: number,
+  log: Pick<FastifyBaseLogger, 'error'>,
+  failure: string,
+) {
   let running: Promise<unknown> | null = null;
   const tick = () => {
-    running ??= countJob('enrolments', () => service.runJobs())
-      .catch((err) => log.error({ err }, 'enrolment job failed; retried in a minute'))
+    running ??= run()
+      .catch((err) => log.error({ err }, failure))
       .finally(() => {
         running = null;
       });
   };
   tick();
-  const timer = setInterval(tick, EVERY_MS);
+  const timer = setInterval(tick, everyMs);
   timer.unref();
   return {
     async stop() {

@@ -3,6 +3,7 @@
 // "Minha matrícula". Every write takes the transaction the service gives it.
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/index';
+import { TERM_COLUMNS } from '../content/plan-prices/plan-prices.repository';
 import type { Database, EnrolmentStatus, MatriculasTable } from '../../db/types';
 import type { Insertable, Selectable } from 'kysely';
 
@@ -47,6 +48,8 @@ export interface EnrolmentFilter {
   status: EnrolmentStatus | null;
   from: string | null;
   to: string | null;
+  /** only members with a monthly payment overdue (inadimplente) */
+  defaulting?: boolean;
 }
 
 /** Statuses that hold the CPF at the unit (a second enrolment is refused). */
@@ -83,6 +86,7 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
     if (f.status) q = q.where('m.status', '=', f.status);
     if (f.from) q = q.where('m.criado_em', '>=', f.from);
     if (f.to) q = q.where('m.criado_em', '<', f.to);
+    if (f.defaulting) q = q.where('m.inadimplente_desde', 'is not', null);
     return q;
   }
 
@@ -98,17 +102,7 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
     async plansSold(unitId: number): Promise<OfferPlan[]> {
       const rows = await offered()
         .where('pu.unidade_id', '=', unitId)
-        .select([
-          'p.id',
-          'p.nome',
-          'p.descricao',
-          'pu.mensalidade_centavos',
-          'pu.taxa_matricula_centavos',
-          'pu.taxa_anual_centavos',
-          'pu.taxa_anual_mes',
-          'pu.fidelidade_meses',
-          'pu.multa_percentual',
-        ])
+        .select(['p.id', 'p.nome', 'p.descricao', ...TERM_COLUMNS])
         .orderBy('p.ordem')
         .orderBy('p.nome')
         .execute();
@@ -306,6 +300,8 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
           'm.mensalidade_centavos',
           'm.criado_em',
           'm.recepcao_em',
+          'm.inadimplente_desde',
+          'm.atencao',
         ])
         .orderBy('m.criado_em', 'desc')
         .orderBy('m.id', 'desc')

@@ -7,8 +7,7 @@ import { h } from 'preact';
 import { invalidBody, sendError, wantsJson } from '../../http/errors';
 import { EMAIL_MAX, echoValue, newEnvioId, parseEmail, toId } from '../../lib/form/index';
 import { whatsappHref } from '../../brand/index';
-import { parsePoint } from '../catalog/nearby';
-import { unitsByDistance } from '../catalog/catalog.geo';
+import { chooserUnits } from '../catalog/nearby';
 import type { CatalogSnapshot } from '../catalog/catalog.snapshot';
 import { echoValues, valuesFrom, type EnrolmentService, type OfferUnit } from './enrolment.service';
 import {
@@ -22,6 +21,7 @@ import {
   MineRequestPage,
   PlanChooserPage,
   StatusPage,
+  situationKey,
   statusPath,
   SummaryPage,
   UnitChooserPage,
@@ -83,13 +83,8 @@ export function enrolmentRoutes(
     if (!unidade?.trim()) {
       const selling = await service.unitIdsSelling();
       const units = (await catalog()).units.filter((u) => selling.has(u.id));
-      const located = lat?.trim() || lng?.trim() ? parsePoint(lat, lng) : null;
-      const near = located !== null && !('error' in located);
-      const error = located && 'error' in located ? located.error : undefined;
-      const list = near
-        ? unitsByDistance(units, located)
-        : [...units].sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
-      return reply.page(h(UnitChooserPage, { units: list, near, error }), error ? 400 : 200);
+      const chooser = chooserUnits(units, lat, lng);
+      return reply.page(h(UnitChooserPage, chooser), chooser.error ? 400 : 200);
     }
     const unitId = toId(unidade.trim());
     const offer = unitId ? await service.unitOffer(unitId) : null;
@@ -208,10 +203,11 @@ export function enrolmentRoutes(
     `${FLOW_PATH}/:codigo/situacao.json`,
     { schema: { params: Codigo }, config: { securityHeaders: 'data' } },
     async (request, reply) => {
-      const found = await service.statusOf(request.params.codigo);
+      // Our database only: the page's script asks every few seconds, the provider is never called here.
+      const found = await service.situation(request.params.codigo);
       privatePage(reply);
       if (!found) return reply.code(404).send({ error: 'Matrícula não encontrada' });
-      return reply.send({ status: found.enrolment.status });
+      return reply.send({ ...found, chave: situationKey(found.status, found.pendentes) });
     },
   );
 

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import { nowIso } from '../../db/index';
-import type { Transactional, Trx } from '../../db/transactional';
+import type { Transactional } from '../../db/transactional';
 import type { EnrolmentStatus } from '../../db/types';
 import {
   EMAIL_MESSAGE,
@@ -99,6 +99,22 @@ export interface EnrolmentDeps {
   config: Pick<Config, 'brandName' | 'publicUrl' | 'smtp' | 'payments'>;
   provider: PaymentProvider | null;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+}
+
+/**
+ * What a provider that confirms by itself does after our own change (set by index.ts with
+ * the provider's service): each is repeated by the reconciliation job when it fails here.
+ */
+export interface ProviderHooks {
+  /** the charge's ids learnt while showing the payment page; `paid`: the provider has it paid */
+  seen(
+    enrolmentId: number,
+    paymentId: number,
+    ids: { providerId?: string; customerId?: string },
+    paid: boolean,
+  ): Promise<void>;
+  withdrawn(enrolmentId: number): Promise<unknown>;
+  cancelled(enrolmentId: number): Promise<unknown>;
 }
 
 export const STATUS_LABELS: Record<EnrolmentStatus, string> = {
@@ -213,6 +229,10 @@ const newCode = () => randomBytes(18).toString('base64url');
 
 export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<EnrolmentRepos>) {
   const { config, provider } = deps;
+  let hooks: ProviderHooks | null = null;
+  /** A provider's follow-up after our transaction: a failure is logged, the job does it again. */
+  const followUp = (what: string, run: () => Promise<unknown>) =>
+    run().catch((err) => deps.log?.warn({ err }, `payment provider: ${what} failed; the reconciliation retries it`));
 
   function legalAddressOf(u: OfferUnit): string {
     return u.endereco_juridico?.trim() || `${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`;
@@ -221,7 +241,7 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
   /** The unit and plan on sale, or null (unknown, inactive, not sold online, no legal entity). */
   async function offerOf(unitId: number, planId: number) {
     const unit = await repo.unit(unitId);
-    if (!unit || unit.ativo !== 1 || !unit.cnpj || !unit.razao_social) return null;
+    if (unit?.ativo !== 1 || !unit.cnpj || !unit.razao_social) return null;
     const plan = (await repo.plansSold(unitId)).find((p) => p.id === planId);
     if (!plan) return null;
     return { unit: unit as Proposal['unit'], plan };
@@ -361,7 +381,7 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
     /** A unit on sale and its plans, or null. */
     async unitOffer(unitId: number): Promise<{ unit: OfferUnit; plans: OfferPlan[] } | null> {
       const unit = await repo.unit(unitId);
-      if (!unit || unit.ativo !== 1 || !unit.cnpj || !unit.razao_social) return null;
+      if (unit?.ativo !== 1 || !unit.cnpj || !unit.razao_social) return null;
       const plans = await repo.plansSold(unitId);
       return plans.length ? { unit, plans } : null;
     },
@@ -548,28 +568,72 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
       }
     },
 
-    /** The payment/status page of an enrolment. */
-    async statusOf(
-      codigo: string,
-    ): Promise<{ enrolment: Enrolment; pending: Payment[]; instructions: Map<number, PaymentInstructions> } | null> {
+    /** The status and the number of unpaid charges, from our database only (the page's script polls it). */
+    async situation(codigo: string): Promise<{ status: EnrolmentStatus; pendentes: number } | null> {
       const e = await repo.byCode(codigo);
       if (!e) return null;
-      const pending = (await repo.payments(e.id)).filter((p) => p.status === 'pendente' && p.tipo !== 'reembolso');
+      const pendentes = (await repo.payments(e.id)).filter(
+        (p) => (p.status === 'pendente' || p.status === 'atrasado') && p.tipo !== 'reembolso',
+      ).length;
+      return { status: e.status, pendentes };
+    },
+
+    /** Set once by index.ts when the provider confirms by itself. */
+    setProviderHooks(h: ProviderHooks) {
+      hooks = h;
+    },
+
+    /** The payment/status page of an enrolment (`unavailable`: the provider did not answer now). */
+    async statusOf(codigo: string): Promise<{
+      enrolment: Enrolment;
+      pending: Payment[];
+      instructions: Map<number, PaymentInstructions>;
+      unavailable?: boolean;
+    } | null> {
+      let e = await repo.byCode(codigo);
+      if (!e) return null;
+      const unpaid = (p: Payment) => (p.status === 'pendente' || p.status === 'atrasado') && p.tipo !== 'reembolso';
+      let pending = (await repo.payments(e.id)).filter(unpaid);
       const instructions = new Map<number, PaymentInstructions>();
-      if (
-        provider &&
-        (e.status === 'aguardando_pagamento' || e.status === 'cancelamento_solicitado' || e.status === 'cancelada')
-      )
-        for (const p of pending)
-          instructions.set(
-            p.id,
-            await provider.instructions({
+      const shown: EnrolmentStatus[] = ['aguardando_pagamento', 'cancelamento_solicitado', 'cancelada'];
+      if (provider?.name === 'asaas') shown.push('ativa');
+      let unavailable = false;
+      let paid = false;
+      if (provider && shown.includes(e.status))
+        for (const p of pending) {
+          // A minor's payer is the guardian who accepted the contract.
+          const payer = {
+            name: e.responsavel_nome ?? e.nome,
+            cpf: e.responsavel_cpf ?? e.cpf,
+            email: e.email,
+            phone: e.whatsapp,
+          };
+          try {
+            const shownNow = await provider.instructions({
               reference: p.referencia,
               amountCents: p.valor_centavos,
               description: `Matrícula ${e.id}`,
-            }),
-          );
-      return { enrolment: e, pending, instructions };
+              payer,
+              customerId: e.cliente_provedor_id,
+              providerId: p.provedor_id,
+              dueDate: saoPauloDay(new Date(e.expira_em ?? Date.now())),
+              successUrl: statusUrl(e.codigo),
+            });
+            if (hooks && (shownNow.providerId || shownNow.paid)) {
+              await hooks.seen(e.id, p.id, shownNow, shownNow.paid === true);
+              paid ||= shownNow.paid === true;
+            }
+            if (!shownNow.paid) instructions.set(p.id, shownNow);
+          } catch (err) {
+            deps.log?.warn({ err, enrolmentId: e.id }, 'payment instructions unavailable');
+            unavailable = true;
+          }
+        }
+      if (paid) {
+        e = (await repo.byId(e.id)) ?? e;
+        pending = (await repo.payments(e.id)).filter(unpaid);
+      }
+      return { enrolment: e, pending, instructions, unavailable };
     },
 
     /** "Minha matrícula": sends a one-time link when the address has enrolments; the answer is always the same. */
@@ -644,7 +708,7 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
     async withdraw(e: Enrolment, now = new Date()): Promise<{ ok: boolean; refundCents: number }> {
       if (!this.canWithdraw(e, now)) return { ok: false, refundCents: 0 };
       const at = nowIso(now);
-      return repo.transaction(async (tx, trx) => {
+      const result = await repo.transaction(async (tx, trx) => {
         if (!(await tx.moveStatus(e.id, ['ativa', 'aguardando_pagamento'], 'desistencia', { desistencia_em: at }, at)))
           return { ok: false, refundCents: 0 };
         const payments = await tx.payments(e.id);
@@ -702,6 +766,11 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
         });
         return { ok: true, refundCents };
       });
+      if (result.ok && hooks) {
+        const h = hooks;
+        await followUp('refund of a withdrawal', () => h.withdrawn(e.id));
+      }
+      return result;
     },
 
     /** "Solicitar cancelamento" after the 7 days: a protocol, the fine as a one-off charge, effective at the end
@@ -711,7 +780,7 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
       const quote = this.cancellationQuote(e, now);
       const at = nowIso(now);
       const protocolo = `${saoPauloDay(now).replaceAll('-', '')}${String(e.id).padStart(6, '0')}`;
-      return repo.transaction(async (tx, trx) => {
+      const result = await repo.transaction(async (tx, trx) => {
         const moved = await tx.moveStatus(
           e.id,
           ['ativa'],
@@ -757,6 +826,11 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
         });
         return { ok: true, protocolo };
       });
+      if (result.ok && hooks) {
+        const h = hooks;
+        await followUp('end of the subscription and the fine', () => h.cancelled(e.id));
+      }
+      return result;
     },
 
     /**
@@ -815,35 +889,60 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
     },
 
     /** Staff: the payment seen in the bank statement (pix) activates the enrolment. */
-    async confirmPayment(e: Enrolment, paymentId: number, staffId: number, now = new Date()): Promise<boolean> {
+    confirmPayment(e: Enrolment, paymentId: number, staffId: number, now = new Date()): Promise<boolean> {
+      return this.settlePaid(e, paymentId, { origem: 'equipe', staffId }, now);
+    },
+
+    /**
+     * A payment received: the one path of a staff confirmation and of the provider's
+     * (webhook or reconciliation). The first payment activates the enrolment (history,
+     * audit, mail, webhook matricula.ativada); a monthly payment extends the paid period.
+     * Only a row still unpaid moves, so a repeat changes nothing: false then.
+     */
+    async settlePaid(
+      e: Enrolment,
+      paymentId: number,
+      by: { origem: 'equipe'; staffId: number } | { origem: 'provedor'; detalhe: string },
+      now = new Date(),
+    ): Promise<boolean> {
       const at = nowIso(now);
+      const staffId = by.origem === 'equipe' ? by.staffId : null;
       return repo.transaction(async (tx, trx) => {
         // The enrolment's row first, as a withdrawal takes it: the two at once wait, never deadlock.
         await tx.lock(e.id);
         const payment = (await tx.payments(e.id)).find((p) => p.id === paymentId);
         if (!payment || payment.tipo === 'reembolso') return false;
-        if (
-          !(await tx.settlePayment(
-            paymentId,
-            ['pendente', 'expirado'],
-            'pago',
-            { pago_em: at, usuario_id: staffId },
-            at,
-          ))
-        )
-          return false;
+        // A provider that confirms by itself settles its own charges; staff confirm Pix ones.
+        if (by.origem === 'equipe' && payment.provedor !== 'pix') return false;
+        const from = by.origem === 'equipe' ? ['pendente', 'expirado'] : ['pendente', 'expirado', 'atrasado'];
+        if (!(await tx.settlePayment(paymentId, from, 'pago', { pago_em: at, usuario_id: staffId }, at))) return false;
         await tx.audit.record(
           {
             usuarioId: staffId,
             acao: 'confirmar_pagamento',
             entidade: 'matricula',
             entidadeId: e.id,
-            depois: { pagamento: paymentId, valor_centavos: payment.valor_centavos },
+            depois: { pagamento: paymentId, valor_centavos: payment.valor_centavos, origem: by.origem },
           },
           at,
         );
+        const detalhe = by.origem === 'provedor' ? by.detalhe : null;
         if (payment.tipo !== 'primeiro') {
-          await history(tx, e.id, e.status, e.status, 'equipe', staffId, `pagamento de ${payment.tipo} confirmado`, at);
+          if (payment.tipo === 'mensalidade' && payment.vencimento) {
+            const until = addMonths(payment.vencimento, 1, e.dia_vencimento);
+            const current = (await tx.byId(e.id))?.pago_ate ?? null;
+            if (!current || current < until) await tx.update(e.id, { pago_ate: until, atualizado_em: at });
+          }
+          await history(
+            tx,
+            e.id,
+            e.status,
+            e.status,
+            by.origem,
+            staffId,
+            detalhe ?? `pagamento de ${payment.tipo} confirmado`,
+            at,
+          );
           return true;
         }
         const start = saoPauloDay(new Date(e.aceito_em));
@@ -855,7 +954,16 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
           at,
         );
         if (!activated) return true;
-        await history(tx, e.id, e.status, 'ativa', 'equipe', staffId, 'pagamento confirmado no extrato', at);
+        await history(
+          tx,
+          e.id,
+          e.status,
+          'ativa',
+          by.origem,
+          staffId,
+          detalhe ?? 'pagamento confirmado no extrato',
+          at,
+        );
         await enqueueMail(trx, {
           to: e.email,
           subject: `Matrícula ativa — ${config.brandName} ${e.unidade_nome}`,

@@ -4,10 +4,11 @@ import { Layout } from '../../views/layout';
 import { Checkbox, ErrorSummary, TextField } from '../../views/form';
 import { formatBRL } from '../../lib/text';
 import { formatDateTime } from '../../lib/time';
-import { formatKm } from '../catalog/catalog.parts';
+import { type ChooserUnit, UnitChooser } from '../catalog/unit-chooser.view';
 import { consentText } from '../privacy/consent.view';
 import { formatCnpjDigits } from './contract';
 import {
+  DATA_FIELDS,
   formatDay,
   LIMITS,
   STATUS_LABELS,
@@ -54,16 +55,7 @@ function Steps({ at }: { at: number }) {
   );
 }
 
-export interface ChooserUnit {
-  id: number;
-  nome: string;
-  bairro: string;
-  cidade: string;
-  uf: string;
-  distanceKm?: number | null;
-}
-
-export function UnitChooserPage({ units, near, error }: { units: ChooserUnit[]; near: boolean; error?: string }) {
+export function UnitChooserPage(props: { units: ChooserUnit[]; near: boolean; error?: string }) {
   return (
     <Layout
       title="Matricule-se"
@@ -74,44 +66,16 @@ export function UnitChooserPage({ units, near, error }: { units: ChooserUnit[]; 
       <Steps at={0} />
       <h1>Matricule-se online</h1>
       <p>Escolha a unidade, o plano, confira o contrato e pague por Pix. Leva poucos minutos.</p>
-      {error ? (
-        <div class="alert alert-error" role="alert">
-          <p>Não foi possível usar essa localização. {error}</p>
-        </div>
-      ) : null}
-      <form
-        method="get"
+      <UnitChooser
         action={FLOW_PATH}
-        class="near-me"
-        data-near-me
-        data-near-me-error="Não foi possível usar a sua localização. Escolha a unidade na lista."
-      >
-        <button type="submit" class="button accent">
-          Ver as mais perto de mim
-        </button>
-        <p class="near-me-status hint" role="status" aria-live="polite" data-near-me-status />
-      </form>
-      <h2>{near ? 'Unidades mais perto primeiro' : 'Unidades'}</h2>
-      {units.length ? (
-        <ul class="unit-choices">
-          {units.map((u) => (
-            <li key={u.id}>
-              <a class="button secondary big-button" href={`${FLOW_PATH}?unidade=${u.id}`}>
-                {u.nome}{' '}
-                <span class="hint">
-                  · {u.bairro ? `${u.bairro}, ` : ''}
-                  {u.cidade} – {u.uf}
-                  {typeof u.distanceKm === 'number' ? ` · ${formatKm(u.distanceKm)}` : ''}
-                </span>
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p>
-          Nenhuma unidade vende planos online no momento. <a href="/aula-experimental">Agende uma aula experimental</a>.
-        </p>
-      )}
+        {...props}
+        empty={
+          <>
+            Nenhuma unidade vende planos online no momento.{' '}
+            <a href="/aula-experimental">Agende uma aula experimental</a>.
+          </>
+        }
+      />
     </Layout>
   );
 }
@@ -379,17 +343,7 @@ export function SummaryPage(props: {
         <input type="hidden" name="csrf_token" value={props.csrfToken} />
         <HiddenData
           values={values}
-          keys={[
-            'envio_id',
-            'nome',
-            'cpf',
-            'nascimento',
-            'email',
-            'whatsapp',
-            'aceita_ofertas',
-            'responsavel_nome',
-            'responsavel_cpf',
-          ]}
+          keys={['envio_id', ...DATA_FIELDS]}
         />
         <input type="hidden" name="contrato_versao" value={String(p.contract.versao)} />
         <input type="hidden" name="contrato_sha256" value={p.contract.sha256} />
@@ -425,7 +379,8 @@ function PixBox({ payment, pix }: { payment: Payment; pix: PaymentInstructions }
   return (
     <section class="card pix" aria-labelledby={`pix-${payment.id}`}>
       <h2 id={`pix-${payment.id}`}>
-        Pague {formatBRL(payment.valor_centavos)} com Pix{pix.demo ? ' (demonstração)' : ''}
+        Pague {formatBRL(payment.valor_centavos)} com Pix{pix.cardUrl ? ' ou cartão' : ''}
+        {pix.demo ? ' (demonstração)' : ''}
       </h2>
       {pix.demo ? (
         <p class="alert" role="note">
@@ -440,19 +395,36 @@ function PixBox({ payment, pix }: { payment: Payment; pix: PaymentInstructions }
       <p class="hint">
         No app do seu banco, escolha Pix › Pix copia e cola, ou leia o QR code. O valor já vem preenchido.
       </p>
+      {pix.cardUrl ? (
+        <p class="pay-card">
+          Prefere cartão de crédito?{' '}
+          <a class="button secondary" href={pix.cardUrl} rel="noopener noreferrer" data-pay-card>
+            Pagar com cartão
+          </a>{' '}
+          <span class="hint">
+            na página segura do nosso processador de pagamentos; o cartão não passa por este site.
+          </span>
+        </p>
+      ) : null}
     </section>
   );
 }
+
+/** What /matricula/:codigo/situacao.json answers, also drawn on the page for its script to compare. */
+export const situationKey = (status: string, pending: number) => `${status}:${pending}`;
 
 export function StatusPage(props: {
   enrolment: Enrolment;
   pending: Payment[];
   instructions: Map<number, PaymentInstructions>;
   confirmsAutomatically: boolean;
+  unavailable?: boolean;
 }) {
   const e = props.enrolment;
+  const watching = props.confirmsAutomatically && props.pending.length > 0;
+  const scripts = props.pending.length ? ['pix-copy.js', ...(watching ? ['payment-status.js'] : [])] : [];
   return (
-    <Layout title={`Matrícula · ${e.unidade_nome}`} scripts={props.pending.length ? ['pix-copy.js'] : []}>
+    <Layout title={`Matrícula · ${e.unidade_nome}`} scripts={scripts}>
       {e.status === 'aguardando_pagamento' ? <Steps at={4} /> : null}
       <h1>
         {e.status === 'aguardando_pagamento'
@@ -481,10 +453,25 @@ export function StatusPage(props: {
           </>
         ) : null}
       </dl>
-      {props.pending.map((p) => {
-        const pix = props.instructions.get(p.id);
-        return pix ? <PixBox key={p.id} payment={p} pix={pix} /> : null;
-      })}
+      {e.inadimplente_desde ? (
+        <p class="alert alert-error" role="alert">
+          Há mensalidade vencida. Pague abaixo para manter a matrícula em dia.
+        </p>
+      ) : null}
+      {props.unavailable ? (
+        <p class="alert alert-error" role="alert">
+          Não foi possível gerar o pagamento agora. Recarregue a página em alguns instantes.
+        </p>
+      ) : null}
+      <div
+        data-payment-status={watching ? `${statusPath(e.codigo)}/situacao.json` : undefined}
+        data-status={watching ? situationKey(e.status, props.pending.length) : undefined}
+      >
+        {props.pending.map((p) => {
+          const pix = props.instructions.get(p.id);
+          return pix ? <PixBox key={p.id} payment={p} pix={pix} /> : null;
+        })}
+      </div>
       {e.status === 'aguardando_pagamento' ? (
         <p>
           {props.confirmsAutomatically

@@ -16,6 +16,8 @@ import type { EnrolmentFilter, EnrolmentRepository } from './enrolment.repositor
 import { STATUS_LABELS, type Enrolment, type EnrolmentRepos, type EnrolmentService } from './enrolment.service';
 
 export const PAGE_SIZE = 50;
+/** The list filter's value for members with a monthly payment overdue. */
+export const DEFAULTING = 'inadimplente';
 export const CONTRACT_MAX = 60_000;
 
 export const isEnrolmentStatus = (s: unknown): s is EnrolmentStatus => typeof s === 'string' && s in STATUS_LABELS;
@@ -41,6 +43,7 @@ export function createEnrolmentStaffService(
     return {
       unitIds: p.unidade_id ? [p.unidade_id] : scopeUnits(staff),
       status: isEnrolmentStatus(p.status) ? p.status : null,
+      defaulting: p.status === DEFAULTING,
       from: p.de && isDay(p.de) ? saoPauloDayStartIso(p.de) : null,
       to: p.ate && isDay(p.ate) ? saoPauloDayStartIso(addDays(p.ate, 1)) : null,
     };

@@ -7,7 +7,8 @@ import { DataTable, Pagination } from '../../staff/list.view';
 import type { PageWindow } from '../../lib/pagination';
 import { formatCnpjDigits, formatCpfDigits, PLACEHOLDERS } from './contract';
 import type { ContractVersion, HistoryRow } from './enrolment.repository';
-import { STATUS_LABELS, type Enrolment, type Payment } from './enrolment.service';
+import { formatDay, STATUS_LABELS, type Enrolment, type Payment } from './enrolment.service';
+import { DEFAULTING } from './staff.service';
 import { paymentLabel } from './enrolment.view';
 
 export const STAFF_PATH = '/admin/matriculas';
@@ -19,7 +20,32 @@ const paymentActionPath = (id: number, pay: Pick<Payment, 'id' | 'tipo'>) =>
 type ListRow = Pick<
   Enrolment,
   'id' | 'unidade_nome' | 'plano_nome' | 'nome' | 'status' | 'primeiro_pagamento_centavos' | 'criado_em' | 'recepcao_em'
->;
+> &
+  Partial<Pick<Enrolment, 'inadimplente_desde' | 'atencao'>>;
+
+/** The badges beside a member's status: inadimplente, and a chargeback to answer. */
+function Flags({ e }: { e: Partial<Pick<Enrolment, 'inadimplente_desde' | 'atencao'>> }) {
+  return (
+    <>
+      {e.inadimplente_desde ? (
+        <>
+          {' '}
+          <span class="badge badge-warn" data-inadimplente>
+            Inadimplente
+          </span>
+        </>
+      ) : null}
+      {e.atencao ? (
+        <>
+          {' '}
+          <span class="badge badge-warn" title={e.atencao}>
+            Atenção
+          </span>
+        </>
+      ) : null}
+    </>
+  );
+}
 type RefundRow = {
   id: number;
   valor_centavos: number;
@@ -80,6 +106,9 @@ export function EnrolmentListPage(p: {
               {label}
             </option>
           ))}
+          <option value={DEFAULTING} selected={p.filter.status === DEFAULTING}>
+            Inadimplentes (mensalidade vencida)
+          </option>
         </select>
         <label for="f-de">De</label>
         <input id="f-de" type="date" name="de" value={p.filter.de} />
@@ -105,7 +134,10 @@ export function EnrolmentListPage(p: {
             </td>
             <td>{r.unidade_nome}</td>
             <td>{r.plano_nome}</td>
-            <td>{STATUS_LABELS[r.status]}</td>
+            <td>
+              {STATUS_LABELS[r.status]}
+              <Flags e={r} />
+            </td>
             <td>{formatBRL(r.primeiro_pagamento_centavos)}</td>
             <td>{r.recepcao_em ? 'cadastrada' : '—'}</td>
           </tr>
@@ -135,7 +167,18 @@ export function EnrolmentDetailPage(p: {
     <StaffPage title={`Matrícula de ${e.nome}`} staff={p.staff} crumbs={[{ href: STAFF_PATH, label: 'Matrículas' }]}>
       <p>
         Situação: <span class="badge">{STATUS_LABELS[e.status]}</span>
+        <Flags e={e} />
       </p>
+      {e.inadimplente_desde ? (
+        <p class="alert alert-error" role="alert">
+          Inadimplente desde {formatDateTime(e.inadimplente_desde)}: há mensalidade vencida sem pagamento.
+        </p>
+      ) : null}
+      {e.atencao ? (
+        <p class="alert alert-error" role="alert">
+          {e.atencao}
+        </p>
+      ) : null}
       {p.notice && NOTICES[p.notice] ? (
         <p class="alert alert-ok" role="status">
           {NOTICES[p.notice]}
@@ -195,7 +238,11 @@ export function EnrolmentDetailPage(p: {
               {paymentLabel(pay)}: {formatBRL(pay.valor_centavos)} · ref. {pay.referencia}
               {pay.pago_em ? ` · ${formatDateTime(pay.pago_em)}` : ''}
               {pay.prazo && pay.status === 'pendente' ? ` · prazo ${formatDateTime(pay.prazo)}` : ''}
-              {pay.status === 'pendente' || (pay.status === 'expirado' && pay.tipo === 'primeiro') ? (
+              {pay.vencimento ? ` · vence ${formatDay(pay.vencimento)}` : ''}
+              {pay.provedor_id ? ` · ${pay.provedor} ${pay.provedor_id}` : ''}
+              {/* A provider that confirms by itself (Asaas) settles its rows: staff act on Pix rows only. */}
+              {pay.provedor === 'pix' &&
+              (pay.status === 'pendente' || (pay.status === 'expirado' && pay.tipo === 'primeiro')) ? (
                 <form method="post" action={paymentActionPath(e.id, pay)} class="inline">
                   <Csrf token={p.staff.csrfToken} />
                   <button type="submit">

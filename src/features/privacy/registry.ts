@@ -293,6 +293,10 @@ export const PERSONAL_DATA: TableEntry[] = [
       'cancelamento_efetivo_em',
       'multa_centavos',
       'criado_em',
+      // the payment provider's customer and subscription (Asaas), and the payment standing
+      'cliente_provedor_id',
+      'assinatura_provedor_id',
+      'inadimplente_desde',
     ],
   },
   {
@@ -302,7 +306,29 @@ export const PERSONAL_DATA: TableEntry[] = [
     columns: {},
     erase: { keep: `registros de pagamento do contrato; ${CONTRACT}` },
     exportAs: 'matriculas_pagamentos',
-    exportAlso: ['matricula_id', 'tipo', 'valor_centavos', 'status', 'prazo', 'pago_em', 'criado_em'],
+    exportAlso: [
+      'matricula_id',
+      'tipo',
+      'valor_centavos',
+      'status',
+      'prazo',
+      'vencimento',
+      'pago_em',
+      'provedor_id',
+      'criado_em',
+    ],
+  },
+  {
+    table: 'pagamentos_eventos',
+    about: 'avisos do provedor de pagamentos (Asaas) como chegaram: a cobrança, o valor e a situação',
+    columns: {
+      // Asaas names the customer by its id only; a payment's description names the plan and unit
+      payload: {
+        kind: 'json_payload',
+        erase: { do: 'keep', reason: 'registro do pagamento; apagado 90 dias depois de processado' },
+      },
+    },
+    erase: { keep: 'avisos de pagamento, apagados 90 dias depois de processados' },
   },
   {
     table: 'matriculas_acessos',

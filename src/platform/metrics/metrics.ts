@@ -39,6 +39,22 @@ function createProcessMetrics(prom: Prom) {
       labelNames: ['job'] as const,
       registers,
     }),
+    paymentEvents: new prom.Counter({
+      name: 'payment_events_total',
+      help:
+        'Eventos de webhook do provedor de pagamentos: received (guardado), duplicated (id já guardado), ' +
+        'failed (tentativa de processar falhou).',
+      labelNames: ['result'] as const,
+      registers,
+    }),
+    payments: new prom.Counter({
+      name: 'payments_total',
+      help:
+        'Pagamentos do provedor que mudaram de situação neste processo, pela situação nova ' +
+        '(pago, atrasado, estornado, cancelado, contestado).',
+      labelNames: ['status'] as const,
+      registers,
+    }),
     loginFailures: new prom.Counter({
       name: 'login_failures_total',
       help: 'Tentativas de login da equipe com e-mail ou senha errados.',
@@ -70,6 +86,8 @@ export function enableMetrics(): Promise<ProcessMetrics> {
       m.jobRuns.labels(job).inc(0);
       m.jobFailures.labels(job).inc(0);
     }
+    for (const result of ['received', 'duplicated', 'failed'] satisfies PaymentEventResult[])
+      m.paymentEvents.labels(result).inc(0);
     for (const canal of ['email', 'webhook'] satisfies DeliveryChannel[])
       for (const result of ['sent', 'retried', 'failed'] satisfies DeliveryOutcome[])
         m.deliveries.labels(canal, result).inc(0);
@@ -89,7 +107,8 @@ export type JobName =
   | 'envio_prune'
   | 'identity_purge'
   | 'backup'
-  | 'enrolments';
+  | 'enrolments'
+  | 'payments_reconcile';
 const JOBS: JobName[] = [
   'digest',
   'reminders',
@@ -99,6 +118,7 @@ const JOBS: JobName[] = [
   'identity_purge',
   'backup',
   'enrolments',
+  'payments_reconcile',
 ];
 
 /** Records outbox deliveries: the mail worker calls it, and so does the webhook worker (canal "webhook"). */
@@ -115,6 +135,18 @@ export async function countJob<T>(job: JobName, run: () => Promise<T>): Promise<
     metrics?.jobFailures.labels(job).inc();
     throw err;
   }
+}
+
+export type PaymentEventResult = 'received' | 'duplicated' | 'failed';
+
+/** Counts a webhook event of the payment provider: stored, a repeat of one stored, or an attempt that failed. */
+export function recordPaymentEvent(result: PaymentEventResult): void {
+  metrics?.paymentEvents.labels(result).inc();
+}
+
+/** Counts a provider's payment that reached `status` in this process. */
+export function recordPayment(status: string): void {
+  metrics?.payments.labels(status).inc();
 }
 
 export function recordLoginFailure(): void {

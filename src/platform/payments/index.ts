@@ -2,7 +2,9 @@
 // charge of a reference it keeps (an enrolment's first payment, a fine) and for a refund; a
 // provider answers how the person pays. The default, `pix`, needs no account: a static Pix
 // code from PIX_KEY, confirmed by staff against the bank statement, refunds made by staff.
-import type { PaymentsConfig, PixConfig } from '../../config';
+// `asaas`: a dynamic Pix code and the card on Asaas's hosted page, confirmed by its webhook.
+import type { AsaasConfig, PaymentsConfig, PixConfig } from '../../config';
+import { type AsaasLog, createAsaasClient, type AsaasClient } from './asaas/client';
 import { pixCopyPaste, pixQrSvg, pixTxid } from './pix/brcode';
 
 export interface ChargeRequest {
@@ -10,6 +12,15 @@ export interface ChargeRequest {
   reference: string;
   amountCents: number;
   description: string;
+  /** who pays (the provider keeps a customer per CPF) */
+  payer?: { name: string; cpf: string; email: string; phone: string | null };
+  /** the provider's customer and charge ids when already known: no lookup */
+  customerId?: string | null;
+  providerId?: string | null;
+  /** São Paulo day the charge falls due */
+  dueDate?: string;
+  /** where the provider's hosted page sends the person after paying */
+  successUrl?: string;
 }
 
 /** How the person pays a charge, as the payment page shows it. */
@@ -20,16 +31,25 @@ export type PaymentInstructions = {
   qrSvg: string;
   /** the demo key: nothing can really be paid */
   demo: boolean;
+  /** the provider's hosted page, where the person may pay by card instead (Asaas) */
+  cardUrl?: string | null;
+  /** the provider's ids of the charge and customer, for the caller to keep */
+  providerId?: string;
+  customerId?: string;
+  /** the provider already has it paid */
+  paid?: boolean;
 };
 
 export interface PaymentProvider {
-  readonly name: 'pix';
+  readonly name: 'pix' | 'asaas';
   /** false: a staff member confirms each payment after seeing it in the bank statement */
   readonly confirmsAutomatically: boolean;
   /** false: a refund enters the staff queue and is made by hand */
   readonly refundsAutomatically: boolean;
   /** The instructions of a charge; the same request gives the same charge (idempotent by reference). */
   instructions(charge: ChargeRequest): Promise<PaymentInstructions>;
+  /** the provider's API, for what only it does (subscriptions, refunds, reconciliation) */
+  readonly asaas?: AsaasClient;
 }
 
 /** The static-Pix provider: the BR Code carries the exact amount and a txid per charge. */
@@ -51,8 +71,46 @@ export function createPixProvider(pix: PixConfig): PaymentProvider {
   };
 }
 
+/** Asaas: the charge made once per reference (UNDEFINED: Pix here, or card on its page). */
+export function createAsaasProvider(config: AsaasConfig, log?: AsaasLog): PaymentProvider {
+  const asaas = createAsaasClient(config, log);
+  return {
+    name: 'asaas',
+    confirmsAutomatically: true,
+    refundsAutomatically: true,
+    asaas,
+    async instructions(charge) {
+      if (!charge.payer && !charge.customerId) throw new Error('Asaas: a charge needs its payer');
+      const customerId = charge.customerId ?? (await asaas.customer(charge.payer!));
+      const payment = charge.providerId
+        ? await asaas.payment(charge.providerId)
+        : await asaas.charge({
+            customer: customerId,
+            reference: charge.reference,
+            valueCents: charge.amountCents,
+            dueDate: charge.dueDate ?? new Date().toISOString().slice(0, 10),
+            description: charge.description,
+            successUrl: charge.successUrl,
+          });
+      const paid = /^(RECEIVED|CONFIRMED|RECEIVED_IN_CASH)$/.test(payment.status);
+      const qr = paid ? null : await asaas.pixQrCode(payment.id);
+      return {
+        kind: 'pix',
+        copyPaste: qr?.payload ?? '',
+        qrSvg: qr?.payload ? await pixQrSvg(qr.payload) : '',
+        demo: false,
+        cardUrl: payment.invoiceUrl ?? null,
+        providerId: payment.id,
+        customerId,
+        paid,
+      };
+    },
+  };
+}
+
 /** The configured provider, or null when nothing can be paid online (production without PIX_KEY). */
-export function createPaymentProvider(config: PaymentsConfig): PaymentProvider | null {
+export function createPaymentProvider(config: PaymentsConfig, log?: AsaasLog): PaymentProvider | null {
+  if (config.provider === 'asaas') return config.asaas ? createAsaasProvider(config.asaas, log) : null;
   return config.pix ? createPixProvider(config.pix) : null;
 }
 

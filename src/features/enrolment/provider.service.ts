@@ -1,0 +1,474 @@
+// Enrolments paid through a provider that confirms by itself (Asaas): what its events and
+// the reconciliation do to our payment rows, the monthly subscription after the first
+// payment, inadimplência, refunds of a withdrawal, the end of the subscription on a
+// cancellation, and the daily comparison of received payments. Every step is safe to
+// repeat and in any order: rows only move forward, activation goes through the one path
+// staff use too (settlePaid), and each create at the provider is looked up first.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import { nowIso } from '../../db/index';
+import type { Transactional } from '../../db/transactional';
+import { formatBRL } from '../../lib/text';
+import { addDays, saoPauloDay, saoPauloDayStartIso } from '../../lib/time';
+import { recordPayment } from '../../platform/metrics/metrics';
+import type { PaymentProvider } from '../../platform/payments/index';
+import type { AsaasPayment } from '../../platform/payments/asaas/client';
+import type { PaymentEventsRepository } from '../../platform/payments/events.repository';
+import { type ChargeState, chargeState, toCents } from '../../platform/payments/asaas/status';
+import type { Enrolment, Payment } from './enrolment.repository';
+import type { EnrolmentRepos, EnrolmentService } from './enrolment.service';
+import type { ProviderPaymentsRepository } from './provider.repository';
+
+export interface ProviderRepos extends EnrolmentRepos {
+  pay: ProviderPaymentsRepository;
+}
+
+/** A pending charge is asked about again after this without news. */
+export const RECONCILE_AFTER_MS = 10 * 60_000;
+/** Processed webhook events are kept this long. */
+const EVENTS_KEPT_MS = 90 * 86_400_000;
+const BATCH = 100;
+
+/** Event types that say something about one payment; the others are kept and acknowledged. */
+const PAYMENT_EVENT = /^PAYMENT_/;
+
+export interface ProviderDeps {
+  provider: PaymentProvider;
+  enrolments: Pick<EnrolmentService, 'settlePaid'>;
+  config: Pick<Config, 'publicUrl' | 'brandName'> & { payments: Pick<Config['payments'], 'overdueDays'> };
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** the stored webhook events (platform/payments) */
+  events: Pick<PaymentEventsRepository, 'overview' | 'unsettled' | 'retry' | 'prune'>;
+  /** the address the provider's webhook must call */
+  webhookUrl: string;
+}
+
+export function createProviderPaymentsService(deps: ProviderDeps, repo: Transactional<ProviderRepos>) {
+  const { provider, config, log } = deps;
+  const asaas = provider.asaas;
+  if (!asaas) throw new Error('provider payments need a provider with an API (asaas)');
+  const name = provider.name;
+
+  const historyRow = (e: Pick<Enrolment, 'id' | 'status'>, detalhe: string, at: string) => ({
+    matricula_id: e.id,
+    de: e.status,
+    para: e.status,
+    origem: 'provedor',
+    usuario_id: null,
+    detalhe: detalhe.slice(0, 300),
+    criado_em: at,
+  });
+
+  /** The monthly payment row of a subscription's charge (made once per due month). */
+  async function renewalRow(p: AsaasPayment, at: string): Promise<Payment | undefined> {
+    if (!p.subscription) return undefined;
+    // By the subscription's id, or (its first charge may come before the id is kept here) by
+    // the enrolment's code, the subscription's externalReference.
+    let e = await repo.pay.enrolmentBySubscription(p.subscription);
+    if (!e && p.externalReference) {
+      const byCode = await repo.byCode(p.externalReference);
+      if (byCode && (!byCode.assinatura_provedor_id || byCode.assinatura_provedor_id === p.subscription)) e = byCode;
+    }
+    if (!e) return undefined;
+    const due = p.dueDate ?? saoPauloDay(new Date(at));
+    return repo.pay.renewal({
+      matricula_id: e.id,
+      tipo: 'mensalidade',
+      valor_centavos: toCents(p.value),
+      status: 'pendente',
+      provedor: name,
+      provedor_id: p.id,
+      referencia: `MAT${e.id}S${due.slice(0, 7).replace('-', '')}`,
+      vencimento: due,
+      criado_em: at,
+      atualizado_em: at,
+    });
+  }
+
+  /** Our row of a provider's charge: by its id, our reference, or the subscription that made it. */
+  async function rowOf(p: AsaasPayment, at: string): Promise<Payment | undefined> {
+    const byId = await repo.pay.byProviderId(p.id);
+    if (byId) return byId;
+    if (p.externalReference) {
+      const byRef = await repo.pay.byReference(p.externalReference);
+      if (byRef) {
+        await repo.pay.setProviderId(byRef.id, p.id);
+        return { ...byRef, provedor_id: byRef.provedor_id ?? p.id };
+      }
+    }
+    return renewalRow(p, at);
+  }
+
+  /** Marks the member inadimplente when a monthly payment is overdue for the configured days. */
+  async function judgeDefault(e: Enrolment, now: Date): Promise<void> {
+    const at = nowIso(now);
+    const cutoff = addDays(saoPauloDay(now), -config.payments.overdueDays);
+    const overdue = await repo.pay.stillOverdue(e.id, cutoff);
+    await repo.transaction(async (tx) => {
+      if (overdue) {
+        if (await tx.pay.markDefaulting(e.id, at)) {
+          await tx.addHistory(
+            historyRow(e, `inadimplente: mensalidade vencida há ${config.payments.overdueDays} dia(s) ou mais`, at),
+          );
+          log?.info({ enrolmentId: e.id }, 'member marked inadimplente');
+        }
+      } else if (await tx.pay.clearDefaulting(e.id, at)) {
+        await tx.addHistory(historyRow(e, 'em dia: mensalidades atrasadas pagas', at));
+      }
+    });
+  }
+
+  /** Moves a row forward to `to` (never back); true when this call did. */
+  async function move(row: Payment, from: string[], to: string, patch: { pago_em?: string }, at: string) {
+    const moved = await repo.settlePayment(row.id, from, to, patch, at);
+    if (moved) recordPayment(to);
+    return moved;
+  }
+
+  /**
+   * Applies what the provider says of one charge. `type` is the event's when it came by
+   * webhook; the charge's own status decides otherwise.
+   */
+  async function applyPayment(p: AsaasPayment, type: string | null, now = new Date()): Promise<void> {
+    const at = nowIso(now);
+    const row = await rowOf(p, at);
+    if (!row) {
+      log?.warn({ providerPayment: p.id, type }, 'provider payment matches no enrolment payment; kept, not acted on');
+      return;
+    }
+    const e = await repo.byId(row.matricula_id);
+    if (!e) return;
+    let state: ChargeState = chargeState(p);
+    if (type === 'PAYMENT_DELETED' && state !== 'pago' && state !== 'estornado') state = 'cancelado';
+    if (type === 'PAYMENT_CHARGEBACK_REQUESTED' || type === 'PAYMENT_CHARGEBACK_DISPUTE') state = 'contestado';
+    if (type === 'PAYMENT_REFUNDED') state = 'estornado';
+
+    if (row.tipo === 'reembolso') return;
+    if (state === 'pago' && row.status === 'cancelado') {
+      // Paid after the person withdrew (the charge was still open at the provider): given back at once.
+      await asaas!.refund(p.id, `Pagamento após a desistência, ref. ${row.referencia}`);
+      if (await move(row, ['cancelado'], 'estornado', { pago_em: at }, at))
+        await repo.addHistory(historyRow(e, `${row.referencia} pago após a desistência: estornado pelo ${name}`, at));
+      return;
+    }
+    switch (state) {
+      case 'pago': {
+        const paidAt = p.clientPaymentDate ?? p.paymentDate ?? p.confirmedDate;
+        const settled = await deps.enrolments.settlePaid(
+          e,
+          row.id,
+          { origem: 'provedor', detalhe: `pagamento recebido pelo ${name}${paidAt ? ` em ${paidAt}` : ''}` },
+          now,
+        );
+        if (settled) recordPayment('pago');
+        if (row.tipo === 'primeiro') await ensureSubscription(e.id, now);
+        if (row.tipo === 'mensalidade') {
+          const fresh = await repo.byId(e.id);
+          if (fresh?.inadimplente_desde) await judgeDefault(fresh, now);
+        }
+        return;
+      }
+      case 'atrasado':
+        if (await move(row, ['pendente'], 'atrasado', {}, at)) {
+          await repo.addHistory(historyRow(e, `${row.tipo} ${row.referencia} vencida sem pagamento`, at));
+        }
+        if (row.tipo === 'mensalidade') await judgeDefault(e, now);
+        return;
+      case 'estornado':
+        await repo.transaction(async (tx) => {
+          if (await tx.settlePayment(row.id, ['pago', 'pendente', 'atrasado'], 'estornado', {}, at)) {
+            recordPayment('estornado');
+            for (const r of await tx.payments(e.id))
+              if (r.tipo === 'reembolso' && r.status === 'pendente')
+                await tx.settlePayment(r.id, ['pendente'], 'pago', { pago_em: at }, at);
+            await tx.addHistory(historyRow(e, `${row.referencia} estornado pelo ${name}`, at));
+          }
+        });
+        return;
+      case 'cancelado':
+        if (await move(row, ['pendente', 'atrasado'], 'cancelado', {}, at))
+          await repo.addHistory(historyRow(e, `cobrança ${row.referencia} removida no ${name}`, at));
+        return;
+      case 'contestado':
+        await repo.transaction(async (tx) => {
+          const text =
+            `Contestação (chargeback) de ${formatBRL(row.valor_centavos)}, ref. ${row.referencia}: ` +
+            `responder no ${name}`;
+          if (e.atencao === text) return;
+          await tx.pay.setAttention(e.id, text, at);
+          await tx.addHistory(historyRow(e, `contestação do pagamento ${row.referencia}`, at));
+          recordPayment('contestado');
+        });
+        return;
+      default:
+        // Created, updated, awaiting analysis: nothing changes on our side.
+        if (!row.provedor_id) await repo.pay.setProviderId(row.id, p.id);
+    }
+  }
+
+  /** The customer id at the provider for an enrolment's person (kept on the row). */
+  async function customerOf(e: Enrolment): Promise<string> {
+    if (e.cliente_provedor_id) return e.cliente_provedor_id;
+    const id = await asaas!.customer({ name: e.nome, cpf: e.cpf, email: e.email, phone: e.whatsapp });
+    await repo.pay.setCustomer(e.id, id);
+    return id;
+  }
+
+  /**
+   * The monthly subscription of an active enrolment, once: from the end of the paid period
+   * (pago_ate, the billing day) at the monthly price, by card when the first payment was.
+   */
+  async function ensureSubscription(enrolmentId: number, now = new Date()): Promise<void> {
+    const e = await repo.byId(enrolmentId);
+    if (e?.status !== 'ativa' || e.assinatura_provedor_id || !e.pago_ate) return;
+    const first = (await repo.payments(e.id)).find((p) => p.tipo === 'primeiro');
+    const card = first?.provedor_id ? (await asaas!.payment(first.provedor_id)).creditCard?.creditCardToken : null;
+    const sub = await asaas!.subscription({
+      customer: await customerOf(e),
+      reference: e.codigo,
+      valueCents: e.mensalidade_centavos,
+      nextDueDate: e.pago_ate,
+      description: `Mensalidade ${e.plano_nome} · ${e.unidade_nome}`,
+      creditCardToken: card ?? null,
+    });
+    const at = nowIso(now);
+    await repo.transaction(async (tx) => {
+      if (await tx.pay.setSubscription(e.id, sub.id))
+        await tx.addHistory(
+          historyRow(e, `mensalidade de ${formatBRL(e.mensalidade_centavos)} programada a partir de ${e.pago_ate}`, at),
+        );
+    });
+  }
+
+  /** Refunds everything a withdrawn enrolment paid, at the provider; the subscription is removed. */
+  async function refundWithdrawal(enrolmentId: number, now = new Date()): Promise<boolean> {
+    const e = await repo.byId(enrolmentId);
+    if (e?.status !== 'desistencia') return false;
+    if (e.assinatura_provedor_id) await asaas!.cancelSubscription(e.assinatura_provedor_id);
+    const payments = await repo.payments(e.id);
+    // Charges called off here are removed there, so they can no longer be paid.
+    for (const p of payments)
+      if (p.status === 'cancelado' && p.provedor_id) {
+        const there = await asaas!.payment(p.provedor_id);
+        if (chargeState(there) === 'pago') await applyPayment(there, null, now);
+        else if (!there.deleted) await asaas!.deletePayment(p.provedor_id);
+      }
+    const refund = payments.find((p) => p.tipo === 'reembolso' && p.status === 'pendente');
+    if (!refund) return false;
+    for (const p of payments)
+      if (p.tipo !== 'reembolso' && p.status === 'pago' && p.provedor_id)
+        await asaas!.refund(p.provedor_id, `Desistência da matrícula (CDC art. 49), ref. ${p.referencia}`);
+    const at = nowIso(now);
+    return repo.transaction(async (tx) => {
+      if (!(await tx.settlePayment(refund.id, ['pendente'], 'pago', { pago_em: at }, at))) return false;
+      for (const p of payments)
+        if (p.tipo !== 'reembolso' && p.status === 'pago' && p.provedor_id)
+          await tx.settlePayment(p.id, ['pago'], 'estornado', {}, at);
+      await tx.addHistory(historyRow(e, `reembolso de ${formatBRL(refund.valor_centavos)} feito pelo ${name}`, at));
+      recordPayment('estornado');
+      return true;
+    });
+  }
+
+  /**
+   * A cancellation asked after the withdrawal window: no monthly charge from the effective
+   * day on (the subscription ends the day before), and the fine charged once on its own reference.
+   */
+  async function afterCancel(enrolmentId: number, now = new Date()): Promise<void> {
+    const e = await repo.byId(enrolmentId);
+    if (e?.status !== 'cancelamento_solicitado') return;
+    if (e.assinatura_provedor_id && e.cancelamento_efetivo_em)
+      await asaas!.endSubscription(e.assinatura_provedor_id, addDays(e.cancelamento_efetivo_em, -1));
+    const fine = (await repo.payments(e.id)).find((p) => p.tipo === 'multa' && p.status === 'pendente');
+    if (fine && !fine.provedor_id) {
+      const charge = await asaas!.charge({
+        customer: await customerOf(e),
+        reference: fine.referencia,
+        valueCents: fine.valor_centavos,
+        dueDate: addDays(saoPauloDay(now), 3),
+        description: `Multa de cancelamento, protocolo ${e.protocolo ?? ''}`.trim(),
+        successUrl: `${config.publicUrl}/matricula/${e.codigo}`,
+      });
+      await repo.pay.setProviderId(fine.id, charge.id);
+    }
+  }
+
+  /** Compares the provider's payments received on São Paulo `day` with ours; returns the new differences. */
+  async function compareDay(day: string, now = new Date()): Promise<number> {
+    const received = (await asaas!.receivedBetween(day, day)).filter((p) => !p.deleted);
+    const from = saoPauloDayStartIso(day);
+    const to = saoPauloDayStartIso(addDays(day, 1));
+    const ours = await repo.pay.paidBetween(
+      name,
+      from,
+      to,
+      received.map((p) => p.id),
+    );
+    const byProvider = new Map(ours.filter((o) => o.provedor_id).map((o) => [o.provedor_id as string, o]));
+    const at = nowIso(now);
+    let found = 0;
+    const add = async (row: Parameters<ProviderPaymentsRepository['addDifference']>[0]) => {
+      await repo.pay.addDifference(row);
+      found++;
+    };
+    for (const p of received) {
+      const o = byProvider.get(p.id);
+      if (!o || (o.status !== 'pago' && o.status !== 'estornado'))
+        await add({
+          dia: day,
+          provedor_id: p.id,
+          referencia: p.externalReference ?? o?.referencia ?? null,
+          tipo: 'so_no_provedor',
+          valor_provedor_centavos: toCents(p.value),
+          valor_site_centavos: o?.valor_centavos ?? null,
+          criado_em: at,
+        });
+      else if (o.valor_centavos !== toCents(p.value))
+        await add({
+          dia: day,
+          provedor_id: p.id,
+          referencia: o.referencia,
+          tipo: 'valor',
+          valor_provedor_centavos: toCents(p.value),
+          valor_site_centavos: o.valor_centavos,
+          criado_em: at,
+        });
+    }
+    const receivedIds = new Set(received.map((p) => p.id));
+    for (const o of ours)
+      if (
+        o.status === 'pago' &&
+        o.pago_em &&
+        o.pago_em >= from &&
+        o.pago_em < to &&
+        !receivedIds.has(o.provedor_id ?? '')
+      )
+        await add({
+          dia: day,
+          provedor_id: o.provedor_id ?? `sem-id:${o.referencia}`,
+          referencia: o.referencia,
+          tipo: 'so_no_site',
+          valor_provedor_centavos: null,
+          valor_site_centavos: o.valor_centavos,
+          criado_em: at,
+        });
+    return found;
+  }
+
+  /** Once a day (after 01:00 São Paulo), one instance of all compares the day before. */
+  async function dailyComparison(now: Date): Promise<boolean> {
+    const today = saoPauloDay(now);
+    const nextRun = (day: string) => nowIso(new Date(Date.parse(saoPauloDayStartIso(day)) + 3_600_000));
+    await repo.pay.ensureTask(nextRun(today));
+    const owner = `${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
+    if (!(await repo.pay.claimTask(nowIso(now), nowIso(new Date(now.getTime() + 10 * 60_000)), owner))) return false;
+    let error: string | null = null;
+    try {
+      await compareDay(addDays(today, -1), now);
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+      log?.error({ err }, 'daily payment comparison failed; tried again in an hour');
+    }
+    await repo.pay.finishTask(owner, {
+      at: nowIso(now),
+      next: error ? nowIso(new Date(now.getTime() + 3_600_000)) : nextRun(addDays(today, 1)),
+      error,
+    });
+    return !error;
+  }
+
+  return {
+    applyPayment,
+    ensureSubscription,
+    refundWithdrawal,
+    afterCancel,
+    compareDay,
+
+    /** One stored webhook event: a payment's events act on it; any other type is acknowledged. */
+    async handleEvent(event: { tipo: string; body: unknown }, now = new Date()): Promise<void> {
+      const payment = (event.body as { payment?: AsaasPayment } | null)?.payment;
+      if (!PAYMENT_EVENT.test(event.tipo) || !payment || typeof payment.id !== 'string') return;
+      // The state carried by the event may be older than another already applied: rows only
+      // move forward, so applying it is safe; a payment event is applied as it says.
+      await applyPayment(payment, event.tipo, now);
+    },
+
+    /**
+     * The reconciliation: charges pending for RECONCILE_AFTER_MS are asked about (a lost
+     * webhook still activates), refunds and subscriptions left undone are done, members
+     * past the overdue days are marked, and once a day the day before is compared.
+     */
+    async reconcile(now = new Date()) {
+      const at = nowIso(now);
+      const result = { checked: 0, refunds: 0, subscriptions: 0, defaulting: 0, daily: false };
+      for (const row of await repo.pay.stale(name, nowIso(new Date(now.getTime() - RECONCILE_AFTER_MS)), BATCH)) {
+        if (!(await repo.pay.claimCheck(row.id, row.conferido_em, at))) continue;
+        try {
+          const p = row.provedor_id
+            ? await asaas!.payment(row.provedor_id)
+            : (await asaas!.paymentsByReference(row.referencia))[0];
+          result.checked++;
+          if (p) await applyPayment(p, p.deleted ? 'PAYMENT_DELETED' : null, now);
+        } catch (err) {
+          log?.warn({ err, payment: row.id }, 'reconciliation could not check a payment; next round tries again');
+        }
+      }
+      for (const id of await repo.pay.pendingRefundEnrolments(name, BATCH))
+        try {
+          if (await refundWithdrawal(id, now)) result.refunds++;
+        } catch (err) {
+          log?.warn({ err, enrolmentId: id }, 'refund at the provider failed; next round tries again');
+        }
+      for (const id of await repo.pay.withoutSubscription(name, BATCH))
+        try {
+          await ensureSubscription(id, now);
+          result.subscriptions++;
+        } catch (err) {
+          log?.warn({ err, enrolmentId: id }, 'subscription at the provider failed; next round tries again');
+        }
+      const cutoff = addDays(saoPauloDay(now), -config.payments.overdueDays);
+      for (const id of await repo.pay.overdueEnrolments(cutoff, BATCH)) {
+        const e = await repo.byId(id);
+        if (e) {
+          await judgeDefault(e, now);
+          result.defaulting++;
+        }
+      }
+      result.daily = await dailyComparison(now);
+      await deps.events.prune(nowIso(new Date(now.getTime() - EVENTS_KEPT_MS)));
+      return result;
+    },
+
+    /** The operator's page: events, pending reconciliations, differences, what needs attention, the daily task. */
+    async overview(now = new Date()) {
+      return {
+        provider: name === 'asaas' ? 'Asaas' : name,
+        webhookUrl: deps.webhookUrl,
+        events: await deps.events.overview(),
+        unsettled: await deps.events.unsettled(50),
+        stale: await repo.pay.countStale(name, nowIso(new Date(now.getTime() - RECONCILE_AFTER_MS))),
+        differences: await repo.pay.differences(100),
+        attention: await repo.pay.attention(50),
+        task: (await repo.pay.task()) ?? null,
+      };
+    },
+
+    /** An admin's "processar de novo" of an event that failed for good. */
+    retryEvent: (id: string, now = new Date()) => deps.events.retry(id, nowIso(now)),
+
+    /** The payment page showed a charge: its ids kept; paid at the provider, applied now. */
+    async seen(
+      enrolmentId: number,
+      paymentId: number,
+      ids: { providerId?: string; customerId?: string },
+      paid: boolean,
+      now = new Date(),
+    ) {
+      if (ids.customerId) await repo.pay.setCustomer(enrolmentId, ids.customerId);
+      if (ids.providerId) await repo.pay.setProviderId(paymentId, ids.providerId);
+      if (paid && ids.providerId) await applyPayment(await asaas!.payment(ids.providerId), null, now);
+    },
+  };
+}
+
+export type ProviderPaymentsService = ReturnType<typeof createProviderPaymentsService>;

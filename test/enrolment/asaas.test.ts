@@ -1,0 +1,433 @@
+// PAYMENT_PROVIDER=asaas end to end against the fake Asaas (test/helpers/fake-asaas.ts), on
+// SQLite and on PostgreSQL: the payment page shows Asaas's dynamic Pix and the card link, the
+// webhook (stored raw, processed by the worker) activates through the staff's one path and
+// creates the subscription once; a lost webhook is recovered by the reconciliation; duplicated
+// and out-of-order events change nothing twice; a charge that timed out after Asaas applied
+// it is found, not made again; withdrawal on day 7 refunds at Asaas, day 8 cancels with the
+// fine charged on its own reference; card renewals failing make the member inadimplente.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { nowIso } from '../../src/db/index';
+import { addDays, saoPauloDay } from '../../src/lib/time';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { validCpf } from '../helpers/cpf';
+import { startFakeAsaas, type FakeAsaas } from '../helpers/fake-asaas';
+import { cookiesFrom, fetchForm, form } from '../helpers/http';
+import { createStaffUser, loginAs } from '../helpers/staff';
+
+let t: TestContext;
+let fake: FakeAsaas;
+let unitId: number;
+let planId: number;
+let hookUrl: string;
+
+beforeAll(async () => {
+  fake = await startFakeAsaas();
+  t = await createTestApp({
+    env: {
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: '2',
+      SMTP_SECURE: 'none',
+      PUBLIC_URL: 'https://www.exemplo.com.br',
+      PAYMENT_PROVIDER: 'asaas',
+      ASAAS_API_URL: fake.url,
+      ASAAS_API_KEY: fake.apiKey,
+      ASAAS_WEBHOOK_TOKEN: fake.webhookToken,
+      ASAAS_TIMEOUT_MS: '400',
+    },
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  hookUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/webhooks/asaas`;
+  fake.setWebhookTargets([hookUrl]);
+  const offer = await t.db
+    .selectFrom('planos_unidades as pu')
+    .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
+    .select(['pu.unidade_id', 'pu.plano_id'])
+    .where('pu.venda_online', '=', 1)
+    .where('u.ativo', '=', 1)
+    .where('u.cnpj', 'is not', null)
+    .orderBy('pu.unidade_id')
+    .executeTakeFirstOrThrow();
+  unitId = offer.unidade_id;
+  planId = offer.plano_id;
+  await t.db
+    .updateTable('planos_unidades')
+    .set({
+      mensalidade_centavos: 12990,
+      taxa_matricula_centavos: 5000,
+      taxa_anual_centavos: 0,
+      taxa_anual_mes: null,
+      fidelidade_meses: 12,
+      multa_percentual: 10,
+    })
+    .where('unidade_id', '=', unitId)
+    .where('plano_id', '=', planId)
+    .execute();
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+const flowUrl = () => `/matricula?unidade=${unitId}&plano=${planId}`;
+const hidden = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1] ?? '';
+
+let seq = 0;
+/** Accepts an enrolment through the pages; its row. */
+async function enrol() {
+  seq++;
+  const data = {
+    nome: `Pessoa Asaas ${seq}`,
+    cpf: validCpf(321_000_000),
+    nascimento: '1990-05-10',
+    email: `asaas${seq}@exemplo.com.br`,
+    whatsapp: '(11) 98765-4321',
+  };
+  const page = await fetchForm(t.app, flowUrl());
+  const envio = hidden(page.res.body, 'envio_id');
+  const headers = { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' };
+  const summary = await t.app.inject({
+    method: 'POST',
+    url: `/matricula/resumo?unidade=${unitId}&plano=${planId}`,
+    headers,
+    payload: form({ csrf_token: page.token, envio_id: envio, ...data }),
+  });
+  expect(summary.statusCode).toBe(200);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: flowUrl(),
+    headers,
+    payload: form({
+      csrf_token: page.token,
+      envio_id: envio,
+      ...data,
+      aceite: 'sim',
+      contrato_versao: hidden(summary.body, 'contrato_versao'),
+      contrato_sha256: hidden(summary.body, 'contrato_sha256'),
+    }),
+  });
+  expect(res.statusCode).toBe(303);
+  return t.db.selectFrom('matriculas').selectAll().where('cpf', '=', data.cpf).executeTakeFirstOrThrow();
+}
+
+const enrolment = (id: number) =>
+  t.db.selectFrom('matriculas').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const payments = (id: number) =>
+  t.db.selectFrom('matriculas_pagamentos').selectAll().where('matricula_id', '=', id).orderBy('id').execute();
+const history = (id: number) =>
+  t.db.selectFrom('matriculas_historico').selectAll().where('matricula_id', '=', id).orderBy('id').execute();
+const chargesOf = (reference: string) =>
+  [...fake.state.payments.values()].filter((p) => p.externalReference === reference && !p.deleted);
+
+/** Opens the payment page (which makes the charge at Asaas); the provider's payment id. */
+async function openPayment(codigo: string): Promise<{ body: string; paymentId: string }> {
+  const res = await t.app.inject(`/matricula/${codigo}`);
+  expect(res.statusCode).toBe(200);
+  const row = (await t.db
+    .selectFrom('matriculas_pagamentos as p')
+    .innerJoin('matriculas as m', 'm.id', 'p.matricula_id')
+    .select('p.provedor_id')
+    .where('m.codigo', '=', codigo)
+    .where('p.tipo', '=', 'primeiro')
+    .executeTakeFirstOrThrow()) as { provedor_id: string | null };
+  return { body: res.body, paymentId: row.provedor_id ?? '' };
+}
+
+/** Webhooks delivered, then the stored events processed. */
+async function settle(now?: Date) {
+  await fake.webhooks.flush();
+  return t.app.paymentJobs!.processEvents(now);
+}
+
+async function paidAndActive() {
+  const e = await enrol();
+  const { paymentId } = await openPayment(e.codigo);
+  await fake.pay(paymentId);
+  await settle();
+  const after = await enrolment(e.id);
+  expect(after.status).toBe('ativa');
+  return after;
+}
+
+/** Opens "Minha matrícula" with the link queued for `email`. */
+async function openMine(email: string): Promise<string> {
+  const mail = await t.db
+    .selectFrom('fila_emails')
+    .select('texto')
+    .where('destinatario', '=', email)
+    .where('texto', 'like', '%/matricula/minha/entrar?token=%')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const link = /\/matricula\/minha\/entrar\?token=([A-Za-z0-9_-]+)/.exec(mail.texto)![1]!;
+  const page = await fetchForm(t.app, `/matricula/minha/entrar?token=${link}`);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/matricula/minha/entrar',
+    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form({ csrf_token: page.token, token: link }),
+  });
+  expect(res.statusCode).toBe(303);
+  return cookiesFrom(res, page.cookie);
+}
+
+async function act(cookie: string, path: string) {
+  // The form's own page: the panel for "Desistir", the confirmation page for "Cancelar".
+  const page = await t.app.inject({
+    url: path.endsWith('/cancelar') ? path : '/matricula/minha/painel',
+    headers: { cookie },
+  });
+  const token = hidden(page.body, 'csrf_token');
+  return t.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form({ csrf_token: token }),
+  });
+}
+
+describe('paying through Asaas', () => {
+  it('shows the dynamic Pix and the card page, and the webhook activates once with the subscription', async () => {
+    const e = await enrol();
+    const { body, paymentId } = await openPayment(e.codigo);
+    expect(paymentId).toMatch(/^pay_/);
+    const charge = fake.state.payments.get(paymentId);
+    expect(charge.externalReference).toBe(`MAT${e.id}P1`);
+    expect(charge.value).toBe(179.9);
+    expect(body).toContain(charge.invoiceUrl);
+    expect(body).toContain('Pagar com cartão');
+    expect(body).toMatch(/000201[^<]*6304[0-9A-F]{4}/);
+    expect(body).toContain('data-payment-status');
+    const before = await t.app.inject(`/matricula/${e.codigo}/situacao.json`);
+    expect(JSON.parse(before.body)).toMatchObject({ status: 'aguardando_pagamento', pendentes: 1 });
+    const callsBefore = fake.calls.length;
+    await t.app.inject(`/matricula/${e.codigo}/situacao.json`);
+    expect(fake.calls.length).toBe(callsBefore);
+
+    await fake.pay(paymentId);
+    await settle();
+    const after = await enrolment(e.id);
+    expect(after.status).toBe('ativa');
+    expect(after.cliente_provedor_id).toBe(charge.customer);
+    const polled = await t.app.inject(`/matricula/${e.codigo}/situacao.json`);
+    expect(JSON.parse(polled.body)).toMatchObject({ status: 'ativa', pendentes: 0 });
+    const reloaded = await t.app.inject(`/matricula/${e.codigo}`);
+    expect(reloaded.body).toContain('data-status="ativa"');
+    expect((await history(e.id)).filter((h) => h.para === 'ativa' && h.de !== 'ativa')).toHaveLength(1);
+    expect((await history(e.id)).some((h) => h.origem === 'provedor')).toBe(true);
+    const mails = await t.db
+      .selectFrom('fila_emails')
+      .select('assunto')
+      .where('destinatario', '=', e.email)
+      .where('assunto', 'like', 'Matrícula ativa%')
+      .execute();
+    expect(mails).toHaveLength(1);
+    const subs = [...fake.state.subscriptions.values()].filter((s) => s.externalReference === e.codigo);
+    expect(subs).toHaveLength(1);
+    expect(subs[0].value).toBe(129.9);
+    expect(subs[0].cycle).toBe('MONTHLY');
+    expect(after.assinatura_provedor_id).toBe(subs[0].id);
+    // The reconciliation asks again and finds nothing to create.
+    await t.app.paymentJobs!.reconcile(new Date(Date.now() + 11 * 60_000));
+    expect([...fake.state.subscriptions.values()].filter((s) => s.externalReference === e.codigo)).toHaveLength(1);
+  });
+
+  it('refuses a webhook without the token, keeps a repeat once and acknowledges unknown types', async () => {
+    const post = (body: unknown, token?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/webhooks/asaas',
+        headers: { 'content-type': 'application/json', ...(token ? { 'asaas-access-token': token } : {}) },
+        payload: JSON.stringify(body),
+      });
+    const event = { id: `evt_teste_${Date.now()}`, event: 'ACCOUNT_STATUS_UPDATED', account: {} };
+    expect((await post(event)).statusCode).toBe(401);
+    expect((await post(event, 'x'.repeat(40))).statusCode).toBe(401);
+    expect((await post(event, fake.webhookToken)).statusCode).toBe(200);
+    expect((await post(event, fake.webhookToken)).statusCode).toBe(200);
+    const rows = await t.db.selectFrom('pagamentos_eventos').selectAll().where('id', '=', event.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.payload).toBe(JSON.stringify(event));
+    await settle();
+    const kept = await t.db
+      .selectFrom('pagamentos_eventos')
+      .selectAll()
+      .where('id', '=', event.id)
+      .executeTakeFirstOrThrow();
+    expect(kept.status).toBe('processado');
+  });
+
+  it('recovers a lost webhook through the reconciliation', async () => {
+    const e = await enrol();
+    const { paymentId } = await openPayment(e.codigo);
+    fake.webhooks.lose(1);
+    await fake.pay(paymentId);
+    await settle();
+    expect((await enrolment(e.id)).status).toBe('aguardando_pagamento');
+    await t.app.paymentJobs!.reconcile(new Date(Date.now() + 5 * 60_000));
+    expect((await enrolment(e.id)).status).toBe('aguardando_pagamento');
+    await t.app.paymentJobs!.reconcile(new Date(Date.now() + 11 * 60_000));
+    expect((await enrolment(e.id)).status).toBe('ativa');
+    await settle();
+    expect((await history(e.id)).filter((h) => h.para === 'ativa' && h.de !== 'ativa')).toHaveLength(1);
+  });
+
+  it('applies duplicated and out-of-order events once (RECEIVED before CREATED still activates)', async () => {
+    const e = await enrol();
+    fake.webhooks.hold();
+    const { paymentId } = await openPayment(e.codigo);
+    fake.webhooks.duplicate(10);
+    await fake.pay(paymentId, { billingType: 'CREDIT_CARD' });
+    await fake.webhooks.release({ reverse: true });
+    await settle();
+    await settle();
+    const after = await enrolment(e.id);
+    expect(after.status).toBe('ativa');
+    expect((await payments(e.id)).find((p) => p.tipo === 'primeiro')!.status).toBe('pago');
+    expect((await history(e.id)).filter((h) => h.para === 'ativa' && h.de !== 'ativa')).toHaveLength(1);
+    const audits = await t.db
+      .selectFrom('auditoria')
+      .select('id')
+      .where('entidade', '=', 'matricula')
+      .where('entidade_id', '=', e.id)
+      .where('acao', '=', 'confirmar_pagamento')
+      .execute();
+    expect(audits).toHaveLength(1);
+    const subs = [...fake.state.subscriptions.values()].filter((s) => s.externalReference === e.codigo);
+    expect(subs).toHaveLength(1);
+    // Paid by card: the renewals are charged on the same card.
+    expect(subs[0].billingType).toBe('CREDIT_CARD');
+  });
+
+  it('charges once when the create timed out after Asaas applied it, and retries a 503 with Retry-After', async () => {
+    const e = await enrol();
+    fake.failNext({ method: 'POST', path: '/payments', applyThenHang: true });
+    fake.failNext({ method: 'GET', path: /\/pixQrCode$/, status: 503, retryAfter: 0 });
+    const { body, paymentId } = await openPayment(e.codigo);
+    expect(chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
+    expect(paymentId).toBe(chargesOf(`MAT${e.id}P1`)[0].id);
+    expect(body).toContain('Pix copia e cola');
+    // Another view finds the same charge.
+    await openPayment(e.codigo);
+    expect(chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
+  });
+
+  it('answers the page without a 5xx while Asaas is down', async () => {
+    const e = await enrol();
+    fake.failNext({ path: '/customers', status: 500, times: 4 });
+    const res = await t.app.inject(`/matricula/${e.codigo}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Não foi possível gerar o pagamento agora');
+  });
+});
+
+describe('withdrawal and cancellation', () => {
+  it('day 7: refunded at Asaas, subscription removed; day 8: cancellation with the fine on its own reference', async () => {
+    const a = await paidAndActive();
+    const sevenDaysAgo = nowIso(new Date(Date.now() - 7 * 86_400_000));
+    await t.db.updateTable('matriculas').set({ aceito_em: sevenDaysAgo }).where('id', '=', a.id).execute();
+    const cookieA = await openMine(a.email);
+    const withdrawn = await act(cookieA, `/matricula/minha/${a.codigo}/desistir`);
+    expect(withdrawn.statusCode).toBe(303);
+    const first = (await payments(a.id)).find((p) => p.tipo === 'primeiro')!;
+    expect(fake.state.refunds.filter((r) => r.paymentId === first.provedor_id)).toEqual([
+      { paymentId: first.provedor_id, value: 179.9 },
+    ]);
+    expect(fake.state.subscriptions.get(a.assinatura_provedor_id!).deleted).toBe(true);
+    const rows = await payments(a.id);
+    expect(rows.find((p) => p.tipo === 'reembolso')).toMatchObject({ status: 'pago', valor_centavos: 17990 });
+    expect(rows.find((p) => p.tipo === 'primeiro')!.status).toBe('estornado');
+    await settle();
+    await t.app.paymentJobs!.reconcile(new Date(Date.now() + 11 * 60_000));
+    expect(fake.state.refunds.filter((r) => r.paymentId === first.provedor_id)).toHaveLength(1);
+    const confirmation = await t.db
+      .selectFrom('fila_emails')
+      .select('texto')
+      .where('destinatario', '=', a.email)
+      .where('assunto', 'like', 'Desistência%')
+      .execute();
+    expect(confirmation).toHaveLength(1);
+
+    const b = await paidAndActive();
+    const eightDaysAgo = nowIso(new Date(Date.now() - 8 * 86_400_000));
+    await t.db
+      .updateTable('matriculas')
+      .set({ aceito_em: eightDaysAgo, ativada_em: eightDaysAgo })
+      .where('id', '=', b.id)
+      .execute();
+    const cookieB = await openMine(b.email);
+    const panel = await t.app.inject({ url: '/matricula/minha/painel', headers: { cookie: cookieB } });
+    expect(panel.body).not.toContain(`/matricula/minha/${b.codigo}/desistir`);
+    expect((await act(cookieB, `/matricula/minha/${b.codigo}/cancelar`)).statusCode).toBe(303);
+    const cancelled = await enrolment(b.id);
+    expect(cancelled.status).toBe('cancelamento_solicitado');
+    const paidB = (await payments(b.id)).find((p) => p.tipo === 'primeiro')!;
+    expect(fake.state.refunds.filter((r) => r.paymentId === paidB.provedor_id)).toHaveLength(0);
+    const fine = chargesOf(`MAT${b.id}M1`);
+    expect(fine).toHaveLength(1);
+    expect(fine[0].value * 100).toBeCloseTo(cancelled.multa_centavos!, 5);
+    const sub = fake.state.subscriptions.get(cancelled.assinatura_provedor_id!);
+    expect(sub.deleted).toBe(false);
+    expect(sub.endDate).toBe(addDays(cancelled.cancelamento_efetivo_em!, -1));
+  });
+});
+
+describe('monthly billing', () => {
+  it('card renewals failing three times make the member inadimplente, shown to staff', async () => {
+    const e = await enrol();
+    const { paymentId } = await openPayment(e.codigo);
+    await fake.pay(paymentId, { billingType: 'CREDIT_CARD' });
+    await settle();
+    const active = await enrolment(e.id);
+    expect(active.status).toBe('ativa');
+    const subId = active.assinatura_provedor_id!;
+    expect(fake.state.subscriptions.get(subId).billingType).toBe('CREDIT_CARD');
+    const due: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await fake.renew(subId, { fail: true });
+      due.push(fake.state.payments.get(id).dueDate);
+    }
+    await settle();
+    const renewals = (await payments(e.id)).filter((p) => p.tipo === 'mensalidade');
+    expect(renewals.filter((p) => p.status === 'atrasado')).toHaveLength(3);
+    // Due in the future: not yet inadimplente.
+    await t.app.paymentJobs!.reconcile();
+    expect((await enrolment(e.id)).inadimplente_desde).toBeNull();
+    const late = new Date(`${addDays(due[2]!, 3)}T15:00:00Z`);
+    await t.app.paymentJobs!.reconcile(late);
+    const defaulting = await enrolment(e.id);
+    expect(defaulting.inadimplente_desde).not.toBeNull();
+
+    const staff = await createStaffUser(t.db, { papel: 'admin' });
+    const cookie = await loginAs(t.app, staff.email, staff.password);
+    const list = await t.app.inject({ url: '/admin/matriculas?status=inadimplente', headers: { cookie } });
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain(e.nome);
+    expect(list.body).toContain('Inadimplente');
+    const detail = await t.app.inject({ url: `/admin/matriculas/${e.id}`, headers: { cookie } });
+    expect(detail.body).toContain('Inadimplente desde');
+    const board = await t.app.inject({ url: '/admin/pagamentos', headers: { cookie } });
+    expect(board.statusCode).toBe(200);
+    expect(board.body).toContain('Último evento recebido');
+    expect(saoPauloDay(late) > due[2]!).toBe(true);
+  });
+
+  it('compares the day received at Asaas with ours and lists the difference', async () => {
+    const e = await enrol();
+    const { paymentId } = await openPayment(e.codigo);
+    fake.webhooks.lose(1);
+    await fake.pay(paymentId);
+    await settle();
+    const day = saoPauloDay();
+    expect(await t.app.paymentJobs!.compareDay(day)).toBeGreaterThanOrEqual(1);
+    const diff = await t.db
+      .selectFrom('pagamentos_divergencias')
+      .selectAll()
+      .where('provedor_id', '=', paymentId)
+      .executeTakeFirstOrThrow();
+    expect(diff).toMatchObject({ dia: day, tipo: 'so_no_provedor', valor_provedor_centavos: 17990 });
+    const staff = await createStaffUser(t.db, { papel: 'admin' });
+    const cookie = await loginAs(t.app, staff.email, staff.password);
+    const board = await t.app.inject({ url: '/admin/pagamentos', headers: { cookie } });
+    expect(board.body).toContain(paymentId);
+  });
+});
