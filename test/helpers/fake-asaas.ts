@@ -73,7 +73,7 @@
 //
 // Added to the contract: opts webhookAttempts/webhookBackoffMs/webhookTimeoutMs/firstPaymentOnCreate;
 // pay() opts billingType (how an UNDEFINED charge is paid, default PIX) and confirmOnly (a card stays
-// CONFIRMED; a later pay() makes it RECEIVED); webhooks.deliveries; holdRefunds()/completeRefund();
+// CONFIRMED; a later pay() makes it RECEIVED); webhooks.deliveries; holdRefunds(on = true)/completeRefund();
 // state.authorizations; pixAutomatic.{pay, refuse, cancelByPayer}; invoice page POST /i/:id/pix.
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -157,8 +157,8 @@ export interface FakeAsaas {
    * PAYMENT_CREDIT_CARD_CAPTURE_REFUSED, then every kind overdue(). Returns the payment's id.
    */
   renew(subscriptionId: string, opts?: { fail?: boolean }): Promise<string>;
-  /** full refunds answer REFUND_REQUESTED (no event) until completeRefund() */
-  holdRefunds(): void;
+  /** full refunds answer REFUND_REQUESTED (no event) until completeRefund(); holdRefunds(false) ends it */
+  holdRefunds(on?: boolean): void;
   /** REFUND_REQUESTED → REFUNDED, PAYMENT_REFUNDED */
   completeRefund(paymentId: string): Promise<void>;
   pixAutomatic: {
@@ -1352,8 +1352,8 @@ export async function startFakeAsaas(opts: FakeAsaasOptions = {}): Promise<FakeA
       } else if (automatic) payNow(p);
       return p.id;
     },
-    holdRefunds() {
-      refundsHeld = true;
+    holdRefunds(on = true) {
+      refundsHeld = on;
     },
     async completeRefund(paymentId) {
       const p = paymentOf(paymentId);

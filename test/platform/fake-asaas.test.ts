@@ -163,6 +163,25 @@ describe('fake Asaas: API', () => {
     expect(received().map((e) => e.event)).toEqual(['PAYMENT_CREATED', 'PAYMENT_DELETED']);
   });
 
+  it('a card confirmed only is received on the next pay(); a held refund is requested, then completed', async () => {
+    const p = await charge({ billingType: 'CREDIT_CARD' });
+    await fake.pay(p.id, { confirmOnly: true });
+    expect(fake.state.payments.get(p.id)).toMatchObject({ status: 'CONFIRMED', paymentDate: null });
+    await fake.pay(p.id, { date: '2026-12-30' });
+    expect(fake.state.payments.get(p.id)).toMatchObject({ status: 'RECEIVED', paymentDate: '2026-12-30' });
+    fake.holdRefunds();
+    expect((await call('POST', `/payments/${p.id}/refund`, {})).body.status).toBe('REFUND_REQUESTED');
+    await fake.completeRefund(p.id);
+    fake.holdRefunds(false);
+    await fake.webhooks.flush();
+    expect(received().map((e) => `${e.event}:${e.payment.status}`)).toEqual([
+      'PAYMENT_CREATED:PENDING',
+      'PAYMENT_CONFIRMED:CONFIRMED',
+      'PAYMENT_RECEIVED:RECEIVED',
+      'PAYMENT_REFUNDED:REFUNDED',
+    ]);
+  });
+
   it('overdue and chargeback move the charge and send their events', async () => {
     const p = await charge({ billingType: 'CREDIT_CARD' });
     await fake.overdue(p.id);
@@ -274,6 +293,28 @@ describe('fake Asaas: faults', () => {
     expect(receiver.requests).toHaveLength(0);
     await fake.webhooks.release({ reverse: true });
     expect(received().map((e) => e.event)).toEqual(['PAYMENT_RECEIVED', 'PAYMENT_CREATED']);
+  });
+
+  it('webhooks: wait for a target, then go round robin over several, after the delay asked', async () => {
+    const other = await startReceiver();
+    try {
+      fake.setWebhookTargets([]);
+      const p = await charge();
+      await fake.webhooks.flush();
+      expect(receiver.requests).toHaveLength(0);
+      fake.webhooks.delay(30);
+      const started = Date.now();
+      fake.setWebhookTargets([receiver.url, other.url]);
+      await fake.pay(p.id);
+      await fake.webhooks.flush();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(60);
+      expect(received().map((e) => e.event)).toEqual(['PAYMENT_CREATED']);
+      expect(other.requests.map((r) => JSON.parse(r.body).event)).toEqual(['PAYMENT_RECEIVED']);
+    } finally {
+      fake.webhooks.delay(0);
+      fake.setWebhookTargets([receiver.url]);
+      await other.close();
+    }
   });
 
   it('webhooks: a delivery answered 500 counts as failing and is tried again', async () => {
@@ -395,5 +436,18 @@ describe('fake Asaas: subscriptions and Pix Automático', () => {
     });
     expect(later.body.pixAutomaticAuthorizationId).toBe(a.id);
     expect((await call('DELETE', `/pix/automatic/authorizations/${a.id}`)).body.status).toBe('CANCELLED');
+
+    const unpaid = (
+      await call('POST', '/pix/automatic/authorizations', {
+        frequency: 'MONTHLY',
+        contractId: 'mat-78',
+        startDate: '2027-01-05',
+        customerId,
+        immediateQrCode: { originalValue: 129.9 },
+      })
+    ).body;
+    await fake.pixAutomatic.refuse(unpaid.id);
+    expect((await call('GET', `/pix/automatic/authorizations/${unpaid.id}`)).body.status).toBe('REFUSED');
+    await expect(fake.pixAutomatic.pay(unpaid.id)).rejects.toThrow(/REFUSED/);
   });
 });
