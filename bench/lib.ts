@@ -159,7 +159,8 @@ export async function startAppServer(
   const entry = path.resolve(process.env.BENCH_SERVER ?? 'dist/server.js');
   if (!existsSync(entry))
     throw new Error('dist/server.js não existe: rode `npm run build` antes (o `npm run bench` já faz isso).');
-  const port = await freePort();
+  // env.PORT: a restarted instance keeps its place behind the proxy (bench/soak).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-uploads-'));
   const logFile = path.join(uploads, 'server.log');
   const log = openSync(logFile, 'w');
