@@ -24,8 +24,8 @@ function watch(box: HTMLElement) {
     try {
       const res = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
       if (res.ok) {
-        const { chave } = (await res.json()) as { chave?: string };
-        if (chave && chave !== drawn) {
+        const answer = (await res.json()) as { chave?: string };
+        if (answer.chave && answer.chave !== drawn) {
           line.textContent = 'Pagamento confirmado. Atualizando…';
           window.location.reload();
           return;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { nowIso } from '../../src/db/index';
 import { addDays, saoPauloDay } from '../../src/lib/time';
+import { ConfigError, loadConfig } from '../../src/config';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { validCpf } from '../helpers/cpf';
 import { startFakeAsaas, type FakeAsaas } from '../helpers/fake-asaas';
@@ -20,6 +21,7 @@ let fake: FakeAsaas;
 let unitId: number;
 let planId: number;
 let hookUrl: string;
+const METRICS = 'metricas-de-teste-0123456789abcdef';
 
 beforeAll(async () => {
   fake = await startFakeAsaas();
@@ -34,6 +36,7 @@ beforeAll(async () => {
       ASAAS_API_KEY: fake.apiKey,
       ASAAS_WEBHOOK_TOKEN: fake.webhookToken,
       ASAAS_TIMEOUT_MS: '400',
+      METRICS_TOKEN: METRICS,
     },
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -185,6 +188,40 @@ async function act(cookie: string, path: string) {
   });
 }
 
+describe('settings', () => {
+  const base = {
+    PAYMENT_PROVIDER: 'asaas',
+    ASAAS_API_URL: 'https://api-sandbox.asaas.com/v3',
+    ASAAS_API_KEY: '$aact_chave_de_teste',
+    ASAAS_WEBHOOK_TOKEN: 'w'.repeat(32),
+  };
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as ConfigError).problems.join('\n');
+    }
+    return '';
+  };
+
+  it('stops at start-up on a missing or bad Asaas setting, with a pt-BR message and the secrets hidden', () => {
+    const missing = problems({ PAYMENT_PROVIDER: 'asaas' });
+    expect(missing).toMatch(/ASAAS_API_URL: obrigatório com PAYMENT_PROVIDER=asaas/);
+    expect(missing).toMatch(/ASAAS_API_KEY: obrigatório/);
+    expect(missing).toMatch(/ASAAS_WEBHOOK_TOKEN: obrigatório/);
+    const bad = problems({ ...base, ASAAS_API_URL: 'ftp://api.asaas.com/v3', ASAAS_WEBHOOK_TOKEN: 'curto-demais' });
+    expect(bad).toMatch(/ASAAS_API_URL/);
+    expect(bad).toMatch(/ASAAS_WEBHOOK_TOKEN.*\(oculto\)/);
+    expect(bad).not.toContain('curto-demais');
+    expect(problems({ ...base, PAYMENT_OVERDUE_DAYS: '-1' })).toMatch(/PAYMENT_OVERDUE_DAYS/);
+    expect(problems({ ...base, ASAAS_PIX_AUTOMATICO: 'true' })).toMatch(/ASAAS_PIX_AUTOMATICO: o Pix Automático/);
+    const ok = loadConfig({ ...base, ASAAS_API_URL: 'https://api-sandbox.asaas.com/v3/' }).payments;
+    expect(ok).toMatchObject({ provider: 'asaas', pix: null, overdueDays: 3 });
+    expect(ok.asaas).toMatchObject({ apiUrl: 'https://api-sandbox.asaas.com/v3', timeoutMs: 10_000 });
+  });
+});
+
 describe('paying through Asaas', () => {
   it('shows the dynamic Pix and the card page, and the webhook activates once with the subscription', async () => {
     const e = await enrol();
@@ -321,7 +358,7 @@ describe('paying through Asaas', () => {
 });
 
 describe('withdrawal and cancellation', () => {
-  it('day 7: refunded at Asaas, subscription removed; day 8: cancellation with the fine on its own reference', async () => {
+  it('day 7: refunded at Asaas, subscription ended; day 8: cancelled, the fine on its own reference', async () => {
     const a = await paidAndActive();
     const sevenDaysAgo = nowIso(new Date(Date.now() - 7 * 86_400_000));
     await t.db.updateTable('matriculas').set({ aceito_em: sevenDaysAgo }).where('id', '=', a.id).execute();
