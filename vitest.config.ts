@@ -20,6 +20,7 @@ export default defineConfig({
           exclude: [
             'test/operations/multi-instance.test.ts',
             'test/platform/webhooks-cluster.test.ts',
+            'test/enrolment/asaas-cluster.test.ts',
             'test/http/nginx-cache.test.ts',
           ],
           env: { TEST_DB: 'sqlite' },

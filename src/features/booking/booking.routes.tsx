@@ -17,8 +17,7 @@ import {
   type BookingValues,
 } from './booking.service';
 import { BookingFormPage, FORM_PATH, ThanksPage, UnitChooserPage } from './booking.view';
-import { parsePoint } from '../catalog/nearby';
-import { unitsByDistance } from '../catalog/catalog.geo';
+import { chooserUnits } from '../catalog/nearby';
 import type { CatalogSnapshot } from '../catalog/catalog.snapshot';
 import { buildIcs } from './ics';
 
@@ -115,14 +114,8 @@ export function bookingRoutes(app: FastifyInstance, { service, now, catalog }: B
       const { unidade, lat, lng } = request.query;
       if (unidade === undefined || unidade.trim() === '') {
         // No unit yet: the chooser (nearest first when the browser gave a location).
-        const units = (await catalog()).units;
-        const located = lat?.trim() || lng?.trim() ? parsePoint(lat, lng) : null;
-        const near = located !== null && !('error' in located);
-        const error = located && 'error' in located ? located.error : undefined;
-        const list = near
-          ? unitsByDistance(units, located)
-          : [...units].sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
-        return reply.page(h(UnitChooserPage, { units: list, near, error }), error ? 400 : 200);
+        const chooser = chooserUnits((await catalog()).units, lat, lng);
+        return reply.page(h(UnitChooserPage, chooser), chooser.error ? 400 : 200);
       }
       const unit = await unitFrom(request, reply, unidade);
       if (!unit) return reply;

@@ -16,7 +16,7 @@ import {
   type OfferedDay,
 } from './booking.service';
 import { whatsappHref } from '../../brand/index';
-import { formatKm } from '../catalog/catalog.parts';
+import { type ChooserUnit, UnitChooser } from '../catalog/unit-chooser.view';
 import { ConsentVersionNote, consentText } from '../privacy/consent.view';
 
 export const FORM_PATH = '/aula-experimental';
@@ -42,22 +42,11 @@ export interface BookingFormProps {
   retentionMonths: number;
 }
 
-/** A unit the chooser lists, with its distance when the visitor gave a location. */
-export interface ChooserUnit {
-  id: number;
-  nome: string;
-  bairro: string;
-  cidade: string;
-  uf: string;
-  distanceKm?: number | null;
-}
-
 /**
  * /aula-experimental without a unit: every active unit, each a link to its booking form;
- * nearest first when the visitor shares a location (src/client/near-me.ts, the same as on
- * /unidades). Works without JavaScript: the list by name.
+ * nearest first when the visitor shares a location (the catalog's chooser, as on /unidades).
  */
-export function UnitChooserPage({ units, near, error }: { units: ChooserUnit[]; near: boolean; error?: string }) {
+export function UnitChooserPage(props: { units: ChooserUnit[]; near: boolean; error?: string }) {
   return (
     <Layout
       title="Aula experimental"
@@ -67,42 +56,7 @@ export function UnitChooserPage({ units, near, error }: { units: ChooserUnit[]; 
     >
       <h1>Agende uma aula experimental grátis</h1>
       <p>Em qual unidade você quer treinar? Escolha abaixo para ver os dias e horários livres.</p>
-      {error ? (
-        <div class="alert alert-error" role="alert">
-          <p>Não foi possível usar essa localização. {error}</p>
-        </div>
-      ) : null}
-      <form
-        method="get"
-        action={FORM_PATH}
-        class="near-me"
-        data-near-me
-        data-near-me-error="Não foi possível usar a sua localização. Escolha a unidade na lista."
-      >
-        <button type="submit" class="button accent">
-          Ver as mais perto de mim
-        </button>
-        <p class="near-me-status hint" role="status" aria-live="polite" data-near-me-status />
-      </form>
-      <h2>{near ? 'Unidades mais perto primeiro' : 'Unidades'}</h2>
-      {units.length ? (
-        <ul class="unit-choices">
-          {units.map((u) => (
-            <li key={u.id}>
-              <a class="button secondary big-button" href={`${FORM_PATH}?unidade=${u.id}`}>
-                {u.nome}{' '}
-                <span class="hint">
-                  · {u.bairro ? `${u.bairro}, ` : ''}
-                  {u.cidade} – {u.uf}
-                  {typeof u.distanceKm === 'number' ? ` · ${formatKm(u.distanceKm)}` : ''}
-                </span>
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p>Nenhuma unidade recebe agendamentos no momento.</p>
-      )}
+      <UnitChooser action={FORM_PATH} {...props} empty="Nenhuma unidade recebe agendamentos no momento." />
     </Layout>
   );
 }

@@ -28,6 +28,21 @@ export function parsePoint(lat: unknown, lng: unknown): { latitude: number; long
   return { latitude, longitude };
 }
 
+/**
+ * The units of a chooser page (trial class, online enrolment): nearest first when the browser
+ * sent a point, else by name; `error` when what it sent is not a point (the page answers 400).
+ */
+export function chooserUnits(
+  units: UnitSummaryRow[],
+  lat: string | undefined,
+  lng: string | undefined,
+): { units: (UnitSummaryRow & { distanceKm?: number | null })[]; near: boolean; error?: string } {
+  const located = lat?.trim() || lng?.trim() ? parsePoint(lat, lng) : null;
+  if (located && !('error' in located)) return { units: unitsByDistance(units, located), near: true };
+  const byName = [...units].sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
+  return { units: byName, near: false, error: located?.error };
+}
+
 /** limit 1–50, default 10; anything else is an error. */
 export function parseLimit(raw: unknown): number | { error: string } {
   const limit = parseInteger(raw ?? '', 1, NEAR_LIMIT_MAX, NEAR_LIMIT_DEFAULT);

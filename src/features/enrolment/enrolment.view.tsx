@@ -341,10 +341,7 @@ export function SummaryPage(props: {
       </section>
       <form method="post" action={`${FLOW_PATH}?unidade=${p.unit.id}&plano=${p.plan.id}`} novalidate class="card">
         <input type="hidden" name="csrf_token" value={props.csrfToken} />
-        <HiddenData
-          values={values}
-          keys={['envio_id', ...DATA_FIELDS]}
-        />
+        <HiddenData values={values} keys={['envio_id', ...DATA_FIELDS]} />
         <input type="hidden" name="contrato_versao" value={String(p.contract.versao)} />
         <input type="hidden" name="contrato_sha256" value={p.contract.sha256} />
         <div class="field">

@@ -29,6 +29,16 @@ export interface PlanPriceRow extends PlanPriceFields {
   ativo: Flag;
 }
 
+/** The prices and terms of a plan at a unit (planos_unidades as pu): the online enrolment sells by them. */
+export const TERM_COLUMNS = [
+  'pu.mensalidade_centavos',
+  'pu.taxa_matricula_centavos',
+  'pu.taxa_anual_centavos',
+  'pu.taxa_anual_mes',
+  'pu.fidelidade_meses',
+  'pu.multa_percentual',
+] as const;
+
 export function createPlanPricesRepository(db: Q) {
   const rows = () =>
     db
@@ -41,12 +51,7 @@ export function createPlanPricesRepository(db: Q) {
         'p.periodicidade',
         'p.preco_centavos',
         'p.ativo',
-        'pu.mensalidade_centavos',
-        'pu.taxa_matricula_centavos',
-        'pu.taxa_anual_centavos',
-        'pu.taxa_anual_mes',
-        'pu.fidelidade_meses',
-        'pu.multa_percentual',
+        ...TERM_COLUMNS,
         'pu.venda_online',
       ]);
   return {
