@@ -405,6 +405,15 @@ describe('withdrawal and cancellation', () => {
     const sub = fake.state.subscriptions.get(cancelled.assinatura_provedor_id!);
     expect(sub.deleted).toBe(false);
     expect(sub.endDate).toBe(addDays(cancelled.cancelamento_efetivo_em!, -1));
+    // The month after the paid period, already made by Asaas, is removed there and here.
+    const later = [...fake.state.payments.values()].filter(
+      (p) => p.subscription === sub.id && p.dueDate >= cancelled.cancelamento_efetivo_em!,
+    );
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.every((p) => p.deleted)).toBe(true);
+    await settle();
+    const monthly = (await payments(b.id)).filter((p) => p.tipo === 'mensalidade');
+    expect(monthly.every((p) => p.status === 'cancelado')).toBe(true);
   });
 });
 
@@ -446,6 +455,41 @@ describe('monthly billing', () => {
     expect(board.statusCode).toBe(200);
     expect(board.body).toContain('Último evento recebido');
     expect(saoPauloDay(late) > due[2]!).toBe(true);
+    // The member's page offers the card page for the overdue months (no Pix on a card charge).
+    const page = await t.app.inject(`/matricula/${e.codigo}`);
+    expect(page.body).toContain('Há mensalidade vencida');
+    expect(page.body).toContain('Pagar com cartão');
+    expect(page.body).not.toContain('Não foi possível gerar o pagamento');
+    // Paying every overdue month clears it.
+    for (const r of (await payments(e.id)).filter((p) => p.tipo === 'mensalidade' && p.status !== 'pago'))
+      await fake.pay(r.provedor_id!, { billingType: 'CREDIT_CARD' });
+    await settle(late);
+    await t.app.paymentJobs!.reconcile(late);
+    const cleared = await enrolment(e.id);
+    expect(cleared.inadimplente_desde).toBeNull();
+    expect(cleared.pago_ate! > active.pago_ate!).toBe(true);
+  });
+
+  it('a chargeback asks staff for attention; a charge of an expired enrolment is removed at Asaas', async () => {
+    const e = await paidAndActive();
+    const first = (await payments(e.id)).find((p) => p.tipo === 'primeiro')!;
+    await fake.chargeback(first.provedor_id!);
+    await settle();
+    const flagged = await enrolment(e.id);
+    expect(flagged.atencao).toMatch(/Contestação \(chargeback\)/);
+    const staff = await createStaffUser(t.db, { papel: 'admin' });
+    const cookie = await loginAs(t.app, staff.email, staff.password);
+    const board = await t.app.inject({ url: '/admin/pagamentos', headers: { cookie } });
+    expect(board.body).toContain('Precisa de atenção');
+    expect(board.body).toContain(e.nome);
+
+    const unpaid = await enrol();
+    const { paymentId } = await openPayment(unpaid.codigo);
+    const later = new Date(Date.now() + 49 * 3_600_000);
+    await t.app.enrolmentJobs.run(later);
+    expect((await enrolment(unpaid.id)).status).toBe('expirada');
+    await t.app.paymentJobs!.reconcile(later);
+    expect(fake.state.payments.get(paymentId).deleted).toBe(true);
   });
 
   it('compares the day received at Asaas with ours and lists the difference', async () => {

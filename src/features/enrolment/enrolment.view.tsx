@@ -376,7 +376,8 @@ function PixBox({ payment, pix }: { payment: Payment; pix: PaymentInstructions }
   return (
     <section class="card pix" aria-labelledby={`pix-${payment.id}`}>
       <h2 id={`pix-${payment.id}`}>
-        Pague {formatBRL(payment.valor_centavos)} com Pix{pix.cardUrl ? ' ou cartão' : ''}
+        Pague {formatBRL(payment.valor_centavos)}{' '}
+        {pix.copyPaste ? `com Pix${pix.cardUrl ? ' ou cartão' : ''}` : 'com cartão'}
         {pix.demo ? ' (demonstração)' : ''}
       </h2>
       {pix.demo ? (
@@ -384,14 +385,18 @@ function PixBox({ payment, pix }: { payment: Payment; pix: PaymentInstructions }
           Demonstração: esta chave Pix é de teste e não recebe pagamentos.
         </p>
       ) : null}
-      <div class="pix-qr" role="img" aria-label="QR code do Pix" dangerouslySetInnerHTML={{ __html: pix.qrSvg }} />
-      <label for={`pix-code-${payment.id}`}>Pix copia e cola</label>
-      <textarea id={`pix-code-${payment.id}`} readOnly rows={4} class="pix-code" data-pix-code>
-        {pix.copyPaste}
-      </textarea>
-      <p class="hint">
-        No app do seu banco, escolha Pix › Pix copia e cola, ou leia o QR code. O valor já vem preenchido.
-      </p>
+      {pix.copyPaste ? (
+        <>
+          <div class="pix-qr" role="img" aria-label="QR code do Pix" dangerouslySetInnerHTML={{ __html: pix.qrSvg }} />
+          <label for={`pix-code-${payment.id}`}>Pix copia e cola</label>
+          <textarea id={`pix-code-${payment.id}`} readOnly rows={4} class="pix-code" data-pix-code>
+            {pix.copyPaste}
+          </textarea>
+          <p class="hint">
+            No app do seu banco, escolha Pix › Pix copia e cola, ou leia o QR code. O valor já vem preenchido.
+          </p>
+        </>
+      ) : null}
       {pix.cardUrl ? (
         <p class="pay-card">
           Prefere cartão de crédito?{' '}

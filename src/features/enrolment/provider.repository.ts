@@ -162,6 +162,18 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
       q = seen === null ? q.where('conferido_em', 'is', null) : q.where('conferido_em', '=', seen);
       return Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
     },
+    /** Expired charges of the provider not checked since they expired (the expiry sets atualizado_em). */
+    expiredCharges(provedor: string, limit: number) {
+      return db
+        .selectFrom('matriculas_pagamentos')
+        .select(['id', 'provedor_id', 'conferido_em'])
+        .where('provedor', '=', provedor)
+        .where('status', '=', 'expirado')
+        .where('provedor_id', 'is not', null)
+        .where((eb) => eb.or([eb('conferido_em', 'is', null), eb('conferido_em', '<', eb.ref('atualizado_em'))]))
+        .limit(limit)
+        .execute();
+    },
     /** Refunds the provider makes that are not done yet. */
     async pendingRefundEnrolments(provedor: string, limit: number): Promise<number[]> {
       const rows = await db

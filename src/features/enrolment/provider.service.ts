@@ -277,8 +277,13 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
   async function afterCancel(enrolmentId: number, now = new Date()): Promise<void> {
     const e = await repo.byId(enrolmentId);
     if (e?.status !== 'cancelamento_solicitado') return;
-    if (e.assinatura_provedor_id && e.cancelamento_efetivo_em)
+    if (e.assinatura_provedor_id && e.cancelamento_efetivo_em) {
       await asaas!.endSubscription(e.assinatura_provedor_id, addDays(e.cancelamento_efetivo_em, -1));
+      // Charges Asaas already made for a month after the paid period go too.
+      for (const p of await asaas!.subscriptionPayments(e.assinatura_provedor_id))
+        if (p.dueDate && p.dueDate >= e.cancelamento_efetivo_em && chargeState(p) === 'pendente')
+          await asaas!.deletePayment(p.id);
+    }
     const fine = (await repo.payments(e.id)).find((p) => p.tipo === 'multa' && p.status === 'pendente');
     if (fine && !fine.provedor_id) {
       const charge = await asaas!.charge({
@@ -411,6 +416,17 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
           if (p) await applyPayment(p, p.deleted ? 'PAYMENT_DELETED' : null, now);
         } catch (err) {
           log?.warn({ err, payment: row.id }, 'reconciliation could not check a payment; next round tries again');
+        }
+      }
+      // First charges of enrolments that expired unpaid: removed at Asaas (or applied when paid meanwhile).
+      for (const row of await repo.pay.expiredCharges(name, BATCH)) {
+        if (!row.provedor_id || !(await repo.pay.claimCheck(row.id, row.conferido_em, at))) continue;
+        try {
+          const p = await asaas!.payment(row.provedor_id);
+          if (chargeState(p) === 'pago') await applyPayment(p, null, now);
+          else if (!p.deleted) await asaas!.deletePayment(p.id);
+        } catch (err) {
+          log?.warn({ err, payment: row.id }, 'expired charge could not be removed at the provider; retried later');
         }
       }
       for (const id of await repo.pay.pendingRefundEnrolments(name, BATCH))

@@ -93,7 +93,8 @@ export function createAsaasProvider(config: AsaasConfig, log?: AsaasLog): Paymen
             successUrl: charge.successUrl,
           });
       const paid = /^(RECEIVED|CONFIRMED|RECEIVED_IN_CASH)$/.test(payment.status);
-      const qr = paid ? null : await asaas.pixQrCode(payment.id);
+      // A card charge (a monthly payment of a card subscription) has no Pix: its page only.
+      const qr = paid || payment.billingType === 'CREDIT_CARD' ? null : await asaas.pixQrCode(payment.id);
       return {
         kind: 'pix',
         copyPaste: qr?.payload ?? '',

@@ -318,6 +318,12 @@ export function createAsaasClient(config: AsaasConfig, log?: AsaasLog, options: 
       );
     },
 
+    /** The charges a subscription made (deleted ones left out). */
+    async subscriptionPayments(id: string): Promise<AsaasPayment[]> {
+      const list = await retried<AsaasList<AsaasPayment>>('GET', `/subscriptions/${q(id)}/payments?limit=100`);
+      return list.data.filter((p) => !p.deleted);
+    },
+
     /** No charge after `endDate` (aaaa-mm-dd); repeating it changes nothing. */
     endSubscription: (id: string, endDate: string) =>
       retried<AsaasSubscription>('POST', `/subscriptions/${q(id)}`, { endDate }),
