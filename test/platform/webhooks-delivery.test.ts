@@ -101,6 +101,26 @@ describe('retries', () => {
     expect(new Set((await rows()).map((r) => r.mensagem_id))).toEqual(new Set(rx.acks.keys()));
   });
 
+  it('a receiver back after a long outage gets the waiting retries with the next success, not 10 min on', async () => {
+    await rx.down();
+    await emit();
+    const base = Date.now();
+    for (const ms of [0, 5_100, 35_200, 155_300]) expect((await deliver(at(base, ms))).retried).toBe(1);
+    const [waiting] = await rows();
+    expect(Date.parse(waiting!.proxima_tentativa_em) - (base + 155_300)).toBe(600_000);
+
+    await rx.resume();
+    await emit(); // a new event, due at once: its success shows the receiver is back
+    expect((await deliver(at(base, 160_000))).delivered).toBe(1);
+    const [brought] = await rows();
+    expect(Date.parse(brought!.proxima_tentativa_em)).toBeLessThan(base + 161_000);
+    expect((await deliver(at(base, 161_000))).delivered).toBe(1);
+    expect(rx.acks.size).toBe(2);
+    expect([...rx.acks.values()].every((n) => n === 1)).toBe(true);
+    // A success while nothing was failing brings nothing forward.
+    expect(await t.app.webhooks.endpointSucceeded(endpointId, at(base, 162_000).toISOString())).toBe(0);
+  });
+
   it('fails a delivery after its last attempt, switches the endpoint off after 3 days, mails admins', async () => {
     const admin = await createStaffUser(t.db, { papel: 'admin', email: `admin-${seq}@example.com` });
     await createStaffUser(t.db, { papel: 'gerente', email: `gerente-${seq}@example.com`, unidadeIds: [] });

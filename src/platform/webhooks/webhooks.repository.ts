@@ -304,13 +304,27 @@ export function createWebhooksRepository(db: Kysely<Database>) {
       return Number(res.numUpdatedRows) > 0;
     },
 
-    async endpointSucceeded(endpointId: number): Promise<void> {
-      await db
+    /**
+     * A success ends the endpoint's failing streak; when this call ended it, the receiver is
+     * back and its deliveries waiting for a later step of the schedule become due at `now`.
+     * Returns how many were brought forward.
+     */
+    async endpointSucceeded(endpointId: number, now: string): Promise<number> {
+      const ended = await db
         .updateTable('webhook_endpoints')
         .set({ falhando_desde: null })
         .where('id', '=', endpointId)
         .where('falhando_desde', 'is not', null)
-        .execute();
+        .executeTakeFirst();
+      if (!Number(ended.numUpdatedRows)) return 0;
+      const due = await db
+        .updateTable('webhook_entregas')
+        .set({ proxima_tentativa_em: now })
+        .where('endpoint_id', '=', endpointId)
+        .where('status', '=', 'pendente')
+        .where('proxima_tentativa_em', '>', now)
+        .executeTakeFirst();
+      return Number(due.numUpdatedRows);
     },
 
     /** A failed attempt: starts the endpoint's failing streak (kept when already running). */

@@ -135,7 +135,12 @@ export async function deliverDueWebhooks(
           if (await repo.recordAttempt(d.id, token, attempts, outcome, { status: 'entregue', at: null })) {
             result.delivered++;
             // Always (a no-op when not failing): the streak may have begun after this claim.
-            await repo.endpointSucceeded(d.endpoint_id);
+            const broughtForward = await repo.endpointSucceeded(d.endpoint_id, at);
+            if (broughtForward)
+              ctx.log?.info(
+                { endpoint: d.endpoint_id, broughtForward },
+                'webhook endpoint back: waiting retries due now',
+              );
           }
           continue;
         }
