@@ -127,6 +127,17 @@ export function verdicts(r: SoakResult): Verdict[] {
   return out;
 }
 
+function serverStaffRow(x: SoakResult['serverStaff'][number]): string[] {
+  const q = (list: number[]) =>
+    `${ms(quantile(list, 0.5))} / ${ms(quantile(list, 0.95))} / ${ms(quantile(list, 0.99))}`;
+  const env = Object.entries(x.env).map(([k, v]) => `${k}=${v}`);
+  return [
+    `${x.instance}${env.length ? ` (${env.join(', ')})` : ''}`,
+    `${q(x.unit)} (${x.unit.length})`,
+    `${q(x.chain)} (${x.chain.length})`,
+  ];
+}
+
 export function textReport(r: SoakResult): string {
   const lines = [
     `Soak ${r.engine}, semente ${r.plan.seed}, ${(r.seconds / 60).toFixed(1)} min, início ${r.startedAt}`,
@@ -151,6 +162,11 @@ export function textReport(r: SoakResult): string {
           .map(([s, n]) => `${s}×${n}`)
           .join(' ')}`,
     );
+  lines.push(
+    '',
+    'instância (ajustes) | equipe, páginas de uma unidade p50/p95/p99 | páginas da rede p50/p95/p99 (log)',
+  );
+  for (const x of r.serverStaff) lines.push(serverStaffRow(x).join(' | '));
   lines.push('', 'meta | medido | resultado');
   for (const v of verdicts(r)) lines.push(`${v.label} | ${v.value} | ${v.pass ? 'PASS' : 'MISS'}`);
   return lines.join('\n');
@@ -260,6 +276,7 @@ function buckets(samples: Sample[], seconds: number, size: number) {
   }));
 }
 
+const STAFF_HEADERS = ['instância (ajustes)', 'uma unidade p50 / p95 / p99 (n)', 'rede p50 / p95 / p99 (n)'];
 const FORM_HEADERS = [
   'formulário',
   'enviados',
@@ -352,6 +369,8 @@ ${charts.join('\n')}
       ]),
     )
     .join('')}</table>
+<table>${row(STAFF_HEADERS, 'th')}${r.serverStaff.map((x) => row(serverStaffRow(x))).join('')}</table>
+<p>Páginas da equipe medidas por cada instância (log de pedidos; a instância reiniciada, desde o reinício).</p>
 <table>${row(FORM_HEADERS, 'th')}${r.forms
     .map((f) =>
       row([

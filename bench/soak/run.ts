@@ -1,6 +1,7 @@
 // One soak: the stack up, the load on, the faults at their minutes, then the checks. The
 // bench (bench/soak.ts) and the CI test (test/operations/soak.test.ts) run this same code at
 // different sizes and read the same result.
+import { readFileSync } from 'node:fs';
 import { closeLoadAgent, formLoad, publicLoad, Recorder, rng, staffLoad, type LoadRates, type Sample } from './load';
 import { startStack, type Stack, type StackOptions } from './stack';
 
@@ -71,6 +72,14 @@ export interface FormCheck {
   statuses: Record<string, number>;
 }
 
+/** Staff pages as each instance timed them (its request log): unit pages and chain-wide ones. */
+export interface ServerStaffTimes {
+  instance: string;
+  env: Record<string, string>;
+  unit: number[];
+  chain: number[];
+}
+
 export interface SoakResult {
   plan: SoakPlan;
   volume: string;
@@ -87,6 +96,31 @@ export interface SoakResult {
   forms: FormCheck[];
   mail: Delivery;
   webhooks: Delivery;
+  serverStaff: ServerStaffTimes[];
+}
+
+/** Reads an instance's request log for the staff pages (exports and logins left out). */
+function staffTimesOf(logFile: string): { unit: number[]; chain: number[] } {
+  const unit: number[] = [];
+  const chain: number[] = [];
+  let text = '';
+  try {
+    text = readFileSync(logFile, 'utf8');
+  } catch {
+    return { unit, chain };
+  }
+  for (const line of text.split('\n')) {
+    if (!line.includes('"request completed"') || !line.includes('/admin/')) continue;
+    try {
+      const entry = JSON.parse(line) as { req?: { url?: string }; responseTime?: number };
+      const url = entry.req?.url ?? '';
+      if (!url.startsWith('/admin/') || url.includes('exportar') || entry.responseTime === undefined) continue;
+      (url.includes('unidade_id=') ? unit : chain).push(entry.responseTime);
+    } catch {
+      // a line cut by a kill
+    }
+  }
+  return { unit, chain };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -338,6 +372,11 @@ async function drive(stack: Stack, plan: SoakPlan, log: (line: string) => void):
 
   const mail = await deliveries(stack, 'e-mails', 'fila_emails', mailSeen, epoch, faults, 'SMTP fora');
   const webhooks = await deliveries(stack, 'webhooks', 'webhook_entregas', hookSeen, epoch, faults, 'webhook fora');
+  const serverStaff = stack.instances.map((i) => ({
+    instance: i.name,
+    env: i.env,
+    ...staffTimesOf(i.server.logFile),
+  }));
   const restarts = new Map(
     stack.instances.map((i) => [i.name, faults.filter((x) => x.label.includes(`(${i.name})`)).map((x) => x.to)]),
   );
@@ -357,6 +396,7 @@ async function drive(stack: Stack, plan: SoakPlan, log: (line: string) => void):
     forms: [...forms.values()],
     mail,
     webhooks,
+    serverStaff,
   };
 }
 

@@ -28,6 +28,8 @@ export interface StackOptions {
   admins: number;
   /** extra server settings (a test shortens the retry schedules) */
   env?: Record<string, string>;
+  /** settings of one instance (by index), to compare two values in the same run */
+  instanceEnv?: Record<string, string>[];
   log: (line: string) => void;
 }
 
@@ -43,7 +45,9 @@ export interface StaffLogin {
 export interface SoakInstance {
   name: string;
   port: number;
-  server: ChildServer;
+  server: ChildServer & { logFile: string };
+  /** its own settings (instanceEnv) */
+  env: Record<string, string>;
   /** restarts after a kill: the pids it had, oldest first */
   pids: number[];
 }
@@ -222,11 +226,11 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   };
   const names = ['a', 'b', 'c', 'd', 'e'];
   const ports = await Promise.all(Array.from({ length: o.instances }, () => freePort()));
-  const launch = (i: number) => startAppServer(databaseUrl, { ...env, PORT: String(ports[i]) });
+  const launch = (i: number) => startAppServer(databaseUrl, { ...env, ...o.instanceEnv?.[i], PORT: String(ports[i]) });
   const instances: SoakInstance[] = [];
   for (let i = 0; i < o.instances; i++) {
     const server = await launch(i);
-    instances.push({ name: names[i]!, port: ports[i]!, server, pids: [server.pid] });
+    instances.push({ name: names[i]!, port: ports[i]!, server, env: o.instanceEnv?.[i] ?? {}, pids: [server.pid] });
   }
   const nginx: TestNginx = await startNginx(ports.map((p) => `127.0.0.1:${p}`));
   o.log(`nginx em ${nginx.url}, ${o.instances} instância(s): ${ports.join(', ')}`);
