@@ -16,7 +16,9 @@ const USAGE = `Uso: npm run bench:soak -- [opções]
   --seed N         semente da carga e do volume (padrão: sorteada e impressa)
   --escala X       escala do seed:volume (padrão 1: 300 unidades, 3 anos)
   --screenshot     grava bench/soak.png a partir do relatório (Chromium em /usr/bin/chromium)
-  --note TEXTO     uma linha no topo do relatório (ex.: "máquina compartilhada")`;
+  --note TEXTO     uma linha no topo do relatório (ex.: "máquina compartilhada")
+  --instance-env I:NOME=VALOR  um ajuste de uma instância só (a: 0, b: 1, c: 2), para comparar
+                   dois valores na mesma carga, ex.: --instance-env 2:DB_READ_POOL_MAX=3`;
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     escala: { type: 'string', default: '1' },
     screenshot: { type: 'boolean', default: false },
     note: { type: 'string', multiple: true, default: [] },
+    'instance-env': { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -42,6 +45,13 @@ if (!Number.isInteger(seed) || seed < 0 || !(escala > 0 && escala <= 1)) {
 console.log(`semente ${seed} (repita com --seed ${seed}), escala ${escala}`);
 
 /** The faults at fixed fractions of the run; outages of 5 minutes (a sixth of shorter runs). */
+const instanceEnv: Record<string, string>[] = [];
+for (const spec of values['instance-env'] ?? []) {
+  const m = /^(\d):([A-Z_]+)=(.*)$/.exec(spec);
+  if (!m) throw new Error(`--instance-env: use I:NOME=VALOR (recebido ${spec})`);
+  instanceEnv[Number(m[1])] = { ...instanceEnv[Number(m[1])], [m[2]!]: m[3]! };
+}
+
 function planFor(setup: 'a' | 'b', minutes: number): SoakPlan {
   const s = minutes * 60;
   const outage = Math.min(300, s / 6);
@@ -58,7 +68,7 @@ function planFor(setup: 'a' | 'b', minutes: number): SoakPlan {
     return {
       seconds: s,
       seed,
-      stack: { engine: 'postgres', instances: 3, escala, unidades: 300, managers: 45, admins: 5 },
+      stack: { engine: 'postgres', instances: 3, escala, unidades: 300, managers: 45, admins: 5, instanceEnv },
       rates,
       faults: {
         postgresRestartAt: 0.1 * s,
