@@ -49,26 +49,39 @@ export interface UnitDetailRows {
   classes: Omit<ClassRow, 'id'>[];
 }
 
+/** A unit's opening hours by weekday: its public page and its edit form list them alike. */
+export function unitHours(db: Db, unitId: number) {
+  return db
+    .selectFrom('unidade_horarios')
+    .select(['dia_semana', 'abre', 'fecha'])
+    .where('unidade_id', '=', unitId)
+    .orderBy('dia_semana')
+    .orderBy('abre')
+    .execute();
+}
+
+/** What every public list shows of a unit (search, home, nearby units); its page adds the rest. */
+const UNIT_CARD_COLUMNS = [
+  'id',
+  'nome',
+  'cidade',
+  'uf',
+  'bairro',
+  'endereco',
+  'latitude',
+  'longitude',
+  'beneficio_nome',
+  'beneficio_url',
+  'whatsapp',
+] as const;
+
 export function createCatalogRepository(db: Db) {
   return {
     /** Everything the search, the home page and the Pass pages need: small, read at once. */
     async loadSnapshot(): Promise<SnapshotRows> {
       const units = await db
         .selectFrom('unidades')
-        .select([
-          'id',
-          'nome',
-          'cidade',
-          'uf',
-          'bairro',
-          'endereco',
-          'latitude',
-          'longitude',
-          'beneficio_nome',
-          'beneficio_url',
-          'whatsapp',
-          'atualizado_em',
-        ])
+        .select([...UNIT_CARD_COLUMNS, 'atualizado_em'])
         .where('ativo', '=', 1)
         .orderBy('id')
         .execute();
@@ -118,35 +131,13 @@ export function createCatalogRepository(db: Db) {
     async findActiveUnitDetail(id: number): Promise<UnitDetailRows | undefined> {
       const unit = await db
         .selectFrom('unidades')
-        .select([
-          'id',
-          'nome',
-          'cidade',
-          'uf',
-          'bairro',
-          'endereco',
-          'cep',
-          'telefone',
-          'whatsapp',
-          'email',
-          'latitude',
-          'longitude',
-          'descricao',
-          'beneficio_nome',
-          'beneficio_url',
-        ])
+        .select([...UNIT_CARD_COLUMNS, 'cep', 'telefone', 'email', 'descricao'])
         .where('id', '=', id)
         .where('ativo', '=', 1)
         .executeTakeFirst();
       if (!unit) return undefined;
       const [hours, plans, areas, modalities, classes] = await Promise.all([
-        db
-          .selectFrom('unidade_horarios')
-          .select(['dia_semana', 'abre', 'fecha'])
-          .where('unidade_id', '=', id)
-          .orderBy('dia_semana')
-          .orderBy('abre')
-          .execute(),
+        unitHours(db, id),
         db
           .selectFrom('planos as p')
           .innerJoin('planos_unidades as pu', 'pu.plano_id', 'p.id')

@@ -4,7 +4,7 @@ import Value from 'typebox/value';
 import { foldText, slugify } from '../../../lib/text';
 import * as v from '../../../staff/validation';
 import { overlapMessage, parseClassFields } from '../timetable/timetable.service';
-import { parseUnitForm } from '../units/units.service';
+import { parseUnitForm, UNIT_FIELDS } from '../units/units.service';
 import { CATALOG_FORMAT_VERSION, CATALOG_LIMITS, CatalogSchema } from './catalog-file';
 
 /** "/unidades/3/beneficio_url" → "unidades[3].beneficio_url" */
@@ -159,24 +159,7 @@ export function catalogProblems(data: unknown, db: DbKeys): string[] {
     const at = `unidades[${i}]`;
     const hours = arrayAt(u, 'horarios');
     const body: Record<string, unknown> = {};
-    for (const k of [
-      'nome',
-      'slug',
-      'cidade',
-      'uf',
-      'bairro',
-      'endereco',
-      'cep',
-      'telefone',
-      'whatsapp',
-      'email',
-      'latitude',
-      'longitude',
-      'descricao',
-      'beneficio_nome',
-      'beneficio_url',
-    ])
-      body[k] = s(u[k]);
+    for (const k of UNIT_FIELDS) body[k] = s(u[k]);
     const dayIndex = new Map<number, number>();
     hours.forEach((h, k) => {
       if (!isObj(h)) return;

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Unidade } from '../../../db/types';
 import { relinkPlanUnits } from '../plans-taxonomy/plans.repository';
+import { unitHours } from '../../catalog/catalog.repository';
 
 type Q = Kysely<Database>;
 
@@ -44,13 +45,7 @@ export function createUnitsRepository(db: Q) {
     },
     async unitLinks(id: number) {
       const [hours, areas, modalities, plans] = await Promise.all([
-        db
-          .selectFrom('unidade_horarios')
-          .select(['dia_semana', 'abre', 'fecha'])
-          .where('unidade_id', '=', id)
-          .orderBy('dia_semana')
-          .orderBy('abre')
-          .execute(),
+        unitHours(db, id),
         db.selectFrom('unidades_areas').select('area_id').where('unidade_id', '=', id).orderBy('area_id').execute(),
         db
           .selectFrom('unidades_modalidades')

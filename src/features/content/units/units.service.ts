@@ -85,6 +85,25 @@ function shownPlanIds(body: Record<string, unknown>): number[] | null {
   return v.idList({ ids: raw.flatMap((x) => x.split(',')) }, 'ids');
 }
 
+/** The unit's own fields, each a text field of the unit form (a catalog import fills them from its file). */
+export const UNIT_FIELDS = [
+  'nome',
+  'slug',
+  'cidade',
+  'uf',
+  'bairro',
+  'endereco',
+  'cep',
+  'telefone',
+  'whatsapp',
+  'email',
+  'latitude',
+  'longitude',
+  'descricao',
+  'beneficio_nome',
+  'beneficio_url',
+] as const satisfies readonly (keyof UnitFields)[];
+
 /** Validates the unit form. Pure: the slug's uniqueness is checked by the service. */
 export function parseUnitForm(body: Record<string, unknown>): Result<UnitInput> {
   const e: FieldErrors = {};
