@@ -4,6 +4,7 @@ import { inTransaction, isPostgres } from '../../../db/index';
 import { csvBatch, csvConstant, csvDateTime, csvLabel, csvLine, csvNumber, csvText } from '../../../db/csv/sql';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
 import { enqueueMail, type OutgoingMail } from '../../../platform/mail/outbox.repository';
+import { createFormUnitsRepository } from '../units.repository';
 
 export const MESSAGE_STATUSES = ['nova', 'lida', 'respondida', 'resolvida'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -67,7 +68,8 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     return q;
   }
 
-  const columns = [
+  /** What a message says and where it stands: the inbox's lines and the reminders of open messages. */
+  const summary = [
     'm.id',
     'm.unidade_id',
     'm.unidade',
@@ -76,6 +78,9 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     'm.mensagem',
     'm.status',
     'm.criado_em',
+  ] as const;
+  const columns = [
+    ...summary,
     'm.atualizado_em',
     'm.contato_email',
     'm.contato_telefone',
@@ -84,29 +89,26 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     'm.primeira_resposta_em',
   ] as const;
 
+  /** A message as the inbox and its export list it, with its number of photos. */
+  const listed = () =>
+    db
+      .selectFrom('fale_aqui as m')
+      .select(columns)
+      .select((eb) =>
+        eb
+          .selectFrom('fale_aqui_arquivos as a')
+          .select((e2) => e2.fn.countAll<number>().as('n'))
+          .whereRef('a.fale_aqui_id', '=', 'm.id')
+          .as('fotos'),
+      );
+
   return {
     /** The stored submission this one repeats (same envio_id, same content), if any (docs/decisions/082, 183). */
     storedEnvio(envioId: string, fingerprint: string, staleBefore: string) {
       return createEnvioRepository(db).findRepeat('fale_aqui', envioId, fingerprint, staleBefore);
     },
 
-    async activeUnits() {
-      return db
-        .selectFrom('unidades')
-        .select(['id', 'nome', 'cidade'])
-        .where('ativo', '=', 1)
-        .orderBy('nome')
-        .execute();
-    },
-
-    async activeUnit(id: number) {
-      return db
-        .selectFrom('unidades')
-        .select(['id', 'nome', 'cidade'])
-        .where('id', '=', id)
-        .where('ativo', '=', 1)
-        .executeTakeFirst();
-    },
+    ...createFormUnitsRepository(db),
 
     /** The message and its image rows; the service runs it in its transaction (with the notification). */
     async insertMessage(message: NewMessage, files: NewMessageFile[]): Promise<number> {
@@ -161,20 +163,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
 
     async list(f: MessageFilter, limit: number, offset: number) {
       return applyFilter(
-        db
-          .selectFrom('fale_aqui as m')
-          .select(columns)
-          .select((eb) =>
-            eb
-              .selectFrom('fale_aqui_arquivos as a')
-              .select((e2) => e2.fn.countAll<number>().as('n'))
-              .whereRef('a.fale_aqui_id', '=', 'm.id')
-              .as('fotos'),
-          )
-          .orderBy('m.criado_em', 'desc')
-          .orderBy('m.id', 'desc')
-          .limit(limit)
-          .offset(offset),
+        listed().orderBy('m.criado_em', 'desc').orderBy('m.id', 'desc').limit(limit).offset(offset),
         f,
       ).execute();
     },
@@ -182,16 +171,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
     /** Keyset batches for the CSV export, newest first (ids below `beforeId`). */
     async before(f: MessageFilter, beforeId: number | null, limit: number) {
       return applyFilter(
-        db
-          .selectFrom('fale_aqui as m')
-          .select(columns)
-          .select((eb) =>
-            eb
-              .selectFrom('fale_aqui_arquivos as a')
-              .select((e2) => e2.fn.countAll<number>().as('n'))
-              .whereRef('a.fale_aqui_id', '=', 'm.id')
-              .as('fotos'),
-          )
+        listed()
           .$if(beforeId !== null, (qb) => qb.where('m.id', '<', beforeId!))
           .orderBy('m.id', 'desc')
           .limit(limit),
@@ -344,18 +324,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
       return applyFilter(
         db
           .selectFrom('fale_aqui as m')
-          .select([
-            'm.id',
-            'm.unidade_id',
-            'm.unidade',
-            'm.nome_completo',
-            'm.anonimo',
-            'm.mensagem',
-            'm.status',
-            'm.criado_em',
-            'm.contato_email',
-            'm.contato_telefone',
-          ])
+          .select([...summary, 'm.contato_email', 'm.contato_telefone'])
           .where('m.status', 'in', OPEN_STATUSES)
           .where('m.primeira_resposta_em', 'is', null)
           .orderBy('m.criado_em')

@@ -3,6 +3,7 @@ import type { Database } from '../../../db/types';
 import { inTransaction, isPostgres } from '../../../db/index';
 import { csvBatch, csvConstant, csvDateTime, csvLine, csvNumber, csvText } from '../../../db/csv/sql';
 import { saoPauloDay } from '../../../lib/time';
+import { createFormUnitsRepository, type UnitRef } from '../units.repository';
 import { type AggregateFilter, type CountedResponse, createAggregatesRepository } from './aggregates.repository';
 
 export interface SurveyOption {
@@ -19,11 +20,7 @@ export interface SurveyQuestion {
   opcoes: SurveyOption[];
 }
 
-export interface UnitRef {
-  id: number;
-  nome: string;
-  cidade: string;
-}
+export type { UnitRef } from '../units.repository';
 
 export interface NewSurveyResponse {
   unidadeId: number;
@@ -112,26 +109,10 @@ export function createSurveyRepository(db: Kysely<Database>) {
   }
 
   return {
-    async activeUnits(): Promise<UnitRef[]> {
-      return db
-        .selectFrom('unidades')
-        .select(['id', 'nome', 'cidade'])
-        .where('ativo', '=', 1)
-        .orderBy('nome')
-        .execute();
-    },
+    ...createFormUnitsRepository(db),
 
     async allUnits(): Promise<(UnitRef & { uf: string; ativo: number })[]> {
       return db.selectFrom('unidades').select(['id', 'nome', 'cidade', 'uf', 'ativo']).orderBy('nome').execute();
-    },
-
-    async activeUnit(id: number): Promise<UnitRef | undefined> {
-      return db
-        .selectFrom('unidades')
-        .select(['id', 'nome', 'cidade'])
-        .where('id', '=', id)
-        .where('ativo', '=', 1)
-        .executeTakeFirst();
     },
 
     /** Active questions with their active options, in display order (one query: it runs on every submission). */
@@ -553,20 +534,8 @@ export function createSurveyRepository(db: Kysely<Database>) {
     },
 
     async responseById(id: number) {
-      return db
-        .selectFrom('respostas_nps as r')
-        .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+      return responseRows()
         .leftJoin('usuarios as t', 't.id', 'r.tratada_por')
-        .select([
-          'r.id',
-          'r.unidade_id',
-          'u.nome as unidade',
-          'r.nota_nps',
-          'r.nome_cliente',
-          'r.contato_cliente',
-          'r.comentario',
-          'r.criado_em',
-        ])
         .select(['r.tratada_em', 't.nome as tratada_por_nome'])
         .where('r.id', '=', id)
         .executeTakeFirst();
