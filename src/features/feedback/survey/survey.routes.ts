@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
@@ -10,6 +10,16 @@ import { emptyValues, parseUnitId } from './survey.service';
 import { SURVEY_PATH, SURVEY_POST_PATH, SurveyFormPage, THANKS_PATH, ThanksPage, UnitChooserPage } from './survey.view';
 
 const FormBody = Type.Record(Type.String(), Type.Unknown());
+
+/** The survey's address and the kiosk's name a unit that is unknown or takes no survey now. */
+const unitNotFound = (request: FastifyRequest, reply: FastifyReply) =>
+  sendError(
+    request,
+    reply,
+    404,
+    'Unidade não encontrada',
+    'Esta unidade não existe ou não recebe avaliações no momento.',
+  );
 
 export async function surveyRoutes(app: FastifyInstance, services: FeedbackServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -36,15 +46,7 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
       if (!unitId)
         return sendError(request, reply, 400, 'Endereço inválido', 'O código da unidade neste endereço não é válido.');
       const form = await service.formFor(unitId);
-      if (!form) {
-        return sendError(
-          request,
-          reply,
-          404,
-          'Unidade não encontrada',
-          'Esta unidade não existe ou não recebe avaliações no momento.',
-        );
-      }
+      if (!form) return unitNotFound(request, reply);
       reply.header('cache-control', 'no-store');
       return reply.page(
         h(SurveyFormPage, {
@@ -111,14 +113,7 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
           'Abra o modo quiosque pela área da equipe, escolhendo a unidade.',
         );
       const form = await service.formFor(unitId);
-      if (!form)
-        return sendError(
-          request,
-          reply,
-          404,
-          'Unidade não encontrada',
-          'Esta unidade não existe ou não recebe avaliações no momento.',
-        );
+      if (!form) return unitNotFound(request, reply);
       reply.header('cache-control', 'no-store');
       return reply.page(h(KioskPage, { ...form, csrfToken: reply.generateCsrf() }));
     },

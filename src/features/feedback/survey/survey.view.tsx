@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { FieldError, Layout, siteName } from '../../../views/layout';
 import { ErrorSummary, errorId, fieldId, TextField } from '../../../views/form';
 import { SubmitAndPrivacy } from '../parts.view';
@@ -124,6 +125,20 @@ export function ChoiceQuestion({
   const chosen = values.respostas[String(q.id)] ?? '';
   const invalid = errors[field] ? 'true' : undefined;
   const hintId = q.tipo === 'escala' ? `dica-${q.id}` : undefined;
+  /** One option: its radio and its text, in the class of the question's kind. */
+  const option = (o: SurveyQuestion['opcoes'][number], cls: string | undefined, text: ComponentChildren) => (
+    <label class={cls} key={o.id}>
+      <input
+        type="radio"
+        name={field}
+        value={String(o.id)}
+        checked={chosen === String(o.id)}
+        required={q.obrigatoria}
+        aria-invalid={invalid}
+      />
+      {text}
+    </label>
+  );
   return (
     <fieldset class="question" id={fieldId(field)} tabIndex={-1} aria-describedby={describedBy(errors, field, hintId)}>
       <legend>
@@ -135,36 +150,10 @@ export function ChoiceQuestion({
           <p class="hint" id={hintId}>
             0 = nada provável, 10 = muito provável
           </p>
-          <div class="scale">
-            {q.opcoes.map((o) => (
-              <label key={o.id}>
-                <input
-                  type="radio"
-                  name={field}
-                  value={String(o.id)}
-                  checked={chosen === String(o.id)}
-                  required={q.obrigatoria}
-                  aria-invalid={invalid}
-                />
-                <span>{o.texto}</span>
-              </label>
-            ))}
-          </div>
+          <div class="scale">{q.opcoes.map((o) => option(o, undefined, <span>{o.texto}</span>))}</div>
         </>
       ) : (
-        q.opcoes.map((o) => (
-          <label class="choice big-choice" key={o.id}>
-            <input
-              type="radio"
-              name={field}
-              value={String(o.id)}
-              checked={chosen === String(o.id)}
-              required={q.obrigatoria}
-              aria-invalid={invalid}
-            />
-            {o.texto}
-          </label>
-        ))
+        q.opcoes.map((o) => option(o, 'choice big-choice', o.texto))
       )}
       <FieldError id={errId(field)} message={errors[field]} />
     </fieldset>
