@@ -3,16 +3,8 @@
 // with its fields filled in by the browser — may hold the key of a form already sent: it
 // gets a fresh one, so what the customer sends next is a submission of its own. The server
 // tells a repeat from a new submission by its content anyway (without this script too).
-// Same format as the server's newEnvioId(): 128 random bits, base64url (22 characters);
-// crypto.getRandomValues also works where crypto.randomUUID does not (plain http).
-function newEnvioId(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
+// The key has the server's format (shared/envio-id.ts).
+import { newEnvioId } from './shared/envio-id';
 
 function fromHistory(): boolean {
   const entry = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
@@ -24,4 +16,3 @@ window.addEventListener('pageshow', (event) => {
   for (const input of document.querySelectorAll<HTMLInputElement>('form input[name="envio_id"]'))
     input.value = newEnvioId();
 });
-export {};

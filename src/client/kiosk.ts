@@ -3,6 +3,8 @@
 // so a resend after a lost reply or a flaky network never doubles an answer. The page
 // shows thanks for 5 s and a fresh form whether or not the network is up, and keeps a
 // fresh CSRF token by asking /token.php in the background: it can stay open for days.
+import { newEnvioId } from './shared/envio-id';
+
 const DB_NAME = 'quiosque';
 const STORE = 'respostas';
 const THANKS_MS = 5000;
@@ -35,15 +37,6 @@ function tx<T>(db: IDBDatabase, mode: IDBTransactionMode, run: (s: IDBObjectStor
     t.onerror = () => reject(t.error);
     t.onabort = () => reject(t.error);
   });
-}
-
-function newEnvioId(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
 }
 
 async function init(form: HTMLFormElement) {
@@ -171,5 +164,3 @@ async function init(form: HTMLFormElement) {
 
 const form = document.querySelector<HTMLFormElement>('form[data-kiosk]');
 if (form && 'indexedDB' in window) void init(form);
-
-export {};
