@@ -226,7 +226,8 @@ const CLASS_SLOTS: { inicio: string; fim: string }[] = [
   { inicio: '19:00', fim: '19:50' },
   { inicio: '20:00', fim: '20:50' },
 ];
-const TEACHERS = [
+/** The demo's teachers; the large catalog adds more to them. */
+export const TEACHERS = [
   'Ana Souza',
   'Bruno Lima',
   'Carla Mendes',

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../types';
 import { nowIso } from '../index';
 import { slugify } from '../../lib/text';
+import { TEACHERS as DEMO_TEACHERS } from './demo';
 
 interface City {
   cidade: string;
@@ -313,18 +314,7 @@ const MODALITIES = [
   'Step',
   'Body pump',
 ];
-const TEACHERS = [
-  'Ana Souza',
-  'Bruno Lima',
-  'Carla Mendes',
-  'Diego Rocha',
-  'Fernanda Alves',
-  'Rafael Costa',
-  'Juliana Prado',
-  'Marcos Pereira',
-  'Patrícia Gomes',
-  'Thiago Ribeiro',
-];
+const TEACHERS = [...DEMO_TEACHERS, 'Marcos Pereira', 'Patrícia Gomes', 'Thiago Ribeiro'];
 const STREETS = [
   'Rua das Flores',
   'Avenida Brasil',
