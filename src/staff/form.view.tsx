@@ -16,7 +16,7 @@ export interface StaffProps {
 /** A unit as a units field lists it (accounts, plans, areas, modalities). */
 export type UnitChoice = { id: number; nome: string; cidade: string; uf: string; ativo: number };
 /** The options of a units checkbox group: name and city, inactive ones said so, grouped by city. */
-export const unitOptions = (units: UnitChoice[]) =>
+const unitOptions = (units: UnitChoice[]) =>
   units.map((u) => ({
     value: String(u.id),
     label: `${u.nome} (${u.cidade})${u.ativo ? '' : ' · inativa'}`,
@@ -322,6 +322,26 @@ export function CheckboxGroup({
       )}
       <FieldError id={errorId(id)} message={error} />
     </fieldset>
+  );
+}
+
+/** The `unidades` checkbox group of a form that links something to units. */
+export function UnitsCheckboxes(p: {
+  legend: string;
+  hint?: string;
+  units: UnitChoice[];
+  values: FormValues;
+  errors?: FieldErrors;
+}) {
+  return (
+    <CheckboxGroup
+      name="unidades"
+      legend={p.legend}
+      hint={p.hint}
+      values={p.values}
+      errors={p.errors}
+      options={unitOptions(p.units)}
+    />
   );
 }
 

@@ -2,8 +2,17 @@
 // page's frame ("Novo …", filter, rows, pages). Paging itself: src/lib/pagination.ts.
 import type { ComponentChildren } from 'preact';
 import { PageLinks } from '../views/table';
+import type { StaffProps } from './form.view';
+import type { ListState } from './list';
 
 export { DataTable } from '../views/table';
+
+/** What every staff list page is given (screens.ts): who looks, the list's filter and page, the notice of a save. */
+export interface ListPageProps {
+  staff: StaffProps;
+  list: ListState;
+  notice?: string;
+}
 
 type ListLinks = { path: string; q: string; params?: Record<string, string> };
 /** A list's address at `page`, keeping its filter and params. */

@@ -31,7 +31,8 @@ import type { VNode } from 'preact';
 import { sendInvalid, wantsJson } from '../http/errors';
 import type { StaffProps } from './form.view';
 import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFound } from './http';
-import { ListQuery, listPage, type ListState } from './list';
+import { ListQuery, listPage } from './list';
+import type { ListPageProps } from './list.view';
 import { actorOf } from './scope';
 import type { FieldErrors, FormValues, Result } from './validation';
 
@@ -177,7 +178,7 @@ export interface RecordScreens<Item extends { id: number }, Row, Extra extends o
   list: {
     /** the text the `q` filter searches in a row */
     text: (row: Row) => string;
-    page: (p: { staff: StaffProps; items: Row[]; list: ListState; notice?: string }) => Page;
+    page: (p: ListPageProps & { items: Row[] }) => Page;
   };
   /** the edit form's values from the stored record */
   values: (item: Item) => FormValues;

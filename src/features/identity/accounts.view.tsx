@@ -1,7 +1,6 @@
 // Staff accounts screens (admin only): list, create, edit role and units, password, disable.
 import {
   ActiveBadge,
-  CheckboxGroup,
   Csrf,
   StaffErrorSummary,
   Field,
@@ -9,10 +8,9 @@ import {
   StaffPage,
   type StaffProps,
   type UnitChoice,
-  unitOptions,
+  UnitsCheckboxes,
 } from '../../staff/form.view';
-import { DataTable, StaffList } from '../../staff/list.view';
-import type { ListState } from '../../staff/list';
+import { DataTable, type ListPageProps, StaffList } from '../../staff/list.view';
 import type { FieldErrors, FormValues } from '../../staff/validation';
 
 const CRUMBS = [{ href: '/admin/contas', label: 'Contas' }];
@@ -26,10 +24,7 @@ export function AccountsListPage({
   users,
   notice,
   list,
-}: {
-  staff: StaffProps;
-  notice?: string;
-  list: ListState;
+}: ListPageProps & {
   users: { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] }[];
 }) {
   return (
@@ -106,13 +101,12 @@ export function AccountFormPage(p: {
           placeholder="Escolha"
           options={ROLE_OPTIONS}
         />
-        <CheckboxGroup
-          name="unidades"
+        <UnitsCheckboxes
           legend="Unidades do gerente"
           hint="Só para gerentes: eles veem a pesquisa e as mensagens destas unidades e editam a grade delas."
           values={values}
           errors={errors}
-          options={unitOptions(p.units)}
+          units={p.units}
         />
         {user ? null : (
           <Field

@@ -2,7 +2,6 @@
 import { formatBRL } from '../../../lib/text';
 import {
   ActiveBadge,
-  CheckboxGroup,
   Csrf,
   StaffErrorSummary,
   Field,
@@ -12,10 +11,9 @@ import {
   ToggleActive,
   type StaffProps,
   type UnitChoice,
-  unitOptions,
+  UnitsCheckboxes,
 } from '../../../staff/form.view';
-import { DataTable, StaffList } from '../../../staff/list.view';
-import type { ListState } from '../../../staff/list';
+import { DataTable, type ListPageProps, StaffList } from '../../../staff/list.view';
 import { PERIODS, type FieldErrors, type FormValues } from '../../../staff/validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
@@ -25,10 +23,7 @@ export function PlansListPage({
   plans,
   notice,
   list,
-}: {
-  staff: StaffProps;
-  notice?: string;
-  list: ListState;
+}: ListPageProps & {
   plans: { id: number; nome: string; preco_centavos: number; periodicidade: string; ativo: number }[];
 }) {
   return (
@@ -124,13 +119,7 @@ export function PlanFormPage(props: {
           errors={errors}
           hint="Os menores aparecem primeiro."
         />
-        <CheckboxGroup
-          name="unidades"
-          legend="Unidades que oferecem o plano"
-          values={values}
-          errors={errors}
-          options={unitOptions(units)}
-        />
+        <UnitsCheckboxes legend="Unidades que oferecem o plano" values={values} errors={errors} units={units} />
         <p>
           <button type="submit">{plan ? 'Salvar alterações' : 'Criar plano'}</button>
         </p>
@@ -150,11 +139,8 @@ export function TaxonomyListPage({
   items,
   notice,
   list,
-}: {
-  staff: StaffProps;
+}: ListPageProps & {
   kind: 'area' | 'modalidade';
-  notice?: string;
-  list: ListState;
   items: { id: number; nome: string; ativo: number }[];
 }) {
   const l = TAXONOMY_LABELS[kind];
@@ -218,13 +204,7 @@ export function TaxonomyFormPage(props: {
         {kind === 'modalidade' ? (
           <TextArea name="descricao" label="Descrição" values={values} errors={errors} maxLength={1000} />
         ) : null}
-        <CheckboxGroup
-          name="unidades"
-          legend={`Unidades com esta ${l.singular}`}
-          values={values}
-          errors={errors}
-          options={unitOptions(units)}
-        />
+        <UnitsCheckboxes legend={`Unidades com esta ${l.singular}`} values={values} errors={errors} units={units} />
         <p>
           <button type="submit">{item ? 'Salvar alterações' : `Criar ${l.singular}`}</button>
         </p>

@@ -11,8 +11,7 @@ import {
   TextArea,
   ToggleActive,
 } from '../../../staff/form.view';
-import { DataTable, StaffList } from '../../../staff/list.view';
-import type { ListState } from '../../../staff/list';
+import { DataTable, type ListPageProps, StaffList } from '../../../staff/list.view';
 import { QUESTION_TYPES, type FieldErrors, type FormValues } from '../../../staff/validation';
 
 const CRUMBS = [
@@ -26,10 +25,7 @@ export function QuestionsListPage({
   questions,
   notice,
   list,
-}: {
-  staff: StaffProps;
-  notice?: string;
-  list: ListState;
+}: ListPageProps & {
   questions: {
     id: number;
     texto: string;

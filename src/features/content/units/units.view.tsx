@@ -12,8 +12,7 @@ import {
   TextArea,
   ToggleActive,
 } from '../../../staff/form.view';
-import { DataTable, StaffList } from '../../../staff/list.view';
-import type { ListState } from '../../../staff/list';
+import { DataTable, type ListPageProps, StaffList } from '../../../staff/list.view';
 import { UFS, type FieldErrors, type FormValues } from '../../../staff/validation';
 import { periodLabel, type PlanChoice, type PlanChoices } from './units.service';
 import type { PlanPriceRow } from '../shared/content.repository';
@@ -82,10 +81,7 @@ export function UnitsListPage({
   units,
   notice,
   list,
-}: {
-  staff: StaffProps;
-  notice?: string;
-  list: ListState;
+}: ListPageProps & {
   units: { id: number; nome: string; cidade: string; uf: string; bairro: string; ativo: number }[];
 }) {
   return (
