@@ -139,7 +139,7 @@ async function openPayment(codigo: string): Promise<{ body: string; paymentId: s
 /** Webhooks delivered, then the stored events processed. */
 async function settle(now?: Date) {
   await fake.webhooks.flush();
-  return t.app.paymentJobs!.processEvents(now);
+  while ((await t.app.paymentJobs!.processEvents(now)).claimed > 0);
 }
 
 async function paidAndActive() {
@@ -346,6 +346,34 @@ describe('paying through Asaas', () => {
     // Another view finds the same charge.
     await openPayment(e.codigo);
     expect(chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
+  });
+
+  it('page views at once keep one charge; a reference paid twice gives the second back', async () => {
+    const e = await enrol();
+    await Promise.all([1, 2, 3].map(() => t.app.inject(`/matricula/${e.codigo}`)));
+    expect(chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
+    const { paymentId } = await openPayment(e.codigo);
+    expect(paymentId).toBe(chargesOf(`MAT${e.id}P1`)[0].id);
+    // A second charge of the same reference made behind our back (as two instances at once could).
+    const res = await fetch(`${fake.url}/payments`, {
+      method: 'POST',
+      headers: { access_token: fake.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        customer: fake.state.payments.get(paymentId).customer,
+        billingType: 'PIX',
+        value: 179.9,
+        dueDate: saoPauloDay(),
+        externalReference: `MAT${e.id}P1`,
+      }),
+    });
+    const second = (await res.json()) as { id: string };
+    await fake.pay(paymentId);
+    await fake.pay(second.id);
+    await settle();
+    expect((await enrolment(e.id)).status).toBe('ativa');
+    expect(fake.state.payments.get(second.id).status).toBe('REFUNDED');
+    expect(fake.state.payments.get(paymentId).status).toBe('RECEIVED');
+    expect((await history(e.id)).filter((h) => h.para === 'ativa' && h.de !== 'ativa')).toHaveLength(1);
   });
 
   it('answers the page without a 5xx while Asaas is down', async () => {

@@ -572,9 +572,7 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
     async situation(codigo: string): Promise<{ status: EnrolmentStatus; pendentes: number } | null> {
       const e = await repo.byCode(codigo);
       if (!e) return null;
-      const pendentes = (await repo.payments(e.id)).filter(
-        (p) => (p.status === 'pendente' || p.status === 'atrasado') && p.tipo !== 'reembolso',
-      ).length;
+      const pendentes = (await repo.payments(e.id)).filter((p) => toPayNow(p, new Date())).length;
       return { status: e.status, pendentes };
     },
 
@@ -592,7 +590,7 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
     } | null> {
       let e = await repo.byCode(codigo);
       if (!e) return null;
-      const unpaid = (p: Payment) => (p.status === 'pendente' || p.status === 'atrasado') && p.tipo !== 'reembolso';
+      const unpaid = (p: Payment) => toPayNow(p, new Date());
       let pending = (await repo.payments(e.id)).filter(unpaid);
       const instructions = new Map<number, PaymentInstructions>();
       const shown: EnrolmentStatus[] = ['aguardando_pagamento', 'cancelamento_solicitado', 'cancelada'];
@@ -1048,6 +1046,15 @@ function inForceMessage(e: Enrolment): string {
     ? 'Já existe uma matrícula com este CPF nesta unidade aguardando pagamento ' +
         `(CPF ${formatCpfDigits(e.cpf)}). Pague-a ou use "Minha matrícula" com o seu e-mail.`
     : IN_FORCE_MESSAGE;
+}
+
+/** Days before its due day a monthly payment made by the provider's subscription shows on the page. */
+const SHOWN_BEFORE_DUE_DAYS = 10;
+
+/** An unpaid charge the person is asked to pay now (a monthly one only near or past its due day). */
+function toPayNow(p: Payment, now: Date): boolean {
+  if ((p.status !== 'pendente' && p.status !== 'atrasado') || p.tipo === 'reembolso') return false;
+  return p.status === 'atrasado' || !p.vencimento || p.vencimento <= addDays(saoPauloDay(now), SHOWN_BEFORE_DUE_DAYS);
 }
 
 /** A refusal inside the transaction: nothing is kept. */

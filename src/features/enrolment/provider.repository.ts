@@ -57,15 +57,43 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         .where('cliente_provedor_id', 'is', null)
         .execute();
     },
-    /** Keeps the subscription's id once; false when another one was kept first. */
-    async setSubscription(enrolmentId: number, subscriptionId: string): Promise<boolean> {
+    /**
+     * Marks the enrolment's subscription as being created by this caller (`claim` holds the
+     * time, so marks compare as text): only when there is none, or the mark is older than
+     * `staleBefore` (its instance died). True when this call took it.
+     */
+    async claimSubscription(enrolmentId: number, claim: string, staleBefore: string): Promise<boolean> {
+      const res = await db
+        .updateTable('matriculas')
+        .set({ assinatura_provedor_id: claim })
+        .where('id', '=', enrolmentId)
+        .where((eb) =>
+          eb.or([
+            eb('assinatura_provedor_id', 'is', null),
+            eb.and([eb('assinatura_provedor_id', 'like', 'criando:%'), eb('assinatura_provedor_id', '<', staleBefore)]),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+    /** Replaces this caller's mark with the subscription's id; false when the mark was taken over. */
+    async setSubscription(enrolmentId: number, claim: string, subscriptionId: string): Promise<boolean> {
       const res = await db
         .updateTable('matriculas')
         .set({ assinatura_provedor_id: subscriptionId })
         .where('id', '=', enrolmentId)
-        .where('assinatura_provedor_id', 'is', null)
+        .where('assinatura_provedor_id', '=', claim)
         .executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
+    },
+    /** The charge of a row becomes another (the one kept of two made at once). */
+    async replaceProviderId(id: number, from: string, to: string): Promise<void> {
+      await db
+        .updateTable('matriculas_pagamentos')
+        .set({ provedor_id: to })
+        .where('id', '=', id)
+        .where('provedor_id', '=', from)
+        .execute();
     },
     /** Marks the enrolment inadimplente from `at`, only if it is not already: true when this call did. */
     async markDefaulting(enrolmentId: number, at: string): Promise<boolean> {
@@ -187,14 +215,19 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.matricula_id);
     },
-    /** Active enrolments of the provider whose subscription was not created yet. */
-    async withoutSubscription(provedor: string, limit: number): Promise<number[]> {
+    /** Active enrolments of the provider whose subscription was not created (or its creator died). */
+    async withoutSubscription(provedor: string, staleBefore: string, limit: number): Promise<number[]> {
       const rows = await db
         .selectFrom('matriculas')
         .select('id')
         .where('provedor', '=', provedor)
         .where('status', '=', 'ativa')
-        .where('assinatura_provedor_id', 'is', null)
+        .where((eb) =>
+          eb.or([
+            eb('assinatura_provedor_id', 'is', null),
+            eb.and([eb('assinatura_provedor_id', 'like', 'criando:%'), eb('assinatura_provedor_id', '<', staleBefore)]),
+          ]),
+        )
         .limit(limit)
         .execute();
       return rows.map((r) => r.id);

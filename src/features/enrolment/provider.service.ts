@@ -23,6 +23,10 @@ export interface ProviderRepos extends EnrolmentRepos {
   pay: ProviderPaymentsRepository;
 }
 
+/** The mark of an instance creating a subscription, with the time; older than CLAIM_MS, it is taken over. */
+const CLAIM = 'criando:';
+const CLAIM_MS = 2 * 60_000;
+const staleClaim = (now: Date) => `${CLAIM}${nowIso(new Date(now.getTime() - CLAIM_MS))}`;
 /** A pending charge is asked about again after this without news. */
 export const RECONCILE_AFTER_MS = 10 * 60_000;
 /** Processed webhook events are kept this long. */
@@ -67,7 +71,8 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     let e = await repo.pay.enrolmentBySubscription(p.subscription);
     if (!e && p.externalReference) {
       const byCode = await repo.byCode(p.externalReference);
-      if (byCode && (!byCode.assinatura_provedor_id || byCode.assinatura_provedor_id === p.subscription)) e = byCode;
+      const kept = byCode?.assinatura_provedor_id;
+      if (byCode && (!kept || kept.startsWith(CLAIM) || kept === p.subscription)) e = byCode;
     }
     if (!e) return undefined;
     const due = p.dueDate ?? saoPauloDay(new Date(at));
@@ -144,6 +149,18 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     if (type === 'PAYMENT_REFUNDED') state = 'estornado';
 
     if (row.tipo === 'reembolso') return;
+    if (row.provedor_id && row.provedor_id !== p.id && row.tipo !== 'mensalidade') {
+      // Another charge of the same reference (two made at once): only its payment matters.
+      if (state !== 'pago') return;
+      if (row.status === 'pago' || row.status === 'estornado') {
+        // The same reference paid twice (two charges made at once): the second goes back.
+        await asaas!.refund(p.id, `Pagamento em duplicidade, ref. ${row.referencia}`);
+        await repo.addHistory(historyRow(e, `${row.referencia} pago duas vezes: o segundo estornado pelo ${name}`, at));
+        recordPayment('estornado');
+        return;
+      }
+      await repo.pay.replaceProviderId(row.id, row.provedor_id, p.id);
+    }
     if (state === 'pago' && row.status === 'cancelado') {
       // Paid after the person withdrew (the charge was still open at the provider): given back at once.
       await asaas!.refund(p.id, `Pagamento após a desistência, ref. ${row.referencia}`);
@@ -220,7 +237,11 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
    */
   async function ensureSubscription(enrolmentId: number, now = new Date()): Promise<void> {
     const e = await repo.byId(enrolmentId);
-    if (e?.status !== 'ativa' || e.assinatura_provedor_id || !e.pago_ate) return;
+    if (e?.status !== 'ativa' || !e.pago_ate) return;
+    if (e.assinatura_provedor_id && !e.assinatura_provedor_id.startsWith(CLAIM)) return;
+    // One instance of all creates it: two racing at Asaas could bill the member twice.
+    const claim = `${CLAIM}${nowIso(now)}`;
+    if (!(await repo.pay.claimSubscription(e.id, claim, staleClaim(now)))) return;
     const first = (await repo.payments(e.id)).find((p) => p.tipo === 'primeiro');
     const card = first?.provedor_id ? (await asaas!.payment(first.provedor_id)).creditCard?.creditCardToken : null;
     const sub = await asaas!.subscription({
@@ -233,7 +254,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     });
     const at = nowIso(now);
     await repo.transaction(async (tx) => {
-      if (await tx.pay.setSubscription(e.id, sub.id))
+      if (await tx.pay.setSubscription(e.id, claim, sub.id))
         await tx.addHistory(
           historyRow(e, `mensalidade de ${formatBRL(e.mensalidade_centavos)} programada a partir de ${e.pago_ate}`, at),
         );
@@ -244,7 +265,8 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
   async function refundWithdrawal(enrolmentId: number, now = new Date()): Promise<boolean> {
     const e = await repo.byId(enrolmentId);
     if (e?.status !== 'desistencia') return false;
-    if (e.assinatura_provedor_id) await asaas!.cancelSubscription(e.assinatura_provedor_id);
+    if (e.assinatura_provedor_id && !e.assinatura_provedor_id.startsWith(CLAIM))
+      await asaas!.cancelSubscription(e.assinatura_provedor_id);
     const payments = await repo.payments(e.id);
     // Charges called off here are removed there, so they can no longer be paid.
     for (const p of payments)
@@ -277,7 +299,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
   async function afterCancel(enrolmentId: number, now = new Date()): Promise<void> {
     const e = await repo.byId(enrolmentId);
     if (e?.status !== 'cancelamento_solicitado') return;
-    if (e.assinatura_provedor_id && e.cancelamento_efetivo_em) {
+    if (e.assinatura_provedor_id && !e.assinatura_provedor_id.startsWith(CLAIM) && e.cancelamento_efetivo_em) {
       await asaas!.endSubscription(e.assinatura_provedor_id, addDays(e.cancelamento_efetivo_em, -1));
       // Charges Asaas already made for a month after the paid period go too.
       for (const p of await asaas!.subscriptionPayments(e.assinatura_provedor_id))
@@ -435,7 +457,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
         } catch (err) {
           log?.warn({ err, enrolmentId: id }, 'refund at the provider failed; next round tries again');
         }
-      for (const id of await repo.pay.withoutSubscription(name, BATCH))
+      for (const id of await repo.pay.withoutSubscription(name, staleClaim(now), BATCH))
         try {
           await ensureSubscription(id, now);
           result.subscriptions++;

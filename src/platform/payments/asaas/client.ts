@@ -68,6 +68,7 @@ export interface AsaasClientOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const PAID = /^(RECEIVED|CONFIRMED|RECEIVED_IN_CASH)$/;
 
 /** The path as logged: query values dropped (a CPF may be one). */
 export function loggedPath(path: string): string {
@@ -226,7 +227,7 @@ export function createAsaasClient(config: AsaasConfig, log?: AsaasLog, options: 
       description: string;
       successUrl?: string;
     }): Promise<AsaasPayment> {
-      return findOrCreate(
+      const made = await findOrCreate(
         async () => (await client.paymentsByReference(c.reference))[0],
         () =>
           once(
@@ -244,6 +245,15 @@ export function createAsaasClient(config: AsaasConfig, log?: AsaasLog, options: 
             1,
           ) as Promise<AsaasPayment>,
       );
+      // Two instances looking at once may each have created one: all keep the same (a paid
+      // one, else the smallest id) and remove the others, so only one can be paid.
+      const all = await client.paymentsByReference(c.reference);
+      if (all.length <= 1) return made;
+      const paid = all.filter((p) => PAID.test(p.status));
+      const keep = paid[0] ?? [...all].sort((a, b) => a.id.localeCompare(b.id))[0]!;
+      for (const p of all) if (p.id !== keep.id && !PAID.test(p.status)) await client.deletePayment(p.id);
+      log?.warn({ reference: c.reference, kept: keep.id, charges: all.length }, 'asaas: duplicate charges removed');
+      return keep;
     },
 
     payment: (id: string) => retried<AsaasPayment>('GET', `/payments/${q(id)}`),
