@@ -3,6 +3,7 @@
 // data answers 403), the units offered in filters, and the private, never-stored answer of
 // a staff page outside a `noStore` scope.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type CsvBatch, csvStream } from '../db/csv/index';
 import { sendError } from '../http/errors';
 import { QueryValue } from '../http/params';
 import { toId } from '../lib/form/index';
@@ -18,6 +19,23 @@ export const unitForbidden = (request: FastifyRequest, reply: FastifyReply) =>
   sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
 
 export const privatePage = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
+
+/**
+ * A staff CSV export: the log says who took which data out (the export's name and filters,
+ * never the data), the answer is private and downloads as `file`.csv.
+ */
+export function sendCsvExport(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  what: { name: string; filters?: object; file: string },
+  csv: { header: string[]; rows: AsyncIterable<CsvBatch> },
+) {
+  const filters = what.filters ? { filters: what.filters } : {};
+  request.log.info({ userId: staffOf(request).id, export: what.name, ...filters }, 'csv export');
+  privatePage(reply);
+  reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${what.file}.csv"`);
+  return reply.send(csvStream(csv.header, csv.rows));
+}
 
 /**
  * The units a request may see from its `unidade_id` filter ("" = all of the account's).

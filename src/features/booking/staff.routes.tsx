@@ -5,7 +5,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, sendInvalid } from '../../http/errors';
-import { csvStream } from '../../db/csv/index';
 import { accessibleUnits, unitScope } from '../../staff/access';
 import { echoValue, oneLine, parseInteger, toId } from '../../lib/form/index';
 import { ListQuery } from '../../staff/list';
@@ -17,6 +16,7 @@ import { CapacityPage } from './capacity.view';
 import { funnelCsv, FunnelPage } from './funnel.view';
 import { staffOf } from '../../staff/scope';
 import { FormBody } from '../../staff/http';
+import { privatePage, sendCsvExport, unitForbidden } from '../../staff/reports';
 
 // Ids and days are judged by the form kit (toId, isDay) in the handlers, not by schema patterns.
 const OptionalId = Type.Optional(Type.String({ maxLength: 20 }));
@@ -68,12 +68,8 @@ function returnAddress(raw: unknown): string {
   });
 }
 
-const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
-  sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
-
 export function staffRoutes(app: FastifyInstance, { staff: service, now }: { staff: StaffService; now: () => Date }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const privatePage = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
   const visibleUnits = async (request: FastifyRequest) => accessibleUnits(staffOf(request), await service.units(null));
 
   // `q` and `pagina` as the other staff lists take them (staff/list.ts ListQuery).
@@ -83,7 +79,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   r.get(STAFF_PATH, { schema: { querystring: BookingsQuery } }, async (request, reply) => {
     const q = request.query;
     const scope = filterScope(request, q.unidade_id);
-    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
+    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : unitForbidden(request, reply);
     const list = await service.dayList(scope.unitIds, q, now());
     privatePage(reply);
     return reply.page(
@@ -111,7 +107,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
     const result = await service.setStatus(staffOf(request), id, body.status, now());
     if (result === 'missing')
       return sendError(request, reply, 404, 'Agendamento não encontrado', 'Este agendamento não existe.');
-    if (result === 'forbidden') return forbidden(request, reply);
+    if (result === 'forbidden') return unitForbidden(request, reply);
     const back = returnAddress(body.voltar);
     return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}salvo=${id}#agendamento-${id}`, 303);
   });
@@ -122,7 +118,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   r.get(FUNNEL_PATH, { schema: { querystring: FunnelPageQuery } }, async (request, reply) => {
     const q = request.query;
     const scope = filterScope(request, q.unidade_id);
-    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
+    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : unitForbidden(request, reply);
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
     const funnel = await service.funnelPage(scope.unitIds, period.weeks, q);
     // What the page links and the export keep: the unit, the period and the text filter.
@@ -146,21 +142,16 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   r.get(`${FUNNEL_PATH}.csv`, { schema: { querystring: FunnelQuery } }, async (request, reply) => {
     const q = request.query;
     const scope = filterScope(request, q.unidade_id);
-    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : forbidden(request, reply);
+    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : unitForbidden(request, reply);
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
-    const { header, rows } = funnelCsv((await service.funnel(scope.unitIds, period.weeks, q.q)).rows);
-    request.log.info(
-      { userId: staffOf(request).id, export: 'funil', filters: { ...q, de: period.de, ate: period.ate } },
-      'csv export',
+    const csv = funnelCsv((await service.funnel(scope.unitIds, period.weeks, q.q)).rows);
+    const file = `funil-aulas-experimentais-${period.de}-a-${period.ate}`;
+    return sendCsvExport(
+      request,
+      reply,
+      { name: 'funil', filters: { ...q, de: period.de, ate: period.ate }, file },
+      csv,
     );
-    privatePage(reply);
-    reply
-      .type('text/csv; charset=utf-8')
-      .header(
-        'content-disposition',
-        `attachment; filename="funil-aulas-experimentais-${period.de}-a-${period.ate}.csv"`,
-      );
-    return reply.send(csvStream(header, rows));
   });
 
   const CapacityQuery = Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 10 })), ...ListFields });
@@ -189,7 +180,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
     const result = await service.setCapacities(staffOf(request), fields, now());
     if (result === 'missing')
       return sendError(request, reply, 404, 'Unidade não encontrada', 'Esta unidade não existe.');
-    if (result === 'forbidden') return forbidden(request, reply);
+    if (result === 'forbidden') return unitForbidden(request, reply);
     const { list } = await service.capacityList(staffOf(request), listQuery, CAPACITY_PATH);
     if (!result.ok) {
       const values = Object.fromEntries(fields.map((f) => [f.name, echoValue(f.raw, { max: 10 })]));

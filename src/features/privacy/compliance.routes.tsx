@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { wantsJson } from '../../http/errors';
-import { csvStream } from '../../db/csv/index';
 import { saoPauloDay } from '../../lib/time';
 import { done, FormBody, formValues, IdParams, NoticeQuery, notFound } from '../../staff/http';
+import { sendCsvExport } from '../../staff/reports';
 import { staffOf } from '../../staff/scope';
 import { formPost, refuse } from '../../staff/screens';
 import { ConsentsPage } from './consent-admin.view';
@@ -80,12 +80,8 @@ export function complianceRoutes(app: FastifyInstance, s: Pick<PrivacyServices, 
   });
 
   r.get(`${INCIDENTS_PATH}.csv`, async (request, reply) => {
-    const { header, rows } = s.incidents.exportRows();
-    request.log.info({ userId: staffOf(request).id, export: 'incidentes' }, 'csv export');
-    reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="incidentes-${saoPauloDay()}.csv"`);
-    return reply.send(csvStream(header, rows));
+    const csv = s.incidents.exportRows();
+    return sendCsvExport(request, reply, { name: 'incidentes', file: `incidentes-${saoPauloDay()}` }, csv);
   });
 
   r.get(`${INCIDENTS_PATH}/novo`, async (request, reply) =>

@@ -7,9 +7,15 @@ import type { FastifyRequest } from 'fastify';
 import { invalidBody, sendError, wantsJson } from '../../../http/errors';
 import { EXPORT_COMPRESSION } from '../../../http/compression';
 import { canAccessUnit } from '../../../staff/access';
-import { csvStream } from '../../../db/csv/index';
 import { saoPauloDay } from '../../../lib/time';
-import { OptionalId, privatePage, scopeOf, unitForbidden, visibleUnits as unitsOf } from '../../../staff/reports';
+import {
+  OptionalId,
+  privatePage,
+  scopeOf,
+  sendCsvExport,
+  unitForbidden,
+  visibleUnits as unitsOf,
+} from '../../../staff/reports';
 import { resolvePeriod } from '../survey/nps';
 import type { SurveyReportService } from '../survey/report.service';
 import { toStatus, type MessagesAdminService, type StaffRef } from './inbox.service';
@@ -69,13 +75,8 @@ export async function inboxRoutes(
       const q = request.query;
       const scope = await scopeOf(request, reply, q.unidade_id);
       if (!scope) return reply;
-      const { header, rows } = messages.exportRows({ unitIds: scope.unitIds, status: toStatus(q.status) ?? undefined });
-      request.log.info({ userId: staffOf(request).id, export: 'mensagens', filters: q }, 'csv export');
-      privatePage(reply);
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="mensagens-${saoPauloDay()}.csv"`);
-      return reply.send(csvStream(header, rows));
+      const csv = messages.exportRows({ unitIds: scope.unitIds, status: toStatus(q.status) ?? undefined });
+      return sendCsvExport(request, reply, { name: 'mensagens', filters: q, file: `mensagens-${saoPauloDay()}` }, csv);
     },
   );
 

@@ -6,11 +6,11 @@ import { h } from 'preact';
 import { sendError } from '../../../http/errors';
 import { EXPORT_COMPRESSION } from '../../../http/compression';
 import { canAccessUnit } from '../../../staff/access';
-import { csvStream } from '../../../db/csv/index';
 import {
   OptionalDay,
   OptionalId,
   privatePage,
+  sendCsvExport,
   scopeOf,
   unitForbidden,
   visibleUnits as unitsOf,
@@ -67,21 +67,21 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
       const scope = await scopeOf(request, reply, q.unidade_id);
       if (!scope) return reply;
       const period = resolvePeriod(q.de, q.ate);
-      const { header, rows } = await report.exportRows({
+      const csv = await report.exportRows({
         unitIds: scope.unitIds,
         period,
         categoria: (q.categoria || undefined) as ResponseListFilter | undefined,
       });
-      // Who took which data out, without the data itself.
-      request.log.info(
-        { userId: staffOf(request).id, export: 'pesquisa', filters: { ...q, de: period.de, ate: period.ate } },
-        'csv export',
+      return sendCsvExport(
+        request,
+        reply,
+        {
+          name: 'pesquisa',
+          filters: { ...q, de: period.de, ate: period.ate },
+          file: `pesquisa-${period.de}-a-${period.ate}`,
+        },
+        csv,
       );
-      privatePage(reply);
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="pesquisa-${period.de}-a-${period.ate}.csv"`);
-      return reply.send(csvStream(header, rows));
     },
   );
 
