@@ -6,6 +6,7 @@ import { isPostgres } from '../../db/index';
 import { TERM_COLUMNS } from '../content/plan-prices/plan-prices.repository';
 import type { Database, EnrolmentStatus, MatriculasTable } from '../../db/types';
 import type { Insertable, Selectable } from 'kysely';
+import type { Terms } from './terms';
 
 export type Enrolment = Selectable<MatriculasTable>;
 export type NewEnrolment = Insertable<MatriculasTable>;
@@ -31,16 +32,10 @@ export interface OfferUnit {
 }
 
 /** A plan sold online at a unit, with its terms there. */
-export interface OfferPlan {
+export interface OfferPlan extends Terms {
   id: number;
   nome: string;
   descricao: string | null;
-  mensalidade_centavos: number;
-  taxa_matricula_centavos: number;
-  taxa_anual_centavos: number;
-  taxa_anual_mes: number | null;
-  fidelidade_meses: number;
-  multa_percentual: number;
 }
 
 export interface EnrolmentFilter {

@@ -1,7 +1,7 @@
 // Public pages of the online enrolment: unit → plan → your data → summary and contract →
 // payment; "Minha matrícula" (withdraw, cancel). Pure functions of props; no JavaScript needed.
 import { Layout } from '../../views/layout';
-import { Checkbox, ErrorSummary, TextField } from '../../views/form';
+import { Checkbox, ErrorSummary, TextField, type TextFieldProps } from '../../views/form';
 import { formatBRL } from '../../lib/text';
 import { formatDateTime } from '../../lib/time';
 import { type ChooserUnit, UnitChooser } from '../catalog/unit-chooser.view';
@@ -10,6 +10,7 @@ import { formatCnpjDigits } from './contract';
 import {
   DATA_FIELDS,
   formatDay,
+  type DataField,
   LIMITS,
   STATUS_LABELS,
   YES,
@@ -153,6 +154,52 @@ export interface DataFormProps {
   errors?: EnrolmentErrors;
 }
 
+/** A text field of the data form: its name, labelled from LABELS, and what it asks of the browser. */
+type DataInput = [name: Exclude<DataField, 'aceita_ofertas'>, attributes: Omit<TextFieldProps, 'name' | 'label'>];
+
+const PERSON_INPUTS: DataInput[] = [
+  ['nome', { autocomplete: 'name', maxLength: LIMITS.nome }],
+  ['cpf', { hint: 'Só números ou com pontos e traço.', inputMode: 'numeric', autocomplete: 'off', maxLength: 14 }],
+  ['nascimento', { type: 'date', autocomplete: 'bday' }],
+  [
+    'email',
+    {
+      type: 'email',
+      hint: 'Enviamos o contrato e o acesso a “Minha matrícula” para ele.',
+      autocomplete: 'email',
+      maxLength: LIMITS.email,
+    },
+  ],
+  [
+    'whatsapp',
+    {
+      type: 'tel',
+      hint: 'Com DDD, por exemplo (11) 98765-4321.',
+      autocomplete: 'tel-national',
+      maxLength: LIMITS.whatsapp,
+    },
+  ],
+];
+/** Filled only for a minor: the guardian accepts the contract. */
+const GUARDIAN_INPUTS: DataInput[] = [
+  ['responsavel_nome', { maxLength: LIMITS.nome }],
+  ['responsavel_cpf', { inputMode: 'numeric', maxLength: 14 }],
+];
+
+function dataInput([name, attributes]: DataInput, values: EnrolmentValues, errors: EnrolmentErrors, required: boolean) {
+  return (
+    <TextField
+      key={name}
+      {...attributes}
+      name={name}
+      label={LABELS[name]}
+      value={values[name]}
+      error={errors[name]}
+      required={required}
+    />
+  );
+}
+
 export function DataFormPage({ unit, plan, csrfToken, envioId, values = {}, errors = {} }: DataFormProps) {
   return (
     <Layout title={`Seus dados · Matrícula ${unit.nome}`} scripts={['envio-fresh.js']}>
@@ -175,75 +222,11 @@ export function DataFormPage({ unit, plan, csrfToken, envioId, values = {}, erro
       >
         <input type="hidden" name="csrf_token" value={csrfToken} />
         <input type="hidden" name="envio_id" value={envioId} />
-        <TextField
-          name="nome"
-          label="Nome completo"
-          value={values.nome}
-          error={errors.nome}
-          autocomplete="name"
-          required
-          maxLength={LIMITS.nome}
-        />
-        <TextField
-          name="cpf"
-          label="CPF"
-          value={values.cpf}
-          error={errors.cpf}
-          hint="Só números ou com pontos e traço."
-          inputMode="numeric"
-          autocomplete="off"
-          required
-          maxLength={14}
-        />
-        <TextField
-          name="nascimento"
-          label="Data de nascimento"
-          type="date"
-          value={values.nascimento}
-          error={errors.nascimento}
-          autocomplete="bday"
-          required
-        />
-        <TextField
-          name="email"
-          label="E-mail"
-          type="email"
-          value={values.email}
-          error={errors.email}
-          hint="Enviamos o contrato e o acesso a “Minha matrícula” para ele."
-          autocomplete="email"
-          required
-          maxLength={LIMITS.email}
-        />
-        <TextField
-          name="whatsapp"
-          label="WhatsApp"
-          type="tel"
-          value={values.whatsapp}
-          error={errors.whatsapp}
-          hint="Com DDD, por exemplo (11) 98765-4321."
-          autocomplete="tel-national"
-          required
-          maxLength={LIMITS.whatsapp}
-        />
+        {PERSON_INPUTS.map((input) => dataInput(input, values, errors, true))}
         <fieldset class="field">
           <legend>Menor de 18 anos?</legend>
           <p class="hint">Preencha só se quem se matricula tem menos de 18 anos: o responsável aceita o contrato.</p>
-          <TextField
-            name="responsavel_nome"
-            label="Nome do responsável"
-            value={values.responsavel_nome}
-            error={errors.responsavel_nome}
-            maxLength={LIMITS.nome}
-          />
-          <TextField
-            name="responsavel_cpf"
-            label="CPF do responsável"
-            value={values.responsavel_cpf}
-            error={errors.responsavel_cpf}
-            inputMode="numeric"
-            maxLength={14}
-          />
+          {GUARDIAN_INPUTS.map((input) => dataInput(input, values, errors, false))}
         </fieldset>
         <div class="field">
           <Checkbox
