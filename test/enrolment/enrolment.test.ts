@@ -423,6 +423,49 @@ describe('after acceptance', () => {
     expect(after!.status).toBe('expirada');
     expect(e!.expira_em).not.toBeNull();
   });
+
+  it('a late Pix of an expired enrolment activates it, unless the CPF enrolled there again (no 500)', async () => {
+    const staff = await staffCookie();
+    const confirm = async (id: number) => {
+      const [payment] = await t.db
+        .selectFrom('matriculas_pagamentos')
+        .selectAll()
+        .where('matricula_id', '=', id)
+        .execute();
+      return t.app.inject({
+        method: 'POST',
+        url: `/admin/matriculas/${id}/pagamentos/${payment!.id}/confirmar`,
+        headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form({ csrf_token: staff.token }),
+      });
+    };
+    const expire = () => t.app.enrolmentJobs.run(new Date(Date.now() + 49 * 3_600_000));
+    // Alone: the Pix seen late in the statement still activates it.
+    const late = person();
+    await (await accept(late)).post();
+    await expire();
+    const [expired] = await enrolmentByCpf(late.cpf);
+    expect((await confirm(expired!.id)).headers.location).toContain('ok=pagamento');
+    expect((await enrolmentByCpf(late.cpf))[0]!.status).toBe('ativa');
+    // Enrolled again meanwhile: the old one stays expired, its payment unconfirmed, the new one untouched.
+    const again = person();
+    await (await accept(again)).post();
+    await expire();
+    await (await accept(again)).post();
+    const [old, current] = await enrolmentByCpf(again.cpf);
+    const res = await confirm(old!.id);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toContain('ok=nada');
+    const after = await enrolmentByCpf(again.cpf);
+    expect(after.map((r) => r.status)).toEqual(['expirada', 'aguardando_pagamento']);
+    expect(current!.status).toBe('aguardando_pagamento');
+    const [payment] = await t.db
+      .selectFrom('matriculas_pagamentos')
+      .select('status')
+      .where('matricula_id', '=', old!.id)
+      .execute();
+    expect(payment!.status).toBe('expirado');
+  });
 });
 
 describe('the contract', () => {

@@ -912,6 +912,12 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
         if (!payment || payment.tipo === 'reembolso') return false;
         // A provider that confirms by itself settles its own charges; staff confirm Pix ones.
         if (by.origem === 'equipe' && payment.provedor !== 'pix') return false;
+        // A late Pix of an expired enrolment whose CPF enrolled at the unit again since cannot make it
+        // active beside the other one (the unique index would refuse it): staff confirm that one or refund.
+        if (by.origem === 'equipe' && payment.tipo === 'primeiro') {
+          const held = await tx.inForce(e.unidade_id, e.cpf);
+          if (held && held.id !== e.id) return false;
+        }
         const from = by.origem === 'equipe' ? ['pendente', 'expirado'] : ['pendente', 'expirado', 'atrasado'];
         if (!(await tx.settlePayment(paymentId, from, 'pago', { pago_em: at, usuario_id: staffId }, at))) return false;
         await tx.audit.record(
