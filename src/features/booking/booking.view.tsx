@@ -1,4 +1,5 @@
 // Public pages of trial-class booking: the form and the thanks page. Pure functions of props.
+import type { ComponentChildren } from 'preact';
 import { Layout } from '../../views/layout';
 import { Checkbox, ErrorSummary, TextField } from '../../views/form';
 import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
@@ -14,6 +15,7 @@ import {
   type BookingUnit,
   type BookingValues,
   type OfferedDay,
+  type OfferedSlot,
 } from './booking.service';
 import { whatsappHref } from '../../brand/index';
 import { type ChooserUnit, UnitChooser } from '../catalog/unit-chooser.view';
@@ -78,6 +80,27 @@ function BookingTextField(props: {
 function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string; error?: string }) {
   const any = days.some((d) => d.slots.length);
   let first = true;
+  /** One slot: its radio and its text; the first of the page carries the id the error summary links to. */
+  const slot = (s: OfferedSlot, cls: string | undefined, text: ComponentChildren) => {
+    const id = first ? 'vaga' : undefined;
+    first = false;
+    return (
+      <li key={s.value}>
+        <label class={cls}>
+          <input
+            type="radio"
+            name="vaga"
+            value={s.value}
+            id={id}
+            checked={value === s.value}
+            required
+            aria-invalid={error ? 'true' : undefined}
+          />
+          {text}
+        </label>
+      </li>
+    );
+  };
   return (
     <fieldset id="vaga-grupo" aria-describedby={error ? 'vaga-erro' : undefined}>
       <legend>{LABELS.vaga}</legend>
@@ -96,64 +119,38 @@ function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string
             {!d.slots.length ? <p class="muted">Sem horários disponíveis neste dia.</p> : null}
             {classes.length ? (
               <ul class="slot-list">
-                {classes.map((s) => {
-                  const id = first ? 'vaga' : undefined;
-                  first = false;
-                  return (
-                    <li key={s.value}>
-                      <label class="choice">
-                        <input
-                          type="radio"
-                          name="vaga"
-                          value={s.value}
-                          id={id}
-                          checked={value === s.value}
-                          required
-                          aria-invalid={error ? 'true' : undefined}
-                        />
-                        <span>
-                          <strong>
-                            {s.inicio}–{s.fim} · {s.atividade}
-                          </strong>
-                          <span class="slot-meta">
-                            {[s.professor, s.sala].filter(Boolean).join(' · ')}
-                            {s.professor || s.sala ? ' · ' : ''}
-                            {s.remaining === 1 ? '1 vaga' : `${s.remaining} vagas`}
-                          </span>
-                        </span>
-                      </label>
-                    </li>
-                  );
-                })}
+                {classes.map((s) =>
+                  slot(
+                    s,
+                    'choice',
+                    <span>
+                      <strong>
+                        {s.inicio}–{s.fim} · {s.atividade}
+                      </strong>
+                      <span class="slot-meta">
+                        {[s.professor, s.sala].filter(Boolean).join(' · ')}
+                        {s.professor || s.sala ? ' · ' : ''}
+                        {s.remaining === 1 ? '1 vaga' : `${s.remaining} vagas`}
+                      </span>
+                    </span>,
+                  ),
+                )}
               </ul>
             ) : null}
             {free.length ? (
               <>
                 <p class="slot-free-title">Treino livre (musculação e cardio, 1 hora)</p>
                 <ul class="slot-chips">
-                  {free.map((s) => {
-                    const id = first ? 'vaga' : undefined;
-                    first = false;
-                    return (
-                      <li key={s.value}>
-                        <label>
-                          <input
-                            type="radio"
-                            name="vaga"
-                            value={s.value}
-                            id={id}
-                            checked={value === s.value}
-                            required
-                            aria-invalid={error ? 'true' : undefined}
-                          />
-                          <span>
-                            {s.inicio}
-                            <span class="visually-hidden"> treino livre, {d.label}</span>
-                          </span>
-                        </label>
-                      </li>
-                    );
-                  })}
+                  {free.map((s) =>
+                    slot(
+                      s,
+                      undefined,
+                      <span>
+                        {s.inicio}
+                        <span class="visually-hidden"> treino livre, {d.label}</span>
+                      </span>,
+                    ),
+                  )}
                 </ul>
               </>
             ) : null}
