@@ -38,15 +38,23 @@ const optionalId = (raw: string | undefined): number | null | 'invalid' => (raw 
 const badFilter = (request: FastifyRequest, reply: FastifyReply) =>
   sendError(request, reply, 400, 'Filtro inválido', 'Escolha a unidade na lista.');
 
-/** The units a list shows for its `unidade_id` filter, or why it is refused (400 / 403). */
-function filterScope(
+/** The units a list shows for its `unidade_id` filter; null when its refusal (400 / 403) was sent. */
+async function filterScope(
   request: FastifyRequest,
+  reply: FastifyReply,
   raw: string | undefined,
-): { refused: 'filtro' | 'acesso' } | { refused: false; unitIds: number[] | null } {
+): Promise<{ unitIds: number[] | null } | null> {
   const unitId = optionalId(raw);
-  if (unitId === 'invalid') return { refused: 'filtro' };
+  if (unitId === 'invalid') {
+    await badFilter(request, reply);
+    return null;
+  }
   const scope = unitScope(staffOf(request), unitId);
-  return scope.forbidden ? { refused: 'acesso' } : { refused: false, unitIds: scope.unitIds };
+  if (scope.forbidden) {
+    await unitForbidden(request, reply);
+    return null;
+  }
+  return { unitIds: scope.unitIds };
 }
 
 /**
@@ -78,8 +86,8 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(STAFF_PATH, { schema: { querystring: BookingsQuery } }, async (request, reply) => {
     const q = request.query;
-    const scope = filterScope(request, q.unidade_id);
-    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : unitForbidden(request, reply);
+    const scope = await filterScope(request, reply, q.unidade_id);
+    if (!scope) return reply;
     const list = await service.dayList(scope.unitIds, q, now());
     privatePage(reply);
     return reply.page(
@@ -117,8 +125,8 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
 
   r.get(FUNNEL_PATH, { schema: { querystring: FunnelPageQuery } }, async (request, reply) => {
     const q = request.query;
-    const scope = filterScope(request, q.unidade_id);
-    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : unitForbidden(request, reply);
+    const scope = await filterScope(request, reply, q.unidade_id);
+    if (!scope) return reply;
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
     const funnel = await service.funnelPage(scope.unitIds, period.weeks, q);
     // What the page links and the export keep: the unit, the period and the text filter.
@@ -141,8 +149,8 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
   // The export is every filtered unit and week, never one page.
   r.get(`${FUNNEL_PATH}.csv`, { schema: { querystring: FunnelQuery } }, async (request, reply) => {
     const q = request.query;
-    const scope = filterScope(request, q.unidade_id);
-    if (scope.refused) return scope.refused === 'filtro' ? badFilter(request, reply) : unitForbidden(request, reply);
+    const scope = await filterScope(request, reply, q.unidade_id);
+    if (!scope) return reply;
     const period = resolveWeeks(q.de, q.ate, spDay(now()));
     const csv = funnelCsv((await service.funnel(scope.unitIds, period.weeks, q.q)).rows);
     const file = `funil-aulas-experimentais-${period.de}-a-${period.ate}`;
