@@ -41,12 +41,14 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
     return s;
   }
 
-  /** A panel form's POST: never cached, its own session's (410 once it is over). */
-  const panelPost = {
+  /** A form's POST: CSRF-checked, refused back to `formPath`, limited per client address. */
+  const formPost = (formPath: string, rateLimit: typeof PAGE_RATE_LIMIT) => ({
     schema: { body: Body },
     preHandler: app.csrfProtection,
-    config: { formPath: PANEL_PATH, rateLimit: PAGE_RATE_LIMIT },
-  };
+    config: { formPath, rateLimit },
+  });
+  /** A panel form's POST: never cached, its own session's (410 once it is over). */
+  const panelPost = formPost(PANEL_PATH, PAGE_RATE_LIMIT);
   const inSession =
     (
       handle: (
@@ -86,27 +88,19 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
     return reply.page(h(RequestLinkPage, { csrfToken: reply.generateCsrf() }));
   });
 
-  r.post(
-    MEUS_DADOS_PATH,
-    {
-      schema: { body: Body },
-      preHandler: app.csrfProtection,
-      config: { formPath: MEUS_DADOS_PATH, rateLimit: LINK_RATE_LIMIT },
-    },
-    async (request, reply) => {
-      private_(reply);
-      const body = request.body;
-      const parsed = parseEmail(body.email, { required: 'Informe o seu e-mail.', lowerCase: true });
-      if (!parsed.ok) {
-        const email = echoValue(body.email, { max: EMAIL_MAX }).trim();
-        if (wantsJson(request)) return reply.code(422).send(invalidBody({ email: parsed.error }));
-        return reply.page(h(RequestLinkPage, { csrfToken: reply.generateCsrf(), email, error: parsed.error }), 422);
-      }
-      await service.requestLink(parsed.value);
-      if (wantsJson(request)) return reply.send({ ok: true });
-      return reply.page(h(LinkSentPage, {}));
-    },
-  );
+  r.post(MEUS_DADOS_PATH, formPost(MEUS_DADOS_PATH, LINK_RATE_LIMIT), async (request, reply) => {
+    private_(reply);
+    const body = request.body;
+    const parsed = parseEmail(body.email, { required: 'Informe o seu e-mail.', lowerCase: true });
+    if (!parsed.ok) {
+      const email = echoValue(body.email, { max: EMAIL_MAX }).trim();
+      if (wantsJson(request)) return reply.code(422).send(invalidBody({ email: parsed.error }));
+      return reply.page(h(RequestLinkPage, { csrfToken: reply.generateCsrf(), email, error: parsed.error }), 422);
+    }
+    await service.requestLink(parsed.value);
+    if (wantsJson(request)) return reply.send({ ok: true });
+    return reply.page(h(LinkSentPage, {}));
+  });
 
   r.get(
     LINK_PATH,
@@ -123,27 +117,19 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
     },
   );
 
-  r.post(
-    LINK_PATH,
-    {
-      schema: { body: Body },
-      preHandler: app.csrfProtection,
-      config: { formPath: MEUS_DADOS_PATH, rateLimit: PAGE_RATE_LIMIT },
-    },
-    async (request, reply) => {
-      private_(reply);
-      const session = await service.openLink(str(request.body.token).slice(0, 200));
-      if (!session) return reply.page(h(InvalidLinkPage, {}), 410);
-      reply.setCookie(COOKIE, session, {
-        path: MEUS_DADOS_PATH,
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: 'auto',
-        maxAge: SESSION_TTL_MS / 1000,
-      });
-      return reply.redirect(PANEL_PATH, 303);
-    },
-  );
+  r.post(LINK_PATH, formPost(MEUS_DADOS_PATH, PAGE_RATE_LIMIT), async (request, reply) => {
+    private_(reply);
+    const session = await service.openLink(str(request.body.token).slice(0, 200));
+    if (!session) return reply.page(h(InvalidLinkPage, {}), 410);
+    reply.setCookie(COOKIE, session, {
+      path: MEUS_DADOS_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: 'auto',
+      maxAge: SESSION_TTL_MS / 1000,
+    });
+    return reply.redirect(PANEL_PATH, 303);
+  });
 
   r.get(
     PANEL_PATH,
