@@ -63,6 +63,17 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
         {photos.map((p, i) => {
           const thumb = photoWidths(p.largura)[0]!;
           const altError = errors.foto_id === p.id ? errors.alt : undefined;
+          const action = (acao: PhotoAction, label: string, danger?: boolean) => (
+            <ActionButton
+              unitId={unit.id}
+              photoId={p.id}
+              csrf={staff.csrfToken}
+              acao={acao}
+              label={label}
+              extra={`foto ${i + 1}`}
+              danger={danger}
+            />
+          );
           return (
             <li class="card photo-admin" key={p.id}>
               <img
@@ -102,35 +113,9 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
                   </button>
                 </form>
                 <div class="actions">
-                  {i > 0 ? (
-                    <ActionButton
-                      unitId={unit.id}
-                      photoId={p.id}
-                      csrf={staff.csrfToken}
-                      acao="subir"
-                      label="Subir"
-                      extra={`foto ${i + 1}`}
-                    />
-                  ) : null}
-                  {i < photos.length - 1 ? (
-                    <ActionButton
-                      unitId={unit.id}
-                      photoId={p.id}
-                      csrf={staff.csrfToken}
-                      acao="descer"
-                      label="Descer"
-                      extra={`foto ${i + 1}`}
-                    />
-                  ) : null}
-                  <ActionButton
-                    unitId={unit.id}
-                    photoId={p.id}
-                    csrf={staff.csrfToken}
-                    acao="remover"
-                    label="Remover"
-                    extra={`foto ${i + 1}`}
-                    danger
-                  />
+                  {i > 0 ? action('subir', 'Subir') : null}
+                  {i < photos.length - 1 ? action('descer', 'Descer') : null}
+                  {action('remover', 'Remover', true)}
                 </div>
               </div>
             </li>
@@ -192,11 +177,13 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
   );
 }
 
+type PhotoAction = 'subir' | 'descer' | 'remover';
+
 function ActionButton(props: {
   unitId: number;
   photoId: number;
   csrf: string;
-  acao: 'subir' | 'descer' | 'remover';
+  acao: PhotoAction;
   label: string;
   extra: string;
   danger?: boolean;
