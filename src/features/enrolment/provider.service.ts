@@ -503,7 +503,12 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
       now = new Date(),
     ) {
       if (ids.customerId) await repo.pay.setCustomer(enrolmentId, ids.customerId);
-      if (ids.providerId) await repo.pay.setProviderId(paymentId, ids.providerId);
+      if (ids.providerId) {
+        const row = (await repo.payments(enrolmentId)).find((p) => p.id === paymentId);
+        if (row?.provedor_id && row.provedor_id !== ids.providerId)
+          await repo.pay.replaceProviderId(paymentId, row.provedor_id, ids.providerId);
+        else await repo.pay.setProviderId(paymentId, ids.providerId);
+      }
       if (paid && ids.providerId) await applyPayment(await asaas!.payment(ids.providerId), null, now);
     },
   };

@@ -82,16 +82,19 @@ export function createAsaasProvider(config: AsaasConfig, log?: AsaasLog): Paymen
     async instructions(charge) {
       if (!charge.payer && !charge.customerId) throw new Error('Asaas: a charge needs its payer');
       const customerId = charge.customerId ?? (await asaas.customer(charge.payer!));
-      const payment = charge.providerId
-        ? await asaas.payment(charge.providerId)
-        : await asaas.charge({
-            customer: customerId,
-            reference: charge.reference,
-            valueCents: charge.amountCents,
-            dueDate: charge.dueDate ?? new Date().toISOString().slice(0, 10),
-            description: charge.description,
-            successUrl: charge.successUrl,
-          });
+      const known = charge.providerId ? await asaas.payment(charge.providerId) : null;
+      // A charge removed at Asaas (a duplicate, or by hand): the one of the reference is looked up.
+      const payment =
+        known && !known.deleted
+          ? known
+          : await asaas.charge({
+              customer: customerId,
+              reference: charge.reference,
+              valueCents: charge.amountCents,
+              dueDate: charge.dueDate ?? new Date().toISOString().slice(0, 10),
+              description: charge.description,
+              successUrl: charge.successUrl,
+            });
       const paid = /^(RECEIVED|CONFIRMED|RECEIVED_IN_CASH)$/.test(payment.status);
       // A card charge (a monthly payment of a card subscription) has no Pix: its page only.
       const qr = paid || payment.billingType === 'CREDIT_CARD' ? null : await asaas.pixQrCode(payment.id);
