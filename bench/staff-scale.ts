@@ -7,8 +7,11 @@
 // p50/p95, each export's rows/s and RSS growth, the public unit page's p99/max while an
 // export and five 12-month reports run, and the survey POST's p99, with PASS/MISS.
 // BENCH_STAFF_ENGINES=sqlite|postgres runs one; BENCH_STAFF_RUNS (default 20) requests per page.
+// `--seed N` (printed at the start; random without it) picks the volume's shape (`--forma`
+// padrao|desigual overrides it), the periods, units and filters asked for, so a run can be repeated.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { createDb, type Db } from '../src/db/index';
 import type { DatabaseConfig } from '../src/config';
 import { accountsService } from '../src/features/identity/services';
@@ -16,6 +19,28 @@ import { addDays, saoPauloDay } from '../src/lib/time';
 import { type ChildServer, printTable, startAppServer } from './lib';
 
 const RUNS = Number(process.env.BENCH_STAFF_RUNS ?? 20);
+const { values: flags } = parseArgs({ options: { seed: { type: 'string' }, forma: { type: 'string' } } });
+const SEED = flags.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(flags.seed);
+if (!Number.isInteger(SEED) || SEED < 0 || SEED >= 2 ** 32) throw new Error(`--seed: um inteiro de 0 a 2^32 - 1`);
+const SHAPE = flags.forma ?? (SEED % 2 ? 'desigual' : 'padrao');
+if (SHAPE !== 'padrao' && SHAPE !== 'desigual') throw new Error('--forma: padrao ou desigual');
+
+/** mulberry32: the run's choices from its seed. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!,
+  };
+}
 const EMAIL = 'bench.staff@academiamovimento.com.br';
 const PASSWORD = 'senha-do-benchmark-staff-123';
 const TARGET = {
@@ -36,11 +61,13 @@ const quantile = (xs: number[], q: number) => {
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 function configOf(engine: Engine): { url: string; config: DatabaseConfig } {
+  const uneven = SHAPE === 'desigual';
   if (engine === 'sqlite') {
-    const file = process.env.BENCH_STAFF_SQLITE ?? '/tmp/vol.sqlite';
+    const file = process.env.BENCH_STAFF_SQLITE ?? (uneven ? '/tmp/vol-desigual.sqlite' : '/tmp/vol.sqlite');
     return { url: `sqlite:${file}`, config: { engine: 'sqlite', filename: file } };
   }
-  const url = process.env.BENCH_STAFF_POSTGRES ?? 'postgres://root@127.0.0.1:5432/volume';
+  const url =
+    process.env.BENCH_STAFF_POSTGRES ?? `postgres://root@127.0.0.1:5432/${uneven ? 'volume_desigual' : 'volume'}`;
   return { url, config: { engine: 'postgres', connectionString: url } as DatabaseConfig };
 }
 
@@ -109,7 +136,23 @@ async function prepare(db: Db) {
     ).n,
   );
   const lead = await db.selectFrom('franquia_leads').select('nome_completo').orderBy('id').limit(1).executeTakeFirst();
-  return { unitId: unit.unidade_id, questions, options, leads, leadWord: lead?.nome_completo.split(' ')[0] ?? 'Silva' };
+  // Units by their answers (the month figures), largest first: the run asks for the largest and a random one.
+  const { sql } = await import('kysely');
+  const sizes = await sql<{ unidade_id: number; n: number | string }>`select unidade_id, sum(respostas) as n
+    from agregados_nps where length(periodo) = 7 group by unidade_id order by 2 desc, 1`.execute(db);
+  const first = await db
+    .selectFrom('respostas_nps')
+    .select((eb) => eb.fn.min('criado_em').as('m'))
+    .executeTakeFirstOrThrow();
+  return {
+    unitId: unit.unidade_id,
+    units: sizes.rows.map((r) => ({ id: Number(r.unidade_id), answers: Number(r.n) })),
+    firstDay: saoPauloDay(new Date(String(first.m))),
+    questions,
+    options,
+    leads,
+    leadWord: lead?.nome_completo.split(' ')[0] ?? 'Silva',
+  };
 }
 
 async function login(url: string): Promise<string> {
@@ -162,9 +205,13 @@ async function benchEngine(engine: Engine) {
   const { url: databaseUrl, config } = configOf(engine);
   console.log(`\n== ${engine}: ${databaseUrl.replace(/\/\/[^@/]*@/, '//…@')}`);
   if (!(await hasVolume(engine, config, databaseUrl))) {
-    console.log('sem volume: rodando seed:volume…');
-    run('dist/cli/seed-volume.js', databaseUrl, ['--escala', process.env.BENCH_STAFF_ESCALA ?? '1']);
-  }
+    console.log(`sem volume: rodando seed:volume --forma ${SHAPE} --semente ${SEED}…`);
+    const t = performance.now();
+    run('dist/cli/seed-volume.js', databaseUrl, [
+      ...['--escala', process.env.BENCH_STAFF_ESCALA ?? '1', '--forma', SHAPE, '--semente', String(SEED)],
+    ]);
+    console.log(`seed:volume em ${((performance.now() - t) / 60_000).toFixed(1)} min`);
+  } else console.log(`volume existente (forma ${SHAPE}: o banco de ${databaseUrl.replace(/\/\/[^@/]*@/, '//…@')})`);
   run('dist/cli/migrate.js', databaseUrl);
   const t0 = performance.now();
   run('dist/cli/aggregates-rebuild.js', databaseUrl);
@@ -183,23 +230,56 @@ async function benchEngine(engine: Engine) {
   try {
     const cookie = await login(server.url);
     const today = saoPauloDay();
-    const year = `de=${addDays(today, -364)}&ate=${today}`;
-    const u = info.unitId;
+    // "The last 12 months up to today": starts the day after the same day a year ago.
+    const yearAgo = new Date(`${today}T12:00:00Z`);
+    yearAgo.setUTCFullYear(yearAgo.getUTCFullYear() - 1);
+    const year = `de=${addDays(yearAgo.toISOString().slice(0, 10), 1)}&ate=${today}`;
+    const rand = prng(SEED ^ (engine === 'sqlite' ? 0 : 0x9e3779b9));
+    const span = Math.max(1, Math.round((Date.parse(today) - Date.parse(info.firstDay)) / 86_400_000));
+    const dayAt = (n: number) => addDays(info.firstDay, Math.min(span, Math.max(0, n)));
+    const notFirst = (day: string) => (day.endsWith('-01') ? addDays(day, 1 + rand.int(5)) : day);
+    // A period starting and ending inside months, 20 to 400 days.
+    const oddFrom = notFirst(dayAt(rand.int(Math.max(1, span - 30))));
+    const oddTo = notFirst(addDays(oddFrom, 19 + rand.int(381)));
+    const odd = `de=${oddFrom}&ate=${oddTo < today ? oddTo : today}`;
+    // A part of one month (from the 2nd to at most the 27th) and a single day.
+    const month = dayAt(rand.int(span - 31)).slice(0, 7);
+    const partFrom = 2 + rand.int(10);
+    const dd = (n: number) => String(n).padStart(2, '0');
+    const part = `de=${month}-${dd(partFrom)}&ate=${month}-${dd(partFrom + 3 + rand.int(13))}`;
+    const day = dayAt(rand.int(span + 1));
+    const largest = info.units[0]?.id ?? info.unitId;
+    const u = info.units.length ? rand.pick(info.units).id : info.unitId;
+    const category = rand.pick(['promotores', 'neutros', 'detratores', 'pendentes']);
+    const status = rand.pick(['nova', 'lida', 'respondida', 'resolvida']);
+    const weeks = 1 + rand.int(52);
+    console.log(`semente ${SEED}: unidade ${u}, maior unidade ${largest}, ${odd}, ${part}, dia ${day}`);
     const farPage = Math.max(1, Math.floor(info.leads / 25 / 2));
     const pages: [string, string][] = [
       ['/admin (fila de atenção)', '/admin'],
-      ['NPS: padrão', '/admin/pesquisa'],
-      ['NPS: 12 meses, rede', `/admin/pesquisa?${year}`],
-      ['NPS: uma unidade', `/admin/pesquisa?unidade_id=${u}`],
+      ['NPS: padrão (90 dias)', '/admin/pesquisa'],
+      ['NPS: 12 meses até hoje, rede', `/admin/pesquisa?${year}`],
+      [`NPS: 12 meses até hoje, ${category}`, `/admin/pesquisa?${year}&categoria=${category}`],
+      ['NPS: período desalinhado, rede', `/admin/pesquisa?${odd}`],
+      ['NPS: parte de um mês, rede', `/admin/pesquisa?${part}`],
+      ['NPS: um dia, rede', `/admin/pesquisa?de=${day}&ate=${day}`],
+      ['NPS: uma unidade (padrão)', `/admin/pesquisa?unidade_id=${u}`],
+      ['NPS: maior unidade, 12 meses', `/admin/pesquisa?unidade_id=${largest}&${year}`],
       ['Mensagens: padrão', '/admin/mensagens'],
       ['Mensagens: uma unidade', `/admin/mensagens?unidade_id=${u}`],
-      ['Mensagens: um status', '/admin/mensagens?status=resolvida'],
+      ['Mensagens: maior unidade', `/admin/mensagens?unidade_id=${largest}`],
+      [`Mensagens: status ${status}`, `/admin/mensagens?status=${status}`],
       ['Leads: padrão', '/pages/Franquia/admin.php'],
       [`Leads: página ${farPage}`, `/pages/Franquia/admin.php?pagina=${farPage}`],
       ['Leads: filtro de texto', `/pages/Franquia/admin.php?q=${encodeURIComponent(info.leadWord)}`],
       ['Aulas experimentais', '/admin/aulas-experimentais'],
-      ['Funil', '/admin/aulas-experimentais/funil'],
-      ['Cliques', '/admin/cliques'],
+      ['Aulas experimentais: um dia, maior unidade', `/admin/aulas-experimentais?dia=${day}&unidade_id=${largest}`],
+      ['Funil (padrão)', '/admin/aulas-experimentais/funil'],
+      ['Funil: período desalinhado', `/admin/aulas-experimentais/funil?${odd}`],
+      ['Funil: 12 meses até hoje', `/admin/aulas-experimentais/funil?${year}`],
+      ['Cliques (padrão, 8 semanas)', '/admin/cliques'],
+      [`Cliques: ${weeks} semanas`, `/admin/cliques?semanas=${weeks}`],
+      [`Cliques: ${weeks} semanas, maior unidade`, `/admin/cliques?semanas=${weeks}&unidade_id=${largest}`],
     ];
     for (const [label, path] of pages) {
       console.log(`  ${label}: ${path}`);
@@ -212,8 +292,12 @@ async function benchEngine(engine: Engine) {
     }
 
     const exports: [string, string][] = [
-      ['Exportação pesquisa', '/admin/pesquisa/exportar.csv?de=2000-01-01'],
+      ['Exportação pesquisa, tudo', '/admin/pesquisa/exportar.csv?de=2000-01-01'],
+      ['Exportação pesquisa, 12 meses até hoje', `/admin/pesquisa/exportar.csv?${year}`],
+      ['Exportação pesquisa, período desalinhado', `/admin/pesquisa/exportar.csv?${odd}`],
+      ['Exportação pesquisa, maior unidade, 12 meses', `/admin/pesquisa/exportar.csv?unidade_id=${largest}&${year}`],
       ['Exportação mensagens', '/admin/mensagens/exportar.csv'],
+      [`Exportação mensagens, ${status}`, `/admin/mensagens/exportar.csv?status=${status}`],
       ['Exportação leads', '/pages/Franquia/admin.php?export=csv'],
     ];
     for (const [label, path] of exports) {
@@ -229,14 +313,15 @@ async function benchEngine(engine: Engine) {
       ]);
     }
 
-    // The public unit page while one export and five 12-month reports run together.
+    // The public unit page while one export and five reports (12 months and the run's own periods) run together.
     const publicUrl = `${server.url}/Detalhes.php?id=${u}`;
     await timed(publicUrl, '');
     let busy = true;
+    const reports = [year, odd, part, year, `de=${day}&ate=${day}`];
     const background = Promise.all([
       streamExport(server, `${server.url}/admin/pesquisa/exportar.csv?de=2000-01-01`, cookie),
-      ...Array.from({ length: 5 }, async () => {
-        while (busy) await timed(`${server.url}/admin/pesquisa?${year}`, cookie);
+      ...reports.map(async (period) => {
+        while (busy) await timed(`${server.url}/admin/pesquisa?${period}`, cookie);
       }),
     ]).finally(() => (busy = false));
     const publicTimes: number[] = [];
@@ -298,12 +383,13 @@ async function benchEngine(engine: Engine) {
   } finally {
     await server.stop();
   }
-  console.log(`\n${engine}`);
+  console.log(`\n${engine}, semente ${SEED}, forma ${SHAPE}`);
   printTable(['', 'p50 / taxa', 'p95 / memória', 'meta', ''], rows);
   return rows.some((r) => r[4] === 'MISS');
 }
 
 const engines = (process.env.BENCH_STAFF_ENGINES ?? 'sqlite,postgres').split(',').map((s) => s.trim()) as Engine[];
+console.log(`semente ${SEED} (repita com --seed ${SEED}), forma ${SHAPE}`);
 let missed = false;
 for (const engine of engines) missed = (await benchEngine(engine)) || missed;
 process.exitCode = missed ? 1 : 0;

@@ -13,6 +13,8 @@ import {
   volumeWindow,
   type VolumeKind,
   type VolumeOptions,
+  VOLUME_SHAPES,
+  type VolumeShape,
 } from '../db/seeds/volume';
 
 const USAGE = `Uso: npm run seed:volume -- [opções]
@@ -35,6 +37,8 @@ Opções:
   --leads N        leads de franquia (padrão ${BASE_TOTALS.leads.toLocaleString('pt-BR')})
   --agendamentos N aulas experimentais (padrão ${BASE_TOTALS.agendamentos.toLocaleString('pt-BR')})
   --cliques N      cliques nos botões (padrão ${BASE_TOTALS.cliques.toLocaleString('pt-BR')})
+  --forma F        padrao, ou desigual: poucas unidades enormes e muitas pequenas nas respostas,
+                   mensagens e cliques, e comentários e mensagens longos (padrão padrao)
   -h, --help       mostra esta ajuda
 
 Os padrões dos totais valem para 300 unidades e 3 anos e acompanham --unidades e --anos.
@@ -56,6 +60,7 @@ const values: Record<string, string | boolean | undefined> = readFlags(USAGE, {
   leads: { type: 'string' },
   agendamentos: { type: 'string' },
   cliques: { type: 'string' },
+  forma: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 });
 if (values.help) {
@@ -92,6 +97,11 @@ const options: VolumeOptions = {
   ),
   totais: {},
 };
+if (values.forma !== undefined) {
+  const forma = String(values.forma);
+  if (!(VOLUME_SHAPES as readonly string[]).includes(forma)) fail(`--forma: padrao ou desigual (recebido "${forma}")`);
+  options.forma = forma as VolumeShape;
+}
 if (values.fim !== undefined) {
   const fim = String(values.fim);
   if (
@@ -125,7 +135,7 @@ try {
   console.log(`Banco: ${where}`);
   console.log(
     `Período: ${window.first} a ${window.last} (${window.months} meses), ${options.unidades} unidades, ` +
-      `escala ${options.escala}, semente ${options.semente}`,
+      `escala ${options.escala}, semente ${options.semente}, forma ${options.forma ?? 'padrao'}`,
   );
   console.log(
     `Planejado: ${Object.entries(planned)

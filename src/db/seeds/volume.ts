@@ -45,7 +45,15 @@ export interface VolumeOptions {
   totais?: Partial<Record<VolumeKind, number>>;
   /** the retention periods the site runs with (default: the settings' defaults) */
   retencao?: RetentionConfig;
+  /**
+   * `desigual`: a few huge units and many small ones for the answers, messages and clicks, and
+   * long comments and messages; the trial bookings keep the usual sizes (each unit's places bound them).
+   */
+  forma?: VolumeShape;
 }
+
+export const VOLUME_SHAPES = ['padrao', 'desigual'] as const;
+export type VolumeShape = (typeof VOLUME_SHAPES)[number];
 
 export const DEFAULT_VOLUME: VolumeOptions = { unidades: 300, anos: 3, escala: 1, semente: 20261127 };
 
@@ -1114,6 +1122,10 @@ export async function seedVolume(
       admins: catalog.admins,
       nextId,
       seed: options.semente,
+      uneven:
+        options.forma === 'desigual'
+          ? { weights: unevenWeights(catalog.units, options.semente), rng: prng(options.semente ^ 0x7e47) }
+          : null,
     };
     const counts: Record<string, number> = {};
     const merge = (c: Record<string, number>) => Object.assign(counts, c);
@@ -1164,6 +1176,8 @@ interface GenContext {
   admins: number[];
   nextId: Record<string, number>;
   seed: number;
+  /** the uneven shape's unit weights (by unit id) and long texts; null for the usual volume */
+  uneven: { weights: Map<number, number>; rng: Rng } | null;
 }
 
 /** Per day: the day's sorted instants and, for each, a unit index (weighted by unit size). */
@@ -1174,9 +1188,10 @@ function* schedule(
   weekdays: readonly number[],
   hours: readonly number[],
   units: Unit[] = ctx.units,
+  weightOf: (u: Unit) => number = (u) => ctx.uneven?.weights.get(u.id) ?? u.size,
 ) {
   const hour = weighted(hours);
-  const unit = weighted(units.map((u) => u.size));
+  const unit = weighted(units.map(weightOf));
   const counts = perDay(total, ctx.days, weekdays);
   for (let d = 0; d < ctx.days.length; d++) {
     const n = counts[d]!;
@@ -1184,6 +1199,42 @@ function* schedule(
     const times = timesOfDay(rng, ctx.days[d]!, n, hour);
     yield { day: ctx.days[d]!, dayIndex: d, times, unitOf: () => units[unit(rng.next())]! };
   }
+}
+
+/**
+ * The uneven shape's unit weights: three units a hundred times the median one, the rest
+ * log-normal with a long tail, so most units are small. Drawn from their own generator, so the
+ * rows of the usual shape do not change.
+ */
+function unevenWeights(units: Unit[], seed: number): Map<number, number> {
+  const rng = prng(seed ^ 0x5e3d);
+  const weights = new Map(units.map((u) => [u.id, Math.exp(1.2 * rng.normal())]));
+  for (let i = 0; i < Math.min(3, units.length); i++) weights.set(units[rng.int(units.length)]!.id, 100);
+  return weights;
+}
+
+/** The survey's comment and the message form accept this many characters (their services' limits). */
+const TEXT_MAX = 3000;
+const LONG_SENTENCES = [
+  'Já falei com a recepção mais de uma vez e ainda não tive retorno.',
+  'Treino nesta unidade há dois anos, de manhã cedo, antes do trabalho.',
+  'No fim da tarde as filas nos aparelhos passam de quinze minutos.',
+  'O professor da turma das sete explica cada exercício com calma e corrige a postura.',
+  'Meu filho também treina aqui e gosta muito das aulas de lutas.',
+  'Seria bom ter um bebedouro no segundo andar, perto dos aparelhos de cardio.',
+  'O estacionamento lota a partir das dezoito horas e fica difícil chegar a tempo da aula.',
+  'Fiz a avaliação física na semana passada e o resultado veio bem detalhado.',
+  'A música da sala de musculação está alta demais para conversar com o instrutor.',
+  'Mudei de unidade por causa do horário e senti diferença no atendimento.',
+];
+
+/** Half of the texts grow to hundreds or thousands of characters (up to the forms' limit), as some people write. */
+function longText(rng: Rng, start: string): string {
+  if (!rng.chance(0.5)) return start;
+  const target = Math.min(TEXT_MAX, Math.round(200 * Math.exp(1.1 * Math.abs(rng.normal()))));
+  let text = start;
+  while (text.length < target) text += ` ${rng.pick(LONG_SENTENCES)}`;
+  return text.slice(0, TEXT_MAX);
 }
 
 /** A delay in ms drawn around `medianHours` (log-normal, spread `sigma`). */
@@ -1225,9 +1276,10 @@ async function genAnswers(ctx: GenContext, total: number, scale: Question, other
           ? emailOf(rng, p.first, p.last)
           : mobile(rng, u.ddd)
         : null;
-      const comment = rng.chance([0.12, 0.25, 0.55][cat]!)
+      const picked = rng.chance([0.12, 0.25, 0.55][cat]!)
         ? rng.pick(COMMENTS[(['promotores', 'neutros', 'detratores'] as const)[cat]])
         : null;
+      const comment = picked && ctx.uneven ? longText(ctx.uneven.rng, picked) : picked;
       // Most detractors are called back within days; the last weeks' still wait in the queue.
       let tratadaEm: string | null = null;
       let tratadaPor: number | null = null;
@@ -1308,7 +1360,8 @@ async function genMessages(ctx: GenContext, total: number) {
       const unitName = noUnit
         ? `Unidade ${rng.pick(['do centro', 'perto do shopping', 'da avenida', 'nova'])}`
         : u.nome;
-      const text = rng.pick(MESSAGES);
+      const picked = rng.pick(MESSAGES);
+      const text = ctx.uneven ? longText(ctx.uneven.rng, picked) : picked;
       const kept = t >= ctx.anonymisedBefore.messages;
       await msgs.add(
         id,
@@ -1470,7 +1523,7 @@ async function genBookings(ctx: GenContext, total: number) {
     return d.getTime();
   };
   let skipped = 0;
-  for (const { day, times, unitOf } of schedule(ctx, rng, total, WEB_WEEKDAY, WEB_HOURS, bookable)) {
+  for (const { day, times, unitOf } of schedule(ctx, rng, total, WEB_WEEKDAY, WEB_HOURS, bookable, (u) => u.size)) {
     await flushDaysBefore(day.day);
     for (const t of times) {
       // The class: up to 6 days ahead, not started yet, with a place left; another unit if none.
