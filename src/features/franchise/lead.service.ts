@@ -7,12 +7,11 @@ import { foldText } from '../../lib/text';
 import {
   formatPhone as formatBrazilianPhone,
   echoValue,
-  newEnvioId,
+  keptEnvioId,
   oneLine,
   parseEmail,
   parsePhone,
   rawString,
-  readEnvioId,
   take,
 } from '../../lib/form/index';
 import { quoteCustomerText } from '../../platform/mail/quote';
@@ -189,7 +188,7 @@ export function createLeadService(deps: LeadDeps) {
           status: 'invalid',
           errors: result.errors,
           values: leadValuesFrom(body),
-          envioId: readEnvioId(body) ?? newEnvioId(),
+          envioId: keptEnvioId(body),
         };
       }
       return service.store(result.lead, body, log, result.consent);

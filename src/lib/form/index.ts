@@ -24,3 +24,8 @@ export function readEnvioId(body: Record<string, unknown> | undefined): string |
   const v = body?.[ENVIO_FIELD];
   return typeof v === 'string' && ENVIO_ID_RE.test(v.trim()) ? v.trim() : null;
 }
+
+/** The envio_id a refused form is shown again with: the posted one (a resend is the same submission), or a new one. */
+export function keptEnvioId(body: Record<string, unknown> | undefined): string {
+  return readEnvioId(body) ?? newEnvioId();
+}

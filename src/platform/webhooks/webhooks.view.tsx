@@ -1,6 +1,6 @@
 // The admins' webhook screens: the endpoints with the form for a new one, the secret shown
 // once after creation, and one endpoint's settings, test button and delivery log.
-import { ENVIO_FIELD, newEnvioId, readEnvioId } from '../../lib/form/index';
+import { ENVIO_FIELD, keptEnvioId, newEnvioId } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
 import { PageLinks } from '../../views/table';
 import {
@@ -117,7 +117,7 @@ export function WebhooksPage(p: {
       <form method="post" action={WEBHOOKS_PATH} novalidate>
         <Csrf token={p.staff.csrfToken} />
         {/* A double click on "Cadastrar endpoint" creates one endpoint (platform/envio). */}
-        <input type="hidden" name={ENVIO_FIELD} value={readEnvioId(p.values) ?? newEnvioId()} />
+        <input type="hidden" name={ENVIO_FIELD} value={keptEnvioId(p.values)} />
         <StaffErrorSummary errors={p.errors} />
         <EndpointFields values={p.values} errors={p.errors} />
         <p>

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { nowIso } from '../../../db/index';
 import type { Transactional } from '../../../db/transactional';
-import { echoValue, multiLine, newEnvioId, oneLine, readEnvioId, take, toId } from '../../../lib/form/index';
+import { echoValue, keptEnvioId, multiLine, oneLine, readEnvioId, take, toId } from '../../../lib/form/index';
 import { quoteCustomerText } from '../../../platform/mail/quote';
 import { saoPauloYearMonth } from '../../../lib/time';
 import { fingerprintOf, staleBefore, storeOnce } from '../../../platform/envio/index';
@@ -68,7 +68,7 @@ export function readMessageFields(fields: Record<string, unknown>): MessageValue
     unidade_id: echoValue(fields.unidade_id, { max: 20 }).trim(),
     unidade: echoValue(fields.unidade, { max: UNIT_TEXT_MAX * 2 }),
     mensagem: echoValue(fields.mensagem, { max: MESSAGE_MAX * 2, multiLine: true }),
-    envio_id: readEnvioId(fields) ?? newEnvioId(),
+    envio_id: keptEnvioId(fields),
     ...readContactFields(fields),
   };
 }
