@@ -16,6 +16,28 @@ export interface PlanFields {
   ordem: number;
 }
 
+/** The catalog's tables linking units to what they offer, by the column that names the other side. */
+export const UNIT_LINKS = {
+  plano_id: 'planos_unidades',
+  area_id: 'unidades_areas',
+  modalidade_id: 'unidades_modalidades',
+} as const;
+type UnitLinkColumn = keyof typeof UNIT_LINKS;
+
+/**
+ * The units linked to one plan, area or modality, by id. The three tables have the same
+ * shape (unidade_id + the other side's id); Kysely is told one of them.
+ */
+export async function linkedUnitIds(db: Q, column: UnitLinkColumn, id: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom(UNIT_LINKS[column] as 'planos_unidades')
+    .select('unidade_id')
+    .where(column as 'plano_id', '=', id)
+    .orderBy('unidade_id')
+    .execute();
+  return rows.map((r) => r.unidade_id);
+}
+
 type LinkSide = 'plano_id' | 'unidade_id';
 
 /**
@@ -56,16 +78,7 @@ export function createPlansRepository(db: Q) {
     findPlanByName(nome: string) {
       return db.selectFrom('planos').select('id').where('nome', '=', nome).orderBy('id').executeTakeFirst();
     },
-    async planUnitIds(id: number) {
-      return (
-        await db
-          .selectFrom('planos_unidades')
-          .select('unidade_id')
-          .where('plano_id', '=', id)
-          .orderBy('unidade_id')
-          .execute()
-      ).map((r) => r.unidade_id);
-    },
+    planUnitIds: (id: number) => linkedUnitIds(db, 'plano_id', id),
     async insertPlan(fields: PlanFields, now: string) {
       return (
         await db

@@ -2,8 +2,23 @@
 // Takes a Kysely instance or a transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
+import { linkedUnitIds, UNIT_LINKS } from './plans.repository';
 
 type Q = Kysely<Database>;
+
+/**
+ * Sets the units of an area or a modality to `ids`: its links carry nothing else, so all are
+ * rewritten. Both tables have the same shape; Kysely is told one of them.
+ */
+async function replaceUnitLinks(db: Q, column: 'area_id' | 'modalidade_id', ownerId: number, ids: number[]) {
+  const table = UNIT_LINKS[column] as 'unidades_areas';
+  await db
+    .deleteFrom(table)
+    .where(column as 'area_id', '=', ownerId)
+    .execute();
+  const row = (unidade_id: number) => ({ unidade_id, [column]: ownerId }) as { unidade_id: number; area_id: number };
+  if (ids.length) await db.insertInto(table).values(ids.map(row)).execute();
+}
 
 export function createTaxonomyRepository(db: Q) {
   return {
@@ -16,16 +31,7 @@ export function createTaxonomyRepository(db: Q) {
     findAreaByName(nome: string) {
       return db.selectFrom('areas').select('id').where('nome', '=', nome).executeTakeFirst();
     },
-    async areaUnitIds(id: number) {
-      return (
-        await db
-          .selectFrom('unidades_areas')
-          .select('unidade_id')
-          .where('area_id', '=', id)
-          .orderBy('unidade_id')
-          .execute()
-      ).map((r) => r.unidade_id);
-    },
+    areaUnitIds: (id: number) => linkedUnitIds(db, 'area_id', id),
     async insertArea(nome: string) {
       return (await db.insertInto('areas').values({ nome, ativo: 1 }).returning('id').executeTakeFirstOrThrow()).id;
     },
@@ -35,14 +41,7 @@ export function createTaxonomyRepository(db: Q) {
     async setAreaActive(id: number, ativo: number) {
       await db.updateTable('areas').set({ ativo }).where('id', '=', id).execute();
     },
-    async replaceAreaUnits(areaId: number, ids: number[]) {
-      await db.deleteFrom('unidades_areas').where('area_id', '=', areaId).execute();
-      if (ids.length)
-        await db
-          .insertInto('unidades_areas')
-          .values(ids.map((unidade_id) => ({ unidade_id, area_id: areaId })))
-          .execute();
-    },
+    replaceAreaUnits: (areaId: number, ids: number[]) => replaceUnitLinks(db, 'area_id', areaId, ids),
     listModalities() {
       return db.selectFrom('modalidades').select(['id', 'nome', 'descricao', 'ativo']).orderBy('nome').execute();
     },
@@ -56,16 +55,7 @@ export function createTaxonomyRepository(db: Q) {
     findModalityByName(nome: string) {
       return db.selectFrom('modalidades').select('id').where('nome', '=', nome).executeTakeFirst();
     },
-    async modalityUnitIds(id: number) {
-      return (
-        await db
-          .selectFrom('unidades_modalidades')
-          .select('unidade_id')
-          .where('modalidade_id', '=', id)
-          .orderBy('unidade_id')
-          .execute()
-      ).map((r) => r.unidade_id);
-    },
+    modalityUnitIds: (id: number) => linkedUnitIds(db, 'modalidade_id', id),
     async insertModality(nome: string, descricao: string | null) {
       return (
         await db
@@ -81,14 +71,7 @@ export function createTaxonomyRepository(db: Q) {
     async setModalityActive(id: number, ativo: number) {
       await db.updateTable('modalidades').set({ ativo }).where('id', '=', id).execute();
     },
-    async replaceModalityUnits(modalityId: number, ids: number[]) {
-      await db.deleteFrom('unidades_modalidades').where('modalidade_id', '=', modalityId).execute();
-      if (ids.length)
-        await db
-          .insertInto('unidades_modalidades')
-          .values(ids.map((unidade_id) => ({ unidade_id, modalidade_id: modalityId })))
-          .execute();
-    },
+    replaceModalityUnits: (modalityId: number, ids: number[]) => replaceUnitLinks(db, 'modalidade_id', modalityId, ids),
     async nameTaken(table: 'areas' | 'modalidades', nome: string, exceptId?: number) {
       let q = db.selectFrom(table).select('id').where('nome', '=', nome);
       if (exceptId) q = q.where('id', '!=', exceptId);
