@@ -53,6 +53,38 @@ const optionOf = (questionId: number): ActiveRecord => ({
   set: (repo, id, ativo) => repo.setOptionActive(id, ativo),
 });
 
+type Removal = 'excluida' | 'desativada';
+type Work = Parameters<Parameters<typeof change<Removal>>[2]>;
+
+/** Why a removal only deactivated: the audit row's `motivo`. */
+const ANSWERED_REASON: Record<string, string> = {
+  pergunta: 'a pergunta tem respostas',
+  opcao: 'a opção tem respostas',
+};
+
+/**
+ * Deletes a question or an option nobody answered; one with answers is deactivated instead
+ * (see the top of this file), its audit row saying why.
+ */
+async function removeUnanswered(
+  at: { repo: Work[0]; audit: Work[1]; now: string },
+  record: ActiveRecord,
+  id: number,
+  before: { ativo: number },
+  answered: boolean,
+  remove: () => Promise<unknown>,
+): Promise<Removal> {
+  if (answered) {
+    await record.set(at.repo, id, 0, at.now);
+    const motivo = ANSWERED_REASON[record.entidade];
+    await at.audit(auditRow('desativar', record.entidade, id, { ativo: before.ativo }, { ativo: 0, motivo }));
+    return 'desativada';
+  }
+  await remove();
+  await at.audit(auditRow('excluir', record.entidade, id, before, null));
+  return 'excluida';
+}
+
 export function createSurveyQuestionsService(deps: ContentDeps) {
   const read = deps.repos.content;
   async function snapshot(repo: typeof read, id: number) {
@@ -109,26 +141,12 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
     setActive: (actor: Actor, id: number, active: boolean) => switchActive(deps, actor, QUESTION, id, active, false),
 
     /** Deletes an unanswered question; one with answers is deactivated instead. */
-    async remove(actor: Actor, id: number): Promise<'excluida' | 'desativada'> {
-      return survey(actor, async (repo, audit) => {
+    async remove(actor: Actor, id: number): Promise<Removal> {
+      return survey(actor, async (repo, audit, _trx, now) => {
         const before = await snapshot(repo, id);
         if (!before) throw new NotFoundError();
-        if ((await repo.questionAnswerCount(id)) > 0) {
-          await repo.setQuestionActive(id, 0);
-          await audit(
-            auditRow(
-              'desativar',
-              'pergunta',
-              id,
-              { ativo: before.ativo },
-              { ativo: 0, motivo: 'a pergunta tem respostas' },
-            ),
-          );
-          return 'desativada';
-        }
-        await repo.deleteQuestion(id);
-        await audit(auditRow('excluir', 'pergunta', id, before, null));
-        return 'excluida';
+        const answered = (await repo.questionAnswerCount(id)) > 0;
+        return removeUnanswered({ repo, audit, now }, QUESTION, id, before, answered, () => repo.deleteQuestion(id));
       });
     },
 
@@ -168,26 +186,13 @@ export function createSurveyQuestionsService(deps: ContentDeps) {
     setOptionActive: (actor: Actor, questionId: number, optionId: number, active: boolean) =>
       switchActive(deps, actor, optionOf(questionId), optionId, active, false),
 
-    async removeOption(actor: Actor, questionId: number, optionId: number): Promise<'excluida' | 'desativada'> {
-      return survey(actor, async (repo, audit) => {
+    async removeOption(actor: Actor, questionId: number, optionId: number): Promise<Removal> {
+      return survey(actor, async (repo, audit, _trx, now) => {
         const before = await repo.findOption(questionId, optionId);
         if (!before) throw new NotFoundError();
-        if ((await repo.optionAnswerCount(optionId)) > 0) {
-          await repo.setOptionActive(optionId, 0);
-          await audit(
-            auditRow(
-              'desativar',
-              'opcao',
-              optionId,
-              { ativo: before.ativo },
-              { ativo: 0, motivo: 'a opção tem respostas' },
-            ),
-          );
-          return 'desativada';
-        }
-        await repo.deleteOption(optionId);
-        await audit(auditRow('excluir', 'opcao', optionId, before, null));
-        return 'excluida';
+        const answered = (await repo.optionAnswerCount(optionId)) > 0;
+        const remove = () => repo.deleteOption(optionId);
+        return removeUnanswered({ repo, audit, now }, optionOf(questionId), optionId, before, answered, remove);
       });
     },
   };
