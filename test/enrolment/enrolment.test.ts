@@ -424,6 +424,72 @@ describe('after acceptance', () => {
     expect(e!.expira_em).not.toBeNull();
   });
 
+  it('a Pix paid, then withdrawn before staff saw it: staff record it and its refund enters the queue', async () => {
+    const data = person();
+    await (await accept(data)).post();
+    const [e] = await enrolmentByCpf(data.cpf);
+    const mine = await openMine(data.email);
+    const panel = await fetchForm(t.app, '/matricula/minha/painel', 'csrf_token', mine);
+    const withdraw = await t.app.inject({
+      method: 'POST',
+      url: `/matricula/minha/${e!.codigo}/desistir`,
+      headers: { cookie: panel.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ csrf_token: panel.token }),
+    });
+    expect(withdraw.statusCode).toBe(303);
+    const withdrawn = await t.db
+      .selectFrom('fila_emails')
+      .select('texto')
+      .where('destinatario', '=', data.email)
+      .where('assunto', 'like', 'Desistência%')
+      .executeTakeFirstOrThrow();
+    expect(withdrawn.texto).toContain('Se você já pagou o Pix, devolvemos o valor');
+    const staff = await staffCookie();
+    const detail = await t.app.inject({ url: `/admin/matriculas/${e!.id}`, headers: { cookie: staff.cookie } });
+    expect(detail.body).toContain('Pix recebido depois da desistência');
+    const [payment] = await t.db
+      .selectFrom('matriculas_pagamentos')
+      .selectAll()
+      .where('matricula_id', '=', e!.id)
+      .execute();
+    expect(payment!.status).toBe('cancelado');
+    const post = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/admin/matriculas/${e!.id}/pagamentos/${payment!.id}/confirmar`,
+        headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form({ csrf_token: staff.token }),
+      });
+    const [first, second] = await Promise.all([post(), post()]);
+    expect([first.headers.location, second.headers.location].map((l) => String(l).split('ok=')[1]).sort()).toEqual([
+      'nada',
+      'pagamento',
+    ]);
+    const rows = await t.db
+      .selectFrom('matriculas_pagamentos')
+      .select(['tipo', 'status', 'valor_centavos', 'prazo'])
+      .where('matricula_id', '=', e!.id)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.tipo, r.status, r.valor_centavos])).toEqual([
+      ['primeiro', 'pago', 17990],
+      ['reembolso', 'pendente', 17990],
+    ]);
+    expect(rows[1]!.prazo).not.toBeNull();
+    const [after] = await enrolmentByCpf(data.cpf);
+    expect(after!.status).toBe('desistencia');
+    const mails = await t.db
+      .selectFrom('fila_emails')
+      .select('texto')
+      .where('destinatario', '=', data.email)
+      .where('assunto', 'like', 'Devolução do seu Pix%')
+      .execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.texto).toMatch(/R\$\s179,90/);
+    const list = await t.app.inject({ url: '/admin/matriculas', headers: { cookie: staff.cookie } });
+    expect(list.body).toContain('Devoluções a fazer');
+  });
+
   it('a late Pix of an expired enrolment activates it, unless the CPF enrolled there again (no 500)', async () => {
     const staff = await staffCookie();
     const confirm = async (id: number) => {

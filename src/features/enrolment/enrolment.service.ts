@@ -749,7 +749,10 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
             refundCents
               ? `Tudo o que você pagou, ${formatBRL(refundCents)}, será devolvido pelo mesmo meio de pagamento até ` +
                 `${formatDateTime(nowIso(new Date(now.getTime() + REFUND_DAYS * 86_400_000)))}.`
-              : 'Nenhum pagamento foi feito; nada será cobrado.',
+              : e.provedor === 'pix'
+                ? 'Nenhum pagamento tinha sido confirmado; nada será cobrado. Se você já pagou o Pix, ' +
+                  `devolvemos o valor em até ${REFUND_DAYS} dias depois que a unidade o confirmar no extrato.`
+                : 'Nenhum pagamento foi feito; nada será cobrado.',
             '',
             `${e.razao_social}, CNPJ ${e.cnpj}`,
           ].join('\n'),
@@ -987,6 +990,64 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
           data: eventData({ ...e, status: 'ativa' }, { ativada_em: at }),
           origin: `matricula:${e.id}`,
           at: now,
+        });
+        return true;
+      });
+    },
+
+    /**
+     * Staff: a Pix seen in the statement for a charge the person's withdrawal had called off
+     * (paid, then withdrawn before staff confirmed it). The money came in, so it is recorded and
+     * a refund of it enters the queue, with a mail saying when it is made.
+     */
+    async receivedAfterWithdrawal(e: Enrolment, paymentId: number, staffId: number, now = new Date()) {
+      const at = nowIso(now);
+      const prazo = nowIso(new Date(now.getTime() + REFUND_DAYS * 86_400_000));
+      return repo.transaction(async (tx, trx) => {
+        await tx.lock(e.id);
+        if ((await tx.byId(e.id))?.status !== 'desistencia') return false;
+        const payments = await tx.payments(e.id);
+        const payment = payments.find((p) => p.id === paymentId && p.tipo !== 'reembolso' && p.provedor === 'pix');
+        if (!payment) return false;
+        if (!(await tx.settlePayment(paymentId, ['cancelado'], 'pago', { pago_em: at, usuario_id: staffId }, at)))
+          return false;
+        const refunds = payments.filter((p) => p.tipo === 'reembolso').length;
+        await tx.addPayment({
+          matricula_id: e.id,
+          tipo: 'reembolso',
+          valor_centavos: payment.valor_centavos,
+          status: 'pendente',
+          provedor: payment.provedor,
+          referencia: `MAT${e.id}R${refunds + 1}`,
+          prazo,
+          criado_em: at,
+          atualizado_em: at,
+        });
+        await tx.audit.record(
+          {
+            usuarioId: staffId,
+            acao: 'confirmar_pagamento',
+            entidade: 'matricula',
+            entidadeId: e.id,
+            depois: { pagamento: paymentId, valor_centavos: payment.valor_centavos, depois_da_desistencia: true },
+          },
+          at,
+        );
+        const detalhe = `pagamento recebido depois da desistência; reembolso de ${formatBRL(payment.valor_centavos)}`;
+        await history(tx, e.id, 'desistencia', 'desistencia', 'equipe', staffId, detalhe, at);
+        await enqueueMail(trx, {
+          to: e.email,
+          subject: `Devolução do seu Pix — ${config.brandName} ${e.unidade_nome}`,
+          text: [
+            `Olá, ${e.nome}.`,
+            '',
+            `Recebemos o seu Pix de ${formatBRL(payment.valor_centavos)} da matrícula no plano ${e.plano_nome}, ` +
+              'da qual você desistiu.',
+            `Ele será devolvido pelo mesmo meio de pagamento até ${formatDateTime(prazo)}.`,
+            '',
+            `${e.razao_social}, CNPJ ${e.cnpj}`,
+          ].join('\n'),
+          origin: `matricula:${e.id}`,
         });
         return true;
       });

@@ -73,7 +73,10 @@ export function createEnrolmentStaffService(
     },
 
     async confirmPayment(staff: Staff, id: number, paymentId: number, now = new Date()) {
-      return enrolments.confirmPayment(await visible(staff, id), paymentId, staff.id, now);
+      const e = await visible(staff, id);
+      // Withdrawn before staff saw the Pix: it is recorded and refunded, not activated.
+      if (e.status === 'desistencia') return enrolments.receivedAfterWithdrawal(e, paymentId, staff.id, now);
+      return enrolments.confirmPayment(e, paymentId, staff.id, now);
     },
     async registerRefund(staff: Staff, id: number, paymentId: number, now = new Date()) {
       return enrolments.registerRefund(await visible(staff, id), paymentId, staff.id, now);

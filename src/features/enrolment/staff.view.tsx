@@ -250,6 +250,16 @@ export function EnrolmentDetailPage(p: {
                   </button>
                 </form>
               ) : null}
+              {/* Paid, then withdrawn before staff saw it: recorded, and a refund enters the queue. */}
+              {pay.provedor === 'pix' &&
+              pay.status === 'cancelado' &&
+              pay.tipo !== 'reembolso' &&
+              e.status === 'desistencia' ? (
+                <form method="post" action={paymentActionPath(e.id, pay)} class="inline">
+                  <Csrf token={p.staff.csrfToken} />
+                  <button type="submit">Pix recebido depois da desistência: registrar e devolver</button>
+                </form>
+              ) : null}
             </li>
           ))}
         </ul>
