@@ -114,16 +114,42 @@ async function expectEqual(unitIds: number[] | null, de: string, ate: string) {
 }
 
 describe('derived survey figures', () => {
-  it('splits a period into whole months and day ranges inside one month', () => {
-    expect(periodParts('2026-01-05', '2026-03-10')).toEqual({
+  it('splits a period into whole months and day ranges inside one month, or a month minus the days left out', () => {
+    const later = '2030-01-01';
+    // January 5–31: the month minus its first 4 days; March 1–10: its 10 days (21 left out).
+    expect(periodParts('2026-01-05', '2026-03-10', later)).toEqual({
+      months: ['2026-01', '2026-02'],
+      days: [['2026-03-01', '2026-03-10']],
+      minus: [['2026-01-01', '2026-01-04']],
+    });
+    expect(periodParts('2026-02-01', '2026-02-28', later)).toEqual({ months: ['2026-02'], days: [], minus: [] });
+    expect(periodParts('2026-02-03', '2026-02-03', later)).toEqual({
+      months: [],
+      days: [['2026-02-03', '2026-02-03']],
+      minus: [],
+    });
+    expect(periodParts('2026-02-02', '2026-02-27', later)).toEqual({
       months: ['2026-02'],
-      days: [
-        ['2026-01-05', '2026-01-31'],
-        ['2026-03-01', '2026-03-10'],
+      days: [],
+      minus: [
+        ['2026-02-01', '2026-02-01'],
+        ['2026-02-28', '2026-02-28'],
       ],
     });
-    expect(periodParts('2026-02-01', '2026-02-28')).toEqual({ months: ['2026-02'], days: [] });
-    expect(periodParts('2026-02-03', '2026-02-03')).toEqual({ months: [], days: [['2026-02-03', '2026-02-03']] });
+    // Up to today: the days after it hold no answers, so this month is its month row.
+    expect(periodParts('2025-11-30', '2026-11-29', '2026-11-29')).toEqual({
+      months: [
+        ...['2025-12', '2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06'],
+        ...['2026-07', '2026-08', '2026-09', '2026-10', '2026-11'],
+      ],
+      days: [['2025-11-30', '2025-11-30']],
+      minus: [],
+    });
+    expect(periodParts('2026-11-03', '2026-11-29', '2026-11-29')).toEqual({
+      months: ['2026-11'],
+      days: [],
+      minus: [['2026-11-01', '2026-11-02']],
+    });
   });
 
   it('equal a recount after random writes, edits and deletions', async () => {
@@ -148,6 +174,12 @@ describe('derived survey figures', () => {
       const a = addDays(today, -Math.floor(rand() * 480));
       const b = addDays(a, Math.floor(rand() * 100));
       await expectEqual([pick(units), pick(units)], a, b);
+      // Parts of months read as a month minus the days left out, and a single day.
+      const month = addDays(today, -Math.floor(rand() * 400) - 40).slice(0, 7);
+      await expectEqual(null, `${month}-02`, `${month}-27`);
+      await expectEqual(null, addDays(today, -Math.floor(rand() * 60) - 1), today);
+      await expectEqual([pick(units)], `${month}-0${1 + Math.floor(rand() * 9)}`, addDays(today, -3));
+      await expectEqual(null, a, a);
     }
   });
 

@@ -1,7 +1,7 @@
 // The survey's derived figures (agregados_nps, agregados_opcoes): per São Paulo day and per
 // month, unit and channel / option. Every path that stores or removes answers changes them in
 // its own transaction through `apply`; `rebuild` recounts them from the answers.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/types';
 import { isPostgres } from '../../../db/index';
 import { addDays, saoPauloDay } from '../../../lib/time';
@@ -25,11 +25,23 @@ export interface AggregateFilter {
 
 /**
  * The rows that cover [de, ate]: whole months as month rows, the rest as day ranges that
- * never cross a month (so a range of days never also matches a month row).
+ * never cross a month (so a range of days never also matches a month row). A part of a month
+ * is read as the month row minus the days left out (`minus`) when those are fewer: the days
+ * after `today` hold no answers, so "up to today" costs one row per unit instead of a row per day.
  */
-export function periodParts(de: string, ate: string): { months: string[]; days: [string, string][] } {
+export function periodParts(
+  de: string,
+  ate: string,
+  today: string = saoPauloDay(),
+): { months: string[]; days: [string, string][]; minus: [string, string][] } {
   const months: string[] = [];
   const days: [string, string][] = [];
+  const minus: [string, string][] = [];
+  // Days of [from, to] that can hold answers (none after today).
+  const daysWithAnswers = (from: string, to: string) => {
+    const end = to < today ? to : today;
+    return end < from ? 0 : Math.round((Date.parse(end) - Date.parse(from)) / 86_400_000) + 1;
+  };
   let first = `${de.slice(0, 7)}-01`;
   while (first <= ate) {
     const nextFirst = addDays(`${first.slice(0, 7)}-28`, 4)
@@ -38,11 +50,18 @@ export function periodParts(de: string, ate: string): { months: string[]; days: 
     const last = addDays(nextFirst, -1);
     const from = first < de ? de : first;
     const to = last > ate ? ate : last;
-    if (from === first && to === last) months.push(first.slice(0, 7));
-    else days.push([from, to]);
+    const before: [string, string] | null = from > first ? [first, addDays(from, -1)] : null;
+    const after: [string, string] | null = to < last ? [addDays(to, 1), last] : null;
+    const left = [before, after].filter((r): r is [string, string] => r !== null && daysWithAnswers(...r) > 0);
+    const leftDays = left.reduce((n, r) => n + daysWithAnswers(...r), 0);
+    if (!left.length) months.push(first.slice(0, 7));
+    else if (1 + leftDays < daysWithAnswers(from, to)) {
+      months.push(first.slice(0, 7));
+      minus.push(...left);
+    } else days.push([from, to]);
     first = nextFirst;
   }
-  return { months, days };
+  return { months, days, minus };
 }
 
 const dayOf = (iso: string) => saoPauloDay(new Date(iso));
@@ -50,24 +69,39 @@ const dayOf = (iso: string) => saoPauloDay(new Date(iso));
 export function createAggregatesRepository(db: Kysely<Database>) {
   const postgres = isPostgres(db);
 
-  function inPeriod<QB extends { where: any }>(qb: QB, f: AggregateFilter): QB {
-    const { months, days } = periodParts(f.de, f.ate);
-    let q: any = qb.where((eb: any) =>
-      eb.or([
-        ...(months.length ? [eb('a.periodo', 'in', months)] : []),
-        ...days.map(([from, to]) => eb.and([eb('a.periodo', '>=', from), eb('a.periodo', '<=', to)])),
-        ...(months.length || days.length ? [] : [sql<boolean>`1 = 0`]),
-      ]),
-    );
-    if (f.unitIds) q = f.unitIds.length ? q.where('a.unidade_id', 'in', f.unitIds) : q.where(sql<boolean>`1 = 0`);
-    return q;
+  const inRange = (eb: any, [from, to]: [string, string]) =>
+    eb.and([eb('a.periodo', '>=', from), eb('a.periodo', '<=', to)]);
+
+  /** The rows of the period, and `sum` of a column over them (the days in `minus` taken away). */
+  function period(f: AggregateFilter) {
+    const { months, days, minus } = periodParts(f.de, f.ate);
+    const sum = (column: string) => {
+      if (!minus.length) return sql<number>`sum(${sql.ref(column)})`;
+      const out = sql.join(
+        minus.map(([from, to]) => sql`(a.periodo >= ${from} and a.periodo <= ${to})`),
+        sql` or `,
+      );
+      return sql<number>`sum(case when ${out} then -${sql.ref(column)} else ${sql.ref(column)} end)`;
+    };
+    const within = <QB extends { where: any }>(qb: QB): QB => {
+      let q: any = qb.where((eb: any) =>
+        eb.or([
+          ...(months.length ? [eb('a.periodo', 'in', months)] : []),
+          ...[...days, ...minus].map((r) => inRange(eb, r)),
+          ...(months.length || days.length ? [] : [sql<boolean>`1 = 0`]),
+        ]),
+      );
+      if (f.unitIds) q = f.unitIds.length ? q.where('a.unidade_id', 'in', f.unitIds) : q.where(sql<boolean>`1 = 0`);
+      return q;
+    };
+    return { sum, within };
   }
 
-  const npsSums = (eb: any) => [
-    eb.fn.sum('a.respostas').as('respostas'),
-    eb.fn.sum('a.notas').as('total'),
-    eb.fn.sum('a.promotores').as('promotores'),
-    eb.fn.sum('a.detratores').as('detratores'),
+  const npsSums = (sum: (column: string) => RawBuilder<number>) => [
+    sum('a.respostas').as('respostas'),
+    sum('a.notas').as('total'),
+    sum('a.promotores').as('promotores'),
+    sum('a.detratores').as('detratores'),
   ];
   const counts = (r: { respostas: unknown; total: unknown; promotores: unknown; detratores: unknown }) => ({
     respostas: Number(r.respostas ?? 0),
@@ -183,47 +217,55 @@ export function createAggregatesRepository(db: Kysely<Database>) {
     },
 
     async byUnit(f: AggregateFilter) {
-      const rows = await inPeriod(
-        db
-          .selectFrom('agregados_nps as a')
-          .select((eb) => ['a.unidade_id as unidadeId', ...npsSums(eb)])
-          .groupBy('a.unidade_id'),
-        f,
-      ).execute();
+      const p = period(f);
+      const rows = await p
+        .within(
+          db
+            .selectFrom('agregados_nps as a')
+            .select(['a.unidade_id as unidadeId', ...npsSums(p.sum)])
+            .groupBy('a.unidade_id'),
+        )
+        .execute();
       return rows.map((r: any) => ({ unidadeId: Number(r.unidadeId), ...counts(r) })).filter((r) => r.respostas > 0);
     },
 
     /** Per São Paulo month (AAAA-MM) of the period. */
     async byMonth(f: AggregateFilter) {
-      const rows = await inPeriod(
-        db
-          .selectFrom('agregados_nps as a')
-          .select((eb) => [sql<string>`substr(a.periodo, 1, 7)`.as('mes'), ...npsSums(eb)])
-          .groupBy(sql`substr(a.periodo, 1, 7)`),
-        f,
-      ).execute();
+      const p = period(f);
+      const rows = await p
+        .within(
+          db
+            .selectFrom('agregados_nps as a')
+            .select([sql<string>`substr(a.periodo, 1, 7)`.as('mes'), ...npsSums(p.sum)])
+            .groupBy(sql`substr(a.periodo, 1, 7)`),
+        )
+        .execute();
       return rows.map((r: any) => ({ mes: String(r.mes), ...counts(r) }));
     },
 
     async byOrigin(f: AggregateFilter) {
-      const rows = await inPeriod(
-        db
-          .selectFrom('agregados_nps as a')
-          .select((eb) => ['a.origem', ...npsSums(eb)])
-          .groupBy('a.origem'),
-        f,
-      ).execute();
+      const p = period(f);
+      const rows = await p
+        .within(
+          db
+            .selectFrom('agregados_nps as a')
+            .select(['a.origem', ...npsSums(p.sum)])
+            .groupBy('a.origem'),
+        )
+        .execute();
       return rows.map((r: any) => ({ origem: String(r.origem), ...counts(r) }));
     },
 
     async optionCounts(f: AggregateFilter) {
-      const rows = await inPeriod(
-        db
-          .selectFrom('agregados_opcoes as a')
-          .select((eb) => ['a.pergunta_id as perguntaId', 'a.opcao_id as opcaoId', eb.fn.sum('a.n').as('n')])
-          .groupBy(['a.pergunta_id', 'a.opcao_id']),
-        f,
-      ).execute();
+      const p = period(f);
+      const rows = await p
+        .within(
+          db
+            .selectFrom('agregados_opcoes as a')
+            .select(['a.pergunta_id as perguntaId', 'a.opcao_id as opcaoId', p.sum('a.n').as('n')])
+            .groupBy(['a.pergunta_id', 'a.opcao_id']),
+        )
+        .execute();
       return rows
         .map((r: any) => ({ perguntaId: Number(r.perguntaId), opcaoId: Number(r.opcaoId), n: Number(r.n ?? 0) }))
         .filter((r) => r.n > 0);
