@@ -397,12 +397,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           'no webhook do Asaas)',
       );
   }
-  // Refused rather than ignored: an operator who turns it on must not believe it runs (docs/decisions/250).
-  if (env.ASAAS_PIX_AUTOMATICO)
-    problems.push(
-      'ASAAS_PIX_AUTOMATICO: o Pix Automático (jornada 3) ainda não está disponível nesta versão; use false ' +
-        '(as mensalidades seguem por cartão ou pela fatura do Asaas)',
-    );
   const brandWhatsapp = env.BRAND_WHATSAPP ? normalizePhone(env.BRAND_WHATSAPP) : null;
   if (env.BRAND_WHATSAPP && !brandWhatsapp) {
     problems.push('BRAND_WHATSAPP: use um número brasileiro com DDD, por exemplo (11) 99999-0000');

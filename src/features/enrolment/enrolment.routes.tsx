@@ -196,8 +196,30 @@ export function enrolmentRoutes(
     const found = await service.statusOf(request.params.codigo);
     if (!found) return sendError(request, reply, 404, 'Matrícula não encontrada', 'Este link de matrícula não existe.');
     privatePage(reply);
-    return reply.page(h(StatusPage, { ...found, confirmsAutomatically }));
+    const choosesCard = [...found.instructions.values()].some((i) => i.authorizationId);
+    return reply.page(
+      h(StatusPage, {
+        ...found,
+        confirmsAutomatically,
+        csrfToken: choosesCard ? reply.generateCsrf() : undefined,
+      }),
+    );
   });
+
+  // Pix Automático's page: the person prefers the card; the QR code stops being valid first.
+  r.post(
+    `${FLOW_PATH}/:codigo/cartao`,
+    {
+      schema: { params: Codigo, body: Body },
+      preHandler: app.csrfProtection,
+      config: { formPath: FLOW_PATH, rateLimit: ENROLMENT_RATE_LIMIT },
+    },
+    async (request, reply) => {
+      privatePage(reply);
+      const url = await service.chooseCard(request.params.codigo);
+      return reply.redirect(url ?? statusPath(request.params.codigo), 303);
+    },
+  );
 
   r.get(
     `${FLOW_PATH}/:codigo/situacao.json`,

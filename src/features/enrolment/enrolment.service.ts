@@ -110,9 +110,11 @@ export interface ProviderHooks {
   seen(
     enrolmentId: number,
     paymentId: number,
-    ids: { providerId?: string; customerId?: string },
+    ids: { providerId?: string; customerId?: string; authorizationId?: string },
     paid: boolean,
   ): Promise<void>;
+  /** Pix Automático's QR code given up for the card: the charge's page, or null (already paid) */
+  chooseCard(enrolmentId: number, paymentId: number): Promise<string | null>;
   withdrawn(enrolmentId: number): Promise<unknown>;
   cancelled(enrolmentId: number): Promise<unknown>;
 }
@@ -576,6 +578,14 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
       return { status: e.status, pendentes };
     },
 
+    /** Pix Automático's page: the card instead; the charge's page at the provider, or null. */
+    async chooseCard(codigo: string): Promise<string | null> {
+      const e = await repo.byCode(codigo);
+      if (!e || e.status !== 'aguardando_pagamento' || !hooks) return null;
+      const first = (await repo.payments(e.id)).find((p) => p.tipo === 'primeiro' && p.status === 'pendente');
+      return first ? hooks.chooseCard(e.id, first.id) : null;
+    },
+
     /** Set once by index.ts when the provider confirms by itself. */
     setProviderHooks(h: ProviderHooks) {
       hooks = h;
@@ -616,6 +626,16 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
               providerId: p.provedor_id,
               dueDate: saoPauloDay(new Date(e.expira_em ?? Date.now())),
               successUrl: statusUrl(e.codigo),
+              // The first payment may authorise the monthly debits (Pix Automático, when on).
+              recurring:
+                p.tipo === 'primeiro' && e.status === 'aguardando_pagamento'
+                  ? {
+                      startDate: addMonths(saoPauloDay(new Date(e.aceito_em)), 1, e.dia_vencimento),
+                      valueCents: e.mensalidade_centavos,
+                      description: `Mensalidade ${e.plano_nome}`,
+                      expiresAt: e.expira_em ?? nowIso(new Date(Date.now() + 86_400_000)),
+                    }
+                  : undefined,
             });
             if (hooks && (shownNow.providerId || shownNow.paid)) {
               await hooks.seen(e.id, p.id, shownNow, shownNow.paid === true);

@@ -355,7 +355,17 @@ export function SummaryPage(props: {
   );
 }
 
-function PixBox({ payment, pix }: { payment: Payment; pix: PaymentInstructions }) {
+function PixBox({
+  payment,
+  pix,
+  enrolment,
+  csrfToken,
+}: {
+  payment: Payment;
+  pix: PaymentInstructions;
+  enrolment: Enrolment;
+  csrfToken?: string;
+}) {
   return (
     <section class="card pix" aria-labelledby={`pix-${payment.id}`}>
       <h2 id={`pix-${payment.id}`}>
@@ -378,6 +388,25 @@ function PixBox({ payment, pix }: { payment: Payment; pix: PaymentInstructions }
           <p class="hint">
             No app do seu banco, escolha Pix › Pix copia e cola, ou leia o QR code. O valor já vem preenchido.
           </p>
+        </>
+      ) : null}
+      {pix.authorizationId ? (
+        <>
+          <p class="hint" data-pix-automatico>
+            Pix Automático: ao pagar este Pix você autoriza o débito da mensalidade de{' '}
+            {formatBRL(enrolment.mensalidade_centavos)} todo dia {enrolment.dia_vencimento}, direto na sua conta. Você
+            pode cancelar a autorização no app do seu banco.
+          </p>
+          {csrfToken ? (
+            <form method="post" action={`${statusPath(enrolment.codigo)}/cartao`} class="pay-card">
+              <input type="hidden" name="csrf_token" value={csrfToken} />
+              Prefere cartão de crédito?{' '}
+              <button type="submit" class="secondary">
+                Pagar com cartão
+              </button>{' '}
+              <span class="hint">na página segura do nosso processador de pagamentos; este Pix deixa de valer.</span>
+            </form>
+          ) : null}
         </>
       ) : null}
       {pix.cardUrl ? (
@@ -404,6 +433,8 @@ export function StatusPage(props: {
   instructions: Map<number, PaymentInstructions>;
   confirmsAutomatically: boolean;
   unavailable?: boolean;
+  /** for the "Pagar com cartão" form of a Pix Automático QR code */
+  csrfToken?: string;
 }) {
   const e = props.enrolment;
   const watching = props.confirmsAutomatically && props.pending.length > 0;
@@ -454,7 +485,7 @@ export function StatusPage(props: {
       >
         {props.pending.map((p) => {
           const pix = props.instructions.get(p.id);
-          return pix ? <PixBox key={p.id} payment={p} pix={pix} /> : null;
+          return pix ? <PixBox key={p.id} payment={p} pix={pix} enrolment={e} csrfToken={props.csrfToken} /> : null;
         })}
       </div>
       {e.status === 'aguardando_pagamento' ? (

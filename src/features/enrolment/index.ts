@@ -72,6 +72,7 @@ async function wireProvider(
     seen: (enrolmentId, paymentId, ids, paid) => payments.seen(enrolmentId, paymentId, ids, paid),
     withdrawn: (id) => payments.refundWithdrawal(id),
     cancelled: (id) => payments.afterCancel(id),
+    chooseCard: (id, paymentId) => payments.chooseCard(id, paymentId),
   });
   const worker: EventWorkerContext = { repo: events, handle: (e) => payments.handleEvent(e), log: app.log };
   let running: ReturnType<typeof startEventWorker> | null = null;

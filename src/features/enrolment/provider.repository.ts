@@ -76,6 +76,25 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
     },
+    /** Keeps `mark` (a Pix Automático authorization waiting) while the enrolment has no subscription. */
+    async markSubscription(enrolmentId: number, mark: string): Promise<void> {
+      await db
+        .updateTable('matriculas')
+        .set({ assinatura_provedor_id: mark })
+        .where('id', '=', enrolmentId)
+        .where('assinatura_provedor_id', 'is', null)
+        .execute();
+    },
+    /** Drops `mark`, only while it is still there; true when this call did. */
+    async clearSubscription(enrolmentId: number, mark: string): Promise<boolean> {
+      const res = await db
+        .updateTable('matriculas')
+        .set({ assinatura_provedor_id: null })
+        .where('id', '=', enrolmentId)
+        .where('assinatura_provedor_id', '=', mark)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
     /** Replaces this caller's mark with the subscription's id; false when the mark was taken over. */
     async setSubscription(enrolmentId: number, claim: string, subscriptionId: string): Promise<boolean> {
       const res = await db
@@ -194,7 +213,7 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
     expiredCharges(provedor: string, limit: number) {
       return db
         .selectFrom('matriculas_pagamentos')
-        .select(['id', 'provedor_id', 'conferido_em'])
+        .select(['id', 'matricula_id', 'provedor_id', 'conferido_em'])
         .where('provedor', '=', provedor)
         .where('status', '=', 'expirado')
         .where('provedor_id', 'is not', null)
@@ -226,6 +245,7 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
           eb.or([
             eb('assinatura_provedor_id', 'is', null),
             eb.and([eb('assinatura_provedor_id', 'like', 'criando:%'), eb('assinatura_provedor_id', '<', staleBefore)]),
+            eb('assinatura_provedor_id', 'like', 'automatico:%'),
           ]),
         )
         .limit(limit)

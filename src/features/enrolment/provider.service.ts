@@ -11,8 +11,8 @@ import type { Transactional } from '../../db/transactional';
 import { formatBRL } from '../../lib/text';
 import { addDays, saoPauloDay, saoPauloDayStartIso } from '../../lib/time';
 import { recordPayment } from '../../platform/metrics/metrics';
-import type { PaymentProvider } from '../../platform/payments/index';
-import type { AsaasPayment } from '../../platform/payments/asaas/client';
+import { type PaymentProvider, QR } from '../../platform/payments/index';
+import type { AsaasAuthorization, AsaasPayment } from '../../platform/payments/asaas/client';
 import type { PaymentEventsRepository } from '../../platform/payments/events.repository';
 import { type ChargeState, chargeState, toCents } from '../../platform/payments/asaas/status';
 import type { Enrolment, Payment } from './enrolment.repository';
@@ -26,6 +26,10 @@ export interface ProviderRepos extends EnrolmentRepos {
 /** The mark of an instance creating a subscription, with the time; older than CLAIM_MS, it is taken over. */
 const CLAIM = 'criando:';
 const CLAIM_MS = 2 * 60_000;
+/** The mark of a Pix Automático authorization waiting to make the subscription: `automatico:<id>`. */
+const AUTO = 'automatico:';
+/** Marks that are not a subscription's id. */
+const isMark = (v: string | null): boolean => Boolean(v && (v.startsWith(CLAIM) || v.startsWith(AUTO)));
 const staleClaim = (now: Date) => `${CLAIM}${nowIso(new Date(now.getTime() - CLAIM_MS))}`;
 /** A pending charge is asked about again after this without news. */
 export const RECONCILE_AFTER_MS = 10 * 60_000;
@@ -35,6 +39,7 @@ const BATCH = 100;
 
 /** Event types that say something about one payment; the others are kept and acknowledged. */
 const PAYMENT_EVENT = /^PAYMENT_/;
+const AUTHORIZATION_EVENT = /^PIX_AUTOMATIC_RECURRING_AUTHORIZATION_/;
 
 export interface ProviderDeps {
   provider: PaymentProvider;
@@ -72,7 +77,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     if (!e && p.externalReference) {
       const byCode = await repo.byCode(p.externalReference);
       const kept = byCode?.assinatura_provedor_id;
-      if (byCode && (!kept || kept.startsWith(CLAIM) || kept === p.subscription)) e = byCode;
+      if (byCode && (!kept || isMark(kept) || kept === p.subscription)) e = byCode;
     }
     if (!e) return undefined;
     const due = p.dueDate ?? saoPauloDay(new Date(at));
@@ -94,6 +99,11 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
   async function rowOf(p: AsaasPayment, at: string): Promise<Payment | undefined> {
     const byId = await repo.pay.byProviderId(p.id);
     if (byId) return byId;
+    // Pix Automático's first payment names the QR code that made it, not our reference.
+    if (p.pixQrCodeId) {
+      const byQr = await repo.pay.byProviderId(`${QR}${p.pixQrCodeId}`);
+      if (byQr) return byQr;
+    }
     if (p.externalReference) {
       const byRef = await repo.pay.byReference(p.externalReference);
       if (byRef) {
@@ -223,6 +233,80 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     }
   }
 
+  /**
+   * What a Pix Automático authorization says: active with its subscription, it becomes the
+   * enrolment's monthly billing (unless another subscription bills already: then it is
+   * called off, never two); refused, expired or cancelled, the monthly payments go back to an
+   * ordinary subscription (made by the reconciliation).
+   */
+  async function applyAuthorization(a: AsaasAuthorization, now = new Date()): Promise<void> {
+    if (!a.contractId) return;
+    const row = await repo.pay.byReference(a.contractId);
+    const e = row ? await repo.byId(row.matricula_id) : undefined;
+    if (!e) return;
+    const at = nowIso(now);
+    const mark = `${AUTO}${a.id}`;
+    const kept = e.assinatura_provedor_id;
+    if (a.status === 'ACTIVE' && a.subscriptionId) {
+      if (kept === a.subscriptionId) return;
+      // Another instance making an ordinary subscription (a claim) wins: this one is called off.
+      const mine = kept === mark || kept === null;
+      // Its payment not applied yet: ensureSubscription takes the subscription once it is.
+      if (mine && (e.status === 'aguardando_pagamento' || e.status === 'expirada')) return;
+      if (mine && e.status === 'ativa') {
+        if (kept === null) await repo.pay.markSubscription(e.id, mark);
+        if (await repo.pay.setSubscription(e.id, mark, a.subscriptionId))
+          await repo.addHistory(historyRow(e, 'mensalidades por Pix Automático, autorizado no primeiro pagamento', at));
+        return;
+      }
+      // Billed otherwise (the card was paid, or the enrolment ended): the authorization goes.
+      await asaas!.cancelSubscription(a.subscriptionId);
+      await asaas!.cancelAuthorization(a.id);
+      await repo.addHistory(historyRow(e, 'Pix Automático cancelado: a matrícula já é cobrada de outra forma', at));
+      return;
+    }
+    if (/^(CANCELLED|REFUSED|EXPIRED)$/.test(a.status)) {
+      // Its subscription could make no more Pix debits: removed, so only one ever bills.
+      if (a.subscriptionId) await asaas!.cancelSubscription(a.subscriptionId);
+      const dropped =
+        (kept === mark && (await repo.pay.clearSubscription(e.id, mark))) ||
+        (a.subscriptionId && kept === a.subscriptionId && (await repo.pay.clearSubscription(e.id, a.subscriptionId)));
+      if (dropped && e.status === 'ativa')
+        await repo.addHistory(historyRow(e, 'Pix Automático cancelado: mensalidades pela fatura do Asaas', at));
+    }
+  }
+
+  /** The person gives up Pix Automático's QR code for the card: the code called off first. */
+  async function chooseCard(enrolmentId: number, paymentId: number): Promise<string | null> {
+    const e = await repo.byId(enrolmentId);
+    const row = (await repo.payments(enrolmentId)).find((p) => p.id === paymentId);
+    if (!e || !row || row.status !== 'pendente') return null;
+    if (e.assinatura_provedor_id?.startsWith(AUTO)) {
+      const auth = await asaas!.authorizationById(e.assinatura_provedor_id.slice(AUTO.length));
+      if (auth.status === 'ACTIVE') return null;
+      if (auth.status === 'CREATED') await asaas!.cancelAuthorization(auth.id);
+      await repo.pay.clearSubscription(e.id, e.assinatura_provedor_id);
+    }
+    const charge = await asaas!.charge({
+      customer: await customerOf(e),
+      reference: row.referencia,
+      valueCents: row.valor_centavos,
+      dueDate: saoPauloDay(new Date(e.expira_em ?? Date.now())),
+      description: `Matrícula ${e.id}`,
+      successUrl: `${config.publicUrl}/matricula/${e.codigo}`,
+    });
+    if (row.provedor_id && row.provedor_id !== charge.id)
+      await repo.pay.replaceProviderId(row.id, row.provedor_id, charge.id);
+    else await repo.pay.setProviderId(row.id, charge.id);
+    return charge.invoiceUrl ?? null;
+  }
+
+  /** The payment Pix Automático's QR code made for an enrolment, if it was paid. */
+  async function paymentOfAuthorization(enrolmentId: number, qrId: string): Promise<AsaasPayment | undefined> {
+    const e = await repo.byId(enrolmentId);
+    return e?.cliente_provedor_id ? asaas!.paymentOfQrCode(e.cliente_provedor_id, qrId) : undefined;
+  }
+
   /** The customer id at the provider for an enrolment's person (kept on the row). */
   async function customerOf(e: Enrolment): Promise<string> {
     if (e.cliente_provedor_id) return e.cliente_provedor_id;
@@ -238,7 +322,18 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
   async function ensureSubscription(enrolmentId: number, now = new Date()): Promise<void> {
     const e = await repo.byId(enrolmentId);
     if (e?.status !== 'ativa' || !e.pago_ate) return;
-    if (e.assinatura_provedor_id && !e.assinatura_provedor_id.startsWith(CLAIM)) return;
+    const kept = e.assinatura_provedor_id;
+    if (kept?.startsWith(AUTO)) {
+      // Pix Automático: its own subscription once the authorization is active; otherwise
+      // (refused, cancelled, or the card was paid) it is called off and an ordinary one made.
+      const auth = await asaas!.authorizationById(kept.slice(AUTO.length));
+      if (auth.status === 'ACTIVE') {
+        if (auth.subscriptionId) await applyAuthorization(auth, now);
+        return;
+      }
+      if (auth.status === 'CREATED') await asaas!.cancelAuthorization(auth.id);
+      if (!(await repo.pay.clearSubscription(e.id, kept))) return;
+    } else if (kept && !kept.startsWith(CLAIM)) return;
     // One instance of all creates it: two racing at Asaas could bill the member twice.
     const claim = `${CLAIM}${nowIso(now)}`;
     if (!(await repo.pay.claimSubscription(e.id, claim, staleClaim(now)))) return;
@@ -253,19 +348,26 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
       creditCardToken: card ?? null,
     });
     const at = nowIso(now);
-    await repo.transaction(async (tx) => {
-      if (await tx.pay.setSubscription(e.id, claim, sub.id))
-        await tx.addHistory(
-          historyRow(e, `mensalidade de ${formatBRL(e.mensalidade_centavos)} programada a partir de ${e.pago_ate}`, at),
-        );
+    const stored = await repo.transaction(async (tx) => {
+      if (!(await tx.pay.setSubscription(e.id, claim, sub.id))) return false;
+      await tx.addHistory(
+        historyRow(e, `mensalidade de ${formatBRL(e.mensalidade_centavos)} programada a partir de ${e.pago_ate}`, at),
+      );
+      return true;
     });
+    if (stored) return;
+    // The mark was taken over: when another subscription (not this one) bills now, this one goes.
+    const billing = (await repo.byId(e.id))?.assinatura_provedor_id ?? null;
+    if (billing && !isMark(billing) && billing !== sub.id) await asaas!.cancelSubscription(sub.id);
   }
 
   /** Refunds everything a withdrawn enrolment paid, at the provider; the subscription is removed. */
   async function refundWithdrawal(enrolmentId: number, now = new Date()): Promise<boolean> {
     const e = await repo.byId(enrolmentId);
     if (e?.status !== 'desistencia') return false;
-    if (e.assinatura_provedor_id && !e.assinatura_provedor_id.startsWith(CLAIM))
+    if (e.assinatura_provedor_id?.startsWith(AUTO))
+      await asaas!.cancelAuthorization(e.assinatura_provedor_id.slice(AUTO.length));
+    else if (e.assinatura_provedor_id && !isMark(e.assinatura_provedor_id))
       await asaas!.cancelSubscription(e.assinatura_provedor_id);
     const payments = await repo.payments(e.id);
     // Charges called off here are removed there, so they can no longer be paid.
@@ -299,7 +401,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
   async function afterCancel(enrolmentId: number, now = new Date()): Promise<void> {
     const e = await repo.byId(enrolmentId);
     if (e?.status !== 'cancelamento_solicitado') return;
-    if (e.assinatura_provedor_id && !e.assinatura_provedor_id.startsWith(CLAIM) && e.cancelamento_efetivo_em) {
+    if (e.assinatura_provedor_id && !isMark(e.assinatura_provedor_id) && e.cancelamento_efetivo_em) {
       await asaas!.endSubscription(e.assinatura_provedor_id, addDays(e.cancelamento_efetivo_em, -1));
       // Charges Asaas already made for a month after the paid period go too.
       for (const p of await asaas!.subscriptionPayments(e.assinatura_provedor_id))
@@ -406,6 +508,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
 
   return {
     applyPayment,
+    chooseCard,
     ensureSubscription,
     refundWithdrawal,
     afterCancel,
@@ -413,6 +516,12 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
 
     /** One stored webhook event: a payment's events act on it; any other type is acknowledged. */
     async handleEvent(event: { tipo: string; body: unknown }, now = new Date()): Promise<void> {
+      const authorization = (event.body as { authorization?: AsaasAuthorization } | null)?.authorization;
+      if (AUTHORIZATION_EVENT.test(event.tipo) && authorization && typeof authorization.id === 'string') {
+        // The state carried may be older than the authorization's now: read it again.
+        await applyAuthorization(await asaas!.authorizationById(authorization.id), now);
+        return;
+      }
       const payment = (event.body as { payment?: AsaasPayment } | null)?.payment;
       if (!PAYMENT_EVENT.test(event.tipo) || !payment || typeof payment.id !== 'string') return;
       // The state carried by the event may be older than another already applied: rows only
@@ -431,9 +540,11 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
       for (const row of await repo.pay.stale(name, nowIso(new Date(now.getTime() - RECONCILE_AFTER_MS)), BATCH)) {
         if (!(await repo.pay.claimCheck(row.id, row.conferido_em, at))) continue;
         try {
-          const p = row.provedor_id
-            ? await asaas!.payment(row.provedor_id)
-            : (await asaas!.paymentsByReference(row.referencia))[0];
+          const p = row.provedor_id?.startsWith(QR)
+            ? await paymentOfAuthorization(row.matricula_id, row.provedor_id.slice(QR.length))
+            : row.provedor_id
+              ? await asaas!.payment(row.provedor_id)
+              : (await asaas!.paymentsByReference(row.referencia))[0];
           result.checked++;
           if (p) await applyPayment(p, p.deleted ? 'PAYMENT_DELETED' : null, now);
         } catch (err) {
@@ -444,6 +555,14 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
       for (const row of await repo.pay.expiredCharges(name, BATCH)) {
         if (!row.provedor_id || !(await repo.pay.claimCheck(row.id, row.conferido_em, at))) continue;
         try {
+          if (row.provedor_id.startsWith(QR)) {
+            const e = await repo.byId(row.matricula_id);
+            const paidMeanwhile = await paymentOfAuthorization(row.matricula_id, row.provedor_id.slice(QR.length));
+            if (paidMeanwhile) await applyPayment(paidMeanwhile, null, now);
+            else if (e?.assinatura_provedor_id?.startsWith(AUTO))
+              await asaas!.cancelAuthorization(e.assinatura_provedor_id.slice(AUTO.length));
+            continue;
+          }
           const p = await asaas!.payment(row.provedor_id);
           if (chargeState(p) === 'pago') await applyPayment(p, null, now);
           else if (!p.deleted) await asaas!.deletePayment(p.id);
@@ -498,11 +617,12 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     async seen(
       enrolmentId: number,
       paymentId: number,
-      ids: { providerId?: string; customerId?: string },
+      ids: { providerId?: string; customerId?: string; authorizationId?: string },
       paid: boolean,
       now = new Date(),
     ) {
       if (ids.customerId) await repo.pay.setCustomer(enrolmentId, ids.customerId);
+      if (ids.authorizationId) await repo.pay.markSubscription(enrolmentId, `${AUTO}${ids.authorizationId}`);
       if (ids.providerId) {
         const row = (await repo.payments(enrolmentId)).find((p) => p.id === paymentId);
         if (row?.provedor_id && row.provedor_id !== ids.providerId)

@@ -21,6 +21,8 @@ export interface ChargeRequest {
   dueDate?: string;
   /** where the provider's hosted page sends the person after paying */
   successUrl?: string;
+  /** Pix Automático (ASAAS_PIX_AUTOMATICO): the monthly debits this first payment authorises */
+  recurring?: { startDate: string; valueCents: number; description: string; expiresAt: string };
 }
 
 /** How the person pays a charge, as the payment page shows it. */
@@ -38,6 +40,8 @@ export type PaymentInstructions = {
   customerId?: string;
   /** the provider already has it paid */
   paid?: boolean;
+  /** Pix Automático: the authorization this QR code creates; the card is chosen on our page first */
+  authorizationId?: string;
 };
 
 export interface PaymentProvider {
@@ -71,6 +75,9 @@ export function createPixProvider(pix: PixConfig): PaymentProvider {
   };
 }
 
+/** Our mark for a first payment still only a Pix Automático QR code: `qr:` and its conciliation id. */
+export const QR = 'qr:';
+
 /** Asaas: the charge made once per reference (UNDEFINED: Pix here, or card on its page). */
 export function createAsaasProvider(config: AsaasConfig, log?: AsaasLog): PaymentProvider {
   const asaas = createAsaasClient(config, log);
@@ -82,7 +89,34 @@ export function createAsaasProvider(config: AsaasConfig, log?: AsaasLog): Paymen
     async instructions(charge) {
       if (!charge.payer && !charge.customerId) throw new Error('Asaas: a charge needs its payer');
       const customerId = charge.customerId ?? (await asaas.customer(charge.payer!));
-      const known = charge.providerId ? await asaas.payment(charge.providerId) : null;
+      const recurring = charge.recurring;
+      if (config.pixAutomatico && recurring && (!charge.providerId || charge.providerId.startsWith(QR))) {
+        const auth = await asaas.authorization({
+          customer: customerId,
+          contractId: charge.reference,
+          startDate: recurring.startDate,
+          valueCents: recurring.valueCents,
+          firstCents: charge.amountCents,
+          expirationSeconds: Math.max(600, Math.floor((Date.parse(recurring.expiresAt) - Date.now()) / 1000)),
+          description: recurring.description,
+        });
+        const qrId = auth.immediateQrCode?.conciliationIdentifier ?? '';
+        const paidBy = auth.status === 'ACTIVE' && qrId ? await asaas.paymentOfQrCode(customerId, qrId) : undefined;
+        const payload = auth.status === 'CREATED' ? (auth.immediateQrCode?.payload ?? '') : '';
+        return {
+          kind: 'pix',
+          copyPaste: payload,
+          qrSvg: payload ? await pixQrSvg(payload) : '',
+          demo: false,
+          cardUrl: null,
+          providerId: paidBy?.id ?? `${QR}${qrId}`,
+          customerId,
+          paid: Boolean(paidBy && /^(RECEIVED|CONFIRMED|RECEIVED_IN_CASH)$/.test(paidBy.status)),
+          authorizationId: auth.id,
+        };
+      }
+      const known =
+        charge.providerId && !charge.providerId.startsWith(QR) ? await asaas.payment(charge.providerId) : null;
       // A charge removed at Asaas (a duplicate, or by hand): the one of the reference is looked up.
       const payment =
         known && !known.deleted

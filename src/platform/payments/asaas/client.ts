@@ -24,6 +24,8 @@ export interface AsaasPayment {
   invoiceUrl?: string | null;
   deleted?: boolean;
   creditCard?: { creditCardToken?: string | null } | null;
+  /** the immediate QR code that made it (Pix Automático's first payment) */
+  pixQrCodeId?: string | null;
 }
 
 export interface AsaasSubscription {
@@ -34,6 +36,16 @@ export interface AsaasSubscription {
   endDate?: string | null;
   externalReference?: string | null;
   deleted?: boolean;
+}
+
+/** A Pix Automático authorization (journey 3): its immediate QR pays the first month and authorises the rest. */
+export interface AsaasAuthorization {
+  id: string;
+  status: string;
+  contractId?: string;
+  customerId?: string;
+  subscriptionId?: string | null;
+  immediateQrCode?: { payload?: string; conciliationIdentifier?: string; expirationDate?: string } | null;
 }
 
 interface AsaasList<T> {
@@ -326,6 +338,71 @@ export function createAsaasClient(config: AsaasConfig, log?: AsaasLog, options: 
             1,
           ) as Promise<AsaasSubscription>,
       );
+    },
+
+    /**
+     * The Pix Automático authorization of our `contractId` (created or active), or a new one:
+     * monthly from `startDate`, its immediate QR charging the first payment.
+     */
+    async authorization(a: {
+      customer: string;
+      contractId: string;
+      startDate: string;
+      valueCents: number;
+      firstCents: number;
+      expirationSeconds: number;
+      description: string;
+    }): Promise<AsaasAuthorization> {
+      return findOrCreate(
+        async () => {
+          const list = await retried<AsaasList<AsaasAuthorization>>(
+            'GET',
+            `/pix/automatic/authorizations?customerId=${q(a.customer)}&limit=100`,
+          );
+          return list.data.find((x) => x.contractId === a.contractId && /^(CREATED|ACTIVE)$/.test(x.status));
+        },
+        () =>
+          once(
+            'POST',
+            '/pix/automatic/authorizations',
+            {
+              customerId: a.customer,
+              frequency: 'MONTHLY',
+              contractId: a.contractId,
+              startDate: a.startDate,
+              value: a.valueCents / 100,
+              description: a.description.slice(0, 35),
+              paymentCreationMode: 'SUBSCRIPTION',
+              immediateQrCode: {
+                originalValue: a.firstCents / 100,
+                expirationSeconds: a.expirationSeconds,
+                description: a.description.slice(0, 35),
+              },
+            },
+            1,
+          ) as Promise<AsaasAuthorization>,
+      );
+    },
+
+    authorizationById: (id: string) => retried<AsaasAuthorization>('GET', `/pix/automatic/authorizations/${q(id)}`),
+
+    /** Cancels an authorization; a second call finds it gone or cancelled. */
+    async cancelAuthorization(id: string): Promise<void> {
+      try {
+        await retried('DELETE', `/pix/automatic/authorizations/${q(id)}`);
+      } catch (err) {
+        if (err instanceof AsaasError && (err.status === 404 || err.status === 400)) return;
+        throw err;
+      }
+    },
+
+    /** The payment made by an immediate QR code (Pix Automático's first payment), if any. */
+    async paymentOfQrCode(customer: string, conciliationIdentifier: string): Promise<AsaasPayment | undefined> {
+      const list = await retried<AsaasList<AsaasPayment>>(
+        'GET',
+        `/payments?customer=${q(customer)}&pixQrCodeId=${q(conciliationIdentifier)}`,
+      );
+      return list.data.find((p) => !p.deleted);
     },
 
     /** The charges a subscription made (deleted ones left out). */
