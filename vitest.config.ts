@@ -21,6 +21,7 @@ export default defineConfig({
             'test/operations/multi-instance.test.ts',
             'test/platform/webhooks-cluster.test.ts',
             'test/enrolment/asaas-cluster.test.ts',
+            'test/enrolment/enrolment-cluster.test.ts',
             'test/http/nginx-cache.test.ts',
           ],
           env: { TEST_DB: 'sqlite' },
