@@ -63,19 +63,39 @@ export function UnitChooserPage(props: { units: ChooserUnit[]; near: boolean; er
   );
 }
 
-/** A text field of the form, labelled from LABELS (the form kit's field). */
-function BookingTextField(props: {
+interface TextInput {
   name: 'nome' | 'whatsapp' | 'email';
   type: string;
-  value?: string;
-  error?: string;
   hint?: string;
   autocomplete: string;
   required?: boolean;
   maxLength: number;
-}) {
+}
+
+/** A text field of the form, labelled from LABELS (the form kit's field). */
+function BookingTextField(props: TextInput & { value?: string; error?: string }) {
   return <TextField {...props} label={LABELS[props.name]} inputMode={props.type === 'tel' ? 'tel' : undefined} />;
 }
+
+/** The form's text fields in order; their values and messages come by name. */
+const TEXT_INPUTS: TextInput[] = [
+  { name: 'nome', type: 'text', autocomplete: 'name', required: true, maxLength: LIMITS.nome },
+  {
+    name: 'whatsapp',
+    type: 'tel',
+    hint: 'Com DDD, por exemplo (11) 98765-4321. A unidade confirma a aula por ele.',
+    autocomplete: 'tel-national',
+    required: true,
+    maxLength: LIMITS.whatsapp,
+  },
+  {
+    name: 'email',
+    type: 'email',
+    hint: 'Se informar, enviamos a confirmação e um lembrete na véspera.',
+    autocomplete: 'email',
+    maxLength: LIMITS.email,
+  },
+];
 
 function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string; error?: string }) {
   const any = days.some((d) => d.slots.length);
@@ -196,34 +216,9 @@ export function BookingFormPage({
         <input type="hidden" name="envio_id" value={envioId} />
         <input type="hidden" name="unidade" value={String(unit.id)} />
         <SlotPicker days={days} value={values.vaga} error={errors.vaga} />
-        <BookingTextField
-          name="nome"
-          type="text"
-          value={values.nome}
-          error={errors.nome}
-          autocomplete="name"
-          required
-          maxLength={LIMITS.nome}
-        />
-        <BookingTextField
-          name="whatsapp"
-          type="tel"
-          value={values.whatsapp}
-          error={errors.whatsapp}
-          hint="Com DDD, por exemplo (11) 98765-4321. A unidade confirma a aula por ele."
-          autocomplete="tel-national"
-          required
-          maxLength={LIMITS.whatsapp}
-        />
-        <BookingTextField
-          name="email"
-          type="email"
-          value={values.email}
-          error={errors.email}
-          hint="Se informar, enviamos a confirmação e um lembrete na véspera."
-          autocomplete="email"
-          maxLength={LIMITS.email}
-        />
+        {TEXT_INPUTS.map((input) => (
+          <BookingTextField key={input.name} {...input} value={values[input.name]} error={errors[input.name]} />
+        ))}
         <div class="field">
           <Checkbox
             name="aceita_contato"

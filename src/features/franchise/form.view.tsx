@@ -15,18 +15,32 @@ export interface FranchiseFormProps {
   errors?: LeadErrors;
 }
 
-function LeadTextField(props: {
+interface TextInput {
   name: 'nome_completo' | 'whatsapp' | 'email' | 'cidade_regiao';
   type: string;
-  value?: string;
-  error?: string;
   hint?: string;
   autocomplete: string;
   inputMode?: 'tel';
   maxLength: number;
-}) {
+}
+
+function LeadTextField(props: TextInput & { value?: string; error?: string }) {
   return <TextField {...props} label={TEXT_FIELD_LABELS[props.name]} required />;
 }
+
+/** Section 1 of the form, "Sobre você": its text fields in order. */
+const ABOUT_YOU: TextInput[] = [
+  { name: 'nome_completo', type: 'text', autocomplete: 'name', maxLength: LIMITS.nome_completo },
+  {
+    name: 'whatsapp',
+    type: 'tel',
+    hint: 'Com DDD, por exemplo (11) 98765-4321.',
+    autocomplete: 'tel-national',
+    inputMode: 'tel',
+    maxLength: LIMITS.whatsapp,
+  },
+  { name: 'email', type: 'email', autocomplete: 'email', maxLength: LIMITS.email },
+];
 
 function OptionGroup({
   field,
@@ -126,32 +140,9 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
           <fieldset class="form-section">
             <legend>1. Sobre você</legend>
             <p class="section-why">Para a equipe de expansão saber com quem falar e como responder.</p>
-            <LeadTextField
-              name="nome_completo"
-              type="text"
-              value={values.nome_completo}
-              error={errors.nome_completo}
-              autocomplete="name"
-              maxLength={LIMITS.nome_completo}
-            />
-            <LeadTextField
-              name="whatsapp"
-              type="tel"
-              value={values.whatsapp}
-              error={errors.whatsapp}
-              hint="Com DDD, por exemplo (11) 98765-4321."
-              autocomplete="tel-national"
-              inputMode="tel"
-              maxLength={LIMITS.whatsapp}
-            />
-            <LeadTextField
-              name="email"
-              type="email"
-              value={values.email}
-              error={errors.email}
-              autocomplete="email"
-              maxLength={LIMITS.email}
-            />
+            {ABOUT_YOU.map((input) => (
+              <LeadTextField key={input.name} {...input} value={values[input.name]} error={errors[input.name]} />
+            ))}
           </fieldset>
           <fieldset class="form-section">
             <legend>2. Onde</legend>
@@ -170,31 +161,16 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
             <legend>3. Investimento</legend>
             <p class="section-why">Para indicarmos o formato de unidade que cabe no seu plano.</p>
             <InvestmentRanges />
-            <OptionGroup
-              field="investimento_parceria"
-              value={values.investimento_parceria}
-              error={errors.investimento_parceria}
-            />
-            <OptionGroup
-              field="faixa_investimento"
-              value={values.faixa_investimento}
-              error={errors.faixa_investimento}
-            />
+            {(['investimento_parceria', 'faixa_investimento'] as const).map((f) => (
+              <OptionGroup key={f} field={f} value={values[f]} error={errors[f]} />
+            ))}
           </fieldset>
           <fieldset class="form-section">
             <legend>4. Seu momento</legend>
             <p class="section-why">Para prepararmos a conversa certa, no tempo certo para você.</p>
-            <OptionGroup
-              field="prazo_proximo_passo"
-              value={values.prazo_proximo_passo}
-              error={errors.prazo_proximo_passo}
-            />
-            <OptionGroup
-              field="experiencia_negocio"
-              value={values.experiencia_negocio}
-              error={errors.experiencia_negocio}
-            />
-            <OptionGroup field="motivo_interesse" value={values.motivo_interesse} error={errors.motivo_interesse} />
+            {(['prazo_proximo_passo', 'experiencia_negocio', 'motivo_interesse'] as const).map((f) => (
+              <OptionGroup key={f} field={f} value={values[f]} error={errors[f]} />
+            ))}
           </fieldset>
           <fieldset aria-describedby={errors.aceita_contato ? 'aceita_contato-erro' : undefined}>
             <legend>{OPTION_FIELDS.aceita_contato.label}</legend>
