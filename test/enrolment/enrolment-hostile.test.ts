@@ -607,6 +607,31 @@ describe('the data step (/matricula/resumo): refused by the field, nothing store
   });
 });
 
+describe('the pages of the flow with hostile queries and codes', () => {
+  it('repeated, array, broken or NUL parameters and unknown codes: 4xx or the chooser again, never a 5xx', async () => {
+    const cases: [url: string, status: number][] = [
+      ['/matricula?unidade=1&unidade=2', 400],
+      ['/matricula?unidade=%FF%FE', 404],
+      [`/matricula?unidade=${'9'.repeat(19)}`, 404],
+      ['/matricula?lat=%00&lng=1', 400],
+      ['/matricula?lat=91&lng=200', 400],
+      [`/matricula?unidade=${unitId}&plano=${planId}&plano=${planId}`, 400],
+      [`/matricula?unidade=${unitId}&plano=%ZZ`, 200],
+      ['/matricula/AAAAAAAAAAAAAAAAAAAAAAAA', 404],
+      ['/matricula/%FF%FE%C3%28abcdefghijk', 400],
+      ['/matricula/AAAAAAAAAAAAAAAAAAAAAAAA/situacao.json', 404],
+      ['/matricula/minha/painel?ok=%00', 400],
+      ['/matricula/minha/painel?ok%5B%5D=x', 410],
+      ['/matricula/minha/AAAAAAAAAAAA/cancelar', 410],
+    ];
+    for (const [url, status] of cases) {
+      const res = await t.app.inject({ url, remoteAddress: nextIp() });
+      expect(res.statusCode, url).toBe(status);
+      expect(res.body, url).not.toContain(NUL);
+    }
+  });
+});
+
 describe('the acceptance (/matricula): refused with the summary or the form again, nothing stored', () => {
   for (const c of acceptCases) {
     it(`${c.name} → ${c.status}`, async () => {
