@@ -1,5 +1,6 @@
 // The soak's verdicts (the targets, computed outside 15 s around each fault) and its report:
 // a plain-text summary for the terminal and one HTML file with inline SVG charts.
+import os from 'node:os';
 import type { Sample } from './load';
 import { failed, outsideFaults, quantile, type FaultWindow, type Point, type SoakResult } from './run';
 
@@ -20,6 +21,8 @@ export interface KindStats {
   /** 5xx or no answer, in all / outside the faults */
   failures: number;
   failuresOutside: number;
+  /** status → count of the failures outside the faults (0: no answer) */
+  failedStatuses: Record<string, number>;
 }
 
 const GROUP_LABEL: Record<string, string> = {
@@ -44,6 +47,10 @@ export function kindStats(r: SoakResult): KindStats[] {
       max: ms.length ? Math.max(...ms) : Number.NaN,
       failures: samples.filter(failed).length,
       failuresOutside: outside.filter(failed).length,
+      failedStatuses: outside.filter(failed).reduce<Record<string, number>>((a, x) => {
+        a[x.status] = (a[x.status] ?? 0) + 1;
+        return a;
+      }, {}),
     };
   });
 }
@@ -138,18 +145,35 @@ function serverStaffRow(x: SoakResult['serverStaff'][number]): string[] {
   ];
 }
 
+const statuses = (k: KindStats) =>
+  Object.keys(k.failedStatuses).length
+    ? `: ${Object.entries(k.failedStatuses)
+        .map(([st, n]) => `${st === '0' ? 'sem resposta' : st}×${n}`)
+        .join(' ')}`
+    : '';
+
+function machineLine(r: SoakResult): string {
+  const load = r.machine.loadAverage.map((p) => p.value!).filter((v) => v !== null);
+  return (
+    `Máquina: load average (1 min) mediana ${quantile(load, 0.5).toFixed(1)}, máx. ${Math.max(...load).toFixed(1)} ` +
+    `em ${os.cpus().length} núcleos; atraso do laço do gerador de carga p99 ${ms(r.machine.loopP99)}, ` +
+    `máx. ${ms(r.machine.loopMax)} (somado a toda latência medida)`
+  );
+}
+
 export function textReport(r: SoakResult): string {
   const lines = [
     `Soak ${r.engine}, semente ${r.plan.seed}, ${(r.seconds / 60).toFixed(1)} min, início ${r.startedAt}`,
     `Volume: ${r.volume}`,
     `Falhas: ${r.faults.map((f) => `${f.label} ${min(f.from)}–${min(f.to)}`).join('; ') || 'nenhuma'}`,
+    machineLine(r),
     '',
     'tipo | pedidos | p50 | p95 | p99 | máx | falhas (fora das janelas)',
   ];
   for (const k of kindStats(r))
     lines.push(
       `${k.kind} | ${k.count} | ${ms(k.p50)} | ${ms(k.p95)} | ${ms(k.p99)} | ${ms(k.max)} | ` +
-        `${k.failures} (${k.failuresOutside})`,
+        `${k.failures} (${k.failuresOutside}${statuses(k)})`,
     );
   lines.push(
     '',
@@ -328,6 +352,13 @@ function htmlSection(r: SoakResult): string {
       seconds: r.seconds,
     }),
     chart({
+      title: 'Máquina: load average de 1 minuto (outros processos incluídos)',
+      unit: 'load',
+      series: [{ name: `${os.cpus().length} núcleos`, color: COLORS[2]!, points: r.machine.loadAverage }],
+      faults: r.faults,
+      seconds: r.seconds,
+    }),
+    chart({
       title: 'Filas de saída (pendentes)',
       unit: 'itens',
       series: [
@@ -345,6 +376,7 @@ function htmlSection(r: SoakResult): string {
 <h1>Soak — ${esc(title)}</h1>
 <p>Semente <b>${r.plan.seed}</b>; ${(r.seconds / 60).toFixed(1)} min a partir de ${esc(r.startedAt)};
 ${esc(r.volume)}.</p>
+<p>${esc(machineLine(r))}.</p>
 <p>Carga: ${r.plan.rates.publicPerSec} páginas públicas/s, ${r.plan.rates.formsPerSec} envios/s,
 ${r.plan.stack.managers} gerentes a cada ${r.plan.rates.managerEverySec} s, ${r.plan.stack.admins} admins a cada
 ${r.plan.rates.adminEverySec} s (exportação a cada ${r.plan.rates.exportEverySec} s).</p>
@@ -365,7 +397,7 @@ ${charts.join('\n')}
         ms(k.p95),
         ms(k.p99),
         ms(k.max),
-        `${k.failures} (${k.failuresOutside})`,
+        `${k.failures} (${k.failuresOutside}${statuses(k)})`,
       ]),
     )
     .join('')}</table>

@@ -2,6 +2,8 @@
 // bench (bench/soak.ts) and the CI test (test/operations/soak.test.ts) run this same code at
 // different sizes and read the same result.
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { closeLoadAgent, formLoad, publicLoad, Recorder, rng, staffLoad, type LoadRates, type Sample } from './load';
 import { startStack, type Stack, type StackOptions } from './stack';
 
@@ -97,6 +99,11 @@ export interface SoakResult {
   mail: Delivery;
   webhooks: Delivery;
   serverStaff: ServerStaffTimes[];
+  /**
+   * The load generator's own delays (its event loop, ms: every latency above includes them)
+   * and the machine's 1-minute load average over the run: what else wanted the cores.
+   */
+  machine: { loopP99: number; loopMax: number; loadAverage: Point[] };
 }
 
 /** Reads an instance's request log for the staff pages (exports and logins left out). */
@@ -224,9 +231,13 @@ async function drive(stack: Stack, plan: SoakPlan, log: (line: string) => void):
     }
   }, 250);
   let sampling = true;
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const loadAverage: Point[] = [];
   const sampler = (async () => {
     while (sampling) {
       const t = rec.now();
+      loadAverage.push({ t, value: os.loadavg()[0]! });
       for (const i of stack.instances) rss.get(i.name)!.push({ t, value: i.server.rssMb() });
       const [m, w] = await Promise.all([
         count(stack.db, 'fila_emails', stack.before.mail).catch(() => null),
@@ -320,6 +331,7 @@ async function drive(stack: Stack, plan: SoakPlan, log: (line: string) => void):
   await faultsDone;
   await Promise.all(loops);
   clearInterval(progress);
+  loop.disable();
   const seconds = rec.now() / 1000;
   log(`carga encerrada em ${seconds.toFixed(0)} s; esperando as filas…`);
 
@@ -397,6 +409,7 @@ async function drive(stack: Stack, plan: SoakPlan, log: (line: string) => void):
     mail,
     webhooks,
     serverStaff,
+    machine: { loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6, loadAverage },
   };
 }
 
