@@ -233,8 +233,13 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
   const { config, provider } = deps;
   let hooks: ProviderHooks | null = null;
   /** A provider's follow-up after our transaction: a failure is logged, the job does it again. */
+  // Waited for up to FOLLOW_UP_WAIT_MS so the page after it shows the result; a slow provider
+  // does not hold the person's answer longer (the work goes on, the job repeats a failure).
   const followUp = (what: string, run: () => Promise<unknown>) =>
-    run().catch((err) => deps.log?.warn({ err }, `payment provider: ${what} failed; the reconciliation retries it`));
+    within(
+      FOLLOW_UP_WAIT_MS,
+      run().catch((err) => deps.log?.warn({ err }, `payment provider: ${what} failed; the reconciliation retries it`)),
+    );
 
   function legalAddressOf(u: OfferUnit): string {
     return u.endereco_juridico?.trim() || `${u.endereco}, ${u.bairro}, ${u.cidade} - ${u.uf}`;
@@ -617,26 +622,30 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
             phone: e.whatsapp,
           };
           try {
-            const shownNow = await provider.instructions({
-              reference: p.referencia,
-              amountCents: p.valor_centavos,
-              description: `Matrícula ${e.id}`,
-              payer,
-              customerId: e.cliente_provedor_id,
-              providerId: p.provedor_id,
-              dueDate: saoPauloDay(new Date(e.expira_em ?? Date.now())),
-              successUrl: statusUrl(e.codigo),
-              // The first payment may authorise the monthly debits (Pix Automático, when on).
-              recurring:
-                p.tipo === 'primeiro' && e.status === 'aguardando_pagamento'
-                  ? {
-                      startDate: addMonths(saoPauloDay(new Date(e.aceito_em)), 1, e.dia_vencimento),
-                      valueCents: e.mensalidade_centavos,
-                      description: `Mensalidade ${e.plano_nome}`,
-                      expiresAt: e.expira_em ?? nowIso(new Date(Date.now() + 86_400_000)),
-                    }
-                  : undefined,
-            });
+            const shownNow = await within(
+              INSTRUCTIONS_WAIT_MS,
+              provider.instructions({
+                reference: p.referencia,
+                amountCents: p.valor_centavos,
+                description: `Matrícula ${e.id}`,
+                payer,
+                customerId: e.cliente_provedor_id,
+                providerId: p.provedor_id,
+                dueDate: saoPauloDay(new Date(e.expira_em ?? Date.now())),
+                successUrl: statusUrl(e.codigo),
+                // The first payment may authorise the monthly debits (Pix Automático, when on).
+                recurring:
+                  p.tipo === 'primeiro' && e.status === 'aguardando_pagamento'
+                    ? {
+                        startDate: addMonths(saoPauloDay(new Date(e.aceito_em)), 1, e.dia_vencimento),
+                        valueCents: e.mensalidade_centavos,
+                        description: `Mensalidade ${e.plano_nome}`,
+                        expiresAt: e.expira_em ?? nowIso(new Date(Date.now() + 86_400_000)),
+                      }
+                    : undefined,
+              }),
+            );
+            if (!shownNow) throw new Error('payment instructions: the provider did not answer in time');
             if (hooks && (shownNow.providerId || shownNow.paid)) {
               await hooks.seen(e.id, p.id, shownNow, shownNow.paid === true);
               paid ||= shownNow.paid === true;
@@ -1133,6 +1142,23 @@ function inForceMessage(e: Enrolment): string {
     ? 'Já existe uma matrícula com este CPF nesta unidade aguardando pagamento ' +
         `(CPF ${formatCpfDigits(e.cpf)}). Pague-a ou use "Minha matrícula" com o seu e-mail.`
     : IN_FORCE_MESSAGE;
+}
+
+/** The longest a page waits for the provider's payment instructions, and an action for its follow-up. */
+const INSTRUCTIONS_WAIT_MS = 8_000;
+const FOLLOW_UP_WAIT_MS = 5_000;
+
+/** The promise's value, or undefined once `ms` have passed (the work itself goes on). */
+async function within<T>(ms: number, work: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Days before its due day a monthly payment made by the provider's subscription shows on the page. */
