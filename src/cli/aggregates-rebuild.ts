@@ -1,6 +1,7 @@
-// npm run aggregates:rebuild — recounts the survey's derived figures (agregados_nps,
-// agregados_opcoes) from the stored answers: after an import, a restore, or answers written
-// by another tool. Safe while the site runs (one transaction).
+// npm run aggregates:rebuild — recounts the derived figures from the stored rows: the survey's
+// (agregados_nps, agregados_opcoes) and the clicks per week (agregados_cliques): after an
+// import, a restore, or rows written by another tool. Safe while the site runs (one transaction each).
+import { createCtaRepository } from '../features/cta/cta.repository';
 import { createAggregatesRepository } from '../features/feedback/survey/aggregates.repository';
 import { runJob } from './jobs-common';
 
@@ -9,8 +10,12 @@ await runJob(
   async ({ db }) => {
     const t0 = performance.now();
     const { nps, opcoes } = await createAggregatesRepository(db).rebuild();
+    const cliques = await createCtaRepository(db).rebuildCounts();
     const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-    return `Números da pesquisa recontados em ${seconds} s: ${nps} linhas de NPS, ${opcoes} de opções.`;
+    return (
+      `Números recontados em ${seconds} s: ${nps} linhas de NPS, ${opcoes} de opções, ` +
+      `${cliques} de cliques por semana.`
+    );
   },
   { statementTimeoutMs: 0 },
 );

@@ -183,6 +183,14 @@ export interface AgregadosNpsTable {
   detratores: number;
 }
 
+/** Clicks per week (the Monday, as cliques_cta.semana), unit and action. */
+export interface AgregadosCliquesTable {
+  semana: string;
+  unidade_id: number;
+  acao: string;
+  n: number;
+}
+
 /** How often each option was chosen, per São Paulo day or month and unit. */
 export interface AgregadosOpcoesTable {
   periodo: string;
@@ -817,6 +825,7 @@ export interface Database {
   respostas_itens: RespostasItensTable;
   agregados_nps: AgregadosNpsTable;
   agregados_opcoes: AgregadosOpcoesTable;
+  agregados_cliques: AgregadosCliquesTable;
   fale_aqui: FaleAquiTable;
   fale_aqui_arquivos: FaleAquiArquivosTable;
   arquivos: ArquivosTable;

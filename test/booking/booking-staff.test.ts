@@ -7,6 +7,7 @@ import { createDb, type DbHandle } from '../../src/db/index';
 import { transactional } from '../../src/db/transactional';
 import { createBookingRepository } from '../../src/features/booking/booking.repository';
 import { createBookingService } from '../../src/features/booking/booking.service';
+import { createCtaRepository } from '../../src/features/cta/cta.repository';
 import { addDays, mondayOf, spDay, spInstant } from '../../src/features/booking/slots';
 import { deliverDueMail } from '../../src/platform/mail/worker';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -184,6 +185,8 @@ CSV`, async () => {
         { unidade_id: 4, acao: 'whatsapp', plano_id: null, semana: week, criado_em: now },
       ])
       .execute();
+    // Clicks written straight into the table, as seed:volume does: counted as aggregates:rebuild counts them.
+    await createCtaRepository(ctx.db).rebuildCounts();
     const b1 = await book(4);
     const b2 = await book(4, { slotIndex: 1 });
     const b3 = await book(4, { slotIndex: 2 });

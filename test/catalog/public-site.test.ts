@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../src/db/index';
 import { invalidateCatalogCache } from '../../src/features/catalog/index';
 import { ctaTarget, weekOf, lastWeeks } from '../../src/features/cta/cta';
+import { createCtaRepository } from '../../src/features/cta/cta.repository';
 import { placeForCep, placeForCity } from '../../src/features/catalog/places';
 import { configureBrand } from '../../src/brand/index';
 import { ConfigError, loadConfig } from '../../src/config';
@@ -195,6 +196,8 @@ describe('calls to action', () => {
     expect(row).toMatchObject({ unidade_id: id, acao: 'matricula', plano_id: plan.plano_id });
     // the click reports below count the WhatsApp tests' clicks only
     await t.db.deleteFrom('cliques_cta').where('id', '=', row.id).execute();
+    // removed straight from the table, so recounted as aggregates:rebuild recounts
+    await createCtaRepository(t.db).rebuildCounts();
   });
 
   it(`the unit page has "Matricule-se", the trial class, a button per plan, the benefit as a secondary link and the \

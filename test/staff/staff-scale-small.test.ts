@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedVolume } from '../../src/db/seeds/volume';
 import { createAggregatesRepository } from '../../src/features/feedback/survey/aggregates.repository';
+import { createCtaRepository } from '../../src/features/cta/cta.repository';
 import { resolvePeriod } from '../../src/features/feedback/survey/nps';
 import { ANONYMOUS_PERSON } from '../../src/db/anonymised';
 import { retentionCandidates } from '../../src/features/privacy/retention.repository';
@@ -27,6 +28,7 @@ beforeAll(async () => {
     retencao: { surveyContactMonths: 6, messagesMonths: 6, leadsMonths: 6, bookingsMonths: 12 },
   });
   await createAggregatesRepository(t.db).rebuild();
+  await createCtaRepository(t.db).rebuildCounts();
   const admin = await createStaffUser(t.db, { papel: 'admin' });
   cookie = await loginAs(t.app, admin.email, admin.password);
   unitId = (await t.db.selectFrom('respostas_nps').select('unidade_id').limit(1).executeTakeFirstOrThrow()).unidade_id;

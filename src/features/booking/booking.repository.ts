@@ -308,11 +308,11 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
     // ---- funnel ----
 
     async funnelRows(unitIds: number[] | null, fromWeek: string, toWeek: string) {
+      // Counted per week and unit with each click (features/cta), not read click by click.
       let clicks = db
-        .selectFrom('cliques_cta')
-        .select(['unidade_id', 'semana', (eb) => eb.fn.countAll<number>().as('n')])
+        .selectFrom('agregados_cliques')
+        .select(['unidade_id', 'semana', (eb) => eb.fn.sum<number>('n').as('n')])
         .where('acao', '=', 'aula_experimental')
-        .where('unidade_id', 'is not', null)
         .where('semana', '>=', fromWeek)
         .where('semana', '<=', toWeek)
         .groupBy(['unidade_id', 'semana']);

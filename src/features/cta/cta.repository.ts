@@ -1,5 +1,7 @@
-// The only SQL of the calls-to-action counts.
-import type { Db } from '../../db/index';
+// The only SQL of the calls-to-action counts. Reports read `agregados_cliques` (per week, unit
+// and action, kept with each click), so their work grows with units and weeks, not clicks.
+import { sql } from 'kysely';
+import { type Db, inTransaction, isPostgres } from '../../db/index';
 
 export interface ActionCount {
   acao: string;
@@ -7,9 +9,9 @@ export interface ActionCount {
 }
 
 export function createCtaRepository(db: Db) {
-  /** Clicks since `fromWeek` (inclusive) of units with an id; `unitIds` null = every unit. */
+  /** Counted clicks since `fromWeek` (inclusive); `unitIds` null = every unit. */
   const since = (fromWeek: string, unitIds: number[] | null) => {
-    let q = db.selectFrom('cliques_cta').where('semana', '>=', fromWeek).where('unidade_id', 'is not', null);
+    let q = db.selectFrom('agregados_cliques').where('semana', '>=', fromWeek);
     if (unitIds) q = q.where('unidade_id', 'in', unitIds);
     return q;
   };
@@ -22,14 +24,45 @@ export function createCtaRepository(db: Db) {
       semana: string;
       criado_em: string;
     }): Promise<void> {
-      await db.insertInto('cliques_cta').values(click).execute();
+      await inTransaction(db, async (trx) => {
+        await trx.insertInto('cliques_cta').values(click).execute();
+        await trx
+          .insertInto('agregados_cliques')
+          .values({ semana: click.semana, unidade_id: click.unidade_id, acao: click.acao, n: 1 })
+          .onConflict((oc) =>
+            oc
+              .columns(['semana', 'unidade_id', 'acao'])
+              .doUpdateSet((eb) => ({ n: eb('agregados_cliques.n', '+', eb.ref('excluded.n')) })),
+          )
+          .execute();
+      });
+    },
+
+    /**
+     * Recounts the counted clicks from the stored ones (after clicks written by another tool,
+     * such as seed:volume), in one transaction: readers see the old counts or the new.
+     */
+    async rebuildCounts(): Promise<number> {
+      const rows = await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('agregados_cliques').execute();
+        await sql`insert into agregados_cliques (semana, unidade_id, acao, n)
+          select semana, unidade_id, acao, count(*) from cliques_cta where unidade_id is not null
+          group by 1, 2, 3 order by 1, 2, 3`.execute(trx);
+        const row = await trx
+          .selectFrom('agregados_cliques')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      });
+      if (isPostgres(db)) await sql`analyze agregados_cliques`.execute(db);
+      return rows;
     },
 
     /** Clicks per week and action since `fromWeek`, summed over `unitIds` (null = every unit). */
     async countsByWeek(fromWeek: string, unitIds: number[] | null): Promise<(ActionCount & { semana: string })[]> {
       if (unitIds && unitIds.length === 0) return [];
       const rows = await since(fromWeek, unitIds)
-        .select(['semana', 'acao', (eb) => eb.fn.countAll<string | number>().as('total')])
+        .select(['semana', 'acao', (eb) => eb.fn.sum<string | number>('n').as('total')])
         .groupBy(['semana', 'acao'])
         .execute();
       return rows.map((r) => ({ semana: r.semana, acao: r.acao, total: Number(r.total) }));
@@ -39,7 +72,7 @@ export function createCtaRepository(db: Db) {
     async countsByUnit(fromWeek: string, unitIds: number[]): Promise<(ActionCount & { unidade_id: number })[]> {
       if (unitIds.length === 0) return [];
       const rows = await since(fromWeek, unitIds)
-        .select(['unidade_id', 'acao', (eb) => eb.fn.countAll<string | number>().as('total')])
+        .select(['unidade_id', 'acao', (eb) => eb.fn.sum<string | number>('n').as('total')])
         .groupBy(['unidade_id', 'acao'])
         .execute();
       return rows.map((r) => ({ unidade_id: r.unidade_id as number, acao: r.acao, total: Number(r.total) }));
