@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { nowIso } from '../../src/db/index';
 import { addDays, saoPauloDay } from '../../src/lib/time';
 import { ConfigError, loadConfig } from '../../src/config';
+import { createAsaasClient } from '../../src/platform/payments/asaas/client';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { validCpf } from '../helpers/cpf';
 import { startFakeAsaas, type FakeAsaas } from '../helpers/fake-asaas';
@@ -220,6 +221,46 @@ describe('settings', () => {
     const ok = loadConfig({ ...base, ASAAS_API_URL: 'https://api-sandbox.asaas.com/v3/' }).payments;
     expect(ok).toMatchObject({ provider: 'asaas', pix: null, overdueDays: 3 });
     expect(ok.asaas).toMatchObject({ apiUrl: 'https://api-sandbox.asaas.com/v3', timeoutMs: 10_000 });
+  });
+});
+
+describe('the Asaas client', () => {
+  it('logs calls without the key, the CPF or the name; honours Retry-After; never creates twice', async () => {
+    const lines: string[] = [];
+    const log = {
+      info: (o: unknown, m?: string) => lines.push(JSON.stringify([o, m])),
+      warn: (o: unknown, m?: string) => lines.push(JSON.stringify([o, m])),
+    } as never;
+    const client = createAsaasClient(
+      { apiUrl: fake.url, apiKey: fake.apiKey, webhookToken: fake.webhookToken, timeoutMs: 300, pixAutomatico: false },
+      log,
+    );
+    const cpf = validCpf(432_000_000);
+    const name = 'Joana Registro Privado';
+    fake.failNext({ method: 'GET', path: '/customers', status: 429, retryAfter: 1 });
+    const started = Date.now();
+    const customer = await client.customer({ name, cpf, email: 'joana@exemplo.com.br', phone: '+5511987654321' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(await client.customer({ name, cpf, email: 'joana@exemplo.com.br', phone: null })).toBe(customer);
+    fake.failNext({ method: 'POST', path: '/payments', applyThenHang: true });
+    const made = await client.charge({
+      customer,
+      reference: 'TESTE-LOG-1',
+      valueCents: 1000,
+      dueDate: saoPauloDay(),
+      description: 'teste',
+    });
+    expect(chargesOf('TESTE-LOG-1').map((p) => p.id)).toEqual([made.id]);
+    await fake.pay(made.id);
+    await client.refund(made.id, 'teste');
+    await client.refund(made.id, 'teste');
+    expect(fake.state.refunds.filter((r) => r.paymentId === made.id)).toHaveLength(1);
+    const all = lines.join('\n');
+    expect(lines.length).toBeGreaterThan(6);
+    expect(all).toContain('asaas call');
+    expect(all).toContain('"status":429');
+    for (const secret of [fake.apiKey, cpf, name, 'joana@exemplo.com.br', '987654321'])
+      expect(all).not.toContain(secret);
   });
 });
 
