@@ -34,7 +34,7 @@ const recounted = async () =>
   ).map((r) => ({ ...r, n: Number(r.n) }));
 
 describe('counted clicks', () => {
-  it('equal a recount of the stored clicks after clicks on several units and actions, and after a rebuild', async () => {
+  it('equal a recount of the stored clicks, over units, actions and weeks, and after a rebuild', async () => {
     const units = (await t.db.selectFrom('unidades').select('id').where('ativo', '=', 1).orderBy('id').execute()).map(
       (u) => u.id,
     );
