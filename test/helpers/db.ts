@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../src/config';
 import { createDb, migrateToLatest, type DbHandle } from '../../src/db/index';
@@ -53,4 +54,32 @@ export async function createTestDb(): Promise<TestDb> {
       for (const suffix of ['', '-wal', '-shm']) rmSync(filename + suffix, { force: true });
     },
   };
+}
+
+/**
+ * A trigger that makes the database refuse to set `column` to `value` in `table` (a real
+ * error, as during a restart), or its removal: for the paths that must survive a blip.
+ */
+export async function refuseUpdate(db: Kysely<any>, table: string, column: string, value: string, on: boolean) {
+  const name = `recusa_${table}`;
+  if (TEST_ENGINE === 'sqlite') {
+    await sql
+      .raw(
+        on
+          ? `create trigger ${name} before update of ${column} on ${table} when new.${column} = '${value}'
+             begin select raise(abort, 'falha simulada'); end`
+          : `drop trigger ${name}`,
+      )
+      .execute(db);
+    return;
+  }
+  if (!on) return void (await sql.raw(`drop trigger ${name} on ${table}`).execute(db));
+  await sql
+    .raw(`create or replace function ${name}() returns trigger language plpgsql as $$
+      begin raise exception 'falha simulada'; end $$`)
+    .execute(db);
+  await sql
+    .raw(`create trigger ${name} before update on ${table} for each row
+      when (new.${column} = '${value}') execute function ${name}()`)
+    .execute(db);
 }

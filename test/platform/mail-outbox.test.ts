@@ -4,7 +4,7 @@ import { createDb } from '../../src/db/index';
 import { enqueueMail } from '../../src/platform/mail/outbox.repository';
 import { deliverDueMail, MAX_ATTEMPTS } from '../../src/platform/mail/worker';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { TEST_ENGINE } from '../helpers/db';
+import { refuseUpdate, TEST_ENGINE } from '../helpers/db';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -54,6 +54,26 @@ describe('outbox delivery', () => {
     expect(smtp.messages).toHaveLength(1);
     expect(smtp.messages[0]!.to).toEqual(['destino@example.com']);
     expect(smtp.messages[0]!.subject).toBe('Teste de fila');
+  });
+
+  it('records a message the server accepted as sent through a database blip, never sending it again', async () => {
+    smtp.messages.length = 0;
+    const id = await enqueueMail(t.db, {
+      to: 'blip@example.com',
+      subject: 'Queda curta',
+      text: 'Olá',
+      origin: 'teste:blip',
+    });
+    // The database refuses to mark it sent for a moment, as during a restart.
+    await refuseUpdate(t.db, 'fila_emails', 'status', 'enviado', true);
+    const back = new Promise((r) => setTimeout(r, 1_200)).then(() =>
+      refuseUpdate(t.db, 'fila_emails', 'status', 'enviado', false),
+    );
+    expect(await deliverDueMail(t.app)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    await back;
+    expect(await row(id)).toMatchObject({ status: 'enviado', tentativas: 0 });
+    expect(await deliverDueMail(t.app, { now: later(60) })).toEqual({ sent: 0, retried: 0, failed: 0 });
+    expect(smtp.messages.filter((m) => m.headers['x-outbox-id'] === String(id))).toHaveLength(1);
   });
 
   it('retries when the server answers 421 and backs off exponentially', async () => {

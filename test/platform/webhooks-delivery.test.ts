@@ -8,6 +8,7 @@ import { emitWebhook } from '../../src/platform/webhooks/webhooks.repository';
 import { deliverDueWebhooks, switchOffFailingEndpoints } from '../../src/platform/webhooks/worker';
 import type { App } from '../../src/app';
 import { createTestApp, secondInstance, type TestContext } from '../helpers/app';
+import { refuseUpdate } from '../helpers/db';
 import { createStaffUser } from '../helpers/staff';
 import { startReceiver, type TestReceiver } from '../helpers/webhook-receiver';
 
@@ -119,6 +120,20 @@ describe('retries', () => {
     expect([...rx.acks.values()].every((n) => n === 1)).toBe(true);
     // A success while nothing was failing brings nothing forward.
     expect(await t.app.webhooks.endpointSucceeded(endpointId, at(base, 162_000).toISOString())).toBe(0);
+  });
+
+  it('records an acknowledged delivery through a database blip instead of sending it again', async () => {
+    await emit();
+    await refuseUpdate(t.db, 'webhook_entregas', 'status', 'entregue', true);
+    const back = new Promise((r) => setTimeout(r, 1_200)).then(() =>
+      refuseUpdate(t.db, 'webhook_entregas', 'status', 'entregue', false),
+    );
+    expect((await deliver()).delivered).toBe(1);
+    await back;
+    const [row] = await rows();
+    expect(row).toMatchObject({ status: 'entregue', tentativas: 1 });
+    expect((await deliver(at(Date.now(), 86_400_000))).claimed).toBe(0);
+    expect(rx.requests).toHaveLength(1);
   });
 
   it('fails a delivery after its last attempt, switches the endpoint off after 3 days, mails admins', async () => {

@@ -9,6 +9,7 @@ import { nowIso } from '../../db/index';
 import { createOutboxRepository } from './outbox.repository';
 import { createSmtpTransport, type SmtpTransport } from './transport';
 import { createFileStorage, type FileStorage } from '../storage/index';
+import { persist } from '../../db/persist';
 import { recordDeliveries } from '../metrics/metrics';
 
 export const MAX_ATTEMPTS = 8;
@@ -118,6 +119,7 @@ async function deliverBatch(
     for (const msg of claimed) {
       // Shutting down (SIGTERM): hand the rest back instead of holding the drain.
       if (options.shouldStop?.()) break;
+      let accepted = false;
       try {
         let messageId = msg.message_id;
         if (!messageId) {
@@ -136,9 +138,16 @@ async function deliverBatch(
           // Lets the receiving side (and our tests) tie a message to its outbox row.
           headers: { 'X-Outbox-Id': String(msg.id) },
         });
-        await repo.markSent(msg.id, nowIso());
+        accepted = true;
+        // Within half the lease: a restart of the database must not make it a second send.
+        await persist(() => repo.markSent(msg.id, nowIso()), leaseMs / 2);
         result.sent++;
       } catch (err) {
+        if (accepted) {
+          // Sent, but not recorded: the lease runs out and it goes again with the same Message-ID.
+          ctx.log?.error({ err, outboxId: msg.id }, 'mail sent but not recorded as sent');
+          continue;
+        }
         const attempts = msg.tentativas + 1;
         const error = describeSendError(err);
         // A 5xx answer is permanent (bad address, refused): retrying cannot help.

@@ -2,6 +2,7 @@
 // each, record the attempt; retry on the schedule (WEBHOOKS_RETRY_SCHEDULE), then fail. A
 // claim is a lease renewed while the attempt runs: a process killed mid-delivery loses it
 // and another instance delivers the row again, with the same webhook-id.
+import { persist } from '../../db/persist';
 import { recordDeliveries } from '../metrics/metrics';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -132,7 +133,12 @@ export async function deliverDueWebhooks(
         const at = nowIso(new Date(Date.now() + offset));
         const outcome = { ...sent, at };
         if (sent.resultado === 'ok') {
-          if (await repo.recordAttempt(d.id, token, attempts, outcome, { status: 'entregue', at: null })) {
+          // Acknowledged: recorded through a database blip (within half the lease), not sent again.
+          const recorded = await persist(
+            () => repo.recordAttempt(d.id, token, attempts, outcome, { status: 'entregue', at: null }),
+            config.leaseMs / 2,
+          );
+          if (recorded) {
             result.delivered++;
             // Always (a no-op when not failing): the streak may have begun after this claim.
             const broughtForward = await repo.endpointSucceeded(d.endpoint_id, at);
