@@ -285,6 +285,14 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
       const auth = await asaas!.authorizationById(e.assinatura_provedor_id.slice(AUTO.length));
       if (auth.status === 'ACTIVE') return null;
       if (auth.status === 'CREATED') await asaas!.cancelAuthorization(auth.id);
+      // Paid in the moment before it was called off: that payment counts, no card charge.
+      if (row.provedor_id?.startsWith(QR)) {
+        const paidBy = await paymentOfAuthorization(e.id, row.provedor_id.slice(QR.length));
+        if (paidBy && chargeState(paidBy) === 'pago') {
+          await applyPayment(paidBy, null);
+          return null;
+        }
+      }
       await repo.pay.clearSubscription(e.id, e.assinatura_provedor_id);
     }
     const charge = await asaas!.charge({
