@@ -10,7 +10,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      // multi-instance and nginx-cache: production on PostgreSQL (several instances on one
+      // multi-instance, soak and nginx-cache: production on PostgreSQL (several instances on one
       // database), so they run once, there.
       {
         extends: true,
@@ -19,6 +19,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [
             'test/operations/multi-instance.test.ts',
+            'test/operations/soak.test.ts',
             'test/platform/webhooks-cluster.test.ts',
             'test/enrolment/asaas-cluster.test.ts',
             'test/enrolment/enrolment-cluster.test.ts',
