@@ -102,24 +102,8 @@ const enrolment = (id: number) =>
   t.db.selectFrom('matriculas').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const payments = (id: number) =>
   t.db.selectFrom('matriculas_pagamentos').selectAll().where('matricula_id', '=', id).orderBy('id').execute();
-const history = (id: number) =>
-  t.db.selectFrom('matriculas_historico').selectAll().where('matricula_id', '=', id).orderBy('id').execute();
 const chargesOf = (reference: string) =>
   [...fake.state.payments.values()].filter((p) => p.externalReference === reference && !p.deleted);
-
-/** Opens the payment page (which makes the charge at Asaas); the provider's payment id. */
-async function openPayment(codigo: string): Promise<{ body: string; paymentId: string }> {
-  const res = await t.app.inject(`/matricula/${codigo}`);
-  expect(res.statusCode).toBe(200);
-  const row = (await t.db
-    .selectFrom('matriculas_pagamentos as p')
-    .innerJoin('matriculas as m', 'm.id', 'p.matricula_id')
-    .select('p.provedor_id')
-    .where('m.codigo', '=', codigo)
-    .where('p.tipo', '=', 'primeiro')
-    .executeTakeFirstOrThrow()) as { provedor_id: string | null };
-  return { body: res.body, paymentId: row.provedor_id ?? '' };
-}
 
 /** Webhooks delivered, then the stored events processed. */
 async function settle(now?: Date) {

@@ -586,7 +586,7 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
     /** Pix Automático's page: the card instead; the charge's page at the provider, or null. */
     async chooseCard(codigo: string): Promise<string | null> {
       const e = await repo.byCode(codigo);
-      if (!e || e.status !== 'aguardando_pagamento' || !hooks) return null;
+      if (e?.status !== 'aguardando_pagamento' || !hooks) return null;
       const first = (await repo.payments(e.id)).find((p) => p.tipo === 'primeiro' && p.status === 'pendente');
       return first ? hooks.chooseCard(e.id, first.id) : null;
     },
