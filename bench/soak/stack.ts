@@ -132,10 +132,23 @@ async function maxId(db: Db, table: 'fila_emails' | 'webhook_entregas'): Promise
 
 export async function startStack(o: StackOptions): Promise<Stack> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'gym-soak-'));
+  const started: { close(): Promise<void> }[] = [];
+  try {
+    return await build(o, tmp, started);
+  } catch (err) {
+    // Nothing left running: the PostgreSQL server, nginx, the instances started so far.
+    for (const s of started.reverse()) await s.close().catch(() => {});
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function build(o: StackOptions, tmp: string, started: { close(): Promise<void> }[]): Promise<Stack> {
   let pg: TestPostgres | undefined;
   let databaseUrl: string;
   if (o.engine === 'postgres') {
     pg = await startTestPostgres();
+    started.push({ close: () => pg!.destroy() });
     await pg.createDatabase('academia');
     databaseUrl = pg.url('academia');
   } else {
@@ -150,6 +163,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     ['--unidades', String(o.unidades), '--escala', String(o.escala), '--semente', String(o.seed)],
     o.log,
   );
+  // The generator writes raw rows only; the build may have gained a migration since it ran.
+  runCli('dist/cli/migrate.js', databaseUrl, [], o.log);
   runCli('dist/cli/aggregates-rebuild.js', databaseUrl, [], o.log);
   const seedSeconds = (performance.now() - t0) / 1000;
 
@@ -158,6 +173,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       ? { engine: 'postgres', connectionString: databaseUrl }
       : { engine: 'sqlite', filename: databaseUrl.slice('sqlite:'.length) },
   );
+  started.push({ close: () => handle.destroy() });
   const db = handle.db;
   const catalog = await readCatalog(db);
   const counts = await db
@@ -196,6 +212,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   }
 
   const [smtp, receiver] = await Promise.all([startSmtp(), startReceiver()]);
+  started.push(smtp, receiver);
   const now = new Date().toISOString();
   await db
     .insertInto('webhook_endpoints')
@@ -230,9 +247,11 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   const instances: SoakInstance[] = [];
   for (let i = 0; i < o.instances; i++) {
     const server = await launch(i);
+    started.push({ close: () => server.stop() });
     instances.push({ name: names[i]!, port: ports[i]!, server, env: o.instanceEnv?.[i] ?? {}, pids: [server.pid] });
   }
   const nginx: TestNginx = await startNginx(ports.map((p) => `127.0.0.1:${p}`));
+  started.push({ close: () => nginx.stop() });
   o.log(`nginx em ${nginx.url}, ${o.instances} instância(s): ${ports.join(', ')}`);
 
   return {
