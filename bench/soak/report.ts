@@ -289,9 +289,10 @@ const fmtTick = (v: number) => (v >= 1000 ? `${v / 1000}k` : v < 1 ? v.toFixed(1
 
 /** Per time bucket: p50, p99 and answers per second of one kind's samples. */
 function buckets(samples: Sample[], seconds: number, size: number) {
-  const n = Math.ceil((seconds * 1000) / size);
+  // Whole buckets only: a last partial one would read as a fall in throughput.
+  const n = Math.max(1, Math.floor((seconds * 1000) / size));
   const by: number[][] = Array.from({ length: n }, () => []);
-  for (const s of samples) by[Math.min(n - 1, Math.floor(s.t / size))]!.push(s.ms);
+  for (const s of samples) by[Math.floor(s.t / size)]?.push(s.ms);
   return by.map((list, i) => ({
     t: (i + 0.5) * size,
     p50: list.length ? quantile(list, 0.5) : null,
