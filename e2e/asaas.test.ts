@@ -123,8 +123,10 @@ it("paid by card on Asaas's page, the enrolment shows active; the card number ne
   await page.getByRole('button', { name: 'Pagar com cartão' }).click();
   await back;
   await settle();
-  await page.goto(`${suite.server.baseUrl}/matricula/${codigo}`);
-  await page.getByRole('heading', { name: 'Matrícula: ativa' }).waitFor({ timeout: 10_000 });
+  // A page of its own: the first one may still be ending its navigation to PUBLIC_URL's host.
+  const check = await context.newPage();
+  await check.goto(`${suite.server.baseUrl}/matricula/${codigo}`);
+  await check.getByRole('heading', { name: 'Matrícula: ativa' }).waitFor({ timeout: 10_000 });
   expect(requests.some((r) => r.includes('4111'))).toBe(false);
   await context.close();
 });
