@@ -104,6 +104,14 @@ export const arr = (values: FormValues, k: string): string[] => {
   return Array.isArray(v) ? v : v ? [v] : [];
 };
 
+/**
+ * Passes a staff form's values and errors once: `const field = bindStaffFields(values, errors)`,
+ * then `<Field {...field('nome')} label="Nome" required />`.
+ */
+export function bindStaffFields(values: FormValues, errors?: FieldErrors) {
+  return (name: string) => ({ name, values, errors });
+}
+
 interface FieldProps {
   name: string;
   label: string;

@@ -86,6 +86,17 @@ export interface TextFieldProps {
   children?: ComponentChildren;
 }
 
+/**
+ * Passes a form's values and errors once: `const field = bindFields(values, errors)`, then
+ * `<TextField {...field('email')} label="E-mail" />` gives each field its name, value and message.
+ */
+export function bindFields(
+  values: Readonly<Record<string, string | undefined>>,
+  errors?: Readonly<Record<string, string | undefined>>,
+) {
+  return (name: string) => ({ name, value: values[name], error: errors?.[name] });
+}
+
 /** A labelled text input (or textarea) with its hint and its message. */
 export function TextField(p: TextFieldProps) {
   const id = p.id ?? fieldId(p.name);
