@@ -7,6 +7,7 @@ import { TERM_COLUMNS } from '../content/plan-prices/plan-prices.repository';
 import type { Database, EnrolmentStatus, MatriculasTable } from '../../db/types';
 import type { Insertable, Selectable } from 'kysely';
 import type { Terms } from './terms';
+import { createAccessLinks } from '../privacy/access-links.repository';
 
 export type Enrolment = Selectable<MatriculasTable>;
 export type NewEnrolment = Insertable<MatriculasTable>;
@@ -83,6 +84,25 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
     if (f.to) q = q.where('m.criado_em', '<', f.to);
     if (f.defaulting) q = q.where('m.inadimplente_desde', 'is not', null);
     return q;
+  }
+
+  /** The ids, in order and at most `limit`, of the enrolments in `status` whose `column` has passed `bound`. */
+  async function idsPast(
+    status: EnrolmentStatus,
+    column: 'expira_em' | 'cancelamento_efetivo_em',
+    op: '<' | '<=',
+    bound: string,
+    limit: number,
+  ): Promise<number[]> {
+    const rows = await db
+      .selectFrom('matriculas')
+      .select('id')
+      .where('status', '=', status)
+      .where(column, op, bound)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   return {
@@ -257,29 +277,10 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
     },
 
     /** Unpaid enrolments whose time ran out. */
-    async expiredIds(now: string, limit: number): Promise<number[]> {
-      const rows = await db
-        .selectFrom('matriculas')
-        .select('id')
-        .where('status', '=', 'aguardando_pagamento')
-        .where('expira_em', '<', now)
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-      return rows.map((r) => r.id);
-    },
+    expiredIds: (now: string, limit: number) => idsPast('aguardando_pagamento', 'expira_em', '<', now, limit),
     /** Cancellations whose paid period is over (the day is São Paulo's). */
-    async cancellationsDue(day: string, limit: number): Promise<number[]> {
-      const rows = await db
-        .selectFrom('matriculas')
-        .select('id')
-        .where('status', '=', 'cancelamento_solicitado')
-        .where('cancelamento_efetivo_em', '<=', day)
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-      return rows.map((r) => r.id);
-    },
+    cancellationsDue: (day: string, limit: number) =>
+      idsPast('cancelamento_solicitado', 'cancelamento_efetivo_em', '<=', day, limit),
 
     async list(f: EnrolmentFilter, limit: number, offset: number) {
       return filtered(f)
@@ -441,30 +442,8 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
       return [...cells.values()];
     },
 
-    async insertAccess(row: Insertable<Database['matriculas_acessos']>): Promise<void> {
-      await db.insertInto('matriculas_acessos').values(row).execute();
-    },
-    /** Uses a link once: sets its session; the e-mail it was for, or undefined (unknown, used, expired). */
-    async consumeAccess(tokenHash: string, sessionHash: string, sessionExpires: string, now: string) {
-      const res = await db
-        .updateTable('matriculas_acessos')
-        .set({ usado_em: now, sessao_hash: sessionHash, sessao_expira_em: sessionExpires })
-        .where('token_hash', '=', tokenHash)
-        .where('usado_em', 'is', null)
-        .where('expira_em', '>', now)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return undefined;
-      return db.selectFrom('matriculas_acessos').select('email').where('token_hash', '=', tokenHash).executeTakeFirst();
-    },
-    async sessionEmail(sessionHash: string, now: string): Promise<string | undefined> {
-      const row = await db
-        .selectFrom('matriculas_acessos')
-        .select('email')
-        .where('sessao_hash', '=', sessionHash)
-        .where('sessao_expira_em', '>', now)
-        .executeTakeFirst();
-      return row?.email;
-    },
+    /** The one-time links to "Minha matrícula" and the sessions they open. */
+    ...createAccessLinks(db, 'matriculas_acessos'),
     async pruneAccess(before: string): Promise<void> {
       await db
         .deleteFrom('matriculas_acessos')

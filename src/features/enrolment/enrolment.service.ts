@@ -340,11 +340,11 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
   /** Queues a one-time link to "Minha matrícula" (in the caller's transaction). */
   async function queueAccessLink(tx: EnrolmentRepos, email: string, now: Date, validDays: number) {
     const token = randomBytes(32).toString('base64url');
-    await tx.insertAccess({
+    await tx.insertLink({
       email,
-      token_hash: sha256(token),
-      expira_em: nowIso(new Date(now.getTime() + validDays * 86_400_000)),
-      criado_em: nowIso(now),
+      tokenHash: sha256(token),
+      now: nowIso(now),
+      expiresAt: nowIso(new Date(now.getTime() + validDays * 86_400_000)),
     });
     return `${config.publicUrl}${minePath}/entrar?token=${token}`;
   }
@@ -692,11 +692,11 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
     async openLink(token: string, now = new Date()): Promise<string | null> {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
       const session = randomBytes(32).toString('base64url');
-      const found = await repo.consumeAccess(
+      const found = await repo.consumeLink(
         sha256(token),
         sha256(session),
-        nowIso(new Date(now.getTime() + 3_600_000)),
         nowIso(now),
+        nowIso(new Date(now.getTime() + 3_600_000)),
       );
       return found ? session : null;
     },
@@ -704,7 +704,7 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
     /** The e-mail a session was opened for, or null. */
     async sessionEmail(session: string | undefined, now = new Date()): Promise<string | null> {
       if (!session || !/^[A-Za-z0-9_-]{43}$/.test(session)) return null;
-      return (await repo.sessionEmail(sha256(session), nowIso(now))) ?? null;
+      return (await repo.findSession(sha256(session), nowIso(now)))?.email ?? null;
     },
 
     async mine(email: string) {

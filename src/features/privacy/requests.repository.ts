@@ -3,6 +3,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, PrivacidadeSolicitacoesTable } from '../../db/types';
 import type { Insertable, Selectable } from 'kysely';
+import { createAccessLinks } from './access-links.repository';
 
 export type PrivacyRequest = Selectable<PrivacidadeSolicitacoesTable>;
 export type NewPrivacyRequest = Insertable<PrivacidadeSolicitacoesTable>;
@@ -11,51 +12,7 @@ export function createRequestsRepository(db: Kysely<Database>) {
   return {
     // ---- links and sessions ----
 
-    async insertLink(row: { email: string; tokenHash: string; now: string; expiresAt: string }) {
-      await db
-        .insertInto('privacidade_acessos')
-        .values({ email: row.email, token_hash: row.tokenHash, criado_em: row.now, expira_em: row.expiresAt })
-        .execute();
-    },
-
-    findUsableLink(tokenHash: string, now: string) {
-      return db
-        .selectFrom('privacidade_acessos')
-        .select(['id', 'email'])
-        .where('token_hash', '=', tokenHash)
-        .where('usado_em', 'is', null)
-        .where('expira_em', '>', now)
-        .executeTakeFirst();
-    },
-
-    /**
-     * Uses the link once and starts the session: only one of two concurrent openings wins
-     * (the UPDATE's condition), the other finds the link used.
-     */
-    async consumeLink(tokenHash: string, sessionHash: string, now: string, sessionExpiresAt: string) {
-      const r = await db
-        .updateTable('privacidade_acessos')
-        .set({ usado_em: now, sessao_hash: sessionHash, sessao_expira_em: sessionExpiresAt })
-        .where('token_hash', '=', tokenHash)
-        .where('usado_em', 'is', null)
-        .where('expira_em', '>', now)
-        .returning(['id', 'email'])
-        .executeTakeFirst();
-      return r;
-    },
-
-    findSession(sessionHash: string, now: string) {
-      return db
-        .selectFrom('privacidade_acessos')
-        .select(['id', 'email'])
-        .where('sessao_hash', '=', sessionHash)
-        .where('sessao_expira_em', '>', now)
-        .executeTakeFirst();
-    },
-
-    async endSession(sessionHash: string) {
-      await db.deleteFrom('privacidade_acessos').where('sessao_hash', '=', sessionHash).execute();
-    },
+    ...createAccessLinks(db, 'privacidade_acessos'),
 
     /** Links and sessions whose time is over (both), kept no longer. */
     async purgeLinks(now: string) {
