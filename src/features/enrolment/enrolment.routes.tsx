@@ -9,7 +9,7 @@ import { EMAIL_MAX, echoValue, newEnvioId, parseEmail, toId } from '../../lib/fo
 import { whatsappHref } from '../../brand/index';
 import { chooserUnits } from '../catalog/nearby';
 import type { CatalogSnapshot } from '../catalog/catalog.snapshot';
-import { echoValues, valuesFrom, type EnrolmentService, type OfferUnit } from './enrolment.service';
+import { echoValues, valuesFrom, type Enrolment, type EnrolmentService, type OfferUnit } from './enrolment.service';
 import {
   CancelConfirmPage,
   ClosedPage,
@@ -349,22 +349,6 @@ export function enrolmentRoutes(
     config: { formPath: PANEL_PATH, rateLimit: ENROLMENT_RATE_LIMIT },
   };
 
-  r.post(`${MINE_PATH}/:codigo/desistir`, actionOptions, async (request, reply) => {
-    privatePage(reply);
-    const e = await owned(request, reply);
-    if (!e) return reply;
-    const result = await service.withdraw(e, now());
-    if (!result.ok)
-      return sendError(
-        request,
-        reply,
-        409,
-        'Não foi possível desistir',
-        'O prazo de 7 dias terminou ou a matrícula já mudou de situação. Veja “Minha matrícula”.',
-      );
-    return reply.redirect(`${PANEL_PATH}?ok=desistencia`, 303);
-  });
-
   r.get(`${MINE_PATH}/:codigo/cancelar`, { schema: { params: Codigo } }, async (request, reply) => {
     privatePage(reply);
     const e = await owned(request, reply);
@@ -376,19 +360,31 @@ export function enrolmentRoutes(
     );
   });
 
-  r.post(`${MINE_PATH}/:codigo/cancelar`, actionOptions, async (request, reply) => {
-    privatePage(reply);
-    const e = await owned(request, reply);
-    if (!e) return reply;
-    const result = await service.cancel(e, now());
-    if (!result.ok)
-      return sendError(
-        request,
-        reply,
-        409,
-        'Não foi possível cancelar',
-        'A matrícula já mudou de situação. Veja “Minha matrícula”.',
-      );
-    return reply.redirect(`${PANEL_PATH}?ok=cancelamento`, 303);
-  });
+  // Desistir and Cancelar differ only in the service call, the refusal's words and the notice.
+  const actions = [
+    {
+      path: 'desistir',
+      run: (e: Enrolment, at: Date) => service.withdraw(e, at),
+      refusal: 'Não foi possível desistir',
+      why: 'O prazo de 7 dias terminou ou a matrícula já mudou de situação. Veja “Minha matrícula”.',
+      notice: 'desistencia',
+    },
+    {
+      path: 'cancelar',
+      run: (e: Enrolment, at: Date) => service.cancel(e, at),
+      refusal: 'Não foi possível cancelar',
+      why: 'A matrícula já mudou de situação. Veja “Minha matrícula”.',
+      notice: 'cancelamento',
+    },
+  ];
+  for (const action of actions) {
+    r.post(`${MINE_PATH}/:codigo/${action.path}`, actionOptions, async (request, reply) => {
+      privatePage(reply);
+      const e = await owned(request, reply);
+      if (!e) return reply;
+      const result = await action.run(e, now());
+      if (!result.ok) return sendError(request, reply, 409, action.refusal, action.why);
+      return reply.redirect(`${PANEL_PATH}?ok=${action.notice}`, 303);
+    });
+  }
 }
