@@ -7,61 +7,66 @@ export interface Option {
   label: string;
 }
 
+/** A list's options from value → label; the values are never plain numbers, so the order written is kept. */
+function choices(labels: Record<string, string>): Option[] {
+  return Object.entries(labels).map(([value, label]) => ({ value, label }));
+}
+
 export const OPTION_FIELDS = {
   investimento_parceria: {
     label: 'Como pretende investir?',
-    options: [
-      { value: 'sozinho', label: 'Sozinho(a)' },
-      { value: 'com_socios', label: 'Com sócio(s)' },
-      { value: 'com_investidor', label: 'Com um investidor' },
-      { value: 'ainda_nao_sei', label: 'Ainda não sei' },
-    ],
+    options: choices({
+      sozinho: 'Sozinho(a)',
+      com_socios: 'Com sócio(s)',
+      com_investidor: 'Com um investidor',
+      ainda_nao_sei: 'Ainda não sei',
+    }),
   },
   faixa_investimento: {
     label: 'Quanto pretende investir?',
-    options: [
-      { value: 'ate_300mil', label: 'Até R$ 300 mil' },
-      { value: '300mil_500mil', label: 'De R$ 300 mil a R$ 500 mil' },
-      { value: '500mil_1milhao', label: 'De R$ 500 mil a R$ 1 milhão' },
-      { value: 'acima_1milhao', label: 'Acima de R$ 1 milhão' },
-    ],
+    options: choices({
+      ate_300mil: 'Até R$ 300 mil',
+      '300mil_500mil': 'De R$ 300 mil a R$ 500 mil',
+      '500mil_1milhao': 'De R$ 500 mil a R$ 1 milhão',
+      acima_1milhao: 'Acima de R$ 1 milhão',
+    }),
   },
   prazo_proximo_passo: {
     label: 'Quando pretende dar o próximo passo?',
-    options: [
-      { value: 'imediato', label: 'Imediatamente' },
-      { value: 'ate_3_meses', label: 'Em até 3 meses' },
-      { value: '3_a_6_meses', label: 'De 3 a 6 meses' },
-      { value: 'mais_de_6_meses', label: 'Em mais de 6 meses' },
-    ],
+    options: choices({
+      imediato: 'Imediatamente',
+      ate_3_meses: 'Em até 3 meses',
+      '3_a_6_meses': 'De 3 a 6 meses',
+      mais_de_6_meses: 'Em mais de 6 meses',
+    }),
   },
   experiencia_negocio: {
     label: 'Qual é a sua experiência com negócios?',
-    options: [
-      { value: 'nenhuma', label: 'Nunca tive um negócio' },
-      { value: 'empresario', label: 'Tenho ou já tive um negócio' },
-      { value: 'franqueado', label: 'Sou ou já fui franqueado(a)' },
-      { value: 'setor_fitness', label: 'Já atuo no setor fitness' },
-    ],
+    options: choices({
+      nenhuma: 'Nunca tive um negócio',
+      empresario: 'Tenho ou já tive um negócio',
+      franqueado: 'Sou ou já fui franqueado(a)',
+      setor_fitness: 'Já atuo no setor fitness',
+    }),
   },
   motivo_interesse: {
     label: 'O que mais motiva o seu interesse?',
-    options: [
-      { value: 'ter_meu_negocio', label: 'Ter o meu próprio negócio' },
-      { value: 'diversificar_investimentos', label: 'Diversificar investimentos' },
-      { value: 'paixao_fitness', label: 'Paixão por atividade física' },
-      { value: 'oportunidade_regiao', label: 'Oportunidade na minha região' },
-      { value: 'outro', label: 'Outro motivo' },
-    ],
+    options: choices({
+      ter_meu_negocio: 'Ter o meu próprio negócio',
+      diversificar_investimentos: 'Diversificar investimentos',
+      paixao_fitness: 'Paixão por atividade física',
+      oportunidade_regiao: 'Oportunidade na minha região',
+      outro: 'Outro motivo',
+    }),
   },
   aceita_contato: {
     label: 'Autorização de contato',
-    options: [
-      { value: 'sim', label: 'Aceito ser contatado(a) pela equipe de expansão por WhatsApp, e-mail ou telefone' },
-      { value: 'nao', label: 'Não aceito ser contatado(a)' },
-    ],
+    options: choices({
+      sim: 'Aceito ser contatado(a) pela equipe de expansão por WhatsApp, e-mail ou telefone',
+      nao: 'Não aceito ser contatado(a)',
+    }),
   },
-} as const satisfies Record<string, { label: string; options: readonly Option[] }>;
+} as const satisfies Record<string, { label: string; options: Option[] }>;
 
 export type OptionField = keyof typeof OPTION_FIELDS;
 export const OPTION_FIELD_NAMES = Object.keys(OPTION_FIELDS) as OptionField[];
@@ -70,23 +75,21 @@ export const OPTION_FIELD_NAMES = Object.keys(OPTION_FIELDS) as OptionField[];
 export const CONSENT_VALUE = 'sim';
 
 export function optionLabel(field: OptionField, value: string): string {
-  return (OPTION_FIELDS[field].options as readonly Option[]).find((o) => o.value === value)?.label ?? value;
+  return OPTION_FIELDS[field].options.find((o) => o.value === value)?.label ?? value;
 }
 
 export function isOption(field: OptionField, value: unknown): value is string {
-  return (
-    typeof value === 'string' && (OPTION_FIELDS[field].options as readonly Option[]).some((o) => o.value === value)
-  );
+  return typeof value === 'string' && OPTION_FIELDS[field].options.some((o) => o.value === value);
 }
 
 /** Lead status pipeline, in order. */
-export const LEAD_STATUSES = [
-  { value: 'novo', label: 'Novo' },
-  { value: 'em_contato', label: 'Em contato' },
-  { value: 'qualificado', label: 'Qualificado' },
-  { value: 'convertido', label: 'Convertido' },
-  { value: 'descartado', label: 'Descartado' },
-] as const;
+export const LEAD_STATUSES = choices({
+  novo: 'Novo',
+  em_contato: 'Em contato',
+  qualificado: 'Qualificado',
+  convertido: 'Convertido',
+  descartado: 'Descartado',
+});
 
 export function statusLabel(value: string | null | undefined): string {
   return LEAD_STATUSES.find((s) => s.value === value)?.label ?? value ?? '';
