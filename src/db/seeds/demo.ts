@@ -243,51 +243,33 @@ const ROOMS: Record<string, string> = {
   'Muay Thai': 'Estúdio de lutas',
 };
 
-export const DEMO_SURVEY = [
-  {
-    texto: 'De 0 a 10, quanto você recomendaria a Academia Movimento a um amigo ou familiar?',
-    tipo: 'escala',
-    obrigatoria: 1,
-    opcoes: Array.from({ length: 11 }, (_, i) => ({ texto: String(i), valor: i })),
-  },
-  {
-    texto: 'Como você avalia a limpeza da unidade?',
-    tipo: 'opcoes',
-    obrigatoria: 1,
-    opcoes: [
-      { texto: 'Ótima', valor: 4 },
-      { texto: 'Boa', valor: 3 },
-      { texto: 'Regular', valor: 2 },
-      { texto: 'Ruim', valor: 1 },
-    ],
-  },
-  {
-    texto: 'Como foi o atendimento da recepção?',
-    tipo: 'opcoes',
-    obrigatoria: 1,
-    opcoes: [
-      { texto: 'Ótimo', valor: 4 },
-      { texto: 'Bom', valor: 3 },
-      { texto: 'Regular', valor: 2 },
-      { texto: 'Ruim', valor: 1 },
-    ],
-  },
-  {
-    texto: 'Os equipamentos que você usou estavam em bom estado?',
-    tipo: 'opcoes',
-    obrigatoria: 0,
-    opcoes: [
-      { texto: 'Sim, todos', valor: 3 },
-      { texto: 'A maioria', valor: 2 },
-      { texto: 'Muitos com problema', valor: 1 },
-    ],
-  },
-  {
-    texto: 'Algum equipamento ou espaço precisa de conserto ou atenção?',
-    tipo: 'texto',
-    obrigatoria: 0,
-    opcoes: [],
-  },
+/** Options from best to worst: the best is worth as many points as there are options, the worst 1. */
+const rated = (...texts: string[]) => texts.map((texto, i) => ({ texto, valor: texts.length - i }));
+/** A required question of the survey; `optional` lets the customer skip it. */
+const question = (texto: string, tipo: string, opcoes: { texto: string; valor: number }[] = []) => ({
+  texto,
+  tipo,
+  obrigatoria: 1,
+  opcoes,
+});
+const optional = (q: ReturnType<typeof question>) => ({ ...q, obrigatoria: 0 });
+
+const DEMO_SURVEY = [
+  question(
+    'De 0 a 10, quanto você recomendaria a Academia Movimento a um amigo ou familiar?',
+    'escala',
+    Array.from({ length: 11 }, (_, i) => ({ texto: String(i), valor: i })),
+  ),
+  question('Como você avalia a limpeza da unidade?', 'opcoes', rated('Ótima', 'Boa', 'Regular', 'Ruim')),
+  question('Como foi o atendimento da recepção?', 'opcoes', rated('Ótimo', 'Bom', 'Regular', 'Ruim')),
+  optional(
+    question(
+      'Os equipamentos que você usou estavam em bom estado?',
+      'opcoes',
+      rated('Sim, todos', 'A maioria', 'Muitos com problema'),
+    ),
+  ),
+  optional(question('Algum equipamento ou espaço precisa de conserto ou atenção?', 'texto')),
 ];
 
 const MONTHS_OF: Record<string, number> = { mensal: 1, trimestral: 3, semestral: 6, anual: 12 };
@@ -439,19 +421,27 @@ export async function seedDemo(db: Kysely<Database>, options: { onlyIfEmpty?: bo
       if (classes.length) await trx.insertInto('aulas').values(classes).execute();
     }
 
-    for (const [i, q] of DEMO_SURVEY.entries()) {
-      const { id: perguntaId } = await trx
-        .insertInto('perguntas')
-        .values({ texto: q.texto, tipo: q.tipo, obrigatoria: q.obrigatoria, ordem: i, ativo: 1, criado_em: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (q.opcoes.length) {
-        await trx
-          .insertInto('perguntas_opcoes')
-          .values(q.opcoes.map((o, j) => ({ pergunta_id: perguntaId, texto: o.texto, valor: o.valor, ordem: j })))
-          .execute();
-      }
-    }
+    await insertDemoSurvey(trx, 0, now);
     return true;
   });
+}
+
+/**
+ * Writes the demo survey: its questions numbered from `firstOrder` (the volume adds them after
+ * any the database has), each with its options in the order written.
+ */
+export async function insertDemoSurvey(trx: Kysely<Database>, firstOrder: number, createdAt: string): Promise<void> {
+  for (const [i, { opcoes, ...q }] of DEMO_SURVEY.entries()) {
+    const { id } = await trx
+      .insertInto('perguntas')
+      .values({ ...q, ordem: firstOrder + i, ativo: 1, criado_em: createdAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (opcoes.length) {
+      await trx
+        .insertInto('perguntas_opcoes')
+        .values(opcoes.map((o, j) => ({ ...o, pergunta_id: id, ordem: j })))
+        .execute();
+    }
+  }
 }

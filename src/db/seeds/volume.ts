@@ -13,7 +13,7 @@ import { formatPhone } from '../../lib/form/parsers';
 import { addDays, cutoffMonths, saoPauloDayStartIso, saoPauloWeekStart, weekdayOf } from '../../lib/time';
 import { createDb, type Db } from '../index';
 import type { WithTrialCapacity } from '../types';
-import { DEMO_SURVEY } from './demo';
+import { insertDemoSurvey } from './demo';
 import { LARGE_CITIES, seedLargeCatalog } from './large';
 
 // ---------------------------------------------------------------------------------------------
@@ -580,7 +580,7 @@ class Batch {
   /** `parent`: flushed first, so a row never reaches the database before the row it points to */
   constructor(
     private sink: Sink,
-    private table: Table,
+    readonly table: Table,
     private size = 20_000,
     private parent: Batch | null = null,
   ) {
@@ -599,6 +599,16 @@ class Batch {
     this.n = 0;
     this.data = this.table.cols.map(() => new Array(this.size));
   }
+}
+
+/** Writes what the batches still hold, in the order given, and counts each table's rows. */
+async function flushAll(...batches: Batch[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const batch of batches) {
+    await batch.flush();
+    counts[batch.table.name] = batch.rows;
+  }
+  return counts;
 }
 
 const T = {
@@ -825,11 +835,11 @@ async function prepareCatalog(db: Db, o: VolumeOptions, firstDay: string, log: (
     log(`criando ${missing} unidades (o catálogo tem ${active.length} ativas)…`);
     const { unitIds } = await seedLargeCatalog(db, { units: missing, seed: o.semente });
     // The units exist since the window starts: no answer predates its unit.
-    for (let i = 0; i < unitIds.length; i += 500) {
+    for (const chunk of chunkList(unitIds, 500)) {
       await db
         .updateTable('unidades')
         .set({ criado_em: startIso, atualizado_em: startIso })
-        .where('id', 'in', unitIds.slice(i, i + 500))
+        .where('id', 'in', chunk)
         .execute();
     }
   }
@@ -847,26 +857,7 @@ async function prepareCatalog(db: Db, o: VolumeOptions, firstDay: string, log: (
               .executeTakeFirst()
           )?.m ?? -1,
         ) + 1;
-      for (const [i, q] of DEMO_SURVEY.entries()) {
-        const { id } = await trx
-          .insertInto('perguntas')
-          .values({
-            texto: q.texto,
-            tipo: q.tipo,
-            obrigatoria: q.obrigatoria,
-            ordem: base + i,
-            ativo: 1,
-            criado_em: startIso,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        if (q.opcoes.length) {
-          await trx
-            .insertInto('perguntas_opcoes')
-            .values(q.opcoes.map((op, j) => ({ pergunta_id: id, texto: op.texto, valor: op.valor, ordem: j })))
-            .execute();
-        }
-      }
+      await insertDemoSurvey(trx, base, startIso);
     });
     questions = await loadQuestions(db);
   }
@@ -956,7 +947,7 @@ async function prepareCatalog(db: Db, o: VolumeOptions, firstDay: string, log: (
 
 async function chunked<T, R>(list: T[], size: number, load: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < list.length; i += size) out.push(...(await load(list.slice(i, i + size))));
+  for (const chunk of chunkList(list, size)) out.push(...(await load(chunk)));
   return out;
 }
 
@@ -1011,19 +1002,11 @@ async function ensureStaff(db: Db, unitIds: number[], at: string) {
       unit: id as number | null,
     })),
   ];
-  const byEmail = new Map<string, number>();
-  for (const chunk of chunkList(wanted, 400)) {
-    for (const r of await db
-      .selectFrom('usuarios')
-      .select(['id', 'email'])
-      .where(
-        'email',
-        'in',
-        chunk.map((w) => w.email),
-      )
-      .execute())
-      byEmail.set(r.email, r.id);
-  }
+  const found = await chunked(wanted, 400, (chunk) => {
+    const emails = chunk.map((w) => w.email);
+    return db.selectFrom('usuarios').select(['id', 'email']).where('email', 'in', emails).execute();
+  });
+  const byEmail = new Map(found.map((r) => [r.email, r.id]));
   const missing = wanted.filter((w) => !byEmail.has(w.email));
   for (const chunk of chunkList(missing, 200)) {
     const rows = await db
@@ -1316,9 +1299,7 @@ async function genAnswers(ctx: GenContext, total: number, scale: Question, other
       id++;
     }
   }
-  await answers.flush();
-  await items.flush();
-  return { respostas_nps: answers.rows, respostas_itens: items.rows };
+  return flushAll(answers, items);
 }
 
 async function genMessages(ctx: GenContext, total: number) {
@@ -1405,10 +1386,7 @@ async function genMessages(ctx: GenContext, total: number) {
       id++;
     }
   }
-  await msgs.flush();
-  await hist.flush();
-  await replies.flush();
-  return { fale_aqui: msgs.rows, fale_aqui_historico: hist.rows, fale_aqui_respostas: replies.rows };
+  return flushAll(msgs, hist, replies);
 }
 
 async function genLeads(ctx: GenContext, total: number) {
@@ -1490,10 +1468,7 @@ async function genLeads(ctx: GenContext, total: number) {
       id++;
     }
   }
-  await leads.flush();
-  await hist.flush();
-  await notes.flush();
-  return { franquia_leads: leads.rows, franquia_leads_historico: hist.rows, franquia_leads_notas: notes.rows };
+  return flushAll(leads, hist, notes);
 }
 
 async function genBookings(ctx: GenContext, total: number) {
@@ -1612,14 +1587,13 @@ async function genBookings(ctx: GenContext, total: number) {
     }
   }
   await flushDaysBefore('9999-12-31');
-  await bookings.flush();
-  await vagas.flush();
+  const counts = await flushAll(bookings, vagas);
   if (skipped)
     throw new VolumeError(
       `${skipped} agendamentos não couberam nas vagas das unidades; ` +
         'aumente unidades.vagas_experimentais ou reduza --agendamentos.',
     );
-  return { aulas_experimentais: bookings.rows, aulas_experimentais_vagas: vagas.rows };
+  return counts;
 }
 
 async function genClicks(ctx: GenContext, total: number) {
@@ -1640,6 +1614,5 @@ async function genClicks(ctx: GenContext, total: number) {
       await clicks.add(id++, u.id, acao, plano, day.week, iso(t));
     }
   }
-  await clicks.flush();
-  return { cliques_cta: clicks.rows };
+  return flushAll(clicks);
 }
