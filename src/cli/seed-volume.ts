@@ -49,18 +49,10 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+// Every flag but --help takes a value; one per kind of BASE_TOTALS sets that total.
+const VALUE_FLAGS = ['unidades', 'anos', 'escala', 'semente', 'fim', 'forma', ...Object.keys(BASE_TOTALS)];
 const values: Record<string, string | boolean | undefined> = readFlags(USAGE, {
-  unidades: { type: 'string' },
-  anos: { type: 'string' },
-  escala: { type: 'string' },
-  semente: { type: 'string' },
-  fim: { type: 'string' },
-  respostas: { type: 'string' },
-  mensagens: { type: 'string' },
-  leads: { type: 'string' },
-  agendamentos: { type: 'string' },
-  cliques: { type: 'string' },
-  forma: { type: 'string' },
+  ...Object.fromEntries(VALUE_FLAGS.map((name) => [name, { type: 'string' } as const])),
   help: { type: 'boolean', short: 'h' },
 });
 if (values.help) {

@@ -19,7 +19,7 @@ import { LARGE_CITIES, seedLargeCatalog } from './large';
 // ---------------------------------------------------------------------------------------------
 // Options and planned counts
 
-/** Totals for a 300-unit chain over 3 years at escala 1 (docs/volume.md explains each). */
+/** Totals at escala 1 for DEFAULT_VOLUME's chain, 300 units over 3 years (docs/volume.md explains each). */
 export const BASE_TOTALS = {
   respostas: 3_000_000,
   mensagens: 300_000,
@@ -28,8 +28,6 @@ export const BASE_TOTALS = {
   cliques: 3_000_000,
 } as const;
 export type VolumeKind = keyof typeof BASE_TOTALS;
-const BASE_UNITS = 300;
-const BASE_YEARS = 3;
 
 export interface VolumeOptions {
   /** units the volume is spread over (created when the catalog has fewer active ones) */
@@ -61,7 +59,8 @@ export const DEFAULT_VOLUME: VolumeOptions = { unidades: 300, anos: 3, escala: 1
 export function plannedCounts(o: VolumeOptions): Record<VolumeKind, number> {
   const out = {} as Record<VolumeKind, number>;
   for (const k of Object.keys(BASE_TOTALS) as VolumeKind[]) {
-    const atScale1 = o.totais?.[k] ?? BASE_TOTALS[k] * (o.unidades / BASE_UNITS) * (o.anos / BASE_YEARS);
+    const atScale1 =
+      o.totais?.[k] ?? BASE_TOTALS[k] * (o.unidades / DEFAULT_VOLUME.unidades) * (o.anos / DEFAULT_VOLUME.anos);
     out[k] = Math.round(atScale1 * o.escala);
   }
   return out;
