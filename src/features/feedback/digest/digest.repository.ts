@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { inTransaction } from '../../../db/index';
+import { NPS_COUNTS, npsCountsOf } from '../survey/survey.repository';
 import { enqueueMail, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 
 /** The SQL of the weekly digest: recipients, the figures, and the exactly-once claim. */
@@ -52,22 +53,12 @@ export function createDigestRepository(db: Kysely<Database>) {
     async npsCounts(fromIso: string, toIso: string) {
       const rows = await db
         .selectFrom('respostas_nps as r')
-        .select((eb) => [
-          'r.unidade_id',
-          eb.fn.count<number>('r.nota_nps').as('total'),
-          eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
-          eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
-        ])
+        .select(['r.unidade_id', ...NPS_COUNTS])
         .where('r.criado_em', '>=', fromIso)
         .where('r.criado_em', '<', toIso)
         .groupBy('r.unidade_id')
         .execute();
-      return rows.map((r) => ({
-        unidadeId: r.unidade_id,
-        total: Number(r.total),
-        promotores: Number(r.promotores ?? 0),
-        detratores: Number(r.detratores ?? 0),
-      }));
+      return rows.map((r) => ({ unidadeId: r.unidade_id, ...npsCountsOf(r) }));
     },
 
     /** Free messages received per unit in [fromIso, toIso). */

@@ -110,6 +110,20 @@ export function createAggregatesRepository(db: Kysely<Database>) {
     detratores: Number(r.detratores ?? 0),
   });
 
+  /** The period's NPS figures per value of `key` (a column or an expression), read as `chave`. */
+  async function npsBy(f: AggregateFilter, key: RawBuilder<unknown>) {
+    const p = period(f);
+    const rows = await p
+      .within(
+        db
+          .selectFrom('agregados_nps as a')
+          .select([key.as('chave'), ...npsSums(p.sum)])
+          .groupBy(key),
+      )
+      .execute();
+    return rows as ({ chave: unknown } & Parameters<typeof counts>[0])[];
+  }
+
   return {
     /**
      * Adds (sign 1) or takes away (sign -1) answers from the figures. Call it inside the
@@ -217,43 +231,19 @@ export function createAggregatesRepository(db: Kysely<Database>) {
     },
 
     async byUnit(f: AggregateFilter) {
-      const p = period(f);
-      const rows = await p
-        .within(
-          db
-            .selectFrom('agregados_nps as a')
-            .select(['a.unidade_id as unidadeId', ...npsSums(p.sum)])
-            .groupBy('a.unidade_id'),
-        )
-        .execute();
-      return rows.map((r: any) => ({ unidadeId: Number(r.unidadeId), ...counts(r) })).filter((r) => r.respostas > 0);
+      const rows = await npsBy(f, sql.ref('a.unidade_id'));
+      return rows.map((r) => ({ unidadeId: Number(r.chave), ...counts(r) })).filter((r) => r.respostas > 0);
     },
 
     /** Per São Paulo month (AAAA-MM) of the period. */
     async byMonth(f: AggregateFilter) {
-      const p = period(f);
-      const rows = await p
-        .within(
-          db
-            .selectFrom('agregados_nps as a')
-            .select([sql<string>`substr(a.periodo, 1, 7)`.as('mes'), ...npsSums(p.sum)])
-            .groupBy(sql`substr(a.periodo, 1, 7)`),
-        )
-        .execute();
-      return rows.map((r: any) => ({ mes: String(r.mes), ...counts(r) }));
+      const rows = await npsBy(f, sql`substr(a.periodo, 1, 7)`);
+      return rows.map((r) => ({ mes: String(r.chave), ...counts(r) }));
     },
 
     async byOrigin(f: AggregateFilter) {
-      const p = period(f);
-      const rows = await p
-        .within(
-          db
-            .selectFrom('agregados_nps as a')
-            .select(['a.origem', ...npsSums(p.sum)])
-            .groupBy('a.origem'),
-        )
-        .execute();
-      return rows.map((r: any) => ({ origem: String(r.origem), ...counts(r) }));
+      const rows = await npsBy(f, sql.ref('a.origem'));
+      return rows.map((r) => ({ origem: String(r.chave), ...counts(r) }));
     },
 
     async optionCounts(f: AggregateFilter) {

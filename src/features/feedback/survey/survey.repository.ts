@@ -3,6 +3,7 @@ import type { Database } from '../../../db/types';
 import { inTransaction, isPostgres } from '../../../db/index';
 import { csvBatch, csvConstant, csvDateTime, csvLine, csvNumber, csvText } from '../../../db/csv/sql';
 import { saoPauloDay } from '../../../lib/time';
+import type { NpsCounts } from './nps';
 import { createFormUnitsRepository, type UnitRef } from '../units.repository';
 import { type AggregateFilter, type CountedResponse, createAggregatesRepository } from './aggregates.repository';
 
@@ -76,6 +77,18 @@ function daysOf(f: ResponseFilter): AggregateFilter {
     de: saoPauloDay(new Date(f.fromIso)),
     ate: saoPauloDay(new Date(new Date(f.toIso).getTime() - 1)),
   };
+}
+
+/** The NPS counts of a group of answers (respostas_nps as r): scored, promoters (9–10), detractors (0–6). */
+export const NPS_COUNTS = [
+  sql<number>`count(r.nota_nps)`.as('total'),
+  sql<number>`sum(case when r.nota_nps >= 9 then 1 else 0 end)`.as('promotores'),
+  sql<number>`sum(case when r.nota_nps <= 6 then 1 else 0 end)`.as('detratores'),
+];
+
+/** NPS_COUNTS as numbers (the drivers may hand back strings, and a sum over no rows is null). */
+export function npsCountsOf(r: { total: unknown; promotores: unknown; detratores: unknown }): NpsCounts {
+  return { total: Number(r.total), promotores: Number(r.promotores ?? 0), detratores: Number(r.detratores ?? 0) };
 }
 
 export function createSurveyRepository(db: Kysely<Database>) {
@@ -224,24 +237,12 @@ export function createSurveyRepository(db: Kysely<Database>) {
       const q = applyFilter(
         db
           .selectFrom('respostas_nps as r')
-          .select((eb) => [
-            'r.unidade_id as unidadeId',
-            eb.fn.countAll<number>().as('respostas'),
-            eb.fn.count<number>('r.nota_nps').as('total'),
-            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
-            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
-          ])
+          .select((eb) => ['r.unidade_id as unidadeId', eb.fn.countAll<number>().as('respostas'), ...NPS_COUNTS])
           .groupBy('r.unidade_id'),
         f,
       );
       const rows = await q.execute();
-      return rows.map((r) => ({
-        unidadeId: Number(r.unidadeId),
-        respostas: Number(r.respostas),
-        total: Number(r.total),
-        promotores: Number(r.promotores ?? 0),
-        detratores: Number(r.detratores ?? 0),
-      }));
+      return rows.map((r) => ({ unidadeId: Number(r.unidadeId), respostas: Number(r.respostas), ...npsCountsOf(r) }));
     },
 
     /** Same counts per month; `months` are [label, startIso, endIso) in São Paulo time. */
@@ -255,26 +256,14 @@ export function createSurveyRepository(db: Kysely<Database>) {
       const q = applyFilter(
         db
           .selectFrom('respostas_nps as r')
-          .select((eb) => [
-            bucket.as('mes'),
-            eb.fn.count<number>('r.nota_nps').as('total'),
-            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
-            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
-          ])
+          .select([bucket.as('mes'), ...NPS_COUNTS])
           // By position: the CASE carries parameters, and PostgreSQL would not match a
           // second copy of it (different placeholders) with the selected one.
           .groupBy(sql`1`),
         f,
       );
       const rows = await q.execute();
-      return rows
-        .filter((r) => r.mes !== null)
-        .map((r) => ({
-          mes: String(r.mes),
-          total: Number(r.total),
-          promotores: Number(r.promotores ?? 0),
-          detratores: Number(r.detratores ?? 0),
-        }));
+      return rows.filter((r) => r.mes !== null).map((r) => ({ mes: String(r.mes), ...npsCountsOf(r) }));
     },
 
     /** Counts per channel (site, cartaz, quiosque) for the NPS split. */
@@ -282,21 +271,11 @@ export function createSurveyRepository(db: Kysely<Database>) {
       const rows = await applyFilter(
         db
           .selectFrom('respostas_nps as r')
-          .select((eb) => [
-            'r.origem',
-            eb.fn.count<number>('r.nota_nps').as('total'),
-            eb.fn.sum<number>(sql<number>`case when r.nota_nps >= 9 then 1 else 0 end`).as('promotores'),
-            eb.fn.sum<number>(sql<number>`case when r.nota_nps <= 6 then 1 else 0 end`).as('detratores'),
-          ])
+          .select(['r.origem', ...NPS_COUNTS])
           .groupBy('r.origem'),
         f,
       ).execute();
-      return rows.map((r) => ({
-        origem: r.origem,
-        total: Number(r.total),
-        promotores: Number(r.promotores ?? 0),
-        detratores: Number(r.detratores ?? 0),
-      }));
+      return rows.map((r) => ({ origem: r.origem, ...npsCountsOf(r) }));
     },
 
     /** How often each option was chosen, per question, over the filtered responses. */
