@@ -37,9 +37,7 @@ export function catalogContentRoutes(app: FastifyInstance, s: ContentServices) {
       unidades: plan.unidadeIds.map(String),
     }),
     blank: { periodicidade: 'mensal' },
-    form: async ({ item, staff, values, errors, notice }) => (
-      <PlanFormPage staff={staff} plan={item} values={values} errors={errors} notice={notice} units={await units()} />
-    ),
+    form: async ({ item, ...form }) => <PlanFormPage {...form} plan={item} units={await units()} />,
   });
 
   for (const kind of ['area', 'modalidade'] as const) {
@@ -57,17 +55,7 @@ export function catalogContentRoutes(app: FastifyInstance, s: ContentServices) {
         descricao: ('descricao' in item ? item.descricao : null) ?? '',
         unidades: item.unidadeIds.map(String),
       }),
-      form: async ({ item, staff, values, errors, notice }) => (
-        <TaxonomyFormPage
-          staff={staff}
-          kind={kind}
-          item={item}
-          values={values}
-          errors={errors}
-          notice={notice}
-          units={await units()}
-        />
-      ),
+      form: async (form) => <TaxonomyFormPage {...form} kind={kind} units={await units()} />,
     });
   }
 }

@@ -24,20 +24,11 @@ export function surveyQuestionsRoutes(app: FastifyInstance, s: ContentServices) 
     },
     values: (q) => ({ texto: q.texto, ordem: String(q.ordem), obrigatoria: q.obrigatoria ? '1' : '' }),
     blank: { obrigatoria: '1' },
-    form: ({ item, staff, values, errors, notice, optionValues, optionErrors, optionEdit }: QuestionForm) =>
+    form: ({ item, ...form }: QuestionForm) =>
       item ? (
-        <QuestionEditPage
-          staff={staff}
-          question={item}
-          values={values}
-          errors={errors}
-          notice={notice}
-          optionValues={optionValues ?? {}}
-          optionErrors={optionErrors}
-          optionEdit={optionEdit}
-        />
+        <QuestionEditPage {...form} question={item} optionValues={form.optionValues ?? {}} />
       ) : (
-        <QuestionNewPage staff={staff} values={values} errors={errors} />
+        <QuestionNewPage {...form} />
       ),
   });
   const question = ({ id }: { id: number }) => s.survey.get(id);

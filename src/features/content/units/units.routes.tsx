@@ -66,14 +66,10 @@ export function unitRoutes(app: FastifyInstance, s: ContentServices) {
       page: ({ items, ...p }) => <UnitsListPage {...p} units={items} />,
     },
     values: unitValues,
-    form: async ({ item, body, staff, values, errors, notice, searched }) => (
+    form: async ({ item, body, ...form }) => (
       <UnitFormPage
-        staff={staff}
+        {...form}
         unit={item}
-        values={values}
-        errors={errors}
-        notice={notice}
-        searched={searched}
         options={await s.units.formOptions(item?.planIds ?? [], body ?? undefined)}
         prices={item ? await s.planPrices.unitPlans(item.id) : null}
       />
