@@ -55,25 +55,36 @@ function bare(text: string, letters: boolean): string | null {
   return (letters ? /^[0-9A-Za-z]*$/ : /^\d*$/).test(v) ? v.toUpperCase() : null;
 }
 
-/** A CPF typed as "123.456.789-09" or "12345678909" → "12345678909". "" when empty and optional. */
-export function parseCpf(value: unknown, opts: { required?: string; message?: string } = {}): Parsed<string> {
-  const text = oneLine(value, { max: 20, required: opts.required });
-  if (!text.ok || text.value === '') return text;
-  const digits = bare(text.value, false);
-  return digits !== null && isValidCpf(digits)
-    ? { ok: true, value: digits }
-    : { ok: false, error: opts.message ?? CPF_MESSAGE };
+/** How one kind of registry number is typed and checked. */
+interface Registry {
+  /** the longest text accepted, separators included */
+  max: number;
+  /** A–Z allowed besides digits (the alphanumeric CNPJ) */
+  letters: boolean;
+  isValid: (bare: string) => boolean;
+  message: string;
 }
 
-/** A CNPJ typed as "11.222.333/0001-81" or "11222333000181" → "11222333000181". "" when empty and optional. */
-export function parseCnpj(value: unknown, opts: { required?: string; message?: string } = {}): Parsed<string> {
-  const text = oneLine(value, { max: 30, required: opts.required });
+const CPF: Registry = { max: 20, letters: false, isValid: isValidCpf, message: CPF_MESSAGE };
+const CNPJ: Registry = { max: 30, letters: true, isValid: isValidCnpj, message: CNPJ_MESSAGE };
+
+type RegistryOptions = { required?: string; message?: string };
+
+/** A registry number as typed → its bare characters; "" when empty and optional. */
+function parseRegistry(kind: Registry, value: unknown, opts: RegistryOptions): Parsed<string> {
+  const text = oneLine(value, { max: kind.max, required: opts.required });
   if (!text.ok || text.value === '') return text;
-  const chars = bare(text.value, true);
-  return chars !== null && isValidCnpj(chars)
+  const chars = bare(text.value, kind.letters);
+  return chars !== null && kind.isValid(chars)
     ? { ok: true, value: chars }
-    : { ok: false, error: opts.message ?? CNPJ_MESSAGE };
+    : { ok: false, error: opts.message ?? kind.message };
 }
+
+/** A CPF typed as "123.456.789-09" or "12345678909" → "12345678909". "" when empty and optional. */
+export const parseCpf = (value: unknown, opts: RegistryOptions = {}) => parseRegistry(CPF, value, opts);
+
+/** A CNPJ typed as "11.222.333/0001-81" or "11222333000181" → "11222333000181". "" when empty and optional. */
+export const parseCnpj = (value: unknown, opts: RegistryOptions = {}) => parseRegistry(CNPJ, value, opts);
 
 /** "12345678909" → "123.456.789-09" (anything else as it is). */
 export function formatCpf(digits: string): string {
