@@ -3,21 +3,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { linkedUnitIds, UNIT_LINKS } from './plans.repository';
+import { replaceOwnedRows } from '../units/units.repository';
 
 type Q = Kysely<Database>;
 
-/**
- * Sets the units of an area or a modality to `ids`: its links carry nothing else, so all are
- * rewritten. Both tables have the same shape; Kysely is told one of them.
- */
-async function replaceUnitLinks(db: Q, column: 'area_id' | 'modalidade_id', ownerId: number, ids: number[]) {
-  const table = UNIT_LINKS[column] as 'unidades_areas';
-  await db
-    .deleteFrom(table)
-    .where(column as 'area_id', '=', ownerId)
-    .execute();
-  const row = (unidade_id: number) => ({ unidade_id, [column]: ownerId }) as { unidade_id: number; area_id: number };
-  if (ids.length) await db.insertInto(table).values(ids.map(row)).execute();
+/** Sets the units of an area or a modality to `ids`: its links carry nothing else. */
+function replaceUnitLinks(db: Q, column: 'area_id' | 'modalidade_id', ownerId: number, ids: number[]) {
+  const rows = ids.map((unidade_id) => ({ unidade_id, [column]: ownerId }) as { unidade_id: number; area_id: number });
+  return replaceOwnedRows(db, UNIT_LINKS[column], column, ownerId, rows);
 }
 
 export function createTaxonomyRepository(db: Q) {

@@ -1,6 +1,6 @@
 // SQL for the unit screens: the unit row, its opening hours and its links to areas,
 // modalities and plans. Takes a Kysely instance or a transaction.
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database, Unidade } from '../../../db/types';
 import { relinkPlanUnits } from '../plans-taxonomy/plans.repository';
 import { unitHours } from '../../catalog/catalog.repository';
@@ -17,6 +17,31 @@ export interface HourRow {
   dia_semana: number;
   abre: string;
   fecha: string;
+}
+
+/** The tables whose rows belong wholly to one unit, area or modality. */
+type OwnedTable = 'unidade_horarios' | 'unidades_areas' | 'unidades_modalidades';
+
+/**
+ * Sets the rows of one owner (`column` = `ownerId`) to `rows`: they carry nothing else worth
+ * keeping, so all are rewritten. The tables differ in shape; Kysely is told one of them.
+ */
+export async function replaceOwnedRows<T extends OwnedTable>(
+  db: Q,
+  table: T,
+  column: 'unidade_id' | 'area_id' | 'modalidade_id',
+  ownerId: number,
+  rows: Insertable<Database[T]>[],
+) {
+  await db
+    .deleteFrom(table as 'unidades_areas')
+    .where(column as 'area_id', '=', ownerId)
+    .execute();
+  if (rows.length)
+    await db
+      .insertInto(table as 'unidades_areas')
+      .values(rows as Insertable<Database['unidades_areas']>[])
+      .execute();
 }
 
 export function createUnitsRepository(db: Q) {
@@ -80,30 +105,30 @@ export function createUnitsRepository(db: Q) {
     async setUnitActive(id: number, ativo: number, now: string) {
       await db.updateTable('unidades').set({ ativo, atualizado_em: now }).where('id', '=', id).execute();
     },
-    async replaceHours(unitId: number, hours: HourRow[]) {
-      await db.deleteFrom('unidade_horarios').where('unidade_id', '=', unitId).execute();
-      if (hours.length)
-        await db
-          .insertInto('unidade_horarios')
-          .values(hours.map((h) => ({ ...h, unidade_id: unitId })))
-          .execute();
-    },
-    async replaceUnitAreas(unitId: number, ids: number[]) {
-      await db.deleteFrom('unidades_areas').where('unidade_id', '=', unitId).execute();
-      if (ids.length)
-        await db
-          .insertInto('unidades_areas')
-          .values(ids.map((area_id) => ({ unidade_id: unitId, area_id })))
-          .execute();
-    },
-    async replaceUnitModalities(unitId: number, ids: number[]) {
-      await db.deleteFrom('unidades_modalidades').where('unidade_id', '=', unitId).execute();
-      if (ids.length)
-        await db
-          .insertInto('unidades_modalidades')
-          .values(ids.map((modalidade_id) => ({ unidade_id: unitId, modalidade_id })))
-          .execute();
-    },
+    replaceHours: (unitId: number, hours: HourRow[]) =>
+      replaceOwnedRows(
+        db,
+        'unidade_horarios',
+        'unidade_id',
+        unitId,
+        hours.map((h) => ({ ...h, unidade_id: unitId })),
+      ),
+    replaceUnitAreas: (unitId: number, ids: number[]) =>
+      replaceOwnedRows(
+        db,
+        'unidades_areas',
+        'unidade_id',
+        unitId,
+        ids.map((area_id) => ({ unidade_id: unitId, area_id })),
+      ),
+    replaceUnitModalities: (unitId: number, ids: number[]) =>
+      replaceOwnedRows(
+        db,
+        'unidades_modalidades',
+        'unidade_id',
+        unitId,
+        ids.map((modalidade_id) => ({ unidade_id: unitId, modalidade_id })),
+      ),
     /** Links and unlinks only what changed: a plan that stays keeps its prices at the unit. */
     replaceUnitPlans: (unitId: number, ids: number[]) => relinkPlanUnits(db, 'unidade_id', unitId, ids),
     async slugTaken(slug: string, exceptId?: number) {
