@@ -75,6 +75,41 @@ const UNIT_CARD_COLUMNS = [
   'whatsapp',
 ] as const;
 
+/** What a unit offers besides plans: its areas and modalities, linked alike. */
+const OFFERS = {
+  areas: { link: 'unidades_areas', column: 'area_id' },
+  modalidades: { link: 'unidades_modalidades', column: 'modalidade_id' },
+} as const;
+type Offer = keyof typeof OFFERS;
+
+/**
+ * The names of the active areas or modalities linked to units: the search's tags (`unitId`
+ * null: every active unit's) or one unit's page (sorted). Both pairs of tables have the same
+ * shape; Kysely is told one of them.
+ */
+function offerNames(db: Db, offer: Offer, unitId: number | null) {
+  const { link, column } = OFFERS[offer];
+  const q = db
+    .selectFrom(`${offer} as o` as 'areas as o')
+    .innerJoin(`${link} as l` as 'unidades_areas as l', `l.${column}` as 'l.area_id', 'o.id')
+    .select(['l.unidade_id', 'o.nome'])
+    .where('o.ativo', '=', 1);
+  if (unitId !== null) return q.where('l.unidade_id', '=', unitId).orderBy('o.nome').execute();
+  return q.innerJoin('unidades as u', 'u.id', 'l.unidade_id').where('u.ativo', '=', 1).execute();
+}
+
+/** The active plans in the catalog's order: every one (`unitId` null) or those a unit offers. */
+function activePlans(db: Db, unitId: number | null): Promise<PlanRow[]> {
+  const q = db
+    .selectFrom('planos as p')
+    .select(['p.id', 'p.nome', 'p.descricao', 'p.preco_centavos', 'p.periodicidade', 'p.ordem'])
+    .where('p.ativo', '=', 1)
+    .orderBy('p.ordem')
+    .orderBy('p.id');
+  if (unitId === null) return q.execute();
+  return q.innerJoin('planos_unidades as pu', 'pu.plano_id', 'p.id').where('pu.unidade_id', '=', unitId).execute();
+}
+
 export function createCatalogRepository(db: Db) {
   return {
     /** Everything the search, the home page and the Pass pages need: small, read at once. */
@@ -85,13 +120,7 @@ export function createCatalogRepository(db: Db) {
         .where('ativo', '=', 1)
         .orderBy('id')
         .execute();
-      const plans = await db
-        .selectFrom('planos')
-        .select(['id', 'nome', 'descricao', 'preco_centavos', 'periodicidade', 'ordem'])
-        .where('ativo', '=', 1)
-        .orderBy('ordem')
-        .orderBy('id')
-        .execute();
+      const plans = await activePlans(db, null);
       // Every link: buildSnapshot keeps those whose plan and unit are active (no join needed).
       const planUnits = await db
         .selectFrom('planos_unidades')
@@ -99,22 +128,8 @@ export function createCatalogRepository(db: Db) {
         .orderBy('plano_id')
         .orderBy('unidade_id')
         .execute();
-      const modalityTags = await db
-        .selectFrom('unidades_modalidades as um')
-        .innerJoin('modalidades as m', 'm.id', 'um.modalidade_id')
-        .innerJoin('unidades as u', 'u.id', 'um.unidade_id')
-        .select(['um.unidade_id', 'm.nome'])
-        .where('m.ativo', '=', 1)
-        .where('u.ativo', '=', 1)
-        .execute();
-      const areaTags = await db
-        .selectFrom('unidades_areas as ua')
-        .innerJoin('areas as a', 'a.id', 'ua.area_id')
-        .innerJoin('unidades as u', 'u.id', 'ua.unidade_id')
-        .select(['ua.unidade_id', 'a.nome'])
-        .where('a.ativo', '=', 1)
-        .where('u.ativo', '=', 1)
-        .execute();
+      const modalityTags = await offerNames(db, 'modalidades', null);
+      const areaTags = await offerNames(db, 'areas', null);
       const photos = await db
         .selectFrom('unidade_fotos as f')
         .innerJoin('unidades as u', 'u.id', 'f.unidade_id')
@@ -138,31 +153,9 @@ export function createCatalogRepository(db: Db) {
       if (!unit) return undefined;
       const [hours, plans, areas, modalities, classes] = await Promise.all([
         unitHours(db, id),
-        db
-          .selectFrom('planos as p')
-          .innerJoin('planos_unidades as pu', 'pu.plano_id', 'p.id')
-          .select(['p.id', 'p.nome', 'p.descricao', 'p.preco_centavos', 'p.periodicidade', 'p.ordem'])
-          .where('pu.unidade_id', '=', id)
-          .where('p.ativo', '=', 1)
-          .orderBy('p.ordem')
-          .orderBy('p.id')
-          .execute(),
-        db
-          .selectFrom('areas as a')
-          .innerJoin('unidades_areas as ua', 'ua.area_id', 'a.id')
-          .select('a.nome')
-          .where('ua.unidade_id', '=', id)
-          .where('a.ativo', '=', 1)
-          .orderBy('a.nome')
-          .execute(),
-        db
-          .selectFrom('modalidades as m')
-          .innerJoin('unidades_modalidades as um', 'um.modalidade_id', 'm.id')
-          .select('m.nome')
-          .where('um.unidade_id', '=', id)
-          .where('m.ativo', '=', 1)
-          .orderBy('m.nome')
-          .execute(),
+        activePlans(db, id),
+        offerNames(db, 'areas', id),
+        offerNames(db, 'modalidades', id),
         db
           .selectFrom('aulas as a')
           .innerJoin('modalidades as m', 'm.id', 'a.modalidade_id')

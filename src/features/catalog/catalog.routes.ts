@@ -144,49 +144,57 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     },
   );
 
-  r.get(
-    '/Detalhes.php',
-    { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
-    async (request, reply) => {
-      const id = request.validationError ? null : queryId(request.query.id);
-      if (id === null) return badId(request, reply);
-      const snap = await service.snapshot();
-      // Unknown ids are answered from the snapshot: a 404 without a query, never cached.
-      if (!snap.unitsById.has(id)) return unknownUnit(request, reply);
-      const key = `unidade:${id}`;
-      const now = Date.now();
-      const cached = pages.get(snap, key, now);
-      if (cached) return sendCached(reply.type(HTML), pages, cached);
-      let data;
-      try {
-        data = await service.unitPage(id);
-      } catch (err) {
-        // Database unreachable: the page rendered before is better than an error.
-        const stale = pages.stale(snap, key);
-        if (stale && isDbUnavailableError(err)) return sendCached(reply.type(HTML), pages, stale);
-        throw err;
-      }
-      if (!data) return unknownUnit(request, reply);
-      // The timetable and hours are read from the database, not the snapshot: kept for the
-      // snapshot's own freshness window, so other instances' edits show within it too.
-      const html = pages.set(snap, key, Buffer.from(renderPage(h(UnitPage, { data }))), service.ttlMs, now);
-      return sendCached(reply.type(HTML), pages, html);
-    },
-  );
+  /**
+   * A unit's page named by `?id=` (its page, its Pass page): 400 for a malformed id, 404 for a
+   * unit the snapshot lacks (no query), else the copy kept under `${prefix}:id` for `ttlMs`,
+   * or the page `render` makes (undefined: the unit went away meanwhile, 404).
+   */
+  const unitIdPage = (
+    path: string,
+    prefix: string,
+    render: (id: number) => Promise<VNode<any> | undefined>,
+    ttlMs = Infinity,
+  ) =>
+    r.get(
+      path,
+      { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
+      async (request, reply) => {
+        const id = request.validationError ? null : queryId(request.query.id);
+        if (id === null) return badId(request, reply);
+        const snap = await service.snapshot();
+        if (!snap.unitsById.has(id)) return unknownUnit(request, reply);
+        const key = `${prefix}:${id}`;
+        const now = Date.now();
+        const cached = pages.get(snap, key, now);
+        if (cached) return sendCached(reply.type(HTML), pages, cached);
+        let vnode;
+        try {
+          vnode = await render(id);
+        } catch (err) {
+          // Database unreachable: the page rendered before is better than an error.
+          const stale = pages.stale(snap, key);
+          if (stale && isDbUnavailableError(err)) return sendCached(reply.type(HTML), pages, stale);
+          throw err;
+        }
+        if (!vnode) return unknownUnit(request, reply);
+        const html = pages.set(snap, key, Buffer.from(renderPage(vnode)), ttlMs, now);
+        return sendCached(reply.type(HTML), pages, html);
+      },
+    );
 
-  r.get(
-    '/pages/Pass/index.php',
-    { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
-    async (request, reply) => {
-      const id = request.validationError ? null : queryId(request.query.id);
-      if (id === null) return badId(request, reply);
-      const snap = await service.snapshot();
-      const key = `pass:${id}`;
-      const cached = pages.get(snap, key);
-      if (cached) return sendCached(reply.type(HTML), pages, cached);
-      const data = await service.passPage(id);
-      if (!data) return unknownUnit(request, reply);
-      return sendCached(reply.type(HTML), pages, pages.set(snap, key, Buffer.from(renderPage(h(PassPage, { data })))));
+  // The timetable and hours are read from the database, not the snapshot: kept for the
+  // snapshot's own freshness window, so other instances' edits show within it too.
+  unitIdPage(
+    '/Detalhes.php',
+    'unidade',
+    async (id) => {
+      const data = await service.unitPage(id);
+      return data && h(UnitPage, { data });
     },
+    service.ttlMs,
   );
+  unitIdPage('/pages/Pass/index.php', 'pass', async (id) => {
+    const data = await service.passPage(id);
+    return data && h(PassPage, { data });
+  });
 }
