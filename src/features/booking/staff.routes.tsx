@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError, sendInvalid } from '../../http/errors';
-import { accessibleUnits, unitScope } from '../../staff/access';
+import { unitScope } from '../../staff/access';
 import { echoValue, oneLine, parseInteger, toId } from '../../lib/form/index';
 import { ListQuery } from '../../staff/list';
 import { parsePage } from '../../lib/pagination';
@@ -16,7 +16,7 @@ import { CapacityPage } from './capacity.view';
 import { funnelCsv, FunnelPage } from './funnel.view';
 import { staffOf } from '../../staff/scope';
 import { FormBody } from '../../staff/http';
-import { privatePage, sendCsvExport, unitForbidden } from '../../staff/reports';
+import { privatePage, sendCsvExport, unitForbidden, visibleUnits } from '../../staff/reports';
 
 // Ids and days are judged by the form kit (toId, isDay) in the handlers, not by schema patterns.
 const OptionalId = Type.Optional(Type.String({ maxLength: 20 }));
@@ -78,7 +78,12 @@ function returnAddress(raw: unknown): string {
 
 export function staffRoutes(app: FastifyInstance, { staff: service, now }: { staff: StaffService; now: () => Date }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const visibleUnits = async (request: FastifyRequest) => accessibleUnits(staffOf(request), await service.units(null));
+  /** What a page with the unit filter shows of it: the units the account may pick, the one picked. */
+  const unitFilter = async (request: FastifyRequest, unidadeId: string | undefined) => ({
+    staff: request.staffPage,
+    units: await visibleUnits(request, () => service.units(null)),
+    unidadeId: unidadeId ?? '',
+  });
 
   // `q` and `pagina` as the other staff lists take them (staff/list.ts ListQuery).
   const ListFields = { q: ListQuery.properties.q, pagina: ListQuery.properties.pagina };
@@ -92,9 +97,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
     privatePage(reply);
     return reply.page(
       h(BookingListPage, {
-        staff: request.staffPage,
-        units: await visibleUnits(request),
-        unidadeId: q.unidade_id ?? '',
+        ...(await unitFilter(request, q.unidade_id)),
         list,
         recent: (
           await service.funnel(scope.unitIds, resolveWeeks(undefined, undefined, list.today).weeks.slice(-4), list.q)
@@ -135,9 +138,7 @@ export function staffRoutes(app: FastifyInstance, { staff: service, now }: { sta
     privatePage(reply);
     return reply.page(
       h(FunnelPage, {
-        staff: request.staffPage,
-        units: await visibleUnits(request),
-        unidadeId: q.unidade_id ?? '',
+        ...(await unitFilter(request, q.unidade_id)),
         period,
         funnel,
         list: { ...funnel.page, path: FUNNEL_PATH, params },
