@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Transactional } from '../../db/transactional';
 import {
-  echoValue,
+  echoFields,
   EMAIL_MESSAGE,
   formatPhone as formatBrazilianPhone,
   newEnvioId,
@@ -14,7 +14,7 @@ import {
   parsePhone,
   rawString,
   readEnvioId,
-  take,
+  takeFields,
   type FieldErrors,
 } from '../../lib/form/index';
 import { formatTime } from '../../lib/time';
@@ -75,19 +75,11 @@ class Refused extends Error {
 function readFields(values: BookingValues) {
   // The form kit's text kinds: NUL, CR/LF and other control characters get a field message.
   const fieldErrors: FieldErrors = {};
-  const nome = take(
-    fieldErrors,
-    'nome',
-    oneLine(values.nome, { max: LIMITS.nome, min: 2, required: 'Informe o seu nome.' }),
-    '',
-  );
-  const whatsapp = take(
-    fieldErrors,
-    'whatsapp',
-    parsePhone(values.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
-    '',
-  );
-  const email = take(fieldErrors, 'email', parseEmail(values.email), '');
+  const { nome, whatsapp, email } = takeFields(fieldErrors, {
+    nome: oneLine(values.nome, { max: LIMITS.nome, min: 2, required: 'Informe o seu nome.' }),
+    whatsapp: parsePhone(values.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
+    email: parseEmail(values.email),
+  });
   if (fieldErrors.email === EMAIL_MESSAGE)
     fieldErrors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br, ou deixe em branco.';
   const errors = fieldErrors as BookingErrors;
@@ -126,12 +118,7 @@ export function valuesFrom(body: Record<string, unknown>): BookingValues {
 }
 
 /** Values shown again in a refused form: control characters removed, never stored. */
-export function echoValues(values: BookingValues): BookingValues {
-  const echoed: BookingValues = {};
-  for (const [k, v] of Object.entries(values) as [keyof BookingValues, string | undefined][])
-    echoed[k] = echoValue(v ?? '', { max: 300 });
-  return echoed;
-}
+export const echoValues = (values: BookingValues) => echoFields(values, { max: 300 });
 
 /** Google Maps link for the unit (the same as the unit page's). */
 export function mapUrl(u: Pick<BookingUnit, 'endereco' | 'bairro' | 'cidade' | 'uf'>): string {

@@ -12,7 +12,7 @@ import {
   parseEmail,
   parsePhone,
   rawString,
-  take,
+  takeFields,
 } from '../../lib/form/index';
 import { quoteCustomerText } from '../../platform/mail/quote';
 import { formatDateTime } from '../../lib/time';
@@ -65,29 +65,25 @@ export type Validation =
 /** Every field goes through the form kit; the raw body, not the re-render values, is checked. */
 export function validateLead(body: Record<string, unknown>): Validation {
   const errors: LeadErrors = {};
-  const nome = take(
-    errors,
-    'nome_completo',
-    oneLine(body.nome_completo, { max: LIMITS.nome_completo, min: 3, required: 'Informe o seu nome completo.' }),
-    '',
-  );
-  const cidade = take(
-    errors,
-    'cidade_regiao',
-    oneLine(body.cidade_regiao, {
+  const {
+    nome_completo: nome,
+    cidade_regiao: cidade,
+    email,
+    whatsapp: phone,
+  } = takeFields(errors, {
+    nome_completo: oneLine(body.nome_completo, {
+      max: LIMITS.nome_completo,
+      min: 3,
+      required: 'Informe o seu nome completo.',
+    }),
+    cidade_regiao: oneLine(body.cidade_regiao, {
       max: LIMITS.cidade_regiao,
       min: 2,
       required: 'Informe a cidade ou região de interesse.',
     }),
-    '',
-  );
-  const email = take(errors, 'email', parseEmail(body.email, { required: 'Informe o seu e-mail.' }), '');
-  const phone = take(
-    errors,
-    'whatsapp',
-    parsePhone(body.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
-    '',
-  );
+    email: parseEmail(body.email, { required: 'Informe o seu e-mail.' }),
+    whatsapp: parsePhone(body.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
+  });
 
   const options: Partial<Record<OptionField, string>> = {};
   for (const field of OPTION_FIELD_NAMES) {

@@ -15,6 +15,16 @@ export function take<T, F = T>(errors: FieldErrors, key: string, result: Parsed<
   return fallback;
 }
 
+/** `take` for several text fields at once, each error under the field's own name; a refused field reads "". */
+export function takeFields<K extends string>(
+  errors: FieldErrors,
+  results: Record<K, Parsed<string>>,
+): Record<K, string> {
+  const values = {} as Record<K, string>;
+  for (const key in results) values[key] = take(errors, key, results[key], '');
+  return values;
+}
+
 export function hasErrors(errors: FieldErrors): boolean {
   return Object.keys(errors).length > 0;
 }

@@ -97,3 +97,11 @@ export function echoValue(value: unknown, opts: { max?: number; multiLine?: bool
     : raw.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
   return [...cleaned.normalize('NFC')].slice(0, opts.max ?? 1000).join('');
 }
+
+/** `echoValue` for every field of a refused form; an absent one reads "". */
+export function echoFields<V extends Partial<Record<string, string>>>(
+  values: V,
+  opts: { max?: number; multiLine?: boolean } = {},
+): V {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, echoValue(v ?? '', opts)])) as V;
+}
