@@ -30,6 +30,14 @@ export function keysetBatches<Row, Cursor>(read: KeysetRead<Row, Cursor>): Async
   });
 }
 
+/** Every batch of a keyset read of rows, each row made into `map`'s output (an export's cells). */
+export async function* mappedBatches<Row, Cursor, Out>(
+  read: KeysetRead<Row, Cursor>,
+  map: (row: Row) => Out,
+): AsyncGenerator<Out[]> {
+  for await (const batch of keysetBatches(read)) yield batch.map(map);
+}
+
 /**
  * Every batch of a keyset read. The next batch is asked for before the current one is handed
  * over, so the database (a worker thread on SQLite, the server on PostgreSQL) reads while the

@@ -2,7 +2,7 @@
 // export, status changes, notes and deletion. Never sees HTTP.
 import type { Readable } from 'node:stream';
 import { csvDate, csvStream, databaseCsv } from '../../db/csv/index';
-import { keysetBatches } from '../../lib/batches';
+import { mappedBatches } from '../../lib/batches';
 import { foldText } from '../../lib/text';
 import {
   formatPhone as formatBrazilianPhone,
@@ -147,26 +147,24 @@ export function createPanelService(repo: LeadsRepository, reads: Pick<LeadsRepos
           databaseCsv((cursor: LeadCursor | null, size) => repo.csvAfter(where, cursor, size)),
         );
       }
-      const batches = keysetBatches({
-        size: EXPORT_BATCH,
-        fetch: (cursor: LeadCursor | null) => repo.batchAfter(where, cursor, EXPORT_BATCH),
-        cursorOf: (l): LeadCursor => ({ criado_em: l.criado_em, id: l.id }),
-      });
-      async function* rows() {
-        for await (const batch of batches) {
-          yield batch.map((l) => [
-            l.id,
-            csvDate(l.criado_em),
-            l.nome_completo,
-            formatBrazilianPhone(l.whatsapp),
-            l.email,
-            l.cidade_regiao,
-            ...OPTION_FIELD_NAMES.map((f) => optionLabel(f, l[f])),
-            statusLabel(l.status),
-          ]);
-        }
-      }
-      return csvStream(header, rows());
+      const rows = mappedBatches(
+        {
+          size: EXPORT_BATCH,
+          fetch: (cursor: LeadCursor | null) => repo.batchAfter(where, cursor, EXPORT_BATCH),
+          cursorOf: (l): LeadCursor => ({ criado_em: l.criado_em, id: l.id }),
+        },
+        (l) => [
+          l.id,
+          csvDate(l.criado_em),
+          l.nome_completo,
+          formatBrazilianPhone(l.whatsapp),
+          l.email,
+          l.cidade_regiao,
+          ...OPTION_FIELD_NAMES.map((f) => optionLabel(f, l[f])),
+          statusLabel(l.status),
+        ],
+      );
+      return csvStream(header, rows);
     },
   };
 }
