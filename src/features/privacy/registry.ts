@@ -127,6 +127,26 @@ export interface TableEntry {
   exportAlso?: string[];
 }
 
+/**
+ * A column entry: what it holds, what erasure does (`keep(reason)` to keep it) and, for a
+ * column that finds the person's rows, how it matches.
+ */
+function column(kind: DataKind, erase: Exclude<EraseAction['do'], 'keep'> | EraseAction, match?: MatchBy): ColumnEntry {
+  const action = typeof erase === 'string' ? { do: erase } : erase;
+  return match ? { kind, match, erase: action } : { kind, erase: action };
+}
+const keep = (reason: string): EraseAction => ({ do: 'keep', reason });
+/** The columns of a table whose rows erasure deletes. */
+const ROW_DELETED = keep('a linha é apagada');
+
+/** A table of the links e-mailed to a person and the sessions opened with them: found by the e-mail, deleted. */
+const accessLinks = (table: string, about: string): TableEntry => ({
+  table,
+  about,
+  columns: { email: column('email', ROW_DELETED, 'email') },
+  erase: 'delete',
+});
+
 /** What replaces an erased text. */
 export const ERASED_MARKER = '[apagado]';
 
@@ -138,11 +158,11 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'franquia_leads',
     about: 'contatos deixados no formulário “Seja um franqueado”',
     columns: {
-      nome_completo: { kind: 'name', erase: { do: 'marker' } },
-      whatsapp: { kind: 'phone', match: 'phone', erase: { do: 'marker' } },
-      email: { kind: 'email', match: 'email', erase: { do: 'marker' } },
-      cidade_regiao: { kind: 'location', erase: { do: 'marker' } },
-      busca: { kind: 'search_copy', erase: { do: 'marker' }, noExport: true },
+      nome_completo: column('name', 'marker'),
+      whatsapp: column('phone', 'marker', 'phone'),
+      email: column('email', 'marker', 'email'),
+      cidade_regiao: column('location', 'marker'),
+      busca: { ...column('search_copy', 'marker'), noExport: true },
     },
     // the answers about investment and deadline are choices from a list; status and dates feed the funnel
     erase: 'anonymise',
@@ -163,7 +183,7 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'franquia_leads_notas',
     about: 'anotações da equipe sobre um contato de franquia',
     parent: { table: 'franquia_leads', column: 'lead_id' },
-    columns: { texto: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } } },
+    columns: { texto: column('free_text', 'marker', 'contains') },
     erase: 'anonymise',
     exportAs: 'notas_leads',
     exportAlso: ['lead_id', 'criado_em'],
@@ -172,10 +192,10 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'fale_aqui',
     about: 'mensagens do “Fale aqui”, com o contato deixado para resposta',
     columns: {
-      nome_completo: { kind: 'name', erase: { do: 'marker' } },
-      mensagem: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
-      contato_email: { kind: 'email', match: 'email', erase: { do: 'null' } },
-      contato_telefone: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
+      nome_completo: column('name', 'marker'),
+      mensagem: column('free_text', 'marker', 'contains'),
+      contato_email: column('email', 'null', 'email'),
+      contato_telefone: column('phone', 'null', 'phone'),
     },
     // unit, status and dates stay: messages per unit and time to first reply
     erase: 'anonymise',
@@ -187,8 +207,8 @@ export const PERSONAL_DATA: TableEntry[] = [
     about: 'fotos enviadas com uma mensagem (o arquivo fica no armazenamento: disco ou tabela arquivos)',
     parent: { table: 'fale_aqui', column: 'fale_aqui_id' },
     columns: {
-      caminho: { kind: 'file_key', erase: { do: 'keep', reason: 'a linha inteira é apagada' }, noExport: true },
-      nome_original: { kind: 'free_text', erase: { do: 'keep', reason: 'a linha inteira é apagada' } },
+      caminho: { ...column('file_key', keep('a linha inteira é apagada')), noExport: true },
+      nome_original: column('free_text', keep('a linha inteira é apagada')),
     },
     erase: 'delete',
     files: { keyColumn: 'caminho' },
@@ -201,8 +221,8 @@ export const PERSONAL_DATA: TableEntry[] = [
     parent: { table: 'fale_aqui', column: 'fale_aqui_id' },
     columns: {
       // the e-mail, or the WhatsApp number of a reply by WhatsApp
-      destinatario: { kind: 'email', match: 'email_or_phone', erase: { do: 'null' } },
-      texto: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
+      destinatario: column('email', 'null', 'email_or_phone'),
+      texto: column('free_text', 'marker', 'contains'),
     },
     // the reply's channel and time stay: replies per message, time to reply
     erase: 'anonymise',
@@ -213,10 +233,10 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'respostas_nps',
     about: 'respostas da pesquisa de satisfação (nome e contato só quando a pessoa preencheu)',
     columns: {
-      nome_cliente: { kind: 'name', erase: { do: 'null' } },
+      nome_cliente: column('name', 'null'),
       // "Telefone ou e-mail": an address as typed, or +55…
-      contato_cliente: { kind: 'email', match: 'email_or_phone', erase: { do: 'null' } },
-      comentario: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
+      contato_cliente: column('email', 'null', 'email_or_phone'),
+      comentario: column('free_text', 'marker', 'contains'),
     },
     // the score, unit, channel and date stay: the NPS and its aggregates do not change
     erase: 'anonymise',
@@ -227,7 +247,7 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'respostas_itens',
     about: 'respostas a cada pergunta de uma pesquisa (texto livre nas perguntas abertas)',
     parent: { table: 'respostas_nps', column: 'resposta_id' },
-    columns: { texto: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } } },
+    columns: { texto: column('free_text', 'marker', 'contains') },
     // the chosen options stay: the report's counts per option do not change
     erase: 'anonymise',
     exportAs: 'pesquisas_itens',
@@ -237,9 +257,9 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'aulas_experimentais',
     about: 'aulas experimentais agendadas',
     columns: {
-      nome: { kind: 'name', erase: { do: 'marker' } },
-      whatsapp: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
-      email: { kind: 'email', match: 'email', erase: { do: 'null' } },
+      nome: column('name', 'marker'),
+      whatsapp: column('phone', 'null', 'phone'),
+      email: column('email', 'null', 'email'),
     },
     // slot, status and dates stay: capacity and the funnel (as the 12-month anonymisation does)
     erase: 'anonymise',
@@ -251,19 +271,19 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'matriculas',
     about: 'matrículas online: dados de quem se matricula (e do responsável), o contrato aceito e a prova do aceite',
     columns: {
-      nome: { kind: 'name', erase: { do: 'keep', reason: CONTRACT } },
-      cpf: { kind: 'cpf', erase: { do: 'keep', reason: CONTRACT } },
-      nascimento: { kind: 'birth_date', erase: { do: 'keep', reason: CONTRACT } },
+      nome: column('name', keep(CONTRACT)),
+      cpf: column('cpf', keep(CONTRACT)),
+      nascimento: column('birth_date', keep(CONTRACT)),
       // "Minha matrícula" (withdraw, cancel) and the contract's notices go to it while it runs
-      email: { kind: 'email', match: 'email', erase: { do: 'keep', reason: CONTRACT } },
-      whatsapp: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
-      aceita_marketing: { kind: 'permission', erase: { do: 'zero' } },
-      responsavel_nome: { kind: 'name', erase: { do: 'keep', reason: CONTRACT } },
-      responsavel_cpf: { kind: 'cpf', erase: { do: 'keep', reason: CONTRACT } },
+      email: column('email', keep(CONTRACT), 'email'),
+      whatsapp: column('phone', 'null', 'phone'),
+      aceita_marketing: column('permission', 'zero'),
+      responsavel_nome: column('name', keep(CONTRACT)),
+      responsavel_cpf: column('cpf', keep(CONTRACT)),
       // the text accepted, with the name and CPF filled in; its SHA-256 proves it unchanged
-      contrato_texto: { kind: 'free_text', erase: { do: 'keep', reason: CONTRACT } },
-      aceite_ip: { kind: 'ip', erase: { do: 'keep', reason: `prova do aceite; ${CONTRACT}` } },
-      aceite_user_agent: { kind: 'user_agent', erase: { do: 'keep', reason: `prova do aceite; ${CONTRACT}` } },
+      contrato_texto: column('free_text', keep(CONTRACT)),
+      aceite_ip: column('ip', keep(`prova do aceite; ${CONTRACT}`)),
+      aceite_user_agent: column('user_agent', keep(`prova do aceite; ${CONTRACT}`)),
     },
     // the contract, its proof and the amounts outlive the request (retention.ts says for how
     // long and why); only the WhatsApp and the permission to send offers go
@@ -323,25 +343,17 @@ export const PERSONAL_DATA: TableEntry[] = [
     about: 'avisos do provedor de pagamentos (Asaas) como chegaram: a cobrança, o valor e a situação',
     columns: {
       // Asaas names the customer by its id only; a payment's description names the plan and unit
-      payload: {
-        kind: 'json_payload',
-        erase: { do: 'keep', reason: 'registro do pagamento; apagado 90 dias depois de processado' },
-      },
+      payload: column('json_payload', keep('registro do pagamento; apagado 90 dias depois de processado')),
     },
     erase: { keep: 'avisos de pagamento, apagados 90 dias depois de processados' },
   },
-  {
-    table: 'matriculas_acessos',
-    about: 'links de “Minha matrícula” enviados e as sessões abertas com eles (uma hora)',
-    columns: { email: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'a linha é apagada' } } },
-    erase: 'delete',
-  },
+  accessLinks('matriculas_acessos', 'links de “Minha matrícula” enviados e as sessões abertas com eles (uma hora)'),
   {
     table: 'usuarios',
     about: 'contas da equipe',
     columns: {
-      email: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'conta da equipe' } },
-      nome: { kind: 'name', erase: { do: 'keep', reason: 'conta da equipe' } },
+      email: column('email', keep('conta da equipe'), 'email'),
+      nome: column('name', keep('conta da equipe')),
     },
     erase: {
       keep:
@@ -354,20 +366,20 @@ export const PERSONAL_DATA: TableEntry[] = [
   {
     table: 'tentativas_login',
     about: 'tentativas de login e pedidos de nova senha ("conta:<e-mail>", "ip:<endereço>"), por 15 minutos',
-    columns: { chave: { kind: 'identity_key', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } } },
+    columns: { chave: column('identity_key', ROW_DELETED, 'contains') },
     erase: 'delete',
   },
   {
     table: 'fila_emails',
     about: 'e-mails na fila de envio e já enviados (destinatário, texto, anexos)',
     columns: {
-      destinatario: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'a linha é apagada' } },
-      responder_para: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'a linha é apagada' } },
-      assunto: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
-      texto: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
-      html: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
-      anexos: { kind: 'json_payload', erase: { do: 'keep', reason: 'a linha é apagada' } },
-      ultimo_erro: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
+      destinatario: column('email', ROW_DELETED, 'email'),
+      responder_para: column('email', ROW_DELETED, 'email'),
+      assunto: column('free_text', ROW_DELETED, 'contains'),
+      texto: column('free_text', ROW_DELETED, 'contains'),
+      html: column('free_text', ROW_DELETED, 'contains'),
+      anexos: column('json_payload', ROW_DELETED),
+      ultimo_erro: column('free_text', ROW_DELETED, 'contains'),
     },
     // a mail about the person's records (a notice of their message, a booking reminder) names them
     references: [
@@ -383,8 +395,8 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'consentimentos',
     about: 'provas de consentimento dadas nos formulários (texto aceito, quando, por qual canal)',
     columns: {
-      email: { kind: 'email', match: 'email', erase: { do: 'null' } },
-      telefone: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
+      email: column('email', 'null', 'email'),
+      telefone: column('phone', 'null', 'phone'),
     },
     // purpose, version, date and channel stay (how many consents each text got), without the contact
     erase: 'anonymise',
@@ -395,8 +407,8 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'webhook_entregas',
     about: 'eventos enviados a outras ferramentas da rede (o corpo JSON traz os dados do registro)',
     columns: {
-      payload_json: { kind: 'json_payload', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
-      ultima_resposta: { kind: 'free_text', match: 'contains', erase: { do: 'keep', reason: 'a linha é apagada' } },
+      payload_json: column('json_payload', ROW_DELETED, 'contains'),
+      ultima_resposta: column('free_text', ROW_DELETED, 'contains'),
     },
     // an event about the person's records (a lead, a message, a survey answer, a booking) names them
     references: [
@@ -411,10 +423,10 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'incidentes',
     about: 'registro de incidentes de segurança (texto escrito pela equipe, pode citar uma pessoa)',
     columns: {
-      descricao: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
-      dados_afetados: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
-      titulares_afetados: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
-      medidas: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
+      descricao: column('free_text', 'scrub', 'contains'),
+      dados_afetados: column('free_text', 'scrub', 'contains'),
+      titulares_afetados: column('free_text', 'scrub', 'contains'),
+      medidas: column('free_text', 'scrub', 'contains'),
     },
     // the incident itself must be kept five years (ANPD): only a mention of the person goes
     erase: { keep: 'o registro de incidentes é guardado por 5 anos; só a menção à pessoa é apagada' },
@@ -423,8 +435,8 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'auditoria',
     about: 'trilha de auditoria das telas da equipe (antes e depois de cada mudança, em JSON)',
     columns: {
-      antes: { kind: 'json_payload', match: 'contains', erase: { do: 'scrub' } },
-      depois: { kind: 'json_payload', match: 'contains', erase: { do: 'scrub' } },
+      antes: column('json_payload', 'scrub', 'contains'),
+      depois: column('json_payload', 'scrub', 'contains'),
     },
     erase: 'anonymise',
   },
@@ -432,30 +444,22 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'privacidade_solicitacoes',
     about: 'pedidos das pessoas sobre os seus dados (a prova de que foram atendidos fica, sem o endereço)',
     columns: {
-      email: { kind: 'email', match: 'email', erase: { do: 'null' } },
-      telefone: { kind: 'phone', match: 'phone', erase: { do: 'null' } },
-      titular: { kind: 'identity_key', erase: { do: 'keep', reason: 'mascarado: m•••@exemplo.com.br' } },
-      texto: { kind: 'free_text', match: 'contains', erase: { do: 'marker' } },
-      motivo: { kind: 'free_text', match: 'contains', erase: { do: 'scrub' } },
+      email: column('email', 'null', 'email'),
+      telefone: column('phone', 'null', 'phone'),
+      titular: column('identity_key', keep('mascarado: m•••@exemplo.com.br')),
+      texto: column('free_text', 'marker', 'contains'),
+      motivo: column('free_text', 'scrub', 'contains'),
     },
     erase: 'anonymise',
     exportAs: 'solicitacoes',
     exportAlso: ['tipo', 'status', 'canal', 'criado_em', 'prazo_em', 'concluida_em'],
   },
-  {
-    table: 'privacidade_acessos',
-    about: 'links de “Meus dados” enviados e as sessões abertas com eles (24 horas)',
-    columns: { email: { kind: 'email', match: 'email', erase: { do: 'keep', reason: 'a linha é apagada' } } },
-    erase: 'delete',
-  },
+  accessLinks('privacidade_acessos', 'links de “Meus dados” enviados e as sessões abertas com eles (24 horas)'),
   {
     table: 'limites',
     about: 'contadores de limite de pedidos por endereço IP (uma janela, no máximo uma hora)',
     columns: {
-      chave: {
-        kind: 'ip',
-        erase: { do: 'keep', reason: 'não identifica a pessoa pelo e-mail; a linha some ao fim da janela' },
-      },
+      chave: column('ip', keep('não identifica a pessoa pelo e-mail; a linha some ao fim da janela')),
     },
     erase: { keep: 'contadores de curta duração, apagados ao fim da janela' },
   },
@@ -463,7 +467,7 @@ export const PERSONAL_DATA: TableEntry[] = [
     table: 'sessoes',
     about: 'sessões da equipe (12 horas no máximo)',
     columns: {
-      dados: { kind: 'json_payload', erase: { do: 'keep', reason: 'sessão da equipe; expira em 12 horas' } },
+      dados: column('json_payload', keep('sessão da equipe; expira em 12 horas')),
     },
     erase: { keep: 'sessões da equipe, apagadas ao expirar' },
   },
