@@ -6,6 +6,15 @@ import { nowIso } from '../index';
 import { slugify } from '../../lib/text';
 import { cnpjCheckDigits } from '../../lib/form/index';
 
+type BenefitPlatform = 'Wellhub' | 'TotalPass';
+
+/** The unit's page on a benefit platform, by the unit's slug (the seeds' units are listed there). */
+export function benefitUrl(platform: BenefitPlatform, slug: string): string {
+  return platform === 'Wellhub'
+    ? `https://wellhub.com/pt-br/search/?q=${slug}`
+    : `https://totalpass.com/br/academias/${slug}`;
+}
+
 interface DemoUnit {
   nome: string;
   cidade: string;
@@ -17,7 +26,8 @@ interface DemoUnit {
   whatsapp: string;
   latitude: number;
   longitude: number;
-  beneficio?: { nome: string; url: string };
+  /** the benefit platform whose members may train at the unit */
+  beneficio?: BenefitPlatform;
   /** the company's registered address when it is not the unit's */
   enderecoJuridico?: string;
   ativo?: boolean;
@@ -40,7 +50,7 @@ export const DEMO_UNITS: DemoUnit[] = [
     whatsapp: '+5511987451200',
     latitude: -23.5665,
     longitude: -46.6917,
-    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-pinheiros' },
+    beneficio: 'Wellhub',
     horas: [
       ['05:30', '23:00'],
       ['08:00', '18:00'],
@@ -61,7 +71,7 @@ export const DEMO_UNITS: DemoUnit[] = [
     whatsapp: '+5511976512907',
     latitude: -23.6004,
     longitude: -46.6631,
-    beneficio: { nome: 'TotalPass', url: 'https://totalpass.com/br/academias/movimento-moema' },
+    beneficio: 'TotalPass',
     enderecoJuridico: 'Avenida Paulista, 1009, conjunto 1203, Bela Vista, São Paulo/SP, CEP 01311-100',
     horas: [['06:00', '23:00'], ['08:00', '17:00'], null],
     areas: ['Musculação', 'Área de cardio', 'Piscina semiolímpica', 'Espaço kids'],
@@ -79,7 +89,7 @@ export const DEMO_UNITS: DemoUnit[] = [
     whatsapp: '+5521996370445',
     latitude: -22.9533,
     longitude: -43.1892,
-    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-botafogo' },
+    beneficio: 'Wellhub',
     horas: [
       ['06:00', '22:00'],
       ['08:00', '16:00'],
@@ -100,7 +110,7 @@ export const DEMO_UNITS: DemoUnit[] = [
     whatsapp: '+5531991611050',
     latitude: -19.9366,
     longitude: -43.9345,
-    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-savassi' },
+    beneficio: 'Wellhub',
     horas: [['05:30', '22:30'], ['08:00', '14:00'], null],
     areas: ['Musculação', 'Área de cardio', 'Sala de spinning'],
     modalidades: ['Spinning', 'Pilates', 'Yoga', 'Alongamento'],
@@ -117,7 +127,7 @@ export const DEMO_UNITS: DemoUnit[] = [
     whatsapp: '+5541998231750',
     latitude: -25.4411,
     longitude: -49.2885,
-    beneficio: { nome: 'TotalPass', url: 'https://totalpass.com/br/academias/movimento-batel' },
+    beneficio: 'TotalPass',
     horas: [['06:00', '22:00'], ['09:00', '15:00'], null],
     areas: ['Musculação', 'Área de cardio', 'Piscina semiolímpica', 'Vestiário com sauna'],
     modalidades: ['Natação', 'Hidroginástica', 'Spinning', 'Funcional'],
@@ -134,7 +144,7 @@ export const DEMO_UNITS: DemoUnit[] = [
     whatsapp: '+5551984460300',
     latitude: -30.0254,
     longitude: -51.2026,
-    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-moinhos' },
+    beneficio: 'Wellhub',
     horas: [['06:00', '22:00'], ['08:00', '14:00'], null],
     areas: ['Musculação', 'Área de cardio', 'Estúdio de lutas'],
     modalidades: ['Muay Thai', 'Cross training', 'Yoga'],
@@ -168,7 +178,7 @@ export const DEMO_UNITS: DemoUnit[] = [
     whatsapp: '+5519993530800',
     latitude: -22.8947,
     longitude: -47.0516,
-    beneficio: { nome: 'Wellhub', url: 'https://wellhub.com/pt-br/search/?q=movimento-cambui' },
+    beneficio: 'Wellhub',
     ativo: false, // closed for renovation: never shown publicly
     horas: [['06:00', '22:00'], null, null],
     areas: ['Musculação'],
@@ -177,45 +187,28 @@ export const DEMO_UNITS: DemoUnit[] = [
   },
 ];
 
-export const DEMO_PLANS = [
-  {
-    nome: 'Plano Mensal',
-    descricao: 'Acesso livre à unidade e às aulas coletivas, sem fidelidade.',
-    preco_centavos: 12990,
-    periodicidade: 'mensal',
-  },
-  {
-    nome: 'Plano Trimestral',
-    descricao: 'Três meses com desconto e avaliação física inclusa.',
-    preco_centavos: 34990,
-    periodicidade: 'trimestral',
-  },
-  {
-    nome: 'Plano Anual',
-    descricao: 'O melhor preço: doze meses, avaliação física trimestral e uma camiseta.',
-    preco_centavos: 118800,
-    periodicidade: 'anual',
-  },
-  {
-    nome: 'Plano Família',
-    descricao: 'Até quatro pessoas da mesma família, com acesso à piscina.',
-    preco_centavos: 35990,
-    periodicidade: 'mensal',
-  },
-  {
-    nome: 'Plano Estudante',
-    descricao: 'Para estudantes com carteirinha válida, de segunda a sexta até as 17h.',
-    preco_centavos: 8990,
-    periodicidade: 'mensal',
-  },
+interface PlanSeed {
+  nome: string;
+  preco_centavos: number;
+  periodicidade: string;
+  descricao: string;
+  /** 0 for a plan kept for old contracts (default active) */
+  ativo?: number;
+}
+
+/** A plan row of the seeds (demo and large catalog): name, billing period, price in cents, description. */
+export function planRow(nome: string, periodicidade: string, preco_centavos: number, descricao: string): PlanSeed {
+  return { nome, preco_centavos, periodicidade, descricao };
+}
+
+export const DEMO_PLANS: PlanSeed[] = [
+  planRow('Plano Mensal', 'mensal', 12990, 'Acesso livre à unidade e às aulas coletivas, sem fidelidade.'),
+  planRow('Plano Trimestral', 'trimestral', 34990, 'Três meses com desconto e avaliação física inclusa.'),
+  planRow('Plano Anual', 'anual', 118800, 'O melhor preço: doze meses, avaliação física trimestral e uma camiseta.'),
+  planRow('Plano Família', 'mensal', 35990, 'Até quatro pessoas da mesma família, com acesso à piscina.'),
+  planRow('Plano Estudante', 'mensal', 8990, 'Para estudantes com carteirinha válida, de segunda a sexta até as 17h.'),
   // Inactive: kept for old contracts, never shown.
-  {
-    nome: 'Plano Black Promocional 2019',
-    descricao: 'Plano descontinuado.',
-    preco_centavos: 9990,
-    periodicidade: 'mensal',
-    ativo: 0,
-  },
+  { ...planRow('Plano Black Promocional 2019', 'mensal', 9990, 'Plano descontinuado.'), ativo: 0 },
 ];
 
 const CLASS_SLOTS: { inicio: string; fim: string }[] = [
@@ -292,7 +285,7 @@ function demoLegalEntity(unit: DemoUnit, index: number) {
  * Prices and terms of a demo plan at a unit, sold online: the monthly price is the plan's
  * price per month; the fees and terms vary by unit so every case of the enrolment shows.
  */
-function demoPlanPrice(plan: (typeof DEMO_PLANS)[number], unitIndex: number) {
+function demoPlanPrice(plan: PlanSeed, unitIndex: number) {
   const months = MONTHS_OF[plan.periodicidade] ?? 1;
   const term = plan.periodicidade === 'anual' ? 12 : 0;
   const annualFee = unitIndex % 3 === 0 && plan.periodicidade === 'mensal';
@@ -356,8 +349,8 @@ export async function seedDemo(db: Kysely<Database>, options: { onlyIfEmpty?: bo
           latitude: unit.latitude,
           longitude: unit.longitude,
           descricao: `Unidade ${unit.bairro} da Academia Movimento, em ${unit.cidade}.`,
-          beneficio_nome: unit.beneficio?.nome ?? null,
-          beneficio_url: unit.beneficio?.url ?? null,
+          beneficio_nome: unit.beneficio ?? null,
+          beneficio_url: unit.beneficio ? benefitUrl(unit.beneficio, slugify(unit.nome)) : null,
           ...demoLegalEntity(unit, u),
           ativo: unit.ativo === false ? 0 : 1,
           criado_em: now,
