@@ -19,17 +19,8 @@ export function createTimetableRepository(db: Q) {
       return db
         .selectFrom('aulas')
         .innerJoin('modalidades', 'modalidades.id', 'aulas.modalidade_id')
-        .select([
-          'aulas.id',
-          'aulas.unidade_id',
-          'aulas.modalidade_id',
-          'aulas.dia_semana',
-          'aulas.inicio',
-          'aulas.fim',
-          'aulas.professor',
-          'aulas.sala',
-          'modalidades.nome as modalidade',
-        ])
+        .selectAll('aulas')
+        .select('modalidades.nome as modalidade')
         .where('aulas.unidade_id', '=', unitId)
         .orderBy('aulas.dia_semana')
         .orderBy('aulas.inicio')

@@ -12,7 +12,7 @@ import { actionPost, formPost, refuse } from '../../../staff/screens';
 import type { ContentServices } from '../services';
 import { multipartReader, receivedUpload, releaseUpload } from '../../../platform/storage/multipart';
 import { parseTimetableCsv } from './timetable-csv';
-import { ClassEditPage, CsvPreviewPage, TimetablePage } from './timetable.view';
+import { ClassEditPage, CsvPreviewPage, TimetablePage, type TimetablePageProps } from './timetable.view';
 import type { FieldErrors, FormValues } from '../../../staff/validation';
 
 const MAX_CSV_BYTES = 256 * 1024;
@@ -36,6 +36,9 @@ async function readUpload(request: FastifyRequest, reply: FastifyReply) {
   request.body = body;
 }
 
+/** What the week page shows of its forms: one form's values and errors, or the notice after a save. */
+type WeekForms = Partial<Pick<TimetablePageProps, 'values' | 'errors' | 'copyErrors' | 'uploadErrors' | 'notice'>>;
+
 export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const base = (id: number) => `/admin/conteudo/unidades/${id}/aulas`;
@@ -51,27 +54,9 @@ export function timetableRoutes(app: FastifyInstance, s: ContentServices) {
   }
 
   /** The unit's week with its three forms (add, copy, upload); `extra`: one form's values and errors. */
-  async function weekPage(
-    request: FastifyRequest,
-    data: Week,
-    extra: {
-      values?: FormValues;
-      errors?: FieldErrors;
-      copyErrors?: FieldErrors;
-      uploadErrors?: FieldErrors;
-      notice?: string;
-    } = {},
-  ) {
+  async function weekPage(request: FastifyRequest, data: Week, extra: WeekForms = {}) {
     return (
-      <TimetablePage
-        staff={request.staffPage}
-        unit={data.unit}
-        classes={data.classes}
-        modalities={data.modalities}
-        sources={await sources(request)}
-        values={extra.values ?? {}}
-        {...extra}
-      />
+      <TimetablePage {...data} staff={request.staffPage} sources={await sources(request)} values={{}} {...extra} />
     );
   }
 
