@@ -1,6 +1,6 @@
 // SQL for the plan screens: the plan row and the units that sell it.
 // Takes a Kysely instance or a transaction.
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../../db/types';
 
 type Q = Kysely<Database>;
@@ -38,6 +38,37 @@ export async function linkedUnitIds(db: Q, column: UnitLinkColumn, id: number): 
   return rows.map((r) => r.unidade_id);
 }
 
+/** What a plan or unit row takes besides the columns every one of them stamps. */
+type StampedFields<T extends 'planos' | 'unidades'> = Omit<
+  Insertable<Database[T]>,
+  'ativo' | 'criado_em' | 'atualizado_em'
+>;
+
+/**
+ * Writes plans or units by id, stamping `atualizado_em` (the public pages' last change): both
+ * tables carry the same flag and timestamps; Kysely is told one of them.
+ */
+export function stampedRows<T extends 'planos' | 'unidades'>(db: Q, name: T) {
+  const table = name as 'planos';
+  return {
+    async insert(fields: StampedFields<T>, now: string) {
+      const row = await db
+        .insertInto(table)
+        .values({ ...(fields as StampedFields<'planos'>), ativo: 1, criado_em: now, atualizado_em: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async update(id: number, fields: Updateable<Database[T]>, now: string) {
+      await db
+        .updateTable(table)
+        .set({ ...(fields as Updateable<Database['planos']>), atualizado_em: now })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
+
 type LinkSide = 'plano_id' | 'unidade_id';
 
 /**
@@ -68,6 +99,7 @@ export async function relinkPlanUnits(db: Q, side: LinkSide, ownerId: number, id
 }
 
 export function createPlansRepository(db: Q) {
+  const plans = stampedRows(db, 'planos');
   return {
     listPlans() {
       return db.selectFrom('planos').selectAll().orderBy('ordem').orderBy('nome').execute();
@@ -79,25 +111,9 @@ export function createPlansRepository(db: Q) {
       return db.selectFrom('planos').select('id').where('nome', '=', nome).orderBy('id').executeTakeFirst();
     },
     planUnitIds: (id: number) => linkedUnitIds(db, 'plano_id', id),
-    async insertPlan(fields: PlanFields, now: string) {
-      return (
-        await db
-          .insertInto('planos')
-          .values({ ...fields, ativo: 1, criado_em: now, atualizado_em: now })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    },
-    async updatePlan(id: number, fields: PlanFields, now: string) {
-      await db
-        .updateTable('planos')
-        .set({ ...fields, atualizado_em: now })
-        .where('id', '=', id)
-        .execute();
-    },
-    async setPlanActive(id: number, ativo: number, now: string) {
-      await db.updateTable('planos').set({ ativo, atualizado_em: now }).where('id', '=', id).execute();
-    },
+    insertPlan: (fields: PlanFields, now: string) => plans.insert(fields, now),
+    updatePlan: (id: number, fields: PlanFields, now: string) => plans.update(id, fields, now),
+    setPlanActive: (id: number, ativo: number, now: string) => plans.update(id, { ativo }, now),
     /** Links and unlinks only what changed: a unit that stays keeps the plan's prices there. */
     replacePlanUnits: (planId: number, ids: number[]) => relinkPlanUnits(db, 'plano_id', planId, ids),
   };

@@ -2,7 +2,7 @@
 // modalities and plans. Takes a Kysely instance or a transaction.
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, Unidade } from '../../../db/types';
-import { relinkPlanUnits } from '../plans-taxonomy/plans.repository';
+import { relinkPlanUnits, stampedRows } from '../plans-taxonomy/plans.repository';
 import { unitHours } from '../../catalog/catalog.repository';
 
 type Q = Kysely<Database>;
@@ -45,6 +45,7 @@ export async function replaceOwnedRows<T extends OwnedTable>(
 }
 
 export function createUnitsRepository(db: Q) {
+  const units = stampedRows(db, 'unidades');
   return {
     listUnits() {
       return db
@@ -87,24 +88,10 @@ export function createUnitsRepository(db: Q) {
         planIds: plans.map((r) => r.plano_id),
       };
     },
-    async insertUnit(fields: UnitFields & Partial<LegalEntityFields>, now: string) {
-      const row = await db
-        .insertInto('unidades')
-        .values({ ...fields, ativo: 1, criado_em: now, atualizado_em: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
-    },
-    async updateUnit(id: number, fields: UnitFields & Partial<LegalEntityFields>, now: string) {
-      await db
-        .updateTable('unidades')
-        .set({ ...fields, atualizado_em: now })
-        .where('id', '=', id)
-        .execute();
-    },
-    async setUnitActive(id: number, ativo: number, now: string) {
-      await db.updateTable('unidades').set({ ativo, atualizado_em: now }).where('id', '=', id).execute();
-    },
+    insertUnit: (fields: UnitFields & Partial<LegalEntityFields>, now: string) => units.insert(fields, now),
+    updateUnit: (id: number, fields: UnitFields & Partial<LegalEntityFields>, now: string) =>
+      units.update(id, fields, now),
+    setUnitActive: (id: number, ativo: number, now: string) => units.update(id, { ativo }, now),
     replaceHours: (unitId: number, hours: HourRow[]) =>
       replaceOwnedRows(
         db,
