@@ -9,6 +9,8 @@ const COLUMNS = ['id', 'unidade_id', 'ordem', 'alt', 'hash', 'largura', 'altura'
 
 export function createPhotosRepository(db: Db) {
   const pg = isPostgres(db);
+  /** The photos of one unit: another unit's photo is never found. */
+  const photosOf = (unitId: number) => db.selectFrom('unidade_fotos').where('unidade_id', '=', unitId);
   return {
     async audit(usuarioId: number | null, acao: string, id: number, antes: unknown, depois: unknown, now: string) {
       await db
@@ -37,23 +39,12 @@ export function createPhotosRepository(db: Db) {
       if (pg) await db.selectFrom('unidades').select('id').where('id', '=', id).forUpdate().execute();
     },
 
-    async list(unitId: number): Promise<UnitPhoto[]> {
-      return db
-        .selectFrom('unidade_fotos')
-        .select(COLUMNS)
-        .where('unidade_id', '=', unitId)
-        .orderBy('ordem')
-        .orderBy('id')
-        .execute();
+    list(unitId: number): Promise<UnitPhoto[]> {
+      return photosOf(unitId).select(COLUMNS).orderBy('ordem').orderBy('id').execute();
     },
 
-    async find(unitId: number, id: number): Promise<UnitPhoto | undefined> {
-      return db
-        .selectFrom('unidade_fotos')
-        .select(COLUMNS)
-        .where('id', '=', id)
-        .where('unidade_id', '=', unitId)
-        .executeTakeFirst();
+    find(unitId: number, id: number): Promise<UnitPhoto | undefined> {
+      return photosOf(unitId).select(COLUMNS).where('id', '=', id).executeTakeFirst();
     },
 
     async insert(photo: Omit<UnitPhoto, 'id'>, now: string): Promise<number> {
@@ -106,14 +97,7 @@ export function createPhotosRepository(db: Db) {
 
     /** Is a row still using these files (the same photo uploaded twice)? */
     async hashInUse(unitId: number, hash: string): Promise<boolean> {
-      return Boolean(
-        await db
-          .selectFrom('unidade_fotos')
-          .select('id')
-          .where('unidade_id', '=', unitId)
-          .where('hash', '=', hash)
-          .executeTakeFirst(),
-      );
+      return Boolean(await photosOf(unitId).select('id').where('hash', '=', hash).executeTakeFirst());
     },
 
     /** Which of these stored keys some row (of any feature) still holds. */
