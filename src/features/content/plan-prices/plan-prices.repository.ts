@@ -40,20 +40,13 @@ export const TERM_COLUMNS = [
 ] as const;
 
 export function createPlanPricesRepository(db: Q) {
+  // The whole link row (its prices and terms) and the plan's catalog data.
   const rows = () =>
     db
       .selectFrom('planos_unidades as pu')
       .innerJoin('planos as p', 'p.id', 'pu.plano_id')
-      .select([
-        'pu.plano_id',
-        'pu.unidade_id',
-        'p.nome',
-        'p.periodicidade',
-        'p.preco_centavos',
-        'p.ativo',
-        ...TERM_COLUMNS,
-        'pu.venda_online',
-      ]);
+      .selectAll('pu')
+      .select(['p.nome', 'p.periodicidade', 'p.preco_centavos', 'p.ativo']);
   return {
     /** The plans of a unit in the catalog's order. */
     listUnitPlanPrices(unitId: number): Promise<PlanPriceRow[]> {
