@@ -106,10 +106,103 @@ export const arr = (values: FormValues, k: string): string[] => {
 
 /**
  * Passes a staff form's values and errors once: `const field = bindStaffFields(values, errors)`,
- * then `<Field {...field('nome')} label="Nome" required />`.
+ * then `<Field {...field('nome')} label="Nome" required />`. `idPrefix` keeps ids apart when
+ * one page has several forms with the same field names.
  */
-export function bindStaffFields(values: FormValues, errors?: FieldErrors) {
-  return (name: string) => ({ name, values, errors });
+export function bindStaffFields(values: FormValues, errors?: FieldErrors, idPrefix?: string) {
+  return (name: string) => ({ name, values, errors, idPrefix });
+}
+/** What bindStaffFields returns, for a block of fields shared by two forms. */
+export type StaffFieldBinder = ReturnType<typeof bindStaffFields>;
+
+interface PostFormProps {
+  action: string;
+  csrfToken: string;
+  class?: string;
+  enctype?: string;
+  /** the question content-confirm.js asks before sending */
+  confirm?: string;
+  /** forms with fields: the server checks them and answers in pt-BR */
+  novalidate?: boolean;
+  children?: ComponentChildren;
+}
+
+/**
+ * A POST form with its CSRF token. Attributes come in one order (class, enctype, confirm,
+ * novalidate) so every staff form renders alike.
+ */
+export function PostForm(p: PostFormProps) {
+  return (
+    <form
+      method="post"
+      action={p.action}
+      class={p.class}
+      enctype={p.enctype}
+      data-confirmar={p.confirm}
+      novalidate={p.novalidate}
+    >
+      <Csrf token={p.csrfToken} />
+      {p.children}
+    </form>
+  );
+}
+
+/**
+ * A staff form with fields (novalidate unless said otherwise): the summary of what was refused
+ * above it, then the fields and the submit button (`after` follows it, e.g. a "Cancelar" link).
+ */
+export function StaffForm({
+  errors,
+  submit,
+  submitClass,
+  after,
+  children,
+  ...form
+}: PostFormProps & {
+  errors?: FieldErrors;
+  submit: ComponentChildren;
+  submitClass?: string;
+  after?: ComponentChildren;
+}) {
+  return (
+    <>
+      <StaffErrorSummary errors={errors} />
+      <PostForm {...form} novalidate={form.novalidate ?? true}>
+        {children}
+        <p>
+          <button type="submit" class={submitClass}>
+            {submit}
+          </button>
+          {after ? <> {after}</> : null}
+        </p>
+      </PostForm>
+    </>
+  );
+}
+
+/**
+ * A one-button POST form in a line of text (remove, resend, activate): the button names
+ * what it acts on for screen readers (`hidden`), since "Remover" alone is ambiguous in a table.
+ */
+export function ButtonForm(p: {
+  action: string;
+  csrfToken: string;
+  /** the button's text */
+  label: string;
+  hidden?: string;
+  buttonClass?: string;
+  confirm?: string;
+  children?: ComponentChildren;
+}) {
+  return (
+    <PostForm action={p.action} csrfToken={p.csrfToken} class="inline" confirm={p.confirm}>
+      {p.children}
+      <button type="submit" class={p.buttonClass}>
+        {p.label}
+        {p.hidden ? <span class="visually-hidden"> {p.hidden}</span> : null}
+      </button>
+    </PostForm>
+  );
 }
 
 interface FieldProps {
@@ -194,8 +287,17 @@ export function Field({
   );
 }
 
-export function TextArea({ name, label, values, errors, hint, required, maxLength }: Omit<FieldProps, 'type'>) {
-  const id = `f-${name}`;
+export function TextArea({
+  name,
+  label,
+  values,
+  errors,
+  hint,
+  required,
+  maxLength,
+  idPrefix = 'f',
+}: Omit<FieldProps, 'type'>) {
+  const id = `${idPrefix}-${name}`;
   const error = errors?.[name];
   return (
     <FieldFrame id={id} label={label} required={required} hint={hint} error={error}>
@@ -258,15 +360,7 @@ export interface CheckboxOption {
  * something in it is ticked, with the count ticked: usable without JavaScript, and
  * content-checklist.js adds a filter box. Closed blocks still submit their boxes.
  */
-export function CheckboxGroup({
-  name,
-  legend,
-  values,
-  errors,
-  options,
-  hint,
-  ticked: tickedWord = 'marcadas',
-}: {
+interface CheckboxGroupProps {
   name: string;
   legend: string;
   values: FormValues;
@@ -275,7 +369,17 @@ export function CheckboxGroup({
   hint?: string;
   /** the count's word, agreeing with the options' noun ("unidades… marcadas", "planos… marcados") */
   ticked?: string;
-}) {
+}
+
+export function CheckboxGroup({
+  name,
+  legend,
+  values,
+  errors,
+  options,
+  hint,
+  ticked: tickedWord = 'marcadas',
+}: CheckboxGroupProps) {
   const chosen = new Set(arr(values, name));
   const error = errors?.[name];
   const id = `f-${name}`;
@@ -334,23 +438,11 @@ export function CheckboxGroup({
 }
 
 /** The `unidades` checkbox group of a form that links something to units. */
-export function UnitsCheckboxes(p: {
-  legend: string;
-  hint?: string;
-  units: UnitChoice[];
-  values: FormValues;
-  errors?: FieldErrors;
-}) {
-  return (
-    <CheckboxGroup
-      name="unidades"
-      legend={p.legend}
-      hint={p.hint}
-      values={p.values}
-      errors={p.errors}
-      options={unitOptions(p.units)}
-    />
-  );
+export function UnitsCheckboxes({
+  units,
+  ...group
+}: Omit<CheckboxGroupProps, 'name' | 'options'> & { units: UnitChoice[] }) {
+  return <CheckboxGroup name="unidades" {...group} options={unitOptions(units)} />;
 }
 
 export function StaffCheckbox({
@@ -390,18 +482,69 @@ export function ToggleActive({
   label: string;
 }) {
   return (
-    <form
-      method="post"
+    <ButtonForm
       action={action}
-      class="inline"
-      data-confirmar={ativo ? `Desativar ${label}? Deixa de aparecer no site; nada é apagado.` : undefined}
+      csrfToken={csrfToken}
+      label={ativo ? 'Desativar' : 'Ativar'}
+      hidden={label}
+      buttonClass={ativo ? 'secondary' : ''}
+      confirm={ativo ? `Desativar ${label}? Deixa de aparecer no site; nada é apagado.` : undefined}
     >
-      <Csrf token={csrfToken} />
       <input type="hidden" name="ativo" value={ativo ? '0' : '1'} />
-      <button type="submit" class={ativo ? 'secondary' : ''}>
-        {ativo ? 'Desativar' : 'Ativar'}
-        <span class="visually-hidden"> {label}</span>
-      </button>
-    </form>
+    </ButtonForm>
+  );
+}
+
+/** The line above an existing record's form: its state and the button that flips it. */
+export function ActiveLine(p: { action: string; ativo: number; csrfToken: string; label: string }) {
+  return (
+    <p class="actions">
+      <ActiveBadge ativo={p.ativo} /> <ToggleActive {...p} />
+    </p>
+  );
+}
+
+/**
+ * The form page of a record with a name and an active flag (a unit, a plan, an area): "Novo …"
+ * or "Editar <nome>" with its activation line, posting to `newPath` or `${path}/<id>`.
+ */
+export function RecordFormPage(p: {
+  staff: StaffProps;
+  record: { id: number; nome: string; ativo: number } | null;
+  path: string;
+  newPath: string;
+  newTitle: string;
+  createLabel: string;
+  crumbs: Crumb[];
+  notice?: string;
+  errors?: FieldErrors;
+  /** above the form, instead of the activation line (a unit's links) */
+  head?: ComponentChildren;
+  /** below the form (a unit's prices) */
+  after?: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  const { staff, record } = p;
+  const activeLine = record ? (
+    <ActiveLine
+      action={`${p.path}/${record.id}/ativo`}
+      ativo={record.ativo}
+      csrfToken={staff.csrfToken}
+      label={record.nome}
+    />
+  ) : null;
+  return (
+    <StaffPage title={record ? `Editar ${record.nome}` : p.newTitle} staff={staff} crumbs={p.crumbs} notice={p.notice}>
+      {p.head ?? activeLine}
+      <StaffForm
+        action={record ? `${p.path}/${record.id}` : p.newPath}
+        csrfToken={staff.csrfToken}
+        errors={p.errors}
+        submit={record ? 'Salvar alterações' : p.createLabel}
+      >
+        {p.children}
+      </StaffForm>
+      {p.after}
+    </StaffPage>
   );
 }

@@ -1,11 +1,47 @@
 // The staff lists' pieces: the `q` filter form, the page links that keep it, and the list
 // page's frame ("Novo …", filter, rows, pages). Paging itself: src/lib/pagination.ts.
 import type { ComponentChildren } from 'preact';
-import { PageLinks } from '../views/table';
-import type { StaffProps } from './form.view';
+import { DataTable, PageLinks } from '../views/table';
+import { type Crumb, StaffPage, type StaffProps } from './form.view';
 import type { ListState } from './list';
 
 export { DataTable } from '../views/table';
+
+/** A table column: its heading and what each row shows in its cell. */
+export type Column<T> = [head: string, cell: (row: T) => ComponentChildren];
+
+/**
+ * A DataTable told by its columns, one <td> each, rows keyed by their id: the lists of
+ * records say what they show, not how a table row is built.
+ */
+export function ColumnTable<T extends { id: number }>(p: {
+  label: string;
+  caption?: string;
+  class?: string;
+  empty?: string;
+  rows: readonly T[];
+  columns: Column<T>[];
+  /** e.g. "overdue" or "unread" */
+  rowClass?: (row: T) => string | undefined;
+}) {
+  return (
+    <DataTable
+      label={p.label}
+      caption={p.caption}
+      class={p.class}
+      empty={p.empty}
+      columns={p.columns.map(([head]) => head)}
+      rows={p.rows}
+      row={(r) => (
+        <tr key={r.id} class={p.rowClass?.(r)}>
+          {p.columns.map(([head, cell]) => (
+            <td key={head}>{cell(r)}</td>
+          ))}
+        </tr>
+      )}
+    />
+  );
+}
 
 /** What every staff list page is given (screens.ts): who looks, the list's filter and page, the notice of a save. */
 export interface ListPageProps {
@@ -53,16 +89,19 @@ export function Pagination({ list }: { list: ListLinks & { page: number; pages: 
   return <PageLinks page={list.page} pages={list.pages} href={(page) => listHref(list, page)} />;
 }
 
-/** A staff list page's body: the "Novo …" button, the filter, the list itself and its pages. */
-export function StaffList(p: {
-  newHref: string;
-  newLabel: string;
-  filterLabel: string;
-  list: ListLinks & { total: number; page: number; pages: number };
-  children: ComponentChildren;
-}) {
+/** A staff list page: its frame, the "Novo …" button, the filter, the list itself and its pages. */
+export function StaffListPage(
+  p: ListPageProps & {
+    title: string;
+    crumbs?: Crumb[];
+    newHref: string;
+    newLabel: string;
+    filterLabel: string;
+    children: ComponentChildren;
+  },
+) {
   return (
-    <>
+    <StaffPage title={p.title} staff={p.staff} crumbs={p.crumbs} notice={p.notice}>
       <p>
         <a class="button" href={p.newHref}>
           {p.newLabel}
@@ -71,6 +110,6 @@ export function StaffList(p: {
       <ListFilter list={p.list} label={p.filterLabel} />
       {p.children}
       <Pagination list={p.list} />
-    </>
+    </StaffPage>
   );
 }

@@ -1,16 +1,18 @@
 // Staff accounts screens (admin only): list, create, edit role and units, password, disable.
 import {
   ActiveBadge,
-  Csrf,
-  StaffErrorSummary,
+  bindStaffFields,
   Field,
+  PostForm,
   Select,
+  StaffErrorSummary,
+  StaffForm,
   StaffPage,
   type StaffProps,
   type UnitChoice,
   UnitsCheckboxes,
 } from '../../staff/form.view';
-import { DataTable, type ListPageProps, StaffList } from '../../staff/list.view';
+import { ColumnTable, type Column, type ListPageProps, StaffListPage } from '../../staff/list.view';
 import type { FieldErrors, FormValues } from '../../staff/validation';
 
 const CRUMBS = [{ href: '/admin/contas', label: 'Contas' }];
@@ -19,43 +21,26 @@ const ROLE_OPTIONS = [
   { value: 'gerente', label: 'Gerente de unidade (pesquisa, mensagens e grade das suas unidades)' },
 ];
 
-export function AccountsListPage({
-  staff,
-  users,
-  notice,
-  list,
-}: ListPageProps & {
-  users: { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] }[];
-}) {
+type AccountRow = { id: number; nome: string; email: string; papel: string; ativo: number; unidades: string[] };
+const ACCOUNT_COLUMNS: Column<AccountRow>[] = [
+  ['Nome', (u) => <a href={`/admin/contas/${u.id}`}>{u.nome}</a>],
+  ['E-mail', (u) => u.email],
+  ['Papel', (u) => (u.papel === 'admin' ? 'Administrador' : 'Gerente')],
+  ['Unidades', (u) => (u.papel === 'admin' ? 'Todas' : u.unidades.join(', ') || '—')],
+  ['Situação', (u) => <ActiveBadge ativo={u.ativo} />],
+];
+
+export function AccountsListPage({ users, ...page }: ListPageProps & { users: AccountRow[] }) {
   return (
-    <StaffPage title="Contas da equipe" staff={staff} notice={notice}>
-      <StaffList
-        newHref="/admin/contas/nova"
-        newLabel="Nova conta"
-        filterLabel="Filtrar contas por nome, e-mail ou unidade"
-        list={list}
-      >
-        <DataTable
-          label="Tabela das contas"
-          caption="Contas"
-          columns={['Nome', 'E-mail', 'Papel', 'Unidades', 'Situação']}
-          rows={users}
-          row={(u) => (
-            <tr key={u.id}>
-              <td>
-                <a href={`/admin/contas/${u.id}`}>{u.nome}</a>
-              </td>
-              <td>{u.email}</td>
-              <td>{u.papel === 'admin' ? 'Administrador' : 'Gerente'}</td>
-              <td>{u.papel === 'admin' ? 'Todas' : u.unidades.join(', ') || '—'}</td>
-              <td>
-                <ActiveBadge ativo={u.ativo} />
-              </td>
-            </tr>
-          )}
-        />
-      </StaffList>
-    </StaffPage>
+    <StaffListPage
+      {...page}
+      title="Contas da equipe"
+      newHref="/admin/contas/nova"
+      newLabel="Nova conta"
+      filterLabel="Filtrar contas por nome, e-mail ou unidade"
+    >
+      <ColumnTable label="Tabela das contas" caption="Contas" rows={users} columns={ACCOUNT_COLUMNS} />
+    </StaffListPage>
   );
 }
 
@@ -71,105 +56,93 @@ export function AccountFormPage(p: {
   units: UnitChoice[];
 }) {
   const { staff, user, values, errors } = p;
+  const field = bindStaffFields(values, errors);
   return (
     <StaffPage title={user ? `Conta de ${user.nome}` : 'Nova conta'} staff={staff} crumbs={CRUMBS} notice={p.notice}>
-      <StaffErrorSummary errors={errors} />
-      <form method="post" action={user ? `/admin/contas/${user.id}` : '/admin/contas/nova'} novalidate>
-        <Csrf token={staff.csrfToken} />
+      <StaffForm
+        action={user ? `/admin/contas/${user.id}` : '/admin/contas/nova'}
+        csrfToken={staff.csrfToken}
+        errors={errors}
+        submit={user ? 'Salvar conta' : 'Criar conta'}
+      >
         {user ? (
           <p>
             E-mail: <strong>{user.email}</strong> <ActiveBadge ativo={user.ativo} />
           </p>
         ) : (
-          <Field
-            name="email"
-            label="E-mail"
-            type="email"
-            values={values}
-            errors={errors}
-            required
-            autocomplete="off"
-            maxLength={254}
-          />
+          <Field {...field('email')} label="E-mail" type="email" required autocomplete="off" maxLength={254} />
         )}
-        <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
-        <Select
-          name="papel"
-          label="Papel"
-          values={values}
-          errors={errors}
-          placeholder="Escolha"
-          options={ROLE_OPTIONS}
-        />
+        <Field {...field('nome')} label="Nome" required maxLength={120} />
+        <Select {...field('papel')} label="Papel" placeholder="Escolha" options={ROLE_OPTIONS} />
         <UnitsCheckboxes
+          {...field('unidades')}
           legend="Unidades do gerente"
           hint="Só para gerentes: eles veem a pesquisa e as mensagens destas unidades e editam a grade delas."
-          values={values}
-          errors={errors}
           units={p.units}
         />
         {user ? null : (
-          <Field
+          <NewPassword
             name="senha"
             label="Senha inicial"
-            type="password"
-            values={{}}
             errors={errors}
-            required
-            autocomplete="new-password"
-            hint="Pelo menos 12 caracteres. Combine com a pessoa uma troca no primeiro acesso."
+            hint="Combine com a pessoa uma troca no primeiro acesso."
           />
         )}
-        <p>
-          <button type="submit">{user ? 'Salvar conta' : 'Criar conta'}</button>
-        </p>
-      </form>
+      </StaffForm>
       {user ? (
         <>
           <section class="card" aria-labelledby="redefinir">
             <h2 id="redefinir">Redefinir senha</h2>
-            <StaffErrorSummary errors={p.passwordErrors} />
-            <form method="post" action={`/admin/contas/${user.id}/senha`} novalidate>
-              <Csrf token={staff.csrfToken} />
-              <Field
+            <StaffForm
+              action={`/admin/contas/${user.id}/senha`}
+              csrfToken={staff.csrfToken}
+              errors={p.passwordErrors}
+              submit="Redefinir senha"
+              submitClass="secondary"
+            >
+              <NewPassword
                 name="nova_senha"
                 label="Nova senha"
-                type="password"
-                values={{}}
                 errors={p.passwordErrors}
-                required
-                autocomplete="new-password"
-                hint="Pelo menos 12 caracteres. As sessões abertas da conta são encerradas."
+                hint="As sessões abertas da conta são encerradas."
               />
-              <p>
-                <button type="submit" class="secondary">
-                  Redefinir senha
-                </button>
-              </p>
-            </form>
+            </StaffForm>
           </section>
           <section class="card" aria-labelledby="situacao">
             <h2 id="situacao">{user.ativo ? 'Desativar a conta' : 'Reativar a conta'}</h2>
             <StaffErrorSummary errors={p.activeErrors} />
             {p.activeErrors?.ativo ? <p class="field-error">{p.activeErrors.ativo}</p> : null}
-            <form
-              method="post"
+            <PostForm
               action={`/admin/contas/${user.id}/ativo`}
-              data-confirmar={
-                user.ativo ? `Desativar a conta de ${user.nome}? As sessões abertas terminam agora.` : undefined
-              }
+              csrfToken={staff.csrfToken}
+              confirm={user.ativo ? `Desativar a conta de ${user.nome}? As sessões abertas terminam agora.` : undefined}
             >
-              <Csrf token={staff.csrfToken} />
               <input type="hidden" name="ativo" value={user.ativo ? '0' : '1'} />
               <p>
                 <button type="submit" class={user.ativo ? 'danger' : ''}>
                   {user.ativo ? 'Desativar conta' : 'Reativar conta'}
                 </button>
               </p>
-            </form>
+            </PostForm>
           </section>
         </>
       ) : null}
     </StaffPage>
+  );
+}
+
+/** A new password typed by an admin: never shown back, so its value is always empty. */
+function NewPassword(p: { name: string; label: string; errors?: FieldErrors; hint: string }) {
+  return (
+    <Field
+      name={p.name}
+      label={p.label}
+      type="password"
+      values={{}}
+      errors={p.errors}
+      required
+      autocomplete="new-password"
+      hint={`Pelo menos 12 caracteres. ${p.hint}`}
+    />
   );
 }

@@ -1,14 +1,14 @@
 // The prices and terms of the plans a unit offers: the table (also shown on the unit's edit
 // page), the list page and the form of one plan at the unit.
 import { formatBRL } from '../../../lib/text';
-import { errorId, fieldAria, hintId } from '../../../views/form';
-import { FieldError } from '../../../views/layout';
+import type { ComponentProps } from 'preact';
+import { fieldAria, FieldMessage, hintId } from '../../../views/form';
 import {
-  Csrf,
+  bindStaffFields,
   type Crumb,
   Field,
   Select,
-  StaffErrorSummary,
+  StaffForm,
   StaffPage,
   type StaffProps,
   str,
@@ -156,6 +156,11 @@ export function PlanPricesPage(p: {
 
 const MONTH_OPTIONS = MONTHS.map((m, i) => ({ value: String(i + 1), label: m }));
 
+/** An amount in reais, typed with a comma (parsed by the service). */
+export function MoneyField(p: Omit<ComponentProps<typeof Field>, 'inputMode' | 'maxLength'>) {
+  return <Field {...p} inputMode="decimal" maxLength={20} />;
+}
+
 export function PlanPriceFormPage(p: {
   staff: StaffProps;
   unit: UnitHead;
@@ -167,50 +172,37 @@ export function PlanPriceFormPage(p: {
   const max = formatBRL(PRICE_MAX_CENTS);
   const onlineId = 'f-venda_online';
   const onlineError = errors?.venda_online;
+  const field = bindStaffFields(values, errors);
   return (
     <StaffPage title={`Preços de ${plan.nome} · ${unit.nome}`} staff={p.staff} crumbs={crumbs(p.staff, unit, true)}>
       <p class="muted">
         Preço de tabela do plano: {formatBRL(plan.preco_centavos)} ({periodLabel(plan.periodicidade).toLowerCase()})
         {plan.ativo ? '' : ' · plano inativo'}.
       </p>
-      <StaffErrorSummary errors={errors} />
-      <form method="post" action={`${planPricesPath(unit.id)}/${plan.plano_id}`} novalidate>
-        <Csrf token={p.staff.csrfToken} />
+      <StaffForm
+        action={`${planPricesPath(unit.id)}/${plan.plano_id}`}
+        csrfToken={p.staff.csrfToken}
+        errors={errors}
+        submit="Salvar preços"
+        after={<a href={planPricesPath(unit.id)}>Voltar sem salvar</a>}
+      >
         <fieldset>
           <legend>Valores (R$)</legend>
-          <Field
-            name="mensalidade"
+          <MoneyField
+            {...field('mensalidade')}
             label="Mensalidade"
-            values={values}
-            errors={errors}
-            inputMode="decimal"
-            maxLength={20}
             hint={`Por exemplo 129,90. Em branco, o plano não é vendido online nesta unidade. Até ${max}.`}
           />
-          <Field
-            name="taxa_matricula"
+          <MoneyField
+            {...field('taxa_matricula')}
             label="Taxa de matrícula"
-            values={values}
-            errors={errors}
-            inputMode="decimal"
-            maxLength={20}
             hint="Cobrada uma vez, com a primeira mensalidade. Em branco: sem taxa."
           />
           <div class="grid">
-            <Field
-              name="taxa_anual"
-              label="Taxa anual"
-              values={values}
-              errors={errors}
-              inputMode="decimal"
-              maxLength={20}
-              hint="Manutenção anual. Em branco: sem taxa."
-            />
+            <MoneyField {...field('taxa_anual')} label="Taxa anual" hint="Manutenção anual. Em branco: sem taxa." />
             <Select
-              name="taxa_anual_mes"
+              {...field('taxa_anual_mes')}
               label="Mês de vencimento da taxa anual"
-              values={values}
-              errors={errors}
               options={MONTH_OPTIONS}
               placeholder="Sem taxa anual"
             />
@@ -220,21 +212,17 @@ export function PlanPriceFormPage(p: {
           <legend>Condições</legend>
           <div class="grid">
             <Field
-              name="fidelidade_meses"
+              {...field('fidelidade_meses')}
               label="Fidelidade (meses)"
               type="number"
-              values={values}
-              errors={errors}
               inputMode="numeric"
               hint={`De 0 a ${TERM_MAX_MONTHS}; 0 = sem fidelidade.`}
               maxLength={2}
             />
             <Field
-              name="multa_percentual"
+              {...field('multa_percentual')}
               label="Multa de cancelamento (%)"
               type="number"
-              values={values}
-              errors={errors}
               inputMode="numeric"
               hint="De 0 a 100: percentual da mensalidade por mês que falta da fidelidade."
               maxLength={3}
@@ -255,13 +243,10 @@ export function PlanPriceFormPage(p: {
             <p class="hint" id={hintId(onlineId)}>
               Exige a mensalidade e a razão social e o CNPJ da unidade.
             </p>
-            <FieldError id={errorId(onlineId)} message={onlineError} />
+            <FieldMessage id={onlineId} message={onlineError} />
           </div>
         </fieldset>
-        <p>
-          <button type="submit">Salvar preços</button> <a href={planPricesPath(unit.id)}>Voltar sem salvar</a>
-        </p>
-      </form>
+      </StaffForm>
     </StaffPage>
   );
 }

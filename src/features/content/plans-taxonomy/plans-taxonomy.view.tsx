@@ -2,58 +2,55 @@
 import { formatBRL } from '../../../lib/text';
 import {
   ActiveBadge,
-  Csrf,
-  StaffErrorSummary,
+  bindStaffFields,
   Field,
   Select,
-  StaffPage,
+  RecordFormPage,
   TextArea,
-  ToggleActive,
   type StaffProps,
   type UnitChoice,
   UnitsCheckboxes,
 } from '../../../staff/form.view';
-import { DataTable, type ListPageProps, StaffList } from '../../../staff/list.view';
+import { DataTable, type ListPageProps, StaffListPage } from '../../../staff/list.view';
+import { MoneyField } from '../plan-prices/plan-prices.view';
 import { PERIODS, type FieldErrors, type FormValues } from '../../../staff/validation';
 
 const CONTENT_CRUMBS = [{ href: '/admin/conteudo', label: 'Conteúdo' }];
 
 export function PlansListPage({
-  staff,
   plans,
-  notice,
-  list,
+  ...page
 }: ListPageProps & {
   plans: { id: number; nome: string; preco_centavos: number; periodicidade: string; ativo: number }[];
 }) {
   return (
-    <StaffPage title="Planos" staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
-      <StaffList
-        newHref="/admin/conteudo/planos/novo"
-        newLabel="Novo plano"
-        filterLabel="Filtrar planos por nome ou periodicidade"
-        list={list}
-      >
-        <DataTable
-          label="Tabela dos planos"
-          caption="Planos"
-          columns={['Plano', 'Preço', 'Periodicidade', 'Situação']}
-          rows={plans}
-          row={(p) => (
-            <tr key={p.id}>
-              <td>
-                <a href={`/admin/conteudo/planos/${p.id}`}>{p.nome}</a>
-              </td>
-              <td>{formatBRL(p.preco_centavos)}</td>
-              <td>{PERIODS.find((x) => x.value === p.periodicidade)?.label ?? p.periodicidade}</td>
-              <td>
-                <ActiveBadge ativo={p.ativo} />
-              </td>
-            </tr>
-          )}
-        />
-      </StaffList>
-    </StaffPage>
+    <StaffListPage
+      {...page}
+      title="Planos"
+      crumbs={CONTENT_CRUMBS}
+      newHref="/admin/conteudo/planos/novo"
+      newLabel="Novo plano"
+      filterLabel="Filtrar planos por nome ou periodicidade"
+    >
+      <DataTable
+        label="Tabela dos planos"
+        caption="Planos"
+        columns={['Plano', 'Preço', 'Periodicidade', 'Situação']}
+        rows={plans}
+        row={(p) => (
+          <tr key={p.id}>
+            <td>
+              <a href={`/admin/conteudo/planos/${p.id}`}>{p.nome}</a>
+            </td>
+            <td>{formatBRL(p.preco_centavos)}</td>
+            <td>{PERIODS.find((x) => x.value === p.periodicidade)?.label ?? p.periodicidade}</td>
+            <td>
+              <ActiveBadge ativo={p.ativo} />
+            </td>
+          </tr>
+        )}
+      />
+    </StaffListPage>
   );
 }
 
@@ -66,65 +63,31 @@ export function PlanFormPage(props: {
   units: UnitChoice[];
 }) {
   const { staff, plan, values, errors, units } = props;
+  const field = bindStaffFields(values, errors);
   return (
-    <StaffPage
-      title={plan ? `Editar ${plan.nome}` : 'Novo plano'}
+    <RecordFormPage
       staff={staff}
+      record={plan}
+      path="/admin/conteudo/planos"
+      newPath="/admin/conteudo/planos/novo"
+      newTitle="Novo plano"
+      createLabel="Criar plano"
       crumbs={[...CONTENT_CRUMBS, { href: '/admin/conteudo/planos', label: 'Planos' }]}
       notice={props.notice}
+      errors={errors}
     >
-      {plan ? (
-        <p class="actions">
-          <ActiveBadge ativo={plan.ativo} />{' '}
-          <ToggleActive
-            action={`/admin/conteudo/planos/${plan.id}/ativo`}
-            ativo={plan.ativo}
-            csrfToken={staff.csrfToken}
-            label={plan.nome}
-          />
-        </p>
-      ) : null}
-      <StaffErrorSummary errors={errors} />
-      <form
-        method="post"
-        action={plan ? `/admin/conteudo/planos/${plan.id}` : '/admin/conteudo/planos/novo'}
-        novalidate
-      >
-        <Csrf token={staff.csrfToken} />
-        <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
-        <TextArea name="descricao" label="Descrição" values={values} errors={errors} maxLength={1000} />
-        <Field
-          name="preco"
-          label="Preço (R$)"
-          values={values}
-          errors={errors}
-          required
-          inputMode="decimal"
-          hint="Em reais, por exemplo 129,90."
-          maxLength={20}
-        />
-        <Select
-          name="periodicidade"
-          label="Periodicidade da cobrança"
-          values={values}
-          errors={errors}
-          placeholder="Escolha"
-          options={PERIODS.map((p) => ({ value: p.value, label: p.label }))}
-        />
-        <Field
-          name="ordem"
-          label="Ordem de exibição"
-          type="number"
-          values={values}
-          errors={errors}
-          hint="Os menores aparecem primeiro."
-        />
-        <UnitsCheckboxes legend="Unidades que oferecem o plano" values={values} errors={errors} units={units} />
-        <p>
-          <button type="submit">{plan ? 'Salvar alterações' : 'Criar plano'}</button>
-        </p>
-      </form>
-    </StaffPage>
+      <Field {...field('nome')} label="Nome" required maxLength={120} />
+      <TextArea {...field('descricao')} label="Descrição" maxLength={1000} />
+      <MoneyField {...field('preco')} label="Preço (R$)" required hint="Em reais, por exemplo 129,90." />
+      <Select
+        {...field('periodicidade')}
+        label="Periodicidade da cobrança"
+        placeholder="Escolha"
+        options={PERIODS.map((p) => ({ value: p.value, label: p.label }))}
+      />
+      <Field {...field('ordem')} label="Ordem de exibição" type="number" hint="Os menores aparecem primeiro." />
+      <UnitsCheckboxes {...field('unidades')} legend="Unidades que oferecem o plano" units={units} />
+    </RecordFormPage>
   );
 }
 
@@ -134,33 +97,31 @@ export const TAXONOMY_LABELS = {
 } as const;
 
 export function TaxonomyListPage({
-  staff,
   kind,
   items,
-  notice,
-  list,
+  ...page
 }: ListPageProps & {
   kind: 'area' | 'modalidade';
   items: { id: number; nome: string; ativo: number }[];
 }) {
   const l = TAXONOMY_LABELS[kind];
   return (
-    <StaffPage title={l.plural} staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
-      <StaffList
-        newHref={`/admin/conteudo/${l.path}/nova`}
-        newLabel={l.novo}
-        filterLabel={`Filtrar ${l.plural.toLowerCase()} por nome`}
-        list={list}
-      >
-        <ul class="item-list">
-          {items.map((i) => (
-            <li key={i.id}>
-              <a href={`/admin/conteudo/${l.path}/${i.id}`}>{i.nome}</a> <ActiveBadge ativo={i.ativo} />
-            </li>
-          ))}
-        </ul>
-      </StaffList>
-    </StaffPage>
+    <StaffListPage
+      {...page}
+      title={l.plural}
+      crumbs={CONTENT_CRUMBS}
+      newHref={`/admin/conteudo/${l.path}/nova`}
+      newLabel={l.novo}
+      filterLabel={`Filtrar ${l.plural.toLowerCase()} por nome`}
+    >
+      <ul class="item-list">
+        {items.map((i) => (
+          <li key={i.id}>
+            <a href={`/admin/conteudo/${l.path}/${i.id}`}>{i.nome}</a> <ActiveBadge ativo={i.ativo} />
+          </li>
+        ))}
+      </ul>
+    </StaffListPage>
   );
 }
 
@@ -175,40 +136,23 @@ export function TaxonomyFormPage(props: {
 }) {
   const { staff, kind, item, values, errors, units } = props;
   const l = TAXONOMY_LABELS[kind];
+  const field = bindStaffFields(values, errors);
+  const path = `/admin/conteudo/${l.path}`;
   return (
-    <StaffPage
-      title={item ? `Editar ${item.nome}` : l.novo}
+    <RecordFormPage
       staff={staff}
-      crumbs={[...CONTENT_CRUMBS, { href: `/admin/conteudo/${l.path}`, label: l.plural }]}
+      record={item}
+      path={path}
+      newPath={`${path}/nova`}
+      newTitle={l.novo}
+      createLabel={`Criar ${l.singular}`}
+      crumbs={[...CONTENT_CRUMBS, { href: path, label: l.plural }]}
       notice={props.notice}
+      errors={errors}
     >
-      {item ? (
-        <p class="actions">
-          <ActiveBadge ativo={item.ativo} />{' '}
-          <ToggleActive
-            action={`/admin/conteudo/${l.path}/${item.id}/ativo`}
-            ativo={item.ativo}
-            csrfToken={staff.csrfToken}
-            label={item.nome}
-          />
-        </p>
-      ) : null}
-      <StaffErrorSummary errors={errors} />
-      <form
-        method="post"
-        action={item ? `/admin/conteudo/${l.path}/${item.id}` : `/admin/conteudo/${l.path}/nova`}
-        novalidate
-      >
-        <Csrf token={staff.csrfToken} />
-        <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
-        {kind === 'modalidade' ? (
-          <TextArea name="descricao" label="Descrição" values={values} errors={errors} maxLength={1000} />
-        ) : null}
-        <UnitsCheckboxes legend={`Unidades com esta ${l.singular}`} values={values} errors={errors} units={units} />
-        <p>
-          <button type="submit">{item ? 'Salvar alterações' : `Criar ${l.singular}`}</button>
-        </p>
-      </form>
-    </StaffPage>
+      <Field {...field('nome')} label="Nome" required maxLength={120} />
+      {kind === 'modalidade' ? <TextArea {...field('descricao')} label="Descrição" maxLength={1000} /> : null}
+      <UnitsCheckboxes {...field('unidades')} legend={`Unidades com esta ${l.singular}`} units={units} />
+    </RecordFormPage>
   );
 }

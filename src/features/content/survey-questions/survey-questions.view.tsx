@@ -1,17 +1,21 @@
 // Survey questions and their options.
+import type { ComponentChildren } from 'preact';
 import {
   ActiveBadge,
-  StaffCheckbox,
-  Csrf,
-  StaffErrorSummary,
+  bindStaffFields,
+  ButtonForm,
   Field,
+  PostForm,
   Select,
+  StaffCheckbox,
+  type StaffFieldBinder,
+  StaffForm,
   StaffPage,
   type StaffProps,
   TextArea,
   ToggleActive,
 } from '../../../staff/form.view';
-import { DataTable, type ListPageProps, StaffList } from '../../../staff/list.view';
+import { ColumnTable, type Column, type ListPageProps, StaffListPage } from '../../../staff/list.view';
 import { QUESTION_TYPES, type FieldErrors, type FormValues } from '../../../staff/validation';
 
 const CRUMBS = [
@@ -20,52 +24,36 @@ const CRUMBS = [
 ];
 const typeLabel = (t: string) => QUESTION_TYPES.find((q) => q.value === t)?.label ?? t;
 
-export function QuestionsListPage({
-  staff,
-  questions,
-  notice,
-  list,
-}: ListPageProps & {
-  questions: {
-    id: number;
-    texto: string;
-    tipo: string;
-    obrigatoria: number;
-    ordem: number;
-    ativo: number;
-    respostas: number;
-  }[];
-}) {
+type QuestionRow = {
+  id: number;
+  texto: string;
+  tipo: string;
+  obrigatoria: number;
+  ordem: number;
+  ativo: number;
+  respostas: number;
+};
+const QUESTION_COLUMNS: Column<QuestionRow>[] = [
+  ['Ordem', (q) => q.ordem],
+  ['Pergunta', (q) => <a href={`/admin/conteudo/perguntas/${q.id}`}>{q.texto}</a>],
+  ['Tipo', (q) => typeLabel(q.tipo)],
+  ['Obrigatória', (q) => (q.obrigatoria ? 'Sim' : 'Não')],
+  ['Respostas', (q) => q.respostas],
+  ['Situação', (q) => <ActiveBadge ativo={q.ativo} />],
+];
+
+export function QuestionsListPage({ questions, ...page }: ListPageProps & { questions: QuestionRow[] }) {
   return (
-    <StaffPage title="Perguntas da pesquisa" staff={staff} crumbs={CRUMBS.slice(0, 1)} notice={notice}>
-      <StaffList
-        newHref="/admin/conteudo/perguntas/nova"
-        newLabel="Nova pergunta"
-        filterLabel="Filtrar perguntas pelo texto"
-        list={list}
-      >
-        <DataTable
-          label="Tabela das perguntas"
-          caption="Perguntas"
-          columns={['Ordem', 'Pergunta', 'Tipo', 'Obrigatória', 'Respostas', 'Situação']}
-          rows={questions}
-          row={(q) => (
-            <tr key={q.id}>
-              <td>{q.ordem}</td>
-              <td>
-                <a href={`/admin/conteudo/perguntas/${q.id}`}>{q.texto}</a>
-              </td>
-              <td>{typeLabel(q.tipo)}</td>
-              <td>{q.obrigatoria ? 'Sim' : 'Não'}</td>
-              <td>{q.respostas}</td>
-              <td>
-                <ActiveBadge ativo={q.ativo} />
-              </td>
-            </tr>
-          )}
-        />
-      </StaffList>
-    </StaffPage>
+    <StaffListPage
+      {...page}
+      title="Perguntas da pesquisa"
+      crumbs={CRUMBS.slice(0, 1)}
+      newHref="/admin/conteudo/perguntas/nova"
+      newLabel="Nova pergunta"
+      filterLabel="Filtrar perguntas pelo texto"
+    >
+      <ColumnTable label="Tabela das perguntas" caption="Perguntas" rows={questions} columns={QUESTION_COLUMNS} />
+    </StaffListPage>
   );
 }
 
@@ -78,34 +66,53 @@ export function QuestionNewPage({
   values: FormValues;
   errors?: FieldErrors;
 }) {
+  const field = bindStaffFields(values, errors);
   return (
     <StaffPage title="Nova pergunta" staff={staff} crumbs={CRUMBS}>
-      <StaffErrorSummary errors={errors} />
-      <form method="post" action="/admin/conteudo/perguntas/nova" novalidate>
-        <Csrf token={staff.csrfToken} />
-        <Field name="texto" label="Texto da pergunta" values={values} errors={errors} required maxLength={500} />
-        <Select
-          name="tipo"
-          label="Tipo"
-          values={values}
-          errors={errors}
-          placeholder="Escolha"
-          options={QUESTION_TYPES.map((t) => ({ value: t.value, label: t.label }))}
-        />
-        <TextArea
-          name="opcoes"
-          label="Opções (para lista de opções)"
-          values={values}
-          errors={errors}
-          hint="Uma por linha, da melhor para a pior. A escala de 0 a 10 cria as suas opções sozinha."
-        />
-        <Field name="ordem" label="Ordem" type="number" values={values} errors={errors} />
-        <StaffCheckbox name="obrigatoria" label="Resposta obrigatória" values={values} />
-        <p>
-          <button type="submit">Criar pergunta</button>
-        </p>
-      </form>
+      <StaffForm
+        action="/admin/conteudo/perguntas/nova"
+        csrfToken={staff.csrfToken}
+        errors={errors}
+        submit="Criar pergunta"
+      >
+        <QuestionFields field={field} values={values}>
+          <Select
+            {...field('tipo')}
+            label="Tipo"
+            placeholder="Escolha"
+            options={QUESTION_TYPES.map((t) => ({ value: t.value, label: t.label }))}
+          />
+          <TextArea
+            {...field('opcoes')}
+            label="Opções (para lista de opções)"
+            hint="Uma por linha, da melhor para a pior. A escala de 0 a 10 cria as suas opções sozinha."
+          />
+        </QuestionFields>
+      </StaffForm>
     </StaffPage>
+  );
+}
+
+/** A question's text, order and "required" box; the type and options, only when creating, go between. */
+function QuestionFields(p: { field: StaffFieldBinder; values: FormValues; children?: ComponentChildren }) {
+  return (
+    <>
+      <Field {...p.field('texto')} label="Texto da pergunta" required maxLength={500} />
+      {p.children}
+      <Field {...p.field('ordem')} label="Ordem" type="number" />
+      <StaffCheckbox name="obrigatoria" label="Resposta obrigatória" values={p.values} />
+    </>
+  );
+}
+
+/** An option's text, score and order (`hint` explains the score on the "new option" form). */
+function OptionFields({ field, scoreHint }: { field: StaffFieldBinder; scoreHint?: string }) {
+  return (
+    <>
+      <Field {...field('texto')} label="Texto da opção" required maxLength={200} />
+      <Field {...field('valor')} label="Valor" type="number" hint={scoreHint} />
+      <Field {...field('ordem')} label="Ordem" type="number" />
+    </>
   );
 }
 
@@ -138,26 +145,18 @@ export function QuestionEditPage(p: QuestionEditProps) {
         {q.respostas === 1 ? '1 resposta' : `${q.respostas} respostas`}{' '}
         <ToggleActive action={`${base}/ativo`} ativo={q.ativo} csrfToken={p.staff.csrfToken} label="a pergunta" />
       </p>
-      <StaffErrorSummary errors={p.errors} />
-      <form method="post" action={base} novalidate>
-        <Csrf token={p.staff.csrfToken} />
-        <Field name="texto" label="Texto da pergunta" values={p.values} errors={p.errors} required maxLength={500} />
-        <Field name="ordem" label="Ordem" type="number" values={p.values} errors={p.errors} />
-        <StaffCheckbox name="obrigatoria" label="Resposta obrigatória" values={p.values} />
-        <p>
-          <button type="submit">Salvar pergunta</button>
-        </p>
-      </form>
-      <form
-        method="post"
+      <StaffForm action={base} csrfToken={p.staff.csrfToken} errors={p.errors} submit="Salvar pergunta">
+        <QuestionFields field={bindStaffFields(p.values, p.errors)} values={p.values} />
+      </StaffForm>
+      <PostForm
         action={`${base}/excluir`}
-        data-confirmar={
+        csrfToken={p.staff.csrfToken}
+        confirm={
           q.respostas > 0
             ? 'Desativar esta pergunta? As respostas antigas são mantidas.'
             : 'Excluir esta pergunta e as suas opções?'
         }
       >
-        <Csrf token={p.staff.csrfToken} />
         <p>
           {q.respostas > 0 ? (
             <span class="hint">Esta pergunta já tem respostas: ela não pode ser excluída, só desativada. </span>
@@ -166,7 +165,7 @@ export function QuestionEditPage(p: QuestionEditProps) {
             {q.respostas > 0 ? 'Desativar (tem respostas)' : 'Excluir pergunta'}
           </button>
         </p>
-      </form>
+      </PostForm>
 
       {q.tipo === 'texto' ? null : (
         <>
@@ -180,34 +179,9 @@ export function QuestionEditPage(p: QuestionEditProps) {
             };
             return (
               <div class="card option-card" key={o.id}>
-                <form method="post" action={`${base}/opcoes/${o.id}`} novalidate>
-                  <Csrf token={p.staff.csrfToken} />
+                <PostForm action={`${base}/opcoes/${o.id}`} csrfToken={p.staff.csrfToken} novalidate>
                   <div class="grid grid-3">
-                    <Field
-                      idPrefix={`o${o.id}`}
-                      name="texto"
-                      label="Texto da opção"
-                      values={values}
-                      errors={edit?.errors}
-                      required
-                      maxLength={200}
-                    />
-                    <Field
-                      idPrefix={`o${o.id}`}
-                      name="valor"
-                      label="Valor"
-                      type="number"
-                      values={values}
-                      errors={edit?.errors}
-                    />
-                    <Field
-                      idPrefix={`o${o.id}`}
-                      name="ordem"
-                      label="Ordem"
-                      type="number"
-                      values={values}
-                      errors={edit?.errors}
-                    />
+                    <OptionFields field={bindStaffFields(values, edit?.errors, `o${o.id}`)} />
                   </div>
                   <p>
                     <ActiveBadge ativo={o.ativo} /> <span class="muted">{o.respostas} respostas</span>{' '}
@@ -215,7 +189,7 @@ export function QuestionEditPage(p: QuestionEditProps) {
                       Salvar<span class="visually-hidden"> opção {o.texto}</span>
                     </button>
                   </p>
-                </form>
+                </PostForm>
                 <ToggleActive
                   action={`${base}/opcoes/${o.id}/ativo`}
                   ativo={o.ativo}
@@ -223,18 +197,14 @@ export function QuestionEditPage(p: QuestionEditProps) {
                   label={`opção ${o.texto}`}
                 />{' '}
                 {q.tipo === 'opcoes' ? (
-                  <form
-                    method="post"
+                  <ButtonForm
                     action={`${base}/opcoes/${o.id}/excluir`}
-                    class="inline"
-                    data-confirmar={o.respostas > 0 ? `Desativar a opção ${o.texto}?` : `Excluir a opção ${o.texto}?`}
-                  >
-                    <Csrf token={p.staff.csrfToken} />
-                    <button type="submit" class="link-button">
-                      {o.respostas > 0 ? 'Desativar' : 'Excluir'}
-                      <span class="visually-hidden"> opção {o.texto}</span>
-                    </button>
-                  </form>
+                    csrfToken={p.staff.csrfToken}
+                    label={o.respostas > 0 ? 'Desativar' : 'Excluir'}
+                    hidden={`opção ${o.texto}`}
+                    buttonClass="link-button"
+                    confirm={o.respostas > 0 ? `Desativar a opção ${o.texto}?` : `Excluir a opção ${o.texto}?`}
+                  />
                 ) : null}
               </div>
             );
@@ -242,39 +212,17 @@ export function QuestionEditPage(p: QuestionEditProps) {
           {q.tipo === 'opcoes' ? (
             <section class="card" aria-labelledby="nova-opcao">
               <h3 id="nova-opcao">Nova opção</h3>
-              <StaffErrorSummary errors={p.optionErrors} />
-              <form method="post" action={`${base}/opcoes`} novalidate>
-                <Csrf token={p.staff.csrfToken} />
-                <Field
-                  idPrefix="nova"
-                  name="texto"
-                  label="Texto da opção"
-                  values={p.optionValues}
-                  errors={p.optionErrors}
-                  required
-                  maxLength={200}
+              <StaffForm
+                action={`${base}/opcoes`}
+                csrfToken={p.staff.csrfToken}
+                errors={p.optionErrors}
+                submit="Adicionar opção"
+              >
+                <OptionFields
+                  field={bindStaffFields(p.optionValues, p.optionErrors, 'nova')}
+                  scoreHint="Pontuação da opção (maior = melhor)."
                 />
-                <Field
-                  idPrefix="nova"
-                  name="valor"
-                  label="Valor"
-                  type="number"
-                  values={p.optionValues}
-                  errors={p.optionErrors}
-                  hint="Pontuação da opção (maior = melhor)."
-                />
-                <Field
-                  idPrefix="nova"
-                  name="ordem"
-                  label="Ordem"
-                  type="number"
-                  values={p.optionValues}
-                  errors={p.optionErrors}
-                />
-                <p>
-                  <button type="submit">Adicionar opção</button>
-                </p>
-              </form>
+              </StaffForm>
             </section>
           ) : null}
         </>

@@ -2,18 +2,19 @@
 // CSV upload with its preview.
 import { WEEKDAYS } from '../../../lib/time';
 import { compareText } from '../../../lib/text';
-import { errorId, fieldAria } from '../../../views/form';
-import { FieldError } from '../../../views/layout';
+import { fieldAria, FieldMessage } from '../../../views/form';
 import {
-  Csrf,
-  StaffErrorSummary,
-  Field,
-  Select,
-  StaffPage,
+  bindStaffFields,
+  ButtonForm,
   type Crumb,
+  Field,
+  PostForm,
+  Select,
+  StaffForm,
+  StaffPage,
   type StaffProps,
 } from '../../../staff/form.view';
-import { DataTable } from '../../../staff/list.view';
+import { ColumnTable, type Column, DataTable } from '../../../staff/list.view';
 import { CSV_COLUMNS } from './timetable-csv';
 import type { CsvRowCheck } from './timetable.service';
 import type { FieldErrors, FormValues } from '../../../staff/validation';
@@ -50,7 +51,7 @@ function CopySourceSelect({ sources, errors }: { sources: CopySource[]; errors?:
           </optgroup>
         ))}
       </select>
-      <FieldError id={errorId(id)} message={error} />
+      <FieldMessage id={id} message={error} />
     </div>
   );
 }
@@ -78,47 +79,22 @@ export function ClassFields({
   modalities: Modality[];
   idPrefix: string;
 }) {
+  const field = bindStaffFields(values, errors, idPrefix);
   return (
     <>
       <Select
-        idPrefix={idPrefix}
-        name="modalidade_id"
+        {...field('modalidade_id')}
         label="Modalidade"
-        values={values}
-        errors={errors}
         placeholder="Escolha"
         options={modalities.map((m) => ({ value: String(m.id), label: m.ativo ? m.nome : `${m.nome} (inativa)` }))}
       />
-      <Select
-        idPrefix={idPrefix}
-        name="dia_semana"
-        label="Dia da semana"
-        values={values}
-        errors={errors}
-        placeholder="Escolha"
-        options={dayOptions}
-      />
+      <Select {...field('dia_semana')} label="Dia da semana" placeholder="Escolha" options={dayOptions} />
       <div class="grid">
-        <Field idPrefix={idPrefix} name="inicio" label="Início" type="time" values={values} errors={errors} required />
-        <Field idPrefix={idPrefix} name="fim" label="Fim" type="time" values={values} errors={errors} required />
+        <Field {...field('inicio')} label="Início" type="time" required />
+        <Field {...field('fim')} label="Fim" type="time" required />
       </div>
-      <Field
-        idPrefix={idPrefix}
-        name="professor"
-        label="Professor(a)"
-        values={values}
-        errors={errors}
-        maxLength={120}
-      />
-      <Field
-        idPrefix={idPrefix}
-        name="sala"
-        label="Sala"
-        values={values}
-        errors={errors}
-        maxLength={120}
-        hint="Duas aulas na mesma sala não podem se sobrepor."
-      />
+      <Field {...field('professor')} label="Professor(a)" maxLength={120} />
+      <Field {...field('sala')} label="Sala" maxLength={120} hint="Duas aulas na mesma sala não podem se sobrepor." />
     </>
   );
 }
@@ -137,6 +113,36 @@ export interface TimetablePageProps {
   notice?: string;
 }
 
+/** The week's classes, each with its edit link and remove button (named for screen readers). */
+function classColumns(base: string, csrfToken: string): Column<ClassRow>[] {
+  const name = (c: ClassRow) => `${c.modalidade}, ${WEEKDAYS[c.dia_semana]} ${c.inicio}`;
+  return [
+    ['Dia', (c) => WEEKDAYS[c.dia_semana]],
+    ['Horário', (c) => `${c.inicio}–${c.fim}`],
+    ['Modalidade', (c) => c.modalidade],
+    ['Professor(a)', (c) => c.professor ?? '—'],
+    ['Sala', (c) => c.sala ?? '—'],
+    [
+      'Ações',
+      (c) => (
+        <>
+          <a href={`${base}/${c.id}`}>
+            Editar<span class="visually-hidden"> {name(c)}</span>
+          </a>{' '}
+          <ButtonForm
+            action={`${base}/${c.id}/remover`}
+            csrfToken={csrfToken}
+            label="Remover"
+            hidden={name(c)}
+            buttonClass="link-button"
+            confirm={`Remover a aula ${name(c)} da grade?`}
+          />
+        </>
+      ),
+    ],
+  ];
+}
+
 export function TimetablePage(p: TimetablePageProps) {
   const base = `/admin/conteudo/unidades/${p.unit.id}/aulas`;
   const activeModalities = p.modalities.filter((m) => m.ativo === 1);
@@ -152,41 +158,11 @@ export function TimetablePage(p: TimetablePageProps) {
       </p>
       <h2>Aulas da semana</h2>
       {p.classes.length ? (
-        <DataTable
+        <ColumnTable
           label="Tabela das aulas"
-          caption={<>Aulas da semana em {p.unit.nome}</>}
-          columns={['Dia', 'Horário', 'Modalidade', 'Professor(a)', 'Sala', 'Ações']}
+          caption={`Aulas da semana em ${p.unit.nome}`}
           rows={p.classes}
-          row={(c) => {
-            const label = `${c.modalidade}, ${WEEKDAYS[c.dia_semana]} ${c.inicio}`;
-            return (
-              <tr key={c.id}>
-                <td>{WEEKDAYS[c.dia_semana]}</td>
-                <td>
-                  {c.inicio}–{c.fim}
-                </td>
-                <td>{c.modalidade}</td>
-                <td>{c.professor ?? '—'}</td>
-                <td>{c.sala ?? '—'}</td>
-                <td>
-                  <a href={`${base}/${c.id}`}>
-                    Editar<span class="visually-hidden"> {label}</span>
-                  </a>{' '}
-                  <form
-                    method="post"
-                    action={`${base}/${c.id}/remover`}
-                    class="inline"
-                    data-confirmar={`Remover a aula ${label} da grade?`}
-                  >
-                    <Csrf token={p.staff.csrfToken} />
-                    <button type="submit" class="link-button">
-                      Remover<span class="visually-hidden"> {label}</span>
-                    </button>
-                  </form>
-                </td>
-              </tr>
-            );
-          }}
+          columns={classColumns(base, p.staff.csrfToken)}
         />
       ) : (
         <p class="muted">Nenhuma aula cadastrada.</p>
@@ -194,33 +170,25 @@ export function TimetablePage(p: TimetablePageProps) {
 
       <section class="card" aria-labelledby="nova-aula">
         <h2 id="nova-aula">Adicionar aula</h2>
-        <StaffErrorSummary errors={p.errors} />
-        <form method="post" action={base} novalidate>
-          <Csrf token={p.staff.csrfToken} />
+        <StaffForm action={base} csrfToken={p.staff.csrfToken} errors={p.errors} submit="Adicionar aula">
           <ClassFields values={p.values} errors={p.errors} modalities={activeModalities} idPrefix="nova" />
-          <p>
-            <button type="submit">Adicionar aula</button>
-          </p>
-        </form>
+        </StaffForm>
       </section>
 
       <section class="card" aria-labelledby="copiar">
         <h2 id="copiar">Copiar a grade de outra unidade</h2>
         <p>A grade atual desta unidade é substituída pela da unidade escolhida.</p>
-        <StaffErrorSummary errors={p.copyErrors} />
-        <form
-          method="post"
+        <StaffForm
           action={`${base}/copiar`}
-          data-confirmar="Substituir toda a grade desta unidade pela grade da unidade escolhida?"
+          csrfToken={p.staff.csrfToken}
+          errors={p.copyErrors}
+          novalidate={false}
+          confirm="Substituir toda a grade desta unidade pela grade da unidade escolhida?"
+          submit="Copiar grade"
+          submitClass="secondary"
         >
-          <Csrf token={p.staff.csrfToken} />
           <CopySourceSelect sources={p.sources.filter((s) => s.id !== p.unit.id)} errors={p.copyErrors} />
-          <p>
-            <button type="submit" class="secondary">
-              Copiar grade
-            </button>
-          </p>
-        </form>
+        </StaffForm>
       </section>
 
       <section class="card" aria-labelledby="csv">
@@ -230,25 +198,25 @@ export function TimetablePage(p: TimetablePageProps) {
           escrito por extenso (segunda, terça-feira, sábado...). Você verá uma prévia antes de aplicar; ao aplicar, a
           grade atual é substituída.
         </p>
-        <StaffErrorSummary errors={p.uploadErrors} />
-        <form method="post" action={`${base}/csv`} enctype="multipart/form-data">
-          <Csrf token={p.staff.csrfToken} />
+        <StaffForm
+          action={`${base}/csv`}
+          csrfToken={p.staff.csrfToken}
+          errors={p.uploadErrors}
+          enctype="multipart/form-data"
+          novalidate={false}
+          submit="Ver prévia"
+          submitClass="secondary"
+        >
           <label for="f-arquivo">Arquivo CSV</label>
           <input
             id="f-arquivo"
             name="arquivo"
             type="file"
             accept=".csv,text/csv"
-            aria-invalid={p.uploadErrors?.arquivo ? 'true' : undefined}
-            aria-describedby={p.uploadErrors?.arquivo ? 'f-arquivo-erro' : undefined}
+            {...fieldAria('f-arquivo', p.uploadErrors?.arquivo)}
           />
-          <FieldError id="f-arquivo-erro" message={p.uploadErrors?.arquivo} />
-          <p>
-            <button type="submit" class="secondary">
-              Ver prévia
-            </button>
-          </p>
-        </form>
+          <FieldMessage id="f-arquivo" message={p.uploadErrors?.arquivo} />
+        </StaffForm>
       </section>
     </StaffPage>
   );
@@ -269,14 +237,15 @@ export function ClassEditPage(p: {
       staff={p.staff}
       crumbs={[...crumbs(p.staff, p.unit), { href: base, label: 'Grade de aulas' }]}
     >
-      <StaffErrorSummary errors={p.errors} />
-      <form method="post" action={`${base}/${p.classId}`} novalidate>
-        <Csrf token={p.staff.csrfToken} />
+      <StaffForm
+        action={`${base}/${p.classId}`}
+        csrfToken={p.staff.csrfToken}
+        errors={p.errors}
+        submit="Salvar aula"
+        after={<a href={base}>Cancelar</a>}
+      >
         <ClassFields values={p.values} errors={p.errors} modalities={p.modalities} idPrefix="f" />
-        <p>
-          <button type="submit">Salvar aula</button> <a href={base}>Cancelar</a>
-        </p>
-      </form>
+      </StaffForm>
     </StaffPage>
   );
 }
@@ -333,17 +302,16 @@ export function CsvPreviewPage(p: {
         />
       ) : null}
       {ok ? (
-        <form
-          method="post"
+        <PostForm
           action={`${base}/csv/aplicar`}
-          data-confirmar={`Substituir as ${p.replacing} aulas atuais pelas ${p.rows.length} aulas do arquivo?`}
+          csrfToken={p.staff.csrfToken}
+          confirm={`Substituir as ${p.replacing} aulas atuais pelas ${p.rows.length} aulas do arquivo?`}
         >
-          <Csrf token={p.staff.csrfToken} />
           <input type="hidden" name="linhas" value={p.payload} />
           <p>
             <button type="submit">Aplicar</button> <a href={base}>Cancelar</a>
           </p>
-        </form>
+        </PostForm>
       ) : (
         <p>
           <a href={base}>Voltar para a grade</a>

@@ -1,18 +1,20 @@
+import { type ComponentProps, Fragment } from 'preact';
 import { WEEKDAYS } from '../../../lib/time';
-import { FieldError } from '../../../views/layout';
+import { fieldAria, FieldMessage } from '../../../views/form';
 import {
   ActiveBadge,
+  bindStaffFields,
   CheckboxGroup,
-  Csrf,
-  StaffErrorSummary,
   Field,
+  RecordFormPage,
+  Select,
   StaffPage,
   type StaffProps,
   str,
   TextArea,
   ToggleActive,
 } from '../../../staff/form.view';
-import { DataTable, type ListPageProps, StaffList } from '../../../staff/list.view';
+import { ColumnTable, type Column, type ListPageProps, StaffListPage } from '../../../staff/list.view';
 import { UFS, type FieldErrors, type FormValues } from '../../../staff/validation';
 import { periodLabel, type PlanChoice, type PlanChoices } from './units.service';
 import type { PlanPriceRow } from '../shared/content.repository';
@@ -76,54 +78,48 @@ export function ContentHome({ staff, units }: ContentHomeProps) {
   );
 }
 
-export function UnitsListPage({
-  staff,
-  units,
-  notice,
-  list,
-}: ListPageProps & {
-  units: { id: number; nome: string; cidade: string; uf: string; bairro: string; ativo: number }[];
-}) {
+const UNIT_COLUMNS: Column<UnitRow>[] = [
+  [
+    'Unidade',
+    (u) => (
+      <>
+        <a href={`/admin/conteudo/unidades/${u.id}`}>{u.nome}</a>
+        <br />
+        <span class="muted">{u.bairro}</span>
+      </>
+    ),
+  ],
+  ['Cidade', (u) => `${u.cidade}/${u.uf}`],
+  ['Situação', (u) => <ActiveBadge ativo={u.ativo} />],
+  [
+    'Ações',
+    (u) => (
+      <>
+        <a href={`/admin/conteudo/unidades/${u.id}`}>
+          Editar<span class="visually-hidden"> {u.nome}</span>
+        </a>{' '}
+        ·{' '}
+        <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>
+          Grade<span class="visually-hidden"> de {u.nome}</span>
+        </a>
+      </>
+    ),
+  ],
+];
+type UnitRow = { id: number; nome: string; cidade: string; uf: string; bairro: string; ativo: number };
+
+export function UnitsListPage({ units, ...page }: ListPageProps & { units: UnitRow[] }) {
   return (
-    <StaffPage title="Unidades" staff={staff} crumbs={CONTENT_CRUMBS} notice={notice}>
-      <StaffList
-        newHref="/admin/conteudo/unidades/nova"
-        newLabel="Nova unidade"
-        filterLabel="Filtrar unidades por nome, bairro ou cidade"
-        list={list}
-      >
-        <DataTable
-          label="Tabela das unidades"
-          caption="Unidades da rede"
-          columns={['Unidade', 'Cidade', 'Situação', 'Ações']}
-          rows={units}
-          row={(u) => (
-            <tr key={u.id}>
-              <td>
-                <a href={`/admin/conteudo/unidades/${u.id}`}>{u.nome}</a>
-                <br />
-                <span class="muted">{u.bairro}</span>
-              </td>
-              <td>
-                {u.cidade}/{u.uf}
-              </td>
-              <td>
-                <ActiveBadge ativo={u.ativo} />
-              </td>
-              <td>
-                <a href={`/admin/conteudo/unidades/${u.id}`}>
-                  Editar<span class="visually-hidden"> {u.nome}</span>
-                </a>{' '}
-                ·{' '}
-                <a href={`/admin/conteudo/unidades/${u.id}/aulas`}>
-                  Grade<span class="visually-hidden"> de {u.nome}</span>
-                </a>
-              </td>
-            </tr>
-          )}
-        />
-      </StaffList>
-    </StaffPage>
+    <StaffListPage
+      {...page}
+      title="Unidades"
+      crumbs={CONTENT_CRUMBS}
+      newHref="/admin/conteudo/unidades/nova"
+      newLabel="Nova unidade"
+      filterLabel="Filtrar unidades por nome, bairro ou cidade"
+    >
+      <ColumnTable label="Tabela das unidades" caption="Unidades da rede" rows={units} columns={UNIT_COLUMNS} />
+    </StaffListPage>
   );
 }
 
@@ -165,11 +161,13 @@ function UnitLinks({ unit, csrfToken }: { unit: { id: number; nome: string; ativ
   );
 }
 
+const UF_OPTIONS = UFS.map((u) => ({ value: u, label: u }));
+
 export function UnitFormPage({ staff, unit, values, errors, notice, options, searched, prices }: UnitFormProps) {
-  const action = unit ? `/admin/conteudo/unidades/${unit.id}` : '/admin/conteudo/unidades/nova';
   const submitLabel = unit ? 'Salvar alterações' : 'Criar unidade';
-  return (
-    <StaffPage title={unit ? `Editar ${unit.nome}` : 'Nova unidade'} staff={staff} crumbs={UNIT_CRUMBS} notice={notice}>
+  const field = bindStaffFields(values, errors);
+  const head = (
+    <>
       {unit ? <UnitLinks unit={unit} csrfToken={staff.csrfToken} /> : null}
       {searched ? (
         <p class="alert" role="status">
@@ -177,207 +175,163 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
           {submitLabel}”.
         </p>
       ) : null}
-      <StaffErrorSummary errors={errors} />
-      <form method="post" action={action} novalidate>
-        <Csrf token={staff.csrfToken} />
-        {options.plans.all ? null : (
-          // Enter in a field clicks the form's first submit button: this one, not "Buscar
-          // planos". It saves, or searches when a search is typed (isPlanSearch). Rendered,
-          // not display:none, which some browsers skip for the next button.
-          <button type="submit" name="enviar" value="padrao" class="visually-hidden" tabIndex={-1} aria-hidden="true">
-            {submitLabel}
-          </button>
-        )}
-        <fieldset>
-          <legend>Dados da unidade</legend>
-          <Field name="nome" label="Nome" values={values} errors={errors} required maxLength={120} />
-          <Field
-            name="slug"
-            label="Identificador no endereço"
-            values={values}
-            errors={errors}
-            hint="Letras, números e hífens; em branco, é gerado a partir do nome. Usado na importação do catálogo."
-            maxLength={140}
-          />
-          <div class="grid">
-            <Field name="cidade" label="Cidade" values={values} errors={errors} required maxLength={120} />
-            <div class="field">
-              <label for="f-uf">UF</label>
-              <select
-                id="f-uf"
-                name="uf"
-                aria-invalid={errors?.uf ? 'true' : undefined}
-                aria-describedby={errors?.uf ? 'f-uf-erro' : undefined}
-              >
-                <option value="">Escolha</option>
-                {UFS.map((u) => (
-                  <option value={u} selected={str(values, 'uf') === u} key={u}>
-                    {u}
-                  </option>
-                ))}
-              </select>
-              <FieldError id="f-uf-erro" message={errors?.uf} />
-            </div>
-          </div>
-          <Field name="bairro" label="Bairro" values={values} errors={errors} required maxLength={120} />
-          <Field
-            name="endereco"
-            label="Endereço"
-            values={values}
-            errors={errors}
-            required
-            maxLength={255}
-            hint="Rua e número, como aparece no mapa."
-          />
-          <Field name="cep" label="CEP" values={values} errors={errors} inputMode="numeric" maxLength={9} />
-          <div class="grid">
-            <Field
-              name="telefone"
-              label="Telefone"
-              type="tel"
-              values={values}
-              errors={errors}
-              hint="Com DDD, por exemplo (11) 3045-1200."
-              maxLength={20}
-            />
-            <Field
-              name="whatsapp"
-              label="WhatsApp"
-              type="tel"
-              values={values}
-              errors={errors}
-              hint="Com DDD, por exemplo (11) 98745-1200."
-              maxLength={20}
-            />
-          </div>
-          <Field name="email" label="E-mail da unidade" type="email" values={values} errors={errors} maxLength={254} />
-          <div class="grid">
-            <Field
-              name="latitude"
-              label="Latitude"
-              values={values}
-              errors={errors}
-              inputMode="decimal"
-              hint="Por exemplo -23.5665"
-            />
-            <Field
-              name="longitude"
-              label="Longitude"
-              values={values}
-              errors={errors}
-              inputMode="decimal"
-              hint="Por exemplo -46.6917"
-            />
-          </div>
-          <TextArea name="descricao" label="Descrição" values={values} errors={errors} maxLength={2000} />
-        </fieldset>
-
-        <fieldset>
-          <legend>Empresa responsável</legend>
-          <p class="hint">
-            A empresa que responde pela unidade, citada no contrato da matrícula online. Sem razão social e CNPJ, nenhum
-            plano da unidade é vendido online.
-          </p>
-          <Field name="razao_social" label="Razão social" values={values} errors={errors} maxLength={160} />
-          <Field
-            name="cnpj"
-            label="CNPJ"
-            values={values}
-            errors={errors}
-            hint="14 caracteres, com ou sem pontuação, como 11.222.333/0001-81."
-            maxLength={20}
-          />
-          <Field
-            name="endereco_juridico"
-            label="Endereço da empresa"
-            values={values}
-            errors={errors}
-            hint="Como no cartão CNPJ. Em branco, vale o endereço da unidade."
-            maxLength={300}
-          />
-        </fieldset>
-
-        <fieldset>
-          <legend>Plataforma de benefício</legend>
-          <Field
-            name="beneficio_nome"
-            label="Nome da plataforma"
-            values={values}
-            errors={errors}
-            hint="Por exemplo Wellhub ou TotalPass."
-            maxLength={80}
-          />
-          <Field
-            name="beneficio_url"
-            label="Link da unidade na plataforma"
-            type="url"
-            values={values}
-            errors={errors}
-            hint="Só links https://"
-            maxLength={500}
-          />
-        </fieldset>
-
-        <fieldset>
-          <legend>Horário de funcionamento</legend>
-          <p class="hint">Deixe os dois campos em branco nos dias em que a unidade não abre.</p>
-          {WEEKDAYS.map((day, d) => {
-            const error = errors?.[`horario_${d}`];
-            const errId = `f-horario_${d}-erro`;
-            return (
-              <div class="hours-row" key={day} role="group" aria-labelledby={`dia-${d}`}>
-                <span class="hours-day" id={`dia-${d}`}>
-                  {day}
-                </span>
-                <label for={`f-abre_${d}`}>
-                  Abre<span class="visually-hidden"> ({day})</span>
-                </label>
-                <input
-                  id={`f-abre_${d}`}
-                  name={`abre_${d}`}
-                  type="time"
-                  value={str(values, `abre_${d}`)}
-                  aria-invalid={error ? 'true' : undefined}
-                  aria-describedby={error ? errId : undefined}
-                />
-                <label for={`f-fecha_${d}`}>
-                  Fecha<span class="visually-hidden"> ({day})</span>
-                </label>
-                <input
-                  id={`f-fecha_${d}`}
-                  name={`fecha_${d}`}
-                  type="time"
-                  value={str(values, `fecha_${d}`)}
-                  aria-invalid={error ? 'true' : undefined}
-                  aria-describedby={error ? errId : undefined}
-                />
-                <FieldError id={errId} message={error} />
-              </div>
-            );
-          })}
-        </fieldset>
-
-        <CheckboxGroup
-          name="areas"
-          legend="Áreas da unidade"
-          values={values}
-          errors={errors}
-          options={options.areas.map((a) => ({ value: String(a.id), label: inactive(a) }))}
+    </>
+  );
+  return (
+    <RecordFormPage
+      staff={staff}
+      record={unit}
+      path="/admin/conteudo/unidades"
+      newPath="/admin/conteudo/unidades/nova"
+      newTitle="Nova unidade"
+      createLabel="Criar unidade"
+      crumbs={UNIT_CRUMBS}
+      notice={notice}
+      errors={errors}
+      head={head}
+      after={prices ? <PlanPricesSection unit={prices.unit} plans={prices.plans} /> : null}
+    >
+      {options.plans.all ? null : (
+        // Enter in a field clicks the form's first submit button: this one, not "Buscar
+        // planos". It saves, or searches when a search is typed (isPlanSearch). Rendered,
+        // not display:none, which some browsers skip for the next button.
+        <button type="submit" name="enviar" value="padrao" class="visually-hidden" tabIndex={-1} aria-hidden="true">
+          {submitLabel}
+        </button>
+      )}
+      <fieldset>
+        <legend>Dados da unidade</legend>
+        <Field {...field('nome')} label="Nome" required maxLength={120} />
+        <Field
+          {...field('slug')}
+          label="Identificador no endereço"
+          hint="Letras, números e hífens; em branco, é gerado a partir do nome. Usado na importação do catálogo."
+          maxLength={140}
         />
-        <CheckboxGroup
-          name="modalidades"
-          legend="Modalidades oferecidas"
-          values={values}
-          errors={errors}
-          options={options.modalities.map((a) => ({ value: String(a.id), label: inactive(a) }))}
+        <div class="grid">
+          <Field {...field('cidade')} label="Cidade" required maxLength={120} />
+          <Select {...field('uf')} label="UF" placeholder="Escolha" options={UF_OPTIONS} />
+        </div>
+        <Field {...field('bairro')} label="Bairro" required maxLength={120} />
+        <Field
+          {...field('endereco')}
+          label="Endereço"
+          required
+          maxLength={255}
+          hint="Rua e número, como aparece no mapa."
         />
-        <PlanCheckboxes plans={options.plans} values={values} errors={errors} action={action} />
-        <p>
-          <button type="submit">{submitLabel}</button>
+        <Field {...field('cep')} label="CEP" inputMode="numeric" maxLength={9} />
+        <div class="grid">
+          <PhoneField {...field('telefone')} label="Telefone" example="(11) 3045-1200" />
+          <PhoneField {...field('whatsapp')} label="WhatsApp" example="(11) 98745-1200" />
+        </div>
+        <Field {...field('email')} label="E-mail da unidade" type="email" maxLength={254} />
+        <div class="grid">
+          <Field {...field('latitude')} label="Latitude" inputMode="decimal" hint="Por exemplo -23.5665" />
+          <Field {...field('longitude')} label="Longitude" inputMode="decimal" hint="Por exemplo -46.6917" />
+        </div>
+        <TextArea {...field('descricao')} label="Descrição" maxLength={2000} />
+      </fieldset>
+
+      <fieldset>
+        <legend>Empresa responsável</legend>
+        <p class="hint">
+          A empresa que responde pela unidade, citada no contrato da matrícula online. Sem razão social e CNPJ, nenhum
+          plano da unidade é vendido online.
         </p>
-      </form>
-      {prices ? <PlanPricesSection unit={prices.unit} plans={prices.plans} /> : null}
-    </StaffPage>
+        <Field {...field('razao_social')} label="Razão social" maxLength={160} />
+        <Field
+          {...field('cnpj')}
+          label="CNPJ"
+          hint="14 caracteres, com ou sem pontuação, como 11.222.333/0001-81."
+          maxLength={20}
+        />
+        <Field
+          {...field('endereco_juridico')}
+          label="Endereço da empresa"
+          hint="Como no cartão CNPJ. Em branco, vale o endereço da unidade."
+          maxLength={300}
+        />
+      </fieldset>
+
+      <fieldset>
+        <legend>Plataforma de benefício</legend>
+        <Field
+          {...field('beneficio_nome')}
+          label="Nome da plataforma"
+          hint="Por exemplo Wellhub ou TotalPass."
+          maxLength={80}
+        />
+        <Field
+          {...field('beneficio_url')}
+          label="Link da unidade na plataforma"
+          type="url"
+          hint="Só links https://"
+          maxLength={500}
+        />
+      </fieldset>
+
+      <OpeningHours values={values} errors={errors} />
+
+      <CheckboxGroup
+        {...field('areas')}
+        legend="Áreas da unidade"
+        options={options.areas.map((a) => ({ value: String(a.id), label: inactive(a) }))}
+      />
+      <CheckboxGroup
+        {...field('modalidades')}
+        legend="Modalidades oferecidas"
+        options={options.modalities.map((a) => ({ value: String(a.id), label: inactive(a) }))}
+      />
+      <PlanCheckboxes
+        plans={options.plans}
+        values={values}
+        errors={errors}
+        action={unit ? `/admin/conteudo/unidades/${unit.id}` : '/admin/conteudo/unidades/nova'}
+      />
+    </RecordFormPage>
+  );
+}
+
+/** A phone number with its area code, shown by an example. */
+function PhoneField({ example, ...p }: Omit<ComponentProps<typeof Field>, 'type' | 'hint'> & { example: string }) {
+  return <Field {...p} type="tel" hint={`Com DDD, por exemplo ${example}.`} maxLength={20} />;
+}
+
+/** Opening and closing time per weekday, one message per day (a day with only one of them is refused). */
+function OpeningHours({ values, errors }: { values: FormValues; errors?: FieldErrors }) {
+  return (
+    <fieldset>
+      <legend>Horário de funcionamento</legend>
+      <p class="hint">Deixe os dois campos em branco nos dias em que a unidade não abre.</p>
+      {WEEKDAYS.map((day, d) => {
+        const dayId = `f-horario_${d}`;
+        const error = errors?.[`horario_${d}`];
+        return (
+          <div class="hours-row" key={day} role="group" aria-labelledby={`dia-${d}`}>
+            <span class="hours-day" id={`dia-${d}`}>
+              {day}
+            </span>
+            {(['abre', 'fecha'] as const).map((end) => (
+              <Fragment key={end}>
+                <label for={`f-${end}_${d}`}>
+                  {end === 'abre' ? 'Abre' : 'Fecha'}
+                  <span class="visually-hidden"> ({day})</span>
+                </label>
+                <input
+                  id={`f-${end}_${d}`}
+                  name={`${end}_${d}`}
+                  type="time"
+                  value={str(values, `${end}_${d}`)}
+                  {...fieldAria(dayId, error)}
+                />
+              </Fragment>
+            ))}
+            <FieldMessage id={dayId} message={error} />
+          </div>
+        );
+      })}
+    </fieldset>
   );
 }
 
