@@ -136,7 +136,7 @@ function column(kind: DataKind, erase: Exclude<EraseAction['do'], 'keep'> | Eras
   return match ? { kind, match, erase: action } : { kind, erase: action };
 }
 const keep = (reason: string): EraseAction => ({ do: 'keep', reason });
-/** The columns of a table whose rows erasure deletes. */
+/** Erasure deletes the whole row of these columns, so it does nothing to the column itself. */
 const ROW_DELETED = keep('a linha é apagada');
 
 /** A table of the links e-mailed to a person and the sessions opened with them: found by the e-mail, deleted. */
