@@ -52,6 +52,18 @@ export type AttentionItem =
       prazo: string | null;
     };
 
+type PaymentItem = Extract<AttentionItem, { kind: 'pagamento' }>;
+type RefundItem = Extract<AttentionItem, { kind: 'reembolso' }>;
+/** What an enrolment item takes from the enrolment's row as it is. */
+type Shared = 'id' | 'criadoEm' | 'nome';
+interface EnrolmentRow {
+  unidade_id: number;
+  unidade_nome: string;
+  id: number;
+  criado_em: string;
+  nome: string;
+}
+
 export interface AttentionGroup {
   unidadeId: number | null;
   unidade: string;
@@ -107,27 +119,23 @@ export function createAttentionService(
           status: m.status,
         });
       }
-      for (const p of enrolments.payments) {
-        group(p.unidade_id, p.unidade_nome).items.push({
-          kind: 'pagamento',
-          id: p.id,
-          criadoEm: p.criado_em,
-          nome: p.nome,
-          valorCentavos: p.primeiro_pagamento_centavos,
-          expiraEm: p.expira_em,
+      // Both enrolment kinds read the unit, id, start and person from the enrolment's row.
+      const addEnrolment = (row: EnrolmentRow, item: Omit<PaymentItem, Shared> | Omit<RefundItem, Shared>) =>
+        group(row.unidade_id, row.unidade_nome).items.push({
+          id: row.id,
+          criadoEm: row.criado_em,
+          nome: row.nome,
+          ...item,
         });
-      }
-      for (const r of enrolments.refunds) {
-        group(r.unidade_id, r.unidade_nome).items.push({
+      for (const p of enrolments.payments)
+        addEnrolment(p, { kind: 'pagamento', valorCentavos: p.primeiro_pagamento_centavos, expiraEm: p.expira_em });
+      for (const r of enrolments.refunds)
+        addEnrolment(r, {
           kind: 'reembolso',
-          id: r.id,
           matriculaId: r.matricula_id,
-          criadoEm: r.criado_em,
-          nome: r.nome,
           valorCentavos: r.valor_centavos,
           prazo: r.prazo,
         });
-      }
       const list = [...groups.values()];
       for (const g of list) g.items.sort((a, b) => a.criadoEm.localeCompare(b.criadoEm) || a.id - b.id);
       // The unit with the oldest waiting item first.

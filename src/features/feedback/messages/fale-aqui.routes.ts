@@ -11,6 +11,7 @@ import { FALE_AQUI_PATH, FALE_AQUI_POST_PATH, FaleAquiPage } from './fale-aqui.v
 import { IMAGE_FIELDS, MAX_IMAGE_BYTES, MAX_IMAGES } from './images';
 import type { FeedbackServices } from '../services';
 import { THANKS_PATH } from '../survey/survey.view';
+import { UNIT_LINK_QUERY } from '../unit-link';
 
 /** POSTs per address and window of the free-message form. */
 export const FALE_AQUI_RATE_LIMIT = { max: 10, timeWindow: 60_000 };
@@ -39,13 +40,8 @@ export async function faleAquiRoutes(app: FastifyInstance, services: FeedbackSer
   r.get(
     FALE_AQUI_PATH,
     {
-      schema: {
-        // ?unidade=ID (links from the unit pages) or the older ?unidade_id=ID preselect the unit.
-        querystring: Type.Object({
-          unidade_id: Type.Optional(Type.String({ maxLength: 30 })),
-          unidade: Type.Optional(Type.String({ maxLength: 30 })),
-        }),
-      },
+      // ?unidade= wins over ?unidade_id= when a link has both.
+      schema: { querystring: Type.Object(UNIT_LINK_QUERY) },
     },
     async (request, reply) => {
       const values = readMessageFields({ unidade_id: request.query.unidade ?? request.query.unidade_id ?? '' });

@@ -7,6 +7,7 @@ import { readOrigin } from './origin';
 import { KIOSK_PATH, KioskPage, TOKEN_PATH } from './kiosk.view';
 import type { FeedbackServices } from '../services';
 import { emptyValues, parseUnitId } from './survey.service';
+import { UNIT_LINK_QUERY } from '../unit-link';
 import { SURVEY_PATH, SURVEY_POST_PATH, SurveyFormPage, THANKS_PATH, ThanksPage, UnitChooserPage } from './survey.view';
 
 const FormBody = Type.Record(Type.String(), Type.Unknown());
@@ -29,12 +30,8 @@ export async function surveyRoutes(app: FastifyInstance, services: FeedbackServi
     SURVEY_PATH,
     {
       schema: {
-        // `unidade` (as the unit page's other links) works like `unidade_id`.
-        querystring: Type.Object({
-          unidade_id: Type.Optional(Type.String({ maxLength: 30 })),
-          unidade: Type.Optional(Type.String({ maxLength: 30 })),
-          origem: Type.Optional(Type.String({ maxLength: 30 })),
-        }),
+        // ?unidade_id= wins over ?unidade= when a link has both.
+        querystring: Type.Object({ ...UNIT_LINK_QUERY, origem: Type.Optional(Type.String({ maxLength: 30 })) }),
       },
     },
     async (request, reply) => {
