@@ -9,7 +9,7 @@ import type { Transactional } from '../../db/transactional';
 import type { EnrolmentStatus } from '../../db/types';
 import {
   EMAIL_MESSAGE,
-  echoValue,
+  echoFields,
   hasErrors,
   oneLine,
   parseCpf,
@@ -17,7 +17,7 @@ import {
   parseEmail,
   parsePhone,
   rawString,
-  take,
+  takeFields,
   type FieldErrors,
 } from '../../lib/form/index';
 import { formatBRL } from '../../lib/text';
@@ -139,29 +139,16 @@ export function valuesFrom(body: Record<string, unknown>): EnrolmentValues {
 }
 
 /** Values shown again in a refused form: control characters removed, never stored. */
-export function echoValues(values: EnrolmentValues): EnrolmentValues {
-  const echoed: EnrolmentValues = {};
-  for (const [k, v] of Object.entries(values) as [keyof EnrolmentValues, string | undefined][])
-    echoed[k] = echoValue(v ?? '', { max: 300 });
-  return echoed;
-}
+export const echoValues = (values: EnrolmentValues) => echoFields(values, { max: 300 });
 
 /** The person's data, or the messages by the fields that are wrong. */
 export function readPerson(values: EnrolmentValues, now: Date): { person: PersonData | null; errors: EnrolmentErrors } {
   const errors: FieldErrors = {};
-  const nome = take(
-    errors,
-    'nome',
-    oneLine(values.nome, { max: LIMITS.nome, min: 3, required: 'Informe o seu nome completo.' }),
-    '',
-  );
-  const cpf = take(errors, 'cpf', parseCpf(values.cpf, { required: 'Informe o seu CPF.' }), '');
-  const nascimento = take(
-    errors,
-    'nascimento',
-    parseDay(values.nascimento, { required: 'Informe a sua data de nascimento.' }),
-    '',
-  );
+  const { nome, cpf, nascimento } = takeFields(errors, {
+    nome: oneLine(values.nome, { max: LIMITS.nome, min: 3, required: 'Informe o seu nome completo.' }),
+    cpf: parseCpf(values.cpf, { required: 'Informe o seu CPF.' }),
+    nascimento: parseDay(values.nascimento, { required: 'Informe a sua data de nascimento.' }),
+  });
   const today = saoPauloDay(now);
   let minor = false;
   if (nascimento && !errors.nascimento) {
@@ -171,40 +158,25 @@ export function readPerson(values: EnrolmentValues, now: Date): { person: Person
     else if (age < 12) errors.nascimento = 'A matrícula online é para quem tem 12 anos ou mais. Fale com a unidade.';
     else minor = age < 18;
   }
-  const email = take(
-    errors,
-    'email',
-    parseEmail(values.email, { required: 'Informe o seu e-mail.', lowerCase: true }),
-    '',
-  );
+  // Read after the age check, so a birth-date error stays before these (the form's order).
+  const { email, whatsapp } = takeFields(errors, {
+    email: parseEmail(values.email, { required: 'Informe o seu e-mail.', lowerCase: true }),
+    whatsapp: parsePhone(values.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
+  });
   if (errors.email === EMAIL_MESSAGE) errors.email = 'Informe um e-mail válido, por exemplo nome@exemplo.com.br.';
-  const whatsapp = take(
-    errors,
-    'whatsapp',
-    parsePhone(values.whatsapp, { required: 'Informe o seu WhatsApp com DDD.' }),
-    '',
-  );
   let responsavelNome: string | null = null;
   let responsavelCpf: string | null = null;
   if (minor) {
-    responsavelNome =
-      take(
-        errors,
-        'responsavel_nome',
-        oneLine(values.responsavel_nome, {
-          max: LIMITS.nome,
-          min: 3,
-          required: 'Menor de 18 anos: informe o nome do responsável.',
-        }),
-        '',
-      ) || null;
-    responsavelCpf =
-      take(
-        errors,
-        'responsavel_cpf',
-        parseCpf(values.responsavel_cpf, { required: 'Informe o CPF do responsável.' }),
-        '',
-      ) || null;
+    const guardian = takeFields(errors, {
+      responsavel_nome: oneLine(values.responsavel_nome, {
+        max: LIMITS.nome,
+        min: 3,
+        required: 'Menor de 18 anos: informe o nome do responsável.',
+      }),
+      responsavel_cpf: parseCpf(values.responsavel_cpf, { required: 'Informe o CPF do responsável.' }),
+    });
+    responsavelNome = guardian.responsavel_nome || null;
+    responsavelCpf = guardian.responsavel_cpf || null;
     if (responsavelCpf && responsavelCpf === cpf)
       errors.responsavel_cpf = 'O CPF do responsável deve ser diferente do CPF de quem se matricula.';
   }

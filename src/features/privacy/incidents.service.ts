@@ -1,7 +1,7 @@
 // The register of security incidents (ANPD Resolution 15/2024): each incident's facts,
 // checked field by field with the form kit, stored with an audit row in one transaction;
 // the list, one incident, and the CSV export. Records are kept five years (retention.ts).
-import { keysetBatches } from '../../lib/batches';
+import { mappedBatches } from '../../lib/batches';
 import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
 import { csvDate } from '../../db/csv/index';
@@ -143,30 +143,28 @@ export function createIncidentsService(
         'atualizado_em',
       ];
       const incidents = repos.incidents;
-      const batches = keysetBatches({
-        size: 500,
-        fetch: (before: number | null) => incidents.before(before, 500),
-        cursorOf: (i) => i.id,
-      });
-      async function* rows() {
-        for await (const batch of batches) {
-          yield batch.map((i) => [
-            i.id,
-            formatDay(i.constatado_em),
-            i.descricao,
-            i.dados_afetados,
-            i.titulares_afetados,
-            i.quantidade_titulares ?? '',
-            riskLabel(i.risco),
-            i.medidas,
-            i.anpd_comunicada_em ? formatDay(i.anpd_comunicada_em) : '',
-            i.titulares_comunicados_em ? formatDay(i.titulares_comunicados_em) : '',
-            csvDate(i.criado_em),
-            csvDate(i.atualizado_em),
-          ]);
-        }
-      }
-      return { header, rows: rows() };
+      const rows = mappedBatches(
+        {
+          size: 500,
+          fetch: (before: number | null) => incidents.before(before, 500),
+          cursorOf: (i) => i.id,
+        },
+        (i) => [
+          i.id,
+          formatDay(i.constatado_em),
+          i.descricao,
+          i.dados_afetados,
+          i.titulares_afetados,
+          i.quantidade_titulares ?? '',
+          riskLabel(i.risco),
+          i.medidas,
+          i.anpd_comunicada_em ? formatDay(i.anpd_comunicada_em) : '',
+          i.titulares_comunicados_em ? formatDay(i.titulares_comunicados_em) : '',
+          csvDate(i.criado_em),
+          csvDate(i.atualizado_em),
+        ],
+      );
+      return { header, rows };
     },
   };
 }

@@ -5,7 +5,7 @@ import { nowIso } from '../../../db/index';
 import type { FileStorage } from '../../../platform/storage/index';
 import { MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 import { csvDate, databaseCsv } from '../../../db/csv/index';
-import { keysetBatches } from '../../../lib/batches';
+import { mappedBatches } from '../../../lib/batches';
 import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { pageWindow } from '../../../lib/pagination';
 import { cleanText } from '../../../lib/text';
@@ -311,29 +311,27 @@ export function createMessagesAdminService(
         );
         return { header, rows };
       }
-      const batches = keysetBatches({
-        size: EXPORT_BATCH,
-        fetch: (before: number | null) => repo.before(filter, before, EXPORT_BATCH),
-        cursorOf: (m) => m.id,
-      });
-      async function* rows() {
-        for await (const batch of batches) {
-          yield batch.map((m) => [
-            m.id,
-            csvDate(m.criado_em),
-            m.unidade,
-            m.nome_completo,
-            m.anonimo ? 'sim' : 'não',
-            STATUS_LABEL[m.status as MessageStatus] ?? m.status,
-            m.mensagem,
-            Number(m.fotos ?? 0),
-            m.contato_email ?? '',
-            m.contato_telefone ?? '',
-            m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
-          ]);
-        }
-      }
-      return { header, rows: rows() };
+      const rows = mappedBatches(
+        {
+          size: EXPORT_BATCH,
+          fetch: (before: number | null) => repo.before(filter, before, EXPORT_BATCH),
+          cursorOf: (m) => m.id,
+        },
+        (m) => [
+          m.id,
+          csvDate(m.criado_em),
+          m.unidade,
+          m.nome_completo,
+          m.anonimo ? 'sim' : 'não',
+          STATUS_LABEL[m.status as MessageStatus] ?? m.status,
+          m.mensagem,
+          Number(m.fotos ?? 0),
+          m.contato_email ?? '',
+          m.contato_telefone ?? '',
+          m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
+        ],
+      );
+      return { header, rows };
     },
   };
 }
