@@ -86,16 +86,23 @@ export interface TextFieldProps {
   children?: ComponentChildren;
 }
 
+/** The keys of a form's values that hold one text (the ones a TextField can show). */
+type TextKeys<V> = { [K in keyof V]-?: V[K] extends string | undefined ? K : never }[keyof V] & string;
+
 /**
  * Passes a form's values and errors once: `const field = bindFields(values, errors)`, then
  * `<TextField {...field('email')} label="E-mail" />` gives each field its name, value and message.
  */
-export function bindFields(
-  values: Readonly<Record<string, string | undefined>>,
-  errors?: Readonly<Record<string, string | undefined>>,
-) {
-  return (name: string) => ({ name, value: values[name], error: errors?.[name] });
+export function bindFields<V extends object>(values: V, errors?: { readonly [name: string]: string | undefined }) {
+  return <K extends TextKeys<V>>(name: K) => ({
+    name,
+    value: values[name] as string | undefined,
+    error: errors?.[name],
+  });
 }
+
+/** A form's fields by name, as bindFields gives them (for a helper that draws some of them). */
+export type BoundFields<V extends object> = ReturnType<typeof bindFields<V>>;
 
 /** A labelled text input (or textarea) with its hint and its message. */
 export function TextField(p: TextFieldProps) {
@@ -170,5 +177,44 @@ export function Checkbox(p: {
         {p.children}
       </label>
     </>
+  );
+}
+
+/** The CSRF token of a public POST form. */
+export function Csrf({ token }: { token: string }) {
+  return <input type="hidden" name="csrf_token" value={token} />;
+}
+
+/**
+ * The form that asks for the e-mail address a one-time access link goes to ("Meus dados",
+ * "Minha matrícula"): the token, the address (at most 254 characters) and the send button.
+ */
+export function EmailLinkForm(p: {
+  action: string;
+  csrfToken: string;
+  email?: string;
+  error?: string;
+  button: string;
+  class?: string;
+  inputMode?: 'email';
+}) {
+  return (
+    <form method="post" action={p.action} novalidate class={p.class}>
+      <Csrf token={p.csrfToken} />
+      <TextField
+        name="email"
+        type="email"
+        label="E-mail"
+        value={p.email}
+        error={p.error}
+        autocomplete="email"
+        inputMode={p.inputMode}
+        maxLength={254}
+        required
+      />
+      <p>
+        <button type="submit">{p.button}</button>
+      </p>
+    </form>
   );
 }

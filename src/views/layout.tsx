@@ -95,41 +95,20 @@ export function Layout({
               <br />
               <span>{b.tagline}</span>
             </p>
-            <ul class="footer-links">
-              <li>
-                <a href="/unidades">Unidades</a>
-              </li>
-              <li>
-                <a href="/pages/Franquia/index.php">Seja um franqueado</a>
-              </li>
-              <li>
-                <a href="/NPS/nps_app_php/fale_aqui.php">Fale aqui</a>
-              </li>
-              <li>
-                <a href="/privacidade">Privacidade</a>
-              </li>
-              {b.whatsappDigits ? (
-                <li>
-                  <a href={`https://wa.me/${b.whatsappDigits}`} rel="noopener noreferrer">
-                    WhatsApp da rede
-                  </a>
-                </li>
-              ) : null}
-              {b.instagram ? (
-                <li>
-                  <a href={b.instagram} rel="noopener noreferrer">
-                    Instagram
-                  </a>
-                </li>
-              ) : null}
-              {b.facebook ? (
-                <li>
-                  <a href={b.facebook} rel="noopener noreferrer">
-                    Facebook
-                  </a>
-                </li>
-              ) : null}
-            </ul>
+            <LinkList
+              class="footer-links"
+              links={[
+                { href: '/unidades', label: 'Unidades' },
+                { href: '/pages/Franquia/index.php', label: 'Seja um franqueado' },
+                { href: '/NPS/nps_app_php/fale_aqui.php', label: 'Fale aqui' },
+                { href: '/privacidade', label: 'Privacidade' },
+                b.whatsappDigits
+                  ? { href: `https://wa.me/${b.whatsappDigits}`, label: 'WhatsApp da rede', external: true }
+                  : null,
+                b.instagram ? { href: b.instagram, label: 'Instagram', external: true } : null,
+                b.facebook ? { href: b.facebook, label: 'Facebook', external: true } : null,
+              ]}
+            />
             {b.dpo ? (
               <p class="footer-dpo">
                 Encarregado de dados (LGPD): {b.dpo.name} · <a href={`mailto:${b.dpo.email}`}>{b.dpo.email}</a>
@@ -147,17 +126,14 @@ export function Layout({
 function PublicNav() {
   return (
     <nav aria-label="Principal">
-      <ul class="nav">
-        <li>
-          <a href="/unidades">Unidades</a>
-        </li>
-        <li>
-          <a href="/NPS/nps_app_php/index.php">Avalie-nos</a>
-        </li>
-        <li>
-          <a href="/pages/Franquia/index.php">Franquia</a>
-        </li>
-      </ul>
+      <LinkList
+        class="nav"
+        links={[
+          { href: '/unidades', label: 'Unidades' },
+          { href: '/NPS/nps_app_php/index.php', label: 'Avalie-nos' },
+          { href: '/pages/Franquia/index.php', label: 'Franquia' },
+        ]}
+      />
     </nav>
   );
 }
@@ -168,56 +144,29 @@ function PublicNav() {
  */
 function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?: 'admin' | 'gerente' } }) {
   const manager = staff.papel === 'gerente';
+  const admin = staff.papel === 'admin';
+  const links = [
+    { href: '/admin', label: 'Início' },
+    manager ? null : { href: '/pages/Franquia/admin.php', label: 'Leads' },
+    { href: '/admin/pesquisa', label: 'Pesquisa' },
+    { href: '/admin/mensagens', label: 'Mensagens' },
+    { href: '/admin/aulas-experimentais', label: 'Aulas experimentais' },
+    { href: '/admin/matriculas', label: 'Matrículas' },
+    { href: '/admin/cliques', label: 'Cliques' },
+    manager ? null : { href: '/pages/Franquia/smtp_test.php', label: 'E-mail' },
+    { href: '/admin/conteudo', label: manager ? 'Grade de aulas' : 'Conteúdo' },
+    ...(admin
+      ? [
+          { href: '/admin/contas', label: 'Contas' },
+          { href: '/admin/auditoria', label: 'Auditoria' },
+          { href: '/admin/webhooks', label: 'Webhooks' },
+          { href: '/admin/privacidade', label: 'Privacidade' },
+        ]
+      : []),
+  ];
   return (
     <nav aria-label="Equipe">
-      <ul class="nav">
-        <li>
-          <a href="/admin">Início</a>
-        </li>
-        {manager ? null : (
-          <li>
-            <a href="/pages/Franquia/admin.php">Leads</a>
-          </li>
-        )}
-        <li>
-          <a href="/admin/pesquisa">Pesquisa</a>
-        </li>
-        <li>
-          <a href="/admin/mensagens">Mensagens</a>
-        </li>
-        <li>
-          <a href="/admin/aulas-experimentais">Aulas experimentais</a>
-        </li>
-        <li>
-          <a href="/admin/matriculas">Matrículas</a>
-        </li>
-        <li>
-          <a href="/admin/cliques">Cliques</a>
-        </li>
-        {manager ? null : (
-          <li>
-            <a href="/pages/Franquia/smtp_test.php">E-mail</a>
-          </li>
-        )}
-        <li>
-          <a href="/admin/conteudo">{manager ? 'Grade de aulas' : 'Conteúdo'}</a>
-        </li>
-        {staff.papel === 'admin' ? (
-          <>
-            <li>
-              <a href="/admin/contas">Contas</a>
-            </li>
-            <li>
-              <a href="/admin/auditoria">Auditoria</a>
-            </li>
-            <li>
-              <a href="/admin/webhooks">Webhooks</a>
-            </li>
-            <li>
-              <a href="/admin/privacidade">Privacidade</a>
-            </li>
-          </>
-        ) : null}
+      <LinkList class="nav" links={links}>
         <li>
           <form method="post" action="/pages/Franquia/admin.php" class="inline">
             <input type="hidden" name="csrf_token" value={staff.csrfToken} />
@@ -227,8 +176,38 @@ function StaffNav({ staff }: { staff: { name: string; csrfToken: string; papel?:
             </button>
           </form>
         </li>
-      </ul>
+      </LinkList>
     </nav>
+  );
+}
+
+/** One link of a LinkList; `external` ones leave the site without telling it where from. */
+export interface ListLink {
+  href: string;
+  label: ComponentChildren;
+  external?: boolean;
+  /** a file to save rather than a page to open (its file name) */
+  download?: string;
+}
+
+/**
+ * A list of links, one per item. Null entries (links a page shows only sometimes) are left
+ * out; `children` are further items after the links.
+ */
+export function LinkList(p: { links: (ListLink | null)[]; class?: string; children?: ComponentChildren }) {
+  return (
+    <ul class={p.class}>
+      {p.links.map((link) =>
+        link ? (
+          <li key={link.href}>
+            <a href={link.href} rel={link.external ? 'noopener noreferrer' : undefined} download={link.download}>
+              {link.label}
+            </a>
+          </li>
+        ) : null,
+      )}
+      {p.children}
+    </ul>
   );
 }
 

@@ -1,7 +1,7 @@
 // Public pages of trial-class booking: the form and the thanks page. Pure functions of props.
 import type { ComponentChildren } from 'preact';
-import { Layout } from '../../views/layout';
-import { Checkbox, ErrorSummary, TextField } from '../../views/form';
+import { Layout, LinkList } from '../../views/layout';
+import { bindFields, Checkbox, ErrorSummary, TextField } from '../../views/form';
 import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
 import {
   addressOf,
@@ -18,7 +18,7 @@ import {
   type OfferedSlot,
 } from './booking.service';
 import { whatsappHref } from '../../brand/index';
-import { type ChooserUnit, UnitChooser } from '../catalog/unit-chooser.view';
+import { type ChooserProps, UnitChooserFrame } from '../catalog/unit-chooser.view';
 import { ConsentVersionNote, consentText } from '../privacy/consent.view';
 
 export const FORM_PATH = '/aula-experimental';
@@ -48,18 +48,18 @@ export interface BookingFormProps {
  * /aula-experimental without a unit: every active unit, each a link to its booking form;
  * nearest first when the visitor shares a location (the catalog's chooser, as on /unidades).
  */
-export function UnitChooserPage(props: { units: ChooserUnit[]; near: boolean; error?: string }) {
+export function UnitChooserPage(props: ChooserProps) {
   return (
-    <Layout
+    <UnitChooserFrame
       title="Aula experimental"
       description="Escolha a unidade e agende uma aula experimental grátis."
-      scripts={['near-me.js']}
-      canonical={FORM_PATH}
+      action={FORM_PATH}
+      {...props}
+      empty="Nenhuma unidade recebe agendamentos no momento."
     >
       <h1>Agende uma aula experimental grátis</h1>
       <p>Em qual unidade você quer treinar? Escolha abaixo para ver os dias e horários livres.</p>
-      <UnitChooser action={FORM_PATH} {...props} empty="Nenhuma unidade recebe agendamentos no momento." />
-    </Layout>
+    </UnitChooserFrame>
   );
 }
 
@@ -191,6 +191,7 @@ export function BookingFormPage({
   notice,
   retentionMonths,
 }: BookingFormProps) {
+  const field = bindFields(values, errors);
   return (
     <Layout
       title={`Aula experimental · ${unit.nome}`}
@@ -217,7 +218,7 @@ export function BookingFormPage({
         <input type="hidden" name="unidade" value={String(unit.id)} />
         <SlotPicker days={days} value={values.vaga} error={errors.vaga} />
         {TEXT_INPUTS.map((input) => (
-          <BookingTextField key={input.name} {...input} value={values[input.name]} error={errors[input.name]} />
+          <BookingTextField key={input.name} {...input} {...field(input.name)} />
         ))}
         <div class="field">
           <Checkbox
@@ -271,31 +272,27 @@ export function ThanksPage({ booking, unit, brandName }: { booking: Booking; uni
           <dt>Endereço</dt>
           <dd>{addressOf(unit)}</dd>
         </dl>
-        <ul class="contact-links">
-          <li>
-            <a href={mapUrl(unit)} rel="noopener noreferrer">
-              Ver no mapa
-            </a>
-          </li>
-          <li>
-            <a href={`${FORM_PATH}/confirmada/${booking.codigo}/agenda.ics`} download="aula-experimental.ics">
-              Adicionar à agenda (.ics)
-            </a>
-          </li>
-          {contact ? (
-            <li>
-              <a
-                href={whatsappLink(
-                  contact,
-                  `Olá! Agendei uma aula experimental pelo site: ${booking.atividade}, ${when}.`,
-                )}
-                rel="noopener noreferrer"
-              >
-                Falar com a unidade no WhatsApp: {formatBrazilianPhone(contact)}
-              </a>
-            </li>
-          ) : null}
-        </ul>
+        <LinkList
+          class="contact-links"
+          links={[
+            { href: mapUrl(unit), label: 'Ver no mapa', external: true },
+            {
+              href: `${FORM_PATH}/confirmada/${booking.codigo}/agenda.ics`,
+              label: 'Adicionar à agenda (.ics)',
+              download: 'aula-experimental.ics',
+            },
+            contact
+              ? {
+                  href: whatsappLink(
+                    contact,
+                    `Olá! Agendei uma aula experimental pelo site: ${booking.atividade}, ${when}.`,
+                  ),
+                  label: `Falar com a unidade no WhatsApp: ${formatBrazilianPhone(contact)}`,
+                  external: true,
+                }
+              : null,
+          ]}
+        />
         {booking.email ? <p class="hint">Enviamos a confirmação para o seu e-mail e um lembrete na véspera.</p> : null}
         <p>
           <a class="button secondary" href={`/Detalhes.php?id=${unit.id}`}>

@@ -14,6 +14,7 @@ import {
   priceLabel,
   UnitsByCity,
 } from './catalog.parts';
+import { NearMeForm } from './unit-chooser.view';
 
 export interface HomeProps {
   snapshot: Pick<CatalogSnapshot, 'cities' | 'units' | 'photosByUnit'>;
@@ -69,12 +70,7 @@ export function HomePage({ snapshot, featured, q, results, error }: HomeProps) {
           <ul id="q-sugestoes" class="search-results" role="listbox" aria-label="Sugestões de busca" hidden />
           <p id="q-status" class="visually-hidden" role="status" aria-live="polite" />
         </form>
-        <form method="get" action={UNITS_HREF} class="near-me" data-near-me>
-          <button type="submit" class="button accent">
-            Unidades perto de mim
-          </button>
-          <p class="near-me-status hint" role="status" aria-live="polite" data-near-me-status />
-        </form>
+        <NearMeForm action={UNITS_HREF} label="Unidades perto de mim" />
       </section>
 
       {error ? (

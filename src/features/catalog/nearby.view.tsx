@@ -1,8 +1,58 @@
 // /unidades: every active unit by city, or the nearest to a point, CEP or city.
+import { FieldMessage, fieldAria, hintId } from '../../views/form';
 import { Layout } from '../../views/layout';
 import type { CatalogSnapshot } from './catalog.snapshot';
 import { UnitCard, UnitsByCity } from './catalog.parts';
 import type { NearOutcome, NearQuery } from './nearby';
+import { NearMeForm } from './unit-chooser.view';
+
+/** A way to name a place: a CEP or a city, each a field of the place form. */
+interface PlaceInput {
+  name: 'cep' | 'cidade';
+  label: string;
+  inputMode?: 'numeric';
+  autoComplete: string;
+  maxLength: number;
+  /** an example, shown while the field has no message */
+  example?: string;
+}
+
+const CEP_FIELD: PlaceInput = {
+  name: 'cep',
+  label: 'CEP',
+  inputMode: 'numeric',
+  autoComplete: 'postal-code',
+  maxLength: 9,
+  example: 'Ex.: 05422-001',
+};
+const CITY_FIELD: PlaceInput = { name: 'cidade', label: 'Cidade', autoComplete: 'address-level2', maxLength: 80 };
+
+/** One field of the place form; its message takes the example's place. */
+function PlaceField({ field, value, error }: { field: PlaceInput; value?: string; error?: string }) {
+  const showExample = Boolean(field.example) && !error;
+  return (
+    <div>
+      <label for={field.name}>{field.label}</label>
+      <input
+        type="text"
+        id={field.name}
+        name={field.name}
+        inputMode={field.inputMode}
+        autoComplete={field.autoComplete}
+        maxLength={field.maxLength}
+        value={value ?? ''}
+        {...fieldAria(field.name, error, showExample)}
+      />
+      {showExample ? (
+        <p class="hint" id={hintId(field.name)}>
+          {field.example}
+        </p>
+      ) : (
+        <FieldMessage id={field.name} message={error} />
+      )}
+    </div>
+  );
+}
 
 export function UnitsPage({
   snapshot,
@@ -34,56 +84,12 @@ export function UnitsPage({
       ) : null}
       <section class="card find-place" aria-labelledby="buscar-local-titulo">
         <h2 id="buscar-local-titulo">Encontre a mais perto</h2>
-        <form method="get" action="/unidades" class="near-me" data-near-me>
-          <button type="submit" class="button accent">
-            Usar minha localização
-          </button>
-          <p class="near-me-status hint" role="status" aria-live="polite" data-near-me-status />
-        </form>
+        <NearMeForm action="/unidades" label="Usar minha localização" />
         <form method="get" action="/unidades" class="place-form" novalidate>
           <div class="place-fields">
-            <div>
-              <label for="cep">CEP</label>
-              <input
-                type="text"
-                id="cep"
-                name="cep"
-                inputMode="numeric"
-                autoComplete="postal-code"
-                maxLength={9}
-                value={query.cep ?? ''}
-                aria-invalid={cepError ? 'true' : undefined}
-                aria-describedby={cepError ? 'cep-erro' : 'cep-dica'}
-              />
-              {cepError ? (
-                <p class="field-error" id="cep-erro">
-                  {cepError}
-                </p>
-              ) : (
-                <p class="hint" id="cep-dica">
-                  Ex.: 05422-001
-                </p>
-              )}
-            </div>
+            <PlaceField field={CEP_FIELD} value={query.cep} error={cepError} />
             <p class="or">ou</p>
-            <div>
-              <label for="cidade">Cidade</label>
-              <input
-                type="text"
-                id="cidade"
-                name="cidade"
-                autoComplete="address-level2"
-                maxLength={80}
-                value={query.cidade ?? ''}
-                aria-invalid={cityError ? 'true' : undefined}
-                aria-describedby={cityError ? 'cidade-erro' : undefined}
-              />
-              {cityError ? (
-                <p class="field-error" id="cidade-erro">
-                  {cityError}
-                </p>
-              ) : null}
-            </div>
+            <PlaceField field={CITY_FIELD} value={query.cidade} error={cityError} />
           </div>
           <button type="submit">Buscar unidades</button>
         </form>

@@ -1,6 +1,6 @@
 // The unit page (/Detalhes.php): hours, timetable, plans, photos, contacts. A pure function of its props.
 import { brand } from '../../brand/index';
-import { Layout } from '../../views/layout';
+import { Layout, LinkList } from '../../views/layout';
 import { jsonForScript } from '../../views/render';
 import { formatPhone as formatBrazilianPhone, normalizePhone, phoneDigits } from '../../lib/form/index';
 import { WEEKDAYS } from '../../lib/time';
@@ -196,30 +196,21 @@ export function UnitPage({ data }: { data: UnitPageData }) {
               </>
             ) : null}
           </address>
-          <ul class="contact-links">
-            <li>
-              <a href={mapHref(u)} rel="noopener noreferrer">
-                Ver no mapa
-              </a>
-            </li>
-            {tel ? (
-              <li>
-                <a href={`tel:+${tel}`}>Ligar: {formatBrazilianPhone(`+${tel}`)}</a>
-              </li>
-            ) : null}
-            {whats ? (
-              <li>
-                <a href={`https://wa.me/${whats}`} rel="noopener noreferrer">
-                  WhatsApp: {formatBrazilianPhone(`+${whats}`)}
-                </a>
-              </li>
-            ) : null}
-            {u.email ? (
-              <li>
-                <a href={`mailto:${u.email}`}>{u.email}</a>
-              </li>
-            ) : null}
-          </ul>
+          <LinkList
+            class="contact-links"
+            links={[
+              { href: mapHref(u), label: 'Ver no mapa', external: true },
+              tel ? { href: `tel:+${tel}`, label: `Ligar: ${formatBrazilianPhone(`+${tel}`)}` } : null,
+              whats
+                ? {
+                    href: `https://wa.me/${whats}`,
+                    label: `WhatsApp: ${formatBrazilianPhone(`+${whats}`)}`,
+                    external: true,
+                  }
+                : null,
+              u.email ? { href: `mailto:${u.email}`, label: u.email } : null,
+            ]}
+          />
         </section>
 
         <section class="card catalog-card" aria-labelledby="horario-titulo">
@@ -309,14 +300,13 @@ export function UnitPage({ data }: { data: UnitPageData }) {
 
       <section aria-labelledby="opiniao-titulo" class="card catalog-card">
         <h2 id="opiniao-titulo">Sua opinião</h2>
-        <ul class="contact-links">
-          <li>
-            <a href={surveyHref(u.id)}>Avalie esta unidade</a>
-          </li>
-          <li>
-            <a href={freeMessageHref(u.id)}>Fale aqui: elogios, sugestões e reclamações</a>
-          </li>
-        </ul>
+        <LinkList
+          class="contact-links"
+          links={[
+            { href: surveyHref(u.id), label: 'Avalie esta unidade' },
+            { href: freeMessageHref(u.id), label: 'Fale aqui: elogios, sugestões e reclamações' },
+          ]}
+        />
       </section>
     </Layout>
   );

@@ -1,10 +1,18 @@
 // Public pages of the online enrolment: unit → plan → your data → summary and contract →
 // payment; "Minha matrícula" (withdraw, cancel). Pure functions of props; no JavaScript needed.
 import { Layout } from '../../views/layout';
-import { Checkbox, ErrorSummary, TextField, type TextFieldProps } from '../../views/form';
+import {
+  bindFields,
+  type BoundFields,
+  Checkbox,
+  EmailLinkForm,
+  ErrorSummary,
+  TextField,
+  type TextFieldProps,
+} from '../../views/form';
 import { formatBRL } from '../../lib/text';
 import { formatDateTime } from '../../lib/time';
-import { type ChooserUnit, UnitChooser } from '../catalog/unit-chooser.view';
+import { type ChooserProps, UnitChooserFrame } from '../catalog/unit-chooser.view';
 import { consentText } from '../privacy/consent.view';
 import { formatCnpjDigits } from './contract';
 import {
@@ -56,28 +64,23 @@ function Steps({ at }: { at: number }) {
   );
 }
 
-export function UnitChooserPage(props: { units: ChooserUnit[]; near: boolean; error?: string }) {
+export function UnitChooserPage(props: ChooserProps) {
   return (
-    <Layout
+    <UnitChooserFrame
       title="Matricule-se"
       description="Escolha a unidade e o plano e faça a sua matrícula online."
-      scripts={['near-me.js']}
-      canonical={FLOW_PATH}
+      action={FLOW_PATH}
+      {...props}
+      empty={
+        <>
+          Nenhuma unidade vende planos online no momento. <a href="/aula-experimental">Agende uma aula experimental</a>.
+        </>
+      }
     >
       <Steps at={0} />
       <h1>Matricule-se online</h1>
       <p>Escolha a unidade, o plano, confira o contrato e pague por Pix. Leva poucos minutos.</p>
-      <UnitChooser
-        action={FLOW_PATH}
-        {...props}
-        empty={
-          <>
-            Nenhuma unidade vende planos online no momento.{' '}
-            <a href="/aula-experimental">Agende uma aula experimental</a>.
-          </>
-        }
-      />
-    </Layout>
+    </UnitChooserFrame>
   );
 }
 
@@ -186,21 +189,12 @@ const GUARDIAN_INPUTS: DataInput[] = [
   ['responsavel_cpf', { inputMode: 'numeric', maxLength: 14 }],
 ];
 
-function dataInput([name, attributes]: DataInput, values: EnrolmentValues, errors: EnrolmentErrors, required: boolean) {
-  return (
-    <TextField
-      key={name}
-      {...attributes}
-      name={name}
-      label={LABELS[name]}
-      value={values[name]}
-      error={errors[name]}
-      required={required}
-    />
-  );
+function dataInput([name, attributes]: DataInput, field: BoundFields<EnrolmentValues>, required: boolean) {
+  return <TextField key={name} {...attributes} {...field(name)} label={LABELS[name]} required={required} />;
 }
 
 export function DataFormPage({ unit, plan, csrfToken, envioId, values = {}, errors = {} }: DataFormProps) {
+  const field = bindFields(values, errors);
   return (
     <Layout title={`Seus dados · Matrícula ${unit.nome}`} scripts={['envio-fresh.js']}>
       <Steps at={2} />
@@ -222,11 +216,11 @@ export function DataFormPage({ unit, plan, csrfToken, envioId, values = {}, erro
       >
         <input type="hidden" name="csrf_token" value={csrfToken} />
         <input type="hidden" name="envio_id" value={envioId} />
-        {PERSON_INPUTS.map((input) => dataInput(input, values, errors, true))}
+        {PERSON_INPUTS.map((input) => dataInput(input, field, true))}
         <fieldset class="field">
           <legend>Menor de 18 anos?</legend>
           <p class="hint">Preencha só se quem se matricula tem menos de 18 anos: o responsável aceita o contrato.</p>
-          {GUARDIAN_INPUTS.map((input) => dataInput(input, values, errors, false))}
+          {GUARDIAN_INPUTS.map((input) => dataInput(input, field, false))}
         </fieldset>
         <div class="field">
           <Checkbox
@@ -538,22 +532,14 @@ export function MineRequestPage(props: { csrfToken: string; sent?: boolean; emai
           Se houver matrícula com este e-mail, o link chega em alguns minutos. Confira também a caixa de spam.
         </p>
       ) : null}
-      <form method="post" action={MINE_PATH} novalidate class="card">
-        <input type="hidden" name="csrf_token" value={props.csrfToken} />
-        <TextField
-          name="email"
-          label="E-mail"
-          type="email"
-          value={props.email}
-          error={props.error}
-          autocomplete="email"
-          required
-          maxLength={LIMITS.email}
-        />
-        <p>
-          <button type="submit">Enviar link de acesso</button>
-        </p>
-      </form>
+      <EmailLinkForm
+        action={MINE_PATH}
+        class="card"
+        csrfToken={props.csrfToken}
+        email={props.email}
+        error={props.error}
+        button="Enviar link de acesso"
+      />
     </Layout>
   );
 }

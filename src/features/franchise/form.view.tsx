@@ -1,5 +1,5 @@
 import { Layout, siteName } from '../../views/layout';
-import { Checkbox, ErrorSummary, TextField } from '../../views/form';
+import { bindFields, Checkbox, ErrorSummary, TextField } from '../../views/form';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import type { LeadErrors, LeadValues } from './lead.service';
 import { CONSENT_VALUE, LIMITS, OPTION_FIELDS, type Option, type OptionField, TEXT_FIELD_LABELS } from './options';
@@ -88,6 +88,7 @@ const FIELD_ORDER: { name: string; label: string }[] = [
 
 export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {} }: FranchiseFormProps) {
   const consent = OPTION_FIELDS.aceita_contato.options.find((o) => o.value === CONSENT_VALUE)!;
+  const field = bindFields(values, errors);
   return (
     <Layout
       title="Seja um franqueado"
@@ -141,17 +142,15 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
             <legend>1. Sobre você</legend>
             <p class="section-why">Para a equipe de expansão saber com quem falar e como responder.</p>
             {ABOUT_YOU.map((input) => (
-              <LeadTextField key={input.name} {...input} value={values[input.name]} error={errors[input.name]} />
+              <LeadTextField key={input.name} {...input} {...field(input.name)} />
             ))}
           </fieldset>
           <fieldset class="form-section">
             <legend>2. Onde</legend>
             <p class="section-why">Para avaliarmos o mercado e os pontos disponíveis na região.</p>
             <LeadTextField
-              name="cidade_regiao"
+              {...field('cidade_regiao')}
               type="text"
-              value={values.cidade_regiao}
-              error={errors.cidade_regiao}
               hint="Onde você gostaria de abrir a unidade."
               autocomplete="address-level2"
               maxLength={LIMITS.cidade_regiao}

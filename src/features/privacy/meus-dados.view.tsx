@@ -1,9 +1,10 @@
 // "Meus dados" pages (public, pt-BR, no JavaScript needed): the e-mail form, the same
 // answer for every address, the link's page (a button: mail scanners that open links do not
 // use it up), the page of a link that no longer works, and the person's page.
+import type { ComponentChildren } from 'preact';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
-import { Checkbox, ErrorSummary, TextField } from '../../views/form';
+import { Checkbox, Csrf, EmailLinkForm, ErrorSummary, TextField } from '../../views/form';
 import { Layout, siteName } from '../../views/layout';
 import { DataTable } from '../../views/table';
 import type { KindSummary } from './person-data.service';
@@ -11,96 +12,85 @@ import { CORRECTION_MAX, LINK_PATH, MEUS_DADOS_PATH } from './meus-dados.service
 import { MINE_PATH as ENROLMENT_MINE_PATH } from '../enrolment/enrolment.view';
 import { ENROLMENT_RETENTION_TEXT } from './retention';
 
-const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf_token" value={token} />;
+/** The pages before the person's own: a short article under the page's title. */
+function ProsePage(p: { title: string; description?: string; children: ComponentChildren }) {
+  return (
+    <Layout title={p.title} description={p.description}>
+      <article class="prose">
+        <h1>{p.title}</h1>
+        {p.children}
+      </article>
+    </Layout>
+  );
+}
 
 export function RequestLinkPage(p: { csrfToken: string; email?: string; error?: string; notice?: string }) {
   return (
-    <Layout title="Meus dados" description="Veja, baixe, corrija ou peça a eliminação dos seus dados.">
-      <article class="prose">
-        <h1>Meus dados</h1>
-        <p>
-          Pela Lei Geral de Proteção de Dados (LGPD), você pode saber quais dados a {siteName()} guarda sobre você,
-          receber uma cópia, pedir correção ou pedir a eliminação. Informe o e-mail que você usou nos formulários do
-          site: enviaremos um link para ele. Não pedimos senha.
+    <ProsePage title="Meus dados" description="Veja, baixe, corrija ou peça a eliminação dos seus dados.">
+      <p>
+        Pela Lei Geral de Proteção de Dados (LGPD), você pode saber quais dados a {siteName()} guarda sobre você,
+        receber uma cópia, pedir correção ou pedir a eliminação. Informe o e-mail que você usou nos formulários do site:
+        enviaremos um link para ele. Não pedimos senha.
+      </p>
+      {p.notice ? (
+        <p class="alert alert-error" role="alert">
+          {p.notice}
         </p>
-        {p.notice ? (
-          <p class="alert alert-error" role="alert">
-            {p.notice}
-          </p>
-        ) : null}
-        <ErrorSummary errors={p.error ? { email: p.error } : undefined} labels={{ email: 'E-mail' }} />
-        <form method="post" action={MEUS_DADOS_PATH} novalidate>
-          <Csrf token={p.csrfToken} />
-          <TextField
-            name="email"
-            type="email"
-            label="E-mail"
-            value={p.email}
-            error={p.error}
-            autocomplete="email"
-            inputMode="email"
-            maxLength={254}
-            required
-          />
-          <p>
-            <button type="submit">Enviar link</button>
-          </p>
-        </form>
-        <p>
-          <a href="/privacidade">Aviso de privacidade</a>
-        </p>
-      </article>
-    </Layout>
+      ) : null}
+      <ErrorSummary errors={p.error ? { email: p.error } : undefined} labels={{ email: 'E-mail' }} />
+      <EmailLinkForm
+        action={MEUS_DADOS_PATH}
+        csrfToken={p.csrfToken}
+        email={p.email}
+        error={p.error}
+        inputMode="email"
+        button="Enviar link"
+      />
+      <p>
+        <a href="/privacidade">Aviso de privacidade</a>
+      </p>
+    </ProsePage>
   );
 }
 
 export function LinkSentPage() {
   return (
-    <Layout title="Verifique o seu e-mail">
-      <article class="prose">
-        <h1>Verifique o seu e-mail</h1>
-        <p role="status">
-          Se houver dados ligados a este endereço, enviamos para ele um link para ver os seus dados. O link vale por 24
-          horas e pode ser usado uma única vez. Não recebeu? Verifique a caixa de spam ou peça de novo mais tarde.
-        </p>
-        <p>
-          <a href="/privacidade">Voltar ao aviso de privacidade</a>
-        </p>
-      </article>
-    </Layout>
+    <ProsePage title="Verifique o seu e-mail">
+      <p role="status">
+        Se houver dados ligados a este endereço, enviamos para ele um link para ver os seus dados. O link vale por 24
+        horas e pode ser usado uma única vez. Não recebeu? Verifique a caixa de spam ou peça de novo mais tarde.
+      </p>
+      <p>
+        <a href="/privacidade">Voltar ao aviso de privacidade</a>
+      </p>
+    </ProsePage>
   );
 }
 
 export function OpenLinkPage(p: { csrfToken: string; token: string }) {
   return (
-    <Layout title="Meus dados">
-      <article class="prose">
-        <h1>Meus dados</h1>
-        <p>Este link abre a página dos seus dados por uma hora. Ele só pode ser usado uma vez.</p>
-        <form method="post" action={LINK_PATH}>
-          <Csrf token={p.csrfToken} />
-          <input type="hidden" name="token" value={p.token} />
-          <button type="submit">Ver meus dados</button>
-        </form>
-      </article>
-    </Layout>
+    <ProsePage title="Meus dados">
+      <p>Este link abre a página dos seus dados por uma hora. Ele só pode ser usado uma vez.</p>
+      <form method="post" action={LINK_PATH}>
+        <Csrf token={p.csrfToken} />
+        <input type="hidden" name="token" value={p.token} />
+        <button type="submit">Ver meus dados</button>
+      </form>
+    </ProsePage>
   );
 }
 
 export function InvalidLinkPage() {
   return (
-    <Layout title="Link inválido ou expirado">
-      <article class="prose">
-        <h1>Link inválido ou expirado</h1>
-        <p>
-          Este link não vale mais: ele pode ser usado uma única vez, por 24 horas, e a página aberta com ele fica
-          disponível por uma hora.
-        </p>
-        <p>
-          <a href={MEUS_DADOS_PATH}>Pedir um novo link</a>
-        </p>
-      </article>
-    </Layout>
+    <ProsePage title="Link inválido ou expirado">
+      <p>
+        Este link não vale mais: ele pode ser usado uma única vez, por 24 horas, e a página aberta com ele fica
+        disponível por uma hora.
+      </p>
+      <p>
+        <a href={MEUS_DADOS_PATH}>Pedir um novo link</a>
+      </p>
+    </ProsePage>
   );
 }
 

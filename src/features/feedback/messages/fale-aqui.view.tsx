@@ -1,5 +1,5 @@
 import { FieldError, Layout } from '../../../views/layout';
-import { Checkbox, ErrorSummary, errorId, fieldAria, TextField } from '../../../views/form';
+import { bindFields, Checkbox, ErrorSummary, errorId, fieldAria, TextField } from '../../../views/form';
 import { SubmitAndPrivacy } from '../parts.view';
 import { ENVIO_FIELD } from '../../../lib/form/index';
 import type { MessageErrors, MessageValues } from './fale-aqui.service';
@@ -32,6 +32,7 @@ export interface FaleAquiFormProps {
 
 export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: FaleAquiFormProps) {
   const errorCount = Object.keys(errors).length;
+  const field = bindFields(values, errors);
   return (
     <Layout
       title="Fale aqui"
@@ -63,7 +64,7 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
         <input type="hidden" name={ENVIO_FIELD} value={values.envio_id} />
 
         <TextField
-          name="nome_completo"
+          {...field('nome_completo')}
           label={
             <>
               Seu nome <span class="hint">(opcional: em branco, a mensagem chega como anônima)</span>
@@ -71,8 +72,6 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
           }
           autocomplete="name"
           maxLength={NAME_MAX}
-          value={values.nome_completo}
-          error={errors.nome_completo}
         />
 
         <label for="unidade_id">Unidade</label>
@@ -136,18 +135,16 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
             ser respondida.
           </p>
           <TextField
-            name="contato_email"
+            {...field('contato_email')}
             label="E-mail"
             type="email"
             autocomplete="email"
             inputMode="email"
             maxLength={EMAIL_MAX}
-            value={values.contato_email}
-            error={errors.contato_email}
             describedBy="contato-dica"
           />
           <TextField
-            name="contato_telefone"
+            {...field('contato_telefone')}
             label={
               <>
                 Telefone ou WhatsApp <span class="hint">(com DDD)</span>
@@ -157,8 +154,6 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
             autocomplete="tel"
             inputMode="tel"
             maxLength={PHONE_MAX}
-            value={values.contato_telefone}
-            error={errors.contato_telefone}
             describedBy="contato-dica"
           />
           <Checkbox

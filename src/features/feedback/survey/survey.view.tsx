@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { FieldError, Layout, siteName } from '../../../views/layout';
-import { ErrorSummary, errorId, fieldId, TextField } from '../../../views/form';
+import { bindFields, ErrorSummary, errorId, fieldId, TextField } from '../../../views/form';
 import { SubmitAndPrivacy } from '../parts.view';
 import { ENVIO_FIELD, newEnvioId } from '../../../lib/form/index';
 import type { SurveyQuestion, UnitRef } from './survey.repository';
@@ -35,6 +35,7 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
   const labels: Record<string, string> = { unidade_id: 'Unidade' };
   for (const q of questions) labels[q.tipo === 'texto' ? `textos[${q.id}]` : `respostas[${q.id}]`] = q.texto;
   Object.assign(labels, { comentario: 'Comentário', nome_cliente: 'Seu nome', contato_cliente: 'Telefone ou e-mail' });
+  const field = bindFields(values, errors);
   return (
     <Layout
       title={`Pesquisa de satisfação · ${unit.nome}`}
@@ -73,24 +74,10 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
 
         <fieldset>
           <legend>Quer deixar algo mais? (opcional)</legend>
+          <TextField {...field('comentario')} label="Comentário" type="textarea" maxLength={LIMITS.comentario} />
+          <TextField {...field('nome_cliente')} label="Seu nome" autocomplete="name" maxLength={LIMITS.nome_cliente} />
           <TextField
-            name="comentario"
-            label="Comentário"
-            type="textarea"
-            maxLength={LIMITS.comentario}
-            value={values.comentario}
-            error={errors.comentario}
-          />
-          <TextField
-            name="nome_cliente"
-            label="Seu nome"
-            autocomplete="name"
-            maxLength={LIMITS.nome_cliente}
-            value={values.nome_cliente}
-            error={errors.nome_cliente}
-          />
-          <TextField
-            name="contato_cliente"
+            {...field('contato_cliente')}
             label={
               <>
                 Telefone ou e-mail <span class="hint">(se quiser que a unidade fale com você)</span>
@@ -98,8 +85,6 @@ export function SurveyFormPage({ unit, questions, values, errors, csrfToken }: S
             }
             autocomplete="email"
             maxLength={LIMITS.contato_cliente}
-            value={values.contato_cliente}
-            error={errors.contato_cliente}
           />
         </fieldset>
         <SubmitAndPrivacy label="Enviar avaliação" />
