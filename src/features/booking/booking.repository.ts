@@ -8,6 +8,7 @@ import type { AulasExperimentaisTable, Database, WithTrialCapacity } from '../..
 import type { Insertable, Selectable } from 'kysely';
 import { addDays, saoPauloDayStartIso } from '../../lib/time';
 import { createEnvioRepository } from '../../platform/envio/envio.repository';
+import { unitClasses, unitHours } from '../catalog/catalog.repository';
 
 type BookingDb = Kysely<WithTrialCapacity>;
 export type Booking = Selectable<AulasExperimentaisTable>;
@@ -77,21 +78,7 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
     },
 
     async schedule(unitId: number) {
-      const [hours, classes] = await Promise.all([
-        db
-          .selectFrom('unidade_horarios')
-          .select(['dia_semana', 'abre', 'fecha'])
-          .where('unidade_id', '=', unitId)
-          .execute(),
-        db
-          .selectFrom('aulas as a')
-          .innerJoin('modalidades as m', 'm.id', 'a.modalidade_id')
-          .select(['a.id', 'a.dia_semana', 'a.inicio', 'a.fim', 'm.nome as modalidade', 'a.professor', 'a.sala'])
-          .where('a.unidade_id', '=', unitId)
-          .where('m.ativo', '=', 1)
-          .orderBy('a.inicio')
-          .execute(),
-      ]);
+      const [hours, classes] = await Promise.all([unitHours(plainDb, unitId), unitClasses(plainDb, unitId)]);
       return { hours, classes };
     },
 

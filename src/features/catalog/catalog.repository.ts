@@ -60,6 +60,20 @@ export function unitHours(db: Db, unitId: number) {
     .execute();
 }
 
+/** A unit's classes of active modalities by weekday and start: its public page and its trial slots. */
+export function unitClasses(db: Db, unitId: number): Promise<ClassRow[]> {
+  return db
+    .selectFrom('aulas as a')
+    .innerJoin('modalidades as m', 'm.id', 'a.modalidade_id')
+    .select(['a.id', 'a.dia_semana', 'a.inicio', 'a.fim', 'm.nome as modalidade', 'a.professor', 'a.sala'])
+    .where('a.unidade_id', '=', unitId)
+    .where('m.ativo', '=', 1)
+    .orderBy('a.dia_semana')
+    .orderBy('a.inicio')
+    .orderBy('m.nome')
+    .execute();
+}
+
 /** What every public list shows of a unit (search, home, nearby units); its page adds the rest. */
 const UNIT_CARD_COLUMNS = [
   'id',
@@ -156,16 +170,7 @@ export function createCatalogRepository(db: Db) {
         activePlans(db, id),
         offerNames(db, 'areas', id),
         offerNames(db, 'modalidades', id),
-        db
-          .selectFrom('aulas as a')
-          .innerJoin('modalidades as m', 'm.id', 'a.modalidade_id')
-          .select(['a.dia_semana', 'a.inicio', 'a.fim', 'm.nome as modalidade', 'a.professor', 'a.sala'])
-          .where('a.unidade_id', '=', id)
-          .where('m.ativo', '=', 1)
-          .orderBy('a.dia_semana')
-          .orderBy('a.inicio')
-          .orderBy('m.nome')
-          .execute(),
+        unitClasses(db, id),
       ]);
       return {
         unit,
