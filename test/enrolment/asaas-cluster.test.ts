@@ -4,118 +4,75 @@
 // enrolment once; an instance killed (kill -9) while it creates a charge leaves no second
 // charge: the next instance finds the first by its reference. PostgreSQL project only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import {
-  startInstance,
-  startProxy,
-  startTestPostgres,
-  stopInstance,
-  waitFor,
-  type Instance,
-  type TestPostgres,
-  type TestProxy,
-} from '../helpers/cluster';
-import { validCpf } from '../helpers/cpf';
+import { startCluster, waitFor, type Instance, type TestCluster, type TestProxy } from '../helpers/cluster';
+import { person, proxyTab } from '../helpers/enrolment';
 import { startFakeAsaas, type FakeAsaas } from '../helpers/fake-asaas';
 
-let server: TestPostgres;
+let cluster: TestCluster;
 let fake: FakeAsaas;
 let proxy: TestProxy;
-let uploads: string;
-let db: pg.Pool;
-const instances: Instance[] = [];
+let instances: Instance[];
 
 beforeAll(async () => {
-  [server, fake] = await Promise.all([startTestPostgres(), startFakeAsaas()]);
-  await server.createDatabase('academia');
-  uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-asaas-cluster-'));
-  const env = {
-    NODE_ENV: 'production',
-    SESSION_SECRET: 'segredo-de-teste-compartilhado-por-todas-as-instancias',
-    DATABASE_URL: server.url('academia'),
-    TRUST_PROXY: 'loopback',
-    UPLOADS_DIR: uploads,
-    PUBLIC_URL: 'https://www.exemplo.com.br',
-    PAYMENT_PROVIDER: 'asaas',
-    ASAAS_API_URL: fake.url,
-    ASAAS_API_KEY: fake.apiKey,
-    ASAAS_WEBHOOK_TOKEN: fake.webhookToken,
-    ASAAS_TIMEOUT_MS: '3000',
-    DB_CONNECT_TIMEOUT_MS: '1000',
-  };
-  instances.push(...(await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, env)))));
-  proxy = await startProxy(instances);
+  fake = await startFakeAsaas();
+  cluster = await startCluster({
+    names: ['a', 'b', 'c'],
+    env: {
+      PUBLIC_URL: 'https://www.exemplo.com.br',
+      PAYMENT_PROVIDER: 'asaas',
+      ASAAS_API_URL: fake.url,
+      ASAAS_API_KEY: fake.apiKey,
+      ASAAS_WEBHOOK_TOKEN: fake.webhookToken,
+      ASAAS_TIMEOUT_MS: '3000',
+    },
+  });
+  ({ proxy, instances } = cluster);
   fake.setWebhookTargets(instances.map((i) => `http://127.0.0.1:${i.port}/webhooks/asaas`));
-  db = new pg.Pool({ connectionString: server.url('academia'), max: 2 });
-  db.on('error', () => {});
 }, 90_000);
 
 afterAll(async () => {
-  await proxy?.close();
-  await Promise.all(instances.map((i) => stopInstance(i)));
-  await db?.end().catch(() => {});
+  await cluster?.close();
   await fake?.close();
-  await server?.destroy();
-  if (uploads) rmSync(uploads, { recursive: true, force: true });
 });
 
-const one = async <T = Record<string, unknown>>(query: string, params: unknown[] = []) =>
-  (await db.query(query, params)).rows[0] as T;
-
 /** Accepts an enrolment through the proxy (pinned to `instance` when given); its code. */
-async function enrol(instance?: number): Promise<{ codigo: string; id: number; cookie: string }> {
+async function enrol(instance?: number): Promise<{ codigo: string; id: number }> {
   const pin: Record<string, string> = instance === undefined ? {} : { 'x-test-instance': String(instance) };
-  const offer = await one<{ unidade_id: number; plano_id: number }>(
+  const offer = await cluster.one<{ unidade_id: number; plano_id: number }>(
     `select pu.unidade_id, pu.plano_id from planos_unidades pu join unidades u on u.id = pu.unidade_id
       where pu.venda_online = 1 and u.ativo = 1 and u.cnpj is not null and pu.mensalidade_centavos is not null
       order by pu.unidade_id, pu.plano_id limit 1`,
   );
-  const flow = `/matricula?unidade=${offer.unidade_id}&plano=${offer.plano_id}`;
-  const page = await fetch(proxy.url + flow, { headers: pin });
-  const html = await page.text();
-  const field = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1] ?? '';
-  const cookie = page.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const cpf = validCpf(555_000_000);
-  const data = {
-    csrf_token: field(html, 'csrf_token'),
-    envio_id: field(html, 'envio_id'),
-    nome: 'Cliente do Cluster',
-    cpf,
-    nascimento: '1991-03-04',
-    email: `cluster-${cpf}@exemplo.com.br`,
-    whatsapp: '(11) 98765-4321',
-  };
-  const headers = { ...pin, cookie, 'content-type': 'application/x-www-form-urlencoded' };
-  const summary = await fetch(`${proxy.url}/matricula/resumo?unidade=${offer.unidade_id}&plano=${offer.plano_id}`, {
-    method: 'POST',
-    headers,
-    body: new URLSearchParams(data),
-  });
-  const text = await summary.text();
-  expect(summary.status).toBe(200);
-  const accepted = await fetch(proxy.url + flow, {
-    method: 'POST',
-    redirect: 'manual',
-    headers,
-    body: new URLSearchParams({
-      ...data,
-      aceite: 'sim',
-      contrato_versao: field(text, 'contrato_versao'),
-      contrato_sha256: field(text, 'contrato_sha256'),
-    }),
-  });
+  const data = person(
+    { nome: 'Cliente do Cluster', nascimento: '1991-03-04' },
+    { cpfStart: 555_000_000, mailbox: 'cluster' },
+  );
+  const post = await proxyTab(proxy.url, `?unidade=${offer.unidade_id}&plano=${offer.plano_id}`, pin, data);
+  const accepted = await post(pin);
   expect(accepted.status).toBe(303);
   const codigo = accepted.headers.get('location')!.split('/').pop()!;
-  const row = await one<{ id: number }>('select id from matriculas where codigo = $1', [codigo]);
-  return { codigo, id: row.id, cookie };
+  const row = await cluster.one<{ id: number }>('select id from matriculas where codigo = $1', [codigo]);
+  return { codigo, id: row.id };
 }
 
+/** Waits until the enrolment `id` is active; `what` names the wait in a timeout. */
+const activated = (id: number, what: string) =>
+  waitFor(
+    async () =>
+      (await cluster.one<{ status: string }>('select status from matriculas where id = $1', [id])).status === 'ativa',
+    20_000,
+    what,
+  );
+/** How many times the enrolment `id` became active. */
+const activations = async (id: number) =>
+  Number(
+    (
+      await cluster.one<{ n: string }>(
+        "select count(*) as n from matriculas_historico where matricula_id = $1 and para = 'ativa' and de <> 'ativa'",
+        [id],
+      )
+    ).n,
+  );
 const chargesOf = (reference: string) =>
   [...fake.state.payments.values()].filter((p) => p.externalReference === reference && !p.deleted);
 
@@ -129,28 +86,23 @@ describe('Asaas with three instances on one PostgreSQL', () => {
     fake.webhooks.duplicate(5);
     await fake.pay(charge.id);
     await fake.webhooks.flush();
-    await waitFor(
-      async () =>
-        (await one<{ status: string }>('select status from matriculas where id = $1', [e.id])).status === 'ativa',
-      20_000,
-      'the enrolment to be activated by the webhook',
-    );
+    await activated(e.id, 'the enrolment to be activated by the webhook');
     await waitFor(
       async () =>
         Number(
-          (await one<{ n: string }>("select count(*) as n from pagamentos_eventos where status <> 'processado'")).n,
+          (
+            await cluster.one<{ n: string }>(
+              "select count(*) as n from pagamentos_eventos where status <> 'processado'",
+            )
+          ).n,
         ) === 0,
       20_000,
       'every stored event to be processed',
     );
     const hosts = new Set(fake.webhooks.deliveries.filter((d) => d.status === 200).map((d) => d.url));
     expect(hosts.size).toBeGreaterThan(1);
-    const activations = await one<{ n: string }>(
-      "select count(*) as n from matriculas_historico where matricula_id = $1 and para = 'ativa' and de <> 'ativa'",
-      [e.id],
-    );
-    expect(Number(activations.n)).toBe(1);
-    const mails = await one<{ n: string }>(
+    expect(await activations(e.id)).toBe(1);
+    const mails = await cluster.one<{ n: string }>(
       "select count(*) as n from fila_emails where origem = $1 and assunto like 'Matrícula ativa%'",
       [`matricula:${e.id}`],
     );
@@ -161,7 +113,7 @@ describe('Asaas with three instances on one PostgreSQL', () => {
       'the subscription',
     );
     expect([...fake.state.subscriptions.values()].filter((s) => s.externalReference === e.codigo)).toHaveLength(1);
-    const stored = await one<{ n: string; distinct_ids: string }>(
+    const stored = await cluster.one<{ n: string; distinct_ids: string }>(
       'select count(*) as n, count(distinct id) as distinct_ids from pagamentos_eventos',
     );
     expect(stored.n).toBe(stored.distinct_ids);
@@ -185,17 +137,8 @@ describe('Asaas with three instances on one PostgreSQL', () => {
     expect(charges).toHaveLength(1);
     await fake.pay(charges[0].id);
     await fake.webhooks.flush();
-    await waitFor(
-      async () =>
-        (await one<{ status: string }>('select status from matriculas where id = $1', [e.id])).status === 'ativa',
-      20_000,
-      'the enrolment to be activated',
-    );
-    const activations = await one<{ n: string }>(
-      "select count(*) as n from matriculas_historico where matricula_id = $1 and para = 'ativa' and de <> 'ativa'",
-      [e.id],
-    );
-    expect(Number(activations.n)).toBe(1);
+    await activated(e.id, 'the enrolment to be activated');
+    expect(await activations(e.id)).toBe(1);
     expect(chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
   });
 });

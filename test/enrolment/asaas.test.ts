@@ -6,122 +6,41 @@
 // it is found, not made again; withdrawal on day 7 refunds at Asaas, day 8 cancels with the
 // fine charged on its own reference; card renewals failing make the member inadimplente.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AddressInfo } from 'node:net';
 import { nowIso } from '../../src/db/index';
 import { addDays, saoPauloDay } from '../../src/lib/time';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createAsaasClient } from '../../src/platform/payments/asaas/client';
-import { createTestApp, type TestContext } from '../helpers/app';
+import type { TestContext } from '../helpers/app';
 import { validCpf } from '../helpers/cpf';
+import {
+  asaasFlow,
+  asaasTestApp,
+  enrolmentAudit,
+  hiddenValue,
+  KNOWN_TERMS,
+  mailsTo,
+  onlineOffer,
+} from '../helpers/enrolment';
 import { startFakeAsaas, type FakeAsaas } from '../helpers/fake-asaas';
-import { cookiesFrom, fetchForm, form } from '../helpers/http';
 import { createStaffUser, loginAs } from '../helpers/staff';
 
 let t: TestContext;
 let fake: FakeAsaas;
-let unitId: number;
-let planId: number;
-let hookUrl: string;
+let asaas: ReturnType<typeof asaasFlow>;
 const METRICS = 'metricas-de-teste-0123456789abcdef';
 
 beforeAll(async () => {
   fake = await startFakeAsaas();
-  t = await createTestApp({
-    env: {
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: '2',
-      SMTP_SECURE: 'none',
-      PUBLIC_URL: 'https://www.exemplo.com.br',
-      PAYMENT_PROVIDER: 'asaas',
-      ASAAS_API_URL: fake.url,
-      ASAAS_API_KEY: fake.apiKey,
-      ASAAS_WEBHOOK_TOKEN: fake.webhookToken,
-      ASAAS_TIMEOUT_MS: '400',
-      METRICS_TOKEN: METRICS,
-    },
-  });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  hookUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/webhooks/asaas`;
-  fake.setWebhookTargets([hookUrl]);
-  const offer = await t.db
-    .selectFrom('planos_unidades as pu')
-    .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
-    .select(['pu.unidade_id', 'pu.plano_id'])
-    .where('pu.venda_online', '=', 1)
-    .where('u.ativo', '=', 1)
-    .where('u.cnpj', 'is not', null)
-    .orderBy('pu.unidade_id')
-    .executeTakeFirstOrThrow();
-  unitId = offer.unidade_id;
-  planId = offer.plano_id;
-  await t.db
-    .updateTable('planos_unidades')
-    .set({
-      mensalidade_centavos: 12990,
-      taxa_matricula_centavos: 5000,
-      taxa_anual_centavos: 0,
-      taxa_anual_mes: null,
-      fidelidade_meses: 12,
-      multa_percentual: 10,
-    })
-    .where('unidade_id', '=', unitId)
-    .where('plano_id', '=', planId)
-    .execute();
+  t = await asaasTestApp(fake, { METRICS_TOKEN: METRICS });
+  asaas = asaasFlow(t, fake, await onlineOffer(t.db, KNOWN_TERMS), { cpfStart: 321_000_000, mailbox: 'asaas' });
 });
 afterAll(async () => {
   await t?.close();
   await fake?.close();
 });
 
-const flowUrl = () => `/matricula?unidade=${unitId}&plano=${planId}`;
-const hidden = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1] ?? '';
-
-let seq = 0;
-/** Accepts an enrolment through the pages; its row. */
-async function enrol() {
-  seq++;
-  const data = {
-    nome: `Pessoa Asaas ${seq}`,
-    cpf: validCpf(321_000_000),
-    nascimento: '1990-05-10',
-    email: `asaas${seq}@exemplo.com.br`,
-    whatsapp: '(11) 98765-4321',
-  };
-  const page = await fetchForm(t.app, flowUrl());
-  const envio = hidden(page.res.body, 'envio_id');
-  const headers = { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' };
-  const summary = await t.app.inject({
-    method: 'POST',
-    url: `/matricula/resumo?unidade=${unitId}&plano=${planId}`,
-    headers,
-    payload: form({ csrf_token: page.token, envio_id: envio, ...data }),
-  });
-  expect(summary.statusCode).toBe(200);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: flowUrl(),
-    headers,
-    payload: form({
-      csrf_token: page.token,
-      envio_id: envio,
-      ...data,
-      aceite: 'sim',
-      contrato_versao: hidden(summary.body, 'contrato_versao'),
-      contrato_sha256: hidden(summary.body, 'contrato_sha256'),
-    }),
-  });
-  expect(res.statusCode).toBe(303);
-  return t.db.selectFrom('matriculas').selectAll().where('cpf', '=', data.cpf).executeTakeFirstOrThrow();
-}
-
-const enrolment = (id: number) =>
-  t.db.selectFrom('matriculas').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const payments = (id: number) =>
-  t.db.selectFrom('matriculas_pagamentos').selectAll().where('matricula_id', '=', id).orderBy('id').execute();
 const history = (id: number) =>
   t.db.selectFrom('matriculas_historico').selectAll().where('matricula_id', '=', id).orderBy('id').execute();
-const chargesOf = (reference: string) =>
-  [...fake.state.payments.values()].filter((p) => p.externalReference === reference && !p.deleted);
 
 /** Opens the payment page (which makes the charge at Asaas); the provider's payment id. */
 async function openPayment(codigo: string): Promise<{ body: string; paymentId: string }> {
@@ -137,42 +56,18 @@ async function openPayment(codigo: string): Promise<{ body: string; paymentId: s
   return { body: res.body, paymentId: row.provedor_id ?? '' };
 }
 
-/** Webhooks delivered, then the stored events processed. */
-async function settle(now?: Date) {
-  await fake.webhooks.flush();
-  while ((await t.app.paymentJobs!.processEvents(now)).claimed > 0);
-}
-
 async function paidAndActive() {
-  const e = await enrol();
+  const e = await asaas.enrol();
   const { paymentId } = await openPayment(e.codigo);
   await fake.pay(paymentId);
-  await settle();
-  const after = await enrolment(e.id);
+  await asaas.settle();
+  const after = await asaas.enrolment(e.id);
   expect(after.status).toBe('ativa');
   return after;
 }
 
 /** Opens "Minha matrícula" with the link queued for `email`. */
-async function openMine(email: string): Promise<string> {
-  const mail = await t.db
-    .selectFrom('fila_emails')
-    .select('texto')
-    .where('destinatario', '=', email)
-    .where('texto', 'like', '%/matricula/minha/entrar?token=%')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  const link = /\/matricula\/minha\/entrar\?token=([A-Za-z0-9_-]+)/.exec(mail.texto)![1]!;
-  const page = await fetchForm(t.app, `/matricula/minha/entrar?token=${link}`);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/matricula/minha/entrar',
-    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({ csrf_token: page.token, token: link }),
-  });
-  expect(res.statusCode).toBe(303);
-  return cookiesFrom(res, page.cookie);
-}
+const openMine = async (email: string) => (await asaas.pages.openMine(email)).cookie;
 
 async function act(cookie: string, path: string) {
   // The form's own page: the panel for "Desistir", the confirmation page for "Cancelar".
@@ -180,13 +75,7 @@ async function act(cookie: string, path: string) {
     url: path.endsWith('/cancelar') ? path : '/matricula/minha/painel',
     headers: { cookie },
   });
-  const token = hidden(page.body, 'csrf_token');
-  return t.app.inject({
-    method: 'POST',
-    url: path,
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({ csrf_token: token }),
-  });
+  return asaas.pages.press(path, { cookie, token: hiddenValue(page.body, 'csrf_token') });
 }
 
 describe('settings', () => {
@@ -250,7 +139,7 @@ describe('the Asaas client', () => {
       dueDate: saoPauloDay(),
       description: 'teste',
     });
-    expect(chargesOf('TESTE-LOG-1').map((p) => p.id)).toEqual([made.id]);
+    expect(asaas.chargesOf('TESTE-LOG-1').map((p) => p.id)).toEqual([made.id]);
     await fake.pay(made.id);
     await client.refund(made.id, 'teste');
     await client.refund(made.id, 'teste');
@@ -266,7 +155,7 @@ describe('the Asaas client', () => {
 
 describe('paying through Asaas', () => {
   it('shows the dynamic Pix and the card page, and the webhook activates once with the subscription', async () => {
-    const e = await enrol();
+    const e = await asaas.enrol();
     const { body, paymentId } = await openPayment(e.codigo);
     expect(paymentId).toMatch(/^pay_/);
     const charge = fake.state.payments.get(paymentId);
@@ -283,8 +172,8 @@ describe('paying through Asaas', () => {
     expect(fake.calls.length).toBe(callsBefore);
 
     await fake.pay(paymentId);
-    await settle();
-    const after = await enrolment(e.id);
+    await asaas.settle();
+    const after = await asaas.enrolment(e.id);
     expect(after.status).toBe('ativa');
     expect(after.cliente_provedor_id).toBe(charge.customer);
     const polled = await t.app.inject(`/matricula/${e.codigo}/situacao.json`);
@@ -293,12 +182,7 @@ describe('paying through Asaas', () => {
     expect(reloaded.body).toContain('data-status="ativa"');
     expect((await history(e.id)).filter((h) => h.para === 'ativa' && h.de !== 'ativa')).toHaveLength(1);
     expect((await history(e.id)).some((h) => h.origem === 'provedor')).toBe(true);
-    const mails = await t.db
-      .selectFrom('fila_emails')
-      .select('assunto')
-      .where('destinatario', '=', e.email)
-      .where('assunto', 'like', 'Matrícula ativa%')
-      .execute();
+    const mails = await mailsTo(t.db, e.email, 'Matrícula ativa%');
     expect(mails).toHaveLength(1);
     const subs = [...fake.state.subscriptions.values()].filter((s) => s.externalReference === e.codigo);
     expect(subs).toHaveLength(1);
@@ -326,7 +210,7 @@ describe('paying through Asaas', () => {
     const rows = await t.db.selectFrom('pagamentos_eventos').selectAll().where('id', '=', event.id).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.payload).toBe(JSON.stringify(event));
-    await settle();
+    await asaas.settle();
     const kept = await t.db
       .selectFrom('pagamentos_eventos')
       .selectAll()
@@ -336,40 +220,34 @@ describe('paying through Asaas', () => {
   });
 
   it('recovers a lost webhook through the reconciliation', async () => {
-    const e = await enrol();
+    const e = await asaas.enrol();
     const { paymentId } = await openPayment(e.codigo);
     fake.webhooks.lose(1);
     await fake.pay(paymentId);
-    await settle();
-    expect((await enrolment(e.id)).status).toBe('aguardando_pagamento');
+    await asaas.settle();
+    expect((await asaas.enrolment(e.id)).status).toBe('aguardando_pagamento');
     await t.app.paymentJobs!.reconcile(new Date(Date.now() + 5 * 60_000));
-    expect((await enrolment(e.id)).status).toBe('aguardando_pagamento');
+    expect((await asaas.enrolment(e.id)).status).toBe('aguardando_pagamento');
     await t.app.paymentJobs!.reconcile(new Date(Date.now() + 11 * 60_000));
-    expect((await enrolment(e.id)).status).toBe('ativa');
-    await settle();
+    expect((await asaas.enrolment(e.id)).status).toBe('ativa');
+    await asaas.settle();
     expect((await history(e.id)).filter((h) => h.para === 'ativa' && h.de !== 'ativa')).toHaveLength(1);
   });
 
   it('applies duplicated and out-of-order events once (RECEIVED before CREATED still activates)', async () => {
-    const e = await enrol();
+    const e = await asaas.enrol();
     fake.webhooks.hold();
     const { paymentId } = await openPayment(e.codigo);
     fake.webhooks.duplicate(10);
     await fake.pay(paymentId, { billingType: 'CREDIT_CARD' });
     await fake.webhooks.release({ reverse: true });
-    await settle();
-    await settle();
-    const after = await enrolment(e.id);
+    await asaas.settle();
+    await asaas.settle();
+    const after = await asaas.enrolment(e.id);
     expect(after.status).toBe('ativa');
-    expect((await payments(e.id)).find((p) => p.tipo === 'primeiro')!.status).toBe('pago');
+    expect((await asaas.payments(e.id)).find((p) => p.tipo === 'primeiro')!.status).toBe('pago');
     expect((await history(e.id)).filter((h) => h.para === 'ativa' && h.de !== 'ativa')).toHaveLength(1);
-    const audits = await t.db
-      .selectFrom('auditoria')
-      .select('id')
-      .where('entidade', '=', 'matricula')
-      .where('entidade_id', '=', e.id)
-      .where('acao', '=', 'confirmar_pagamento')
-      .execute();
+    const audits = await enrolmentAudit(t.db, e.id, 'confirmar_pagamento');
     expect(audits).toHaveLength(1);
     const subs = [...fake.state.subscriptions.values()].filter((s) => s.externalReference === e.codigo);
     expect(subs).toHaveLength(1);
@@ -378,24 +256,24 @@ describe('paying through Asaas', () => {
   });
 
   it('charges once when the create timed out after Asaas applied it, and retries a 503 with Retry-After', async () => {
-    const e = await enrol();
+    const e = await asaas.enrol();
     fake.failNext({ method: 'POST', path: '/payments', applyThenHang: true });
     fake.failNext({ method: 'GET', path: /\/pixQrCode$/, status: 503, retryAfter: 0 });
     const { body, paymentId } = await openPayment(e.codigo);
-    expect(chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
-    expect(paymentId).toBe(chargesOf(`MAT${e.id}P1`)[0].id);
+    expect(asaas.chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
+    expect(paymentId).toBe(asaas.chargesOf(`MAT${e.id}P1`)[0].id);
     expect(body).toContain('Pix copia e cola');
     // Another view finds the same charge.
     await openPayment(e.codigo);
-    expect(chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
+    expect(asaas.chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
   });
 
   it('page views at once keep one charge; a reference paid twice gives the second back', async () => {
-    const e = await enrol();
+    const e = await asaas.enrol();
     await Promise.all([1, 2, 3].map(() => t.app.inject(`/matricula/${e.codigo}`)));
-    expect(chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
+    expect(asaas.chargesOf(`MAT${e.id}P1`)).toHaveLength(1);
     const { paymentId } = await openPayment(e.codigo);
-    expect(paymentId).toBe(chargesOf(`MAT${e.id}P1`)[0].id);
+    expect(paymentId).toBe(asaas.chargesOf(`MAT${e.id}P1`)[0].id);
     // A second charge of the same reference made behind our back (as two instances at once could).
     const res = await fetch(`${fake.url}/payments`, {
       method: 'POST',
@@ -411,8 +289,8 @@ describe('paying through Asaas', () => {
     const second = (await res.json()) as { id: string };
     await fake.pay(paymentId);
     await fake.pay(second.id);
-    await settle();
-    expect((await enrolment(e.id)).status).toBe('ativa');
+    await asaas.settle();
+    expect((await asaas.enrolment(e.id)).status).toBe('ativa');
     // Whichever was applied second (events received in the same millisecond have no order) goes back.
     const statuses = [paymentId, second.id].map((id) => fake.state.payments.get(id).status).sort();
     expect(statuses).toEqual(['RECEIVED', 'REFUNDED']);
@@ -421,7 +299,7 @@ describe('paying through Asaas', () => {
   });
 
   it('answers the page without a 5xx while Asaas is down', async () => {
-    const e = await enrol();
+    const e = await asaas.enrol();
     fake.failNext({ path: '/customers', status: 500, times: 4 });
     const res = await t.app.inject(`/matricula/${e.codigo}`);
     expect(res.statusCode).toBe(200);
@@ -437,23 +315,18 @@ describe('withdrawal and cancellation', () => {
     const cookieA = await openMine(a.email);
     const withdrawn = await act(cookieA, `/matricula/minha/${a.codigo}/desistir`);
     expect(withdrawn.statusCode).toBe(303);
-    const first = (await payments(a.id)).find((p) => p.tipo === 'primeiro')!;
+    const first = (await asaas.payments(a.id)).find((p) => p.tipo === 'primeiro')!;
     expect(fake.state.refunds.filter((r) => r.paymentId === first.provedor_id)).toEqual([
       { paymentId: first.provedor_id, value: 179.9 },
     ]);
     expect(fake.state.subscriptions.get(a.assinatura_provedor_id!).deleted).toBe(true);
-    const rows = await payments(a.id);
+    const rows = await asaas.payments(a.id);
     expect(rows.find((p) => p.tipo === 'reembolso')).toMatchObject({ status: 'pago', valor_centavos: 17990 });
     expect(rows.find((p) => p.tipo === 'primeiro')!.status).toBe('estornado');
-    await settle();
+    await asaas.settle();
     await t.app.paymentJobs!.reconcile(new Date(Date.now() + 11 * 60_000));
     expect(fake.state.refunds.filter((r) => r.paymentId === first.provedor_id)).toHaveLength(1);
-    const confirmation = await t.db
-      .selectFrom('fila_emails')
-      .select('texto')
-      .where('destinatario', '=', a.email)
-      .where('assunto', 'like', 'Desistência%')
-      .execute();
+    const confirmation = await mailsTo(t.db, a.email, 'Desistência%');
     expect(confirmation).toHaveLength(1);
 
     const b = await paidAndActive();
@@ -467,11 +340,11 @@ describe('withdrawal and cancellation', () => {
     const panel = await t.app.inject({ url: '/matricula/minha/painel', headers: { cookie: cookieB } });
     expect(panel.body).not.toContain(`/matricula/minha/${b.codigo}/desistir`);
     expect((await act(cookieB, `/matricula/minha/${b.codigo}/cancelar`)).statusCode).toBe(303);
-    const cancelled = await enrolment(b.id);
+    const cancelled = await asaas.enrolment(b.id);
     expect(cancelled.status).toBe('cancelamento_solicitado');
-    const paidB = (await payments(b.id)).find((p) => p.tipo === 'primeiro')!;
+    const paidB = (await asaas.payments(b.id)).find((p) => p.tipo === 'primeiro')!;
     expect(fake.state.refunds.filter((r) => r.paymentId === paidB.provedor_id)).toHaveLength(0);
-    const fine = chargesOf(`MAT${b.id}M1`);
+    const fine = asaas.chargesOf(`MAT${b.id}M1`);
     expect(fine).toHaveLength(1);
     expect(fine[0].value * 100).toBeCloseTo(cancelled.multa_centavos!, 5);
     const sub = fake.state.subscriptions.get(cancelled.assinatura_provedor_id!);
@@ -483,19 +356,19 @@ describe('withdrawal and cancellation', () => {
     );
     expect(later.length).toBeGreaterThan(0);
     expect(later.every((p) => p.deleted)).toBe(true);
-    await settle();
-    const monthly = (await payments(b.id)).filter((p) => p.tipo === 'mensalidade');
+    await asaas.settle();
+    const monthly = (await asaas.payments(b.id)).filter((p) => p.tipo === 'mensalidade');
     expect(monthly.every((p) => p.status === 'cancelado')).toBe(true);
   });
 });
 
 describe('monthly billing', () => {
   it('card renewals failing three times make the member inadimplente, shown to staff', async () => {
-    const e = await enrol();
+    const e = await asaas.enrol();
     const { paymentId } = await openPayment(e.codigo);
     await fake.pay(paymentId, { billingType: 'CREDIT_CARD' });
-    await settle();
-    const active = await enrolment(e.id);
+    await asaas.settle();
+    const active = await asaas.enrolment(e.id);
     expect(active.status).toBe('ativa');
     const subId = active.assinatura_provedor_id!;
     expect(fake.state.subscriptions.get(subId).billingType).toBe('CREDIT_CARD');
@@ -504,15 +377,15 @@ describe('monthly billing', () => {
       const id = await fake.renew(subId, { fail: true });
       due.push(fake.state.payments.get(id).dueDate);
     }
-    await settle();
-    const renewals = (await payments(e.id)).filter((p) => p.tipo === 'mensalidade');
+    await asaas.settle();
+    const renewals = (await asaas.payments(e.id)).filter((p) => p.tipo === 'mensalidade');
     expect(renewals.filter((p) => p.status === 'atrasado')).toHaveLength(3);
     // Due in the future: not yet inadimplente.
     await t.app.paymentJobs!.reconcile();
-    expect((await enrolment(e.id)).inadimplente_desde).toBeNull();
+    expect((await asaas.enrolment(e.id)).inadimplente_desde).toBeNull();
     const late = new Date(`${addDays(due[2]!, 3)}T15:00:00Z`);
     await t.app.paymentJobs!.reconcile(late);
-    const defaulting = await enrolment(e.id);
+    const defaulting = await asaas.enrolment(e.id);
     expect(defaulting.inadimplente_desde).not.toBeNull();
 
     const staff = await createStaffUser(t.db, { papel: 'admin' });
@@ -533,21 +406,21 @@ describe('monthly billing', () => {
     expect(page.body).toContain('Pagar com cartão');
     expect(page.body).not.toContain('Não foi possível gerar o pagamento');
     // Paying every overdue month clears it.
-    for (const r of (await payments(e.id)).filter((p) => p.tipo === 'mensalidade' && p.status !== 'pago'))
+    for (const r of (await asaas.payments(e.id)).filter((p) => p.tipo === 'mensalidade' && p.status !== 'pago'))
       await fake.pay(r.provedor_id!, { billingType: 'CREDIT_CARD' });
-    await settle(late);
+    await asaas.settle(late);
     await t.app.paymentJobs!.reconcile(late);
-    const cleared = await enrolment(e.id);
+    const cleared = await asaas.enrolment(e.id);
     expect(cleared.inadimplente_desde).toBeNull();
     expect(cleared.pago_ate! > active.pago_ate!).toBe(true);
   });
 
   it('a chargeback asks staff for attention; a charge of an expired enrolment is removed at Asaas', async () => {
     const e = await paidAndActive();
-    const first = (await payments(e.id)).find((p) => p.tipo === 'primeiro')!;
+    const first = (await asaas.payments(e.id)).find((p) => p.tipo === 'primeiro')!;
     await fake.chargeback(first.provedor_id!);
-    await settle();
-    const flagged = await enrolment(e.id);
+    await asaas.settle();
+    const flagged = await asaas.enrolment(e.id);
     expect(flagged.atencao).toMatch(/Contestação \(chargeback\)/);
     const staff = await createStaffUser(t.db, { papel: 'admin' });
     const cookie = await loginAs(t.app, staff.email, staff.password);
@@ -555,21 +428,21 @@ describe('monthly billing', () => {
     expect(board.body).toContain('Precisa de atenção');
     expect(board.body).toContain(e.nome);
 
-    const unpaid = await enrol();
+    const unpaid = await asaas.enrol();
     const { paymentId } = await openPayment(unpaid.codigo);
     const later = new Date(Date.now() + 49 * 3_600_000);
     await t.app.enrolmentJobs.run(later);
-    expect((await enrolment(unpaid.id)).status).toBe('expirada');
+    expect((await asaas.enrolment(unpaid.id)).status).toBe('expirada');
     await t.app.paymentJobs!.reconcile(later);
     expect(fake.state.payments.get(paymentId).deleted).toBe(true);
   });
 
   it('compares the day received at Asaas with ours and lists the difference', async () => {
-    const e = await enrol();
+    const e = await asaas.enrol();
     const { paymentId } = await openPayment(e.codigo);
     fake.webhooks.lose(1);
     await fake.pay(paymentId);
-    await settle();
+    await asaas.settle();
     const day = saoPauloDay();
     expect(await t.app.paymentJobs!.compareDay(day)).toBeGreaterThanOrEqual(1);
     const diff = await t.db

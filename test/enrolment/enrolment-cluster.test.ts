@@ -4,67 +4,44 @@
 // acceptances of one CPF at one unit at once are one enrolment and three "Já existe"; staff
 // confirming one Pix on both instances at once activate it once (one mail, one event).
 // PostgreSQL project only.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { createDb, type DbHandle } from '../../src/db/index';
-import {
-  startInstance,
-  startProxy,
-  startTestPostgres,
-  stopInstance,
-  type Instance,
-  type TestPostgres,
-  type TestProxy,
-} from '../helpers/cluster';
+import { responseCookies, startCluster, type TestCluster, type TestProxy } from '../helpers/cluster';
 import { validCpf } from '../helpers/cpf';
+import { hiddenValue, person as newPerson, proxyTab } from '../helpers/enrolment';
 import { createStaffUser } from '../helpers/staff';
 
-let server: TestPostgres;
+let cluster: TestCluster;
 let proxy: TestProxy;
-let uploads: string;
-let db: pg.Pool;
 let handle: DbHandle;
-const instances: Instance[] = [];
 let flow = '';
 
 beforeAll(async () => {
-  server = await startTestPostgres();
-  await server.createDatabase('academia');
-  uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-enrolment-cluster-'));
-  const env = {
-    NODE_ENV: 'production',
-    SESSION_SECRET: 'segredo-de-teste-compartilhado-por-todas-as-instancias',
-    DATABASE_URL: server.url('academia'),
-    TRUST_PROXY: 'loopback',
-    UPLOADS_DIR: uploads,
-    PUBLIC_URL: 'https://www.exemplo.com.br',
-    PIX_KEY: '12345678000195',
-    // Mails and webhook events are queued, not sent: the test counts the rows.
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: '2',
-    SMTP_SECURE: 'none',
-    MAIL_WORKER: 'false',
-    WEBHOOKS_WORKER: 'false',
-    DB_CONNECT_TIMEOUT_MS: '1000',
-  };
-  // One after the other: the first migrates and seeds, the second finds it done.
-  instances.push(await startInstance('a', env));
-  instances.push(await startInstance('b', env));
-  proxy = await startProxy(instances);
-  db = new pg.Pool({ connectionString: server.url('academia'), max: 2 });
-  db.on('error', () => {});
-  handle = createDb({ engine: 'postgres', connectionString: server.url('academia') });
-  const offer = await one<{ unidade_id: number; plano_id: number }>(
+  cluster = await startCluster({
+    names: ['a', 'b'],
+    env: {
+      PUBLIC_URL: 'https://www.exemplo.com.br',
+      PIX_KEY: '12345678000195',
+      // Mails and webhook events are queued, not sent: the test counts the rows.
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: '2',
+      SMTP_SECURE: 'none',
+      MAIL_WORKER: 'false',
+      WEBHOOKS_WORKER: 'false',
+    },
+    // One after the other: the first migrates and seeds, the second finds it done.
+    oneByOne: true,
+  });
+  ({ proxy } = cluster);
+  handle = createDb({ engine: 'postgres', connectionString: cluster.server.url('academia') });
+  const offer = await cluster.one<{ unidade_id: number; plano_id: number }>(
     `select pu.unidade_id, pu.plano_id from planos_unidades pu join unidades u on u.id = pu.unidade_id
       where pu.venda_online = 1 and u.ativo = 1 and u.cnpj is not null and pu.mensalidade_centavos is not null
       order by pu.unidade_id, pu.plano_id limit 1`,
   );
   flow = `?unidade=${offer.unidade_id}&plano=${offer.plano_id}`;
   const at = new Date().toISOString();
-  await db.query(
+  await cluster.db.query(
     `insert into webhook_endpoints (url, segredo, eventos, ativo, criado_em, atualizado_em)
      values ('https://hooks.exemplo.com.br/m', $1, ',matricula.criada,matricula.ativada,', 1, $2, $2)`,
     ['x'.repeat(40), at],
@@ -72,20 +49,12 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await proxy?.close();
-  await Promise.all(instances.map((i) => stopInstance(i)));
   await handle?.destroy();
-  await db?.end().catch(() => {});
-  await server?.destroy();
-  if (uploads) rmSync(uploads, { recursive: true, force: true });
+  await cluster?.close();
 });
 
-const one = async <T = Record<string, unknown>>(query: string, params: unknown[] = []) =>
-  (await db.query(query, params)).rows[0] as T;
-const count = async (query: string, params: unknown[] = []) => Number((await one<{ n: string }>(query, params)).n);
-const field = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1] ?? '';
-const cookiesOf = (res: Response, previous = '') =>
-  [previous, ...res.headers.getSetCookie().map((c) => c.split(';')[0])].filter(Boolean).join('; ');
+const count = async (query: string, params: unknown[] = []) =>
+  Number((await cluster.one<{ n: string }>(query, params)).n);
 const pinned = (instance: number, extra: Record<string, string> = {}) => ({
   'x-test-instance': String(instance % 2),
   ...extra,
@@ -93,39 +62,12 @@ const pinned = (instance: number, extra: Record<string, string> = {}) => ({
 
 /** One browser tab up to the summary, on instance 0; its acceptance can then be posted to either. */
 async function tab(data: Record<string, string>) {
-  const page = await fetch(`${proxy.url}/matricula${flow}`, { headers: pinned(0) });
-  const html = await page.text();
-  const cookie = cookiesOf(page);
-  const base = { csrf_token: field(html, 'csrf_token'), envio_id: field(html, 'envio_id'), ...data };
-  const summary = await fetch(`${proxy.url}/matricula/resumo${flow}`, {
-    method: 'POST',
-    headers: pinned(0, { cookie, 'content-type': 'application/x-www-form-urlencoded' }),
-    body: new URLSearchParams(base),
-  });
-  const body = await summary.text();
-  expect(summary.status, body.slice(0, 300)).toBe(200);
-  const accept = new URLSearchParams({
-    ...base,
-    contrato_versao: field(body, 'contrato_versao'),
-    contrato_sha256: field(body, 'contrato_sha256'),
-    aceite: 'sim',
-  });
-  return (instance: number) =>
-    fetch(`${proxy.url}/matricula${flow}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: pinned(instance, { cookie, 'content-type': 'application/x-www-form-urlencoded' }),
-      body: accept,
-    });
+  const post = await proxyTab(proxy.url, flow, pinned(0), data);
+  return (instance: number) => post(pinned(instance));
 }
 
-const person = (cpf: string, email: string) => ({
-  nome: 'Cliente do Cluster',
-  cpf,
-  nascimento: '1991-03-04',
-  email,
-  whatsapp: '(11) 98765-4321',
-});
+const person = (cpf: string, email: string) =>
+  newPerson({ nome: 'Cliente do Cluster', cpf, nascimento: '1991-03-04', email });
 
 describe('two built instances on one PostgreSQL', () => {
   it('one acceptance sent six times at once across the instances is one enrolment', async () => {
@@ -153,26 +95,26 @@ describe('two built instances on one PostgreSQL', () => {
     const cpf = validCpf(777_000_000);
     const email = `pix.${cpf}@exemplo.com.br`;
     expect((await (await tab(person(cpf, email)))(1)).status).toBe(303);
-    const e = await one<{ id: number }>('select id from matriculas where cpf = $1', [cpf]);
-    const p = await one<{ id: number }>('select id from matriculas_pagamentos where matricula_id = $1', [e.id]);
+    const e = await cluster.one<{ id: number }>('select id from matriculas where cpf = $1', [cpf]);
+    const p = await cluster.one<{ id: number }>('select id from matriculas_pagamentos where matricula_id = $1', [e.id]);
     const staff = await createStaffUser(handle.db, { papel: 'admin' });
     const login = await fetch(`${proxy.url}/pages/Franquia/admin.php`, { headers: pinned(0) });
-    const loginCookie = cookiesOf(login);
+    const loginCookie = responseCookies(login);
     const entered = await fetch(`${proxy.url}/pages/Franquia/admin.php`, {
       method: 'POST',
       redirect: 'manual',
       headers: pinned(0, { cookie: loginCookie, 'content-type': 'application/x-www-form-urlencoded' }),
       body: new URLSearchParams({
-        csrf_token: field(await login.text(), 'csrf_token'),
+        csrf_token: hiddenValue(await login.text(), 'csrf_token'),
         acao: 'entrar',
         email: staff.email,
         senha: staff.password,
       }),
     });
     expect(entered.status).toBe(303);
-    const cookie = cookiesOf(entered, loginCookie);
+    const cookie = responseCookies(entered, loginCookie);
     const detail = await fetch(`${proxy.url}/admin/matriculas/${e.id}`, { headers: pinned(1, { cookie }) });
-    const token = field(await detail.text(), 'csrf_token');
+    const token = hiddenValue(await detail.text(), 'csrf_token');
     const confirm = (instance: number) =>
       fetch(`${proxy.url}/admin/matriculas/${e.id}/pagamentos/${p.id}/confirmar`, {
         method: 'POST',
@@ -183,7 +125,9 @@ describe('two built instances on one PostgreSQL', () => {
     const answers = await Promise.all([0, 1, 2, 3].map((i) => confirm(i)));
     expect(answers.map((a) => a.status)).toEqual([303, 303, 303, 303]);
     expect(answers.filter((a) => a.headers.get('location')?.endsWith('ok=pagamento'))).toHaveLength(1);
-    expect((await one<{ status: string }>('select status from matriculas where id = $1', [e.id])).status).toBe('ativa');
+    expect((await cluster.one<{ status: string }>('select status from matriculas where id = $1', [e.id])).status).toBe(
+      'ativa',
+    );
     expect(
       await count("select count(*) as n from fila_emails where destinatario = $1 and assunto like 'Matrícula ativa%'", [
         email,

@@ -7,45 +7,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app';
 import { createTestApp, secondInstance, type TestContext } from '../helpers/app';
-import { validCpf } from '../helpers/cpf';
-import { cookiesFrom, fetchForm, form } from '../helpers/http';
-import { createStaffUser, loginAs, staffToken } from '../helpers/staff';
+import {
+  addEnrolmentWebhook,
+  addressSeries,
+  confirmPath,
+  ENROLMENT_ENV,
+  enrolmentAudit,
+  enrolmentPages,
+  mailsTo,
+  onlineOffer,
+  person as newPerson,
+  staffSession,
+} from '../helpers/enrolment';
 
 let t: TestContext;
 let other: App;
-let unitId: number;
-let planId: number;
-let ip = 0;
-const nextIp = () => `10.79.${Math.floor(++ip / 250)}.${(ip % 250) + 1}`;
+let pages: ReturnType<typeof enrolmentPages>;
+const nextIp = addressSeries('10.79');
 
 beforeAll(async () => {
-  t = await createTestApp({
-    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '2', SMTP_SECURE: 'none', PUBLIC_URL: 'https://www.exemplo.com.br' },
-  });
+  t = await createTestApp({ env: ENROLMENT_ENV });
   other = await secondInstance(t);
-  const offer = await t.db
-    .selectFrom('planos_unidades as pu')
-    .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
-    .select(['pu.unidade_id', 'pu.plano_id'])
-    .where('pu.venda_online', '=', 1)
-    .where('u.ativo', '=', 1)
-    .where('u.cnpj', 'is not', null)
-    .orderBy('pu.unidade_id')
-    .executeTakeFirstOrThrow();
-  unitId = offer.unidade_id;
-  planId = offer.plano_id;
-  const at = new Date().toISOString();
-  await t.db
-    .insertInto('webhook_endpoints')
-    .values({
-      url: 'https://hooks.exemplo.com.br/matriculas',
-      segredo: 'x'.repeat(40),
-      eventos: ',matricula.criada,matricula.ativada,matricula.cancelada,',
-      ativo: 1,
-      criado_em: at,
-      atualizado_em: at,
-    })
-    .execute();
+  pages = enrolmentPages(t, await onlineOffer(t.db), { remoteAddress: nextIp });
+  await addEnrolmentWebhook(t.db);
 });
 afterAll(async () => {
   await other?.close();
@@ -54,55 +38,9 @@ afterAll(async () => {
 
 /** The app a request goes to: alternately one instance and the other. */
 const instance = (i: number): App => (i % 2 === 0 ? t.app : other);
-const flowQuery = () => `?unidade=${unitId}&plano=${planId}`;
 
-const person = (over: Record<string, string> = {}) => {
-  const cpf = validCpf(300_000_000);
-  return {
-    nome: 'Ana Concorrente',
-    cpf,
-    nascimento: '1988-03-04',
-    email: `ana.${cpf}@exemplo.com.br`,
-    whatsapp: '(11) 98765-4321',
-    ...over,
-  };
-};
-
-function hidden(html: string, name: string): string {
-  return new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
-}
-
-/** The summary of `data` as one browser tab sees it: the fields its acceptance posts, with its cookie. */
-async function summaryTab(data: Record<string, string>) {
-  const page = await fetchForm(t.app, `/matricula${flowQuery()}`);
-  const envio = hidden(page.res.body, 'envio_id');
-  const summary = await t.app.inject({
-    method: 'POST',
-    url: `/matricula/resumo${flowQuery()}`,
-    remoteAddress: nextIp(),
-    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({ csrf_token: page.token, envio_id: envio, ...data }),
-  });
-  expect(summary.statusCode).toBe(200);
-  const fields = {
-    csrf_token: page.token,
-    envio_id: envio,
-    ...data,
-    contrato_versao: hidden(summary.body, 'contrato_versao'),
-    contrato_sha256: hidden(summary.body, 'contrato_sha256'),
-    aceite: 'sim',
-  };
-  return {
-    post: (app: App) =>
-      app.inject({
-        method: 'POST',
-        url: `/matricula${flowQuery()}`,
-        remoteAddress: nextIp(),
-        headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: form(fields),
-      }),
-  };
-}
+const person = (over: Record<string, string> = {}) =>
+  newPerson({ nome: 'Ana Concorrente', nascimento: '1988-03-04', ...over }, { cpfStart: 300_000_000, mailbox: 'ana' });
 
 const count = async (table: 'matriculas' | 'fila_emails' | 'webhook_entregas', where: [string, string][]) => {
   let q = t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
@@ -120,32 +58,24 @@ const eventsOf = async (type: string, id: number) =>
       .execute()
   ).length;
 
-async function staff() {
-  const u = await createStaffUser(t.db, { papel: 'admin' });
-  const cookie = await loginAs(t.app, u.email, u.password);
-  return { cookie, token: await staffToken(t.app, cookie, '/admin/matriculas') };
-}
-
 /** An enrolment accepted (aguardando_pagamento), its first payment, and its owner's data. */
 async function accepted() {
   const data = person();
-  const res = await (await summaryTab(data)).post(t.app);
-  expect(res.statusCode).toBe(303);
-  const [e] = await enrolmentsOf(data.cpf);
+  const e = await pages.enrol(data);
   const payment = await t.db
     .selectFrom('matriculas_pagamentos')
     .selectAll()
-    .where('matricula_id', '=', e!.id)
+    .where('matricula_id', '=', e.id)
     .where('tipo', '=', 'primeiro')
     .executeTakeFirstOrThrow();
-  return { data, e: e!, payment };
+  return { data, e, payment };
 }
 
 describe('two instances, requests at the same moment', () => {
   it('the same acceptance posted six times at once (one envio_id) → one enrolment, one mail, one event', async () => {
     const data = person();
-    const tab = await summaryTab(data);
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => tab.post(instance(i))));
+    const tab = await pages.accept(data);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => tab.post({ app: instance(i) })));
     expect(answers.map((a) => a.statusCode)).toEqual(Array(6).fill(303));
     expect(new Set(answers.map((a) => a.headers.location)).size).toBe(1);
     const rows = await enrolmentsOf(data.cpf);
@@ -165,9 +95,9 @@ describe('two instances, requests at the same moment', () => {
     const data = person();
     // Four tabs, each its own envio_id and e-mail: four different submissions of the same CPF.
     const tabs = await Promise.all(
-      [0, 1, 2, 3].map((i) => summaryTab({ ...data, email: `aba${i}.${data.cpf}@exemplo.com.br` })),
+      [0, 1, 2, 3].map((i) => pages.accept({ ...data, email: `aba${i}.${data.cpf}@exemplo.com.br` })),
     );
-    const answers = await Promise.all(tabs.map((tab, i) => tab.post(instance(i))));
+    const answers = await Promise.all(tabs.map((tab, i) => tab.post({ app: instance(i) })));
     const codes = answers.map((a) => a.statusCode).sort();
     expect(codes).toEqual([303, 422, 422, 422]);
     for (const refused of answers.filter((a) => a.statusCode === 422)) {
@@ -189,14 +119,8 @@ describe('two instances, requests at the same moment', () => {
 
   it('staff confirming the same Pix twice at once → one activation, one mail, one event, one audit row', async () => {
     const { data, e, payment } = await accepted();
-    const s = await staff();
-    const confirm = (app: App) =>
-      app.inject({
-        method: 'POST',
-        url: `/admin/matriculas/${e.id}/pagamentos/${payment.id}/confirmar`,
-        headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: form({ csrf_token: s.token }),
-      });
+    const s = await staffSession(t);
+    const confirm = (app: App) => pages.press(confirmPath(e.id, payment.id), s, app);
     const answers = await Promise.all([confirm(t.app), confirm(other), confirm(t.app), confirm(other)]);
     expect(answers.map((a) => a.statusCode)).toEqual([303, 303, 303, 303]);
     const notices = answers.map((a) => String(a.headers.location).split('ok=')[1]).sort();
@@ -210,63 +134,19 @@ describe('two instances, requests at the same moment', () => {
       .where('para', '=', 'ativa')
       .execute();
     expect(activated).toHaveLength(1);
-    const mails = await t.db
-      .selectFrom('fila_emails')
-      .select('assunto')
-      .where('destinatario', '=', data.email)
-      .where('assunto', 'like', 'Matrícula ativa%')
-      .execute();
+    const mails = await mailsTo(t.db, data.email, 'Matrícula ativa%');
     expect(mails).toHaveLength(1);
     expect(await eventsOf('matricula.ativada', e.id)).toBe(1);
-    const audit = await t.db
-      .selectFrom('auditoria')
-      .select('id')
-      .where('entidade', '=', 'matricula')
-      .where('entidade_id', '=', e.id)
-      .where('acao', '=', 'confirmar_pagamento')
-      .execute();
+    const audit = await enrolmentAudit(t.db, e.id, 'confirmar_pagamento');
     expect(audit).toHaveLength(1);
   });
 
-  /** Opens "Minha matrícula" for `email` with the link of its acceptance mail. */
-  async function mine(email: string) {
-    const mail = await t.db
-      .selectFrom('fila_emails')
-      .select('texto')
-      .where('destinatario', '=', email)
-      .where('texto', 'like', '%entrar?token=%')
-      .executeTakeFirstOrThrow();
-    const token = /entrar\?token=([A-Za-z0-9_-]+)/.exec(mail.texto)![1]!;
-    const page = await fetchForm(t.app, `/matricula/minha/entrar?token=${token}`);
-    const enter = await t.app.inject({
-      method: 'POST',
-      url: '/matricula/minha/entrar',
-      remoteAddress: nextIp(),
-      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: page.token, token }),
-    });
-    expect(enter.statusCode).toBe(303);
-    return { cookie: cookiesFrom(enter, page.cookie), token: page.token };
-  }
-
   it('"Desistir" clicked twice at once on an active enrolment → one withdrawal, one refund, one mail', async () => {
     const { data, e, payment } = await accepted();
-    const s = await staff();
-    await t.app.inject({
-      method: 'POST',
-      url: `/admin/matriculas/${e.id}/pagamentos/${payment.id}/confirmar`,
-      headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: s.token }),
-    });
-    const session = await mine(data.email);
-    const withdraw = (app: App) =>
-      app.inject({
-        method: 'POST',
-        url: `/matricula/minha/${e.codigo}/desistir`,
-        remoteAddress: nextIp(),
-        headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: form({ csrf_token: session.token }),
-      });
+    const s = await staffSession(t);
+    await pages.press(confirmPath(e.id, payment.id), s);
+    const session = await pages.openMine(data.email);
+    const withdraw = (app: App) => pages.press(`/matricula/minha/${e.codigo}/desistir`, session, app);
     const answers = await Promise.all([withdraw(t.app), withdraw(other)]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([303, 409]);
     const refunds = await t.db
@@ -276,12 +156,7 @@ describe('two instances, requests at the same moment', () => {
       .where('tipo', '=', 'reembolso')
       .execute();
     expect(refunds).toEqual([{ valor_centavos: payment.valor_centavos }]);
-    const mails = await t.db
-      .selectFrom('fila_emails')
-      .select('id')
-      .where('destinatario', '=', data.email)
-      .where('assunto', 'like', 'Desistência%')
-      .execute();
+    const mails = await mailsTo(t.db, data.email, 'Desistência%');
     expect(mails).toHaveLength(1);
     expect(await eventsOf('matricula.cancelada', e.id)).toBe(1);
   });
@@ -289,22 +164,11 @@ describe('two instances, requests at the same moment', () => {
   it('the person withdraws while staff confirm the Pix: no 5xx, and what was paid is refunded', async () => {
     for (let round = 0; round < 4; round++) {
       const { data, e, payment } = await accepted();
-      const s = await staff();
-      const session = await mine(data.email);
+      const s = await staffSession(t);
+      const session = await pages.openMine(data.email);
       const [withdrawn, confirmed] = await Promise.all([
-        instance(round).inject({
-          method: 'POST',
-          url: `/matricula/minha/${e.codigo}/desistir`,
-          remoteAddress: nextIp(),
-          headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-          payload: form({ csrf_token: session.token }),
-        }),
-        instance(round + 1).inject({
-          method: 'POST',
-          url: `/admin/matriculas/${e.id}/pagamentos/${payment.id}/confirmar`,
-          headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-          payload: form({ csrf_token: s.token }),
-        }),
+        pages.press(`/matricula/minha/${e.codigo}/desistir`, session, instance(round)),
+        pages.press(confirmPath(e.id, payment.id), s, instance(round + 1)),
       ]);
       expect(withdrawn.statusCode, withdrawn.body.slice(0, 200)).toBe(303);
       expect(confirmed.statusCode, confirmed.body.slice(0, 200)).toBe(303);

@@ -7,15 +7,24 @@
 // never a 5xx, and stores nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { cookiesFrom, fetchForm, form } from '../helpers/http';
 import { validCpf } from '../helpers/cpf';
+import {
+  addEnrolmentWebhook,
+  addressSeries,
+  ENROLMENT_ENV,
+  enrolmentPages,
+  hiddenValue,
+  onlineOffer,
+  person as newPerson,
+  type Offer,
+} from '../helpers/enrolment';
+import { fetchForm, form } from '../helpers/http';
 
 let t: TestContext;
-let unitId: number;
-let planId: number;
-let ip = 0;
+let offer: Offer;
+let pages: ReturnType<typeof enrolmentPages>;
 // Every request from its own address: the per-address rate limits stay out of the way.
-const nextIp = () => `10.78.${Math.floor(++ip / 250)}.${(ip % 250) + 1}`;
+const nextIp = addressSeries('10.78');
 
 const TABLES = [
   'matriculas',
@@ -41,32 +50,11 @@ async function counts(): Promise<Record<(typeof TABLES)[number], number>> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({
-    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '2', SMTP_SECURE: 'none', PUBLIC_URL: 'https://www.exemplo.com.br' },
-  });
-  const offer = await t.db
-    .selectFrom('planos_unidades as pu')
-    .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
-    .select(['pu.unidade_id', 'pu.plano_id'])
-    .where('pu.venda_online', '=', 1)
-    .where('u.ativo', '=', 1)
-    .where('u.cnpj', 'is not', null)
-    .orderBy('pu.unidade_id')
-    .executeTakeFirstOrThrow();
-  unitId = offer.unidade_id;
-  planId = offer.plano_id;
+  t = await createTestApp({ env: ENROLMENT_ENV });
+  offer = await onlineOffer(t.db);
+  pages = enrolmentPages(t, offer, { remoteAddress: nextIp });
   // Every webhook event is counted: an endpoint that takes the enrolment events.
-  await t.db
-    .insertInto('webhook_endpoints')
-    .values({
-      url: 'https://hooks.exemplo.com.br/matriculas',
-      segredo: 'x'.repeat(40),
-      eventos: ',matricula.criada,matricula.ativada,matricula.cancelada,',
-      ativo: 1,
-      criado_em: new Date().toISOString(),
-      atualizado_em: new Date().toISOString(),
-    })
-    .execute();
+  await addEnrolmentWebhook(t.db);
 });
 afterAll(async () => t?.close());
 
@@ -78,15 +66,8 @@ interface Sent {
   headers: Record<string, unknown>;
 }
 
-const flowQuery = (u: string | number = unitId, p: string | number = planId) => `?unidade=${u}&plano=${p}`;
-const person = (over: Fields = {}) => ({
-  nome: 'Maria da Silva',
-  cpf: validCpf(),
-  nascimento: '1990-05-10',
-  email: 'maria@exemplo.com.br',
-  whatsapp: '(11) 98765-4321',
-  ...over,
-});
+const flowQuery = (u: string | number = offer.unitId, p: string | number = offer.planId) => `?unidade=${u}&plano=${p}`;
+const person = (over: Fields = {}) => newPerson({ email: 'maria@exemplo.com.br', ...over });
 const minorBirth = () => `${new Date().getUTCFullYear() - 15}-01-15`;
 
 /** A body: the pairs in order, then `raw` as it is (broken encodings the URLSearchParams would fix). */
@@ -100,18 +81,12 @@ function pairsOf(fields: Fields, opts: { drop?: string[]; extra?: Pairs } = {}):
   return [...Object.entries(fields).filter(([k]) => !opts.drop?.includes(k)), ...(opts.extra ?? [])];
 }
 
-async function openData() {
-  const page = await fetchForm(t.app, `/matricula${flowQuery()}`);
-  const envio = /name="envio_id" value="([^"]+)"/.exec(page.res.body)![1]!;
-  return { cookie: page.cookie, token: page.token, envio };
-}
-
 /** The data step: a POST to /matricula/resumo starting from a valid person. */
 async function sendData(
   over: Fields,
   opts: { drop?: string[]; extra?: Pairs; raw?: string; query?: string; type?: string; accept?: string } = {},
 ): Promise<Sent> {
-  const page = await openData();
+  const page = await pages.open();
   const fields = { csrf_token: page.token, envio_id: page.envio, ...person(over) };
   return t.app.inject({
     method: 'POST',
@@ -126,10 +101,6 @@ async function sendData(
   });
 }
 
-function hidden(html: string, name: string): string {
-  return new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
-}
-
 /**
  * The acceptance: a valid summary first (its contract version and SHA-256), then the POST to
  * /matricula with `over` on top of what the summary page would send.
@@ -139,32 +110,13 @@ async function sendAccept(
   opts: { drop?: string[]; extra?: Pairs; raw?: string; query?: string; data?: Fields } = {},
 ): Promise<Sent> {
   const data: Fields = person(opts.data);
-  const page = await openData();
-  const summary = await t.app.inject({
-    method: 'POST',
-    url: `/matricula/resumo${flowQuery()}`,
-    remoteAddress: nextIp(),
-    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({ csrf_token: page.token, envio_id: page.envio, ...data }),
-  });
-  expect(summary.statusCode).toBe(200);
+  const tab = await pages.accept(data);
   const fields: Fields = {
-    csrf_token: page.token,
-    envio_id: page.envio,
-    ...data,
-    contrato_versao: hidden(summary.body, 'contrato_versao'),
-    contrato_sha256: hidden(summary.body, 'contrato_sha256'),
-    aceite: 'sim',
+    ...tab.fields,
     ...(data.responsavel_nome ? { aceite_responsavel: 'sim' } : {}),
     ...over,
   };
-  return t.app.inject({
-    method: 'POST',
-    url: `/matricula${opts.query ?? flowQuery()}`,
-    remoteAddress: nextIp(),
-    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: body(pairsOf(fields, opts), opts.raw),
-  });
+  return tab.post({ payload: body(pairsOf(fields, opts), opts.raw), query: opts.query });
 }
 
 const NUL = '\u0000';
@@ -441,19 +393,19 @@ const dataCases: Case[] = [
   },
   {
     name: 'a negative plan id',
-    send: () => sendData({}, { query: flowQuery(unitId, '-1') }),
+    send: () => sendData({}, { query: flowQuery(offer.unitId, '-1') }),
     status: 404,
     message: 'não está à venda online',
   },
   {
     name: 'a plan id too long for the query',
-    send: () => sendData({}, { query: flowQuery(unitId, '9'.repeat(40)) }),
+    send: () => sendData({}, { query: flowQuery(offer.unitId, '9'.repeat(40)) }),
     status: 400,
     message: /inválid/,
   },
   {
     name: 'a NUL in the query',
-    send: () => sendData({}, { query: `?unidade=${unitId}%00&plano=${planId}` }),
+    send: () => sendData({}, { query: `?unidade=${offer.unitId}%00&plano=${offer.planId}` }),
     status: 400,
     message: 'caractere inválido (NUL)',
   },
@@ -567,7 +519,7 @@ const acceptCases: Case[] = [
   },
   {
     name: 'another plan in the query than the summary’s',
-    send: () => sendAccept({}, { query: flowQuery(unitId, 999_999) }),
+    send: () => sendAccept({}, { query: flowQuery(offer.unitId, 999_999) }),
     status: 404,
     message: 'não está à venda online',
   },
@@ -589,14 +541,19 @@ function expectRefused(c: Case, res: Sent) {
   }
 }
 
-describe('the data step (/matricula/resumo): refused by the field, nothing stored, never a 5xx', () => {
-  for (const c of dataCases) {
+/** A test of each case: refused as it says, nothing stored. */
+function itRefusesEach(cases: Case[]) {
+  for (const c of cases) {
     it(`${c.name} → ${c.status}`, async () => {
       const before = await counts();
       expectRefused(c, await c.send());
       expect(await counts()).toEqual(before);
     });
   }
+}
+
+describe('the data step (/matricula/resumo): refused by the field, nothing stored, never a 5xx', () => {
+  itRefusesEach(dataCases);
 
   it('JSON clients get 422 { error, message, errors } with the messages by field', async () => {
     const res = await sendData({ cpf: `1${NUL}`, nascimento: '1990-13-01' }, { accept: 'application/json' });
@@ -615,8 +572,8 @@ describe('the pages of the flow with hostile queries and codes', () => {
       [`/matricula?unidade=${'9'.repeat(19)}`, 404],
       ['/matricula?lat=%00&lng=1', 400],
       ['/matricula?lat=91&lng=200', 400],
-      [`/matricula?unidade=${unitId}&plano=${planId}&plano=${planId}`, 400],
-      [`/matricula?unidade=${unitId}&plano=%ZZ`, 200],
+      [`/matricula?unidade=${offer.unitId}&plano=${offer.planId}&plano=${offer.planId}`, 400],
+      [`/matricula?unidade=${offer.unitId}&plano=%ZZ`, 200],
       ['/matricula/AAAAAAAAAAAAAAAAAAAAAAAA', 404],
       ['/matricula/%FF%FE%C3%28abcdefghijk', 400],
       ['/matricula/AAAAAAAAAAAAAAAAAAAAAAAA/situacao.json', 404],
@@ -633,13 +590,7 @@ describe('the pages of the flow with hostile queries and codes', () => {
 });
 
 describe('the acceptance (/matricula): refused with the summary or the form again, nothing stored', () => {
-  for (const c of acceptCases) {
-    it(`${c.name} → ${c.status}`, async () => {
-      const before = await counts();
-      expectRefused(c, await c.send());
-      expect(await counts()).toEqual(before);
-    });
-  }
+  itRefusesEach(acceptCases);
 
   it('a contract saved after the summary was shown: the new version is shown, nothing stored', async () => {
     const before = await counts();
@@ -649,41 +600,21 @@ describe('the acceptance (/matricula): refused with the summary or the form agai
       .orderBy('versao', 'desc')
       .executeTakeFirstOrThrow();
     const data = person();
-    const page = await openData();
-    const summary = await t.app.inject({
-      method: 'POST',
-      url: `/matricula/resumo${flowQuery()}`,
-      remoteAddress: nextIp(),
-      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: page.token, envio_id: page.envio, ...data }),
-    });
+    const tab = await pages.accept(data);
     const newer = current.versao + 1;
     await t.db
       .insertInto('contratos_versoes')
       .values({ versao: newer, texto: `${current.texto}\nCláusula nova.`, usuario_id: null, criado_em: '2026-11-29' })
       .execute();
     try {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/matricula${flowQuery()}`,
-        remoteAddress: nextIp(),
-        headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: form({
-          csrf_token: page.token,
-          envio_id: page.envio,
-          ...data,
-          contrato_versao: hidden(summary.body, 'contrato_versao'),
-          contrato_sha256: hidden(summary.body, 'contrato_sha256'),
-          aceite: 'sim',
-        }),
-      });
+      const res = await tab.post();
       expect(res.statusCode).toBe(422);
       expect(res.body).toContain('mudaram desde que esta página foi aberta');
       expect(res.body).toContain(`Contrato (versão ${newer})`);
       expect(res.body).toContain('Cláusula nova.');
-      expect(hidden(res.body, 'contrato_versao')).toBe(String(newer));
+      expect(hiddenValue(res.body, 'contrato_versao')).toBe(String(newer));
       // The person's data ride along, so accepting again needs no retyping.
-      expect(hidden(res.body, 'cpf')).toBe(data.cpf);
+      expect(hiddenValue(res.body, 'cpf')).toBe(data.cpf);
       expect(await counts()).toEqual(before);
     } finally {
       await t.db.deleteFrom('contratos_versoes').where('versao', '=', newer).execute();
@@ -809,31 +740,10 @@ describe('"Minha matrícula": the link request, the link, Desistir and Cancelar'
     // Another person's session: a link for their own enrolment.
     const other = person({ email: 'outra@exemplo.com.br' });
     expect((await sendAccept({}, { data: other })).statusCode).toBe(303);
-    const mail = await t.db
-      .selectFrom('fila_emails')
-      .select('texto')
-      .where('destinatario', '=', other.email)
-      .executeTakeFirstOrThrow();
-    const token = /entrar\?token=([A-Za-z0-9_-]+)/.exec(mail.texto)![1]!;
-    const page = await fetchForm(t.app, `/matricula/minha/entrar?token=${token}`);
-    const enter = await t.app.inject({
-      method: 'POST',
-      url: '/matricula/minha/entrar',
-      remoteAddress: nextIp(),
-      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: page.token, token }),
-    });
-    expect(enter.statusCode).toBe(303);
-    const cookie = cookiesFrom(enter, page.cookie);
+    const session = await pages.openMine(other.email);
     const before = await counts();
     for (const action of ['desistir', 'cancelar']) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/matricula/minha/${e.codigo}/${action}`,
-        remoteAddress: nextIp(),
-        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: form({ csrf_token: page.token }),
-      });
+      const res = await pages.press(`/matricula/minha/${e.codigo}/${action}`, session);
       expect(res.statusCode, action).toBe(404);
       expect(res.body).toContain('não é do e-mail deste acesso');
     }

@@ -6,133 +6,45 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/features/enrolment/contract';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { cookiesFrom, fetchForm, form } from '../helpers/http';
 import { validCpf } from '../helpers/cpf';
-import { createStaffUser, loginAs, staffToken } from '../helpers/staff';
+import {
+  confirmPath,
+  ENROLMENT_ENV,
+  enrolmentPages,
+  KNOWN_TERMS,
+  mailsTo,
+  type Offer,
+  onlineOffer,
+  person,
+  setTerms,
+  staffSession,
+} from '../helpers/enrolment';
+import { fetchForm, form } from '../helpers/http';
 
 let t: TestContext;
-let unitId: number;
-let planId: number;
+let offer: Offer;
+let pages: ReturnType<typeof enrolmentPages>;
 beforeAll(async () => {
-  t = await createTestApp({
-    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '2', SMTP_SECURE: 'none', PUBLIC_URL: 'https://www.exemplo.com.br' },
-  });
-  const offer = await t.db
-    .selectFrom('planos_unidades as pu')
-    .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
-    .select(['pu.unidade_id', 'pu.plano_id'])
-    .where('pu.venda_online', '=', 1)
-    .where('u.ativo', '=', 1)
-    .where('u.cnpj', 'is not', null)
-    .orderBy('pu.unidade_id')
-    .executeTakeFirstOrThrow();
-  unitId = offer.unidade_id;
-  planId = offer.plano_id;
+  t = await createTestApp({ env: ENROLMENT_ENV });
   // Known terms for the arithmetic below.
-  await t.db
-    .updateTable('planos_unidades')
-    .set({
-      mensalidade_centavos: 12990,
-      taxa_matricula_centavos: 5000,
-      taxa_anual_centavos: 0,
-      taxa_anual_mes: null,
-      fidelidade_meses: 12,
-      multa_percentual: 10,
-    })
-    .where('unidade_id', '=', unitId)
-    .where('plano_id', '=', planId)
-    .execute();
+  offer = await onlineOffer(t.db, KNOWN_TERMS);
+  pages = enrolmentPages(t, offer, { remoteAddress: () => '203.0.113.9' });
 });
 afterAll(async () => t?.close());
 
-let cpfSeq = 0;
-/** A valid CPF, different each call (and an e-mail of its own beside it). */
-function cpf(): string {
-  cpfSeq++;
-  return validCpf();
-}
-
-const flowUrl = () => `/matricula?unidade=${unitId}&plano=${planId}`;
-const person = (over: Record<string, string> = {}) => ({
-  nome: 'Maria da Silva',
-  cpf: cpf(),
-  nascimento: '1990-05-10',
-  email: `maria${cpfSeq}@exemplo.com.br`,
-  whatsapp: '(11) 98765-4321',
-  ...over,
-});
-
-async function summary(data: Record<string, string>) {
-  const page = await fetchForm(t.app, flowUrl());
-  const envio = /name="envio_id" value="([^"]+)"/.exec(page.res.body)![1]!;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/matricula/resumo?unidade=${unitId}&plano=${planId}`,
-    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({ csrf_token: page.token, envio_id: envio, ...data }),
-  });
-  return { res, cookie: page.cookie, token: page.token, envio };
-}
-
-function hidden(body: string, name: string): string {
-  return new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1] ?? '';
-}
-
-async function accept(data: Record<string, string>, extra: Record<string, string> = { aceite: 'sim' }) {
-  const s = await summary(data);
-  expect(s.res.statusCode).toBe(200);
-  const fields: Record<string, string> = { csrf_token: s.token, ...data, envio_id: s.envio };
-  fields.contrato_versao = hidden(s.res.body, 'contrato_versao');
-  fields.contrato_sha256 = hidden(s.res.body, 'contrato_sha256');
-  const post = () =>
-    t.app.inject({
-      method: 'POST',
-      url: flowUrl(),
-      headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ ...fields, ...extra }),
-      remoteAddress: '203.0.113.9',
-    });
-  return { post, summary: s.res };
-}
-
 const enrolmentByCpf = (value: string) => t.db.selectFrom('matriculas').selectAll().where('cpf', '=', value).execute();
-
-async function staffCookie(papel: 'admin' | 'gerente' = 'admin', unidadeIds?: number[]) {
-  const u = await createStaffUser(t.db, { papel, unidadeIds });
-  const cookie = await loginAs(t.app, u.email, u.password);
-  return { cookie, token: await staffToken(t.app, cookie, '/admin/matriculas'), id: u.id };
-}
-
 /** Opens "Minha matrícula" with the link queued in the outbox for `email`. */
-async function openMine(email: string): Promise<string> {
-  const mail = await t.db
-    .selectFrom('fila_emails')
-    .select('texto')
-    .where('destinatario', '=', email)
-    .where('texto', 'like', '%/matricula/minha/entrar?token=%')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  const link = /\/matricula\/minha\/entrar\?token=([A-Za-z0-9_-]+)/.exec(mail.texto)![1]!;
-  const page = await fetchForm(t.app, `/matricula/minha/entrar?token=${link}`);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/matricula/minha/entrar',
-    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({ csrf_token: page.token, token: link }),
-  });
-  expect(res.statusCode).toBe(303);
-  return cookiesFrom(res, page.cookie);
-}
+const openMine = async (email: string) => (await pages.openMine(email)).cookie;
 
 describe('the flow', () => {
   it('offers units, then plans, then the data form', async () => {
     const units = await t.app.inject('/matricula');
     expect(units.statusCode).toBe(200);
-    expect(units.body).toContain(`/matricula?unidade=${unitId}`);
-    const plans = await t.app.inject(`/matricula?unidade=${unitId}`);
+    expect(units.body).toContain(`/matricula?unidade=${offer.unitId}`);
+    const plans = await t.app.inject(`/matricula?unidade=${offer.unitId}`);
     expect(plans.body).toContain('Escolha o plano');
-    expect(plans.body).toContain(`plano=${planId}`);
-    const data = await t.app.inject(flowUrl());
+    expect(plans.body).toContain(`plano=${offer.planId}`);
+    const data = await t.app.inject(pages.flowUrl);
     expect(data.body).toContain('name="cpf"');
     expect(data.headers['cache-control']).toContain('no-store');
   });
@@ -142,9 +54,9 @@ describe('the flow', () => {
       .selectFrom('cliques_cta')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirst();
-    const res = await t.app.inject(`/ir/matricula?unidade=${unitId}&plano=${planId}`);
+    const res = await t.app.inject(`/ir/matricula?unidade=${offer.unitId}&plano=${offer.planId}`);
     expect(res.statusCode).toBe(302);
-    expect(res.headers.location).toBe(`/matricula?unidade=${unitId}&plano=${planId}`);
+    expect(res.headers.location).toBe(`/matricula?unidade=${offer.unitId}&plano=${offer.planId}`);
     const after = await t.db
       .selectFrom('cliques_cta')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -153,7 +65,7 @@ describe('the flow', () => {
   });
 
   it('refuses bad data with a message by each field, values kept, nothing stored', async () => {
-    const { res } = await summary({
+    const { res } = await pages.summary({
       nome: 'M',
       cpf: '111.111.111-11',
       nascimento: '2030-01-01',
@@ -173,11 +85,15 @@ describe('the flow', () => {
 
   it('a minor needs a guardian, who accepts too', async () => {
     const year = new Date().getUTCFullYear() - 15;
-    const { res } = await summary(person({ nascimento: `${year}-01-15` }));
+    const { res } = await pages.summary(person({ nascimento: `${year}-01-15` }));
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('nome do responsável');
-    const data = person({ nascimento: `${year}-01-15`, responsavel_nome: 'João da Silva', responsavel_cpf: cpf() });
-    const { post, summary: page } = await accept(data);
+    const data = person({
+      nascimento: `${year}-01-15`,
+      responsavel_nome: 'João da Silva',
+      responsavel_cpf: validCpf(),
+    });
+    const { post, summary: page } = await pages.accept(data);
     expect(page.body).toContain('responsável, li e aceito');
     const refused = await post();
     expect(refused.statusCode).toBe(422);
@@ -187,7 +103,7 @@ describe('the flow', () => {
 
   it('shows the summary box, stores the acceptance once and shows the Pix code', async () => {
     const data = person();
-    const { post, summary: page } = await accept(data);
+    const { post, summary: page } = await pages.accept(data);
     // The summary before acceptance (Decreto 7.962 art. 4): legal entity, breakdown, term, fine, withdrawal.
     expect(page.body).toMatch(/CNPJ \d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}/);
     expect(page.body).toContain('Taxa de matrícula: R$');
@@ -231,33 +147,23 @@ describe('the flow', () => {
 
   it('refuses a second enrolment of the same CPF at the unit with a clear message', async () => {
     const data = person();
-    expect((await (await accept(data)).post()).statusCode).toBe(303);
-    const again = await summary({ ...data, email: 'outro@exemplo.com.br' });
+    expect((await (await pages.accept(data)).post()).statusCode).toBe(303);
+    const again = await pages.summary({ ...data, email: 'outro@exemplo.com.br' });
     expect(again.res.statusCode).toBe(422);
     expect(again.res.body).toContain('Já existe uma matrícula');
   });
 
   it('a contract or price changed after the summary shows it again instead of storing', async () => {
     const data = person();
-    const { post } = await accept(data);
-    await t.db
-      .updateTable('planos_unidades')
-      .set({ taxa_matricula_centavos: 6000 })
-      .where('unidade_id', '=', unitId)
-      .where('plano_id', '=', planId)
-      .execute();
+    const { post } = await pages.accept(data);
+    await setTerms(t.db, offer, { taxa_matricula_centavos: 6000 });
     try {
       const res = await post();
       expect(res.statusCode).toBe(422);
       expect(res.body).toContain('mudaram desde que esta página foi aberta');
       expect(await enrolmentByCpf(data.cpf)).toHaveLength(0);
     } finally {
-      await t.db
-        .updateTable('planos_unidades')
-        .set({ taxa_matricula_centavos: 5000 })
-        .where('unidade_id', '=', unitId)
-        .where('plano_id', '=', planId)
-        .execute();
+      await setTerms(t.db, offer, { taxa_matricula_centavos: 5000 });
     }
   });
 });
@@ -265,16 +171,11 @@ describe('the flow', () => {
 describe('after acceptance', () => {
   it('staff confirm the payment; the member withdraws within 7 days and the refund enters the queue', async () => {
     const data = person();
-    const res = await (await accept(data)).post();
+    const res = await (await pages.accept(data)).post();
     const [e] = await enrolmentByCpf(data.cpf);
     // Prices frozen: a later change does not touch the enrolment.
-    await t.db
-      .updateTable('planos_unidades')
-      .set({ mensalidade_centavos: 99990 })
-      .where('unidade_id', '=', unitId)
-      .where('plano_id', '=', planId)
-      .execute();
-    const staff = await staffCookie();
+    await setTerms(t.db, offer, { mensalidade_centavos: 99990 });
+    const staff = await staffSession(t);
     const detail = await t.app.inject({ url: `/admin/matriculas/${e!.id}`, headers: { cookie: staff.cookie } });
     expect(detail.statusCode).toBe(200);
     expect(detail.body).toContain(e!.contrato_sha256);
@@ -283,12 +184,7 @@ describe('after acceptance', () => {
       .selectAll()
       .where('matricula_id', '=', e!.id)
       .execute();
-    const confirm = await t.app.inject({
-      method: 'POST',
-      url: `/admin/matriculas/${e!.id}/pagamentos/${payment!.id}/confirmar`,
-      headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: staff.token }),
-    });
+    const confirm = await pages.press(confirmPath(e!.id, payment!.id), staff);
     expect(confirm.statusCode).toBe(303);
     expect(confirm.headers.location).toContain('ok=pagamento');
     const [active] = await enrolmentByCpf(data.cpf);
@@ -307,12 +203,7 @@ describe('after acceptance', () => {
     const mine = await openMine(data.email);
     const panel = await fetchForm(t.app, '/matricula/minha/painel', 'csrf_token', mine);
     expect(panel.res.body).toContain('Desistir da matrícula');
-    const withdraw = await t.app.inject({
-      method: 'POST',
-      url: `/matricula/minha/${e!.codigo}/desistir`,
-      headers: { cookie: panel.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: panel.token }),
-    });
+    const withdraw = await pages.press(`/matricula/minha/${e!.codigo}/desistir`, panel);
     expect(withdraw.statusCode).toBe(303);
     const [gone] = await enrolmentByCpf(data.cpf);
     expect(gone!.status).toBe('desistencia');
@@ -333,37 +224,22 @@ describe('after acceptance', () => {
     expect(mails.some((m) => m.assunto.startsWith('Desistência da matrícula confirmada'))).toBe(true);
     const list = await t.app.inject({ url: '/admin/matriculas', headers: { cookie: staff.cookie } });
     expect(list.body).toContain('Devoluções a fazer');
-    const done = await t.app.inject({
-      method: 'POST',
-      url: `/admin/matriculas/${e!.id}/pagamentos/${refund.id}/reembolso`,
-      headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: staff.token }),
-    });
+    const done = await pages.press(`/admin/matriculas/${e!.id}/pagamentos/${refund.id}/reembolso`, staff);
     expect(done.headers.location).toContain('ok=reembolso');
-    await t.db
-      .updateTable('planos_unidades')
-      .set({ mensalidade_centavos: 12990 })
-      .where('unidade_id', '=', unitId)
-      .where('plano_id', '=', planId)
-      .execute();
+    await setTerms(t.db, offer, { mensalidade_centavos: 12990 });
   });
 
   it('after 7 days there is no "Desistir"; the cancellation shows the fine first and gives a protocol', async () => {
     const data = person();
-    await (await accept(data)).post();
+    await (await pages.accept(data)).post();
     const [e] = await enrolmentByCpf(data.cpf);
-    const staff = await staffCookie();
+    const staff = await staffSession(t);
     const [payment] = await t.db
       .selectFrom('matriculas_pagamentos')
       .selectAll()
       .where('matricula_id', '=', e!.id)
       .execute();
-    await t.app.inject({
-      method: 'POST',
-      url: `/admin/matriculas/${e!.id}/pagamentos/${payment!.id}/confirmar`,
-      headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: staff.token }),
-    });
+    await pages.press(confirmPath(e!.id, payment!.id), staff);
     // Accepted and activated 8 days ago.
     const past = new Date(Date.now() - 8 * 86_400_000).toISOString();
     await t.db.updateTable('matriculas').set({ aceito_em: past, ativada_em: past }).where('id', '=', e!.id).execute();
@@ -372,21 +248,11 @@ describe('after acceptance', () => {
     expect(panel.body).not.toContain('Desistir da matrícula');
     expect(panel.body).toContain('Solicitar cancelamento');
     const confirm = await fetchForm(t.app, `/matricula/minha/${e!.codigo}/cancelar`, 'csrf_token', mine);
-    const late = await t.app.inject({
-      method: 'POST',
-      url: `/matricula/minha/${e!.codigo}/desistir`,
-      headers: { cookie: confirm.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: confirm.token }),
-    });
+    const late = await pages.press(`/matricula/minha/${e!.codigo}/desistir`, confirm);
     expect(late.statusCode).toBe(409);
     // 12 months of term, one served: 11 left × R$ 129,90 × 10 % = R$ 142,89.
     expect(confirm.res.body).toContain('data-fine="14289"');
-    const cancel = await t.app.inject({
-      method: 'POST',
-      url: `/matricula/minha/${e!.codigo}/cancelar`,
-      headers: { cookie: confirm.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: confirm.token }),
-    });
+    const cancel = await pages.press(`/matricula/minha/${e!.codigo}/cancelar`, confirm);
     expect(cancel.statusCode).toBe(303);
     const [asked] = await enrolmentByCpf(data.cpf);
     expect(asked!.status).toBe('cancelamento_solicitado');
@@ -401,10 +267,14 @@ describe('after acceptance', () => {
 
   it('a manager of another unit cannot see the enrolment', async () => {
     const data = person();
-    await (await accept(data)).post();
+    await (await pages.accept(data)).post();
     const [e] = await enrolmentByCpf(data.cpf);
-    const other = await t.db.selectFrom('unidades').select('id').where('id', '!=', unitId).executeTakeFirstOrThrow();
-    const manager = await staffCookie('gerente', [other.id]);
+    const other = await t.db
+      .selectFrom('unidades')
+      .select('id')
+      .where('id', '!=', offer.unitId)
+      .executeTakeFirstOrThrow();
+    const manager = await staffSession(t, 'gerente', [other.id]);
     const res = await t.app.inject({ url: `/admin/matriculas/${e!.id}`, headers: { cookie: manager.cookie } });
     expect(res.statusCode).toBe(403);
     const list = await t.app.inject({ url: '/admin/matriculas', headers: { cookie: manager.cookie } });
@@ -416,7 +286,7 @@ describe('after acceptance', () => {
 
   it('an unpaid enrolment expires after its time', async () => {
     const data = person();
-    await (await accept(data)).post();
+    await (await pages.accept(data)).post();
     const [e] = await enrolmentByCpf(data.cpf);
     await t.app.enrolmentJobs.run(new Date(Date.now() + 49 * 3_600_000));
     const [after] = await enrolmentByCpf(data.cpf);
@@ -426,25 +296,15 @@ describe('after acceptance', () => {
 
   it('a Pix paid, then withdrawn before staff saw it: staff record it and its refund enters the queue', async () => {
     const data = person();
-    await (await accept(data)).post();
+    await (await pages.accept(data)).post();
     const [e] = await enrolmentByCpf(data.cpf);
     const mine = await openMine(data.email);
     const panel = await fetchForm(t.app, '/matricula/minha/painel', 'csrf_token', mine);
-    const withdraw = await t.app.inject({
-      method: 'POST',
-      url: `/matricula/minha/${e!.codigo}/desistir`,
-      headers: { cookie: panel.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ csrf_token: panel.token }),
-    });
+    const withdraw = await pages.press(`/matricula/minha/${e!.codigo}/desistir`, panel);
     expect(withdraw.statusCode).toBe(303);
-    const withdrawn = await t.db
-      .selectFrom('fila_emails')
-      .select('texto')
-      .where('destinatario', '=', data.email)
-      .where('assunto', 'like', 'Desistência%')
-      .executeTakeFirstOrThrow();
-    expect(withdrawn.texto).toContain('Se você já pagou o Pix, devolvemos o valor');
-    const staff = await staffCookie();
+    const [withdrawn] = await mailsTo(t.db, data.email, 'Desistência%');
+    expect(withdrawn!.texto).toContain('Se você já pagou o Pix, devolvemos o valor');
+    const staff = await staffSession(t);
     const detail = await t.app.inject({ url: `/admin/matriculas/${e!.id}`, headers: { cookie: staff.cookie } });
     expect(detail.body).toContain('Pix recebido depois da desistência');
     const [payment] = await t.db
@@ -453,13 +313,7 @@ describe('after acceptance', () => {
       .where('matricula_id', '=', e!.id)
       .execute();
     expect(payment!.status).toBe('cancelado');
-    const post = () =>
-      t.app.inject({
-        method: 'POST',
-        url: `/admin/matriculas/${e!.id}/pagamentos/${payment!.id}/confirmar`,
-        headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: form({ csrf_token: staff.token }),
-      });
+    const post = () => pages.press(confirmPath(e!.id, payment!.id), staff);
     const [first, second] = await Promise.all([post(), post()]);
     expect([first.headers.location, second.headers.location].map((l) => String(l).split('ok=')[1]).sort()).toEqual([
       'nada',
@@ -478,12 +332,7 @@ describe('after acceptance', () => {
     expect(rows[1]!.prazo).not.toBeNull();
     const [after] = await enrolmentByCpf(data.cpf);
     expect(after!.status).toBe('desistencia');
-    const mails = await t.db
-      .selectFrom('fila_emails')
-      .select('texto')
-      .where('destinatario', '=', data.email)
-      .where('assunto', 'like', 'Devolução do seu Pix%')
-      .execute();
+    const mails = await mailsTo(t.db, data.email, 'Devolução do seu Pix%');
     expect(mails).toHaveLength(1);
     expect(mails[0]!.texto).toMatch(/R\$\s179,90/);
     const list = await t.app.inject({ url: '/admin/matriculas', headers: { cookie: staff.cookie } });
@@ -491,33 +340,28 @@ describe('after acceptance', () => {
   });
 
   it('a late Pix of an expired enrolment activates it, unless the CPF enrolled there again (no 500)', async () => {
-    const staff = await staffCookie();
+    const staff = await staffSession(t);
     const confirm = async (id: number) => {
       const [payment] = await t.db
         .selectFrom('matriculas_pagamentos')
         .selectAll()
         .where('matricula_id', '=', id)
         .execute();
-      return t.app.inject({
-        method: 'POST',
-        url: `/admin/matriculas/${id}/pagamentos/${payment!.id}/confirmar`,
-        headers: { cookie: staff.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: form({ csrf_token: staff.token }),
-      });
+      return pages.press(confirmPath(id, payment!.id), staff);
     };
     const expire = () => t.app.enrolmentJobs.run(new Date(Date.now() + 49 * 3_600_000));
     // Alone: the Pix seen late in the statement still activates it.
     const late = person();
-    await (await accept(late)).post();
+    await (await pages.accept(late)).post();
     await expire();
     const [expired] = await enrolmentByCpf(late.cpf);
     expect((await confirm(expired!.id)).headers.location).toContain('ok=pagamento');
     expect((await enrolmentByCpf(late.cpf))[0]!.status).toBe('ativa');
     // Enrolled again meanwhile: the old one stays expired, its payment unconfirmed, the new one untouched.
     const again = person();
-    await (await accept(again)).post();
+    await (await pages.accept(again)).post();
     await expire();
-    await (await accept(again)).post();
+    await (await pages.accept(again)).post();
     const [old, current] = await enrolmentByCpf(again.cpf);
     const res = await confirm(old!.id);
     expect(res.statusCode).toBe(303);
@@ -536,7 +380,7 @@ describe('after acceptance', () => {
 
 describe('the contract', () => {
   it('saving makes a new version; old versions stay readable; unknown placeholders are refused', async () => {
-    const staff = await staffCookie();
+    const staff = await staffSession(t);
     const page = await fetchForm(t.app, '/admin/matriculas/contrato', 'csrf_token', staff.cookie);
     const bad = await t.app.inject({
       method: 'POST',
@@ -558,7 +402,7 @@ describe('the contract', () => {
     expect(ok.statusCode).toBe(303);
     const v1 = await t.app.inject({ url: '/admin/matriculas/contrato/1', headers: { cookie: staff.cookie } });
     expect(v1.body).toContain('CONTRATO DE PRESTAÇÃO');
-    const manager = await staffCookie('gerente', [unitId]);
+    const manager = await staffSession(t, 'gerente', [offer.unitId]);
     const refused = await t.app.inject({ url: '/admin/matriculas/contrato', headers: { cookie: manager.cookie } });
     expect(refused.statusCode).toBe(403);
   });

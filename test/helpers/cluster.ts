@@ -302,3 +302,103 @@ export async function startProxy(
       }),
   };
 }
+
+/** The cookies a fetch response sets, after `previous`, as a Cookie header value. */
+export function responseCookies(res: Response, previous = ''): string {
+  return [previous, ...res.headers.getSetCookie().map((c) => c.split(';')[0])].filter(Boolean).join('; ');
+}
+
+// ---------------------------------------------------------------- the whole set-up
+
+export interface TestCluster {
+  server: TestPostgres;
+  /** in the proxy's order; replaced in place by restart() */
+  instances: Instance[];
+  proxy: TestProxy;
+  /** a small pool of the test's own on the instances' database (`academia`) */
+  db: pg.Pool;
+  /** The first row `query` gives on `db`. */
+  one<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T>;
+  /** Starts the instance at `index` again, with the settings it first had (after it was killed). */
+  restart(index: number): Promise<Instance>;
+  /** A new pool for `db` once the server is back (end the old one before stopping the server). */
+  reconnect(): pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  /** the instances' names, one instance each */
+  names: string[];
+  /** settings on top of the production ones every instance has */
+  env: Record<string, string>;
+  /** the settings of one instance of its own */
+  envOf?: (name: string) => Record<string, string>;
+  /** one after the other (the first migrates and seeds) instead of all at the same moment */
+  oneByOne?: boolean;
+}
+
+/**
+ * Production as an operator runs it: a PostgreSQL server of the test's own with an empty
+ * `academia` database, the built server started as each of `names` on it (production, one
+ * session secret, one uploads folder, the proxy trusted from loopback) and the proxy in front.
+ */
+export async function startCluster(options: ClusterOptions): Promise<TestCluster> {
+  const server = await startTestPostgres();
+  const uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-cluster-uploads-'));
+  const instances: Instance[] = [];
+  const env = {
+    NODE_ENV: 'production',
+    SESSION_SECRET: 'segredo-de-teste-compartilhado-por-todas-as-instancias',
+    DATABASE_URL: server.url('academia'),
+    TRUST_PROXY: 'loopback',
+    UPLOADS_DIR: uploads,
+    DB_CONNECT_TIMEOUT_MS: '1000',
+    ...options.env,
+  };
+  const start = (name: string) => startInstance(name, { ...env, ...options.envOf?.(name) });
+  const pool = () => {
+    const db = new pg.Pool({ connectionString: server.url('academia'), max: 2 });
+    db.on('error', () => {});
+    return db;
+  };
+  const removeAll = async (proxy?: TestProxy, db?: pg.Pool) => {
+    await proxy?.close();
+    await Promise.all(instances.map((i) => stopInstance(i)));
+    await db?.end().catch(() => {});
+    await server.destroy();
+    rmSync(uploads, { recursive: true, force: true });
+  };
+  let proxy: TestProxy;
+  try {
+    await server.createDatabase('academia');
+    if (options.oneByOne) for (const name of options.names) instances.push(await start(name));
+    else
+      await Promise.all(
+        options.names.map(async (name, i) => {
+          instances[i] = await start(name);
+        }),
+      );
+    proxy = await startProxy(instances);
+  } catch (err) {
+    // Whatever did start is stopped, so a failed start-up leaves no server behind.
+    await removeAll();
+    throw err;
+  }
+  const cluster: TestCluster = {
+    server,
+    instances,
+    proxy,
+    db: pool(),
+    one: async <T>(query: string, params: unknown[] = []) => (await cluster.db.query(query, params)).rows[0] as T,
+    async restart(index) {
+      instances[index] = await start(instances[index]!.name);
+      return instances[index]!;
+    },
+    reconnect() {
+      cluster.db = pool();
+      return cluster.db;
+    },
+    close: () => removeAll(proxy, cluster.db),
+  };
+  return cluster;
+}

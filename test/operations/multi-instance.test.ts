@@ -3,69 +3,51 @@
 // own, so it can be restarted), behind a reverse proxy that sets X-Forwarded-For/-Proto.
 // Runs in the postgres project only: it is about PostgreSQL, and it starts its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { migrations } from '../../src/db/migrations/index';
 import {
+  responseCookies,
   sleep,
-  startInstance,
-  startProxy,
-  startTestPostgres,
-  stopInstance,
+  startCluster,
   waitFor,
   type Instance,
+  type TestCluster,
   type TestPostgres,
   type TestProxy,
 } from '../helpers/cluster';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { awayFromWindowEnd } from '../helpers/rate-window';
 import { FORM_RATE_LIMIT } from '../../src/features/franchise/form.routes';
 
 const FORM = '/pages/Franquia/index.php';
 const TRUST: Record<string, string> = { a: 'loopback', b: '1', c: '127.0.0.1,::1' };
+let cluster: TestCluster;
 let server: TestPostgres;
 let smtp: TestSmtp;
 let proxy: TestProxy;
-let uploads: string;
-let env: Record<string, string>;
-const instances: Instance[] = [];
+let instances: Instance[];
 let db: pg.Pool;
 
 beforeAll(async () => {
-  [server, smtp] = await Promise.all([startTestPostgres(), startSmtp()]);
-  await server.createDatabase('academia');
-  uploads = mkdtempSync(path.join(os.tmpdir(), 'gym-cluster-uploads-'));
-  env = {
-    NODE_ENV: 'production',
-    SESSION_SECRET: 'segredo-de-teste-compartilhado-por-todas-as-instancias',
-    DATABASE_URL: server.url('academia'),
-    TRUST_PROXY: 'loopback',
-    UPLOADS_DIR: uploads,
-    ...smtp.env,
-    FRANCHISE_NOTIFICATION_EMAIL: 'expansao@example.com',
-    MAIL_INTERVAL_MS: '300',
-    MAIL_LEASE_MS: '4000',
-    DB_CONNECT_TIMEOUT_MS: '1000',
-  };
+  smtp = await startSmtp();
   // All three at the same moment, on the empty database; each names the proxy another way
   // TRUST_PROXY allows, and all must see the same client (the shared limit counts once).
-  instances.push(
-    ...(await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, { ...env, TRUST_PROXY: TRUST[n]! })))),
-  );
-  proxy = await startProxy(instances);
-  db = new pg.Pool({ connectionString: server.url('academia'), max: 2 });
-  db.on('error', () => {});
+  cluster = await startCluster({
+    names: ['a', 'b', 'c'],
+    env: {
+      ...smtp.env,
+      FRANCHISE_NOTIFICATION_EMAIL: 'expansao@example.com',
+      MAIL_INTERVAL_MS: '300',
+      MAIL_LEASE_MS: '4000',
+    },
+    envOf: (name) => ({ TRUST_PROXY: TRUST[name]! }),
+  });
+  ({ server, proxy, instances, db } = cluster);
 }, 90_000);
 
 afterAll(async () => {
-  await proxy?.close();
-  await Promise.all(instances.map((i) => stopInstance(i)));
-  await db?.end().catch(() => {});
+  await cluster?.close();
   await smtp?.close();
-  await server?.destroy();
-  if (uploads) rmSync(uploads, { recursive: true, force: true });
 });
 
 let client = 0;
@@ -82,11 +64,7 @@ async function openForm(headers: Record<string, string> = {}) {
   const html = await res.text();
   const token = /name="csrf_token"[^>]*value="([^"]+)"/.exec(html)?.[1];
   if (!token) throw new Error(`no token (${res.status})`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  return { token, cookie, res };
+  return { token, cookie: responseCookies(res), res };
 }
 
 async function postLead(clientAddr: string, extra: Record<string, string> = {}, headers: Record<string, string> = {}) {
@@ -234,7 +212,7 @@ Message-ID`, async () => {
 
     // The operator's supervisor starts it again; it rejoins behind the proxy.
     const index = instances.indexOf(victim!);
-    instances[index] = await startInstance(victim!.name, { ...env, TRUST_PROXY: TRUST[victim!.name]! });
+    await cluster.restart(index);
     expect((await get('/readyz', { 'x-test-instance': String(index) })).status).toBe(200);
   });
 
@@ -308,8 +286,7 @@ Message-ID`, async () => {
       );
     }
     expect(Date.now() - back).toBeLessThan(10_000);
-    db = new pg.Pool({ connectionString: server.url('academia'), max: 2 });
-    db.on('error', () => {});
+    db = cluster.reconnect();
     // Nothing half-stored during the outage; everything works again without a restart,
     // the mail worker included.
     expect(await count('franquia_leads')).toBe(leadsBefore);
