@@ -48,10 +48,12 @@ export function StaffPage(props: {
   staff: StaffProps;
   crumbs?: Crumb[];
   notice?: string;
+  /** the page's own notices by key, instead of the content screens' */
+  notices?: Record<string, string>;
   scripts?: string[];
   children: ComponentChildren;
 }) {
-  const notice = props.notice ? NOTICES[props.notice] : undefined;
+  const notice = props.notice ? (props.notices ?? NOTICES)[props.notice] : undefined;
   return (
     <Layout
       title={props.title}
@@ -70,14 +72,19 @@ export function StaffPage(props: {
         </nav>
       ) : null}
       <h1>{props.title}</h1>
-      {notice ? (
-        <p class="alert alert-ok" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <StatusNotice text={notice} />
       {props.children}
     </Layout>
   );
+}
+
+/** What a save did, said once at the top of the page it leads to. */
+export function StatusNotice({ text }: { text?: string }) {
+  return text ? (
+    <p class="alert alert-ok" role="status">
+      {text}
+    </p>
+  ) : null;
 }
 
 /** The form kit's summary: one link per refused field (fields are `f-<name>` here). */

@@ -3,10 +3,19 @@
 // actions (conclude, refuse with a reason, carry out an erasure).
 import { formatDateTime } from '../../lib/time';
 import { ENVIO_FIELD } from '../../lib/form/index';
-import { Csrf, Field, Select, StaffErrorSummary, StaffPage, type StaffProps, TextArea } from '../../staff/form.view';
+import {
+  bindStaffFields,
+  Field,
+  Select,
+  StaffErrorSummary,
+  StaffForm,
+  StaffPage,
+  type StaffProps,
+  TextArea,
+} from '../../staff/form.view';
+import { type Column, ColumnTable, Pagination } from '../../staff/list.view';
 import type { FieldErrors, FormValues } from '../../staff/validation';
-import { FieldError } from '../../views/layout';
-import { DataTable, PageLinks } from '../../views/table';
+import { fieldAria, FieldMessage } from '../../views/form';
 import { EnrolmentKept, KindTables } from './meus-dados.view';
 import type { KindSummary } from './person-data.service';
 import { maskSubject, type Subject } from './registry';
@@ -30,20 +39,35 @@ function SearchForm({ q }: { q: string }) {
   );
 }
 
+type QueueRow = Pick<PrivacyRequest, 'id' | 'tipo' | 'status' | 'canal' | 'titular' | 'criado_em' | 'prazo_em'>;
+
+/** The queue's columns; `now` says which open requests are overdue. */
+const queueColumns = (now: string): Column<QueueRow>[] => [
+  ['Pedido', (r) => <a href={`${ADMIN_PRIVACY_PATH}/${r.id}`}>#{r.id}</a>],
+  ['Tipo', (r) => kindLabel(r.tipo)],
+  ['Pessoa', (r) => r.titular],
+  ['Chegou em', (r) => formatDateTime(r.criado_em)],
+  ['Prazo', (r) => <Deadline request={r} now={now} />],
+  ['Situação', (r) => statusLabel(r.status)],
+];
+
+function Deadline({ request, now }: { request: { status: string; prazo_em: string }; now: string }) {
+  return (
+    <>
+      {formatDateTime(request.prazo_em)}
+      {overdue(request, now) ? <strong> (atrasado)</strong> : null}
+    </>
+  );
+}
+
 export function QueuePage(p: {
   staff: StaffProps;
-  rows: Pick<PrivacyRequest, 'id' | 'tipo' | 'status' | 'canal' | 'titular' | 'criado_em' | 'prazo_em'>[];
+  rows: QueueRow[];
   info: { page: number; pages: number; total: number };
   status: string | null;
   now: string;
 }) {
-  const href = (page: number) => {
-    const params = new URLSearchParams();
-    if (p.status) params.set('status', p.status);
-    if (page > 1) params.set('pagina', String(page));
-    const qs = params.toString();
-    return qs ? `${ADMIN_PRIVACY_PATH}?${qs}` : ADMIN_PRIVACY_PATH;
-  };
+  const params: Record<string, string> = p.status ? { status: p.status } : {};
   return (
     <StaffPage title="Pedidos sobre dados pessoais" staff={p.staff}>
       <p>
@@ -64,28 +88,14 @@ export function QueuePage(p: {
         <button type="submit">Filtrar</button>
         <p class="muted">{p.info.total === 1 ? '1 pedido' : `${p.info.total} pedidos`}</p>
       </form>
-      <DataTable
+      <ColumnTable
         label="Pedidos"
-        columns={['Pedido', 'Tipo', 'Pessoa', 'Chegou em', 'Prazo', 'Situação']}
         rows={p.rows}
         empty="Nenhum pedido."
-        row={(r) => (
-          <tr key={r.id} class={overdue(r, p.now) ? 'overdue' : undefined}>
-            <td>
-              <a href={`${ADMIN_PRIVACY_PATH}/${r.id}`}>#{r.id}</a>
-            </td>
-            <td>{kindLabel(r.tipo)}</td>
-            <td>{r.titular}</td>
-            <td>{formatDateTime(r.criado_em)}</td>
-            <td>
-              {formatDateTime(r.prazo_em)}
-              {overdue(r, p.now) ? <strong> (atrasado)</strong> : null}
-            </td>
-            <td>{statusLabel(r.status)}</td>
-          </tr>
-        )}
+        columns={queueColumns(p.now)}
+        rowClass={(r) => (overdue(r, p.now) ? 'overdue' : undefined)}
       />
-      <PageLinks page={p.info.page} pages={p.info.pages} href={href} />
+      <Pagination list={{ path: ADMIN_PRIVACY_PATH, q: '', params, ...p.info }} />
     </StaffPage>
   );
 }
@@ -106,6 +116,7 @@ export function SearchPage(p: {
     email: p.subject?.email ?? '',
     telefone: p.subject?.phones[0] ?? '',
   };
+  const field = bindStaffFields(values, p.errors);
   return (
     <StaffPage title="Buscar uma pessoa" staff={p.staff} crumbs={crumbs}>
       <SearchForm q={p.q} />
@@ -124,25 +135,13 @@ export function SearchPage(p: {
         <section class="card" aria-labelledby="abrir">
           <h2 id="abrir">Abrir um pedido para esta pessoa</h2>
           <p class="muted">Para quem ligou ou veio à recepção. O prazo de 15 dias conta a partir de agora.</p>
-          <StaffErrorSummary errors={p.errors} />
-          <form method="post" action={ADMIN_PRIVACY_PATH} novalidate>
-            <Csrf token={p.staff.csrfToken} />
+          <StaffForm action={ADMIN_PRIVACY_PATH} csrfToken={p.staff.csrfToken} errors={p.errors} submit="Abrir pedido">
             <input type="hidden" name={ENVIO_FIELD} value={p.envioId} />
-            <Select
-              name="tipo"
-              label="Tipo do pedido"
-              values={values}
-              errors={p.errors}
-              options={kindOptions}
-              placeholder="Escolha…"
-            />
-            <Field name="email" label="E-mail" type="email" values={values} errors={p.errors} maxLength={254} />
-            <Field name="telefone" label="WhatsApp" type="tel" values={values} errors={p.errors} maxLength={30} />
-            <TextArea name="texto" label="Observação" values={values} errors={p.errors} maxLength={1000} />
-            <p>
-              <button type="submit">Abrir pedido</button>
-            </p>
-          </form>
+            <Select {...field('tipo')} label="Tipo do pedido" options={kindOptions} placeholder="Escolha…" />
+            <Field {...field('email')} label="E-mail" type="email" maxLength={254} />
+            <Field {...field('telefone')} label="WhatsApp" type="tel" maxLength={30} />
+            <TextArea {...field('texto')} label="Observação" maxLength={1000} />
+          </StaffForm>
         </section>
       ) : null}
     </StaffPage>
@@ -166,19 +165,19 @@ export function RequestPage(p: {
   errors?: FieldErrors;
 }) {
   const r = p.request;
-  const notice = p.notice ? NOTICES[p.notice] : undefined;
   const result = r.resultado
     ? (JSON.parse(r.resultado) as { tabelas: Record<string, number>; arquivos: number })
     : null;
   const open = r.status === 'aberta';
   const values: FormValues = {};
   return (
-    <StaffPage title={`Pedido #${r.id}: ${kindLabel(r.tipo)}`} staff={p.staff} crumbs={crumbs}>
-      {notice ? (
-        <p class="alert alert-ok" role="status">
-          {notice}
-        </p>
-      ) : null}
+    <StaffPage
+      title={`Pedido #${r.id}: ${kindLabel(r.tipo)}`}
+      staff={p.staff}
+      crumbs={crumbs}
+      notice={p.notice}
+      notices={NOTICES}
+    >
       <StaffErrorSummary errors={p.errors} />
       <dl class="details">
         <dt>Pessoa</dt>
@@ -190,8 +189,7 @@ export function RequestPage(p: {
         </dd>
         <dt>Prazo</dt>
         <dd>
-          {formatDateTime(r.prazo_em)}
-          {overdue(r, p.now) ? <strong> (atrasado)</strong> : null}
+          <Deadline request={r} now={p.now} />
         </dd>
         <dt>Situação</dt>
         <dd>
@@ -246,29 +244,27 @@ export function RequestPage(p: {
             pesquisa e números de agendamento ficam para as estatísticas. Não pode ser desfeito.
           </p>
           <EnrolmentKept overview={p.overview} />
-          <form method="post" action={`${ADMIN_PRIVACY_PATH}/${r.id}/eliminar`} novalidate>
-            <Csrf token={p.staff.csrfToken} />
+          <StaffForm
+            action={`${ADMIN_PRIVACY_PATH}/${r.id}/eliminar`}
+            csrfToken={p.staff.csrfToken}
+            submit="Eliminar e concluir"
+            submitClass="danger"
+          >
             <div class="field">
-              <FieldError id="f-confirmar-erro" message={p.errors?.confirmar} />
+              <FieldMessage id="f-confirmar" message={p.errors?.confirmar} />
               <label class="choice">
                 <input
                   type="checkbox"
                   id="f-confirmar"
                   name="confirmar"
                   value="sim"
-                  aria-invalid={p.errors?.confirmar ? 'true' : undefined}
-                  aria-describedby={p.errors?.confirmar ? 'f-confirmar-erro' : undefined}
+                  {...fieldAria('f-confirmar', p.errors?.confirmar)}
                 />
                 Confirmo a eliminação dos dados desta pessoa
               </label>
             </div>
             <Field name="motivo" label="Observação" values={values} maxLength={1000} idPrefix="eliminar" />
-            <p>
-              <button type="submit" class="danger">
-                Eliminar e concluir
-              </button>
-            </p>
-          </form>
+          </StaffForm>
         </section>
       ) : null}
 
@@ -276,18 +272,21 @@ export function RequestPage(p: {
         <div class="grid grid-2">
           <section class="card" aria-labelledby="concluir">
             <h2 id="concluir">Concluir</h2>
-            <form method="post" action={`${ADMIN_PRIVACY_PATH}/${r.id}/concluir`} novalidate>
-              <Csrf token={p.staff.csrfToken} />
+            <StaffForm
+              action={`${ADMIN_PRIVACY_PATH}/${r.id}/concluir`}
+              csrfToken={p.staff.csrfToken}
+              submit="Concluir pedido"
+            >
               <Field name="motivo" label="Observação" values={values} maxLength={1000} idPrefix="concluir" />
-              <p>
-                <button type="submit">Concluir pedido</button>
-              </p>
-            </form>
+            </StaffForm>
           </section>
           <section class="card" aria-labelledby="recusar">
             <h2 id="recusar">Recusar</h2>
-            <form method="post" action={`${ADMIN_PRIVACY_PATH}/${r.id}/recusar`} novalidate>
-              <Csrf token={p.staff.csrfToken} />
+            <StaffForm
+              action={`${ADMIN_PRIVACY_PATH}/${r.id}/recusar`}
+              csrfToken={p.staff.csrfToken}
+              submit="Recusar pedido"
+            >
               <Field
                 name="motivo"
                 label="Motivo da recusa"
@@ -296,10 +295,7 @@ export function RequestPage(p: {
                 required
                 maxLength={1000}
               />
-              <p>
-                <button type="submit">Recusar pedido</button>
-              </p>
-            </form>
+            </StaffForm>
           </section>
         </div>
       ) : null}

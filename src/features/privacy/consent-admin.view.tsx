@@ -2,8 +2,8 @@
 // consent with the text version accepted, when and how, and revoke them all.
 import { formatPhone } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
-import { Csrf, Field, StaffErrorSummary, StaffPage, type StaffProps } from '../../staff/form.view';
-import { DataTable } from '../../staff/list.view';
+import { Field, StaffErrorSummary, StaffForm, StaffPage, type StaffProps, StatusNotice } from '../../staff/form.view';
+import { type Column, ColumnTable } from '../../staff/list.view';
 import type { FieldErrors } from '../../staff/validation';
 import type { ConsentService } from './consent.service';
 import { CONSENTS_PATH, INCIDENTS_PATH } from './incidents.view';
@@ -11,6 +11,39 @@ import { CONSENTS_PATH, INCIDENTS_PATH } from './incidents.view';
 type ConsentRow = Awaited<ReturnType<ConsentService['lookup']>>[number];
 
 const CHANNEL_LABEL: Record<string, string> = { site: 'Site', cartaz: 'Cartaz (QR code)', quiosque: 'Quiosque' };
+
+const CONSENT_COLUMNS: Column<ConsentRow>[] = [
+  ['Aceito em', (r) => formatDateTime(r.aceito_em)],
+  [
+    'Formulário',
+    (r) => (
+      <>
+        {r.finalidade_nome} <span class="hint">#{r.registro_id}</span>
+      </>
+    ),
+  ],
+  [
+    'Texto aceito',
+    (r) =>
+      r.texto ? (
+        <>
+          “{r.texto}” <span class="hint">(versão {r.versao})</span>
+        </>
+      ) : (
+        '—'
+      ),
+  ],
+  ['Canal', (r) => CHANNEL_LABEL[r.canal] ?? r.canal],
+  ['Contato', (r) => [r.email, r.telefone ? formatPhone(r.telefone) : null].filter(Boolean).join(' · ') || '—'],
+  [
+    'Situação',
+    (r) =>
+      r.revogado_em
+        ? `Revogado em ${formatDateTime(r.revogado_em)}` +
+          (r.revogado_por_nome ? ` por ${r.revogado_por_nome}` : ' pela pessoa')
+        : 'Em vigor',
+  ],
+];
 
 export function ConsentsPage(p: {
   staff: StaffProps;
@@ -22,11 +55,7 @@ export function ConsentsPage(p: {
   const open = p.rows?.filter((r) => !r.revogado_em).length ?? 0;
   return (
     <StaffPage title="Consentimentos" staff={p.staff}>
-      {p.notice ? (
-        <p class="alert alert-ok" role="status">
-          {p.notice}
-        </p>
-      ) : null}
+      <StatusNotice text={p.notice} />
       <p>
         Cada formulário com autorização de contato guarda a versão do texto aceito, quando e por qual canal. Procure a
         pessoa pelo e-mail ou telefone para ver a prova ou revogar o consentimento (por exemplo, a pedido feito na
@@ -55,51 +84,27 @@ export function ConsentsPage(p: {
             {p.rows.length === 1 ? '1 consentimento' : `${p.rows.length} consentimentos`}
             {p.rows.length ? `, ${open} em vigor` : ''}
           </p>
-          <DataTable
+          <ColumnTable
             label="Consentimentos da pessoa"
             caption="Consentimentos, do mais recente para o mais antigo"
-            columns={['Aceito em', 'Formulário', 'Texto aceito', 'Canal', 'Contato', 'Situação']}
             rows={p.rows}
-            row={(r) => (
-              <tr key={r.id}>
-                <td>{formatDateTime(r.aceito_em)}</td>
-                <td>
-                  {r.finalidade_nome} <span class="hint">#{r.registro_id}</span>
-                </td>
-                <td>
-                  {r.texto ? (
-                    <>
-                      “{r.texto}” <span class="hint">(versão {r.versao})</span>
-                    </>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>{CHANNEL_LABEL[r.canal] ?? r.canal}</td>
-                <td>{[r.email, r.telefone ? formatPhone(r.telefone) : null].filter(Boolean).join(' · ') || '—'}</td>
-                <td>
-                  {r.revogado_em
-                    ? `Revogado em ${formatDateTime(r.revogado_em)}` +
-                      (r.revogado_por_nome ? ` por ${r.revogado_por_nome}` : ' pela pessoa')
-                    : 'Em vigor'}
-                </td>
-              </tr>
-            )}
+            columns={CONSENT_COLUMNS}
           />
           {open ? (
-            <form method="post" action={`${CONSENTS_PATH}/revogar`} class="card">
-              <Csrf token={p.staff.csrfToken} />
+            <StaffForm
+              action={`${CONSENTS_PATH}/revogar`}
+              csrfToken={p.staff.csrfToken}
+              class="card"
+              novalidate={false}
+              submit="Revogar consentimento"
+              submitClass="danger"
+            >
               <input type="hidden" name="contato" value={p.contato} />
               <p>
                 Revogar os {open === 1 ? 'consentimento em vigor' : `${open} consentimentos em vigor`} deste contato. A
                 revogação fica registrada com a data e o seu nome.
               </p>
-              <p>
-                <button type="submit" class="danger">
-                  Revogar consentimento
-                </button>
-              </p>
-            </form>
+            </StaffForm>
           ) : null}
         </>
       ) : null}

@@ -1,16 +1,17 @@
 // The incident register's pages (admins): the list, the new-incident form and one incident.
 import { formatDateTime } from '../../lib/time';
 import {
-  Csrf,
+  bindStaffFields,
+  type Crumb,
   Field,
   Select,
-  StaffErrorSummary,
+  type StaffFieldBinder,
+  StaffForm,
   StaffPage,
-  TextArea,
-  type Crumb,
   type StaffProps,
+  TextArea,
 } from '../../staff/form.view';
-import { DataTable, Pagination } from '../../staff/list.view';
+import { type Column, ColumnTable, Pagination } from '../../staff/list.view';
 import type { ListState } from '../../staff/list';
 import type { FieldErrors, FormValues } from '../../staff/validation';
 import { formatDay } from './consent';
@@ -32,6 +33,16 @@ function KeptNote() {
   );
 }
 
+const dayOrNo = (day: string | null) => (day ? formatDay(day) : 'não');
+const INCIDENT_COLUMNS: Column<Incident>[] = [
+  ['Constatado em', (i) => <a href={`${INCIDENTS_PATH}/${i.id}`}>{formatDay(i.constatado_em)}</a>],
+  ['O que aconteceu', (i) => (i.descricao.length > 140 ? `${i.descricao.slice(0, 140)}…` : i.descricao)],
+  ['Risco', (i) => <span class={`badge risco-${i.risco}`}>{riskLabel(i.risco)}</span>],
+  ['Pessoas (aprox.)', (i) => i.quantidade_titulares ?? '—'],
+  ['ANPD comunicada', (i) => dayOrNo(i.anpd_comunicada_em)],
+  ['Pessoas comunicadas', (i) => dayOrNo(i.titulares_comunicados_em)],
+];
+
 export function IncidentsListPage(p: { staff: StaffProps; rows: Incident[]; list: ListState; notice?: string }) {
   return (
     <StaffPage title="Incidentes de segurança" staff={p.staff} notice={p.notice}>
@@ -50,116 +61,63 @@ export function IncidentsListPage(p: { staff: StaffProps; rows: Incident[]; list
         <a href={CONSENTS_PATH}>Consentimentos</a>
       </p>
       <p class="muted">{p.list.total === 1 ? '1 incidente' : `${p.list.total} incidentes`}</p>
-      <DataTable
+      <ColumnTable
         label="Tabela dos incidentes"
         caption="Incidentes, do constatado mais recente para o mais antigo"
-        columns={[
-          'Constatado em',
-          'O que aconteceu',
-          'Risco',
-          'Pessoas (aprox.)',
-          'ANPD comunicada',
-          'Pessoas comunicadas',
-        ]}
         rows={p.rows}
-        row={(i) => (
-          <tr key={i.id}>
-            <td>
-              <a href={`${INCIDENTS_PATH}/${i.id}`}>{formatDay(i.constatado_em)}</a>
-            </td>
-            <td>{i.descricao.length > 140 ? `${i.descricao.slice(0, 140)}…` : i.descricao}</td>
-            <td>
-              <span class={`badge risco-${i.risco}`}>{riskLabel(i.risco)}</span>
-            </td>
-            <td>{i.quantidade_titulares ?? '—'}</td>
-            <td>{i.anpd_comunicada_em ? formatDay(i.anpd_comunicada_em) : 'não'}</td>
-            <td>{i.titulares_comunicados_em ? formatDay(i.titulares_comunicados_em) : 'não'}</td>
-          </tr>
-        )}
+        columns={INCIDENT_COLUMNS}
       />
       <Pagination list={p.list} />
     </StaffPage>
   );
 }
 
-function IncidentFields({ values, errors }: { values: FormValues; errors?: FieldErrors }) {
+function IncidentFields({ field }: { field: StaffFieldBinder }) {
+  // The register's long texts: all required, each with the limit the service checks.
+  const text = (name: keyof typeof INCIDENT_LIMITS) => ({
+    ...field(name),
+    required: true,
+    maxLength: INCIDENT_LIMITS[name],
+  });
   return (
     <>
-      <Field
-        name="constatado_em"
-        label="Data em que foi constatado"
-        type="date"
-        values={values}
-        errors={errors}
-        required
-        hint="AAAA-MM-DD"
-      />
+      <Field {...field('constatado_em')} label="Data em que foi constatado" type="date" required hint="AAAA-MM-DD" />
+      <TextArea {...text('descricao')} label="O que aconteceu" />
       <TextArea
-        name="descricao"
-        label="O que aconteceu"
-        values={values}
-        errors={errors}
-        required
-        maxLength={INCIDENT_LIMITS.descricao}
-      />
-      <TextArea
-        name="dados_afetados"
+        {...text('dados_afetados')}
         label="Dados afetados"
         hint="Tipos de dados: nome, e-mail, WhatsApp, fotos, mensagens…"
-        values={values}
-        errors={errors}
-        required
-        maxLength={INCIDENT_LIMITS.dados_afetados}
       />
       <TextArea
-        name="titulares_afetados"
+        {...text('titulares_afetados')}
         label="Pessoas afetadas"
         hint="Quem: clientes de uma unidade, candidatos a franquia, equipe…"
-        values={values}
-        errors={errors}
-        required
-        maxLength={INCIDENT_LIMITS.titulares_afetados}
       />
       <Field
-        name="quantidade_titulares"
+        {...field('quantidade_titulares')}
         label="Quantidade aproximada de pessoas"
         hint="Deixe em branco se ainda não se sabe."
         inputMode="numeric"
-        values={values}
-        errors={errors}
         maxLength={15}
       />
       <Select
-        name="risco"
+        {...field('risco')}
         label="Risco para as pessoas"
-        values={values}
-        errors={errors}
         placeholder="Escolha"
         options={RISKS.map((r) => ({ ...r }))}
       />
-      <TextArea
-        name="medidas"
-        label="Medidas tomadas"
-        values={values}
-        errors={errors}
-        required
-        maxLength={INCIDENT_LIMITS.medidas}
-      />
+      <TextArea {...text('medidas')} label="Medidas tomadas" />
       <Field
-        name="anpd_comunicada_em"
+        {...field('anpd_comunicada_em')}
         label="ANPD comunicada em"
         type="date"
         hint="Deixe em branco se ainda não foi comunicada."
-        values={values}
-        errors={errors}
       />
       <Field
-        name="titulares_comunicados_em"
+        {...field('titulares_comunicados_em')}
         label="Pessoas afetadas comunicadas em"
         type="date"
         hint="Deixe em branco se ainda não foram comunicadas."
-        values={values}
-        errors={errors}
       />
     </>
   );
@@ -188,14 +146,15 @@ export function IncidentFormPage(p: {
         </p>
       ) : null}
       <KeptNote />
-      <StaffErrorSummary errors={p.errors} />
-      <form method="post" action={action} class="card" noValidate>
-        <Csrf token={p.staff.csrfToken} />
-        <IncidentFields values={p.values} errors={p.errors} />
-        <p>
-          <button type="submit">{p.incident ? 'Salvar alterações' : 'Registrar incidente'}</button>
-        </p>
-      </form>
+      <StaffForm
+        action={action}
+        csrfToken={p.staff.csrfToken}
+        errors={p.errors}
+        class="card"
+        submit={p.incident ? 'Salvar alterações' : 'Registrar incidente'}
+      >
+        <IncidentFields field={bindStaffFields(p.values, p.errors)} />
+      </StaffForm>
     </StaffPage>
   );
 }

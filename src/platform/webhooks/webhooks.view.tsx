@@ -3,17 +3,20 @@
 import { ENVIO_FIELD, keptEnvioId, newEnvioId } from '../../lib/form/index';
 import { formatDateTime } from '../../lib/time';
 import { PageLinks } from '../../views/table';
+import type { ComponentChildren } from 'preact';
 import {
   ActiveBadge,
+  bindStaffFields,
+  ButtonForm,
   CheckboxGroup,
-  Csrf,
   Field,
+  PostForm,
   StaffCheckbox,
   StaffErrorSummary,
   StaffPage,
   type StaffProps,
 } from '../../staff/form.view';
-import { DataTable } from '../../staff/list.view';
+import { type Column, ColumnTable } from '../../staff/list.view';
 import type { FieldErrors, FormValues } from '../../staff/validation';
 import { WEBHOOK_EVENTS } from './events';
 
@@ -39,15 +42,6 @@ export const NOTICES: Record<string, string> = {
     'O segredo não é mostrado de novo; se não o guardou, exclua o endpoint e cadastre outro.',
 };
 
-function Notice({ notice }: { notice?: string }) {
-  const text = notice ? NOTICES[notice] : undefined;
-  return text ? (
-    <p class="alert alert-ok" role="status">
-      {text}
-    </p>
-  ) : null;
-}
-
 export interface EndpointRow {
   id: number;
   url: string;
@@ -59,24 +53,53 @@ export interface EndpointRow {
 
 const eventList = (eventos: string) => eventos.split(',').filter(Boolean);
 
-function EndpointFields({ values, errors }: { values: FormValues; errors?: FieldErrors }) {
+/** An endpoint's form (new or saved): its address, events and switch. `children` go first (the envio id). */
+function EndpointForm(p: {
+  action: string;
+  csrfToken: string;
+  values: FormValues;
+  errors?: FieldErrors;
+  submit: string;
+  children?: ComponentChildren;
+}) {
+  const field = bindStaffFields(p.values, p.errors);
   return (
-    <>
+    <PostForm action={p.action} csrfToken={p.csrfToken} novalidate>
+      {p.children}
+      <StaffErrorSummary errors={p.errors} />
       <Field
-        name="url"
+        {...field('url')}
         label="Endereço (URL) que recebe os eventos"
         type="url"
-        values={values}
-        errors={errors}
         required
         maxLength={500}
         hint="https:// obrigatório. Cada evento vai por POST em JSON, assinado no padrão Standard Webhooks."
       />
-      <CheckboxGroup name="eventos" legend="Eventos" values={values} errors={errors} options={EVENT_OPTIONS} />
-      <StaffCheckbox name="ativo" label="Ligado (recebe eventos)" values={values} />
-    </>
+      <CheckboxGroup {...field('eventos')} legend="Eventos" options={EVENT_OPTIONS} />
+      <StaffCheckbox name="ativo" label="Ligado (recebe eventos)" values={p.values} />
+      <p>
+        <button type="submit">{p.submit}</button>
+      </p>
+    </PostForm>
   );
 }
+
+const ENDPOINT_COLUMNS: Column<EndpointRow>[] = [
+  ['Endereço', (e) => <a href={`${WEBHOOKS_PATH}/${e.id}`}>{e.url}</a>],
+  ['Eventos', (e) => eventList(e.eventos).join(', ')],
+  [
+    'Situação',
+    (e) => (
+      <>
+        <ActiveBadge ativo={e.ativo} />
+        {e.desativado_motivo ? <span class="hint"> {e.desativado_motivo}</span> : null}
+      </>
+    ),
+  ],
+  ['Na fila', (e) => (e.entregas.pendente ?? 0) + (e.entregas.enviando ?? 0)],
+  ['Entregues', (e) => e.entregas.entregue ?? 0],
+  ['Falharam', (e) => e.entregas.falhou ?? 0],
+];
 
 export function WebhooksPage(p: {
   staff: StaffProps;
@@ -86,44 +109,28 @@ export function WebhooksPage(p: {
   notice?: string;
 }) {
   return (
-    <StaffPage title="Webhooks" staff={p.staff} scripts={['envio-fresh.js']}>
-      <Notice notice={p.notice} />
+    <StaffPage title="Webhooks" staff={p.staff} notice={p.notice} notices={NOTICES} scripts={['envio-fresh.js']}>
       <p>
         Outras ferramentas da rede (CRM, automações, chamados) recebem aqui os eventos do site no formato Standard
         Webhooks: cabeçalhos <code>webhook-id</code>, <code>webhook-timestamp</code> e <code>webhook-signature</code>.
       </p>
-      <DataTable
+      <ColumnTable
         label="Endpoints de webhook"
-        columns={['Endereço', 'Eventos', 'Situação', 'Na fila', 'Entregues', 'Falharam']}
         rows={p.endpoints}
         empty="Nenhum endpoint cadastrado."
-        row={(e) => (
-          <tr key={e.id}>
-            <td>
-              <a href={`${WEBHOOKS_PATH}/${e.id}`}>{e.url}</a>
-            </td>
-            <td>{eventList(e.eventos).join(', ')}</td>
-            <td>
-              <ActiveBadge ativo={e.ativo} />
-              {e.desativado_motivo ? <span class="hint"> {e.desativado_motivo}</span> : null}
-            </td>
-            <td>{(e.entregas.pendente ?? 0) + (e.entregas.enviando ?? 0)}</td>
-            <td>{e.entregas.entregue ?? 0}</td>
-            <td>{e.entregas.falhou ?? 0}</td>
-          </tr>
-        )}
+        columns={ENDPOINT_COLUMNS}
       />
       <h2 id="novo">Novo endpoint</h2>
-      <form method="post" action={WEBHOOKS_PATH} novalidate>
-        <Csrf token={p.staff.csrfToken} />
+      <EndpointForm
+        action={WEBHOOKS_PATH}
+        csrfToken={p.staff.csrfToken}
+        values={p.values}
+        errors={p.errors}
+        submit="Cadastrar endpoint"
+      >
         {/* A double click on "Cadastrar endpoint" creates one endpoint (platform/envio). */}
         <input type="hidden" name={ENVIO_FIELD} value={keptEnvioId(p.values)} />
-        <StaffErrorSummary errors={p.errors} />
-        <EndpointFields values={p.values} errors={p.errors} />
-        <p>
-          <button type="submit">Cadastrar endpoint</button>
-        </p>
-      </form>
+      </EndpointForm>
     </StaffPage>
   );
 }
@@ -169,6 +176,48 @@ export interface DeliveryRow {
   criado_em: string;
 }
 
+/** The delivery log's columns; the last one resends a delivery that is not on its way. */
+function deliveryColumns(base: string, csrfToken: string): Column<DeliveryRow>[] {
+  return [
+    ['Criada', (d) => formatDateTime(d.criado_em)],
+    ['Evento', (d) => d.evento],
+    ['webhook-id', (d) => <code>{d.mensagem_id}</code>],
+    ['Situação', (d) => STATUS_LABEL[d.status] ?? d.status],
+    ['Tentativas', (d) => d.tentativas],
+    ['Resposta', (d) => <DeliveryAnswer delivery={d} />],
+    ['Duração', (d) => (d.ultima_duracao_ms === null ? '' : `${d.ultima_duracao_ms} ms`)],
+    ['Próxima', (d) => (d.status === 'pendente' ? formatDateTime(d.proxima_tentativa_em) : '')],
+    [
+      '',
+      (d) =>
+        d.status === 'enviando' ? null : (
+          <ButtonForm
+            action={`${base}/entregas/${d.id}/reenviar`}
+            csrfToken={csrfToken}
+            label="Reenviar"
+            buttonClass="secondary"
+          />
+        ),
+    ],
+  ];
+}
+
+/** The receiver's answer: its status code or error, and the body folded away. */
+function DeliveryAnswer({ delivery: d }: { delivery: DeliveryRow }) {
+  return (
+    <>
+      {d.ultimo_codigo ?? (d.ultimo_erro ? '—' : '')}
+      {d.ultimo_erro ? <span class="hint"> {d.ultimo_erro}</span> : null}
+      {d.ultima_resposta ? (
+        <details>
+          <summary>corpo</summary>
+          <pre>{d.ultima_resposta}</pre>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
 export function EndpointPage(p: {
   staff: StaffProps;
   id: number;
@@ -181,74 +230,32 @@ export function EndpointPage(p: {
 }) {
   const base = `${WEBHOOKS_PATH}/${p.id}`;
   return (
-    <StaffPage title={`Webhook ${p.id}`} staff={p.staff} crumbs={crumbs} scripts={['envio-fresh.js']}>
-      <Notice notice={p.notice} />
+    <StaffPage
+      title={`Webhook ${p.id}`}
+      staff={p.staff}
+      crumbs={crumbs}
+      notice={p.notice}
+      notices={NOTICES}
+      scripts={['envio-fresh.js']}
+    >
       {p.desativadoMotivo && !p.ativo ? <p class="alert">{p.desativadoMotivo}</p> : null}
-      <form method="post" action={base} novalidate>
-        <Csrf token={p.staff.csrfToken} />
-        <StaffErrorSummary errors={p.errors} />
-        <EndpointFields values={p.values} errors={p.errors} />
-        <p>
-          <button type="submit">Salvar</button>
-        </p>
-      </form>
-      <form method="post" action={`${base}/teste`} class="inline">
-        <Csrf token={p.staff.csrfToken} />
+      <EndpointForm action={base} csrfToken={p.staff.csrfToken} values={p.values} errors={p.errors} submit="Salvar" />
+      <ButtonForm action={`${base}/teste`} csrfToken={p.staff.csrfToken} label="Enviar teste" buttonClass="secondary">
         <input type="hidden" name={ENVIO_FIELD} value={newEnvioId()} />
-        <button type="submit" class="secondary">
-          Enviar teste
-        </button>
-      </form>{' '}
-      <form
-        method="post"
+      </ButtonForm>{' '}
+      <ButtonForm
         action={`${base}/excluir`}
-        class="inline"
-        data-confirmar="Excluir este endpoint e o seu registro de entregas?"
-      >
-        <Csrf token={p.staff.csrfToken} />
-        <button type="submit" class="danger">
-          Excluir endpoint
-        </button>
-      </form>
+        csrfToken={p.staff.csrfToken}
+        label="Excluir endpoint"
+        buttonClass="danger"
+        confirm="Excluir este endpoint e o seu registro de entregas?"
+      />
       <h2>Registro de entregas</h2>
-      <DataTable
+      <ColumnTable
         label="Registro de entregas"
-        columns={['Criada', 'Evento', 'webhook-id', 'Situação', 'Tentativas', 'Resposta', 'Duração', 'Próxima', '']}
         rows={p.log.rows}
         empty="Nenhuma entrega ainda."
-        row={(d) => (
-          <tr key={d.id}>
-            <td>{formatDateTime(d.criado_em)}</td>
-            <td>{d.evento}</td>
-            <td>
-              <code>{d.mensagem_id}</code>
-            </td>
-            <td>{STATUS_LABEL[d.status] ?? d.status}</td>
-            <td>{d.tentativas}</td>
-            <td>
-              {d.ultimo_codigo ?? (d.ultimo_erro ? '—' : '')}
-              {d.ultimo_erro ? <span class="hint"> {d.ultimo_erro}</span> : null}
-              {d.ultima_resposta ? (
-                <details>
-                  <summary>corpo</summary>
-                  <pre>{d.ultima_resposta}</pre>
-                </details>
-              ) : null}
-            </td>
-            <td>{d.ultima_duracao_ms === null ? '' : `${d.ultima_duracao_ms} ms`}</td>
-            <td>{d.status === 'pendente' ? formatDateTime(d.proxima_tentativa_em) : ''}</td>
-            <td>
-              {d.status === 'enviando' ? null : (
-                <form method="post" action={`${base}/entregas/${d.id}/reenviar`} class="inline">
-                  <Csrf token={p.staff.csrfToken} />
-                  <button type="submit" class="secondary">
-                    Reenviar
-                  </button>
-                </form>
-              )}
-            </td>
-          </tr>
-        )}
+        columns={deliveryColumns(base, p.staff.csrfToken)}
       />
       <PageLinks page={p.log.page} pages={p.log.pages} href={(n) => `${base}?pagina=${n}`} />
     </StaffPage>
