@@ -56,11 +56,18 @@ async function openPayment(codigo: string): Promise<{ body: string; paymentId: s
   return { body: res.body, paymentId: row.provedor_id ?? '' };
 }
 
-async function paidAndActive() {
+/** An enrolment paid by Pix at Asaas and the webhooks settled, the first `lost` of them lost. */
+async function paid(lost = 0) {
   const e = await asaas.enrol();
   const { paymentId } = await openPayment(e.codigo);
+  if (lost) fake.webhooks.lose(lost);
   await fake.pay(paymentId);
   await asaas.settle();
+  return { e, paymentId };
+}
+
+async function paidAndActive() {
+  const { e } = await paid();
   const after = await asaas.enrolment(e.id);
   expect(after.status).toBe('ativa');
   return after;
@@ -220,11 +227,7 @@ describe('paying through Asaas', () => {
   });
 
   it('recovers a lost webhook through the reconciliation', async () => {
-    const e = await asaas.enrol();
-    const { paymentId } = await openPayment(e.codigo);
-    fake.webhooks.lose(1);
-    await fake.pay(paymentId);
-    await asaas.settle();
+    const { e } = await paid(1);
     expect((await asaas.enrolment(e.id)).status).toBe('aguardando_pagamento');
     await t.app.paymentJobs!.reconcile(new Date(Date.now() + 5 * 60_000));
     expect((await asaas.enrolment(e.id)).status).toBe('aguardando_pagamento');
@@ -438,11 +441,7 @@ describe('monthly billing', () => {
   });
 
   it('compares the day received at Asaas with ours and lists the difference', async () => {
-    const e = await asaas.enrol();
-    const { paymentId } = await openPayment(e.codigo);
-    fake.webhooks.lose(1);
-    await fake.pay(paymentId);
-    await asaas.settle();
+    const { paymentId } = await paid(1);
     const day = saoPauloDay();
     expect(await t.app.paymentJobs!.compareDay(day)).toBeGreaterThanOrEqual(1);
     const diff = await t.db
