@@ -60,13 +60,18 @@ export function unitHours(db: Db, unitId: number) {
     .execute();
 }
 
-/** A unit's classes of active modalities by weekday and start: its public page and its trial slots. */
-export function unitClasses(db: Db, unitId: number): Promise<ClassRow[]> {
+/** A unit's classes (`a`) joined to their modalities (`m`): the timetable screen and the public pages. */
+export function classesOf(db: Db, unitId: number) {
   return db
     .selectFrom('aulas as a')
     .innerJoin('modalidades as m', 'm.id', 'a.modalidade_id')
+    .where('a.unidade_id', '=', unitId);
+}
+
+/** A unit's classes of active modalities by weekday and start: its public page and its trial slots. */
+export function unitClasses(db: Db, unitId: number): Promise<ClassRow[]> {
+  return classesOf(db, unitId)
     .select(['a.id', 'a.dia_semana', 'a.inicio', 'a.fim', 'm.nome as modalidade', 'a.professor', 'a.sala'])
-    .where('a.unidade_id', '=', unitId)
     .where('m.ativo', '=', 1)
     .orderBy('a.dia_semana')
     .orderBy('a.inicio')

@@ -1,6 +1,7 @@
 // SQL for a unit's timetable (classes) screens. Takes a Kysely instance or a transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
+import { classesOf } from '../../catalog/catalog.repository';
 
 type Q = Kysely<Database>;
 
@@ -16,15 +17,12 @@ export interface ClassFields {
 export function createTimetableRepository(db: Q) {
   return {
     listClasses(unitId: number) {
-      return db
-        .selectFrom('aulas')
-        .innerJoin('modalidades', 'modalidades.id', 'aulas.modalidade_id')
-        .selectAll('aulas')
-        .select('modalidades.nome as modalidade')
-        .where('aulas.unidade_id', '=', unitId)
-        .orderBy('aulas.dia_semana')
-        .orderBy('aulas.inicio')
-        .orderBy('aulas.id')
+      return classesOf(db, unitId)
+        .selectAll('a')
+        .select('m.nome as modalidade')
+        .orderBy('a.dia_semana')
+        .orderBy('a.inicio')
+        .orderBy('a.id')
         .execute();
     },
     findClass(unitId: number, id: number) {
