@@ -31,23 +31,16 @@ function buildRepository(db: Conn) {
     }
   }
 
+  /** What the staff pages know of an account, never its password hash. */
+  const accounts = () => db.selectFrom('usuarios').select(['id', 'email', 'nome', 'papel', 'ativo']);
+
   const repo = {
     // ---- accounts -------------------------------------------------------------------
-    findByEmail(email: string) {
-      return db
-        .selectFrom('usuarios')
-        .select(['id', 'email', 'nome', 'senha_hash', 'papel', 'ativo'])
-        .where('email', '=', email.toLowerCase())
-        .executeTakeFirst();
-    },
+    /** `senha_hash` only where a login checks it. */
+    findByEmail: (email: string) =>
+      accounts().select('senha_hash').where('email', '=', email.toLowerCase()).executeTakeFirst(),
 
-    findById(id: number) {
-      return db
-        .selectFrom('usuarios')
-        .select(['id', 'email', 'nome', 'papel', 'ativo'])
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
+    findById: (id: number) => accounts().where('id', '=', id).executeTakeFirst(),
 
     async emailTaken(email: string) {
       return Boolean(
@@ -56,11 +49,7 @@ function buildRepository(db: Conn) {
     },
 
     async list() {
-      const users = await db
-        .selectFrom('usuarios')
-        .select(['id', 'email', 'nome', 'papel', 'ativo', 'criado_em'])
-        .orderBy('nome')
-        .execute();
+      const users = await accounts().select('criado_em').orderBy('nome').execute();
       const links = await db
         .selectFrom('usuarios_unidades')
         .innerJoin('unidades', 'unidades.id', 'usuarios_unidades.unidade_id')
