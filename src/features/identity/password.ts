@@ -9,11 +9,8 @@ import { passwordHashQueue } from './hash-queue';
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
 
-export interface ScryptParams {
-  N: number;
-  r: number;
-  p: number;
-}
+/** scrypt's cost (N), block size (r) and parallelism (p), as node:crypto takes them. */
+export type ScryptParams = Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>>;
 export const DEFAULT_SCRYPT_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 

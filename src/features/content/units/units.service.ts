@@ -1,6 +1,8 @@
 // Rules for units: every field of the unit page, opening hours per weekday, the benefit
 // platform (https only), the legal entity (razão social + CNPJ), the areas, modalities and
 // plans the unit offers.
+import type { Selectable } from 'kysely';
+import type { PlanosTable } from '../../../db/types';
 import * as kit from '../../../lib/form/index';
 import { slugify } from '../../../lib/text';
 import { filterRows } from '../../../staff/list';
@@ -37,12 +39,8 @@ export const PLAN_FORM_ALL_UP_TO = 60;
 /** Search results shown at once; more ask for a narrower search. */
 export const PLAN_MATCHES_SHOWN = 50;
 
-export interface PlanChoice {
-  id: number;
-  nome: string;
-  periodicidade: string;
-  ativo: number;
-}
+/** A plan as the unit form lists it. */
+export type PlanChoice = Pick<Selectable<PlanosTable>, 'id' | 'nome' | 'periodicidade' | 'ativo'>;
 
 /** The plan checkboxes of the unit form. */
 export interface PlanChoices {
