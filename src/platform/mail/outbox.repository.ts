@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types';
-import { isPostgres, nowIso } from '../../db/index';
+import { nowIso } from '../../db/index';
+import { createQueueRows } from '../queue/queue.repository';
+import { createUpdateWhile } from '../sql/update-while';
 
 export interface OutgoingMail {
   to: string;
@@ -53,70 +55,32 @@ export async function enqueueMail(db: Kysely<Database> | Transaction<Database>, 
 
 /** The outbox table, as the delivery worker and the diagnostic page see it. */
 export function createOutboxRepository(db: Kysely<Database>) {
+  const queue = createQueueRows(db, 'fila_emails', {
+    working: 'enviando',
+    statuses: ['pendente', 'enviando', 'enviado', 'falhou'],
+    order: ['prioridade', 'proxima_tentativa_em'],
+  });
+  const updateWhile = createUpdateWhile(db);
   return {
     /**
-     * Claims up to `limit` due messages in one statement: pending ones whose time has
-     * come, and "enviando" ones whose claim expired (a worker died mid-send). On
-     * PostgreSQL the inner SELECT takes row locks with SKIP LOCKED, so two instances
-     * claiming at once get disjoint sets; on SQLite the write lock serialises claims.
+     * Claims up to `limit` due messages (see createQueueRows), the chain's notifications
+     * first: disjoint sets when instances claim at once.
      */
-    async claimDue(nowIsoValue: string, lockUntilIso: string, limit: number) {
-      let due = db
-        .selectFrom('fila_emails')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'pendente'), eb('proxima_tentativa_em', '<=', nowIsoValue)]),
-            eb.and([eb('status', '=', 'enviando'), eb('bloqueado_ate', '<=', nowIsoValue)]),
-          ]),
-        )
-        .orderBy('prioridade')
-        .orderBy('proxima_tentativa_em')
-        .orderBy('id')
-        .limit(limit);
-      if (isPostgres(db)) due = due.forUpdate().skipLocked();
-      return db
-        .updateTable('fila_emails')
-        .set({ status: 'enviando', bloqueado_ate: lockUntilIso })
-        .where('id', 'in', due)
-        .returningAll()
-        .execute();
-    },
+    claimDue: (nowIsoValue: string, lockUntilIso: string, limit: number) =>
+      queue.claim(nowIsoValue, lockUntilIso, limit).returningAll().execute(),
 
     /**
      * Keeps the claim of messages still being sent: a live worker holds them however long
      * the SMTP server takes, a dead one loses them when the (short) lease runs out.
      */
-    async renewClaim(ids: number[], lockUntilIso: string): Promise<void> {
-      if (!ids.length) return;
-      await db
-        .updateTable('fila_emails')
-        .set({ bloqueado_ate: lockUntilIso })
-        .where('id', 'in', ids)
-        .where('status', '=', 'enviando')
-        .execute();
-    },
+    renewClaim: (ids: number[], lockUntilIso: string) => queue.renew(ids, lockUntilIso),
 
     /** Gives back claimed messages not attempted (the worker is stopping): due at once elsewhere. */
-    async releaseClaim(ids: number[]): Promise<void> {
-      if (!ids.length) return;
-      await db
-        .updateTable('fila_emails')
-        .set({ status: 'pendente', bloqueado_ate: null })
-        .where('id', 'in', ids)
-        .where('status', '=', 'enviando')
-        .execute();
-    },
+    releaseClaim: (ids: number[]) => queue.release(ids),
 
     /** Stores the Message-ID before the first attempt; every later attempt reuses it. */
-    async setMessageId(id: number, messageId: string): Promise<void> {
-      await db
-        .updateTable('fila_emails')
-        .set({ message_id: messageId })
-        .where('id', '=', id)
-        .where('message_id', 'is', null)
-        .execute();
-    },
+    setMessageId: (id: number, messageId: string) =>
+      updateWhile('fila_emails', id, ['message_id', 'is', null], { message_id: messageId }),
 
     async markSent(id: number, atIso: string): Promise<void> {
       await db
@@ -144,13 +108,7 @@ export function createOutboxRepository(db: Kysely<Database>) {
 
     /** Counts by status plus the most recent error, for the diagnostic page. */
     async summary() {
-      const rows = await db
-        .selectFrom('fila_emails')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('status')
-        .execute();
-      const counts: Record<string, number> = { pendente: 0, enviando: 0, enviado: 0, falhou: 0 };
-      for (const r of rows) counts[r.status] = Number(r.n);
+      const counts = await queue.countByStatus();
       const last = await db
         .selectFrom('fila_emails')
         .select(['id', 'destinatario', 'ultimo_erro', 'tentativas', 'status', 'origem', 'criado_em'])
@@ -162,14 +120,7 @@ export function createOutboxRepository(db: Kysely<Database>) {
     },
 
     /** Messages still to deliver and when the oldest was queued (the metrics' outbox gauges). */
-    async pendingStats() {
-      const row = await db
-        .selectFrom('fila_emails')
-        .select((eb) => [eb.fn.countAll<number>().as('depth'), eb.fn.min('criado_em').as('oldest')])
-        .where('status', 'in', ['pendente', 'enviando'])
-        .executeTakeFirst();
-      return { depth: Number(row?.depth ?? 0), oldestPendingAt: (row?.oldest as string | null | undefined) ?? null };
-    },
+    pendingStats: () => queue.waiting('criado_em'),
 
     findById(id: number) {
       return db.selectFrom('fila_emails').selectAll().where('id', '=', id).executeTakeFirst();

@@ -11,6 +11,8 @@ import { createSmtpTransport, type SmtpTransport } from './transport';
 import { createFileStorage, type FileStorage } from '../storage/index';
 import { persist } from '../../db/persist';
 import { recordDeliveries } from '../metrics/metrics';
+import { startPolling } from '../jobs/polling';
+import { attemptClaimed } from '../queue/batch';
 
 export const MAX_ATTEMPTS = 8;
 /** first retry after 1 min, then 2, 4, 8 … capped at 6 h */
@@ -99,26 +101,19 @@ async function deliverBatch(
   ctx.log?.info({ outboxIds: claimed.map((m) => m.id), pid: process.pid }, 'mail batch claimed');
 
   const storage = ctx.storage ?? createFileStorage(ctx.config, ctx.db);
-  // While this batch is being sent, its remaining messages stay claimed; if this process
-  // dies, the lease runs out and another instance retries them within leaseMs.
-  const pending = new Set(claimed.map((m) => m.id));
-  const renew = setInterval(
-    () => {
-      repo
-        .renewClaim([...pending], nowIso(new Date(Date.now() + leaseMs)))
-        .catch((err) => ctx.log?.warn({ err }, 'mail claim renewal failed'));
-    },
-    Math.max(500, Math.floor(leaseMs / 3)),
-  );
-  renew.unref();
-
   const transport = ctx.transport ?? createSmtpTransport(smtp, { pool: true, maxConnections: 1 });
+  const batch = {
+    leaseMs,
+    renew: (ids: number[]) => repo.renewClaim(ids, nowIso(new Date(Date.now() + leaseMs))),
+    release: (ids: number[]) => repo.releaseClaim(ids),
+    shouldStop: options.shouldStop,
+    log: ctx.log,
+    renewalFailure: 'mail claim renewal failed',
+  };
   try {
     // One at a time, each marked sent right after the server's 250: a crash can resend
     // at most the one message in flight (carrying the same Message-ID).
-    for (const msg of claimed) {
-      // Shutting down (SIGTERM): hand the rest back instead of holding the drain.
-      if (options.shouldStop?.()) break;
+    await attemptClaimed(claimed, batch, async (msg) => {
       let accepted = false;
       try {
         let messageId = msg.message_id;
@@ -146,7 +141,7 @@ async function deliverBatch(
         if (accepted) {
           // Sent, but not recorded: the lease runs out and it goes again with the same Message-ID.
           ctx.log?.error({ err, outboxId: msg.id }, 'mail sent but not recorded as sent');
-          continue;
+          return;
         }
         const attempts = msg.tentativas + 1;
         const error = describeSendError(err);
@@ -163,18 +158,12 @@ async function deliverBatch(
           result.retried++;
           ctx.log?.warn({ outboxId: msg.id, attempts, error }, 'mail delivery failed; will retry');
         }
-      } finally {
-        pending.delete(msg.id);
       }
-    }
+    });
   } finally {
-    clearInterval(renew);
     if (!ctx.transport) transport.close();
   }
-  if (pending.size) await repo.releaseClaim([...pending]);
-  recordDeliveries('email', 'sent', result.sent);
-  recordDeliveries('email', 'retried', result.retried);
-  recordDeliveries('email', 'failed', result.failed);
+  recordDeliveries('email', result);
   return { result, claimed: claimed.length };
 }
 
@@ -192,30 +181,16 @@ export function startMailWorker(
   const transport = ctx.transport ?? (smtp ? createSmtpTransport(smtp, { pool: true, maxConnections: 1 }) : undefined);
   const worker = { ...ctx, transport };
   const batchSize = ctx.config.mail?.batchSize ?? BATCH;
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const loop = async () => {
-    while (!stopped) {
-      const { claimed } = await deliverBatch(worker, { limit: batchSize, shouldStop: () => stopped });
-      if (claimed < batchSize) break;
-    }
-  };
-  const tick = () => {
-    if (running || stopped) return;
-    running = loop()
-      .catch((err) => ctx.log?.error({ err }, 'mail worker tick failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  setTimeout(tick, Math.min(1000, intervalMs)).unref();
+  const polling = startPolling({
+    pass: async (shouldStop) => (await deliverBatch(worker, { limit: batchSize, shouldStop })).claimed >= batchSize,
+    everyMs: intervalMs,
+    firstAfterMs: Math.min(1000, intervalMs),
+    log: ctx.log,
+    failure: 'mail worker tick failed',
+  });
   return {
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      await polling.stop();
       if (!ctx.transport) transport?.close();
     },
   };

@@ -11,6 +11,8 @@ type Prom = typeof PromClient;
 function createProcessMetrics(prom: Prom) {
   const registry = new prom.Registry();
   const registers = [registry];
+  const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[] = []) =>
+    new prom.Counter<Label>({ name, help, labelNames, registers });
   return {
     prom,
     registry,
@@ -21,50 +23,30 @@ function createProcessMetrics(prom: Prom) {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
-    deliveries: new prom.Counter({
-      name: 'outbox_deliveries_total',
-      help: 'Entregas das filas de saída por canal (email, webhook) e resultado (sent, retried, failed).',
-      labelNames: ['canal', 'result'] as const,
-      registers,
-    }),
-    jobRuns: new prom.Counter({
-      name: 'job_runs_total',
-      help: 'Execuções das tarefas periódicas deste processo.',
-      labelNames: ['job'] as const,
-      registers,
-    }),
-    jobFailures: new prom.Counter({
-      name: 'job_failures_total',
-      help: 'Execuções das tarefas periódicas que terminaram em erro.',
-      labelNames: ['job'] as const,
-      registers,
-    }),
-    paymentEvents: new prom.Counter({
-      name: 'payment_events_total',
-      help:
-        'Eventos de webhook do provedor de pagamentos: received (guardado), duplicated (id já guardado), ' +
+    deliveries: counter(
+      'outbox_deliveries_total',
+      'Entregas das filas de saída por canal (email, webhook) e resultado (sent, retried, failed).',
+      ['canal', 'result'],
+    ),
+    jobRuns: counter('job_runs_total', 'Execuções das tarefas periódicas deste processo.', ['job']),
+    jobFailures: counter('job_failures_total', 'Execuções das tarefas periódicas que terminaram em erro.', ['job']),
+    paymentEvents: counter(
+      'payment_events_total',
+      'Eventos de webhook do provedor de pagamentos: received (guardado), duplicated (id já guardado), ' +
         'failed (tentativa de processar falhou).',
-      labelNames: ['result'] as const,
-      registers,
-    }),
-    payments: new prom.Counter({
-      name: 'payments_total',
-      help:
-        'Pagamentos do provedor que mudaram de situação neste processo, pela situação nova ' +
+      ['result'],
+    ),
+    payments: counter(
+      'payments_total',
+      'Pagamentos do provedor que mudaram de situação neste processo, pela situação nova ' +
         '(pago, atrasado, estornado, cancelado, contestado).',
-      labelNames: ['status'] as const,
-      registers,
-    }),
-    loginFailures: new prom.Counter({
-      name: 'login_failures_total',
-      help: 'Tentativas de login da equipe com e-mail ou senha errados.',
-      registers,
-    }),
-    loginLockouts: new prom.Counter({
-      name: 'login_lockouts_total',
-      help: 'Tentativas de login recusadas porque a conta ou o endereço está bloqueado.',
-      registers,
-    }),
+      ['status'],
+    ),
+    loginFailures: counter('login_failures_total', 'Tentativas de login da equipe com e-mail ou senha errados.'),
+    loginLockouts: counter(
+      'login_lockouts_total',
+      'Tentativas de login recusadas porque a conta ou o endereço está bloqueado.',
+    ),
   };
 }
 type ProcessMetrics = ReturnType<typeof createProcessMetrics>;
@@ -89,8 +71,7 @@ export function enableMetrics(): Promise<ProcessMetrics> {
     for (const result of ['received', 'duplicated', 'failed'] satisfies PaymentEventResult[])
       m.paymentEvents.labels(result).inc(0);
     for (const canal of ['email', 'webhook'] satisfies DeliveryChannel[])
-      for (const result of ['sent', 'retried', 'failed'] satisfies DeliveryOutcome[])
-        m.deliveries.labels(canal, result).inc(0);
+      for (const result of DELIVERY_OUTCOMES) m.deliveries.labels(canal, result).inc(0);
     metrics = m;
     return m;
   });
@@ -98,18 +79,9 @@ export function enableMetrics(): Promise<ProcessMetrics> {
 }
 
 export type DeliveryChannel = 'email' | 'webhook';
-export type DeliveryOutcome = 'sent' | 'retried' | 'failed';
-export type JobName =
-  | 'digest'
-  | 'reminders'
-  | 'retention'
-  | 'sweep'
-  | 'envio_prune'
-  | 'identity_purge'
-  | 'backup'
-  | 'enrolments'
-  | 'payments_reconcile';
-const JOBS: JobName[] = [
+const DELIVERY_OUTCOMES = ['sent', 'retried', 'failed'] as const;
+type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+const JOBS = [
   'digest',
   'reminders',
   'retention',
@@ -119,11 +91,13 @@ const JOBS: JobName[] = [
   'backup',
   'enrolments',
   'payments_reconcile',
-];
+] as const;
+export type JobName = (typeof JOBS)[number];
 
-/** Records outbox deliveries: the mail worker calls it, and so does the webhook worker (canal "webhook"). */
-export function recordDeliveries(canal: DeliveryChannel, outcome: DeliveryOutcome, count = 1): void {
-  if (count > 0) metrics?.deliveries.labels(canal, outcome).inc(count);
+/** Records a batch's outbox deliveries: the mail worker calls it, and so does the webhook worker (canal "webhook"). */
+export function recordDeliveries(canal: DeliveryChannel, counts: Record<DeliveryOutcome, number>): void {
+  for (const outcome of DELIVERY_OUTCOMES)
+    if (counts[outcome] > 0) metrics?.deliveries.labels(canal, outcome).inc(counts[outcome]);
 }
 
 /** Runs one pass of a periodic job, counting the run and, when it throws, the failure (the error goes on). */

@@ -3,7 +3,7 @@
 // PostgreSQL, the write lock on SQLite) with a lease, processed, retried with backoff.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
-import { isPostgres } from '../../db/index';
+import { createQueueRows } from '../queue/queue.repository';
 
 export interface StoredEvent {
   id: string;
@@ -15,6 +15,11 @@ export interface StoredEvent {
 }
 
 export function createPaymentEventsRepository(db: Kysely<Database>) {
+  const queue = createQueueRows(db, 'pagamentos_eventos', {
+    working: 'processando',
+    statuses: ['pendente', 'processando', 'processado', 'falhou'],
+    order: ['recebido_em'],
+  });
   return {
     /** Keeps the event unless its id is already kept: 'stored' or 'duplicate'. */
     async store(
@@ -39,39 +44,16 @@ export function createPaymentEventsRepository(db: Kysely<Database>) {
       return res ? 'stored' : 'duplicate';
     },
 
-    /** Claims due events (pending, or processing with a lapsed lease), oldest first. */
+    /** Claims due events (see createQueueRows), oldest first. */
     async claimDue(now: string, lockUntil: string, limit: number, token: string): Promise<StoredEvent[]> {
-      let due = db
-        .selectFrom('pagamentos_eventos')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'pendente'), eb('proxima_tentativa_em', '<=', now)]),
-            eb.and([eb('status', '=', 'processando'), eb('bloqueado_ate', '<=', now)]),
-          ]),
-        )
-        .orderBy('recebido_em')
-        .orderBy('id')
-        .limit(limit);
-      if (isPostgres(db)) due = due.forUpdate().skipLocked();
-      const rows = await db
-        .updateTable('pagamentos_eventos')
-        .set({ status: 'processando', bloqueado_ate: lockUntil, bloqueio: token })
-        .where('id', 'in', due)
+      const rows = await queue
+        .claim(now, lockUntil, limit, token)
         .returning(['id', 'provedor', 'tipo', 'pagamento_id', 'payload', 'tentativas', 'recebido_em'])
         .execute();
       return rows.sort((a, b) => a.recebido_em.localeCompare(b.recebido_em) || a.id.localeCompare(b.id));
     },
 
-    async renew(ids: string[], token: string, lockUntil: string): Promise<void> {
-      if (!ids.length) return;
-      await db
-        .updateTable('pagamentos_eventos')
-        .set({ bloqueado_ate: lockUntil })
-        .where('id', 'in', ids)
-        .where('bloqueio', '=', token)
-        .execute();
-    },
+    renew: (ids: string[], lockUntil: string, token: string) => queue.renew(ids, lockUntil, token),
 
     /** The outcome of one attempt, only while this claim holds the row. */
     async settle(
@@ -102,16 +84,7 @@ export function createPaymentEventsRepository(db: Kysely<Database>) {
     },
 
     /** Hands back claimed rows not attempted (stopping): due at once elsewhere. */
-    async release(ids: string[], token: string): Promise<void> {
-      if (!ids.length) return;
-      await db
-        .updateTable('pagamentos_eventos')
-        .set({ status: 'pendente', bloqueado_ate: null, bloqueio: null })
-        .where('id', 'in', ids)
-        .where('bloqueio', '=', token)
-        .where('status', '=', 'processando')
-        .execute();
-    },
+    release: (ids: string[], token: string) => queue.release(ids, token),
 
     /** An admin's "processar de novo" of an event that failed for good. */
     async retry(id: string, now: string): Promise<boolean> {
@@ -132,14 +105,7 @@ export function createPaymentEventsRepository(db: Kysely<Database>) {
         .orderBy('recebido_em', 'desc')
         .limit(1)
         .executeTakeFirst();
-      const counts = await db
-        .selectFrom('pagamentos_eventos')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('status')
-        .execute();
-      const byStatus: Record<string, number> = { pendente: 0, processando: 0, processado: 0, falhou: 0 };
-      for (const c of counts) byStatus[c.status] = Number(c.n);
-      return { last: last ?? null, byStatus };
+      return { last: last ?? null, byStatus: await queue.countByStatus() };
     },
 
     /** Events that failed for good or are still retrying, newest first. */
@@ -166,12 +132,8 @@ export function createPaymentEventsRepository(db: Kysely<Database>) {
 
     /** For the metrics: events waiting, and when the oldest was received. */
     async pendingStats(): Promise<{ depth: number; oldest: string | null }> {
-      const r = await db
-        .selectFrom('pagamentos_eventos')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('recebido_em').as('oldest')])
-        .where('status', 'in', ['pendente', 'processando'])
-        .executeTakeFirstOrThrow();
-      return { depth: Number(r.n), oldest: (r.oldest as string | null) ?? null };
+      const { depth, oldestPendingAt } = await queue.waiting('recebido_em');
+      return { depth, oldest: oldestPendingAt };
     },
   };
 }

@@ -7,6 +7,8 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { nowIso } from '../../db/index';
 import { recordPaymentEvent } from '../metrics/metrics';
+import { type Polling, startPolling } from '../jobs/polling';
+import { attemptClaimed } from '../queue/batch';
 import type { PaymentEventsRepository, StoredEvent } from './events.repository';
 
 export const ASAAS_WEBHOOK_PATH = '/webhooks/asaas';
@@ -99,89 +101,53 @@ export async function processDueEvents(
   );
   result.claimed = claimed.length;
   if (!claimed.length) return result;
-  const pending = new Set(claimed.map((c) => c.id));
   const offset = now.getTime() - Date.now();
-  const renew = setInterval(
-    () => {
-      ctx.repo
-        .renew([...pending], token, nowIso(new Date(Date.now() + offset + leaseMs)))
-        .catch((err) => ctx.log?.warn({ err }, 'payment event lease renewal failed'));
-    },
-    Math.max(500, Math.floor(leaseMs / 3)),
-  );
-  renew.unref();
-  try {
-    // One at a time, in the order received: events of one payment never race each other here.
-    for (const e of claimed) {
-      const at = nowIso(new Date(Date.now() + offset));
+  const batch = {
+    leaseMs,
+    renew: (ids: string[]) => ctx.repo.renew(ids, nowIso(new Date(Date.now() + offset + leaseMs)), token),
+    release: (ids: string[]) => ctx.repo.release(ids, token).catch(() => {}),
+    log: ctx.log,
+    renewalFailure: 'payment event lease renewal failed',
+  };
+  // One at a time, in the order received: events of one payment never race each other here.
+  await attemptClaimed(claimed, batch, async (e) => {
+    const at = nowIso(new Date(Date.now() + offset));
+    try {
+      let body: unknown = null;
       try {
-        let body: unknown = null;
-        try {
-          body = JSON.parse(e.payload);
-        } catch {
-          body = null;
-        }
-        await ctx.handle({ ...e, body });
-        if (await ctx.repo.settle(e.id, token, { status: 'processado', at })) result.processed++;
-      } catch (err) {
-        const tentativas = e.tentativas + 1;
-        const delay = EVENT_RETRY_MS[tentativas - 1];
-        const status = delay === undefined ? 'falhou' : 'pendente';
-        const next = nowIso(new Date(now.getTime() + (delay ?? 0)));
-        const erro = err instanceof Error ? err.message : String(err);
-        if (await ctx.repo.settle(e.id, token, { status, at, next, erro, tentativas })) {
-          if (status === 'falhou') result.failed++;
-          else result.retried++;
-          recordPaymentEvent('failed');
-        }
-        ctx.log?.[status === 'falhou' ? 'error' : 'warn'](
-          { paymentEvent: e.id, tipo: e.tipo, tentativas, erro },
-          status === 'falhou' ? 'payment event failed for good' : 'payment event failed; will retry',
-        );
-      } finally {
-        pending.delete(e.id);
+        body = JSON.parse(e.payload);
+      } catch {
+        body = null;
       }
+      await ctx.handle({ ...e, body });
+      if (await ctx.repo.settle(e.id, token, { status: 'processado', at })) result.processed++;
+    } catch (err) {
+      const tentativas = e.tentativas + 1;
+      const delay = EVENT_RETRY_MS[tentativas - 1];
+      const status = delay === undefined ? 'falhou' : 'pendente';
+      const next = nowIso(new Date(now.getTime() + (delay ?? 0)));
+      const erro = err instanceof Error ? err.message : String(err);
+      if (await ctx.repo.settle(e.id, token, { status, at, next, erro, tentativas })) {
+        if (status === 'falhou') result.failed++;
+        else result.retried++;
+        recordPaymentEvent('failed');
+      }
+      ctx.log?.[status === 'falhou' ? 'error' : 'warn'](
+        { paymentEvent: e.id, tipo: e.tipo, tentativas, erro },
+        status === 'falhou' ? 'payment event failed for good' : 'payment event failed; will retry',
+      );
     }
-  } finally {
-    clearInterval(renew);
-    if (pending.size) await ctx.repo.release([...pending], token).catch(() => {});
-  }
+  });
   return result;
 }
 
 /** Runs processDueEvents every `intervalMs` and at once when kicked (a new event stored). */
-export function startEventWorker(ctx: EventWorkerContext, intervalMs = 2_000) {
-  let running: Promise<unknown> | null = null;
-  let again = false;
-  let stopped = false;
-  const loop = async () => {
-    do {
-      again = false;
-      const r = await processDueEvents(ctx);
-      if (r.claimed >= 20) again = true;
-    } while (again && !stopped);
-  };
-  const tick = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = loop()
-      .catch((err) => ctx.log?.error({ err }, 'payment event worker tick failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  setTimeout(tick, 200).unref();
-  return {
-    kick: tick,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startEventWorker(ctx: EventWorkerContext, intervalMs = 2_000): Polling {
+  return startPolling({
+    pass: async () => (await processDueEvents(ctx)).claimed >= 20,
+    everyMs: intervalMs,
+    firstAfterMs: 200,
+    log: ctx.log,
+    failure: 'payment event worker tick failed',
+  });
 }

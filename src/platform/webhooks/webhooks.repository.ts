@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
-import { isPostgres, nowIso } from '../../db/index';
+import { nowIso } from '../../db/index';
+import { createQueueRows } from '../queue/queue.repository';
+import { createUpdateWhile } from '../sql/update-while';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
 import type { WebhookEventType } from './events';
 
@@ -68,7 +70,17 @@ export interface AttemptOutcome {
   at: string;
 }
 
+const DELIVERY_STATUSES = ['pendente', 'enviando', 'entregue', 'falhou'];
+
 export function createWebhooksRepository(db: Kysely<Database>) {
+  const activeEndpoints = db.selectFrom('webhook_endpoints').select('id').where('ativo', '=', 1);
+  const queue = createQueueRows(db, 'webhook_entregas', {
+    working: 'enviando',
+    statuses: DELIVERY_STATUSES,
+    order: ['proxima_tentativa_em'],
+    only: (rows) => rows.where('endpoint_id', 'in', activeEndpoints),
+  });
+  const updateWhile = createUpdateWhile(db);
   return {
     // ---------------------------------------------------------------- endpoints
 
@@ -126,7 +138,7 @@ export function createWebhooksRepository(db: Kysely<Database>) {
         .groupBy(['endpoint_id', 'status'])
         .execute();
       return rows.map((r) => {
-        const byStatus: Record<string, number> = { pendente: 0, enviando: 0, entregue: 0, falhou: 0 };
+        const byStatus: Record<string, number> = Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0]));
         for (const c of counts) if (c.endpoint_id === r.id) byStatus[c.status] = Number(c.n);
         return { ...r, entregas: byStatus };
       });
@@ -208,30 +220,12 @@ export function createWebhooksRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Claims up to `limit` due deliveries of active endpoints: pending ones whose time has
-     * come, and "enviando" ones whose lease ran out (a worker died mid-delivery). On
-     * PostgreSQL the inner SELECT locks with SKIP LOCKED, so instances claim disjoint sets;
-     * on SQLite the write lock serialises claims. `token` marks this claim.
+     * Claims up to `limit` due deliveries of active endpoints (see createQueueRows), each
+     * with its endpoint's address and secret. `token` marks this claim.
      */
     async claimDue(now: string, lockUntil: string, limit: number, token: string) {
-      let due = db
-        .selectFrom('webhook_entregas')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'pendente'), eb('proxima_tentativa_em', '<=', now)]),
-            eb.and([eb('status', '=', 'enviando'), eb('bloqueado_ate', '<=', now)]),
-          ]),
-        )
-        .where('endpoint_id', 'in', db.selectFrom('webhook_endpoints').select('id').where('ativo', '=', 1))
-        .orderBy('proxima_tentativa_em')
-        .orderBy('id')
-        .limit(limit);
-      if (isPostgres(db)) due = due.forUpdate().skipLocked();
-      const claimed = await db
-        .updateTable('webhook_entregas')
-        .set({ status: 'enviando', bloqueado_ate: lockUntil, bloqueio: token })
-        .where('id', 'in', due)
+      const claimed = await queue
+        .claim(now, lockUntil, limit, token)
         .returning(['id', 'endpoint_id', 'mensagem_id', 'evento', 'payload_json', 'tentativas'])
         .execute();
       if (!claimed.length) return [];
@@ -247,28 +241,10 @@ export function createWebhooksRepository(db: Kysely<Database>) {
       });
     },
 
-    async renewClaim(ids: number[], token: string, lockUntil: string): Promise<void> {
-      if (!ids.length) return;
-      await db
-        .updateTable('webhook_entregas')
-        .set({ bloqueado_ate: lockUntil })
-        .where('id', 'in', ids)
-        .where('bloqueio', '=', token)
-        .where('status', '=', 'enviando')
-        .execute();
-    },
+    renewClaim: (ids: number[], lockUntil: string, token: string) => queue.renew(ids, lockUntil, token),
 
     /** Hands back claimed deliveries not attempted (shutting down): due at once elsewhere. */
-    async releaseClaim(ids: number[], token: string): Promise<void> {
-      if (!ids.length) return;
-      await db
-        .updateTable('webhook_entregas')
-        .set({ status: 'pendente', bloqueado_ate: null, bloqueio: null })
-        .where('id', 'in', ids)
-        .where('bloqueio', '=', token)
-        .where('status', '=', 'enviando')
-        .execute();
-    },
+    releaseClaim: (ids: number[], token: string) => queue.release(ids, token),
 
     /**
      * Records one attempt: delivered, to be retried at `nextAt`, or failed for good (both
@@ -310,13 +286,10 @@ export function createWebhooksRepository(db: Kysely<Database>) {
      * Returns how many were brought forward.
      */
     async endpointSucceeded(endpointId: number, now: string): Promise<number> {
-      const ended = await db
-        .updateTable('webhook_endpoints')
-        .set({ falhando_desde: null })
-        .where('id', '=', endpointId)
-        .where('falhando_desde', 'is not', null)
-        .executeTakeFirst();
-      if (!Number(ended.numUpdatedRows)) return 0;
+      const ended = await updateWhile('webhook_endpoints', endpointId, ['falhando_desde', 'is not', null], {
+        falhando_desde: null,
+      });
+      if (!ended) return 0;
       const due = await db
         .updateTable('webhook_entregas')
         .set({ proxima_tentativa_em: now })
@@ -328,14 +301,8 @@ export function createWebhooksRepository(db: Kysely<Database>) {
     },
 
     /** A failed attempt: starts the endpoint's failing streak (kept when already running). */
-    async endpointFailed(endpointId: number, at: string): Promise<void> {
-      await db
-        .updateTable('webhook_endpoints')
-        .set({ falhando_desde: at })
-        .where('id', '=', endpointId)
-        .where('falhando_desde', 'is', null)
-        .execute();
-    },
+    endpointFailed: (endpointId: number, at: string) =>
+      updateWhile('webhook_endpoints', endpointId, ['falhando_desde', 'is', null], { falhando_desde: at }),
 
     /** Active endpoints whose failing streak began before `before` (candidates for switchOff). */
     async failingSince(before: string): Promise<number[]> {
@@ -403,15 +370,10 @@ export function createWebhooksRepository(db: Kysely<Database>) {
      * endpoints, and how long the oldest due one has been due, in seconds (0 when none).
      */
     async pendingStats(now: Date = new Date()): Promise<{ count: number; oldestDueAgeSeconds: number }> {
-      const r = await db
-        .selectFrom('webhook_entregas')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('proxima_tentativa_em').as('oldest')])
-        .where('status', 'in', ['pendente', 'enviando'])
-        .where('endpoint_id', 'in', db.selectFrom('webhook_endpoints').select('id').where('ativo', '=', 1))
-        .executeTakeFirstOrThrow();
-      const oldest = r.oldest ? Date.parse(String(r.oldest)) : null;
+      const { depth, oldestPendingAt } = await queue.waiting('proxima_tentativa_em');
+      const oldest = oldestPendingAt ? Date.parse(String(oldestPendingAt)) : null;
       return {
-        count: Number(r.n),
+        count: depth,
         oldestDueAgeSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
       };
     },

@@ -4,6 +4,8 @@
 // and another instance delivers the row again, with the same webhook-id.
 import { persist } from '../../db/persist';
 import { recordDeliveries } from '../metrics/metrics';
+import { startPolling } from '../jobs/polling';
+import { attemptClaimed } from '../queue/batch';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Webhook } from 'standardwebhooks';
@@ -98,91 +100,75 @@ export async function deliverDueWebhooks(
     'webhook batch claimed',
   );
 
-  const pending = new Set(claimed.map((c) => c.id));
   // The clock `now` may be a test's; the lease is renewed against the same offset.
   const offset = now.getTime() - Date.now();
-  const renew = setInterval(
-    () => {
-      repo
-        .renewClaim([...pending], token, leaseUntil(Date.now() + offset))
-        .catch((err) => ctx.log?.warn({ err }, 'webhook claim renewal failed'));
-    },
-    Math.max(500, Math.floor(config.leaseMs / 3)),
-  );
-  renew.unref();
-
-  const queue = [...claimed];
-  const work = async () => {
-    for (let d = queue.shift(); d; d = queue.shift()) {
-      if (options.shouldStop?.()) return;
-      try {
-        // Signed with the real time: receivers check it against their clock (±5 min).
-        const sentAt = new Date();
-        const signature = new Webhook(d.endpoint.segredo).sign(d.mensagem_id, sentAt, d.payload_json);
-        const sent = await postWebhook(
-          d.endpoint.url,
-          {
-            'webhook-id': d.mensagem_id,
-            'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-            'webhook-signature': signature,
-          },
-          d.payload_json,
-          { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate },
-        );
-        const attempts = d.tentativas + 1;
-        const at = nowIso(new Date(Date.now() + offset));
-        const outcome = { ...sent, at };
-        if (sent.resultado === 'ok') {
-          // Acknowledged: recorded through a database blip (within half the lease), not sent again.
-          const recorded = await persist(
-            () => repo.recordAttempt(d.id, token, attempts, outcome, { status: 'entregue', at: null }),
-            config.leaseMs / 2,
-          );
-          if (recorded) {
-            result.delivered++;
-            // Always (a no-op when not failing): the streak may have begun after this claim.
-            const broughtForward = await repo.endpointSucceeded(d.endpoint_id, at);
-            if (broughtForward)
-              ctx.log?.info(
-                { endpoint: d.endpoint_id, broughtForward },
-                'webhook endpoint back: waiting retries due now',
-              );
-          }
-          continue;
-        }
-        const delay = config.retryDelaysMs[attempts - 1];
-        const next =
-          delay === undefined
-            ? ({ status: 'falhou', at: null } as const)
-            : ({ status: 'pendente', at: nowIso(new Date(now.getTime() + delay)) } as const);
-        if (await repo.recordAttempt(d.id, token, attempts, outcome, next)) {
-          if (next.status === 'falhou') result.failed++;
-          else result.retried++;
-          const level = next.status === 'falhou' ? 'error' : 'warn';
-          ctx.log?.[level](
-            { webhookDelivery: d.id, webhookId: d.mensagem_id, attempts, resultado: sent.resultado, erro: sent.erro },
-            next.status === 'falhou' ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry',
-          );
-          await repo.endpointFailed(d.endpoint_id, at);
-          await switchOffIfFailing(ctx, d.endpoint_id, new Date(Date.now() + offset));
-        }
-      } catch (err) {
-        // A database error: the lease runs out and the row is tried again.
-        ctx.log?.error({ err, webhookDelivery: d.id }, 'webhook attempt could not be recorded');
-      } finally {
-        pending.delete(d.id);
-      }
-    }
+  const batch = {
+    leaseMs: config.leaseMs,
+    concurrency: CONCURRENCY,
+    renew: (ids: number[]) => repo.renewClaim(ids, leaseUntil(Date.now() + offset), token),
+    release: (ids: number[]) => repo.releaseClaim(ids, token),
+    shouldStop: options.shouldStop,
+    log: ctx.log,
+    renewalFailure: 'webhook claim renewal failed',
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, work));
-  } finally {
-    clearInterval(renew);
-  }
-  if (pending.size) await repo.releaseClaim([...pending], token);
-  recordDeliveries('webhook', 'sent', result.delivered);
-  recordDeliveries('webhook', 'retried', result.retried);
-  recordDeliveries('webhook', 'failed', result.failed);
+  await attemptClaimed(claimed, batch, async (d) => {
+    try {
+      // Signed with the real time: receivers check it against their clock (±5 min).
+      const sentAt = new Date();
+      const signature = new Webhook(d.endpoint.segredo).sign(d.mensagem_id, sentAt, d.payload_json);
+      const sent = await postWebhook(
+        d.endpoint.url,
+        {
+          'webhook-id': d.mensagem_id,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        d.payload_json,
+        { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate },
+      );
+      const attempts = d.tentativas + 1;
+      const at = nowIso(new Date(Date.now() + offset));
+      const outcome = { ...sent, at };
+      if (sent.resultado === 'ok') {
+        // Acknowledged: recorded through a database blip (within half the lease), not sent again.
+        const recorded = await persist(
+          () => repo.recordAttempt(d.id, token, attempts, outcome, { status: 'entregue', at: null }),
+          config.leaseMs / 2,
+        );
+        if (recorded) {
+          result.delivered++;
+          // Always (a no-op when not failing): the streak may have begun after this claim.
+          const broughtForward = await repo.endpointSucceeded(d.endpoint_id, at);
+          if (broughtForward)
+            ctx.log?.info(
+              { endpoint: d.endpoint_id, broughtForward },
+              'webhook endpoint back: waiting retries due now',
+            );
+        }
+        return;
+      }
+      const delay = config.retryDelaysMs[attempts - 1];
+      const next =
+        delay === undefined
+          ? ({ status: 'falhou', at: null } as const)
+          : ({ status: 'pendente', at: nowIso(new Date(now.getTime() + delay)) } as const);
+      if (await repo.recordAttempt(d.id, token, attempts, outcome, next)) {
+        if (next.status === 'falhou') result.failed++;
+        else result.retried++;
+        const level = next.status === 'falhou' ? 'error' : 'warn';
+        ctx.log?.[level](
+          { webhookDelivery: d.id, webhookId: d.mensagem_id, attempts, resultado: sent.resultado, erro: sent.erro },
+          next.status === 'falhou' ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry',
+        );
+        await repo.endpointFailed(d.endpoint_id, at);
+        await switchOffIfFailing(ctx, d.endpoint_id, new Date(Date.now() + offset));
+      }
+    } catch (err) {
+      // A database error: the lease runs out and the row is tried again.
+      ctx.log?.error({ err, webhookDelivery: d.id }, 'webhook attempt could not be recorded');
+    }
+  });
+  recordDeliveries('webhook', { sent: result.delivered, retried: result.retried, failed: result.failed });
   return result;
 }
 
@@ -191,30 +177,11 @@ export async function deliverDueWebhooks(
  * back full. Never overlaps itself; an error is logged and the next tick tries again.
  */
 export function startWebhookWorker(ctx: WebhookWorkerContext): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const loop = async () => {
-    while (!stopped) {
-      const { claimed } = await deliverDueWebhooks(ctx, { limit: BATCH, shouldStop: () => stopped });
-      if (claimed < BATCH) break;
-    }
-  };
-  const tick = () => {
-    if (running || stopped) return;
-    running = loop()
-      .catch((err) => ctx.log?.error({ err }, 'webhook worker tick failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, ctx.config.intervalMs);
-  timer.unref();
-  setTimeout(tick, Math.min(1000, ctx.config.intervalMs)).unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPolling({
+    pass: async (shouldStop) => (await deliverDueWebhooks(ctx, { limit: BATCH, shouldStop })).claimed >= BATCH,
+    everyMs: ctx.config.intervalMs,
+    firstAfterMs: Math.min(1000, ctx.config.intervalMs),
+    log: ctx.log,
+    failure: 'webhook worker tick failed',
+  });
 }

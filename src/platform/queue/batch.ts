@@ -1,0 +1,56 @@
+// What every queue worker does with a claimed batch (mail, webhook deliveries, payment
+// events): attempt each row while keeping the lease of those not done yet.
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface ClaimedBatch<Id> {
+  leaseMs: number;
+  /** attempts running at once (default 1: one at a time, in the order claimed) */
+  concurrency?: number;
+  /** renews the lease of the rows not attempted yet */
+  renew(ids: Id[]): Promise<void>;
+  /** gives back the rows left when the worker stops (due at once elsewhere) */
+  release(ids: Id[]): Promise<void>;
+  /** the worker is stopping (SIGTERM): hand the rest back instead of holding the drain */
+  shouldStop?: () => boolean;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
+  /** what the log says when a renewal fails */
+  renewalFailure: string;
+}
+
+/**
+ * Attempts each claimed row. While the batch runs, the rows not done yet stay claimed (the
+ * lease is renewed every third of it); if this process dies, the lease runs out and another
+ * instance takes them. `attempt` catches its own errors: one that escapes ends the batch and
+ * leaves its rows to the lease.
+ */
+export async function attemptClaimed<Row extends { id: Id }, Id>(
+  claimed: Row[],
+  batch: ClaimedBatch<Id>,
+  attempt: (row: Row) => Promise<void>,
+): Promise<void> {
+  const pending = new Set(claimed.map((row) => row.id));
+  const renewal = setInterval(
+    () => {
+      batch.renew([...pending]).catch((err) => batch.log?.warn({ err }, batch.renewalFailure));
+    },
+    Math.max(500, Math.floor(batch.leaseMs / 3)),
+  );
+  renewal.unref();
+  const queue = [...claimed];
+  const work = async () => {
+    for (let row = queue.shift(); row; row = queue.shift()) {
+      if (batch.shouldStop?.()) return;
+      try {
+        await attempt(row);
+      } finally {
+        pending.delete(row.id);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(batch.concurrency ?? 1, claimed.length) }, work));
+  } finally {
+    clearInterval(renewal);
+  }
+  if (pending.size) await batch.release([...pending]);
+}
