@@ -2,6 +2,8 @@
 // charge, monthly payments as the subscription makes them, inadimplência, what the
 // reconciliation asks the provider again, the daily differences and its lease.
 import type { Insertable, Kysely } from 'kysely';
+import { createTaskLease } from '../../platform/jobs/task-lease.repository';
+import { createUpdateWhile } from '../../platform/sql/update-while';
 import type { Database } from '../../db/types';
 import type { Enrolment, Payment } from './enrolment.repository';
 
@@ -9,26 +11,29 @@ import type { Enrolment, Payment } from './enrolment.repository';
 export const DAILY_TASK = 'pagamentos_conciliacao_diaria';
 
 export function createProviderPaymentsRepository(db: Kysely<Database>) {
+  const task = createTaskLease(db, DAILY_TASK);
+  const updateWhile = createUpdateWhile(db);
+  const paymentWhere = (column: 'provedor_id' | 'referencia', value: string): Promise<Payment | undefined> =>
+    db.selectFrom('matriculas_pagamentos').selectAll().where(column, '=', value).executeTakeFirst();
+  /** Charges of the provider still unpaid and not asked about since `before`. */
+  const staleCharges = (provedor: string, before: string) =>
+    db
+      .selectFrom('matriculas_pagamentos')
+      .where('provedor', '=', provedor)
+      .where('status', 'in', ['pendente', 'atrasado'])
+      .where('tipo', '!=', 'reembolso')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('conferido_em', 'is', null), eb('criado_em', '<', before)]),
+          eb('conferido_em', '<', before),
+        ]),
+      );
   return {
-    async byProviderId(provedorId: string): Promise<Payment | undefined> {
-      return db
-        .selectFrom('matriculas_pagamentos')
-        .selectAll()
-        .where('provedor_id', '=', provedorId)
-        .executeTakeFirst();
-    },
-    async byReference(referencia: string): Promise<Payment | undefined> {
-      return db.selectFrom('matriculas_pagamentos').selectAll().where('referencia', '=', referencia).executeTakeFirst();
-    },
+    byProviderId: (provedorId: string) => paymentWhere('provedor_id', provedorId),
+    byReference: (referencia: string) => paymentWhere('referencia', referencia),
     /** The provider's id of a payment, kept the first time it is learnt. */
-    async setProviderId(id: number, provedorId: string): Promise<void> {
-      await db
-        .updateTable('matriculas_pagamentos')
-        .set({ provedor_id: provedorId })
-        .where('id', '=', id)
-        .where('provedor_id', 'is', null)
-        .execute();
-    },
+    setProviderId: (id: number, provedorId: string) =>
+      updateWhile('matriculas_pagamentos', id, ['provedor_id', 'is', null], { provedor_id: provedorId }),
     async enrolmentBySubscription(subscriptionId: string): Promise<Enrolment | undefined> {
       return db
         .selectFrom('matriculas')
@@ -49,14 +54,8 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         .where('referencia', '=', row.referencia)
         .executeTakeFirstOrThrow();
     },
-    async setCustomer(enrolmentId: number, customerId: string): Promise<void> {
-      await db
-        .updateTable('matriculas')
-        .set({ cliente_provedor_id: customerId })
-        .where('id', '=', enrolmentId)
-        .where('cliente_provedor_id', 'is', null)
-        .execute();
-    },
+    setCustomer: (enrolmentId: number, customerId: string) =>
+      updateWhile('matriculas', enrolmentId, ['cliente_provedor_id', 'is', null], { cliente_provedor_id: customerId }),
     /**
      * Marks the enrolment's subscription as being created by this caller (`claim` holds the
      * time, so marks compare as text): only when there is none, or the mark is older than
@@ -77,62 +76,30 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
       return Number(res.numUpdatedRows) === 1;
     },
     /** Keeps `mark` (a Pix Automático authorization waiting) while the enrolment has no subscription. */
-    async markSubscription(enrolmentId: number, mark: string): Promise<void> {
-      await db
-        .updateTable('matriculas')
-        .set({ assinatura_provedor_id: mark })
-        .where('id', '=', enrolmentId)
-        .where('assinatura_provedor_id', 'is', null)
-        .execute();
-    },
+    markSubscription: (enrolmentId: number, mark: string) =>
+      updateWhile('matriculas', enrolmentId, ['assinatura_provedor_id', 'is', null], { assinatura_provedor_id: mark }),
     /** Drops `mark`, only while it is still there; true when this call did. */
-    async clearSubscription(enrolmentId: number, mark: string): Promise<boolean> {
-      const res = await db
-        .updateTable('matriculas')
-        .set({ assinatura_provedor_id: null })
-        .where('id', '=', enrolmentId)
-        .where('assinatura_provedor_id', '=', mark)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
+    clearSubscription: (enrolmentId: number, mark: string) =>
+      updateWhile('matriculas', enrolmentId, ['assinatura_provedor_id', '=', mark], { assinatura_provedor_id: null }),
     /** Replaces this caller's mark with the subscription's id; false when the mark was taken over. */
-    async setSubscription(enrolmentId: number, claim: string, subscriptionId: string): Promise<boolean> {
-      const res = await db
-        .updateTable('matriculas')
-        .set({ assinatura_provedor_id: subscriptionId })
-        .where('id', '=', enrolmentId)
-        .where('assinatura_provedor_id', '=', claim)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
+    setSubscription: (enrolmentId: number, claim: string, subscriptionId: string) =>
+      updateWhile('matriculas', enrolmentId, ['assinatura_provedor_id', '=', claim], {
+        assinatura_provedor_id: subscriptionId,
+      }),
     /** The charge of a row becomes another (the one kept of two made at once). */
-    async replaceProviderId(id: number, from: string, to: string): Promise<void> {
-      await db
-        .updateTable('matriculas_pagamentos')
-        .set({ provedor_id: to })
-        .where('id', '=', id)
-        .where('provedor_id', '=', from)
-        .execute();
-    },
+    replaceProviderId: (id: number, from: string, to: string) =>
+      updateWhile('matriculas_pagamentos', id, ['provedor_id', '=', from], { provedor_id: to }),
     /** Marks the enrolment inadimplente from `at`, only if it is not already: true when this call did. */
-    async markDefaulting(enrolmentId: number, at: string): Promise<boolean> {
-      const res = await db
-        .updateTable('matriculas')
-        .set({ inadimplente_desde: at, atualizado_em: at })
-        .where('id', '=', enrolmentId)
-        .where('inadimplente_desde', 'is', null)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
-    async clearDefaulting(enrolmentId: number, at: string): Promise<boolean> {
-      const res = await db
-        .updateTable('matriculas')
-        .set({ inadimplente_desde: null, atualizado_em: at })
-        .where('id', '=', enrolmentId)
-        .where('inadimplente_desde', 'is not', null)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
+    markDefaulting: (enrolmentId: number, at: string) =>
+      updateWhile('matriculas', enrolmentId, ['inadimplente_desde', 'is', null], {
+        inadimplente_desde: at,
+        atualizado_em: at,
+      }),
+    clearDefaulting: (enrolmentId: number, at: string) =>
+      updateWhile('matriculas', enrolmentId, ['inadimplente_desde', 'is not', null], {
+        inadimplente_desde: null,
+        atualizado_em: at,
+      }),
     async setAttention(enrolmentId: number, text: string, at: string): Promise<void> {
       await db
         .updateTable('matriculas')
@@ -170,45 +137,24 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
       return Boolean(row);
     },
     /** Charges of the provider still unpaid and not asked about since `before`, oldest first. */
-    async stale(provedor: string, before: string, limit: number) {
-      return db
-        .selectFrom('matriculas_pagamentos')
+    stale(provedor: string, before: string, limit: number) {
+      return staleCharges(provedor, before)
         .select(['id', 'matricula_id', 'provedor_id', 'referencia', 'conferido_em', 'criado_em'])
-        .where('provedor', '=', provedor)
-        .where('status', 'in', ['pendente', 'atrasado'])
-        .where('tipo', '!=', 'reembolso')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('conferido_em', 'is', null), eb('criado_em', '<', before)]),
-            eb('conferido_em', '<', before),
-          ]),
-        )
         .orderBy('criado_em')
         .limit(limit)
         .execute();
     },
     async countStale(provedor: string, before: string): Promise<number> {
-      const r = await db
-        .selectFrom('matriculas_pagamentos')
+      const r = await staleCharges(provedor, before)
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('provedor', '=', provedor)
-        .where('status', 'in', ['pendente', 'atrasado'])
-        .where('tipo', '!=', 'reembolso')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('conferido_em', 'is', null), eb('criado_em', '<', before)]),
-            eb('conferido_em', '<', before),
-          ]),
-        )
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     /** Takes a stale charge for one check (of all instances, one wins): true when this call did. */
-    async claimCheck(id: number, seen: string | null, now: string): Promise<boolean> {
-      let q = db.updateTable('matriculas_pagamentos').set({ conferido_em: now }).where('id', '=', id);
-      q = seen === null ? q.where('conferido_em', 'is', null) : q.where('conferido_em', '=', seen);
-      return Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
-    },
+    claimCheck: (id: number, seen: string | null, now: string) =>
+      updateWhile('matriculas_pagamentos', id, ['conferido_em', seen === null ? 'is' : '=', seen], {
+        conferido_em: now,
+      }),
     /** Expired charges of the provider not checked since they expired (the expiry sets atualizado_em). */
     expiredCharges(provedor: string, limit: number) {
       return db
@@ -293,41 +239,10 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async ensureTask(dueIso: string): Promise<void> {
-      await db
-        .insertInto('tarefas_agendadas')
-        .values({ nome: DAILY_TASK, proxima_em: dueIso })
-        .onConflict((oc) => oc.column('nome').doNothing())
-        .execute();
-    },
-    /** The daily comparison's lease when due and free (one instance of all). */
-    async claimTask(now: string, until: string, owner: string): Promise<boolean> {
-      const res = await db
-        .updateTable('tarefas_agendadas')
-        .set({ bloqueado_ate: until, dono: owner })
-        .where('nome', '=', DAILY_TASK)
-        .where('proxima_em', '<=', now)
-        .where((eb) => eb.or([eb('bloqueado_ate', 'is', null), eb('bloqueado_ate', '<=', now)]))
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
-    async finishTask(owner: string, run: { at: string; next: string; error: string | null }): Promise<void> {
-      await db
-        .updateTable('tarefas_agendadas')
-        .set({
-          bloqueado_ate: null,
-          dono: null,
-          proxima_em: run.next,
-          ultimo_erro: run.error,
-          ...(run.error ? {} : { ultima_em: run.at }),
-        })
-        .where('nome', '=', DAILY_TASK)
-        .where('dono', '=', owner)
-        .execute();
-    },
-    task() {
-      return db.selectFrom('tarefas_agendadas').selectAll().where('nome', '=', DAILY_TASK).executeTakeFirst();
-    },
+    ensureTask: task.ensure,
+    claimTask: task.claim,
+    finishTask: task.finish,
+    task: task.find,
   };
 }
 

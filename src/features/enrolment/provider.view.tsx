@@ -1,6 +1,8 @@
 // The admins' page of the payment provider (/admin/pagamentos): its last webhook event,
 // events waiting or failed, charges the reconciliation is asking about, the daily
 // differences between the provider's received payments and ours, and chargebacks.
+import type { Selectable } from 'kysely';
+import type { PagamentosDivergenciasTable } from '../../db/types';
 import { formatBRL } from '../../lib/text';
 import { formatDateTime } from '../../lib/time';
 import { Csrf, StaffPage, type StaffProps } from '../../staff/form.view';
@@ -33,15 +35,7 @@ export interface ProviderPageProps {
     erro: string | null;
   }[];
   stale: number;
-  differences: {
-    id: number;
-    dia: string;
-    provedor_id: string;
-    referencia: string | null;
-    tipo: string;
-    valor_provedor_centavos: number | null;
-    valor_site_centavos: number | null;
-  }[];
+  differences: Omit<Selectable<PagamentosDivergenciasTable>, 'criado_em'>[];
   attention: { id: number; nome: string; unidade_nome: string; atencao: string | null; atualizado_em: string }[];
   task: { ultima_em: string | null; ultimo_erro: string | null; proxima_em: string } | null;
   notice?: string;

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/index';
 import type { Database } from '../../db/types';
 
-/** What a backup counts and the lease that lets one instance at a time take the scheduled one. */
+/** What a backup counts and checks in a database. */
 export function createBackupRepository(db: Kysely<Database>) {
   return {
     /** Rows of every table of the database (PostgreSQL: of the current schema), by table name. */
@@ -20,64 +20,10 @@ export function createBackupRepository(db: Kysely<Database>) {
       return counts;
     },
 
-    /** Creates the task's row (due at `dueIso`) unless it exists. */
-    async ensureTask(nome: string, dueIso: string): Promise<void> {
-      await db
-        .insertInto('tarefas_agendadas')
-        .values({ nome, proxima_em: dueIso })
-        .onConflict((oc) => oc.column('nome').doNothing())
-        .execute();
-    },
-
-    /**
-     * Takes the lease when the task is due and nobody holds it (or a holder's lease ran out:
-     * it died). One statement, so of two instances asking at once exactly one gets it.
-     */
-    async claim(nome: string, nowIsoValue: string, untilIso: string, owner: string): Promise<boolean> {
-      const result = await db
-        .updateTable('tarefas_agendadas')
-        .set({ bloqueado_ate: untilIso, dono: owner })
-        .where('nome', '=', nome)
-        .where('proxima_em', '<=', nowIsoValue)
-        .where((eb) => eb.or([eb('bloqueado_ate', 'is', null), eb('bloqueado_ate', '<=', nowIsoValue)]))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
-    /** Gives the lease back with the next due time and the outcome. */
-    async finish(nome: string, owner: string, run: { atIso: string; nextIso: string; error: string | null }) {
-      await db
-        .updateTable('tarefas_agendadas')
-        .set({
-          bloqueado_ate: null,
-          dono: null,
-          proxima_em: run.nextIso,
-          ultimo_erro: run.error,
-          ...(run.error ? {} : { ultima_em: run.atIso }),
-        })
-        .where('nome', '=', nome)
-        .where('dono', '=', owner)
-        .execute();
-    },
-
-    /** Keeps a long run's lease (only while this owner still holds it). */
-    async renew(nome: string, owner: string, untilIso: string): Promise<void> {
-      await db
-        .updateTable('tarefas_agendadas')
-        .set({ bloqueado_ate: untilIso })
-        .where('nome', '=', nome)
-        .where('dono', '=', owner)
-        .execute();
-    },
-
     /** SQLite's own check of a copied file: "ok" when every page and index is sound. */
     async quickCheck(): Promise<string> {
       const rows = await sql<{ quick_check: string }>`pragma quick_check`.execute(db);
       return rows.rows.map((r) => Object.values(r)[0]).join('; ');
-    },
-
-    findTask(nome: string) {
-      return db.selectFrom('tarefas_agendadas').selectAll().where('nome', '=', nome).executeTakeFirst();
     },
   };
 }

@@ -8,9 +8,10 @@ import fp from 'fastify-plugin';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
+import { startPolling } from '../jobs/polling';
+import { createTaskLease } from '../jobs/task-lease.repository';
 import { countJob } from '../metrics/metrics';
 import { createBackup, pruneBackups, scheduledBackupName } from './archive';
-import { createBackupRepository } from './backup.repository';
 
 export {
   BackupError,
@@ -41,36 +42,33 @@ export interface ScheduledBackupContext {
 export async function runScheduledBackup(ctx: ScheduledBackupContext, now = new Date()): Promise<string | null> {
   const dir = ctx.config.backup.dir;
   if (!dir) return null;
-  const repo = createBackupRepository(ctx.db);
+  const task = createTaskLease(ctx.db, BACKUP_TASK);
   const owner = ctx.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  await repo.ensureTask(BACKUP_TASK, now.toISOString());
+  await task.ensure(now.toISOString());
   // Measured from `now` (the caller's clock), advanced by the time actually spent.
   const started = Date.now();
   const until = () => new Date(now.getTime() + (Date.now() - started) + LEASE_MS).toISOString();
-  if (!(await repo.claim(BACKUP_TASK, now.toISOString(), until(), owner))) return null;
+  if (!(await task.claim(now.toISOString(), until(), owner))) return null;
   // A long backup keeps its lease; if this process dies the lease runs out and another takes over.
-  const renew = setInterval(
-    () => void repo.renew(BACKUP_TASK, owner, until()).catch(() => {}),
-    Math.floor(LEASE_MS / 3),
-  );
+  const renew = setInterval(() => void task.renew(owner, until()).catch(() => {}), Math.floor(LEASE_MS / 3));
   renew.unref();
   try {
     const { file, manifest } = await countJob('backup', () =>
       createBackup(ctx, path.join(dir, scheduledBackupName(now)), now),
     );
     const removed = await pruneBackups(dir, ctx.config.backup.keep);
-    await repo.finish(BACKUP_TASK, owner, {
-      atIso: now.toISOString(),
-      nextIso: new Date(now.getTime() + ctx.config.backup.intervalMs).toISOString(),
+    await task.finish(owner, {
+      at: now.toISOString(),
+      next: new Date(now.getTime() + ctx.config.backup.intervalMs).toISOString(),
       error: null,
     });
     ctx.log?.info({ file, files: manifest.files.length, removed }, 'scheduled backup written');
     return file;
   } catch (err) {
-    await repo
-      .finish(BACKUP_TASK, owner, {
-        atIso: now.toISOString(),
-        nextIso: new Date(now.getTime() + Math.min(RETRY_MS, ctx.config.backup.intervalMs)).toISOString(),
+    await task
+      .finish(owner, {
+        at: now.toISOString(),
+        next: new Date(now.getTime() + Math.min(RETRY_MS, ctx.config.backup.intervalMs)).toISOString(),
         error: String((err as Error).message ?? err).slice(0, 1000),
       })
       .catch(() => {});
@@ -85,26 +83,16 @@ export function startBackupScheduler(
   ctx: ScheduledBackupContext,
   checkEveryMs = Math.min(5 * 60 * 1000, ctx.config.backup.intervalMs),
 ): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = runScheduledBackup(ctx)
-      .catch((err) => ctx.log?.error({ err }, 'scheduled backup failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, checkEveryMs);
-  timer.unref();
-  setTimeout(tick, 10_000).unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return startPolling({
+    pass: async () => {
+      await runScheduledBackup(ctx);
+      return false;
     },
-  };
+    everyMs: checkEveryMs,
+    firstAfterMs: 10_000,
+    log: ctx.log,
+    failure: 'scheduled backup failed',
+  });
 }
 
 /** The scheduled backup runs in this process when BACKUP_DIR is set and SCHEDULED_JOBS is on. */

@@ -201,6 +201,16 @@ export function createAsaasClient(config: AsaasConfig, log?: AsaasLog, options: 
     }
   }
 
+  /** A DELETE safe to repeat: what is gone already (404) counts as removed. */
+  async function removed(path: string): Promise<void> {
+    try {
+      await retried('DELETE', path);
+    } catch (err) {
+      if (err instanceof AsaasError && err.status === 404) return;
+      throw err;
+    }
+  }
+
   const q = (v: string) => encodeURIComponent(v);
 
   const client = {
@@ -416,24 +426,10 @@ export function createAsaasClient(config: AsaasConfig, log?: AsaasLog, options: 
       retried<AsaasSubscription>('POST', `/subscriptions/${q(id)}`, { endDate }),
 
     /** Removes the subscription (its pending charges go with it); a second call finds it gone. */
-    async cancelSubscription(id: string): Promise<void> {
-      try {
-        await retried('DELETE', `/subscriptions/${q(id)}`);
-      } catch (err) {
-        if (err instanceof AsaasError && err.status === 404) return;
-        throw err;
-      }
-    },
+    cancelSubscription: (id: string) => removed(`/subscriptions/${q(id)}`),
 
     /** Removes a pending charge; a second call finds it gone. */
-    async deletePayment(id: string): Promise<void> {
-      try {
-        await retried('DELETE', `/payments/${q(id)}`);
-      } catch (err) {
-        if (err instanceof AsaasError && err.status === 404) return;
-        throw err;
-      }
-    },
+    deletePayment: (id: string) => removed(`/payments/${q(id)}`),
   };
   return client;
 }
