@@ -8,6 +8,7 @@ import type { ClassFields, ContentRepository } from '../shared/content.repositor
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
 import { type Actor, auditRow } from '../../audit/audit.repository';
+import type { FormFields } from '../../../staff/screens';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
 
@@ -124,7 +125,7 @@ export function createTimetableService(deps: ContentDeps) {
     findClass: (unitId: number, classId: number) => read.findClass(unitId, classId),
     modalities: () => read.listModalities(),
 
-    async add(actor: Actor, unitId: number, body: Record<string, unknown>): Promise<Result<{ id: number }>> {
+    async add(actor: Actor, unitId: number, body: FormFields): Promise<Result<{ id: number }>> {
       return change(deps, actor, async (repo, audit) => {
         if (!(await repo.findUnit(unitId))) throw new NotFoundError();
         const parsed = parseClassFields((k) => v.field(body, k), await modalityChoices(repo));
@@ -138,12 +139,7 @@ export function createTimetableService(deps: ContentDeps) {
       });
     },
 
-    async update(
-      actor: Actor,
-      unitId: number,
-      classId: number,
-      body: Record<string, unknown>,
-    ): Promise<Result<{ id: number }>> {
+    async update(actor: Actor, unitId: number, classId: number, body: FormFields): Promise<Result<{ id: number }>> {
       return change(deps, actor, async (repo, audit) => {
         const before = await repo.findClass(unitId, classId);
         if (!before) throw new NotFoundError();
