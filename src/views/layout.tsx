@@ -24,6 +24,20 @@ export interface LayoutProps {
   children: ComponentChildren;
 }
 
+/** The site's own pages in every public footer (the chain's social links follow them). */
+const FOOTER_LINKS: ListLink[] = [
+  { href: '/unidades', label: 'Unidades' },
+  { href: '/pages/Franquia/index.php', label: 'Seja um franqueado' },
+  { href: '/NPS/nps_app_php/fale_aqui.php', label: 'Fale aqui' },
+  { href: '/privacidade', label: 'Privacidade' },
+];
+
+const PUBLIC_NAV_LINKS: ListLink[] = [
+  { href: '/unidades', label: 'Unidades' },
+  { href: '/NPS/nps_app_php/index.php', label: 'Avalie-nos' },
+  { href: '/pages/Franquia/index.php', label: 'Franquia' },
+];
+
 export function Layout({
   title,
   description,
@@ -98,10 +112,7 @@ export function Layout({
             <LinkList
               class="footer-links"
               links={[
-                { href: '/unidades', label: 'Unidades' },
-                { href: '/pages/Franquia/index.php', label: 'Seja um franqueado' },
-                { href: '/NPS/nps_app_php/fale_aqui.php', label: 'Fale aqui' },
-                { href: '/privacidade', label: 'Privacidade' },
+                ...FOOTER_LINKS,
                 b.whatsappDigits
                   ? { href: `https://wa.me/${b.whatsappDigits}`, label: 'WhatsApp da rede', external: true }
                   : null,
@@ -126,14 +137,7 @@ export function Layout({
 function PublicNav() {
   return (
     <nav aria-label="Principal">
-      <LinkList
-        class="nav"
-        links={[
-          { href: '/unidades', label: 'Unidades' },
-          { href: '/NPS/nps_app_php/index.php', label: 'Avalie-nos' },
-          { href: '/pages/Franquia/index.php', label: 'Franquia' },
-        ]}
-      />
+      <LinkList class="nav" links={PUBLIC_NAV_LINKS} />
     </nav>
   );
 }
@@ -208,6 +212,15 @@ export function LinkList(p: { links: (ListLink | null)[]; class?: string; childr
       )}
       {p.children}
     </ul>
+  );
+}
+
+/** The link back from a detail page to its list ("← Voltar para a pesquisa"). */
+export function BackLink({ href, label }: { href: string; label: string }) {
+  return (
+    <p>
+      <a href={href}>← {label}</a>
+    </p>
   );
 }
 

@@ -37,15 +37,7 @@ export function DataTable<T>(p: {
     <TableWrap label={p.label}>
       <table class={p.class}>
         {p.caption ? <caption class="visually-hidden">{p.caption}</caption> : null}
-        <thead>
-          <tr>
-            {p.columns.map((c, i) => (
-              <th scope="col" key={i}>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={p.columns} />
         <tbody>
           {p.rows.length === 0 && p.empty ? (
             <tr>
@@ -57,6 +49,45 @@ export function DataTable<T>(p: {
         </tbody>
       </table>
     </TableWrap>
+  );
+}
+
+/** A table's one header row: a column header (scope="col") per column. */
+export function TableHead({ columns }: { columns: ComponentChildren[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) => (
+          <th scope="col" key={i}>
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * A body row named by its row header (scope="row"), with its data cells after it and any
+ * `before` it (a rank); `data-*` attributes go on the row.
+ */
+export function HeadedRow({
+  head,
+  cells,
+  before = [],
+  ...data
+}: {
+  head: ComponentChildren;
+  cells: ComponentChildren[];
+  before?: ComponentChildren[];
+} & { [attribute: `data-${string}`]: string | number }) {
+  const cell = (c: ComponentChildren, i: number) => <td key={i}>{c}</td>;
+  return (
+    <tr {...data}>
+      {before.map(cell)}
+      <th scope="row">{head}</th>
+      {cells.map(cell)}
+    </tr>
   );
 }
 

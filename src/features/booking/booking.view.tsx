@@ -1,7 +1,7 @@
 // Public pages of trial-class booking: the form and the thanks page. Pure functions of props.
 import type { ComponentChildren } from 'preact';
 import { Layout, LinkList } from '../../views/layout';
-import { bindFields, Checkbox, ErrorSummary, TextField } from '../../views/form';
+import { bindFields, Checkbox, ErrorSummary, errorId, FieldMessage, TextField } from '../../views/form';
 import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
 import {
   addressOf,
@@ -122,13 +122,9 @@ function SlotPicker({ days, value, error }: { days: OfferedDay[]; value?: string
     );
   };
   return (
-    <fieldset id="vaga-grupo" aria-describedby={error ? 'vaga-erro' : undefined}>
+    <fieldset id="vaga-grupo" aria-describedby={error ? errorId('vaga') : undefined}>
       <legend>{LABELS.vaga}</legend>
-      {error ? (
-        <p class="field-error" id="vaga-erro">
-          {error}
-        </p>
-      ) : null}
+      <FieldMessage id="vaga" message={error} />
       {!any ? <p>Não há horários disponíveis nos próximos 7 dias. Fale com a unidade pelo WhatsApp.</p> : null}
       {days.map((d) => {
         const classes = d.slots.filter((s) => s.kind === 'aula');

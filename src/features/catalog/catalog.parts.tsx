@@ -16,24 +16,19 @@ export const UNITS_HREF = '/unidades';
 export const FRANCHISE_HREF = '/pages/Franquia/index.php';
 export const FREE_MESSAGE_HREF = '/NPS/nps_app_php/fale_aqui.php';
 
-const PERIOD_LABEL: Record<string, string> = {
-  mensal: 'por mês',
-  trimestral: 'por trimestre',
-  semestral: 'por semestre',
-  anual: 'por ano',
-};
-const PERIOD_SHORT: Record<string, string> = {
-  mensal: '/mês',
-  trimestral: '/trimestre',
-  semestral: '/semestre',
-  anual: '/ano',
+/** How a plan's period reads after its price: in words ("por mês") and short ("/mês"). */
+const PERIODS: Record<string, { words: string; short: string }> = {
+  mensal: { words: 'por mês', short: '/mês' },
+  trimestral: { words: 'por trimestre', short: '/trimestre' },
+  semestral: { words: 'por semestre', short: '/semestre' },
+  anual: { words: 'por ano', short: '/ano' },
 };
 
 export function PlanPrice({ plan }: { plan: PlanRow }) {
   return (
     <p class="price">
       <strong>{formatBRL(plan.preco_centavos)}</strong>{' '}
-      <span class="muted">{PERIOD_LABEL[plan.periodicidade] ?? plan.periodicidade}</span>
+      <span class="muted">{PERIODS[plan.periodicidade]?.words ?? plan.periodicidade}</span>
     </p>
   );
 }
@@ -52,7 +47,7 @@ function BenefitLink({ unit }: { unit: UnitSummaryRow }) {
 
 /** "R$ 89,90/mês" */
 export function priceLabel(plan: Pick<PlanRow, 'preco_centavos' | 'periodicidade'>): string {
-  return `${formatBRL(plan.preco_centavos)}${PERIOD_SHORT[plan.periodicidade] ?? ` (${plan.periodicidade})`}`;
+  return `${formatBRL(plan.preco_centavos)}${PERIODS[plan.periodicidade]?.short ?? ` (${plan.periodicidade})`}`;
 }
 
 const kmFormat = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1, minimumFractionDigits: 1 });

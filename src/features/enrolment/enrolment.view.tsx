@@ -579,16 +579,9 @@ const PAYMENT_LABELS: Record<string, string> = {
   multa: 'Multa de cancelamento',
   reembolso: 'Devolução',
 };
-const PAYMENT_STATUS: Record<string, string> = {
-  pendente: 'pendente',
-  pago: 'pago',
-  cancelado: 'cancelado',
-  expirado: 'expirado',
-  estornado: 'estornado',
-  atrasado: 'atrasado',
-};
+/** "Mensalidade (pago)": a payment's kind in words; its status already reads as stored. */
 export const paymentLabel = (p: Pick<Payment, 'tipo' | 'status'>) =>
-  `${PAYMENT_LABELS[p.tipo] ?? p.tipo} (${PAYMENT_STATUS[p.status] ?? p.status})`;
+  `${PAYMENT_LABELS[p.tipo] ?? p.tipo} (${p.status})`;
 
 export function MinePanelPage({ items, csrfToken, notice }: { items: MineItem[]; csrfToken: string; notice?: string }) {
   return (

@@ -1,5 +1,5 @@
 import { Layout, siteName } from '../../views/layout';
-import { bindFields, Checkbox, ErrorSummary, TextField } from '../../views/form';
+import { bindFields, Checkbox, ErrorSummary, errorId, FieldMessage, TextField } from '../../views/form';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import type { LeadErrors, LeadValues } from './lead.service';
 import { CONSENT_VALUE, LIMITS, OPTION_FIELDS, type Option, type OptionField, TEXT_FIELD_LABELS } from './options';
@@ -53,13 +53,9 @@ function OptionGroup({
 }) {
   const def = OPTION_FIELDS[field];
   return (
-    <fieldset id={`${field}-grupo`} aria-describedby={error ? `${field}-erro` : undefined}>
+    <fieldset id={`${field}-grupo`} aria-describedby={error ? errorId(field) : undefined}>
       <legend>{def.label}</legend>
-      {error ? (
-        <p class="field-error" id={`${field}-erro`}>
-          {error}
-        </p>
-      ) : null}
+      <FieldMessage id={field} message={error} />
       {(def.options as readonly Option[]).map((o, i) => (
         <label class="choice" key={o.value}>
           <input
@@ -171,7 +167,7 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
               <OptionGroup key={f} field={f} value={values[f]} error={errors[f]} />
             ))}
           </fieldset>
-          <fieldset aria-describedby={errors.aceita_contato ? 'aceita_contato-erro' : undefined}>
+          <fieldset aria-describedby={errors.aceita_contato ? errorId('aceita_contato') : undefined}>
             <legend>{OPTION_FIELDS.aceita_contato.label}</legend>
             <Checkbox
               name="aceita_contato"

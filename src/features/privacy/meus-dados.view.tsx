@@ -12,13 +12,23 @@ import { CORRECTION_MAX, LINK_PATH, MEUS_DADOS_PATH } from './meus-dados.service
 import { MINE_PATH as ENROLMENT_MINE_PATH } from '../enrolment/enrolment.view';
 import { ENROLMENT_RETENTION_TEXT } from './retention';
 
-/** The pages before the person's own: a short article under the page's title. */
-function ProsePage(p: { title: string; description?: string; children: ComponentChildren }) {
+/** The pages before the person's own: a short article under the page's title, and where to go next. */
+function ProsePage(p: {
+  title: string;
+  description?: string;
+  next?: { href: string; label: string };
+  children: ComponentChildren;
+}) {
   return (
     <Layout title={p.title} description={p.description}>
       <article class="prose">
         <h1>{p.title}</h1>
         {p.children}
+        {p.next ? (
+          <p>
+            <a href={p.next.href}>{p.next.label}</a>
+          </p>
+        ) : null}
       </article>
     </Layout>
   );
@@ -26,7 +36,11 @@ function ProsePage(p: { title: string; description?: string; children: Component
 
 export function RequestLinkPage(p: { csrfToken: string; email?: string; error?: string; notice?: string }) {
   return (
-    <ProsePage title="Meus dados" description="Veja, baixe, corrija ou peça a eliminação dos seus dados.">
+    <ProsePage
+      title="Meus dados"
+      description="Veja, baixe, corrija ou peça a eliminação dos seus dados."
+      next={{ href: '/privacidade', label: 'Aviso de privacidade' }}
+    >
       <p>
         Pela Lei Geral de Proteção de Dados (LGPD), você pode saber quais dados a {siteName()} guarda sobre você,
         receber uma cópia, pedir correção ou pedir a eliminação. Informe o e-mail que você usou nos formulários do site:
@@ -46,22 +60,16 @@ export function RequestLinkPage(p: { csrfToken: string; email?: string; error?: 
         inputMode="email"
         button="Enviar link"
       />
-      <p>
-        <a href="/privacidade">Aviso de privacidade</a>
-      </p>
     </ProsePage>
   );
 }
 
 export function LinkSentPage() {
   return (
-    <ProsePage title="Verifique o seu e-mail">
+    <ProsePage title="Verifique o seu e-mail" next={{ href: '/privacidade', label: 'Voltar ao aviso de privacidade' }}>
       <p role="status">
         Se houver dados ligados a este endereço, enviamos para ele um link para ver os seus dados. O link vale por 24
         horas e pode ser usado uma única vez. Não recebeu? Verifique a caixa de spam ou peça de novo mais tarde.
-      </p>
-      <p>
-        <a href="/privacidade">Voltar ao aviso de privacidade</a>
       </p>
     </ProsePage>
   );
@@ -82,13 +90,10 @@ export function OpenLinkPage(p: { csrfToken: string; token: string }) {
 
 export function InvalidLinkPage() {
   return (
-    <ProsePage title="Link inválido ou expirado">
+    <ProsePage title="Link inválido ou expirado" next={{ href: MEUS_DADOS_PATH, label: 'Pedir um novo link' }}>
       <p>
         Este link não vale mais: ele pode ser usado uma única vez, por 24 horas, e a página aberta com ele fica
         disponível por uma hora.
-      </p>
-      <p>
-        <a href={MEUS_DADOS_PATH}>Pedir um novo link</a>
       </p>
     </ProsePage>
   );
@@ -233,17 +238,54 @@ export function KindTables({ overview }: { overview: KindSummary[] }) {
   );
 }
 
+/** The person's requests: the heading (and its id) and the button of each, by the path it posts to. */
+const REQUESTS = {
+  correcao: { id: 'corrigir', title: 'Pedir correção', button: 'Enviar pedido de correção' },
+  revogacao: { id: 'revogar', title: 'Revogar o consentimento de contato', button: 'Revogar o consentimento' },
+  eliminacao: { id: 'eliminar', title: 'Pedir eliminação', button: 'Enviar pedido de eliminação' },
+} as const;
+type RequestKind = keyof typeof REQUESTS;
+
+/**
+ * One of the person's requests: its heading, what it does (`children`), and its form, sent
+ * at most once (ENVIO_FIELD); a form with `fields` is checked by the server only (novalidate).
+ */
+function RequestSection(p: {
+  kind: RequestKind;
+  csrfToken: string;
+  envioIds: Record<RequestKind, string>;
+  fields?: ComponentChildren;
+  children?: ComponentChildren;
+}) {
+  const request = REQUESTS[p.kind];
+  return (
+    <section class="card" aria-labelledby={request.id}>
+      <h2 id={request.id}>{request.title}</h2>
+      {p.children}
+      <form method="post" action={`${MEUS_DADOS_PATH}/${p.kind}`} novalidate={p.fields ? true : undefined}>
+        <Csrf token={p.csrfToken} />
+        <input type="hidden" name={ENVIO_FIELD} value={p.envioIds[p.kind]} />
+        {p.fields}
+        <p>
+          <button type="submit">{request.button}</button>
+        </p>
+      </form>
+    </section>
+  );
+}
+
 export function PanelPage(p: {
   csrfToken: string;
   email: string;
   overview: KindSummary[];
-  envioIds: { correcao: string; eliminacao: string; revogacao: string };
+  envioIds: Record<RequestKind, string>;
   notice?: string;
   errors?: Record<string, string>;
   correcao?: string;
 }) {
   const errors = p.errors ?? {};
   const notice = p.notice ? NOTICES[p.notice] : undefined;
+  const session = { csrfToken: p.csrfToken, envioIds: p.envioIds };
   return (
     <Layout title="Meus dados">
       <h1>Meus dados</h1>
@@ -270,11 +312,10 @@ export function PanelPage(p: {
         </form>
       </section>
 
-      <section class="card" aria-labelledby="corrigir">
-        <h2 id="corrigir">Pedir correção</h2>
-        <form method="post" action={`${MEUS_DADOS_PATH}/correcao`} novalidate>
-          <Csrf token={p.csrfToken} />
-          <input type="hidden" name={ENVIO_FIELD} value={p.envioIds.correcao} />
+      <RequestSection
+        kind="correcao"
+        {...session}
+        fields={
           <TextField
             name="correcao"
             type="textarea"
@@ -285,46 +326,34 @@ export function PanelPage(p: {
             maxLength={CORRECTION_MAX}
             required
           />
-          <p>
-            <button type="submit">Enviar pedido de correção</button>
-          </p>
-        </form>
-      </section>
+        }
+      />
 
-      <section class="card" aria-labelledby="revogar">
-        <h2 id="revogar">Revogar o consentimento de contato</h2>
+      <RequestSection kind="revogacao" {...session}>
         <p>
           Você autorizou a {siteName()} a falar com você quando preencheu os formulários. Ao revogar, deixamos de
           responder às suas mensagens por e-mail e de enviar lembretes de aula experimental. Os seus dados continuam
           guardados até você pedir a eliminação ou até o prazo de guarda acabar.
         </p>
-        <form method="post" action={`${MEUS_DADOS_PATH}/revogacao`}>
-          <Csrf token={p.csrfToken} />
-          <input type="hidden" name={ENVIO_FIELD} value={p.envioIds.revogacao} />
-          <p>
-            <button type="submit">Revogar o consentimento</button>
-          </p>
-        </form>
-      </section>
+      </RequestSection>
 
-      <section class="card" aria-labelledby="eliminar">
-        <h2 id="eliminar">Pedir eliminação</h2>
+      <RequestSection
+        kind="eliminacao"
+        {...session}
+        fields={
+          <>
+            <EnrolmentKept overview={p.overview} />
+            <Checkbox name="confirmar" value="sim" checked={false} error={errors.confirmar} required>
+              Quero que os meus dados sejam eliminados.
+            </Checkbox>
+          </>
+        }
+      >
         <p>
           A equipe apaga o seu nome, e-mail, telefone, mensagens e fotos de todo o site. Notas de pesquisa e números de
           agendamento ficam só como estatística, sem identificar você.
         </p>
-        <form method="post" action={`${MEUS_DADOS_PATH}/eliminacao`} novalidate>
-          <Csrf token={p.csrfToken} />
-          <input type="hidden" name={ENVIO_FIELD} value={p.envioIds.eliminacao} />
-          <EnrolmentKept overview={p.overview} />
-          <Checkbox name="confirmar" value="sim" checked={false} error={errors.confirmar} required>
-            Quero que os meus dados sejam eliminados.
-          </Checkbox>
-          <p>
-            <button type="submit">Enviar pedido de eliminação</button>
-          </p>
-        </form>
-      </section>
+      </RequestSection>
 
       <form method="post" action={`${MEUS_DADOS_PATH}/sair`}>
         <Csrf token={p.csrfToken} />

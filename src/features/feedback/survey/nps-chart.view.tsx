@@ -1,6 +1,7 @@
 // The monthly NPS as an SVG drawn on the server: readable without JavaScript, colours
 // from the stylesheet (classes, no inline style: CSP), and the same figures in a table
 // for screen readers.
+import { HeadedRow, TableHead } from '../../../views/table';
 import { formatNps } from './nps';
 
 export interface ChartPoint {
@@ -92,20 +93,10 @@ export function NpsChart({ points, id, caption }: { points: ChartPoint[]; id: st
       <figcaption class="hint">{caption}. Meses sem notas ficam sem ponto.</figcaption>
       <table class="visually-hidden">
         <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Mês</th>
-            <th scope="col">Notas</th>
-            <th scope="col">NPS</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Mês', 'Notas', 'NPS']} />
         <tbody>
           {points.map((p) => (
-            <tr key={p.label}>
-              <th scope="row">{p.title}</th>
-              <td>{p.total}</td>
-              <td>{formatNps(p.nps)}</td>
-            </tr>
+            <HeadedRow key={p.label} head={p.title} cells={[p.total, formatNps(p.nps)]} />
           ))}
         </tbody>
       </table>

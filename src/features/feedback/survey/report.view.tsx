@@ -1,5 +1,5 @@
-import { Layout } from '../../../views/layout';
-import { DataTable, PageLinks } from '../../../views/table';
+import { BackLink, Layout } from '../../../views/layout';
+import { DataTable, HeadedRow, PageLinks } from '../../../views/table';
 import { formatDateTime } from '../../../lib/time';
 import { ChoiceFilter, FilterActions, UnitFilter, type StaffProps } from '../filters.view';
 import {
@@ -102,23 +102,17 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
           rows={byUnit}
           empty="Nenhuma resposta no período."
           row={(u, i) => (
-            <tr key={u.unidadeId} data-ranking={u.unidadeId}>
-              <td>{u.nps === null ? '—' : `${i + 1}º`}</td>
-              <th scope="row">{u.nome}</th>
-              <td>{countLabel(u.total, 'nota', 'notas')}</td>
-              <td>
-                {u.promotores} ({formatPercent(percent(u.promotores, u.total))})
-              </td>
-              <td>
-                {u.neutros} ({formatPercent(percent(u.neutros, u.total))})
-              </td>
-              <td>
-                {u.detratores} ({formatPercent(percent(u.detratores, u.total))})
-              </td>
-              <td>
-                <strong>{formatNps(u.nps)}</strong>
-              </td>
-            </tr>
+            <HeadedRow
+              key={u.unidadeId}
+              data-ranking={u.unidadeId}
+              before={[u.nps === null ? '—' : `${i + 1}º`]}
+              head={u.nome}
+              cells={[
+                countLabel(u.total, 'nota', 'notas'),
+                ...[u.promotores, u.neutros, u.detratores].map((n) => `${n} (${formatPercent(percent(n, u.total))})`),
+                <strong key="nps">{formatNps(u.nps)}</strong>,
+              ]}
+            />
           )}
         />
       </section>
@@ -142,13 +136,12 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
           columns={['Canal', 'Notas', 'NPS']}
           rows={byOrigin}
           row={(o) => (
-            <tr key={o.origem} data-canal={o.origem}>
-              <th scope="row">{o.label}</th>
-              <td>{npsCountsText(o)}</td>
-              <td>
-                <strong>{formatNps(o.nps)}</strong>
-              </td>
-            </tr>
+            <HeadedRow
+              key={o.origem}
+              data-canal={o.origem}
+              head={o.label}
+              cells={[npsCountsText(o), <strong key="nps">{formatNps(o.nps)}</strong>]}
+            />
           )}
         />
       </section>
@@ -160,13 +153,7 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
           columns={['Mês', 'Notas', 'Promotores', 'Detratores', 'NPS']}
           rows={trend}
           row={(m) => (
-            <tr key={m.label}>
-              <th scope="row">{m.title}</th>
-              <td>{m.total}</td>
-              <td>{m.promotores}</td>
-              <td>{m.detratores}</td>
-              <td>{formatNps(m.nps)}</td>
-            </tr>
+            <HeadedRow key={m.label} head={m.title} cells={[m.total, m.promotores, m.detratores, formatNps(m.nps)]} />
           )}
         />
       </section>
@@ -181,13 +168,7 @@ export function SurveyReportPage({ staff, units, filters, report }: SurveyReport
               label={`Tabela: ${d.texto}`}
               columns={['Opção', 'Respostas', '%']}
               rows={d.opcoes}
-              row={(o) => (
-                <tr key={o.id}>
-                  <th scope="row">{o.texto}</th>
-                  <td>{o.n}</td>
-                  <td>{formatPercent(o.pct)}</td>
-                </tr>
-              )}
+              row={(o) => <HeadedRow key={o.id} head={o.texto} cells={[o.n, formatPercent(o.pct)]} />}
             />
           </div>
         ))}
@@ -246,9 +227,7 @@ export function SurveyResponsePage({
   const cat = categoryOf(header.nota_nps);
   return (
     <Layout title={`Resposta #${header.id}`} staff={staff}>
-      <p>
-        <a href={REPORT_PATH}>← Voltar para a pesquisa</a>
-      </p>
+      <BackLink href={REPORT_PATH} label="Voltar para a pesquisa" />
       <h1>Resposta #{header.id}</h1>
       <dl class="card details">
         <dt>Data</dt>
