@@ -1,10 +1,11 @@
 // GET /ir/:acao — count a call to action, then send the visitor on (302). The target comes
 // from the catalog, never from the request. GET /admin/cliques — the staff report.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
 import { sendError } from '../../http/errors';
+import { privatePage, unitForbidden } from '../../staff/reports';
 import { staffOf } from '../../staff/scope';
 import { brand } from '../../brand/index';
 import { ctaTarget, isCtaAction, TRIAL_CLASS_PATH } from './cta';
@@ -105,12 +106,9 @@ export function ctaStaffRoutes(service: CtaService) {
         q: (query.q ?? '').trim(),
         pagina: query.pagina,
       });
-      if (report === 'forbidden') return forbidden(request, reply);
-      reply.header('cache-control', 'private, no-store');
+      if (report === 'forbidden') return unitForbidden(request, reply);
+      privatePage(reply);
       return reply.page(h(ClicksPage, { staff: request.staffPage, report }));
     });
   };
 }
-
-const forbidden = (request: FastifyRequest, reply: FastifyReply) =>
-  sendError(request, reply, 403, 'Acesso negado', 'Esta unidade não está entre as unidades da sua conta.');
