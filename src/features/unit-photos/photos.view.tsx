@@ -1,6 +1,6 @@
 // Staff screen: a unit's photos (up to 8), in order, each with its alt text.
 import { Layout } from '../../views/layout';
-import { ErrorSummary } from '../../views/form';
+import { ErrorSummary, FieldMessage, fieldAria } from '../../views/form';
 import { ALT_MAX, MAX_UNIT_PHOTOS, photoUrl, photoWidths, type UnitPhoto } from './photos';
 import type { PhotoErrors } from './photos.service';
 
@@ -100,14 +100,9 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
                     name="alt"
                     maxLength={ALT_MAX}
                     value={altError ? (values.alt ?? p.alt) : p.alt}
-                    aria-invalid={altError ? 'true' : undefined}
-                    aria-describedby={altError ? `alt-${p.id}-erro` : undefined}
+                    {...fieldAria(`alt-${p.id}`, altError)}
                   />
-                  {altError ? (
-                    <p class="field-error" id={`alt-${p.id}-erro`}>
-                      {altError}
-                    </p>
-                  ) : null}
+                  <FieldMessage id={`alt-${p.id}`} message={altError} />
                   <button type="submit" class="secondary">
                     Salvar descrição<span class="visually-hidden"> da foto {i + 1}</span>
                   </button>
@@ -137,14 +132,9 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
               name="foto"
               accept="image/jpeg,image/png,image/webp"
               required
-              aria-invalid={uploadErrors.foto ? 'true' : undefined}
-              aria-describedby={uploadErrors.foto ? 'foto-erro' : undefined}
+              {...fieldAria('foto', uploadErrors.foto)}
             />
-            {uploadErrors.foto ? (
-              <p class="field-error" id="foto-erro">
-                {uploadErrors.foto}
-              </p>
-            ) : null}
+            <FieldMessage id="foto" message={uploadErrors.foto} />
             <label for="alt">Descrição (para quem não vê a foto)</label>
             <input
               type="text"
@@ -159,11 +149,7 @@ export function PhotosPage({ staff, unit, photos, errors = {}, values = {}, save
             <p class="hint" id="alt-dica">
               Ex.: “Sala de musculação com janelas amplas”. Não repita o nome da unidade.
             </p>
-            {uploadErrors.alt ? (
-              <p class="field-error" id="alt-erro">
-                {uploadErrors.alt}
-              </p>
-            ) : null}
+            <FieldMessage id="alt" message={uploadErrors.alt} />
             <p>
               <button type="submit">Enviar foto</button>
             </p>
