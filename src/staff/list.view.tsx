@@ -1,6 +1,6 @@
 // The staff lists' pieces: the `q` filter form, the page links that keep it, and the list
 // page's frame ("Novo …", filter, rows, pages). Paging itself: src/lib/pagination.ts.
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, ComponentProps } from 'preact';
 import { DataTable, PageLinks } from '../views/table';
 import { type Crumb, StaffPage, type StaffProps } from './form.view';
 import type { ListState } from './list';
@@ -60,6 +60,9 @@ export const listHref = (list: ListLinks, page: number) => {
   return qs ? `${list.path}?${qs}` : list.path;
 };
 
+/** "1 cadastro", "12 cadastros": how many rows a list has, with its noun in the right number. */
+const countOf = (total: number, noun: [string, string]) => (total === 1 ? `1 ${noun[0]}` : `${total} ${noun[1]}`);
+
 /** The `q` filter of a staff list (a plain GET form) and how many rows match. */
 export function ListFilter({
   list,
@@ -77,7 +80,7 @@ export function ListFilter({
       <button type="submit">Filtrar</button>
       {list.q ? <a href={list.path}>Limpar filtro</a> : null}
       <p class="muted">
-        {list.total === 1 ? `1 ${noun[0]}` : `${list.total} ${noun[1]}`}
+        {countOf(list.total, noun)}
         {list.q ? ` ${list.total === 1 ? 'contém' : 'contêm'} “${list.q}”` : ''}
       </p>
     </form>
@@ -87,6 +90,24 @@ export function ListFilter({
 /** Previous / next page links (keeping the filter); nothing when everything fits on one page. */
 export function Pagination({ list }: { list: ListLinks & { page: number; pages: number } }) {
   return <PageLinks page={list.page} pages={list.pages} href={(page) => listHref(list, page)} />;
+}
+
+/** A paged list without a text filter: how many rows, the table and the page links. */
+export function PagedTable<T extends { id: number }>({
+  list,
+  noun,
+  ...table
+}: ComponentProps<typeof ColumnTable<T>> & {
+  list: ListLinks & { total: number; page: number; pages: number };
+  noun: [string, string];
+}) {
+  return (
+    <>
+      <p class="muted">{countOf(list.total, noun)}</p>
+      <ColumnTable {...table} />
+      <Pagination list={list} />
+    </>
+  );
 }
 
 /** A staff list page: its frame, the "Novo …" button, the filter, the list itself and its pages. */

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { AuditoriaTable } from '../../db/types';
 import { formatDateTime } from '../../lib/time';
 import { Field, Select, StaffPage, type StaffProps } from '../../staff/form.view';
-import { DataTable, Pagination } from '../../staff/list.view';
+import { type Column, PagedTable } from '../../staff/list.view';
 import type { ListState } from '../../staff/list';
 
 export const AUDIT_ENTITIES = [
@@ -29,15 +29,25 @@ function pretty(json: string | null): string {
   }
 }
 
+type AuditRow = Omit<Selectable<AuditoriaTable>, 'usuario_id'> & {
+  usuario_nome: string | null;
+  usuario_email: string | null;
+};
+
+const AUDIT_COLUMNS: Column<AuditRow>[] = [
+  ['Quando', (r) => formatDateTime(r.criado_em)],
+  ['Quem', (r) => (r.usuario_nome ? `${r.usuario_nome} (${r.usuario_email})` : 'Linha de comando')],
+  ['O quê', (r) => `${r.acao} · ${r.entidade}${r.entidade_id ? ` #${r.entidade_id}` : ''}`],
+  ['Antes', (r) => <pre class="json">{pretty(r.antes)}</pre>],
+  ['Depois', (r) => <pre class="json">{pretty(r.depois)}</pre>],
+];
+
 export function AuditPage(p: {
   staff: StaffProps;
   entidade: string;
   list: ListState;
   /** the rows with who made each change */
-  rows: (Omit<Selectable<AuditoriaTable>, 'usuario_id'> & {
-    usuario_nome: string | null;
-    usuario_email: string | null;
-  })[];
+  rows: AuditRow[];
 }) {
   return (
     <StaffPage title="Registro de alterações" staff={p.staff}>
@@ -56,31 +66,15 @@ export function AuditPage(p: {
           </button>
         </p>
       </form>
-      <p class="muted">{p.list.total === 1 ? '1 alteração' : `${p.list.total} alterações`}</p>
-      <DataTable
+      <PagedTable
+        list={p.list}
+        noun={['alteração', 'alterações']}
         label="Tabela das alterações"
         class="audit"
         caption="Alterações, da mais recente para a mais antiga"
-        columns={['Quando', 'Quem', 'O quê', 'Antes', 'Depois']}
         rows={p.rows}
-        row={(r) => (
-          <tr key={r.id}>
-            <td>{formatDateTime(r.criado_em)}</td>
-            <td>{r.usuario_nome ? `${r.usuario_nome} (${r.usuario_email})` : 'Linha de comando'}</td>
-            <td>
-              {r.acao} · {r.entidade}
-              {r.entidade_id ? ` #${r.entidade_id}` : ''}
-            </td>
-            <td>
-              <pre class="json">{pretty(r.antes)}</pre>
-            </td>
-            <td>
-              <pre class="json">{pretty(r.depois)}</pre>
-            </td>
-          </tr>
-        )}
+        columns={AUDIT_COLUMNS}
       />
-      <Pagination list={p.list} />
     </StaffPage>
   );
 }

@@ -1,9 +1,11 @@
 // "Esqueci minha senha" pages: the e-mail form, the same answer for every address, the
 // new-password form of a link, and the page of a link that no longer works.
+import type { ComponentChildren } from 'preact';
 import { MIN_PASSWORD_LENGTH } from './password';
 import { AuthAlert, AuthCard, EmailField, PasswordField } from './auth-card.view';
 
 const PATH = '/pages/Franquia/senha.php';
+const BACK_TO_LOGIN = { href: '/pages/Franquia/admin.php', label: 'Voltar para o login' };
 
 export function ResetRequestView(p: {
   csrfToken: string;
@@ -27,7 +29,7 @@ export function ResetRequestView(p: {
         </p>
       </form>
       <p>
-        <a href="/pages/Franquia/admin.php">Voltar para o login</a>
+        <a href={BACK_TO_LOGIN.href}>{BACK_TO_LOGIN.label}</a>
       </p>
     </AuthCard>
   );
@@ -35,16 +37,11 @@ export function ResetRequestView(p: {
 
 export function ResetSentView() {
   return (
-    <AuthCard title="Verifique o seu e-mail">
-      <p role="status">
-        Se o e-mail informado pertence a uma conta ativa da equipe, enviamos para ele um link para escolher uma nova
-        senha. O link vale por 30 minutos e pode ser usado uma única vez. Não recebeu? Verifique a caixa de spam ou peça
-        de novo em alguns minutos.
-      </p>
-      <p>
-        <a href="/pages/Franquia/admin.php">Voltar para o login</a>
-      </p>
-    </AuthCard>
+    <MessageCard title="Verifique o seu e-mail" role="status" link={BACK_TO_LOGIN}>
+      Se o e-mail informado pertence a uma conta ativa da equipe, enviamos para ele um link para escolher uma nova
+      senha. O link vale por 30 minutos e pode ser usado uma única vez. Não recebeu? Verifique a caixa de spam ou peça
+      de novo em alguns minutos.
+    </MessageCard>
   );
 }
 
@@ -89,13 +86,29 @@ export function NewPasswordView(p: {
 
 export function InvalidLinkView() {
   return (
-    <AuthCard title="Link inválido ou expirado">
-      <p role="alert">
-        Este link de redefinição de senha não vale mais: ele expira em 30 minutos e pode ser usado uma única vez.
-      </p>
+    <MessageCard
+      title="Link inválido ou expirado"
+      role="alert"
+      link={{ href: PATH, label: 'Pedir um novo link', button: true }}
+    >
+      Este link de redefinição de senha não vale mais: ele expira em 30 minutos e pode ser usado uma única vez.
+    </MessageCard>
+  );
+}
+
+/** A card that only tells something (announced as `role`) and offers one link on. */
+function MessageCard(p: {
+  title: string;
+  role: 'status' | 'alert';
+  link: { href: string; label: string; button?: boolean };
+  children: ComponentChildren;
+}) {
+  return (
+    <AuthCard title={p.title}>
+      <p role={p.role}>{p.children}</p>
       <p>
-        <a class="button" href={PATH}>
-          Pedir um novo link
+        <a class={p.link.button ? 'button' : undefined} href={p.link.href}>
+          {p.link.label}
         </a>
       </p>
     </AuthCard>

@@ -1,6 +1,7 @@
 // The staff screens of privacy requests: the queue (overdue first), the search of one
 // person across the site with the form that opens a request, and one request with its
 // actions (conclude, refuse with a reason, carry out an erasure).
+import type { ComponentChildren } from 'preact';
 import { formatDateTime } from '../../lib/time';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import {
@@ -155,6 +156,28 @@ const NOTICES: Record<string, string> = {
   eliminado: 'Dados eliminados em todo o site e pedido concluído.',
 };
 
+/** One step on an open request (erase, conclude, refuse): a card whose form posts to `${base}/${step}`. */
+function StepCard(p: {
+  step: 'eliminar' | 'concluir' | 'recusar';
+  title: string;
+  base: string;
+  csrfToken: string;
+  submit: string;
+  submitClass?: string;
+  intro?: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <section class="card" aria-labelledby={p.step}>
+      <h2 id={p.step}>{p.title}</h2>
+      {p.intro}
+      <StaffForm action={`${p.base}/${p.step}`} csrfToken={p.csrfToken} submit={p.submit} submitClass={p.submitClass}>
+        {p.children}
+      </StaffForm>
+    </section>
+  );
+}
+
 export function RequestPage(p: {
   staff: StaffProps;
   request: PrivacyRequest & { aberta_por_nome: string | null; concluida_por_nome: string | null };
@@ -169,6 +192,7 @@ export function RequestPage(p: {
     ? (JSON.parse(r.resultado) as { tabelas: Record<string, number>; arquivos: number })
     : null;
   const open = r.status === 'aberta';
+  const base = `${ADMIN_PRIVACY_PATH}/${r.id}`;
   const values: FormValues = {};
   return (
     <StaffPage
@@ -230,73 +254,55 @@ export function RequestPage(p: {
           <KindTables overview={p.overview} />
           {p.overview.length ? (
             <p>
-              <a href={`${ADMIN_PRIVACY_PATH}/${r.id}/dados.zip`}>Baixar os dados (ZIP)</a>
+              <a href={`${base}/dados.zip`}>Baixar os dados (ZIP)</a>
             </p>
           ) : null}
         </section>
       ) : null}
 
       {open && r.tipo === 'eliminacao' && p.subject ? (
-        <section class="card" aria-labelledby="eliminar">
-          <h2 id="eliminar">Eliminar os dados</h2>
-          <p>
-            Apaga nome, e-mail, telefone, textos e fotos desta pessoa em todas as tabelas e na fila de e-mails; notas de
-            pesquisa e números de agendamento ficam para as estatísticas. Não pode ser desfeito.
-          </p>
-          <EnrolmentKept overview={p.overview} />
-          <StaffForm
-            action={`${ADMIN_PRIVACY_PATH}/${r.id}/eliminar`}
-            csrfToken={p.staff.csrfToken}
-            submit="Eliminar e concluir"
-            submitClass="danger"
-          >
-            <div class="field">
-              <FieldMessage id="f-confirmar" message={p.errors?.confirmar} />
-              <label class="choice">
-                <input
-                  type="checkbox"
-                  id="f-confirmar"
-                  name="confirmar"
-                  value="sim"
-                  {...fieldAria('f-confirmar', p.errors?.confirmar)}
-                />
-                Confirmo a eliminação dos dados desta pessoa
-              </label>
-            </div>
-            <Field name="motivo" label="Observação" values={values} maxLength={1000} idPrefix="eliminar" />
-          </StaffForm>
-        </section>
+        <StepCard
+          step="eliminar"
+          title="Eliminar os dados"
+          base={base}
+          csrfToken={p.staff.csrfToken}
+          submit="Eliminar e concluir"
+          submitClass="danger"
+          intro={
+            <>
+              <p>
+                Apaga nome, e-mail, telefone, textos e fotos desta pessoa em todas as tabelas e na fila de e-mails;
+                notas de pesquisa e números de agendamento ficam para as estatísticas. Não pode ser desfeito.
+              </p>
+              <EnrolmentKept overview={p.overview} />
+            </>
+          }
+        >
+          <div class="field">
+            <FieldMessage id="f-confirmar" message={p.errors?.confirmar} />
+            <label class="choice">
+              <input
+                type="checkbox"
+                id="f-confirmar"
+                name="confirmar"
+                value="sim"
+                {...fieldAria('f-confirmar', p.errors?.confirmar)}
+              />
+              Confirmo a eliminação dos dados desta pessoa
+            </label>
+          </div>
+          <Field name="motivo" label="Observação" values={values} maxLength={1000} idPrefix="eliminar" />
+        </StepCard>
       ) : null}
 
       {open ? (
         <div class="grid grid-2">
-          <section class="card" aria-labelledby="concluir">
-            <h2 id="concluir">Concluir</h2>
-            <StaffForm
-              action={`${ADMIN_PRIVACY_PATH}/${r.id}/concluir`}
-              csrfToken={p.staff.csrfToken}
-              submit="Concluir pedido"
-            >
-              <Field name="motivo" label="Observação" values={values} maxLength={1000} idPrefix="concluir" />
-            </StaffForm>
-          </section>
-          <section class="card" aria-labelledby="recusar">
-            <h2 id="recusar">Recusar</h2>
-            <StaffForm
-              action={`${ADMIN_PRIVACY_PATH}/${r.id}/recusar`}
-              csrfToken={p.staff.csrfToken}
-              submit="Recusar pedido"
-            >
-              <Field
-                name="motivo"
-                label="Motivo da recusa"
-                values={values}
-                errors={p.errors}
-                required
-                maxLength={1000}
-              />
-            </StaffForm>
-          </section>
+          <StepCard step="concluir" title="Concluir" base={base} csrfToken={p.staff.csrfToken} submit="Concluir pedido">
+            <Field name="motivo" label="Observação" values={values} maxLength={1000} idPrefix="concluir" />
+          </StepCard>
+          <StepCard step="recusar" title="Recusar" base={base} csrfToken={p.staff.csrfToken} submit="Recusar pedido">
+            <Field name="motivo" label="Motivo da recusa" values={values} errors={p.errors} required maxLength={1000} />
+          </StepCard>
         </div>
       ) : null}
     </StaffPage>

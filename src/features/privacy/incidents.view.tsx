@@ -11,7 +11,7 @@ import {
   type StaffProps,
   TextArea,
 } from '../../staff/form.view';
-import { type Column, ColumnTable, Pagination } from '../../staff/list.view';
+import { type Column, PagedTable } from '../../staff/list.view';
 import type { ListState } from '../../staff/list';
 import type { FieldErrors, FormValues } from '../../staff/validation';
 import { formatDay } from './consent';
@@ -60,14 +60,14 @@ export function IncidentsListPage(p: { staff: StaffProps; rows: Incident[]; list
         </a>{' '}
         <a href={CONSENTS_PATH}>Consentimentos</a>
       </p>
-      <p class="muted">{p.list.total === 1 ? '1 incidente' : `${p.list.total} incidentes`}</p>
-      <ColumnTable
+      <PagedTable
+        list={p.list}
+        noun={['incidente', 'incidentes']}
         label="Tabela dos incidentes"
         caption="Incidentes, do constatado mais recente para o mais antigo"
         rows={p.rows}
         columns={INCIDENT_COLUMNS}
       />
-      <Pagination list={p.list} />
     </StaffPage>
   );
 }

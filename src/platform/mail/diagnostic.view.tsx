@@ -1,3 +1,5 @@
+import { PostForm } from '../../staff/form.view';
+import { fieldAria, FieldMessage } from '../../views/form';
 import { Layout } from '../../views/layout';
 import { formatDateTime } from '../../lib/time';
 import type { SmtpTestResult, mailLibraryInfo, smtpSettings } from './diagnostic.service';
@@ -136,14 +138,12 @@ export function DiagnosticPage({
         <h2 id="testes-titulo">Testes</h2>
         {settings.configured ? (
           <>
-            <form method="post" action={DIAGNOSTIC_PATH}>
-              <input type="hidden" name="csrf_token" value={csrfToken} />
+            <PostForm action={DIAGNOSTIC_PATH} csrfToken={csrfToken}>
               <input type="hidden" name="acao" value="testar" />
               <p>Abre uma conexão real com o servidor (saudação, EHLO, STARTTLS e autenticação) sem enviar nada.</p>
               <button type="submit">Testar conexão</button>
-            </form>
-            <form method="post" action={DIAGNOSTIC_PATH}>
-              <input type="hidden" name="csrf_token" value={csrfToken} />
+            </PostForm>
+            <PostForm action={DIAGNOSTIC_PATH} csrfToken={csrfToken}>
               <input type="hidden" name="acao" value="enviar" />
               <label for="destinatario">Enviar uma mensagem de teste para</label>
               <input
@@ -154,18 +154,13 @@ export function DiagnosticPage({
                 maxLength={254}
                 value={toValue ?? ''}
                 autocomplete="email"
-                aria-invalid={toError ? 'true' : undefined}
-                aria-describedby={toError ? 'destinatario-erro' : undefined}
+                {...fieldAria('destinatario', toError)}
               />
-              {toError ? (
-                <p class="field-error" id="destinatario-erro">
-                  {toError}
-                </p>
-              ) : null}
+              <FieldMessage id="destinatario" message={toError} />
               <p>
                 <button type="submit">Enviar teste</button>
               </p>
-            </form>
+            </PostForm>
           </>
         ) : (
           <p>Configure SMTP_HOST (e, se o servidor exigir, SMTP_USER e SMTP_PASS) e reinicie o serviço para testar.</p>

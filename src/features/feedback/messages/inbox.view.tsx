@@ -1,5 +1,7 @@
 import { FieldError, Layout } from '../../../views/layout';
 import { DataTable, PageLinks } from '../../../views/table';
+import { PostForm, StatusNotice } from '../../../staff/form.view';
+import { type Column, ColumnTable } from '../../../staff/list.view';
 import { formatDateTime } from '../../../lib/time';
 import { ChoiceFilter, FilterActions, UnitFilter, type StaffProps } from '../filters.view';
 import { MESSAGE_STATUSES, type MessageStatus } from './fale-aqui.repository';
@@ -32,6 +34,17 @@ function query(filters: InboxFilters, extra: Record<string, string | number> = {
   const s = p.toString();
   return s ? `?${s}` : '';
 }
+
+const statusLabel = (s: string) => STATUS_LABEL[s as MessageStatus] ?? s;
+
+const MESSAGE_COLUMNS: Column<Inbox['rows'][number]>[] = [
+  ['Data', (m) => <a href={`${INBOX_PATH}/${m.id}`}>{formatDateTime(m.criado_em)}</a>],
+  ['Unidade', (m) => m.unidade],
+  ['De', (m) => (m.anonimo ? <span class="muted">Anônimo</span> : m.nome_completo)],
+  ['Mensagem', (m) => (m.mensagem.length > 120 ? `${m.mensagem.slice(0, 120)}…` : m.mensagem)],
+  ['Fotos', (m) => m.fotos],
+  ['Situação', (m) => <span class={`badge status-${m.status}`}>{statusLabel(m.status)}</span>],
+];
 
 export function InboxPage({
   staff,
@@ -68,26 +81,13 @@ export function InboxPage({
         </div>
         <FilterActions csvHref={`${INBOX_PATH}/exportar.csv${query(filters)}`} />
       </form>
-      <DataTable
+      <ColumnTable
         label="Tabela das mensagens"
         caption="Mensagens recebidas"
-        columns={['Data', 'Unidade', 'De', 'Mensagem', 'Fotos', 'Situação']}
         rows={inbox.rows}
         empty="Nenhuma mensagem com estes filtros."
-        row={(m) => (
-          <tr key={m.id} class={m.status === 'nova' ? 'unread' : undefined}>
-            <td>
-              <a href={`${INBOX_PATH}/${m.id}`}>{formatDateTime(m.criado_em)}</a>
-            </td>
-            <td>{m.unidade}</td>
-            <td>{m.anonimo ? <span class="muted">Anônimo</span> : m.nome_completo}</td>
-            <td>{m.mensagem.length > 120 ? `${m.mensagem.slice(0, 120)}…` : m.mensagem}</td>
-            <td>{m.fotos}</td>
-            <td>
-              <span class={`badge status-${m.status}`}>{STATUS_LABEL[m.status as MessageStatus] ?? m.status}</span>
-            </td>
-          </tr>
-        )}
+        columns={MESSAGE_COLUMNS}
+        rowClass={(m) => (m.status === 'nova' ? 'unread' : undefined)}
       />
       <PageLinks
         page={inbox.page}
@@ -153,11 +153,7 @@ export function MessagePage({
         <a href={INBOX_PATH}>← Voltar para as mensagens</a>
       </p>
       <h1>Mensagem #{m.id}</h1>
-      {notice ? (
-        <p class="alert alert-ok" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <StatusNotice text={notice ?? undefined} />
       {Object.keys(errors).length ? (
         <div class="alert alert-error" role="alert">
           <p>A resposta não foi registrada: confira o campo indicado.</p>
@@ -186,7 +182,7 @@ export function MessagePage({
         <dt>Situação</dt>
         <dd>
           <span class={`badge status-${m.status}`} data-status={m.status}>
-            {STATUS_LABEL[m.status as MessageStatus] ?? m.status}
+            {statusLabel(m.status)}
           </span>
           {m.lida_em ? (
             <span class="hint">
@@ -257,8 +253,7 @@ export function MessagePage({
               <span class="hint">(abre com uma saudação pronta; depois registre aqui o que foi dito)</span>
             </p>
           ) : null}
-          <form method="post" action={`${INBOX_PATH}/${m.id}/responder`} class="card reply-form">
-            <input type="hidden" name="csrf_token" value={csrfToken} />
+          <PostForm action={`${INBOX_PATH}/${m.id}/responder`} csrfToken={csrfToken} class="card reply-form">
             {m.contato_email && m.contato_telefone ? (
               <fieldset>
                 <legend>Como responder</legend>
@@ -299,11 +294,10 @@ export function MessagePage({
             <p>
               <button type="submit">{m.contato_email ? 'Enviar resposta' : 'Registrar resposta'}</button>
             </p>
-          </form>
+          </PostForm>
         </section>
       ) : null}
-      <form method="post" action={`${INBOX_PATH}/${m.id}/status`} class="card">
-        <input type="hidden" name="csrf_token" value={csrfToken} />
+      <PostForm action={`${INBOX_PATH}/${m.id}/status`} csrfToken={csrfToken} class="card">
         <label for="status">Mudar a situação</label>
         <select id="status" name="status">
           {MESSAGE_STATUSES.map((s) => (
@@ -315,16 +309,15 @@ export function MessagePage({
         <p>
           <button type="submit">Salvar</button>
         </p>
-      </form>
+      </PostForm>
       {history.length ? (
         <section aria-labelledby="historico-titulo">
           <h2 id="historico-titulo">Histórico</h2>
           <ul class="history">
             {history.map((h) => (
               <li key={h.id}>
-                {formatDateTime(h.criado_em)}:{' '}
-                {h.status_de ? `${STATUS_LABEL[h.status_de as MessageStatus] ?? h.status_de} → ` : ''}
-                {STATUS_LABEL[h.status_para as MessageStatus] ?? h.status_para}
+                {formatDateTime(h.criado_em)}: {h.status_de ? `${statusLabel(h.status_de)} → ` : ''}
+                {statusLabel(h.status_para)}
                 {h.usuario ? ` por ${h.usuario}` : ''}
               </li>
             ))}
