@@ -3,21 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h } from 'preact';
-import { sendError } from '../../../http/errors';
-import { EXPORT_COMPRESSION } from '../../../http/compression';
-import { canAccessUnit } from '../../../staff/access';
-import {
-  OptionalDay,
-  OptionalId,
-  privatePage,
-  sendCsvExport,
-  scopeOf,
-  unitForbidden,
-  visibleUnits as unitsOf,
-} from '../../../staff/reports';
+import { OptionalDay, OptionalId, privatePage, sendCsvExport, visibleUnits as unitsOf } from '../../../staff/reports';
 import { resolvePeriod, type ResponseListFilter } from './nps';
 import type { SurveyReportService } from './report.service';
 import { REPORT_PATH, SurveyReportPage, SurveyResponsePage } from './report.view';
+import { listWithExport, recordPage, unitRecord } from '../staff-pages';
 import { staffOf } from '../../../staff/scope';
 import { FormBody, IdParams } from '../../../staff/http';
 
@@ -40,32 +30,29 @@ const ReportQuery = Type.Object({
 export async function reportRoutes(app: FastifyInstance, report: SurveyReportService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const visibleUnits = (request: Parameters<typeof unitsOf>[0]) => unitsOf(request, () => report.allUnits());
+  const responseOf = unitRecord(report.response, (d) => d.header.unidade_id, [
+    'Resposta não encontrada',
+    'Esta resposta não existe.',
+  ]);
 
-  r.get(REPORT_PATH, { schema: { querystring: ReportQuery } }, async (request, reply) => {
-    const q = request.query;
-    const scope = await scopeOf(request, reply, q.unidade_id);
-    if (!scope) return reply;
-    const period = resolvePeriod(q.de, q.ate);
-    const categoria = (q.categoria || undefined) as ResponseListFilter | undefined;
-    const data = await report.report({ unitIds: scope.unitIds, period, categoria, page: q.pagina });
-    privatePage(reply);
-    return reply.page(
-      h(SurveyReportPage, {
-        staff: request.staffPage,
-        units: await visibleUnits(request),
-        filters: { unidade_id: q.unidade_id ?? '', categoria: categoria ?? '', period },
-        report: data,
-      }),
-    );
-  });
-
-  r.get(
-    `${REPORT_PATH}/exportar.csv`,
-    { schema: { querystring: ReportQuery }, ...EXPORT_COMPRESSION },
-    async (request, reply) => {
-      const q = request.query;
-      const scope = await scopeOf(request, reply, q.unidade_id);
-      if (!scope) return reply;
+  listWithExport(app, {
+    path: REPORT_PATH,
+    query: ReportQuery,
+    async page(request, reply, q, scope) {
+      const period = resolvePeriod(q.de, q.ate);
+      const categoria = (q.categoria || undefined) as ResponseListFilter | undefined;
+      const data = await report.report({ unitIds: scope.unitIds, period, categoria, page: q.pagina });
+      privatePage(reply);
+      return reply.page(
+        h(SurveyReportPage, {
+          staff: request.staffPage,
+          units: await visibleUnits(request),
+          filters: { unidade_id: q.unidade_id ?? '', categoria: categoria ?? '', period },
+          report: data,
+        }),
+      );
+    },
+    async csv(request, reply, q, scope) {
       const period = resolvePeriod(q.de, q.ate);
       const csv = await report.exportRows({
         unitIds: scope.unitIds,
@@ -83,7 +70,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
         csv,
       );
     },
-  );
+  });
 
   r.get(
     `${REPORT_PATH}/resposta/:id`,
@@ -91,19 +78,12 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
       schema: { params: IdParams, querystring: Type.Object({ salvo: Type.Optional(Type.String({ maxLength: 1 })) }) },
     },
     async (request, reply) => {
-      const detail = await report.response(request.params.id);
-      if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-      if (!canAccessUnit(staffOf(request), detail.header.unidade_id)) return unitForbidden(request, reply);
-      privatePage(reply);
-      const staff = request.staffPage;
-      return reply.page(
-        h(SurveyResponsePage, {
-          staff,
-          detail,
-          csrfToken: staff.csrfToken,
-          saved: (request.query as { salvo?: string }).salvo === '1',
-        }),
-      );
+      const detail = await responseOf(request, reply, request.params.id);
+      if (!detail) return reply;
+      return recordPage(request, reply, SurveyResponsePage, {
+        detail,
+        saved: (request.query as { salvo?: string }).salvo === '1',
+      });
     },
   );
 
@@ -114,9 +94,7 @@ export async function reportRoutes(app: FastifyInstance, report: SurveyReportSer
     },
     async (request, reply) => {
       const id = Number(request.params.id);
-      const detail = await report.response(id);
-      if (!detail) return sendError(request, reply, 404, 'Resposta não encontrada', 'Esta resposta não existe.');
-      if (!canAccessUnit(staffOf(request), detail.header.unidade_id)) return unitForbidden(request, reply);
+      if (!(await responseOf(request, reply, id))) return reply;
       await report.markHandled(id, staffOf(request).id);
       return reply.redirect(`${REPORT_PATH}/resposta/${id}?salvo=1`, 303);
     },
