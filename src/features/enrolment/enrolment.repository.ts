@@ -4,8 +4,8 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/index';
 import { TERM_COLUMNS } from '../content/plan-prices/plan-prices.repository';
-import type { Database, EnrolmentStatus, MatriculasTable } from '../../db/types';
-import type { Insertable, Selectable } from 'kysely';
+import type { Database, EnrolmentStatus, MatriculasPagamentosTable, MatriculasTable } from '../../db/types';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Terms } from './terms';
 import { createAccessLinks } from '../privacy/access-links.repository';
 
@@ -84,6 +84,25 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
     if (f.to) q = q.where('m.criado_em', '<', f.to);
     if (f.defaulting) q = q.where('m.inadimplente_desde', 'is not', null);
     return q;
+  }
+
+  /**
+   * Writes `change` to a row only while its status is one of `from`: of two concurrent moves
+   * (the person, staff, a provider's notice) only one happens. True when this call did it.
+   */
+  async function moveRow(
+    table: 'matriculas' | 'matriculas_pagamentos',
+    id: number,
+    from: string[],
+    change: Updateable<MatriculasTable> | Updateable<MatriculasPagamentosTable>,
+  ): Promise<boolean> {
+    const res = await db
+      .updateTable(table)
+      .set(change)
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
   }
 
   /** The ids, in order and at most `limit`, of the enrolments in `status` whose `column` has passed `bound`. */
@@ -219,13 +238,7 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
       patch: Partial<NewEnrolment>,
       now: string,
     ): Promise<boolean> {
-      const res = await db
-        .updateTable('matriculas')
-        .set({ ...patch, status: to, atualizado_em: now })
-        .where('id', '=', id)
-        .where('status', 'in', from)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
+      return moveRow('matriculas', id, from, { ...patch, status: to, atualizado_em: now });
     },
     async update(id: number, patch: Partial<NewEnrolment>): Promise<void> {
       await db.updateTable('matriculas').set(patch).where('id', '=', id).execute();
@@ -267,13 +280,7 @@ export function createEnrolmentRepository(db: Kysely<Database>) {
       patch: { pago_em?: string | null; usuario_id?: number | null; provedor_id?: string | null },
       now: string,
     ): Promise<boolean> {
-      const res = await db
-        .updateTable('matriculas_pagamentos')
-        .set({ ...patch, status: to, atualizado_em: now })
-        .where('id', '=', id)
-        .where('status', 'in', from)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
+      return moveRow('matriculas_pagamentos', id, from, { ...patch, status: to, atualizado_em: now });
     },
 
     /** Unpaid enrolments whose time ran out. */
