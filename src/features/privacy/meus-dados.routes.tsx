@@ -3,7 +3,7 @@
 // /eliminacao, /revogacao and /sair. Every form is CSRF-protected and rate-limited per client address.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
+import Type, { type TProperties } from 'typebox';
 import { h } from 'preact';
 import { invalidBody, wantsJson } from '../../http/errors';
 import { echoValue, EMAIL_MAX, newEnvioId, parseEmail, readEnvioId } from '../../lib/form/index';
@@ -46,6 +46,11 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
     schema: { body: Body },
     preHandler: app.csrfProtection,
     config: { formPath, rateLimit },
+  });
+  /** A page's GET with its query values, limited per client address. */
+  const pageGet = <Q extends TProperties>(query: Q) => ({
+    schema: { querystring: Type.Object(query) },
+    config: { rateLimit: PAGE_RATE_LIMIT },
   });
   /** A panel form's POST: never cached, its own session's (410 once it is over). */
   const panelPost = formPost(PANEL_PATH, PAGE_RATE_LIMIT);
@@ -104,11 +109,8 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
 
   r.get(
     LINK_PATH,
-    {
-      // A mangled link (any length) gets the "link no longer works" page, not a bare 400.
-      schema: { querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2000 })) }) },
-      config: { rateLimit: PAGE_RATE_LIMIT },
-    },
+    // A mangled link (any length) gets the "link no longer works" page, not a bare 400.
+    pageGet({ token: Type.Optional(Type.String({ maxLength: 2000 })) }),
     async (request, reply) => {
       private_(reply);
       const token = request.query.token ?? '';
@@ -131,19 +133,12 @@ export function meusDadosRoutes(app: FastifyInstance, service: MeusDadosService)
     return reply.redirect(PANEL_PATH, 303);
   });
 
-  r.get(
-    PANEL_PATH,
-    {
-      schema: { querystring: Type.Object({ ok: Type.Optional(Type.String({ maxLength: 40 })) }) },
-      config: { rateLimit: PAGE_RATE_LIMIT },
-    },
-    async (request, reply) => {
-      private_(reply);
-      const s = await sessionOr410(request, reply);
-      if (!s) return reply;
-      return panel(reply, s, { notice: request.query.ok });
-    },
-  );
+  r.get(PANEL_PATH, pageGet({ ok: Type.Optional(Type.String({ maxLength: 40 })) }), async (request, reply) => {
+    private_(reply);
+    const s = await sessionOr410(request, reply);
+    if (!s) return reply;
+    return panel(reply, s, { notice: request.query.ok });
+  });
 
   r.post(
     `${MEUS_DADOS_PATH}/arquivo`,
