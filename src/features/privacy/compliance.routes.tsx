@@ -7,6 +7,7 @@ import Type from 'typebox';
 import { wantsJson } from '../../http/errors';
 import { saoPauloDay } from '../../lib/time';
 import { done, FormBody, formValues, IdParams, NoticeQuery, notFound } from '../../staff/http';
+import { ListQuery } from '../../staff/list';
 import { sendCsvExport } from '../../staff/reports';
 import { staffOf } from '../../staff/scope';
 import { formPost, refuse } from '../../staff/screens';
@@ -15,13 +16,11 @@ import { parseContact } from './consent.service';
 import { CONSENTS_PATH, IncidentFormPage, IncidentsListPage, INCIDENTS_PATH, incidentValues } from './incidents.view';
 import type { PrivacyServices } from './services';
 
-const ListQuery = Type.Object({
-  ok: Type.Optional(Type.String({ maxLength: 40 })),
-  pagina: Type.Optional(Type.String({ maxLength: 10 })),
-});
+// `ok` and `pagina` as the other staff pages take them (staff/list.ts ListQuery).
+const IncidentsQuery = Type.Object({ ok: ListQuery.properties.ok, pagina: ListQuery.properties.pagina });
 const ConsentQuery = Type.Object({
   contato: Type.Optional(Type.String({ maxLength: 2000 })),
-  ok: Type.Optional(Type.String({ maxLength: 40 })),
+  ok: ListQuery.properties.ok,
 });
 
 export function complianceRoutes(app: FastifyInstance, s: Pick<PrivacyServices, 'consents' | 'incidents'>) {
@@ -69,7 +68,7 @@ export function complianceRoutes(app: FastifyInstance, s: Pick<PrivacyServices, 
 
   // ---- incidents ----
 
-  r.get(INCIDENTS_PATH, { schema: { querystring: ListQuery } }, async (request, reply) => {
+  r.get(INCIDENTS_PATH, { schema: { querystring: IncidentsQuery } }, async (request, reply) => {
     const { info, rows } = await s.incidents.page(request.query.pagina);
     if (wantsJson(request))
       return reply.send({ total: info.total, pagina: info.page, paginas: info.pages, itens: rows });

@@ -8,7 +8,16 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { nowIso } from '../../../db/index';
 import type { Transactional } from '../../../db/transactional';
-import { echoValue, keptEnvioId, multiLine, oneLine, readEnvioId, take, toId } from '../../../lib/form/index';
+import {
+  echoValue,
+  type FieldErrors,
+  keptEnvioId,
+  multiLine,
+  oneLine,
+  readEnvioId,
+  take,
+  toId,
+} from '../../../lib/form/index';
 import { quoteCustomerText } from '../../../platform/mail/quote';
 import { saoPauloYearMonth } from '../../../lib/time';
 import { fingerprintOf, staleBefore, storeOnce } from '../../../platform/envio/index';
@@ -53,7 +62,7 @@ export interface MessageValues extends ContactValues {
   envio_id: string;
 }
 
-export type MessageErrors = Record<string, string>;
+export type MessageErrors = FieldErrors;
 
 export type MessageResult =
   | { status: 'stored'; id: number }

@@ -37,7 +37,7 @@ export interface SurveyValues {
   origem: Origin;
 }
 
-export type SurveyErrors = Record<string, string>;
+export type SurveyErrors = FieldErrors;
 
 export type SubmitResult =
   | { status: 'stored'; id: number }
