@@ -2,6 +2,7 @@
 import type { Db } from '../../db/index';
 import type { ClassRow, Unidade } from '../../db/types';
 import type { UnitPhoto } from '../unit-photos/photos';
+import type { PlanFields } from '../content/plans-taxonomy/plans.repository';
 
 export interface UnitSummaryRow {
   id: number;
@@ -19,13 +20,9 @@ export interface UnitSummaryRow {
   atualizado_em: string;
 }
 
-export interface PlanRow {
+/** A plan as the public pages show it: its id and the fields the plan screen edits. */
+export interface PlanRow extends PlanFields {
   id: number;
-  nome: string;
-  descricao: string | null;
-  preco_centavos: number;
-  periodicidade: string;
-  ordem: number;
 }
 
 export interface SnapshotRows {

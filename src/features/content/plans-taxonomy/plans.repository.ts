@@ -38,11 +38,8 @@ export async function linkedUnitIds(db: Q, column: UnitLinkColumn, id: number): 
   return rows.map((r) => r.unidade_id);
 }
 
-/** What a plan or unit row takes besides the columns every one of them stamps. */
-type StampedFields<T extends 'planos' | 'unidades'> = Omit<
-  Insertable<Database[T]>,
-  'ativo' | 'criado_em' | 'atualizado_em'
->;
+/** What a plan or unit row takes besides the timestamps every one of them gets. */
+type StampedFields<T extends 'planos' | 'unidades'> = Omit<Insertable<Database[T]>, 'criado_em' | 'atualizado_em'>;
 
 /**
  * Writes plans or units by id, stamping `atualizado_em` (the public pages' last change): both
@@ -51,10 +48,11 @@ type StampedFields<T extends 'planos' | 'unidades'> = Omit<
 export function stampedRows<T extends 'planos' | 'unidades'>(db: Q, name: T) {
   const table = name as 'planos';
   return {
+    /** A new row is active unless `fields` says otherwise (a catalog import). */
     async insert(fields: StampedFields<T>, now: string) {
       const row = await db
         .insertInto(table)
-        .values({ ...(fields as StampedFields<'planos'>), ativo: 1, criado_em: now, atualizado_em: now })
+        .values({ ativo: 1, ...(fields as StampedFields<'planos'>), criado_em: now, atualizado_em: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;

@@ -3,6 +3,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { foldText } from '../../../lib/text';
+import { type PlanFields, stampedRows } from '../plans-taxonomy/plans.repository';
+import type { UnitFields } from '../units/units.repository';
 
 /** Rows per statement when links are written in bulk (well under both engines' parameter limits). */
 const CHUNK = 500;
@@ -16,6 +18,8 @@ async function allOf<T extends Record<string, Promise<unknown>>>(
 }
 
 export function createTransferRepository(db: Kysely<Database>) {
+  const plans = stampedRows(db, 'planos');
+  const units = stampedRows(db, 'unidades');
   /**
    * "yoga" finds "Yoga", "Musculacao" finds "Musculação": no second row that differs only in
    * case or accents. A row spelled exactly so comes first (an older database may hold two
@@ -119,31 +123,13 @@ export function createTransferRepository(db: Kysely<Database>) {
 
     async upsertUnit(
       // The legal entity is not in the catalog file: an import keeps what the unit form saved.
-      u: Omit<
-        Database['unidades'],
-        'id' | 'criado_em' | 'atualizado_em' | 'ativo' | 'razao_social' | 'cnpj' | 'endereco_juridico'
-      > & { ativo: number },
+      u: UnitFields & { ativo: number },
       now: string,
     ): Promise<{ id: number; created: boolean }> {
       const found = await db.selectFrom('unidades').select('id').where('slug', '=', u.slug).executeTakeFirst();
-      if (found) {
-        await db
-          .updateTable('unidades')
-          .set({ ...u, atualizado_em: now })
-          .where('id', '=', found.id)
-          .execute();
-        return { id: found.id, created: false };
-      }
-      return {
-        id: (
-          await db
-            .insertInto('unidades')
-            .values({ ...u, criado_em: now, atualizado_em: now })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id,
-        created: true,
-      };
+      if (!found) return { id: await units.insert(u, now), created: true };
+      await units.update(found.id, u, now);
+      return { id: found.id, created: false };
     },
 
     /** Plan name → id (the oldest row when an older database holds two of one name). */
@@ -152,33 +138,10 @@ export function createTransferRepository(db: Kysely<Database>) {
       return new Map(rows.map((r) => [r.nome, r.id]));
     },
 
-    async savePlan(
-      id: number | undefined,
-      p: {
-        nome: string;
-        descricao: string | null;
-        preco_centavos: number;
-        periodicidade: string;
-        ordem: number;
-        ativo: number;
-      },
-      now: string,
-    ): Promise<number> {
-      if (id !== undefined) {
-        await db
-          .updateTable('planos')
-          .set({ ...p, atualizado_em: now })
-          .where('id', '=', id)
-          .execute();
-        return id;
-      }
-      return (
-        await db
-          .insertInto('planos')
-          .values({ ...p, criado_em: now, atualizado_em: now })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
+    async savePlan(id: number | undefined, p: PlanFields & { ativo: number }, now: string): Promise<number> {
+      if (id === undefined) return plans.insert(p, now);
+      await plans.update(id, p, now);
+      return id;
     },
 
     /**
