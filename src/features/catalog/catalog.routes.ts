@@ -11,7 +11,7 @@ import { featuredPlans, type CatalogService } from './catalog.service';
 import { queryId } from '../../lib/form/index';
 import { SnapshotCache } from './snapshot-cache';
 import { sendCached, sendFresh } from './send-cached';
-import { HomePage } from './home.view';
+import { HomePage, type HomeProps } from './home.view';
 import { PassPage } from './pass.view';
 import { UnitPage } from './unit.view';
 
@@ -37,19 +37,21 @@ const SEARCH_LIMITS = { entries: 2_000, bytes: 4 * 1024 * 1024 };
 /** the longest `q` kept: longer ones are refused anyway */
 const MAX_CACHED_QUERY = 200;
 
+/** A public address whose unit id is malformed (the unit pages, the counted redirects). */
+export const badUnitAddress = (request: FastifyRequest, reply: FastifyReply) =>
+  sendError(
+    request,
+    reply,
+    400,
+    'Endereço inválido',
+    'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.',
+  );
+
 export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const pages = new SnapshotCache(PAGE_LIMITS);
   const searches = new SnapshotCache(SEARCH_LIMITS);
 
-  const badId = (request: FastifyRequest, reply: FastifyReply) =>
-    sendError(
-      request,
-      reply,
-      400,
-      'Endereço inválido',
-      'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.',
-    );
   const unknownUnit = (request: FastifyRequest, reply: FastifyReply) =>
     sendError(
       request,
@@ -100,47 +102,18 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
     { schema: { querystring: SearchQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
     async (request, reply) => {
       const snap = await service.snapshot();
+      const home = (q: string, results: HomeProps['results'], error: string | null) =>
+        h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q, results, error });
       const q = request.validationError ? '' : (request.query.q ?? '').trim();
       if (!q) {
         // The plain home page is the same for everyone until the catalog changes.
-        const html =
-          pages.get(snap, 'home') ??
-          pages.set(
-            snap,
-            'home',
-            Buffer.from(
-              renderPage(
-                h(HomePage, { snapshot: snap, featured: featuredPlans(snap), q: '', results: null, error: null }),
-              ),
-            ),
-          );
+        const html = pages.get(snap, 'home') ?? pages.set(snap, 'home', Buffer.from(renderPage(home('', null, null))));
         return sendCached(reply.type(HTML), pages, html);
       }
       const outcome = await service.searchDetailed(q);
-      if (!outcome.ok) {
-        return page(
-          reply,
-          h(HomePage, {
-            snapshot: snap,
-            featured: featuredPlans(snap),
-            q,
-            results: null,
-            error: `${outcome.error}. ${outcome.message}`,
-          }),
-          400,
-        );
-      }
-      const tooShort = [...q].length < 2;
-      return page(
-        reply,
-        h(HomePage, {
-          snapshot: snap,
-          featured: featuredPlans(snap),
-          q,
-          results: tooShort ? null : outcome.results,
-          error: tooShort ? 'Digite pelo menos 2 letras para buscar.' : null,
-        }),
-      );
+      if (!outcome.ok) return page(reply, home(q, null, `${outcome.error}. ${outcome.message}`), 400);
+      if ([...q].length < 2) return page(reply, home(q, null, 'Digite pelo menos 2 letras para buscar.'));
+      return page(reply, home(q, outcome.results, null));
     },
   );
 
@@ -160,7 +133,7 @@ export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
       { schema: { querystring: IdQuery }, attachValidation: true, ...ENCODED_BY_ROUTE },
       async (request, reply) => {
         const id = request.validationError ? null : queryId(request.query.id);
-        if (id === null) return badId(request, reply);
+        if (id === null) return badUnitAddress(request, reply);
         const snap = await service.snapshot();
         if (!snap.unitsById.has(id)) return unknownUnit(request, reply);
         const key = `${prefix}:${id}`;

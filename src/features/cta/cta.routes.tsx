@@ -8,6 +8,7 @@ import { sendError } from '../../http/errors';
 import { privatePage, unitForbidden } from '../../staff/reports';
 import { staffOf } from '../../staff/scope';
 import { brand } from '../../brand/index';
+import { badUnitAddress } from '../catalog/catalog.routes';
 import { ctaTarget, isCtaAction, TRIAL_CLASS_PATH } from './cta';
 import type { CtaService } from './cta.service';
 import { CLICKS_PATH, ClicksPage } from './cta.view';
@@ -42,15 +43,7 @@ export function ctaRoutes(app: FastifyInstance, service: CtaService) {
       const unitId = request.validationError ? null : queryId(request.query.unidade);
       const rawPlan = request.validationError ? undefined : request.query.plano;
       const planId = rawPlan === undefined || rawPlan === '' ? null : queryId(rawPlan);
-      if (unitId === null || (rawPlan && planId === null)) {
-        return sendError(
-          request,
-          reply,
-          400,
-          'Endereço inválido',
-          'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.',
-        );
-      }
+      if (unitId === null || (rawPlan && planId === null)) return badUnitAddress(request, reply);
       const snap = await app.catalog.snapshot();
       const unit = snap.unitsById.get(unitId);
       if (!unit)
