@@ -1,7 +1,7 @@
 // Public pages of trial-class booking: the form and the thanks page. Pure functions of props.
 import type { ComponentChildren } from 'preact';
 import { Layout, LinkList } from '../../views/layout';
-import { bindFields, Checkbox, ErrorSummary, errorId, FieldMessage, TextField } from '../../views/form';
+import { bindFields, ErrorSummary, errorId, FieldMessage, TextField } from '../../views/form';
 import { formatPhone as formatBrazilianPhone } from '../../lib/form/index';
 import {
   addressOf,
@@ -19,7 +19,7 @@ import {
 } from './booking.service';
 import { whatsappHref } from '../../brand/index';
 import { type ChooserProps, UnitChooserFrame } from '../catalog/unit-chooser.view';
-import { ConsentVersionNote, consentText } from '../privacy/consent.view';
+import { ConsentCheckbox } from '../privacy/consent.view';
 
 export const FORM_PATH = '/aula-experimental';
 
@@ -217,18 +217,14 @@ export function BookingFormPage({
           <BookingTextField key={input.name} {...input} {...field(input.name)} />
         ))}
         <div class="field">
-          <Checkbox
+          <ConsentCheckbox
+            purpose="aula_experimental"
             name="aceita_contato"
             value={CONSENT_VALUE}
-            checked={values.aceita_contato === CONSENT_VALUE}
+            values={values}
             required
             error={errors.aceita_contato}
-          >
-            {consentText('aula_experimental')}
-          </Checkbox>
-          <p class="hint">
-            <ConsentVersionNote purpose="aula_experimental" />
-          </p>
+          />
         </div>
         <p class="hint">
           Seus dados são usados só para esta aula e apagados (anonimizados) {retentionMonths} meses depois. Veja a{' '}

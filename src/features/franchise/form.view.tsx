@@ -1,9 +1,9 @@
 import { Layout, siteName } from '../../views/layout';
-import { bindFields, Checkbox, ErrorSummary, errorId, FieldMessage, TextField } from '../../views/form';
+import { bindFields, ErrorSummary, errorId, FieldMessage, TextField } from '../../views/form';
 import { ENVIO_FIELD } from '../../lib/form/index';
 import type { LeadErrors, LeadValues } from './lead.service';
 import { CONSENT_VALUE, LIMITS, OPTION_FIELDS, type Option, type OptionField, TEXT_FIELD_LABELS } from './options';
-import { ConsentVersionNote, consentText } from '../privacy/consent.view';
+import { ConsentCheckbox } from '../privacy/consent.view';
 
 export const HONEYPOT_FIELD = 'site_empresa';
 
@@ -88,9 +88,7 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
   return (
     <Layout
       title="Seja um franqueado"
-      description={
-        `Leve a ${siteName()} para a sua cidade: ` + 'conheça o modelo de franquia e fale com a equipe de expansão.'
-      }
+      description={`Leve a ${siteName()} para a sua cidade: conheça o modelo de franquia e fale com a equipe de expansão.`}
       scripts={['franchise-form.js', 'envio-fresh.js']}
       canonical="/pages/Franquia/index.php"
     >
@@ -169,20 +167,19 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
           </fieldset>
           <fieldset aria-describedby={errors.aceita_contato ? errorId('aceita_contato') : undefined}>
             <legend>{OPTION_FIELDS.aceita_contato.label}</legend>
-            <Checkbox
+            <ConsentCheckbox
+              purpose="franquia"
               name="aceita_contato"
               value={consent.value}
-              checked={values.aceita_contato === consent.value}
+              values={values}
               required
               error={errors.aceita_contato}
               describedByGroup
             >
-              {consentText('franquia')}
-            </Checkbox>
-            <p class="hint">
-              <ConsentVersionNote purpose="franquia" /> <a href="/privacidade">Aviso de privacidade</a>: o que
-              guardamos, por quê, por quanto tempo e a quem pedir.
-            </p>
+              {' '}
+              <a href="/privacidade">Aviso de privacidade</a>: o que guardamos, por quê, por quanto tempo e a quem
+              pedir.
+            </ConsentCheckbox>
           </fieldset>
 
           {/* Honeypot: hidden from people and assistive technology; bots fill it. */}

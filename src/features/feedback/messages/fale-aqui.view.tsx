@@ -1,11 +1,11 @@
 import { FieldError, Layout } from '../../../views/layout';
-import { bindFields, Checkbox, ErrorSummary, errorId, fieldAria, TextField } from '../../../views/form';
+import { bindFields, ErrorSummary, errorId, fieldAria, TextField } from '../../../views/form';
 import { SubmitAndPrivacy } from '../parts.view';
 import { ENVIO_FIELD } from '../../../lib/form/index';
 import type { MessageErrors, MessageValues } from './fale-aqui.service';
 import { MESSAGE_MAX, NAME_MAX } from './fale-aqui.service';
 import { EMAIL_MAX, PHONE_MAX } from './contact';
-import { ConsentVersionNote, consentText } from '../../privacy/consent.view';
+import { ConsentCheckbox } from '../../privacy/consent.view';
 
 export const FALE_AQUI_PATH = '/NPS/nps_app_php/fale_aqui.php';
 export const FALE_AQUI_POST_PATH = '/NPS/nps_app_php/salvar_fale_aqui.php';
@@ -156,17 +156,13 @@ export function FaleAquiPage({ units, values, errors, csrfToken, hadFiles }: Fal
             maxLength={PHONE_MAX}
             describedBy="contato-dica"
           />
-          <Checkbox
+          <ConsentCheckbox
+            purpose="fale_aqui"
             name="aceite_contato"
             value="sim"
-            checked={values.aceite_contato === 'sim'}
+            values={values}
             error={errors.aceite_contato}
-          >
-            {consentText('fale_aqui')}
-          </Checkbox>
-          <p class="hint">
-            <ConsentVersionNote purpose="fale_aqui" />
-          </p>
+          />
         </fieldset>
 
         <SubmitAndPrivacy label="Enviar mensagem" />
