@@ -6,12 +6,14 @@ import type { Config } from '../../config';
 import type { Transactional } from '../../db/transactional';
 import {
   echoFields,
+  EMAIL_MAX,
   EMAIL_MESSAGE,
   formatPhone as formatBrazilianPhone,
   newEnvioId,
   oneLine,
   parseEmail,
   parsePhone,
+  PHONE_MAX,
   rawString,
   readEnvioId,
   takeFields,
@@ -42,7 +44,8 @@ const HIDDEN_FIELDS = ['envio_id', CONSENT_VERSION_FIELD, CONSENT_CHANNEL_FIELD]
 export type BookingValues = Partial<Record<Field | (typeof HIDDEN_FIELDS)[number], string>>;
 export type BookingErrors = Partial<Record<Field, string>>;
 export const CONSENT_VALUE = 'sim';
-export const LIMITS = { nome: 120, whatsapp: 30, email: 254 } as const;
+/** The form's maxlength: the kit's own bounds for a phone and an e-mail. */
+export const LIMITS = { nome: 120, whatsapp: PHONE_MAX, email: EMAIL_MAX } as const;
 
 export interface OfferedSlot extends Slot {
   remaining: number;
