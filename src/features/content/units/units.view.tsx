@@ -9,6 +9,7 @@ import {
   RecordFormPage,
   Select,
   StaffPage,
+  type StaffFieldBinder,
   type StaffProps,
   str,
   TextArea,
@@ -239,36 +240,12 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
           A empresa que responde pela unidade, citada no contrato da matrícula online. Sem razão social e CNPJ, nenhum
           plano da unidade é vendido online.
         </p>
-        <Field {...field('razao_social')} label="Razão social" maxLength={160} />
-        <Field
-          {...field('cnpj')}
-          label="CNPJ"
-          hint="14 caracteres, com ou sem pontuação, como 11.222.333/0001-81."
-          maxLength={20}
-        />
-        <Field
-          {...field('endereco_juridico')}
-          label="Endereço da empresa"
-          hint="Como no cartão CNPJ. Em branco, vale o endereço da unidade."
-          maxLength={300}
-        />
+        <TextFields field={field} specs={LEGAL_ENTITY_FIELDS} />
       </fieldset>
 
       <fieldset>
         <legend>Plataforma de benefício</legend>
-        <Field
-          {...field('beneficio_nome')}
-          label="Nome da plataforma"
-          hint="Por exemplo Wellhub ou TotalPass."
-          maxLength={80}
-        />
-        <Field
-          {...field('beneficio_url')}
-          label="Link da unidade na plataforma"
-          type="url"
-          hint="Só links https://"
-          maxLength={500}
-        />
+        <TextFields field={field} specs={BENEFIT_FIELDS} />
       </fieldset>
 
       <OpeningHours values={values} errors={errors} />
@@ -290,6 +267,43 @@ export function UnitFormPage({ staff, unit, values, errors, notice, options, sea
         action={unit ? `/admin/conteudo/unidades/${unit.id}` : '/admin/conteudo/unidades/nova'}
       />
     </RecordFormPage>
+  );
+}
+
+type TextSpec = Pick<ComponentProps<typeof Field>, 'name' | 'label' | 'type' | 'hint' | 'maxLength'>;
+
+/** The company behind the unit, named in the online enrolment's contract. */
+const LEGAL_ENTITY_FIELDS: TextSpec[] = [
+  { name: 'razao_social', label: 'Razão social', maxLength: 160 },
+  { name: 'cnpj', label: 'CNPJ', hint: '14 caracteres, com ou sem pontuação, como 11.222.333/0001-81.', maxLength: 20 },
+  {
+    name: 'endereco_juridico',
+    label: 'Endereço da empresa',
+    hint: 'Como no cartão CNPJ. Em branco, vale o endereço da unidade.',
+    maxLength: 300,
+  },
+];
+
+/** The unit's page on a benefit platform (Wellhub, TotalPass): shown as a link on the site. */
+const BENEFIT_FIELDS: TextSpec[] = [
+  { name: 'beneficio_nome', label: 'Nome da plataforma', hint: 'Por exemplo Wellhub ou TotalPass.', maxLength: 80 },
+  {
+    name: 'beneficio_url',
+    label: 'Link da unidade na plataforma',
+    type: 'url',
+    hint: 'Só links https://',
+    maxLength: 500,
+  },
+];
+
+/** Optional text fields that differ only in name, label, hint and length, in the order listed. */
+function TextFields({ field, specs }: { field: StaffFieldBinder; specs: TextSpec[] }) {
+  return (
+    <>
+      {specs.map((spec) => (
+        <Field key={spec.name} {...field(spec.name)} {...spec} />
+      ))}
+    </>
   );
 }
 
