@@ -1,6 +1,7 @@
-// The staff screens' page frame and fields (content, accounts, trial-class capacity): labelled
-// fields with their pt-BR error beside them (aria-invalid + aria-describedby), notices,
-// activate buttons. Lists (filter, pages) are in list.view.tsx.
+// The staff screens' page frame and fields (content, accounts, privacy, webhooks, trial-class
+// capacity): labelled fields with their pt-BR error beside them (aria-invalid + aria-describedby),
+// notices, the POST forms (CSRF token, error summary, submit button), activate buttons and the
+// form page of a named record. Lists (filter, tables, pages) are in list.view.tsx.
 import { errorId, ErrorSummary as KitErrorSummary, fieldAria, hintId } from '../views/form';
 import type { ComponentChildren } from 'preact';
 import { FieldError, Layout } from '../views/layout';
@@ -119,6 +120,7 @@ export const arr = (values: FormValues, k: string): string[] => {
 export function bindStaffFields(values: FormValues, errors?: FieldErrors, idPrefix?: string) {
   return (name: string) => ({ name, values, errors, idPrefix });
 }
+
 /** What bindStaffFields returns, for a block of fields shared by two forms. */
 export type StaffFieldBinder = ReturnType<typeof bindStaffFields>;
 

@@ -1,5 +1,6 @@
-// The staff lists' pieces: the `q` filter form, the page links that keep it, and the list
-// page's frame ("Novo …", filter, rows, pages). Paging itself: src/lib/pagination.ts.
+// The staff lists' pieces: the `q` filter form, the page links that keep it, tables told by
+// their columns, and the list page's frame ("Novo …", filter, rows, pages). Paging itself:
+// src/lib/pagination.ts.
 import type { ComponentChildren, ComponentProps } from 'preact';
 import { DataTable, PageLinks } from '../views/table';
 import { type Crumb, StaffPage, type StaffProps } from './form.view';

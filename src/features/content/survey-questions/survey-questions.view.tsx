@@ -105,7 +105,7 @@ function QuestionFields(p: { field: StaffFieldBinder; values: FormValues; childr
   );
 }
 
-/** An option's text, score and order (`hint` explains the score on the "new option" form). */
+/** An option's text, score and order (`scoreHint` explains the score on the "new option" form). */
 function OptionFields({ field, scoreHint }: { field: StaffFieldBinder; scoreHint?: string }) {
   return (
     <>
