@@ -82,29 +82,14 @@ export function createOutboxRepository(db: Kysely<Database>) {
     setMessageId: (id: number, messageId: string) =>
       updateWhile('fila_emails', id, ['message_id', 'is', null], { message_id: messageId }),
 
-    async markSent(id: number, atIso: string): Promise<void> {
-      await db
-        .updateTable('fila_emails')
-        .set({ status: 'enviado', enviado_em: atIso, bloqueado_ate: null, ultimo_erro: null })
-        .where('id', '=', id)
-        .execute();
-    },
+    markSent: (id: number, atIso: string) =>
+      queue.settle(id, { status: 'enviado', enviado_em: atIso, ultimo_erro: null }),
 
-    async markRetry(id: number, tentativas: number, nextIso: string, error: string): Promise<void> {
-      await db
-        .updateTable('fila_emails')
-        .set({ status: 'pendente', tentativas, proxima_tentativa_em: nextIso, bloqueado_ate: null, ultimo_erro: error })
-        .where('id', '=', id)
-        .execute();
-    },
+    markRetry: (id: number, tentativas: number, nextIso: string, error: string) =>
+      queue.settle(id, { status: 'pendente', tentativas, proxima_tentativa_em: nextIso, ultimo_erro: error }),
 
-    async markFailed(id: number, tentativas: number, error: string): Promise<void> {
-      await db
-        .updateTable('fila_emails')
-        .set({ status: 'falhou', tentativas, bloqueado_ate: null, ultimo_erro: error })
-        .where('id', '=', id)
-        .execute();
-    },
+    markFailed: (id: number, tentativas: number, error: string) =>
+      queue.settle(id, { status: 'falhou', tentativas, ultimo_erro: error }),
 
     /** Counts by status plus the most recent error, for the diagnostic page. */
     async summary() {

@@ -56,32 +56,25 @@ export function createPaymentEventsRepository(db: Kysely<Database>) {
     renew: (ids: string[], lockUntil: string, token: string) => queue.renew(ids, lockUntil, token),
 
     /** The outcome of one attempt, only while this claim holds the row. */
-    async settle(
+    settle: (
       id: string,
       token: string,
       outcome:
         | { status: 'processado'; at: string }
         | { status: 'pendente' | 'falhou'; at: string; next: string; erro: string; tentativas: number },
-    ): Promise<boolean> {
-      const res = await db
-        .updateTable('pagamentos_eventos')
-        .set(
-          outcome.status === 'processado'
-            ? { status: 'processado', processado_em: outcome.at, bloqueado_ate: null, bloqueio: null, erro: null }
-            : {
-                status: outcome.status,
-                tentativas: outcome.tentativas,
-                proxima_tentativa_em: outcome.next,
-                erro: outcome.erro.slice(0, 500),
-                bloqueado_ate: null,
-                bloqueio: null,
-              },
-        )
-        .where('id', '=', id)
-        .where('bloqueio', '=', token)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
+    ) =>
+      queue.settle(
+        id,
+        outcome.status === 'processado'
+          ? { status: 'processado', processado_em: outcome.at, erro: null }
+          : {
+              status: outcome.status,
+              tentativas: outcome.tentativas,
+              proxima_tentativa_em: outcome.next,
+              erro: outcome.erro.slice(0, 500),
+            },
+        token,
+      ),
 
     /** Hands back claimed rows not attempted (stopping): due at once elsewhere. */
     release: (ids: string[], token: string) => queue.release(ids, token),

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { nowIso } from '../../db/index';
 import { recordPaymentEvent } from '../metrics/metrics';
 import { type Polling, startPolling } from '../jobs/polling';
-import { attemptClaimed } from '../queue/batch';
+import { attemptClaimed, nextAttempt } from '../queue/batch';
 import type { PaymentEventsRepository, StoredEvent } from './events.repository';
 
 export const ASAAS_WEBHOOK_PATH = '/webhooks/asaas';
@@ -123,9 +123,9 @@ export async function processDueEvents(
       if (await ctx.repo.settle(e.id, token, { status: 'processado', at })) result.processed++;
     } catch (err) {
       const tentativas = e.tentativas + 1;
-      const delay = EVENT_RETRY_MS[tentativas - 1];
-      const status = delay === undefined ? 'falhou' : 'pendente';
-      const next = nowIso(new Date(now.getTime() + (delay ?? 0)));
+      const { status, at: retryAt } = nextAttempt(EVENT_RETRY_MS, tentativas, now);
+      // The column is never null: an event failed for good keeps the time it failed.
+      const next = retryAt ?? nowIso(now);
       const erro = err instanceof Error ? err.message : String(err);
       if (await ctx.repo.settle(e.id, token, { status, at, next, erro, tentativas })) {
         if (status === 'falhou') result.failed++;

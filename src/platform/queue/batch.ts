@@ -1,6 +1,7 @@
 // What every queue worker does with a claimed batch (mail, webhook deliveries, payment
 // events): attempt each row while keeping the lease of those not done yet.
 import type { FastifyBaseLogger } from 'fastify';
+import { nowIso } from '../../db/index';
 
 export interface ClaimedBatch<Id> {
   leaseMs: number;
@@ -53,4 +54,19 @@ export async function attemptClaimed<Row extends { id: Id }, Id>(
     clearInterval(renewal);
   }
   if (pending.size) await batch.release([...pending]);
+}
+
+/**
+ * What follows failed attempt number `attempts`: pending again after the schedule's wait
+ * (the waits after attempt 1, 2, …, counted from `from`), or failed for good past its end.
+ */
+export function nextAttempt(
+  schedule: readonly number[],
+  attempts: number,
+  from: Date,
+): { status: 'pendente'; at: string } | { status: 'falhou'; at: null } {
+  const delay = schedule[attempts - 1];
+  return delay === undefined
+    ? { status: 'falhou', at: null }
+    : { status: 'pendente', at: nowIso(new Date(from.getTime() + delay)) };
 }

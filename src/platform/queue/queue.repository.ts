@@ -2,7 +2,7 @@
 // waits "pendente" until proxima_tentativa_em, then one worker holds it (status `working`)
 // until bloqueado_ate, renewing that lease while it works. Their claim, renewal and release
 // are written here once, so every queue locks the same way.
-import type { Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type { Kysely, SelectQueryBuilder, Updateable, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { isPostgres } from '../../db/index';
 import type { Database } from '../../db/types';
 
@@ -36,7 +36,7 @@ interface QueueSpec<T extends QueueTable> {
 }
 
 /**
- * The claim, renewal and release of `table`'s rows, and their counts. `token` names a claim
+ * The claim, renewal, outcome and release of `table`'s rows, and their counts. `token` names a claim
  * on tables with a bloqueio column; the mail outbox has none (its lease alone tells a live
  * claim).
  */
@@ -95,6 +95,21 @@ export function createQueueRows<T extends QueueTable>(db: Kysely<Database>, tabl
       await held(ids, token)
         .set({ status: 'pendente', bloqueado_ate: null, ...cleared })
         .execute();
+    },
+
+    /**
+     * Records an attempt's outcome and ends the lease, only while this claim still holds the
+     * row (`token`, where the table has one). True when it did.
+     */
+    async settle(id: Id, outcome: Updateable<Database[T]>, token?: string): Promise<boolean> {
+      const ended = token === undefined ? {} : { bloqueio: null };
+      let q = queue
+        .updateTable(name)
+        .set({ ...(outcome as Partial<QueueRow>), bloqueado_ate: null, ...ended })
+        .where('id', '=', id);
+      if (token !== undefined) q = q.where('bloqueio', '=', token);
+      const res = await q.executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
     },
 
     /** Rows by status, every status of the spec listed (0 when none). */

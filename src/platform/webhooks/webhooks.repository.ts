@@ -251,21 +251,19 @@ export function createWebhooksRepository(db: Kysely<Database>) {
      * null). Only while this claim still holds the row. A success clears the endpoint's
      * failing streak; a failure starts it. Returns whether the row was this claim's.
      */
-    async recordAttempt(
+    recordAttempt: (
       id: number,
       token: string,
       tentativas: number,
       outcome: AttemptOutcome,
       next: { status: 'entregue' | 'pendente' | 'falhou'; at: string | null },
-    ): Promise<boolean> {
-      const res = await db
-        .updateTable('webhook_entregas')
-        .set({
+    ) =>
+      queue.settle(
+        id,
+        {
           status: next.status,
           tentativas,
           ...(next.at ? { proxima_tentativa_em: next.at } : {}),
-          bloqueado_ate: null,
-          bloqueio: null,
           ultimo_resultado: outcome.resultado,
           ultimo_codigo: outcome.codigo,
           ultima_duracao_ms: outcome.duracaoMs,
@@ -273,12 +271,9 @@ export function createWebhooksRepository(db: Kysely<Database>) {
           ultimo_erro: outcome.erro,
           ultima_tentativa_em: outcome.at,
           ...(next.status === 'entregue' ? { entregue_em: outcome.at } : {}),
-        })
-        .where('id', '=', id)
-        .where('bloqueio', '=', token)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) > 0;
-    },
+        },
+        token,
+      ),
 
     /**
      * A success ends the endpoint's failing streak; when this call ended it, the receiver is

@@ -5,7 +5,7 @@
 import { persist } from '../../db/persist';
 import { recordDeliveries } from '../metrics/metrics';
 import { startPolling } from '../jobs/polling';
-import { attemptClaimed } from '../queue/batch';
+import { attemptClaimed, nextAttempt } from '../queue/batch';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Webhook } from 'standardwebhooks';
@@ -147,11 +147,7 @@ export async function deliverDueWebhooks(
         }
         return;
       }
-      const delay = config.retryDelaysMs[attempts - 1];
-      const next =
-        delay === undefined
-          ? ({ status: 'falhou', at: null } as const)
-          : ({ status: 'pendente', at: nowIso(new Date(now.getTime() + delay)) } as const);
+      const next = nextAttempt(config.retryDelaysMs, attempts, now);
       if (await repo.recordAttempt(d.id, token, attempts, outcome, next)) {
         if (next.status === 'falhou') result.failed++;
         else result.retried++;
