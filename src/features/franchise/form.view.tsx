@@ -88,7 +88,9 @@ export function FranchiseFormPage({ csrfToken, envioId, values = {}, errors = {}
   return (
     <Layout
       title="Seja um franqueado"
-      description={`Leve a ${siteName()} para a sua cidade: conheça o modelo de franquia e fale com a equipe de expansão.`}
+      description={
+        `Leve a ${siteName()} para a sua cidade: ` + 'conheça o modelo de franquia e fale com a equipe de expansão.'
+      }
       scripts={['franchise-form.js', 'envio-fresh.js']}
       canonical="/pages/Franquia/index.php"
     >
