@@ -12,7 +12,7 @@ import { createFileStorage, type FileStorage } from '../storage/index';
 import { persist } from '../../db/persist';
 import { recordDeliveries } from '../metrics/metrics';
 import { startPolling } from '../jobs/polling';
-import { attemptClaimed } from '../queue/batch';
+import { attemptClaimed, nextAttempt } from '../queue/batch';
 
 export const MAX_ATTEMPTS = 8;
 /** first retry after 1 min, then 2, 4, 8 … capped at 6 h */
@@ -25,6 +25,8 @@ const BATCH = 50;
 export function retryDelayMs(attempt: number): number {
   return Math.min(BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1), MAX_DELAY_MS);
 }
+/** The waits after attempt 1 … MAX_ATTEMPTS - 1: the last attempt's failure is final. */
+const RETRY_MS = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, i) => retryDelayMs(i + 1));
 
 export interface MailContext {
   db: Kysely<Database>;
@@ -149,12 +151,13 @@ async function deliverBatch(
         const permanent = (err as { responseCode?: number }).responseCode
           ? (err as { responseCode: number }).responseCode >= 500 && (err as { code?: string }).code !== 'EAUTH'
           : false;
-        if (attempts >= MAX_ATTEMPTS || permanent) {
+        const next = nextAttempt(permanent ? [] : RETRY_MS, attempts, now);
+        if (next.status === 'falhou') {
           await repo.markFailed(msg.id, attempts, error);
           result.failed++;
           ctx.log?.error({ outboxId: msg.id, attempts, error }, 'mail delivery failed for good');
         } else {
-          await repo.markRetry(msg.id, attempts, nowIso(new Date(now.getTime() + retryDelayMs(attempts))), error);
+          await repo.markRetry(msg.id, attempts, next.at, error);
           result.retried++;
           ctx.log?.warn({ outboxId: msg.id, attempts, error }, 'mail delivery failed; will retry');
         }
