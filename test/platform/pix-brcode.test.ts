@@ -3,7 +3,8 @@
 import { createRequire } from 'node:module';
 import jsQR from 'jsqr';
 import { describe, expect, it } from 'vitest';
-import { type PixCharge, pixCopyPaste, pixQrSvg, pixTxid } from '../../src/platform/payments/pix/brcode';
+import { qrSvg } from '../../src/lib/qr';
+import { type PixCharge, pixCopyPaste, pixTxid } from '../../src/platform/payments/pix/brcode';
 
 /** EMV TLV: two-digit id, two-digit length, value; in order, nothing left over. */
 function tlv(text: string): Map<string, string> {
@@ -114,10 +115,10 @@ describe('pixTxid', () => {
   });
 });
 
-describe('pixQrSvg', () => {
+describe('qrSvg of a Pix code', () => {
   it('draws a QR code that reads back as the payload', async () => {
     const code = pixCopyPaste({ ...charge, txid: pixTxid('enrolment-42') });
-    const svg = await pixQrSvg(code);
+    const svg = await qrSvg(code);
     expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 (\d+) \1"/);
     expect(svg).not.toMatch(/<script|style=/i);
     // Rasterise qrcode's path (M x y.5 / m dx 0 / h n, one module per unit) at 4 px a module.

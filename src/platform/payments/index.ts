@@ -5,7 +5,8 @@
 // `asaas`: a dynamic Pix code and the card on Asaas's hosted page, confirmed by its webhook.
 import type { AsaasConfig, PaymentsConfig, PixConfig } from '../../config';
 import { type AsaasLog, createAsaasClient, type AsaasClient } from './asaas/client';
-import { pixCopyPaste, pixQrSvg, pixTxid } from './pix/brcode';
+import { qrSvg } from '../../lib/qr';
+import { pixCopyPaste, pixTxid } from './pix/brcode';
 
 export interface ChargeRequest {
   /** our reference, unique per charge: the provider keeps it, so a retry finds the same charge */
@@ -70,7 +71,7 @@ export function createPixProvider(pix: PixConfig): PaymentProvider {
         amountCents: charge.amountCents,
         txid: pixTxid(charge.reference),
       });
-      return { kind: 'pix', copyPaste, qrSvg: await pixQrSvg(copyPaste), demo: pix.demo };
+      return { kind: 'pix', copyPaste, qrSvg: await qrSvg(copyPaste), demo: pix.demo };
     },
   };
 }
@@ -106,7 +107,7 @@ export function createAsaasProvider(config: AsaasConfig, log?: AsaasLog): Paymen
         return {
           kind: 'pix',
           copyPaste: payload,
-          qrSvg: payload ? await pixQrSvg(payload) : '',
+          qrSvg: payload ? await qrSvg(payload) : '',
           demo: false,
           cardUrl: null,
           providerId: paidBy?.id ?? `${QR}${qrId}`,
@@ -135,7 +136,7 @@ export function createAsaasProvider(config: AsaasConfig, log?: AsaasLog): Paymen
       return {
         kind: 'pix',
         copyPaste: qr?.payload ?? '',
-        qrSvg: qr?.payload ? await pixQrSvg(qr.payload) : '',
+        qrSvg: qr?.payload ? await qrSvg(qr.payload) : '',
         demo: false,
         cardUrl: payment.invoiceUrl ?? null,
         providerId: payment.id,

@@ -8,7 +8,8 @@ import { canAccessUnit } from '../../../staff/access';
 import { privatePage, unitForbidden } from '../../../staff/reports';
 import { IdParams } from '../../../staff/http';
 import type { SurveyReportService } from '../survey/report.service';
-import { qrSvg, surveyUrl } from './poster.service';
+import { qrSvg } from '../../../lib/qr';
+import { surveyUrl } from './poster.service';
 import { POSTER_PATH, PosterPage } from './poster.view';
 import { staffOf } from '../../../staff/scope';
 

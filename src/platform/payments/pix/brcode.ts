@@ -77,17 +77,6 @@ export function pixCopyPaste(charge: PixCharge): string {
   });
 }
 
-/** The QR code of a payload as an inline SVG (paths only: no script, no style attribute). */
-export async function pixQrSvg(payload: string): Promise<string> {
-  const { default: QRCode } = await import('qrcode');
-  return QRCode.toString(payload, {
-    type: 'svg',
-    errorCorrectionLevel: 'M',
-    margin: 4,
-    color: { dark: '#000000', light: '#ffffff' },
-  });
-}
-
 /**
  * A txid for an enrolment: 25 uppercase hex characters of the SHA-256 of its code. The same
  * code always gives the same txid, and the txid (seen by the payer's bank and on statements)
