@@ -90,7 +90,10 @@ export function filterParams(f: PanelFilters): [string, string][] {
 }
 
 /** `reads`: the same repository over `app.readDb`, for the list (long reads). */
-export function createPanelService(repo: LeadsRepository, reads: Pick<LeadsRepository, 'count' | 'list'> = repo) {
+export function createPanelService(
+  repo: LeadsRepository,
+  reads: Pick<LeadsRepository, 'count' | 'list' | 'readAheadForExport'> = repo,
+) {
   return {
     /** One page of leads, newest first; a page past the end shows the last page. */
     async list(filters: PanelFilters, requestedPage: unknown) {
@@ -150,7 +153,11 @@ export function createPanelService(repo: LeadsRepository, reads: Pick<LeadsRepos
       const rows = mappedBatches(
         {
           size: EXPORT_BATCH,
-          fetch: (cursor: LeadCursor | null) => repo.batchAfter(where, cursor, EXPORT_BATCH),
+          fetch: async (cursor: LeadCursor | null) => {
+            // The table's pages first, read forward on the read connection (see readAheadForExport).
+            if (cursor === null) await reads.readAheadForExport();
+            return repo.batchAfter(where, cursor, EXPORT_BATCH);
+          },
           cursorOf: (l): LeadCursor => ({ criado_em: l.criado_em, id: l.id }),
         },
         (l) => [
