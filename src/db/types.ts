@@ -191,6 +191,19 @@ export interface AgregadosCliquesTable {
   n: number;
 }
 
+/**
+ * Trial-class bookings per week (the Monday, as aulas_experimentais.semana) and unit, by status:
+ * kept with each booking and each status change, so the funnel reads a row per unit and week.
+ */
+export interface AgregadosAgendamentosTable {
+  semana: string;
+  unidade_id: number;
+  agendado: number;
+  compareceu: number;
+  nao_compareceu: number;
+  matriculou: number;
+}
+
 /** How often each option was chosen, per São Paulo day or month and unit. */
 export interface AgregadosOpcoesTable {
   periodo: string;
@@ -826,6 +839,7 @@ export interface Database {
   agregados_nps: AgregadosNpsTable;
   agregados_opcoes: AgregadosOpcoesTable;
   agregados_cliques: AgregadosCliquesTable;
+  agregados_agendamentos: AgregadosAgendamentosTable;
   fale_aqui: FaleAquiTable;
   fale_aqui_arquivos: FaleAquiArquivosTable;
   arquivos: ArquivosTable;

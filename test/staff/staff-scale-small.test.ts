@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedVolume } from '../../src/db/seeds/volume';
 import { createAggregatesRepository } from '../../src/features/feedback/survey/aggregates.repository';
+import { createBookingRepository } from '../../src/features/booking/booking.repository';
 import { createCtaRepository } from '../../src/features/cta/cta.repository';
 import { resolvePeriod } from '../../src/features/feedback/survey/nps';
 import { ANONYMOUS_PERSON } from '../../src/db/anonymised';
@@ -29,6 +30,7 @@ beforeAll(async () => {
   });
   await createAggregatesRepository(t.db).rebuild();
   await createCtaRepository(t.db).rebuildCounts();
+  await createBookingRepository(t.db).rebuildWeekCounts();
   const admin = await createStaffUser(t.db, { papel: 'admin' });
   cookie = await loginAs(t.app, admin.email, admin.password);
   unitId = (await t.db.selectFrom('respostas_nps').select('unidade_id').limit(1).executeTakeFirstOrThrow()).unidade_id;

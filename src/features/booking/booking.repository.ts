@@ -1,7 +1,7 @@
 // The only place the booking feature's SQL lives. A repository runs its statements on the
 // db or the transaction it was built with; services open the transactions (decision 090).
 import { createHash } from 'node:crypto';
-import { isPostgres } from '../../db/index';
+import { inTransaction, isPostgres } from '../../db/index';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/index';
 import type { AulasExperimentaisTable, Database, WithTrialCapacity } from '../../db/types';
@@ -23,6 +23,31 @@ function lockKey(text: string): number {
 }
 /** First argument of the two-key advisory locks: this feature's namespace. */
 const LOCK_NAMESPACE = 140_014;
+
+/**
+ * Adds `delta` to a unit's week of counted bookings, per status (agregados_agendamentos), in the
+ * caller's transaction. An upsert that adds to what is stored: concurrent writers never overwrite
+ * each other's count, and the first booking of a week creates the row.
+ */
+async function countBookings(
+  db: Kysely<Database>,
+  semana: string,
+  unidadeId: number,
+  delta: Partial<Record<BookingStatus, number>>,
+): Promise<void> {
+  const counts = Object.fromEntries(STATUSES.map((s) => [s, delta[s] ?? 0])) as Record<BookingStatus, number>;
+  await db
+    .insertInto('agregados_agendamentos')
+    .values({ semana, unidade_id: unidadeId, ...counts })
+    .onConflict((oc) =>
+      oc
+        .columns(['semana', 'unidade_id'])
+        .doUpdateSet((eb) =>
+          Object.fromEntries(STATUSES.map((s) => [s, eb(`agregados_agendamentos.${s}`, '+', eb.ref(`excluded.${s}`))])),
+        ),
+    )
+    .execute();
+}
 
 export interface BookingUnit {
   id: number;
@@ -164,9 +189,17 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /** Stores a booking and counts it in its week, in one transaction (the caller's, if any). */
     async insert(booking: NewBooking): Promise<number> {
-      const row = await db.insertInto('aulas_experimentais').values(booking).returning('id').executeTakeFirstOrThrow();
-      return row.id;
+      return inTransaction(plainDb, async (trx) => {
+        const row = await trx
+          .insertInto('aulas_experimentais')
+          .values(booking)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await countBookings(trx, booking.semana, booking.unidade_id, { [booking.status ?? 'agendado']: 1 });
+        return row.id;
+      });
     },
 
     // ---- staff side ----
@@ -210,12 +243,27 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
       return q.orderBy('b.inicio_em').orderBy('b.id').limit(limit).offset(offset).execute();
     },
 
+    /**
+     * Marks a booking and moves it between its week's counts, in one transaction. The status it
+     * leaves is read under the row's lock (PostgreSQL; SQLite's BEGIN IMMEDIATE serialises the
+     * writers), so two concurrent changes each move it from the one before.
+     */
     async setStatus(id: number, status: BookingStatus, userId: number, nowIso: string): Promise<void> {
-      await db
-        .updateTable('aulas_experimentais')
-        .set({ status, status_por: userId, atualizado_em: nowIso })
-        .where('id', '=', id)
-        .execute();
+      await inTransaction(plainDb, async (trx) => {
+        const current = trx
+          .selectFrom('aulas_experimentais')
+          .select(['status', 'semana', 'unidade_id'])
+          .where('id', '=', id);
+        const before = await (postgres ? current.forUpdate() : current).executeTakeFirst();
+        await trx
+          .updateTable('aulas_experimentais')
+          .set({ status, status_por: userId, atualizado_em: nowIso })
+          .where('id', '=', id)
+          .execute();
+        if (before && before.status !== status) {
+          await countBookings(trx, before.semana, before.unidade_id, { [before.status]: -1, [status]: 1 });
+        }
+      });
     },
 
     /** Units (null = all) by name, with what the staff lists' text filter searches. */
@@ -303,18 +351,18 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
         .where('semana', '>=', fromWeek)
         .where('semana', '<=', toWeek)
         .groupBy(['unidade_id', 'semana']);
+      // Counted per week and unit with each booking and status change: a row per unit and week.
       let bookings = db
-        .selectFrom('aulas_experimentais')
+        .selectFrom('agregados_agendamentos')
         .select([
           'unidade_id',
           'semana',
-          (eb) => eb.fn.countAll<number>().as('agendamentos'),
-          sql<number>`sum(case when status in ('compareceu', 'matriculou') then 1 else 0 end)`.as('compareceram'),
-          sql<number>`sum(case when status = 'matriculou' then 1 else 0 end)`.as('matricularam'),
+          sql<number>`agendado + compareceu + nao_compareceu + matriculou`.as('agendamentos'),
+          sql<number>`compareceu + matriculou`.as('compareceram'),
+          'matriculou as matricularam',
         ])
         .where('semana', '>=', fromWeek)
-        .where('semana', '<=', toWeek)
-        .groupBy(['unidade_id', 'semana']);
+        .where('semana', '<=', toWeek);
       if (unitIds) {
         const ids = unitIds.length ? unitIds : [-1];
         clicks = clicks.where('unidade_id', 'in', ids);
@@ -331,6 +379,27 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
           matricularam: Number(r.matricularam ?? 0),
         })),
       };
+    },
+
+    /**
+     * Recounts the counted bookings from the stored ones (after bookings written by another
+     * tool, such as seed:volume), in one transaction: readers see the old counts or the new.
+     */
+    async rebuildWeekCounts(): Promise<number> {
+      const rows = await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('agregados_agendamentos').execute();
+        const perStatus = STATUSES.map((s) => sql`sum(case when status = ${s} then 1 else 0 end)`);
+        await sql`insert into agregados_agendamentos (semana, unidade_id, ${sql.join(STATUSES.map((s) => sql.ref(s)))})
+          select semana, unidade_id, ${sql.join(perStatus)} from aulas_experimentais
+          group by semana, unidade_id order by 1, 2`.execute(trx);
+        const row = await trx
+          .selectFrom('agregados_agendamentos')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      });
+      if (postgres) await sql`analyze agregados_agendamentos`.execute(db);
+      return rows;
     },
   };
   return repo;
