@@ -21,8 +21,8 @@ export interface ClaimedBatch<Id> {
 /**
  * Attempts each claimed row. While the batch runs, the rows not done yet stay claimed (the
  * lease is renewed every third of it); if this process dies, the lease runs out and another
- * instance takes them. `attempt` catches its own errors: one that escapes ends the batch and
- * leaves its rows to the lease.
+ * instance takes them. `attempt` catches its own errors: one that escapes ends the batch (the
+ * rows not attempted yet are released) and is thrown again.
  */
 export async function attemptClaimed<Row extends { id: Id }, Id>(
   claimed: Row[],
@@ -38,22 +38,33 @@ export async function attemptClaimed<Row extends { id: Id }, Id>(
   );
   renewal.unref();
   const queue = [...claimed];
+  let failure: { error: unknown } | undefined;
   const work = async () => {
-    for (let row = queue.shift(); row; row = queue.shift()) {
+    for (let row = queue.shift(); row && !failure; row = queue.shift()) {
       if (batch.shouldStop?.()) return;
       try {
         await attempt(row);
+      } catch (error) {
+        failure ??= { error };
       } finally {
         pending.delete(row.id);
       }
     }
   };
   try {
+    // Every worker finishes its current row before the batch ends, so no row still being
+    // attempted is ever handed back.
     await Promise.all(Array.from({ length: Math.min(batch.concurrency ?? 1, claimed.length) }, work));
   } finally {
     clearInterval(renewal);
   }
-  if (pending.size) await batch.release([...pending]);
+  // Rows never attempted (a stop, or an error out of an attempt) are due again at once rather
+  // than after their lease; after an error, if the database refuses even that, the lease frees them.
+  if (pending.size) {
+    const released = batch.release([...pending]);
+    await (failure ? released.catch(() => {}) : released);
+  }
+  if (failure) throw failure.error;
 }
 
 /**
