@@ -151,8 +151,8 @@ async function deliverBatch(
         const permanent = (err as { responseCode?: number }).responseCode
           ? (err as { responseCode: number }).responseCode >= 500 && (err as { code?: string }).code !== 'EAUTH'
           : false;
-        const next = nextAttempt(permanent ? [] : RETRY_MS, attempts, now);
-        if (next.status === 'falhou') {
+        const next = permanent ? null : nextAttempt(RETRY_MS, attempts, now);
+        if (!next || next.status === 'falhou') {
           await repo.markFailed(msg.id, attempts, error);
           result.failed++;
           ctx.log?.error({ outboxId: msg.id, attempts, error }, 'mail delivery failed for good');
