@@ -3,7 +3,7 @@
 // reconciliation asks the provider again, the daily differences and its lease.
 import type { Insertable, Kysely } from 'kysely';
 import { createTaskLease } from '../../platform/jobs/task-lease.repository';
-import { createUpdateWhile } from '../../platform/sql/update-while';
+import { createUpdateWhile } from '../../platform/sql/update-while.repository';
 import type { Database } from '../../db/types';
 import type { Enrolment, Payment } from './enrolment.repository';
 

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types';
 import { nowIso } from '../../db/index';
 import { createQueueRows } from '../queue/queue.repository';
-import { createUpdateWhile } from '../sql/update-while';
+import { createUpdateWhile } from '../sql/update-while.repository';
 
 export interface OutgoingMail {
   to: string;

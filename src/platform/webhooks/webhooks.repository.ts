@@ -6,7 +6,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
 import { nowIso } from '../../db/index';
 import { createQueueRows } from '../queue/queue.repository';
-import { createUpdateWhile } from '../sql/update-while';
+import { createUpdateWhile } from '../sql/update-while.repository';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.repository';
 import type { WebhookEventType } from './events';
 
