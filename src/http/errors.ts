@@ -40,6 +40,16 @@ export interface ShownError extends Error {
   statusCode: number;
   shown: { title: string; message: string };
 }
+/** A public address whose unit id is malformed (the unit pages, the counted redirects): 400. */
+export const badUnitAddress = (request: FastifyRequest, reply: FastifyReply) =>
+  sendError(
+    request,
+    reply,
+    400,
+    'Endereço inválido',
+    'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.',
+  );
+
 export function httpError(statusCode: number, title: string, message: string): ShownError {
   return Object.assign(new Error(message), { statusCode, shown: { title, message } });
 }

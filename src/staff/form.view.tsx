@@ -2,7 +2,7 @@
 // capacity): labelled fields with their pt-BR error beside them (aria-invalid + aria-describedby),
 // notices, the POST forms (CSRF token, error summary, submit button), activate buttons and the
 // form page of a named record. Lists (filter, tables, pages) are in list.view.tsx.
-import { errorId, ErrorSummary as KitErrorSummary, fieldAria, hintId } from '../views/form';
+import { Csrf, errorId, ErrorSummary as KitErrorSummary, fieldAria, hintId } from '../views/form';
 import type { ComponentChildren } from 'preact';
 import { FieldError, Layout } from '../views/layout';
 import type { FieldErrors, FormValues } from './validation';
@@ -99,9 +99,8 @@ export function StaffErrorSummary({ errors }: { errors?: FieldErrors }) {
   );
 }
 
-export function Csrf({ token }: { token: string }) {
-  return <input type="hidden" name="csrf_token" value={token} />;
-}
+/** The CSRF token of a staff form: the same field as the public forms'. */
+export { Csrf };
 
 export const str = (values: FormValues, k: string): string => {
   const v = values[k];

@@ -34,10 +34,9 @@ import { done, FormBody, formValues, IdParams, IdSubParams, NoticeQuery, notFoun
 import { ListQuery, listPage } from './list';
 import type { ListPageProps } from './list.view';
 import { actorOf } from './scope';
-import type { FieldErrors, FormValues, Result } from './validation';
+import type { FieldErrors, FormFields, FormValues, Result } from './validation';
 
 export type Actor = { id: number };
-export type FormFields = Record<string, unknown>;
 type Page = VNode<any> | Promise<VNode<any>>;
 type ParamsOf<P> = P extends 'sub' ? { id: number; sub: number } : P extends 'none' ? object : { id: number };
 

@@ -12,6 +12,8 @@ const line = (errors: FieldErrors, key: string, raw: string, max = 500) =>
   kit.take(errors, key, kit.oneLine(raw, { max }), '');
 /** Raw form values as the page re-renders them (checkbox groups are arrays). */
 export type FormValues = Record<string, string | string[]>;
+/** A parsed form body as a service receives it, before its rules read each field. */
+export type FormFields = Record<string, unknown>;
 
 export type Result<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 

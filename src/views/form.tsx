@@ -1,6 +1,7 @@
 // The form kit's view side: the error summary every refused form shows at its top, and a
 // field with its label, hint and message (aria-invalid + aria-describedby). Pure views.
 import type { ComponentChildren } from 'preact';
+import { EMAIL_MAX } from '../lib/form/parsers';
 import { FieldError } from './layout';
 
 /** The id of a field's element, from its name ("respostas[3]" → "respostas-3"). */
@@ -187,7 +188,7 @@ export function Csrf({ token }: { token: string }) {
 
 /**
  * The form that asks for the e-mail address a one-time access link goes to ("Meus dados",
- * "Minha matrícula"): the token, the address (at most 254 characters) and the send button.
+ * "Minha matrícula"): the token, the address (at most the kit's EMAIL_MAX) and the send button.
  */
 export function EmailLinkForm(p: {
   action: string;
@@ -209,7 +210,7 @@ export function EmailLinkForm(p: {
         error={p.error}
         autocomplete="email"
         inputMode={p.inputMode}
-        maxLength={254}
+        maxLength={EMAIL_MAX}
         required
       />
       <p>

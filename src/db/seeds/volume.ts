@@ -19,7 +19,7 @@ import { LARGE_CITIES, seedLargeCatalog } from './large';
 // ---------------------------------------------------------------------------------------------
 // Options and planned counts
 
-/** Totals at escala 1 for DEFAULT_VOLUME's chain, 300 units over 3 years (docs/volume.md explains each). */
+/** Totals at escala 1 for DEFAULT_VOLUME's chain and years (docs/volume.md explains each). */
 export const BASE_TOTALS = {
   respostas: 3_000_000,
   mensagens: 300_000,

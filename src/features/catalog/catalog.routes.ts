@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { h, type VNode } from 'preact';
-import { sendError } from '../../http/errors';
+import { badUnitAddress, sendError } from '../../http/errors';
 import { ENCODED_BY_ROUTE } from '../../http/compression';
 import { isDbUnavailableError } from '../../db/unavailable';
 import { renderPage } from '../../views/render';
@@ -36,16 +36,6 @@ const PAGE_LIMITS = { entries: 5_000, bytes: 16 * 1024 * 1024 };
 const SEARCH_LIMITS = { entries: 2_000, bytes: 4 * 1024 * 1024 };
 /** the longest `q` kept: longer ones are refused anyway */
 const MAX_CACHED_QUERY = 200;
-
-/** A public address whose unit id is malformed (the unit pages, the counted redirects). */
-export const badUnitAddress = (request: FastifyRequest, reply: FastifyReply) =>
-  sendError(
-    request,
-    reply,
-    400,
-    'Endereço inválido',
-    'O código da unidade no endereço não é válido. Escolha a unidade na página inicial.',
-  );
 
 export function catalogRoutes(app: FastifyInstance, service: CatalogService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

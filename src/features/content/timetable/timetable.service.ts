@@ -8,7 +8,7 @@ import type { ClassFields, ContentRepository } from '../shared/content.repositor
 import { change, type ContentDeps } from '../shared/change';
 import { NotFoundError } from '../../../staff/errors';
 import { type Actor, auditRow } from '../../audit/audit.repository';
-import type { FormFields } from '../../../staff/screens';
+import type { FormFields } from '../../../staff/validation';
 import * as v from '../../../staff/validation';
 import type { FieldErrors, Result } from '../../../staff/validation';
 
