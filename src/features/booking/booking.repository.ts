@@ -343,14 +343,14 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
     // ---- funnel ----
 
     async funnelRows(unitIds: number[] | null, fromWeek: string, toWeek: string) {
-      // Counted per week and unit with each click (features/cta), not read click by click.
+      // Counted per week and unit with each click (features/cta), not read click by click; one
+      // action is one row per week and unit (the key), so nothing is summed.
       let clicks = db
         .selectFrom('agregados_cliques')
-        .select(['unidade_id', 'semana', (eb) => eb.fn.sum<number>('n').as('n')])
+        .select(['unidade_id', 'semana', 'n'])
         .where('acao', '=', 'aula_experimental')
         .where('semana', '>=', fromWeek)
-        .where('semana', '<=', toWeek)
-        .groupBy(['unidade_id', 'semana']);
+        .where('semana', '<=', toWeek);
       // Counted per week and unit with each booking and status change: a row per unit and week.
       let bookings = db
         .selectFrom('agregados_agendamentos')
@@ -368,17 +368,9 @@ export function createBookingRepository(plainDb: Db | Transaction<Database>) {
         clicks = clicks.where('unidade_id', 'in', ids);
         bookings = bookings.where('unidade_id', 'in', ids);
       }
+      // Integer columns and sums of them: numbers on both engines, the rows go as they come.
       const [c, b] = await Promise.all([clicks.execute(), bookings.execute()]);
-      return {
-        clicks: c.map((r) => ({ unidade_id: r.unidade_id as number, semana: r.semana, n: Number(r.n) })),
-        bookings: b.map((r) => ({
-          unidade_id: r.unidade_id,
-          semana: r.semana,
-          agendamentos: Number(r.agendamentos),
-          compareceram: Number(r.compareceram ?? 0),
-          matricularam: Number(r.matricularam ?? 0),
-        })),
-      };
+      return { clicks: c, bookings: b };
     },
 
     /**

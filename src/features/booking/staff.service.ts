@@ -104,6 +104,7 @@ const noCounts = (): FunnelCounts => ({
   matriculas_iniciadas: 0,
   matriculas_ativadas: 0,
 });
+const COUNT_KEYS = Object.keys(noCounts()) as (keyof FunnelCounts)[];
 /** A unit as the funnel names it (names repeat across cities: the city goes along). */
 export interface FunnelUnit {
   unidade_id: number;
@@ -119,9 +120,11 @@ export interface FunnelRow extends FunnelCounts, FunnelUnit {
 export function conversion(part: number, whole: number): number | null {
   return whole > 0 ? (part / whole) * 100 : null;
 }
+// One formatter for every cell: toLocaleString built a new one per call (a 12-month page has ~5,000).
+const percent = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 export function formatConversion(value: number | null): string {
   if (value === null) return '—';
-  return `${value.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`;
+  return `${percent.format(value)}%`;
 }
 
 /** The form kit's calendar day, for the funnel's optional `de`/`ate` (anything else: the default). */
@@ -157,6 +160,67 @@ export function createStaffService(
 ) {
   // In the staff lists' order, the same on both engines (page 2 holds the same units).
   const unitsOf = async (unitIds: number[] | null) => (await repo.units(unitIds)).sort(byUnitName);
+  /**
+   * The funnel's counts per unit and week of the units `q` keeps: each unit's sums and the
+   * total, and `rowsOf` for the weekly rows of the units a page or the CSV shows (a page of a
+   * year builds 1,300 rows, not the chain's 15,600).
+   */
+  async function funnelCounts(unitIds: number[] | null, weeks: string[], q: string) {
+    const units = filterRows(await unitsOf(unitIds), q.trim(), unitText);
+    const [{ clicks, bookings }, enrolments] = await Promise.all([
+      reads.funnelRows(unitIds, weeks[0]!, weeks.at(-1)!),
+      options.enrolments?.funnelWeeks(unitIds, weeks[0]!, weeks.at(-1)!) ?? [],
+    ]);
+    // Per unit, then per week: no key string built for each of a year's ~30,000 counted rows.
+    const cells = new Map<number, Map<string, FunnelCounts>>();
+    const cell = (u: number, w: string) => {
+      let weeksOf = cells.get(u);
+      if (!weeksOf) cells.set(u, (weeksOf = new Map()));
+      let c = weeksOf.get(w);
+      if (!c) weeksOf.set(w, (c = noCounts()));
+      return c;
+    };
+    for (const c of clicks) cell(c.unidade_id, c.semana).cliques += c.n;
+    for (const b of bookings) {
+      const c = cell(b.unidade_id, b.semana);
+      c.agendamentos = b.agendamentos;
+      c.compareceram = b.compareceram;
+      c.matricularam = b.matricularam;
+    }
+    for (const e of enrolments) {
+      const c = cell(e.unidade_id, e.semana);
+      c.matriculas_iniciadas = e.iniciadas;
+      c.matriculas_ativadas = e.ativadas;
+    }
+    const perUnit: (FunnelCounts & FunnelUnit)[] = [];
+    const total = noCounts();
+    for (const u of units) {
+      const sum = noCounts();
+      const weeksOf = cells.get(u.id);
+      for (const w of weeks) {
+        const c = weeksOf?.get(w);
+        if (!c) continue;
+        for (const k of COUNT_KEYS) {
+          sum[k] += c[k];
+          total[k] += c[k];
+        }
+      }
+      perUnit.push({ unidade_id: u.id, unidade: u.nome, cidade: u.cidade, uf: u.uf, ...sum });
+    }
+    const rowsOf = (shown: FunnelUnit[]): FunnelRow[] =>
+      shown.flatMap(({ unidade_id, unidade, cidade, uf }) =>
+        weeks.map((semana) => ({
+          unidade_id,
+          unidade,
+          cidade,
+          uf,
+          semana,
+          ...(cells.get(unidade_id)?.get(semana) ?? noCounts()),
+        })),
+      );
+    return { perUnit, total, rowsOf };
+  }
+
   const service = {
     /**
      * One day of the window (`dia`, default today) and one page of its bookings, by start
@@ -290,47 +354,8 @@ export function createStaffService(
      * keeps the units whose name, neighbourhood, city or state contain it.
      */
     async funnel(unitIds: number[] | null, weeks: string[], q = '') {
-      const units = filterRows(await unitsOf(unitIds), q.trim(), unitText);
-      const [{ clicks, bookings }, enrolments] = await Promise.all([
-        reads.funnelRows(unitIds, weeks[0]!, weeks.at(-1)!),
-        options.enrolments?.funnelWeeks(unitIds, weeks[0]!, weeks.at(-1)!) ?? [],
-      ]);
-      const key = (u: number, w: string) => `${u}|${w}`;
-      const cells = new Map<string, FunnelCounts>();
-      const cell = (u: number, w: string) => {
-        let c = cells.get(key(u, w));
-        if (!c) cells.set(key(u, w), (c = noCounts()));
-        return c;
-      };
-      for (const c of clicks) cell(c.unidade_id, c.semana).cliques += c.n;
-      for (const b of bookings)
-        Object.assign(cell(b.unidade_id, b.semana), {
-          agendamentos: b.agendamentos,
-          compareceram: b.compareceram,
-          matricularam: b.matricularam,
-        });
-      for (const e of enrolments)
-        Object.assign(cell(e.unidade_id, e.semana), {
-          matriculas_iniciadas: e.iniciadas,
-          matriculas_ativadas: e.ativadas,
-        });
-      const rows: FunnelRow[] = [];
-      const perUnit: (FunnelCounts & FunnelUnit)[] = [];
-      const total = noCounts();
-      for (const u of units) {
-        const unit: FunnelUnit = { unidade_id: u.id, unidade: u.nome, cidade: u.cidade, uf: u.uf };
-        const sum = noCounts();
-        for (const w of weeks) {
-          const c = cells.get(key(u.id, w)) ?? noCounts();
-          rows.push({ ...unit, semana: w, ...c });
-          for (const k of Object.keys(sum) as (keyof FunnelCounts)[]) {
-            sum[k] += c[k];
-            total[k] += c[k];
-          }
-        }
-        perUnit.push({ ...unit, ...sum });
-      }
-      return { rows, perUnit, total };
+      const { perUnit, total, rowsOf } = await funnelCounts(unitIds, weeks, q);
+      return { rows: rowsOf(perUnit), perUnit, total };
     },
 
     /**
@@ -339,15 +364,9 @@ export function createStaffService(
      */
     async funnelPage(unitIds: number[] | null, weeks: string[], query: UnitListQuery) {
       const q = (query.q ?? '').trim();
-      const all = await service.funnel(unitIds, weeks, q);
-      const { items, ...page } = pageRows(all.perUnit, query.pagina, FUNNEL_PAGE_SIZE);
-      const shown = new Set(items.map((u) => u.unidade_id));
-      return {
-        rows: all.rows.filter((r) => shown.has(r.unidade_id)),
-        perUnit: items,
-        total: all.total,
-        page: { ...page, q },
-      };
+      const { perUnit, total, rowsOf } = await funnelCounts(unitIds, weeks, q);
+      const { items, ...page } = pageRows(perUnit, query.pagina, FUNNEL_PAGE_SIZE);
+      return { rows: rowsOf(items), perUnit: items, total, page: { ...page, q } };
     },
   };
   return service;
