@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeAsaas, type FakeAsaas } from '../test/helpers/fake-asaas';
 import { validCpf } from '../test/helpers/cpf';
 import { fetchForm, form } from '../test/helpers/http';
+import { onlineOffers } from '../test/helpers/offers';
 import { phoneContext, useServerAndBrowser, watchPage } from './helpers';
 
 let fake: FakeAsaas;
@@ -27,15 +28,8 @@ afterAll(async () => {
 let flow = '';
 beforeAll(async () => {
   fake.setWebhookTargets([`${suite.server.baseUrl}/webhooks/asaas`]);
-  const offer = await suite.server.db
-    .selectFrom('planos_unidades as pu')
-    .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
-    .select(['pu.unidade_id', 'pu.plano_id'])
-    .where('pu.venda_online', '=', 1)
-    .where('u.ativo', '=', 1)
-    .where('u.cnpj', 'is not', null)
+  const offer = await onlineOffers(suite.server.db)
     .where('pu.mensalidade_centavos', 'is not', null)
-    .orderBy('pu.unidade_id')
     .executeTakeFirstOrThrow();
   flow = `/matricula?unidade=${offer.unidade_id}&plano=${offer.plano_id}`;
 });

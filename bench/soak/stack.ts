@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createDb, type Db, type DbHandle } from '../../src/db/index';
 import { startTestPostgres, type TestPostgres } from '../../test/helpers/cluster';
 import { startNginx, type TestNginx } from '../../test/helpers/nginx';
+import { onlineOffers } from '../../test/helpers/offers';
 import { startSmtp, type TestSmtp } from '../../test/helpers/smtp';
 import { createStaffUser } from '../../test/helpers/staff';
 import { startReceiver, type TestReceiver } from '../../test/helpers/webhook-receiver';
@@ -71,6 +72,8 @@ export interface Stack {
   volume: string;
   /** highest ids before the load: rows above them are the soak's */
   before: { mail: number; webhook: number };
+  /** the instance's JS heap in use, MB, from its /metrics; null while it does not answer */
+  heapUsedMb(inst: SoakInstance): Promise<number | null>;
   restartPostgres(pauseMs: number): Promise<void>;
   kill9(index: number): Promise<void>;
   restart(index: number): Promise<void>;
@@ -103,14 +106,7 @@ async function readCatalog(db: Db): Promise<Catalog> {
     .select(['id', 'pergunta_id'])
     .where('ativo', '=', 1)
     .execute();
-  const offers = await db
-    .selectFrom('planos_unidades as pu')
-    .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
-    .select(['pu.unidade_id as unitId', 'pu.plano_id as planId'])
-    .where('pu.venda_online', '=', 1)
-    .where('u.ativo', '=', 1)
-    .where('u.cnpj', 'is not', null)
-    .execute();
+  const offers = (await onlineOffers(db).execute()).map((o) => ({ unitId: o.unidade_id, planId: o.plano_id }));
   return {
     units: units.map((u) => ({ id: u.id, nome: u.nome, cidade: String(u.cidade ?? '') })),
     questions: questions.map((q) => ({
@@ -227,7 +223,9 @@ async function build(o: StackOptions, tmp: string, started: { close(): Promise<v
     .execute();
   const before = { mail: await maxId(db, 'fila_emails'), webhook: await maxId(db, 'webhook_entregas') };
 
+  const metricsToken = randomBytes(24).toString('hex');
   const env: Record<string, string> = {
+    METRICS_TOKEN: metricsToken,
     SESSION_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: databaseUrl,
     TRUST_PROXY: 'loopback',
@@ -265,6 +263,19 @@ async function build(o: StackOptions, tmp: string, started: { close(): Promise<v
     staff,
     volume,
     before,
+    async heapUsedMb(inst) {
+      // What a Prometheus scrape reads: the default metrics' heap in use.
+      try {
+        const res = await fetch(`http://127.0.0.1:${inst.port}/metrics`, {
+          headers: { authorization: `Bearer ${metricsToken}` },
+          signal: AbortSignal.timeout(2_000),
+        });
+        const found = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(await res.text());
+        return found ? Number(found[1]) / 2 ** 20 : null;
+      } catch {
+        return null;
+      }
+    },
     async restartPostgres(pauseMs) {
       if (!pg) throw new Error('só no PostgreSQL');
       await pg.stop();

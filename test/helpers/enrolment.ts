@@ -13,6 +13,7 @@ import { responseCookies } from './cluster';
 import { validCpf } from './cpf';
 import type { FakeAsaas } from './fake-asaas';
 import { cookiesFrom, fetchForm, form } from './http';
+import { onlineOffers } from './offers';
 import { createStaffUser, loginAs, staffToken } from './staff';
 
 type Fields = Record<string, string>;
@@ -61,15 +62,7 @@ export async function setTerms(db: Db, offer: Offer, terms: Updateable<PlanosUni
 
 /** The first plan sold online at an active unit with a CNPJ, with `terms` set on it when given. */
 export async function onlineOffer(db: Db, terms?: Updateable<PlanosUnidadesTable>): Promise<Offer> {
-  const row = await db
-    .selectFrom('planos_unidades as pu')
-    .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
-    .select(['pu.unidade_id', 'pu.plano_id'])
-    .where('pu.venda_online', '=', 1)
-    .where('u.ativo', '=', 1)
-    .where('u.cnpj', 'is not', null)
-    .orderBy('pu.unidade_id')
-    .executeTakeFirstOrThrow();
+  const row = await onlineOffers(db).executeTakeFirstOrThrow();
   const offer = {
     unitId: row.unidade_id,
     planId: row.plano_id,

@@ -18,6 +18,7 @@ import { createTestApp, type TestContext } from '../helpers/app';
 import { WEBHOOK_EVENTS } from '../../src/platform/webhooks/events';
 import { webhooksServices } from '../../src/platform/webhooks/services';
 import { cookiesFrom, fetchForm, form } from '../helpers/http';
+import { onlineOffers } from '../helpers/offers';
 import { isTextType, schemaTables } from '../helpers/schema';
 import { createStaffUser, loginAs, staffToken } from '../helpers/staff';
 import { readStored } from '../helpers/storage';
@@ -228,15 +229,7 @@ describe('erasure of one person everywhere', () => {
     expect(bookingRes.statusCode).toBe(303);
 
     // 4b. an online enrolment, offers accepted: contract, first payment, consent, "Minha matrícula" link
-    const offer = await t.db
-      .selectFrom('planos_unidades as pu')
-      .innerJoin('unidades as u', 'u.id', 'pu.unidade_id')
-      .select(['pu.unidade_id', 'pu.plano_id'])
-      .where('pu.venda_online', '=', 1)
-      .where('u.ativo', '=', 1)
-      .where('u.cnpj', 'is not', null)
-      .orderBy('pu.unidade_id')
-      .executeTakeFirstOrThrow();
+    const offer = await onlineOffers(t.db).executeTakeFirstOrThrow();
     const flow = `/matricula?unidade=${offer.unidade_id}&plano=${offer.plano_id}`;
     const enrolPage = await fetchForm(t.app, flow);
     const enrolFields = {
