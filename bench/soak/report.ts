@@ -59,12 +59,15 @@ function groupSamples(r: SoakResult, group: string): Sample[] {
   return [...r.samples].filter(([k]) => r.groups.get(k) === group).flatMap(([, s]) => s);
 }
 
-/** Each instance's RSS growth over the window (first minute's median to the last minute's). */
-export function rssGrowth(r: SoakResult): { name: string; from: number; to: number; growth: number }[] {
+/** Each instance's RSS (or JS heap) growth over the window (first minute's median to the last minute's). */
+export function rssGrowth(
+  r: SoakResult,
+  series: Map<string, Point[]> = r.rss,
+): { name: string; from: number; to: number; growth: number }[] {
   return r.instances.map((name) => {
     const restarted = Math.max(0, ...(r.restarts.get(name) ?? []).map((t) => t + 60_000));
     const start = Math.max(r.plan.rssFrom * 1000, restarted);
-    const points = (r.rss.get(name) ?? []).filter((p) => p.t >= start && p.value !== null);
+    const points = (series.get(name) ?? []).filter((p) => p.t >= start && p.value !== null);
     const end = points.at(-1)?.t ?? start;
     const first = quantile(
       points.filter((p) => p.t < start + 60_000).map((p) => p.value!),
@@ -125,12 +128,17 @@ export function verdicts(r: SoakResult): Verdict[] {
         `; pior atraso ${min(d.worstLateMs)}`,
       pass: d.queued > 0 && d.undelivered === 0 && d.duplicates.length === 0 && d.worstLateMs <= 5 * 60_000,
     });
-  for (const g of rssGrowth(r))
+  const heaps = rssGrowth(r, r.heap);
+  rssGrowth(r).forEach((g, i) => {
+    const h = heaps[i]!;
     out.push({
       label: `RSS da instância ${g.name} cresce ≤ 5% de ${min(r.plan.rssFrom * 1000)} ao fim`,
-      value: `${g.from.toFixed(0)} → ${g.to.toFixed(0)} MB (${(g.growth * 100).toFixed(1)}%)`,
+      value:
+        `${g.from.toFixed(0)} → ${g.to.toFixed(0)} MB (${(g.growth * 100).toFixed(1)}%); ` +
+        `heap JS ${h.from.toFixed(0)} → ${h.to.toFixed(0)} MB`,
       pass: g.growth <= 0.05,
     });
+  });
   return out;
 }
 
@@ -349,6 +357,13 @@ function htmlSection(r: SoakResult): string {
       title: 'RSS por instância',
       unit: 'MB',
       series: r.instances.map((name, i) => ({ name, color: COLORS[i]!, points: r.rss.get(name) ?? [] })),
+      faults: r.faults,
+      seconds: r.seconds,
+    }),
+    chart({
+      title: 'Heap JS em uso por instância (o resto do RSS é memória nativa)',
+      unit: 'MB',
+      series: r.instances.map((name, i) => ({ name, color: COLORS[i]!, points: r.heap.get(name) ?? [] })),
       faults: r.faults,
       seconds: r.seconds,
     }),

@@ -93,6 +93,8 @@ export interface SoakResult {
   groups: Map<string, string>;
   faults: FaultWindow[];
   rss: Map<string, Point[]>;
+  /** each instance's JS heap in use (MB), from its /metrics, to tell the heap's growth from native memory's */
+  heap: Map<string, Point[]>;
   restarts: Map<string, number[]>;
   queues: { mail: Point[]; webhook: Point[] };
   forms: FormCheck[];
@@ -213,6 +215,7 @@ async function drive(stack: Stack, plan: SoakPlan, log: (line: string) => void):
 
   // Samplers: RSS, outbox depths, and when each mail and webhook first arrived.
   const rss = new Map(stack.instances.map((i) => [i.name, [] as Point[]]));
+  const heap = new Map(stack.instances.map((i) => [i.name, [] as Point[]]));
   const queues = { mail: [] as Point[], webhook: [] as Point[] };
   // id → the moments it arrived (a mail accepted, a webhook acknowledged)
   const mailSeen = new Map<string, number[]>();
@@ -239,6 +242,8 @@ async function drive(stack: Stack, plan: SoakPlan, log: (line: string) => void):
       const t = rec.now();
       loadAverage.push({ t, value: os.loadavg()[0]! });
       for (const i of stack.instances) rss.get(i.name)!.push({ t, value: i.server.rssMb() });
+      const heaps = await Promise.all(stack.instances.map((i) => stack.heapUsedMb(i)));
+      stack.instances.forEach((i, n) => heap.get(i.name)!.push({ t, value: heaps[n]! }));
       const [m, w] = await Promise.all([
         count(stack.db, 'fila_emails', stack.before.mail).catch(() => null),
         count(stack.db, 'webhook_entregas', stack.before.webhook).catch(() => null),
@@ -403,6 +408,7 @@ async function drive(stack: Stack, plan: SoakPlan, log: (line: string) => void):
     groups: rec.groups,
     faults: faults.sort((a, b) => a.from - b.from),
     rss,
+    heap,
     restarts,
     queues,
     forms: [...forms.values()],
