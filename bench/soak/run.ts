@@ -470,9 +470,13 @@ async function deliveries(
 }
 
 /** Samples outside every fault's excluded spans. */
+/**
+ * The samples whose whole request, from sending to its answer, stayed clear of every excluded
+ * span: an export sent a minute before a `kill -9` and cut by it was hit by the fault.
+ */
 export function outsideFaults(samples: Sample[], faults: FaultWindow[]): Sample[] {
   const spans = faults.flatMap((f) => f.excluded);
-  return samples.filter((s) => !spans.some(([a, b]) => s.t >= a && s.t <= b));
+  return samples.filter((s) => !spans.some(([a, b]) => s.t <= b && s.t + s.ms >= a));
 }
 
 export function quantile(values: number[], q: number): number {
