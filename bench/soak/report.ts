@@ -88,6 +88,16 @@ export function verdicts(r: SoakResult): Verdict[] {
   const all = [...r.samples.values()].flat();
   const outside = outsideFaults(all, r.faults);
   const fails = outside.filter(failed);
+  // The first few failures by kind, moment and duration: enough to tell a fault's straggler from a bug.
+  const failures = [...r.samples]
+    .flatMap(([kind, list]) =>
+      outsideFaults(list, r.faults)
+        .filter(failed)
+        .map((s) => ({ kind, ...s })),
+    )
+    .sort((a, b) => a.t - b.t)
+    .slice(0, 5)
+    .map((f) => `${f.kind} em ${min(f.t)}, ${f.status || 'sem resposta'} após ${ms(f.ms)}`);
   const pub = outsideFaults(groupSamples(r, 'public'), r.faults).map((s) => s.ms);
   const staff = outsideFaults(groupSamples(r, 'staff'), r.faults).map((s) => s.ms);
   const forms = r.forms.reduce(
@@ -103,7 +113,9 @@ export function verdicts(r: SoakResult): Verdict[] {
   const out: Verdict[] = [
     {
       label: 'nenhum 5xx (nem pedido sem resposta) fora de 15 s em volta de cada falha',
-      value: `${fails.length} de ${outside.length.toLocaleString('pt-BR')}`,
+      value:
+        `${fails.length} de ${outside.length.toLocaleString('pt-BR')}` +
+        (failures.length ? ` (${failures.join('; ')})` : ''),
       pass: fails.length === 0,
     },
     { label: 'páginas públicas p99 ≤ 50 ms', value: ms(quantile(pub, 0.99)), pass: quantile(pub, 0.99) <= 50 },
