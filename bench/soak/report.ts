@@ -87,17 +87,12 @@ const min = (msValue: number) => `${(msValue / 60_000).toFixed(1)} min`;
 export function verdicts(r: SoakResult): Verdict[] {
   const all = [...r.samples.values()].flat();
   const outside = outsideFaults(all, r.faults);
-  const fails = outside.filter(failed);
-  // The first few failures by kind, moment and duration: enough to tell a fault's straggler from a bug.
-  const failures = [...r.samples]
-    .flatMap(([kind, list]) =>
-      outsideFaults(list, r.faults)
-        .filter(failed)
-        .map((s) => ({ kind, ...s })),
-    )
-    .sort((a, b) => a.t - b.t)
-    .slice(0, 5)
-    .map((f) => `${f.kind} em ${min(f.t)}, ${f.status || 'sem resposta'} após ${ms(f.ms)}`);
+  // Named by kind, moment and duration: enough to tell a fault's straggler from a bug.
+  const fails = outside.filter(failed).sort((a, b) => a.t - b.t);
+  const failures = fails.slice(0, 5).map((f) => {
+    const kind = [...r.samples].find(([, list]) => list.includes(f))?.[0];
+    return `${kind} em ${min(f.t)}, ${f.status || 'sem resposta'} após ${ms(f.ms)}`;
+  });
   const pub = outsideFaults(groupSamples(r, 'public'), r.faults).map((s) => s.ms);
   const staff = outsideFaults(groupSamples(r, 'staff'), r.faults).map((s) => s.ms);
   const forms = r.forms.reduce(

@@ -469,7 +469,6 @@ async function deliveries(
   };
 }
 
-/** Samples outside every fault's excluded spans. */
 /**
  * The samples whose whole request, from sending to its answer, stayed clear of every excluded
  * span: an export sent a minute before a `kill -9` and cut by it was hit by the fault.
