@@ -16,7 +16,9 @@ import {
   sql,
 } from 'kysely';
 import type { DatabaseConfig } from '../config';
+import { DATE_TIME_FORMAT } from '../lib/time';
 import { migrations } from './migrations/index';
+import { registerCsvFunctions } from './csv/sqlite-functions';
 import { createSqliteReader } from './sqlite-reader';
 import type { Database } from './types';
 
@@ -127,6 +129,7 @@ export function createDb(config: DatabaseConfig, options: CreateDbOptions = {}):
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
+    registerCsvFunctions(sqlite, DATE_TIME_FORMAT);
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
     // An in-memory database exists in this connection only: its reads stay here.
     const readDb = config.filename === ':memory:' ? db : createSqliteReader(config.filename);
@@ -224,6 +227,15 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
 /** Whether `db` (or a transaction of it) talks to PostgreSQL: for the few statements written per engine. */
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Where an export's batches are written (src/db/csv/sql.ts): on SQLite the read worker, so the
+ * event loop only receives text; on PostgreSQL the main pool, as the statements run in the
+ * server anyway and the one staff-read connection stays for the reports (docs/decisions/268).
+ */
+export function exportDb(db: Kysely<Database>, readDb: Kysely<Database>): Kysely<Database> {
+  return isPostgres(db) ? db : readDb;
 }
 
 export async function ping(db: Db): Promise<void> {

@@ -15,6 +15,8 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { DATE_TIME_FORMAT } from '../lib/time';
+import { registerCsvFunctions } from './csv/sqlite-functions';
 import type { Database } from './types';
 
 interface Pending {
@@ -24,14 +26,16 @@ interface Pending {
 
 /**
  * The worker's code, passed as source text (`eval`): it may use nothing from this module, and
- * loads modules through `process.getBuiltinModule`, which a bundler leaves as it is.
+ * loads modules through `process.getBuiltinModule`, which a bundler leaves as it is. The
+ * exports' SQL functions come in the same way, as an argument.
  */
-function readerThread() {
+function readerThread(registerFunctions: typeof registerCsvFunctions) {
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   const { createRequire: requireFrom } = process.getBuiltinModule('node:module');
   const SQLite = requireFrom(workerData.driver)(workerData.driver);
   const sqlite = new SQLite(workerData.filename, { readonly: true, fileMustExist: true });
   sqlite.pragma('busy_timeout = 5000');
+  registerFunctions(sqlite, workerData.dateTimeFormat);
   const statements = new Map();
   parentPort!.on('message', (msg: { id: number; sql: string; params: unknown[] }) => {
     try {
@@ -85,9 +89,9 @@ class ReaderThread {
 
   #start(): Worker {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(`(${readerThread.toString()})()`, {
+    const worker = new Worker(`(${readerThread.toString()})(${registerCsvFunctions.toString()})`, {
       eval: true,
-      workerData: { driver, filename: this.#filename },
+      workerData: { driver, filename: this.#filename, dateTimeFormat: DATE_TIME_FORMAT },
     });
     worker.on('message', (msg: ReaderAnswer) => {
       const p = this.#pending.get(msg.id);

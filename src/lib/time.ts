@@ -26,14 +26,16 @@ export function saoPauloClock(date: Date = new Date()): { weekday: number; time:
   return { weekday: WEEKDAY_INDEX[parts.weekday as string] ?? 0, time: `${parts.hour}:${parts.minute}` };
 }
 
-const dateTimeFormatter = new Intl.DateTimeFormat('pt-BR', {
+/** "22/11/2026 09:15" in São Paulo: also given to SQLite's CSV functions (src/db/csv/sqlite-functions.ts). */
+export const DATE_TIME_FORMAT: Intl.DateTimeFormatOptions = {
   timeZone: TIME_ZONE,
   day: '2-digit',
   month: '2-digit',
   year: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
-});
+};
+const dateTimeFormatter = new Intl.DateTimeFormat('pt-BR', DATE_TIME_FORMAT);
 /** "22/11/2026 09:15" in São Paulo time, from a stored ISO timestamp. */
 export function formatDateTime(iso: string): string {
   return dateTimeFormatter.format(new Date(iso));

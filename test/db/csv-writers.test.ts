@@ -1,20 +1,25 @@
-// The exports have two writers of one format (src/db/csv/): the app's (index.ts, every
-// engine) and, on PostgreSQL, the database's (sql.ts). On a small volume with hostile cells (formula
-// starts, separators, quotes, line breaks, an instant of the daylight-saving years, unknown
-// codes, odd phones) and more rows than one batch, both must write the same bytes.
+// The large exports are written by the database (src/db/csv/sql.ts), by the rules of the app's
+// writer (src/db/csv/index.ts). On a small volume with hostile cells (formula starts,
+// separators, quotes, line breaks, an instant of the daylight-saving years, unknown codes, odd
+// phones) and more rows than one batch, the database's lines must be the bytes the app's rules
+// give for the stored rows, on each engine and on the connection exports use (on SQLite the
+// read worker, with its own copy of the SQL functions).
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPostgres } from '../../src/db/index';
+import { exportDb } from '../../src/db/index';
 import { seedVolume } from '../../src/db/seeds/volume';
 import { createFaleAquiRepository } from '../../src/features/feedback/messages/fale-aqui.repository';
 import { createMessagesAdminService } from '../../src/features/feedback/messages/inbox.service';
-import { resolvePeriod } from '../../src/features/feedback/survey/nps';
 import { createSurveyReportService } from '../../src/features/feedback/survey/report.service';
 import { createSurveyRepository } from '../../src/features/feedback/survey/survey.repository';
 import { createLeadsRepository } from '../../src/features/franchise/leads.repository';
 import { createPanelService } from '../../src/features/franchise/panel.service';
 import { toCsv } from '../../src/features/privacy/export';
-import { csvStream } from '../../src/db/csv/index';
+import { csvDate, csvLines, csvStream } from '../../src/db/csv/index';
+import { STATUS_LABEL } from '../../src/features/feedback/messages/inbox.service';
+import { CATEGORY_LABEL, categoryOf, resolvePeriod } from '../../src/features/feedback/survey/nps';
+import { OPTION_FIELD_NAMES, optionLabel, statusLabel } from '../../src/features/franchise/options';
+import { formatPhone } from '../../src/lib/form/index';
 import { createTestApp, type TestContext } from '../helpers/app';
 
 let t: TestContext;
@@ -117,60 +122,143 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.close());
 
-describe('the two CSV writers', () => {
-  it('write the same bytes for the survey, inbox and lead exports (the database writes on PostgreSQL)', async () => {
-    const survey = createSurveyRepository(t.db);
-    const inbox = createFaleAquiRepository(t.db);
-    const leads = createLeadsRepository(t.db);
-    expect(survey.writesCsv).toBe(isPostgres(t.db));
-    expect(inbox.writesCsv).toBe(isPostgres(t.db));
-    expect(leads.writesCsv).toBe(isPostgres(t.db));
+/**
+ * The app's rules (src/db/csv/index.ts and the labels the features own) applied to the stored
+ * rows: what each export must write, newest first.
+ */
+async function expectedCsv() {
+  const db = t.db;
+  const questions = (await createSurveyRepository(db).allQuestionsWithOptions()).filter((q) => q.ativo === 1);
+  const optionText = new Map(questions.flatMap((q) => q.opcoes.map((o) => [o.id, o.texto] as const)));
+  const answers = await db
+    .selectFrom('respostas_nps as r')
+    .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
+    .select(['r.id', 'r.criado_em', 'u.nome', 'r.nota_nps', 'r.nome_cliente', 'r.contato_cliente', 'r.comentario'])
+    .orderBy('r.criado_em', 'desc')
+    .orderBy('r.id', 'desc')
+    .execute();
+  const items = await db
+    .selectFrom('respostas_itens')
+    .select(['resposta_id', 'pergunta_id', 'opcao_id', 'texto', 'texto_ok'])
+    .execute();
+  const itemOf = new Map(items.map((i) => [`${i.resposta_id}:${i.pergunta_id}`, i]));
+  const survey = answers.map((r) => {
+    const category = categoryOf(r.nota_nps);
+    return [
+      r.id,
+      csvDate(r.criado_em),
+      r.nome,
+      r.nota_nps ?? '',
+      category ? CATEGORY_LABEL[category] : '',
+      r.nome_cliente ?? '',
+      r.contato_cliente ?? '',
+      r.comentario ?? '',
+      ...questions.map((q) => {
+        const it = itemOf.get(`${r.id}:${q.id}`);
+        if (!it) return '';
+        if (it.opcao_id !== null) return optionText.get(it.opcao_id) ?? '';
+        return [it.texto_ok ? 'Está tudo certo' : '', it.texto ?? ''].filter(Boolean).join(' · ');
+      }),
+    ];
+  });
 
-    const surveyCsv = async (repo: typeof survey) => {
-      const { header, rows } = await createSurveyReportService(repo, repo, 250).exportRows({
-        unitIds: null,
-        period: resolvePeriod('2000-01-01', undefined),
-      });
-      return text(csvStream(header, rows));
+  const messages = await db
+    .selectFrom('fale_aqui as m')
+    .select((eb) => [
+      'm.id',
+      'm.criado_em',
+      'm.unidade',
+      'm.nome_completo',
+      'm.anonimo',
+      'm.status',
+      'm.mensagem',
+      'm.contato_email',
+      'm.contato_telefone',
+      'm.primeira_resposta_em',
+      eb
+        .selectFrom('fale_aqui_arquivos as a')
+        .select((e2) => e2.fn.countAll<number>().as('n'))
+        .whereRef('a.fale_aqui_id', '=', 'm.id')
+        .as('fotos'),
+    ])
+    .orderBy('m.id', 'desc')
+    .execute();
+  const inbox = messages.map((m) => [
+    m.id,
+    csvDate(m.criado_em),
+    m.unidade,
+    m.nome_completo,
+    m.anonimo ? 'sim' : 'não',
+    STATUS_LABEL[m.status as keyof typeof STATUS_LABEL] ?? m.status,
+    m.mensagem,
+    Number(m.fotos ?? 0),
+    m.contato_email ?? '',
+    m.contato_telefone ?? '',
+    m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
+  ]);
+
+  const stored = await db
+    .selectFrom('franquia_leads')
+    .selectAll()
+    .orderBy('criado_em', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const leads = stored.map((l) => [
+    l.id,
+    csvDate(l.criado_em),
+    l.nome_completo,
+    formatPhone(l.whatsapp),
+    l.email,
+    l.cidade_regiao,
+    ...OPTION_FIELD_NAMES.map((f) => optionLabel(f, l[f])),
+    statusLabel(l.status),
+  ]);
+  return { survey: csvLines(survey), inbox: csvLines(inbox), leads: csvLines(leads) };
+}
+
+/** An export's lines without its BOM and header. */
+const body = (csv: string) => csv.slice(csv.indexOf('\r\n') + 2);
+
+describe('the database writer of the CSV exports', () => {
+  it('writes the bytes of the app rules for the survey, inbox and lead exports, on this engine', async () => {
+    const exports = exportDb(t.db, t.app.readDb);
+    const survey = createSurveyRepository(exports);
+    const inbox = createFaleAquiRepository(exports);
+    const leads = createLeadsRepository(exports);
+    const { header, rows } = await createSurveyReportService(survey).exportRows({
+      unitIds: null,
+      period: resolvePeriod('2000-01-01', undefined),
+    });
+    const messages = createMessagesAdminService(inbox, {} as never, {} as never, {} as never).exportRows({
+      unitIds: null,
+    });
+    const written = {
+      survey: await text(csvStream(header, rows)),
+      inbox: await text(csvStream(messages.header, messages.rows)),
+      leads: await text(createPanelService(leads).exportCsv({ q: '', status: '', de: '', ate: '', options: {} })),
     };
-    const inboxCsv = (repo: typeof inbox) => {
-      const { header, rows } = createMessagesAdminService(repo, {} as never, {} as never, {} as never).exportRows({
-        unitIds: null,
-      });
-      return text(csvStream(header, rows));
-    };
-    const leadsCsv = (repo: typeof leads) =>
-      text(createPanelService(repo).exportCsv({ q: '', status: '', de: '', ate: '', options: {} }));
+    const expected = await expectedCsv();
 
-    const app = {
-      survey: await surveyCsv({ ...survey, writesCsv: false }),
-      inbox: await inboxCsv({ ...inbox, writesCsv: false }),
-      leads: await leadsCsv({ ...leads, writesCsv: false }),
-    };
-    const database = { survey: await surveyCsv(survey), inbox: await inboxCsv(inbox), leads: await leadsCsv(leads) };
+    expect(expected.survey).toContain(`'=HYPERLINK(""http://x"";""y"")`);
+    expect(expected.survey).toContain('"linha 1\r\nlinha 2"');
+    expect(expected.survey).toContain('"aspas ""assim""; e ponto e vírgula"');
+    expect(expected.survey).toContain('15/01/2018 10:34');
+    expect(expected.inbox).toContain('19/10/2018 23:59');
+    expect(expected.leads).toContain('(11) 98765-4321');
+    expect(expected.leads).toContain('codigo_antigo');
+    expect(expected.leads).toContain('desconhecido');
 
-    expect(app.survey).toContain(`'=HYPERLINK(""http://x"";""y"")`);
-    expect(app.survey).toContain('"linha 1\r\nlinha 2"');
-    expect(app.survey).toContain('"aspas ""assim""; e ponto e vírgula"');
-    expect(app.survey).toContain('15/01/2018 10:34');
-    expect(app.inbox).toContain('19/10/2018 23:59');
-    expect(app.leads).toContain('(11) 98765-4321');
-    expect(app.leads).toContain('codigo_antigo');
-    expect(app.leads).toContain('desconhecido');
-
-    expect(database.survey).toBe(app.survey);
-    expect(database.inbox).toBe(app.inbox);
-    expect(database.leads).toBe(app.leads);
+    expect(written.survey.startsWith('\uFEFF')).toBe(true);
+    expect(body(written.survey)).toBe(expected.survey);
+    expect(body(written.inbox)).toBe(expected.inbox);
+    expect(body(written.leads)).toBe(expected.leads);
   }, 120_000);
 
   it('read in small batches by the database, lose or repeat no row at the batch edges', async () => {
-    const survey = createSurveyRepository(t.db);
-    const inbox = createFaleAquiRepository(t.db);
-    const leads = createLeadsRepository(t.db);
-    if (!survey.writesCsv) {
-      expect(isPostgres(t.db)).toBe(false);
-      return;
-    }
+    const exports = exportDb(t.db, t.app.readDb);
+    const survey = createSurveyRepository(exports);
+    const inbox = createFaleAquiRepository(exports);
+    const leads = createLeadsRepository(exports);
     const all = async <C>(read: (after: C | null, size: number) => Promise<{ csv: string; rows: number; last: C }>) => {
       const whole = await read(null, 1_000_000);
       let joined = '';

@@ -1,7 +1,7 @@
 // CSV exports for spreadsheets used in Brazil: UTF-8 with BOM, ";" separators, CRLF,
 // São Paulo dates, and cells that a spreadsheet would run as a formula defused. This is the
-// app's writer (every engine); ./sql.ts is its twin that PostgreSQL runs, kept beside it so a
-// change of rule is made in both. It sits in src/db because the twin is SQL.
+// app's writer; ./sql.ts is its twin that the database runs for the large exports, kept beside
+// it so a change of rule is made in both. It sits in src/db because the twin is SQL.
 import { Readable } from 'node:stream';
 import { keysetChunks } from '../../lib/batches';
 import { formatDateTimeCsv } from '../../lib/time';
@@ -46,20 +46,18 @@ export function csvLines(rows: readonly (readonly unknown[])[]): string {
 /** Rows to write, or lines the database already wrote by the same rules (./sql.ts). */
 export type CsvBatch = readonly (readonly unknown[])[] | string;
 
-/** Rows per statement when the database writes the lines itself. */
-export const DATABASE_CSV_BATCH = 10000;
-
 /**
- * The lines of an export the database writes (./sql.ts), a keyset batch per
+ * The lines of an export the database writes (./sql.ts), a keyset batch of `size` rows per
  * statement: `fetch` returns the batch after `after` as text, its row count and the cursor of
  * its last row.
  */
 export async function* databaseCsv<Cursor>(
   fetch: (after: Cursor | null, size: number) => Promise<{ csv: string; rows: number; last: Cursor }>,
+  size: number,
 ): AsyncGenerator<string> {
   const batches = keysetChunks({
-    size: DATABASE_CSV_BATCH,
-    fetch: (after: Cursor | null) => fetch(after, DATABASE_CSV_BATCH),
+    size,
+    fetch: (after: Cursor | null) => fetch(after, size),
     rowsIn: (batch) => batch.rows,
     cursorAfter: (batch) => batch.last,
   });
@@ -68,8 +66,8 @@ export async function* databaseCsv<Cursor>(
 
 /**
  * The CSV stream of every export: batches of rows (fetched lazily, a batch per database read)
- * written as CSV, one chunk per batch; on PostgreSQL the large exports hand it text the database
- * wrote by the same rules (docs/decisions/235). Every cell is defused, the header row too (it
+ * written as CSV, one chunk per batch; the large exports hand it text the database wrote by the
+ * same rules (docs/decisions/235, 268). Every cell is defused, the header row too (it
  * holds texts staff edit, e.g. survey questions). Written here rather than with a CSV library:
  * the format is four rules, and a row-at-a-time stream capped an export at about the target
  * speed (docs/decisions/231).

@@ -1,6 +1,7 @@
 // Builds the feedback repositories and services once, for index.ts. Kept apart from index.ts
 // so route files can name the services' type without importing the plugin that imports them.
 import type { FastifyInstance } from 'fastify';
+import { exportDb } from '../../db/index';
 import { transactional } from '../../db/transactional';
 import { createFaleAquiRepository } from './messages/fale-aqui.repository';
 import { createFaleAquiService } from './messages/fale-aqui.service';
@@ -17,12 +18,13 @@ import { enrolmentReads } from '../enrolment/services';
 export function createFeedbackServices(app: FastifyInstance) {
   const surveyRepo = transactional(app.db, createSurveyRepository);
   const surveyReads = createSurveyRepository(app.readDb);
+  const exports = exportDb(app.db, app.readDb);
   const faleAquiRepo = transactional(app.db, createFaleAquiRepository);
   const storage = app.storage;
   const notificationEmail = app.config.smtp && app.config.notificationEmail ? app.config.notificationEmail : null;
   return {
     survey: createSurveyService(surveyRepo, { publicUrl: app.config.publicUrl }),
-    surveyReport: createSurveyReportService(surveyRepo, surveyReads),
+    surveyReport: createSurveyReportService(surveyRepo, surveyReads, createSurveyRepository(exports)),
     faleAqui: createFaleAquiService({
       repo: faleAquiRepo,
       storage,
@@ -39,6 +41,7 @@ export function createFeedbackServices(app: FastifyInstance) {
       },
       consentService(app.db),
       createFaleAquiRepository(app.readDb),
+      createFaleAquiRepository(exports),
     ),
     digest: createDigestService(createDigestRepository(app.db), {
       brandName: app.config.brandName,

@@ -2,7 +2,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, FranquiaLeadsTable } from '../../db/types';
 import { inTransaction, isPostgres, nowIso } from '../../db/index';
-import { csvBatch, csvDateTime, csvLabel, csvLine, csvNumber, csvPhone, csvText } from '../../db/csv/sql';
+import { databaseCsvWriter } from '../../db/csv/sql';
 import { LEAD_STATUSES, OPTION_FIELD_NAMES, OPTION_FIELDS, type Option, type OptionField } from './options';
 
 /** A lead as the form stores it: the table's columns but the ones the database or the panel sets. */
@@ -40,6 +40,7 @@ function applyFilters<O>(qb: LeadQuery<O>, f: LeadFilters): LeadQuery<O> {
 }
 
 export function createLeadsRepository(db: Kysely<Database>) {
+  const csv = databaseCsvWriter(db);
   return {
     /** Inserts the lead and its first history entry ("novo", from the site form). */
     async insert(lead: NewLead, at = nowIso()): Promise<number> {
@@ -73,33 +74,8 @@ export function createLeadsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /**
-     * Newest first, `limit` rows after `cursor` (keyset pagination on the
-     * (criado_em, id) index): the export reads the table in constant memory.
-     */
-    /** The export's batch: the columns it writes, newest first, after `cursor` (row values, along the index). */
-    batchAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
-      let q = applyFilters(db.selectFrom('franquia_leads'), f);
-      if (cursor) q = q.where(sql<boolean>`(criado_em, id) < (${cursor.criado_em}, ${cursor.id})`);
-      return q
-        .select([
-          'id',
-          'criado_em',
-          'nome_completo',
-          'whatsapp',
-          'email',
-          'cidade_regiao',
-          'status',
-          ...OPTION_FIELD_NAMES,
-        ])
-        .orderBy('criado_em', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
-    },
-
-    /** Whether the export's lines are written by the database (csvAfter) rather than the app. */
-    writesCsv: isPostgres(db),
+    /** Rows per export batch (csvAfter) on this engine. */
+    csvBatchRows: csv.batchRows,
 
     /**
      * On SQLite, reads the table and the export's index front to back and keeps nothing, so that
@@ -114,18 +90,21 @@ export function createLeadsRepository(db: Kysely<Database>) {
       for (const read of [table, index]) await read.execute(db);
     },
 
-    /** One export batch written as CSV by PostgreSQL (src/db/csv/sql.ts), with the cells of panel.service.ts. */
+    /**
+     * One export batch written as CSV by the database (src/db/csv/sql.ts): newest first, `limit`
+     * rows after `cursor` (keyset pagination on the (criado_em, id) index).
+     */
     async csvAfter(f: LeadFilters, cursor: LeadCursor | null, limit: number) {
       const labels = (options: readonly Option[]) => Object.fromEntries(options.map((o) => [o.value, o.label]));
-      const line = csvLine([
-        csvNumber(sql.ref('id')),
-        csvDateTime(sql.ref('criado_em')),
-        csvText(sql.ref('nome_completo')),
-        csvPhone(sql.ref('whatsapp')),
-        csvText(sql.ref('email')),
-        csvText(sql.ref('cidade_regiao')),
-        ...OPTION_FIELD_NAMES.map((name) => csvLabel(sql.ref(name), labels(OPTION_FIELDS[name].options))),
-        csvLabel(sql.ref('status'), labels(LEAD_STATUSES)),
+      const line = csv.line([
+        csv.number(sql.ref('id')),
+        csv.dateTime(sql.ref('criado_em')),
+        csv.text(sql.ref('nome_completo')),
+        csv.phone(sql.ref('whatsapp')),
+        csv.text(sql.ref('email')),
+        csv.text(sql.ref('cidade_regiao')),
+        ...OPTION_FIELD_NAMES.map((name) => csv.label(sql.ref(name), labels(OPTION_FIELDS[name].options))),
+        csv.label(sql.ref('status'), labels(LEAD_STATUSES)),
       ]);
       let q = applyFilters(db.selectFrom('franquia_leads'), f);
       if (cursor) q = q.where(sql<boolean>`(criado_em, id) < (${cursor.criado_em}, ${cursor.id})`);
@@ -134,7 +113,7 @@ export function createLeadsRepository(db: Kysely<Database>) {
         .orderBy('criado_em', 'desc')
         .orderBy('id', 'desc')
         .limit(limit);
-      return csvBatch<LeadCursor>(db, page, ['criado_em', 'id']);
+      return csv.batch<LeadCursor>(page, ['criado_em', 'id']);
     },
 
     findById(id: number) {

@@ -1,17 +1,9 @@
 // Rules of the lead panel: reading filters from the query string, paging, the CSV
 // export, status changes, notes and deletion. Never sees HTTP.
 import type { Readable } from 'node:stream';
-import { csvDate, csvStream, databaseCsv } from '../../db/csv/index';
-import { mappedBatches } from '../../lib/batches';
+import { csvStream, databaseCsv } from '../../db/csv/index';
 import { foldText } from '../../lib/text';
-import {
-  formatPhone as formatBrazilianPhone,
-  phoneDigits,
-  isDay,
-  multiLine,
-  oneLine,
-  rawString,
-} from '../../lib/form/index';
+import { phoneDigits, isDay, multiLine, oneLine, rawString } from '../../lib/form/index';
 import { pageWindow } from '../../lib/pagination';
 import { addDays, saoPauloDayStartIso } from '../../lib/time';
 import type { LeadCursor, LeadFilters, LeadsRepository } from './leads.repository';
@@ -21,14 +13,11 @@ import {
   LIMITS,
   OPTION_FIELD_NAMES,
   OPTION_FIELDS,
-  optionLabel,
-  statusLabel,
   TEXT_FIELD_LABELS,
   type OptionField,
 } from './options';
 
 export const PAGE_SIZE = 25;
-const EXPORT_BATCH = 500;
 
 /** The filters as the person typed them (for the form and the page links). */
 export interface PanelFilters {
@@ -89,10 +78,14 @@ export function filterParams(f: PanelFilters): [string, string][] {
   return pairs;
 }
 
-/** `reads`: the same repository over `app.readDb`, for the list (long reads). */
+/**
+ * `reads`: the same repository over `app.readDb`, for the list (long reads); `lines`: over the
+ * connection the export's batches are written on (`exportDb`, src/db/index.ts).
+ */
 export function createPanelService(
   repo: LeadsRepository,
-  reads: Pick<LeadsRepository, 'count' | 'list' | 'readAheadForExport'> = repo,
+  reads: Pick<LeadsRepository, 'count' | 'list'> = repo,
+  lines: Pick<LeadsRepository, 'csvAfter' | 'csvBatchRows' | 'readAheadForExport'> = repo,
 ) {
   return {
     /** One page of leads, newest first; a page past the end shows the last page. */
@@ -144,33 +137,11 @@ export function createPanelService(
         ...OPTION_FIELD_NAMES.map((f) => OPTION_FIELDS[f].label),
         'Status',
       ];
-      if (repo.writesCsv) {
-        return csvStream(
-          header,
-          databaseCsv((cursor: LeadCursor | null, size) => repo.csvAfter(where, cursor, size)),
-        );
-      }
-      const rows = mappedBatches(
-        {
-          size: EXPORT_BATCH,
-          fetch: async (cursor: LeadCursor | null) => {
-            // The table's pages first, read forward on the read connection (see readAheadForExport).
-            if (cursor === null) await reads.readAheadForExport();
-            return repo.batchAfter(where, cursor, EXPORT_BATCH);
-          },
-          cursorOf: (l): LeadCursor => ({ criado_em: l.criado_em, id: l.id }),
-        },
-        (l) => [
-          l.id,
-          csvDate(l.criado_em),
-          l.nome_completo,
-          formatBrazilianPhone(l.whatsapp),
-          l.email,
-          l.cidade_regiao,
-          ...OPTION_FIELD_NAMES.map((f) => optionLabel(f, l[f])),
-          statusLabel(l.status),
-        ],
-      );
+      const rows = databaseCsv(async (cursor: LeadCursor | null, size) => {
+        // On SQLite the table's pages first, read forward (see readAheadForExport).
+        if (cursor === null) await lines.readAheadForExport();
+        return lines.csvAfter(where, cursor, size);
+      }, lines.csvBatchRows);
       return csvStream(header, rows);
     },
   };

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { inTransaction, isPostgres } from '../../../db/index';
-import { csvBatch, csvConstant, csvDateTime, csvLabel, csvLine, csvNumber, csvText } from '../../../db/csv/sql';
+import { databaseCsvWriter } from '../../../db/csv/sql';
 import { createEnvioRepository } from '../../../platform/envio/envio.repository';
 import { enqueueMail, type OutgoingMail } from '../../../platform/mail/outbox.repository';
 import { createFormUnitsRepository } from '../units.repository';
@@ -58,6 +58,7 @@ export interface MessageFilter {
 }
 
 export function createFaleAquiRepository(db: Kysely<Database>) {
+  const csv = databaseCsvWriter(db);
   function applyFilter<QB extends { where: any }>(qb: QB, f: MessageFilter): QB {
     let q: any = qb;
     if (f.unitIds) q = f.unitIds.length ? q.where('m.unidade_id', 'in', f.unitIds) : q.where(sql<boolean>`1 = 0`);
@@ -168,38 +169,27 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
       ).execute();
     },
 
-    /** Keyset batches for the CSV export, newest first (ids below `beforeId`). */
-    async before(f: MessageFilter, beforeId: number | null, limit: number) {
-      return applyFilter(
-        listed()
-          .$if(beforeId !== null, (qb) => qb.where('m.id', '<', beforeId!))
-          .orderBy('m.id', 'desc')
-          .limit(limit),
-        f,
-      ).execute();
-    },
+    /** Rows per export batch (csvBefore) on this engine. */
+    csvBatchRows: csv.batchRows,
 
-    /** Whether the export's lines are written by the database (csvBefore) rather than the app. */
-    writesCsv: isPostgres(db),
-
-    /** One export batch written as CSV by PostgreSQL (src/db/csv/sql.ts), with the cells of inbox.service.ts. */
+    /** One export batch written as CSV by the database (src/db/csv/sql.ts), newest first (ids below `beforeId`). */
     async csvBefore(f: MessageFilter, beforeId: number | null, limit: number, statusLabels: Record<string, string>) {
       const photos = db
         .selectFrom('fale_aqui_arquivos as a')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('a.fale_aqui_id', '=', sql<number>`m.id`);
-      const line = csvLine([
-        csvNumber(sql.ref('m.id')),
-        csvDateTime(sql.ref('m.criado_em')),
-        csvText(sql.ref('m.unidade')),
-        csvText(sql.ref('m.nome_completo')),
-        sql<string>`case when m.anonimo <> 0 then ${csvConstant('sim')} else ${csvConstant('não')} end`,
-        csvLabel(sql.ref('m.status'), statusLabels),
-        csvText(sql.ref('m.mensagem')),
-        csvNumber(photos),
-        csvText(sql.ref('m.contato_email')),
-        csvText(sql.ref('m.contato_telefone')),
-        csvDateTime(sql.ref('m.primeira_resposta_em')),
+      const line = csv.line([
+        csv.number(sql.ref('m.id')),
+        csv.dateTime(sql.ref('m.criado_em')),
+        csv.text(sql.ref('m.unidade')),
+        csv.text(sql.ref('m.nome_completo')),
+        sql<string>`case when m.anonimo <> 0 then ${csv.constant('sim')} else ${csv.constant('não')} end`,
+        csv.label(sql.ref('m.status'), statusLabels),
+        csv.text(sql.ref('m.mensagem')),
+        csv.number(photos),
+        csv.text(sql.ref('m.contato_email')),
+        csv.text(sql.ref('m.contato_telefone')),
+        csv.dateTime(sql.ref('m.primeira_resposta_em')),
       ]);
       const page = applyFilter(
         db
@@ -210,7 +200,7 @@ export function createFaleAquiRepository(db: Kysely<Database>) {
           .limit(limit),
         f,
       );
-      return csvBatch<{ id: number }>(db, page, ['id']);
+      return csv.batch<{ id: number }>(page, ['id']);
     },
 
     async byId(id: number) {

@@ -4,8 +4,7 @@
 import { nowIso } from '../../../db/index';
 import type { FileStorage } from '../../../platform/storage/index';
 import { MAIL_PRIORITY, type OutgoingMail } from '../../../platform/mail/outbox.repository';
-import { csvDate, databaseCsv } from '../../../db/csv/index';
-import { mappedBatches } from '../../../lib/batches';
+import { databaseCsv } from '../../../db/csv/index';
 import { formatPhone as formatBrazilianPhone } from '../../../lib/form/index';
 import { pageWindow } from '../../../lib/pagination';
 import { cleanText } from '../../../lib/text';
@@ -122,9 +121,6 @@ export function median(values: number[]): number | null {
 
 export type ReplyResult = { ok: true } | { ok: false; errors: Record<string, string> };
 
-/** Messages per read of the CSV export. */
-const EXPORT_BATCH = 500;
-
 export function createMessagesAdminService(
   repo: FaleAquiRepository,
   storage: FileStorage,
@@ -132,6 +128,8 @@ export function createMessagesAdminService(
   consents: Pick<ConsentService, 'revocationFor'>,
   /** the same repository over `app.readDb`: the list, its counts and reply times (long reads) */
   reads: Pick<FaleAquiRepository, 'countByStatus' | 'list' | 'replyTimes'> = repo,
+  /** the same over the connection the export's batches are written on (`exportDb`, src/db/index.ts) */
+  lines: Pick<FaleAquiRepository, 'csvBefore' | 'csvBatchRows'> = repo,
 ) {
   /** When the sender revoked consent to be contacted about this message (null: not revoked). */
   const revokedAt = (m: Pick<Message, 'id' | 'contato_email' | 'contato_telefone' | 'criado_em'>) =>
@@ -305,31 +303,9 @@ export function createMessagesAdminService(
         'contato_telefone',
         'primeira_resposta',
       ];
-      if (repo.writesCsv) {
-        const rows = databaseCsv((after: { id: number } | null, size) =>
-          repo.csvBefore(filter, after?.id ?? null, size, STATUS_LABEL),
-        );
-        return { header, rows };
-      }
-      const rows = mappedBatches(
-        {
-          size: EXPORT_BATCH,
-          fetch: (before: number | null) => repo.before(filter, before, EXPORT_BATCH),
-          cursorOf: (m) => m.id,
-        },
-        (m) => [
-          m.id,
-          csvDate(m.criado_em),
-          m.unidade,
-          m.nome_completo,
-          m.anonimo ? 'sim' : 'não',
-          STATUS_LABEL[m.status as MessageStatus] ?? m.status,
-          m.mensagem,
-          Number(m.fotos ?? 0),
-          m.contato_email ?? '',
-          m.contato_telefone ?? '',
-          m.primeira_resposta_em ? csvDate(m.primeira_resposta_em) : '',
-        ],
+      const rows = databaseCsv(
+        (after: { id: number } | null, size) => lines.csvBefore(filter, after?.id ?? null, size, STATUS_LABEL),
+        lines.csvBatchRows,
       );
       return { header, rows };
     },

@@ -1,11 +1,9 @@
 // What staff see of the survey: NPS per unit and overall, monthly trend, option
 // distributions, the filtered list of responses and the CSV export.
 import { nowIso } from '../../../db/index';
-import { csvDate, databaseCsv } from '../../../db/csv/index';
+import { databaseCsv } from '../../../db/csv/index';
 import { pageWindow } from '../../../lib/pagination';
-import { keysetBatches } from '../../../lib/batches';
 import {
-  categoryOf,
   CATEGORY_LABEL,
   computeNps,
   lastTwelveMonths,
@@ -18,11 +16,6 @@ import type { ExportCursor, ResponseFilter, SurveyRepository } from './survey.re
 import { ORIGIN_LABEL, ORIGINS } from './origin';
 
 export const PAGE_SIZE = 25;
-/**
- * Answers read per query when the app writes the export (SQLite): the batch runs on the event
- * loop, so it stays small (docs/decisions/232). PostgreSQL writes its own lines (235).
- */
-const EXPORT_BATCH = 250;
 /** A text question's cell when the customer ticked that all is right. */
 const ALL_RIGHT = 'Está tudo certo';
 
@@ -35,14 +28,13 @@ export interface ReportQuery {
 }
 
 /**
- * `reads`: the same repository over `app.readDb`, for the report (long reads). The export reads
- * `repo` in small batches: copying its rows from the read worker cost more than the reads
- * themselves (docs/decisions/232).
+ * `reads`: the same repository over `app.readDb`, for the report (long reads); `lines`: over the
+ * connection the export's batches are written on (`exportDb`, src/db/index.ts).
  */
 export function createSurveyReportService(
   repo: SurveyRepository,
   reads: SurveyRepository = repo,
-  exportBatch: number = EXPORT_BATCH,
+  lines: SurveyRepository = repo,
 ) {
   const filterOf = (q: Omit<ReportQuery, 'page'>): ResponseFilter => ({
     unitIds: q.unitIds,
@@ -186,55 +178,15 @@ export function createSurveyReportService(
         'comentario',
         ...questions.map((qq) => qq.texto),
       ];
+      const options: Record<number, string> = {};
+      for (const qq of questions) for (const o of qq.opcoes) options[o.id] = o.texto;
+      const cells = { questions, options, categories: CATEGORY_LABEL, allRight: ALL_RIGHT };
       const filter = filterOf(q);
-      const optionText = new Map<number, string>();
-      for (const qq of questions) for (const o of qq.opcoes) optionText.set(o.id, o.texto);
-      if (repo.writesCsv) {
-        const options = Object.fromEntries(optionText);
-        const cells = { questions, options, categories: CATEGORY_LABEL, allRight: ALL_RIGHT };
-        const rows = databaseCsv((after: ExportCursor | null, size) => repo.csvBefore(filter, after, size, cells));
-        return { header, rows };
-      }
-      // A response's items by question, read with its batch (the database reads the next meanwhile).
-      const batches = keysetBatches({
-        size: exportBatch,
-        cursorOf: ({ r }) => ({ criadoEm: r.criado_em, id: r.id }),
-        fetch: async (after: { criadoEm: string; id: number } | null) => {
-          const batch = await repo.responsesBefore(filter, after, exportBatch);
-          const items = batch.length ? await repo.exportItems(batch.map((r) => r.id)) : [];
-          const byResponse = new Map<number, Map<number, (typeof items)[number]>>();
-          for (const i of items) {
-            let mine = byResponse.get(i.resposta_id);
-            if (!mine) byResponse.set(i.resposta_id, (mine = new Map()));
-            mine.set(i.pergunta_id, i);
-          }
-          return batch.map((r) => ({ r, items: byResponse.get(r.id) }));
-        },
-      });
-      async function* rows() {
-        for await (const batch of batches) {
-          yield batch.map(({ r, items }) => {
-            const cat = categoryOf(r.nota_nps);
-            return [
-              r.id,
-              csvDate(r.criado_em),
-              r.unidade,
-              r.nota_nps ?? '',
-              cat ? CATEGORY_LABEL[cat] : '',
-              r.nome_cliente ?? '',
-              r.contato_cliente ?? '',
-              r.comentario ?? '',
-              ...questions.map((qq) => {
-                const it = items?.get(qq.id);
-                if (!it) return '';
-                if (it.opcao_id !== null) return optionText.get(it.opcao_id) ?? '';
-                return [it.texto_ok ? ALL_RIGHT : '', it.texto ?? ''].filter(Boolean).join(' · ');
-              }),
-            ];
-          });
-        }
-      }
-      return { header, rows: rows() };
+      const rows = databaseCsv(
+        (after: ExportCursor | null, size) => lines.csvBefore(filter, after, size, cells),
+        lines.csvBatchRows,
+      );
+      return { header, rows };
     },
   };
 }

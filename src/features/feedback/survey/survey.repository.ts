@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { type RawBuilder, sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/types';
 import { inTransaction, isPostgres } from '../../../db/index';
-import { csvBatch, csvConstant, csvDateTime, csvLine, csvNumber, csvText } from '../../../db/csv/sql';
+import { databaseCsvWriter } from '../../../db/csv/sql';
 import { saoPauloDay } from '../../../lib/time';
 import type { NpsCounts } from './nps';
 import { createFormUnitsRepository, type UnitRef } from '../units.repository';
@@ -93,6 +93,8 @@ export function npsCountsOf(r: { total: unknown; promotores: unknown; detratores
 
 export function createSurveyRepository(db: Kysely<Database>) {
   const aggregates = createAggregatesRepository(db);
+  const csv = databaseCsvWriter(db);
+  const pg = isPostgres(db);
   /** One answer as the list and the CSV export show it, with its unit's name. */
   const responseRows = () =>
     db
@@ -378,27 +380,15 @@ export function createSurveyRepository(db: Kysely<Database>) {
       ).execute();
     },
 
-    /**
-     * Keyset batches for the CSV export, newest first like the list: the rows after `after`
-     * (the last row of the previous batch) in (criado_em, id) order, read along that index.
-     */
-    async responsesBefore(f: ResponseFilter, after: { criadoEm: string; id: number } | null, limit: number) {
-      return applyFilter(
-        responseRows()
-          .$if(after !== null, (qb) => qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`))
-          .orderBy('r.criado_em', 'desc')
-          .orderBy('r.id', 'desc')
-          .limit(limit),
-        f,
-      ).execute();
-    },
-
-    /** Whether the export's lines are written by the database (csvBefore) rather than the app. */
-    writesCsv: isPostgres(db),
+    /** Rows per export batch (csvBefore) on this engine. */
+    csvBatchRows: csv.batchRows,
 
     /**
-     * One export batch written as CSV by PostgreSQL (src/db/csv/sql.ts), in the order and with
-     * the cells of the app's writer (report.service.ts): the answer, then one cell per question.
+     * One export batch written as CSV by the database (src/db/csv/sql.ts), newest first like the
+     * list, in (criado_em, id) order after `after` (the last row of the previous batch), with
+     * the app's cells: the answer, then one cell per question. PostgreSQL gathers an answer's
+     * items with a lateral join; SQLite, which has none, with one subquery that writes the
+     * question cells already joined.
      */
     async csvBefore(f: ResponseFilter, after: ExportCursor | null, limit: number, cells: SurveyCsvCells) {
       const ids = cells.questions.map((q) => q.id);
@@ -406,43 +396,59 @@ export function createSurveyRepository(db: Kysely<Database>) {
         ([id, text]) => sql`when ${sql.lit(Number(id))} then ${sql.lit(text)}`,
       );
       const optionText = optionCases.length ? sql`case i.opcao_id ${sql.join(optionCases, sql` `)} end` : sql`null`;
-      const itemCell = sql`case when i.opcao_id is not null then coalesce(${optionText}, '')
-        else concat_ws(' · ', case when i.texto_ok <> 0 then ${sql.lit(cells.allRight)} end, nullif(i.texto, '')) end`;
-      const perQuestion = ids.map((id) =>
-        sql`max(case when i.pergunta_id = ${sql.lit(id)} then ${itemCell} end)`.as(`q${id}`),
-      );
+      const allRight = sql`case when i.texto_ok <> 0 then ${sql.lit(cells.allRight)} end`;
+      const typedText = sql`concat_ws(' · ', ${allRight}, nullif(i.texto, ''))`;
       const category = sql<string>`case when r.nota_nps is null then ''
-        when r.nota_nps >= 9 then ${csvConstant(cells.categories.promotores)}
-        when r.nota_nps >= 7 then ${csvConstant(cells.categories.neutros)}
-        else ${csvConstant(cells.categories.detratores)} end`;
-      const line = csvLine([
-        csvNumber(sql.ref('r.id')),
-        csvDateTime(sql.ref('r.criado_em')),
-        csvText(sql.ref('u.nome')),
-        csvNumber(sql.ref('r.nota_nps')),
+        when r.nota_nps >= 9 then ${csv.constant(cells.categories.promotores)}
+        when r.nota_nps >= 7 then ${csv.constant(cells.categories.neutros)}
+        else ${csv.constant(cells.categories.detratores)} end`;
+      const answerCells = [
+        csv.number(sql.ref('r.id')),
+        csv.dateTime(sql.ref('r.criado_em')),
+        csv.text(sql.ref('u.nome')),
+        csv.number(sql.ref('r.nota_nps')),
         category,
-        csvText(sql.ref('r.nome_cliente')),
-        csvText(sql.ref('r.contato_cliente')),
-        csvText(sql.ref('r.comentario')),
-        ...ids.map((id) => csvText(sql.ref(`it.q${id}`))),
-      ]);
+        csv.text(sql.ref('r.nome_cliente')),
+        csv.text(sql.ref('r.contato_cliente')),
+        csv.text(sql.ref('r.comentario')),
+      ];
+      let questionCells: RawBuilder<string>[] = [];
+      let items: ((qb: any) => any) | null = null;
+      if (ids.length && pg) {
+        const itemCell = sql`case when i.opcao_id is not null then coalesce(${optionText}, '') else ${typedText} end`;
+        const perQuestion = ids.map((id) =>
+          sql`max(case when i.pergunta_id = ${sql.lit(id)} then ${itemCell} end)`.as(`q${id}`),
+        );
+        questionCells = ids.map((id) => csv.text(sql.ref(`it.q${id}`)));
+        items = (qb) =>
+          qb.leftJoinLateral(
+            (eb: any) =>
+              eb.selectFrom('respostas_itens as i').select(perQuestion).whereRef('i.resposta_id', '=', 'r.id').as('it'),
+            (join: any) => join.onTrue(),
+          );
+      } else if (ids.length) {
+        // Each item's cell is finished once (an option's text was written as a cell in advance).
+        const optionCell = optionCases.length
+          ? sql`case i.opcao_id ${sql.join(
+              Object.entries(cells.options).map(
+                ([id, text]) => sql`when ${sql.lit(Number(id))} then ${csv.constant(text)}`,
+              ),
+              sql` `,
+            )} else '' end`
+          : sql`''`;
+        const itemCell = sql`(case when i.opcao_id is not null then ${optionCell} else ${csv.text(typedText)} end)`;
+        const joined = sql.join(
+          ids.map((id) => sql`coalesce(max(case when i.pergunta_id = ${sql.lit(id)} then ${itemCell} end), '')`),
+          sql` || ';' || `,
+        );
+        questionCells = [sql<string>`(select ${joined} from respostas_itens as i where i.resposta_id = r.id)`];
+      }
+      const line = csv.line([...answerCells, ...questionCells]);
       const page = applyFilter(
         db
           .selectFrom('respostas_nps as r')
           .innerJoin('unidades as u', 'u.id', 'r.unidade_id')
-          .$if(
-            ids.length > 0,
-            (qb) =>
-              qb.leftJoinLateral(
-                (eb) =>
-                  eb
-                    .selectFrom('respostas_itens as i')
-                    .select(perQuestion)
-                    .whereRef('i.resposta_id', '=', 'r.id')
-                    .as('it'),
-                (join) => join.onTrue(),
-              ) as any,
-          )
+          .$if(items !== null, (qb) => items!(qb))
           .select([line.as('line'), 'r.criado_em as criadoEm', 'r.id as id'])
           .$if(after !== null, (qb) => qb.where(sql<boolean>`(r.criado_em, r.id) < (${after!.criadoEm}, ${after!.id})`))
           .orderBy('r.criado_em', 'desc')
@@ -450,7 +456,7 @@ export function createSurveyRepository(db: Kysely<Database>) {
           .limit(limit),
         f,
       );
-      return csvBatch<ExportCursor>(db, page, ['criadoEm', 'id']);
+      return csv.batch<ExportCursor>(page, ['criadoEm', 'id']);
     },
 
     async itemsFor(responseIds: number[]) {
@@ -473,22 +479,6 @@ export function createSurveyRepository(db: Kysely<Database>) {
         .orderBy('p.ordem')
         .orderBy('p.id')
         .execute();
-    },
-
-    /** The items of an export batch, raw (option texts are mapped by the caller). */
-    async exportItems(responseIds: number[]) {
-      if (!responseIds.length) return [];
-      const lo = Math.min(...responseIds);
-      const hi = Math.max(...responseIds);
-      const q = db
-        .selectFrom('respostas_itens as i')
-        .select(['i.resposta_id', 'i.pergunta_id', 'i.opcao_id', 'i.texto', 'i.texto_ok']);
-      // A dense batch (the whole chain) reads one range of the index; a sparse one (one unit) its ids.
-      return (
-        hi - lo < responseIds.length * 4
-          ? q.where('i.resposta_id', '>=', lo).where('i.resposta_id', '<=', hi)
-          : q.where('i.resposta_id', 'in', responseIds)
-      ).execute();
     },
 
     /** Detractor answers (0–6) with a comment not yet dealt with, oldest first. */
