@@ -19,6 +19,9 @@ import { DATE_TIME_FORMAT } from '../lib/time';
 import { registerCsvFunctions } from './csv/sqlite-functions';
 import type { Database } from './types';
 
+/** The read worker's nice value: 10 gives it about a tenth of a core the event loop also wants. */
+const READER_NICE = 10;
+
 interface Pending {
   resolve(rows: unknown[]): void;
   reject(err: Error): void;
@@ -36,6 +39,12 @@ function readerThread(registerFunctions: typeof registerCsvFunctions) {
   const sqlite = new SQLite(workerData.filename, { readonly: true, fileMustExist: true });
   sqlite.pragma('busy_timeout = 5000');
   registerFunctions(sqlite, workerData.dateTimeFormat);
+  // Staff reads and exports yield the CPU to the event loop that serves the public site: on Linux
+  // a thread has its own nice value, set through its id (docs/decisions/269). Elsewhere it is skipped.
+  try {
+    const thread = process.getBuiltinModule('node:fs').readlinkSync('/proc/thread-self');
+    process.getBuiltinModule('node:os').setPriority(Number(thread.split('/').pop()), workerData.nice);
+  } catch {}
   const statements = new Map();
   parentPort!.on('message', (msg: { id: number; sql: string; params: unknown[] }) => {
     try {
@@ -91,7 +100,7 @@ class ReaderThread {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(`(${readerThread.toString()})(${registerCsvFunctions.toString()})`, {
       eval: true,
-      workerData: { driver, filename: this.#filename, dateTimeFormat: DATE_TIME_FORMAT },
+      workerData: { driver, filename: this.#filename, dateTimeFormat: DATE_TIME_FORMAT, nice: READER_NICE },
     });
     worker.on('message', (msg: ReaderAnswer) => {
       const p = this.#pending.get(msg.id);

@@ -2,6 +2,7 @@
 // thread, on PostgreSQL a read-only pool of its own (one connection by default). Either way a
 // long read must leave the event loop free for the public site, run one statement at a time,
 // and see what was committed just before.
+import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
@@ -45,6 +46,18 @@ describe('the staff read connection', () => {
     expect(result.rows[0]!.n).toBe(TEST_ENGINE === 'sqlite' ? 4_000_000 : 1);
     expect(tookMs).toBeGreaterThan(150);
     expect(maxGapMs).toBeLessThan(100);
+  });
+
+  it('on SQLite runs at a lower priority than the event loop (on Linux, a nice value of its own)', async () => {
+    if (TEST_ENGINE !== 'sqlite' || process.platform !== 'linux') return;
+    const niceOf = (task: string) => {
+      // /proc/<pid>/task/<tid>/stat: the 19th field, counted after the command's closing parenthesis.
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    await sql`select 1`.execute(t.handle.readDb);
+    expect(niceOf(String(process.pid))).toBe(0);
+    expect(readdirSync('/proc/self/task').map(niceOf)).toContain(10);
   });
 
   it('sees a row the moment its transaction has committed', async () => {
