@@ -4,6 +4,7 @@ import {
   computeNps,
   countLabel,
   formatNps,
+  formatPercent,
   lastTwelveMonths,
   npsCountsText,
 } from '../../src/features/feedback/survey/nps';
@@ -33,6 +34,31 @@ describe('NPS = % promoters − % detractors', () => {
     expect(computeNps({ total: 0, promotores: 0, detratores: 0 })).toBeNull();
     expect(formatNps(null)).toBe('—');
     expect(formatNps(-16.7)).toBe('-16,7');
+  });
+});
+
+describe('formatted numbers are Intl’s, however often asked', () => {
+  const pct = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+  const integer = new Intl.NumberFormat('pt-BR');
+
+  it('writes every NPS and percentage as Intl does, twice over, -0 and 0 apart', () => {
+    for (let round = 0; round < 2; round++) {
+      for (let tenths = -1000; tenths <= 1000; tenths++) {
+        const v = tenths / 10;
+        expect(formatNps(v)).toBe(pct.format(v));
+        expect(formatPercent(v)).toBe(`${pct.format(v)}%`);
+      }
+      expect(formatNps(-0)).toBe('-0');
+      expect(formatNps(0)).toBe('0');
+      expect(formatNps(1234.5)).toBe('1.234,5');
+      expect(formatPercent(Math.round(-0.04 * 10) / 10)).toBe(`${pct.format(-0)}%`);
+    }
+  });
+
+  it('counts with Intl’s digits on both sides of a thousand', () => {
+    for (const n of [0, 1, 7, 999, 1000, 1001, 12_345, 3_000_000, 2.5, -3]) {
+      expect(countLabel(n, 'nota', 'notas')).toBe(`${integer.format(n)} ${n === 1 ? 'nota' : 'notas'}`);
+    }
   });
 });
 

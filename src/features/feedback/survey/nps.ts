@@ -24,11 +24,26 @@ export function percent(part: number, total: number): number | null {
 }
 
 const pct = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+// A chain-wide report formats thousands of cells from a few hundred values (one decimal, from
+// -100 to 100), each call to Intl costing more than the rest of its cell: each value is
+// formatted once. -0 ("-0") is not cached, as a Map would take it for 0.
+const pctTexts = new Map<number, string>();
+const PCT_TEXTS_MAX = 4096;
+function pctText(value: number): string {
+  if (Object.is(value, -0)) return pct.format(value);
+  let text = pctTexts.get(value);
+  if (text === undefined) {
+    text = pct.format(value);
+    if (pctTexts.size >= PCT_TEXTS_MAX) pctTexts.clear();
+    pctTexts.set(value, text);
+  }
+  return text;
+}
 export function formatNps(value: number | null): string {
-  return value === null ? '—' : pct.format(value);
+  return value === null ? '—' : pctText(value);
 }
 export function formatPercent(value: number | null): string {
-  return value === null ? '—' : `${pct.format(value)}%`;
+  return value === null ? '—' : `${pctText(value)}%`;
 }
 
 export type NpsCategory = 'promotores' | 'neutros' | 'detratores';
@@ -101,7 +116,9 @@ export function monthsOf(
 const integer = new Intl.NumberFormat('pt-BR');
 /** "1 promotor", "2 promotores", "1.234 notas": pt-BR singular only for exactly one. */
 export function countLabel(n: number, singular: string, plural: string): string {
-  return `${integer.format(n)} ${n === 1 ? singular : plural}`;
+  // Below a thousand pt-BR has no separator: the digits are what Intl would write.
+  const digits = Number.isInteger(n) && n >= 0 && n < 1000 ? String(n) : integer.format(n);
+  return `${digits} ${n === 1 ? singular : plural}`;
 }
 
 /** "12 notas: 5 promotores, 1 neutro, 6 detratores" */
