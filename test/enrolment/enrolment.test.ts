@@ -11,6 +11,7 @@ import {
   confirmPath,
   ENROLMENT_ENV,
   enrolmentPages,
+  hiddenValue,
   KNOWN_TERMS,
   mailsTo,
   type Offer,
@@ -143,6 +144,25 @@ describe('the flow', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.texto).toContain('CONTRATO DE PRESTAÇÃO');
     expect(mails[0]!.texto).toContain('/matricula/minha/entrar?token=');
+  });
+
+  it('the offers consent keeps the version of the wording the data page showed, through the summary', async () => {
+    const dataPage = await fetchForm(t.app, `/matricula${offer.query}`);
+    expect(dataPage.res.body).toContain('Texto da autorização: versão 1');
+    expect(hiddenValue(dataPage.res.body, 'versao_consentimento')).toBe('1');
+    const data = person({ aceita_ofertas: 'sim', versao_consentimento: '1' });
+    const { post, summary: page } = await pages.accept(data);
+    expect(hiddenValue(page.body, 'versao_consentimento')).toBe('1');
+    expect((await post()).statusCode).toBe(303);
+    const e = (await enrolmentByCpf(data.cpf))[0]!;
+    expect(e.aceita_marketing).toBe(1);
+    const consents = await t.db
+      .selectFrom('consentimentos')
+      .select(['finalidade', 'versao', 'email'])
+      .where('tabela', '=', 'matriculas')
+      .where('registro_id', '=', e.id)
+      .execute();
+    expect(consents).toEqual([{ finalidade: 'matricula_ofertas', versao: 1, email: data.email }]);
   });
 
   it('refuses a second enrolment of the same CPF at the unit with a clear message', async () => {

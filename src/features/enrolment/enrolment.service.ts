@@ -27,7 +27,7 @@ import { enqueueMail } from '../../platform/mail/outbox.repository';
 import type { PaymentInstructions, PaymentProvider } from '../../platform/payments/index';
 import { emitWebhook } from '../../platform/webhooks/webhooks.repository';
 import type { AuditRepository } from '../audit/audit.repository';
-import { currentConsent } from '../privacy/consent';
+import { CONSENT_VERSION_FIELD, postedConsentVersion } from '../privacy/consent';
 import { recordConsent } from '../privacy/consent.repository';
 import { contractValues, fillContract, formatCpfDigits, sha256Hex } from './contract';
 import type { Enrolment, EnrolmentRepository, OfferPlan, OfferUnit, Payment } from './enrolment.repository';
@@ -57,7 +57,9 @@ export const DATA_FIELDS = [
 /** The acceptance page's own fields. */
 export const ACCEPT_FIELDS = ['aceite', 'aceite_responsavel', 'contrato_versao', 'contrato_sha256'] as const;
 export type DataField = (typeof DATA_FIELDS)[number];
-export type EnrolmentValues = Partial<Record<DataField | (typeof ACCEPT_FIELDS)[number] | 'envio_id', string>>;
+export type EnrolmentValues = Partial<
+  Record<DataField | (typeof ACCEPT_FIELDS)[number] | 'envio_id' | typeof CONSENT_VERSION_FIELD, string>
+>;
 export type EnrolmentErrors = Partial<Record<DataField | 'aceite' | 'aceite_responsavel' | 'contrato', string>>;
 export const YES = 'sim';
 export const LIMITS = { nome: 120, email: 254, whatsapp: 30 } as const;
@@ -133,7 +135,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 /** The posted values as typed (the form kit judges them). */
 export function valuesFrom(body: Record<string, unknown>): EnrolmentValues {
   const values: EnrolmentValues = {};
-  for (const f of [...DATA_FIELDS, ...ACCEPT_FIELDS, 'envio_id'] as const)
+  for (const f of [...DATA_FIELDS, ...ACCEPT_FIELDS, 'envio_id', CONSENT_VERSION_FIELD] as const)
     values[f] = rawString(body[f]).slice(0, 2000);
   return values;
 }
@@ -480,7 +482,8 @@ export function createEnrolmentService(deps: EnrolmentDeps, repo: Transactional<
             if (person.aceitaOfertas) {
               await recordConsent(trx, {
                 finalidade: 'matricula_ofertas',
-                versao: currentConsent('matricula_ofertas').versao,
+                // the wording the data page showed, carried through the summary
+                versao: postedConsentVersion('matricula_ofertas', values[CONSENT_VERSION_FIELD]),
                 canal: 'site',
                 email: person.email,
                 telefone: person.whatsapp,

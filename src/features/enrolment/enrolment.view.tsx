@@ -13,7 +13,8 @@ import {
 import { formatBRL } from '../../lib/text';
 import { formatDateTime } from '../../lib/time';
 import { type ChooserProps, UnitChooserFrame } from '../catalog/unit-chooser.view';
-import { consentText } from '../privacy/consent.view';
+import { CONSENT_VERSION_FIELD } from '../privacy/consent';
+import { ConsentCheckbox } from '../privacy/consent.view';
 import { formatCnpjDigits } from './contract';
 import {
   DATA_FIELDS,
@@ -223,14 +224,13 @@ export function DataFormPage({ unit, plan, csrfToken, envioId, values = {}, erro
           {GUARDIAN_INPUTS.map((input) => dataInput(input, field, false))}
         </fieldset>
         <div class="field">
-          <Checkbox
+          <ConsentCheckbox
+            purpose="matricula_ofertas"
             name="aceita_ofertas"
             value={YES}
-            checked={values.aceita_ofertas === YES}
+            values={values}
             error={errors.aceita_ofertas}
-          >
-            {consentText('matricula_ofertas')}
-          </Checkbox>
+          />
         </div>
         <p class="hint">
           Seus dados são usados para a matrícula, a cobrança e o acesso à unidade. Veja a{' '}
@@ -318,7 +318,7 @@ export function SummaryPage(props: {
       </section>
       <form method="post" action={`${FLOW_PATH}?unidade=${p.unit.id}&plano=${p.plan.id}`} novalidate class="card">
         <input type="hidden" name="csrf_token" value={props.csrfToken} />
-        <HiddenData values={values} keys={['envio_id', ...DATA_FIELDS]} />
+        <HiddenData values={values} keys={['envio_id', ...DATA_FIELDS, CONSENT_VERSION_FIELD]} />
         <input type="hidden" name="contrato_versao" value={String(p.contract.versao)} />
         <input type="hidden" name="contrato_sha256" value={p.contract.sha256} />
         <div class="field">
