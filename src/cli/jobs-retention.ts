@@ -12,6 +12,7 @@ await runJob('jobs:retention', async ({ db, config }) => {
     `${r.messages} mensagem(ns) do Fale aqui anonimizada(s), ${r.photos} foto(s) excluída(s).`,
     `${r.leads} contato(s) de franquia anonimizado(s).`,
     `${r.bookings} agendamento(s) de aula experimental anonimizado(s).`,
+    `${r.enrolments} matrícula(s) online encerrada(s) há mais de 5 anos anonimizada(s).`,
     `${r.incidents} registro(s) de incidente com mais de 5 anos excluído(s).`,
   ].join('\n');
 });

@@ -14,6 +14,10 @@ import { createTestApp, secondInstance, type TestContext } from '../helpers/app'
 import { fetchForm, form } from '../helpers/http';
 import { storedFiles } from '../helpers/storage';
 import { postMessage } from '../helpers/upload';
+import { enqueueMail } from '../../src/platform/mail/outbox.repository';
+import { recordConsent } from '../../src/features/privacy/consent.repository';
+import { ANONYMOUS_PERSON } from '../../src/db/anonymised';
+import type { EnrolmentStatus } from '../../src/db/types';
 
 const MONTHS = { leads: 6, messages: 3, survey: 9, bookings: 12 };
 let t: TestContext;
@@ -310,6 +314,7 @@ describe('the retention job', () => {
       photos: 0,
       leads: 0,
       bookings: 0,
+      enrolments: 0,
       incidents: 0,
     });
 
@@ -389,6 +394,7 @@ describe('the retention job at chain scale', () => {
       messages: 'fale_aqui_retencao_idx',
       leads: 'franquia_leads_retencao_idx',
       bookings: 'aulas_experimentais_retencao_idx',
+      enrolments: 'matriculas_retencao_idx',
     } as const;
     for (const [kind, index] of Object.entries(expected)) {
       const candidate = candidates[kind as keyof typeof expected] as (cutoffIso: string) => {
@@ -448,5 +454,183 @@ describe('the retention job at chain scale', () => {
       .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
     expect((await t.app.retentionJob.run(now)).bookings).toBe(0);
+  });
+});
+
+describe('the retention job and online enrolments', () => {
+  it('anonymises an enrolment 5 years after its end; not before, in force or with a charge open', async () => {
+    const now = new Date('2032-03-10T15:00:00.000Z');
+    const cutoff = cutoffYears(now, 5).getTime();
+    const day = 86_400_000;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const plan = await t.db.selectFrom('planos').select('id').orderBy('id').executeTakeFirstOrThrow();
+    let n = 0;
+    const enrol = async (status: EnrolmentStatus, end: Partial<Record<'expira' | 'desiste' | 'cancela', number>>) => {
+      n++;
+      const accepted = iso(Math.min(end.expira ?? now.getTime(), end.desiste ?? now.getTime()) - 30 * day);
+      return (
+        await t.db
+          .insertInto('matriculas')
+          .values({
+            codigo: `retencao-matricula-${n}`,
+            unidade_id: 1,
+            plano_id: plan.id,
+            status,
+            nome: `Aluna Contrato ${n}`,
+            cpf: String(52998224700 + n),
+            nascimento: '1990-04-01',
+            email: `contrato${n}@exemplo.com.br`,
+            whatsapp: '+5511955551234',
+            aceita_marketing: 1,
+            responsavel_nome: 'Mãe Responsável',
+            responsavel_cpf: '11144477735',
+            unidade_nome: 'Unidade Centro',
+            plano_nome: 'Plano Mensal',
+            razao_social: 'Academia Exemplo Ltda',
+            cnpj: '11222333000181',
+            endereco_juridico: 'Rua Exemplo, 1',
+            mensalidade_centavos: 9990,
+            taxa_matricula_centavos: 0,
+            taxa_anual_centavos: 0,
+            primeiro_pagamento_centavos: 9990,
+            fidelidade_meses: 0,
+            multa_percentual: 0,
+            dia_vencimento: 10,
+            contrato_versao: 1,
+            contrato_texto: `Contrato de Aluna Contrato ${n}, CPF ${52998224700 + n}`,
+            contrato_sha256: 'a'.repeat(64),
+            aceito_em: accepted,
+            aceite_ip: '203.0.113.9',
+            aceite_user_agent: 'Mozilla/5.0 (Linux; Android 14)',
+            provedor: 'pix',
+            expira_em: iso(end.expira ?? Date.parse(accepted) + day),
+            desistencia_em: end.desiste === undefined ? null : iso(end.desiste),
+            cancelamento_efetivo_em: end.cancela === undefined ? null : iso(end.cancela).slice(0, 10),
+            criado_em: accepted,
+            atualizado_em: accepted,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    };
+    const before = cutoff - 2 * day;
+    const after = cutoff + 2 * day;
+    const ids = {
+      cancelledLongAgo: await enrol('cancelada', { cancela: before }),
+      withdrawnLongAgo: await enrol('desistencia', { desiste: before }),
+      expiredLongAgo: await enrol('expirada', { expira: before }),
+      cancelledRecently: await enrol('cancelada', { cancela: after }),
+      withdrawnRecently: await enrol('desistencia', { desiste: after }),
+      // in force for years: the period has not started
+      inForce: await enrol('ativa', { expira: before - 2000 * day }),
+      // withdrawn long ago with the refund still open: kept until it is settled
+      refundOpen: await enrol('desistencia', { desiste: before }),
+    };
+    await t.db
+      .insertInto('matriculas_pagamentos')
+      .values({
+        matricula_id: ids.refundOpen,
+        tipo: 'reembolso',
+        valor_centavos: 9990,
+        status: 'pendente',
+        provedor: 'pix',
+        referencia: `MAT${ids.refundOpen}R1-retencao`,
+        criado_em: iso(before),
+        atualizado_em: iso(before),
+      })
+      .execute();
+    for (const id of Object.values(ids)) {
+      await recordConsent(t.db, {
+        finalidade: 'matricula_ofertas',
+        versao: 1,
+        canal: 'site',
+        email: `consent${id}@exemplo.com.br`,
+        telefone: '+5511955551234',
+        tabela: 'matriculas',
+        registroId: id,
+        aceitoEm: iso(before),
+      });
+      const mail = await enqueueMail(t.db, {
+        to: `consent${id}@exemplo.com.br`,
+        subject: 'Sua matrícula',
+        text: 'Contrato em anexo',
+        origin: `matricula:${id}`,
+      });
+      await t.db.updateTable('fila_emails').set({ status: 'enviado' }).where('id', '=', mail).execute();
+    }
+
+    // two instances at once: each enrolment is anonymised by one of them
+    const [a, b] = await Promise.all([t.app.retentionJob.run(now), second.retentionJob.run(now)]);
+    expect(a.enrolments + b.enrolments).toBe(3);
+
+    const rows = await t.db.selectFrom('matriculas').selectAll().where('id', 'in', Object.values(ids)).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of [ids.cancelledLongAgo, ids.withdrawnLongAgo, ids.expiredLongAgo]) {
+      const r = byId.get(id)!;
+      expect(r).toMatchObject({
+        nome: ANONYMOUS_PERSON,
+        cpf: '',
+        nascimento: '',
+        email: '',
+        whatsapp: null,
+        aceita_marketing: 0,
+        responsavel_nome: null,
+        responsavel_cpf: null,
+        contrato_texto: REMOVED_TEXT,
+        aceite_ip: null,
+        aceite_user_agent: null,
+        anonimizado_em: now.toISOString(),
+      });
+      // what was sold stays, for the chain's accounts: plan, price, dates, the contract's version and hash
+      expect(r).toMatchObject({ plano_nome: 'Plano Mensal', mensalidade_centavos: 9990, contrato_versao: 1 });
+      expect(r.contrato_sha256).toBe('a'.repeat(64));
+    }
+    for (const id of [ids.cancelledRecently, ids.withdrawnRecently, ids.inForce, ids.refundOpen]) {
+      const r = byId.get(id)!;
+      expect(r.nome).toMatch(/^Aluna Contrato /);
+      expect(r.cpf).toMatch(/^\d{11}$/);
+      expect(r.anonimizado_em).toBeNull();
+    }
+
+    const gone = [ids.cancelledLongAgo, ids.withdrawnLongAgo, ids.expiredLongAgo];
+    const consents = await t.db
+      .selectFrom('consentimentos')
+      .select(['registro_id', 'email', 'telefone', 'finalidade'])
+      .where('tabela', '=', 'matriculas')
+      .where('registro_id', 'in', Object.values(ids))
+      .execute();
+    for (const c of consents) {
+      if (gone.includes(c.registro_id!)) expect(c).toMatchObject({ email: null, telefone: null });
+      else expect(c.email).toBe(`consent${c.registro_id}@exemplo.com.br`);
+      expect(c.finalidade).toBe('matricula_ofertas');
+    }
+    const mails = await t.db
+      .selectFrom('fila_emails')
+      .select(['origem', 'destinatario', 'texto'])
+      .where(
+        'origem',
+        'in',
+        Object.values(ids).map((id) => `matricula:${id}`),
+      )
+      .execute();
+    expect(mails).toHaveLength(7);
+    for (const m of mails) {
+      const id = Number(m.origem!.split(':')[1]);
+      if (gone.includes(id)) expect(m).toMatchObject({ destinatario: '', texto: REMOVED_TEXT });
+      else expect(m.destinatario).toBe(`consent${id}@exemplo.com.br`);
+    }
+
+    // the refund settled: the period has long passed, so the next pass takes it
+    await t.db
+      .updateTable('matriculas_pagamentos')
+      .set({ status: 'pago' })
+      .where('matricula_id', '=', ids.refundOpen)
+      .execute();
+    expect((await t.app.retentionJob.run(now)).enrolments).toBe(1);
+    expect((await t.app.retentionJob.run(now)).enrolments).toBe(0);
+
+    // /privacidade says what is left afterwards
+    const res = await t.app.inject('/privacidade');
+    expect(res.body).toContain('ficam só o plano, os valores e as datas');
   });
 });

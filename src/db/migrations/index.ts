@@ -31,6 +31,7 @@ import * as m20261129T0610 from './2026-11-29T0610_agregados_cliques';
 import * as m20261129T0620 from './2026-11-29T0620_fale_aqui_status_id';
 import * as m20261129T0630 from './2026-11-29T0630_aulas_experimentais_funil';
 import * as m20261129T0700 from './2026-11-29T0700_agregados_agendamentos';
+import * as m20261129T0800 from './2026-11-29T0800_matriculas_retencao';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0130_initial': m20261122T0130,
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0620_fale_aqui_status_id': m20261129T0620,
   '2026-11-29T0630_aulas_experimentais_funil': m20261129T0630,
   '2026-11-29T0700_agregados_agendamentos': m20261129T0700,
+  '2026-11-29T0800_matriculas_retencao': m20261129T0800,
 };

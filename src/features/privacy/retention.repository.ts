@@ -1,5 +1,6 @@
 // The SQL of the retention job: anonymise each kind of personal data past its period, the
-// copies of it in the outbox and in consent proofs, and delete incidents past five years.
+// copies of it in the outbox and in consent proofs, anonymise online enrolments five years
+// after their contract ended, and delete incidents past five years.
 // Each call handles at most `limit` rows (the service calls again until none is left), and
 // every UPDATE repeats its condition, so a second instance racing it changes nothing twice.
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
@@ -23,6 +24,16 @@ const SURVEY_CONTACT_LEFT = sql<boolean>`(nome_cliente is not null or contato_cl
 const LEAD_NOT_ANONYMISED = sql<boolean>`(nome_completo <> ${sql.lit(ANONYMOUS_PERSON)}
   or whatsapp <> '' or email <> '')`;
 
+/**
+ * The day an ended enrolment's contract ended (null while in force), written as the partial
+ * index of migration 2026-11-29T0800_matriculas_retencao writes it, whitespace included.
+ */
+const ENROLMENT_END = sql<string>`(case when status in ('expirada', 'desistencia', 'cancelada')
+        then coalesce(cancelamento_efetivo_em, desistencia_em, expira_em, aceito_em) end)`;
+/** A charge or refund still open keeps the contract: the period runs again once it is settled. */
+const NO_OPEN_PAYMENT = sql<boolean>`not exists (select 1 from matriculas_pagamentos p
+  where p.matricula_id = matriculas.id and p.status in ('pendente', 'atrasado'))`;
+
 /** The rows each kind has left to anonymise before a cut-off (each read along its partial index). */
 export function retentionCandidates(db: Kysely<Database>) {
   return {
@@ -38,6 +49,13 @@ export function retentionCandidates(db: Kysely<Database>) {
         .select('id')
         .where('inicio_em', '<', cutoffIso)
         .where('anonimizado_em', 'is', null),
+    enrolments: (cutoffIso: string) =>
+      db
+        .selectFrom('matriculas')
+        .select('id')
+        .where(ENROLMENT_END, '<', cutoffIso)
+        .where('anonimizado_em', 'is', null)
+        .where(NO_OPEN_PAYMENT),
   };
 }
 
@@ -177,6 +195,45 @@ export function createRetentionRepository(db: Kysely<Database>) {
       await scrubOutbox(
         changed.flatMap((id) => [`aulas_experimentais:${id}:confirmacao`, `aulas_experimentais:${id}:lembrete`]),
       );
+      return changed;
+    },
+
+    /**
+     * Online enrolments whose contract ended before the cut-off (five years), with no charge or
+     * refund open: the person's data, the filled-in contract text and the acceptance's IP and
+     * browser go. The plan, prices, dates, the contract's version and SHA-256, and the payments
+     * stay, without anyone to name.
+     */
+    async anonymizeEnrolments(cutoffIso: string, nowIso: string, limit: number): Promise<number[]> {
+      const ids = await pick(retentionCandidates(db).enrolments(cutoffIso), limit);
+      if (!ids.length) return [];
+      const rows = await db
+        .updateTable('matriculas')
+        .set({
+          nome: ANONYMOUS_PERSON,
+          cpf: '',
+          nascimento: '',
+          email: '',
+          whatsapp: null,
+          aceita_marketing: 0,
+          responsavel_nome: null,
+          responsavel_cpf: null,
+          contrato_texto: REMOVED_TEXT,
+          aceite_ip: null,
+          aceite_user_agent: null,
+          anonimizado_em: nowIso,
+          atualizado_em: nowIso,
+        })
+        .where('id', 'in', ids)
+        .where('anonimizado_em', 'is', null)
+        .where(sql<boolean>`status in ('expirada', 'desistencia', 'cancelada')`)
+        .where(NO_OPEN_PAYMENT)
+        .returning('id')
+        .execute();
+      const changed = rows.map((r) => r.id);
+      if (!changed.length) return [];
+      await scrubConsents('matriculas', changed);
+      await scrubOutbox(changed.map((id) => `matricula:${id}`));
       return changed;
     },
 

@@ -12,7 +12,7 @@ import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
 import type { FileStorage } from '../../platform/storage/index';
 import type { RetentionRepository } from './retention.repository';
-import { INCIDENT_RETENTION_YEARS } from './retention';
+import { ENROLMENT_RETENTION_YEARS, INCIDENT_RETENTION_YEARS } from './retention';
 import { cutoffMonths, cutoffYears } from '../../lib/time';
 
 export interface RetentionResult {
@@ -21,6 +21,7 @@ export interface RetentionResult {
   photos: number;
   leads: number;
   bookings: number;
+  enrolments: number;
   incidents: number;
 }
 
@@ -82,6 +83,10 @@ export function createRetentionService(deps: RetentionDeps) {
       const bookings = await inBatches((limit) =>
         repo.transaction(async (tx) => (await tx.anonymizeBookings(bookingsCutoff, nowIso(now), limit)).length),
       );
+      const enrolmentsCutoff = nowIso(cutoffYears(now, ENROLMENT_RETENTION_YEARS));
+      const enrolments = await inBatches((limit) =>
+        repo.transaction(async (tx) => (await tx.anonymizeEnrolments(enrolmentsCutoff, nowIso(now), limit)).length),
+      );
       const incidents = await repo.deleteIncidents(nowIso(cutoffYears(now, INCIDENT_RETENTION_YEARS)));
       const result = {
         surveyContacts,
@@ -89,6 +94,7 @@ export function createRetentionService(deps: RetentionDeps) {
         photos,
         leads,
         bookings,
+        enrolments,
         incidents,
       };
       if (Object.values(result).some((n) => n > 0)) deps.log?.info(result, 'retention job applied');

@@ -36,7 +36,9 @@ export const ENROLMENT_RETENTION_TEXT =
   `${ENROLMENT_RETENTION_YEARS} anos depois do fim dele — o prazo para cobrar valores de um contrato escrito ` +
   '(Código Civil, art. 206, § 5º, I) e para pedir reparação por defeito do serviço (Código de Defesa do ' +
   'Consumidor, art. 27) — e, se houver cobrança, reclamação ou processo sobre ele, até que termine ' +
-  '(LGPD, arts. 7º, VI, e 16, I)';
+  '(LGPD, arts. 7º, VI, e 16, I). Passado esse prazo, seu nome, CPF, nascimento, e-mail, WhatsApp, os dados do ' +
+  'responsável, o texto do contrato com eles e a prova do aceite são apagados; ficam só o plano, os valores e as ' +
+  'datas, sem identificar você';
 
 /** The rules in the order /privacidade lists them. */
 export function retentionRules(r: RetentionConfig): RetentionRule[] {
