@@ -440,19 +440,85 @@ describe('monthly billing', () => {
     expect(fake.state.payments.get(paymentId).deleted).toBe(true);
   });
 
-  it('compares the day received at Asaas with ours and lists the difference', async () => {
-    const { paymentId } = await paid(1);
+  it('the daily comparison applies money received for our charge, and lists what matches nothing of ours', async () => {
+    // every event of the payment lost, and the 10-minute poll not yet due: the comparison applies it
+    const { e, paymentId } = await paid(1);
+    expect((await asaas.enrolment(e.id)).status).toBe('aguardando_pagamento');
     const day = saoPauloDay();
+    // money that names no charge of ours: a charge made by hand in the provider's panel
+    const headers = { access_token: fake.apiKey, 'content-type': 'application/json' };
+    const customer = (await (
+      await fetch(`${fake.url}/customers`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Pagador Avulso', cpfCnpj: '52998224725' }),
+      })
+    ).json()) as { id: string };
+    const loose = (await (
+      await fetch(`${fake.url}/payments`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ customer: customer.id, billingType: 'PIX', value: 55.5, dueDate: day }),
+      })
+    ).json()) as { id: string };
+    fake.webhooks.lose(2);
+    await fake.pay(loose.id);
+    await asaas.settle();
+
     expect(await t.app.paymentJobs!.compareDay(day)).toBeGreaterThanOrEqual(1);
-    const diff = await t.db
+    const active = await asaas.enrolment(e.id);
+    expect(active.status).toBe('ativa');
+    const first = (await asaas.payments(e.id)).find((p) => p.tipo === 'primeiro')!;
+    expect(first).toMatchObject({ status: 'pago', provedor_id: paymentId });
+    const differences = await t.db
       .selectFrom('pagamentos_divergencias')
       .selectAll()
-      .where('provedor_id', '=', paymentId)
-      .executeTakeFirstOrThrow();
-    expect(diff).toMatchObject({ dia: day, tipo: 'so_no_provedor', valor_provedor_centavos: 17990 });
+      .where('provedor_id', 'in', [paymentId, loose.id])
+      .execute();
+    expect(differences).toHaveLength(1);
+    expect(differences[0]).toMatchObject({ dia: day, tipo: 'so_no_provedor', valor_provedor_centavos: 5550 });
+    // a second comparison of the same day changes nothing and activates nothing twice
+    await t.app.paymentJobs!.compareDay(day);
+    expect((await asaas.payments(e.id)).filter((p) => p.status === 'pago')).toHaveLength(1);
     const staff = await createStaffUser(t.db, { papel: 'admin' });
     const cookie = await loginAs(t.app, staff.email, staff.password);
     const board = await t.app.inject({ url: '/admin/pagamentos', headers: { cookie } });
-    expect(board.body).toContain(paymentId);
+    expect(board.body).toContain(loose.id);
+    expect(board.body).not.toContain(`>${paymentId}<`);
+  });
+
+  it('a monthly charge with every event lost is found by the daily sweep and counts toward inadimplência', async () => {
+    const e = await asaas.enrol();
+    const { paymentId } = await openPayment(e.codigo);
+    await fake.pay(paymentId, { billingType: 'CREDIT_CARD' });
+    // twice: the subscription made while the payment's events are handled sends events of its own
+    await asaas.settle();
+    await asaas.settle();
+    const subId = (await asaas.enrolment(e.id)).assinatura_provedor_id!;
+    // the subscription's first month, made with it, arrives and is paid as usual
+    const firstMonth = (await asaas.payments(e.id)).filter((p) => p.tipo === 'mensalidade');
+    expect(firstMonth).toHaveLength(1);
+    await fake.pay(firstMonth[0]!.provedor_id!, { billingType: 'CREDIT_CARD' });
+    await asaas.settle();
+    const active = await asaas.enrolment(e.id);
+    // the next one: created, refused and overdue, three events, none delivered
+    fake.webhooks.lose(3);
+    const renewal = await fake.renew(subId, { fail: true });
+    await asaas.settle();
+    expect((await asaas.payments(e.id)).filter((p) => p.provedor_id === renewal)).toHaveLength(0);
+    const due = fake.state.payments.get(renewal).dueDate as string;
+    expect(due).toBe(active.pago_ate);
+    // before its due day the charge is not looked for
+    await t.app.paymentJobs!.sweepSubscriptions(new Date(`${addDays(due, -1)}T15:00:00Z`));
+    expect((await asaas.payments(e.id)).filter((p) => p.provedor_id === renewal)).toHaveLength(0);
+    const late = new Date(`${addDays(due, 5)}T15:00:00Z`);
+    expect(await t.app.paymentJobs!.sweepSubscriptions(late)).toBeGreaterThanOrEqual(1);
+    const recovered = (await asaas.payments(e.id)).filter((p) => p.provedor_id === renewal);
+    expect(recovered).toHaveLength(1);
+    expect(recovered[0]).toMatchObject({ tipo: 'mensalidade', status: 'atrasado', vencimento: due });
+    expect((await asaas.enrolment(e.id)).inadimplente_desde).not.toBeNull();
+    // a second sweep keeps the one row
+    await t.app.paymentJobs!.sweepSubscriptions(late);
+    expect((await asaas.payments(e.id)).filter((p) => p.provedor_id === renewal)).toHaveLength(1);
   });
 });

@@ -38,6 +38,7 @@ declare module 'fastify' {
       processEvents(now?: Date): Promise<{ claimed: number; processed: number; retried: number; failed: number }>;
       reconcile(now?: Date): Promise<unknown>;
       compareDay(day: string, now?: Date): Promise<number>;
+      sweepSubscriptions(now?: Date): Promise<number>;
     } | null;
   }
 }
@@ -86,6 +87,7 @@ async function wireProvider(
     processEvents: (now?: Date) => processDueEvents(worker, { now }),
     reconcile: (now?: Date) => payments.reconcile(now),
     compareDay: (day: string, now?: Date) => payments.compareDay(day, now),
+    sweepSubscriptions: (now?: Date) => payments.sweepSubscriptions(now),
   });
   if (!app.config.scheduledJobs) return;
   let reconcile: { stop(): Promise<void> } | null = null;

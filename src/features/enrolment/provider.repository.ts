@@ -198,6 +198,43 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.id);
     },
+    /**
+     * Enrolments billed by a subscription of the provider whose paid period has ended, with no
+     * monthly row open: the charge for the next month should exist by now, so its events were
+     * lost (or the provider is late). Ordered by id, from `afterId`, so a sweep pages through them.
+     */
+    async lapsedSubscriptions(provedor: string, today: string, afterId: number, limit: number) {
+      return db
+        .selectFrom('matriculas as m')
+        .select(['m.id', 'm.assinatura_provedor_id', 'm.pago_ate'])
+        .where('m.provedor', '=', provedor)
+        .where('m.status', 'in', ['ativa', 'cancelamento_solicitado'])
+        .where('m.assinatura_provedor_id', 'is not', null)
+        .where('m.assinatura_provedor_id', 'not like', 'criando:%')
+        .where('m.assinatura_provedor_id', 'not like', 'automatico:%')
+        .where('m.pago_ate', '<', today)
+        .where((eb) =>
+          eb.or([
+            eb('m.cancelamento_efetivo_em', 'is', null),
+            eb('m.pago_ate', '<', eb.ref('m.cancelamento_efetivo_em')),
+          ]),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('matriculas_pagamentos as p')
+                .select('p.id')
+                .whereRef('p.matricula_id', '=', 'm.id')
+                .where('p.tipo', '=', 'mensalidade')
+                .where('p.status', 'in', ['pendente', 'atrasado']),
+            ),
+          ),
+        )
+        .where('m.id', '>', afterId)
+        .orderBy('m.id')
+        .limit(limit)
+        .execute();
+    },
     /** Our rows the provider named paid between two instants, or whose charge is one of `ids`. */
     async paidBetween(provedor: string, from: string, to: string, ids: string[]) {
       let q = db

@@ -430,17 +430,28 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     }
   }
 
-  /** Compares the provider's payments received on São Paulo `day` with ours; returns the new differences. */
+  /**
+   * Compares the provider's payments received on São Paulo `day` with ours; returns the new
+   * differences. A payment received for one of our charges but not yet paid here (every event
+   * about it lost) is applied first, as its webhook would have been: only money that matches
+   * nothing of ours, or a different amount, is left for staff.
+   */
   async function compareDay(day: string, now = new Date()): Promise<number> {
     const received = (await asaas!.receivedBetween(day, day)).filter((p) => !p.deleted);
     const from = saoPauloDayStartIso(day);
     const to = saoPauloDayStartIso(addDays(day, 1));
-    const ours = await repo.pay.paidBetween(
-      name,
-      from,
-      to,
-      received.map((p) => p.id),
-    );
+    const ids = received.map((p) => p.id);
+    const before = new Map((await repo.pay.paidBetween(name, from, to, ids)).map((o) => [o.provedor_id, o.status]));
+    for (const p of received) {
+      const status = before.get(p.id);
+      if (status === 'pago' || status === 'estornado') continue;
+      try {
+        await applyPayment(p, null, now);
+      } catch (err) {
+        log?.warn({ err, providerPayment: p.id }, 'daily comparison could not apply a received payment; listed');
+      }
+    }
+    const ours = await repo.pay.paidBetween(name, from, to, ids);
     const byProvider = new Map(ours.filter((o) => o.provedor_id).map((o) => [o.provedor_id as string, o]));
     const at = nowIso(now);
     let found = 0;
@@ -492,7 +503,36 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     return found;
   }
 
-  /** Once a day (after 01:00 São Paulo), one instance of all compares the day before. */
+  /**
+   * The charges of subscriptions whose paid period has ended with no monthly row here (the
+   * provider's events about them lost): each is read from the provider and applied as its
+   * events would have been, so a payment activates the month and an overdue one counts toward
+   * inadimplência. Returns how many enrolments were checked.
+   */
+  async function sweepSubscriptions(now = new Date()): Promise<number> {
+    const today = saoPauloDay(now);
+    let checked = 0;
+    let afterId = 0;
+    for (;;) {
+      const rows = await repo.pay.lapsedSubscriptions(name, today, afterId, BATCH);
+      for (const e of rows) {
+        afterId = e.id;
+        try {
+          for (const p of await asaas!.subscriptionPayments(e.assinatura_provedor_id as string))
+            if (!p.deleted && (!p.dueDate || !e.pago_ate || p.dueDate >= e.pago_ate)) await applyPayment(p, null, now);
+          checked++;
+        } catch (err) {
+          log?.warn({ err, enrolmentId: e.id }, 'subscription charges could not be read; next sweep tries again');
+        }
+      }
+      if (rows.length < BATCH) return checked;
+    }
+  }
+
+  /**
+   * Once a day (after 01:00 São Paulo), one instance of all compares the day before and sweeps
+   * the subscriptions whose charge never reached us.
+   */
   async function dailyComparison(now: Date): Promise<boolean> {
     const today = saoPauloDay(now);
     const nextRun = (day: string) => nowIso(new Date(Date.parse(saoPauloDayStartIso(day)) + 3_600_000));
@@ -502,6 +542,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     let error: string | null = null;
     try {
       await compareDay(addDays(today, -1), now);
+      await sweepSubscriptions(now);
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
       log?.error({ err }, 'daily payment comparison failed; tried again in an hour');
@@ -521,6 +562,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     refundWithdrawal,
     afterCancel,
     compareDay,
+    sweepSubscriptions,
 
     /** One stored webhook event: a payment's events act on it; any other type is acknowledged. */
     async handleEvent(event: { tipo: string; body: unknown }, now = new Date()): Promise<void> {
@@ -591,6 +633,8 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
         } catch (err) {
           log?.warn({ err, enrolmentId: id }, 'subscription at the provider failed; next round tries again');
         }
+      // The daily comparison first: the charges it recovers count toward inadimplência below.
+      result.daily = await dailyComparison(now);
       const cutoff = addDays(saoPauloDay(now), -config.payments.overdueDays);
       for (const id of await repo.pay.overdueEnrolments(cutoff, BATCH)) {
         const e = await repo.byId(id);
@@ -599,7 +643,6 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
           result.defaulting++;
         }
       }
-      result.daily = await dailyComparison(now);
       await deps.events.prune(nowIso(new Date(now.getTime() - EVENTS_KEPT_MS)));
       return result;
     },
