@@ -521,4 +521,62 @@ describe('monthly billing', () => {
     await t.app.paymentJobs!.sweepSubscriptions(late);
     expect((await asaas.payments(e.id)).filter((p) => p.provedor_id === renewal)).toHaveLength(1);
   });
+
+  it('charges the annual fee on its own each year, ten days before its month’s billing day, once', async () => {
+    const e = await paidAndActive();
+    const accepted = saoPauloDay(new Date(e.aceito_em));
+    // a plan whose annual fee falls two months after the acceptance
+    const feeMonth = Number(addDays(`${accepted.slice(0, 8)}01`, 62).slice(5, 7));
+    await t.db
+      .updateTable('matriculas')
+      .set({ taxa_anual_centavos: 9900, taxa_anual_mes: feeMonth })
+      .where('id', '=', e.id)
+      .execute();
+    const dueYear = Number(accepted.slice(0, 4)) + (feeMonth < Number(accepted.slice(5, 7)) ? 1 : 0);
+    const due = `${dueYear}-${String(feeMonth).padStart(2, '0')}-${String(e.dia_vencimento).padStart(2, '0')}`;
+    const at = (day: string) => new Date(`${day}T15:00:00Z`);
+    const fees = async () => (await asaas.payments(e.id)).filter((p) => p.tipo === 'anuidade');
+
+    await t.app.paymentJobs!.billAnnualFees(at(addDays(due, -11)));
+    expect(await fees()).toHaveLength(0);
+    // two runs at once (the daily task and an operator's): one row, one charge
+    await Promise.all([
+      t.app.paymentJobs!.billAnnualFees(at(addDays(due, -10))),
+      t.app.paymentJobs!.billAnnualFees(at(addDays(due, -10))),
+    ]);
+    await t.app.paymentJobs!.billAnnualFees(at(addDays(due, -3)));
+    const [fee] = await fees();
+    expect(await fees()).toHaveLength(1);
+    expect(fee).toMatchObject({
+      valor_centavos: 9900,
+      status: 'pendente',
+      vencimento: due,
+      referencia: `MAT${e.id}A${dueYear}`,
+    });
+    const atAsaas = asaas.chargesOf(`MAT${e.id}A${dueYear}`);
+    expect(atAsaas).toHaveLength(1);
+    expect(atAsaas[0]).toMatchObject({ id: fee!.provedor_id, value: 99, dueDate: due });
+
+    // paid at Asaas: the webhook settles it, the paid period is not touched
+    await fake.pay(fee!.provedor_id!);
+    await asaas.settle();
+    expect((await fees())[0]!.status).toBe('pago');
+    expect((await asaas.enrolment(e.id)).pago_ate).toBe(e.pago_ate);
+    expect((await history(e.id)).map((h) => h.detalhe).join('\n')).toMatch(/taxa anual de R\$\s99,00 lançada/);
+
+    // the next year: a charge of its own
+    await t.app.paymentJobs!.billAnnualFees(at(addDays(`${dueYear + 1}${due.slice(4)}`, -10)));
+    expect((await fees()).map((f) => f.referencia)).toEqual([`MAT${e.id}A${dueYear}`, `MAT${e.id}A${dueYear + 1}`]);
+
+    // a fee of the month of acceptance was in the first payment: not charged again that year
+    const other = await paidAndActive();
+    const otherAccepted = saoPauloDay(new Date(other.aceito_em));
+    await t.db
+      .updateTable('matriculas')
+      .set({ taxa_anual_centavos: 9900, taxa_anual_mes: Number(otherAccepted.slice(5, 7)) })
+      .where('id', '=', other.id)
+      .execute();
+    await t.app.paymentJobs!.billAnnualFees(at(addDays(otherAccepted, 5)));
+    expect((await asaas.payments(other.id)).filter((p) => p.tipo === 'anuidade')).toHaveLength(0);
+  });
 });

@@ -577,6 +577,7 @@ const PAYMENT_LABELS: Record<string, string> = {
   primeiro: 'Primeiro pagamento',
   mensalidade: 'Mensalidade',
   multa: 'Multa de cancelamento',
+  anuidade: 'Taxa anual',
   reembolso: 'Devolução',
 };
 /** "Mensalidade (pago)": a payment's kind in words; its status already reads as stored. */

@@ -39,6 +39,7 @@ declare module 'fastify' {
       reconcile(now?: Date): Promise<unknown>;
       compareDay(day: string, now?: Date): Promise<number>;
       sweepSubscriptions(now?: Date): Promise<number>;
+      billAnnualFees(now?: Date): Promise<number>;
     } | null;
   }
 }
@@ -88,6 +89,7 @@ async function wireProvider(
     reconcile: (now?: Date) => payments.reconcile(now),
     compareDay: (day: string, now?: Date) => payments.compareDay(day, now),
     sweepSubscriptions: (now?: Date) => payments.sweepSubscriptions(now),
+    billAnnualFees: (now?: Date) => payments.billAnnualFees(now),
   });
   if (!app.config.scheduledJobs) return;
   let reconcile: { stop(): Promise<void> } | null = null;

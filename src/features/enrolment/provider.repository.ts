@@ -54,6 +54,16 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         .where('referencia', '=', row.referencia)
         .executeTakeFirstOrThrow();
     },
+    /** Stores a charge unless its reference is stored already (by any instance): true when this call did. */
+    async addOnce(row: Insertable<Database['matriculas_pagamentos']>): Promise<boolean> {
+      const added = await db
+        .insertInto('matriculas_pagamentos')
+        .values(row)
+        .onConflict((oc) => oc.column('referencia').doNothing())
+        .returning('id')
+        .execute();
+      return added.length > 0;
+    },
     setCustomer: (enrolmentId: number, customerId: string) =>
       updateWhile('matriculas', enrolmentId, ['cliente_provedor_id', 'is', null], { cliente_provedor_id: customerId }),
     /**
@@ -232,6 +242,51 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         )
         .where('m.id', '>', afterId)
         .orderBy('m.id')
+        .limit(limit)
+        .execute();
+    },
+    /** Enrolments in force through the provider with an annual fee in one of `months`, by id from `afterId`. */
+    async annualFeeEnrolments(provedor: string, months: number[], afterId: number, limit: number) {
+      return db
+        .selectFrom('matriculas')
+        .select([
+          'id',
+          'taxa_anual_centavos',
+          'taxa_anual_mes',
+          'dia_vencimento',
+          'aceito_em',
+          'cancelamento_efetivo_em',
+        ])
+        .where('provedor', '=', provedor)
+        .where('status', 'in', ['ativa', 'cancelamento_solicitado'])
+        .where('taxa_anual_centavos', '>', 0)
+        .where('taxa_anual_mes', 'in', months)
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+    /** The references of the annual fees already made for these enrolments. */
+    async annualFeeReferences(enrolmentIds: number[]): Promise<Set<string>> {
+      if (!enrolmentIds.length) return new Set();
+      const rows = await db
+        .selectFrom('matriculas_pagamentos')
+        .select('referencia')
+        .where('matricula_id', 'in', enrolmentIds)
+        .where('tipo', '=', 'anuidade')
+        .execute();
+      return new Set(rows.map((r) => r.referencia));
+    },
+    /** Annual fees stored but not yet charged at the provider (the charge failed or was cut short). */
+    unchargedAnnualFees(provedor: string, limit: number) {
+      return db
+        .selectFrom('matriculas_pagamentos')
+        .selectAll()
+        .where('provedor', '=', provedor)
+        .where('tipo', '=', 'anuidade')
+        .where('status', '=', 'pendente')
+        .where('provedor_id', 'is', null)
+        .orderBy('id')
         .limit(limit)
         .execute();
     },

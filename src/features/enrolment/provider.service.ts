@@ -10,13 +10,14 @@ import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
 import { formatBRL } from '../../lib/text';
 import { addDays, saoPauloDay, saoPauloDayStartIso } from '../../lib/time';
+import { annualFeeMonths, annualFeesDue } from './terms';
 import { recordPayment } from '../../platform/metrics/metrics';
 import { type PaymentProvider, QR } from '../../platform/payments/index';
 import type { AsaasAuthorization, AsaasPayment } from '../../platform/payments/asaas/client';
 import type { PaymentEventsRepository } from '../../platform/payments/events.repository';
 import { type ChargeState, chargeState, toCents } from '../../platform/payments/asaas/status';
 import type { Enrolment, Payment } from './enrolment.repository';
-import type { EnrolmentRepos, EnrolmentService } from './enrolment.service';
+import { type EnrolmentRepos, type EnrolmentService, formatDay } from './enrolment.service';
 import type { ProviderPaymentsRepository } from './provider.repository';
 
 export interface ProviderRepos extends EnrolmentRepos {
@@ -530,8 +531,73 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
   }
 
   /**
-   * Once a day (after 01:00 São Paulo), one instance of all compares the day before and sweeps
-   * the subscriptions whose charge never reached us.
+   * The contract's annual fee after the first year: a charge of its own each year, made
+   * ANNUAL_FEE_AHEAD_DAYS before the billing day of its month, on the reference MAT<id>A<year>
+   * (stored once whatever the instance; created at the provider looked up by it first). Returns
+   * how many were charged at the provider now.
+   */
+  async function billAnnualFees(now = new Date()): Promise<number> {
+    const today = saoPauloDay(now);
+    const at = nowIso(now);
+    const months = annualFeeMonths(today);
+    let afterId = 0;
+    for (;;) {
+      const rows = await repo.pay.annualFeeEnrolments(name, months, afterId, BATCH);
+      const made = await repo.pay.annualFeeReferences(rows.map((r) => r.id));
+      for (const e of rows) {
+        afterId = e.id;
+        for (const due of annualFeesDue(e, today)) {
+          const referencia = `MAT${e.id}A${due.slice(0, 4)}`;
+          if (made.has(referencia)) continue;
+          await repo.transaction(async (tx) => {
+            const added = await tx.pay.addOnce({
+              matricula_id: e.id,
+              tipo: 'anuidade',
+              valor_centavos: e.taxa_anual_centavos,
+              status: 'pendente',
+              provedor: name,
+              referencia,
+              vencimento: due,
+              criado_em: at,
+              atualizado_em: at,
+            });
+            if (added)
+              await tx.addHistory(
+                historyRow(
+                  { id: e.id, status: (await tx.byId(e.id))?.status ?? 'ativa' },
+                  `taxa anual de ${formatBRL(e.taxa_anual_centavos)} lançada, vence em ${formatDay(due)}`,
+                  at,
+                ),
+              );
+          });
+        }
+      }
+      if (rows.length < BATCH) break;
+    }
+    let charged = 0;
+    for (const row of await repo.pay.unchargedAnnualFees(name, BATCH)) {
+      const e = await repo.byId(row.matricula_id);
+      if (!e) continue;
+      try {
+        const charge = await asaas!.charge({
+          customer: await customerOf(e),
+          reference: row.referencia,
+          valueCents: row.valor_centavos,
+          dueDate: row.vencimento ?? today,
+          description: `Taxa anual ${e.plano_nome} · ${e.unidade_nome}`,
+          successUrl: `${config.publicUrl}/matricula/${e.codigo}`,
+        });
+        if (await repo.pay.setProviderId(row.id, charge.id)) charged++;
+      } catch (err) {
+        log?.warn({ err, payment: row.id }, 'annual fee could not be charged at the provider; next run tries again');
+      }
+    }
+    return charged;
+  }
+
+  /**
+   * Once a day (after 01:00 São Paulo), one instance of all compares the day before, sweeps
+   * the subscriptions whose charge never reached us and charges the annual fees due.
    */
   async function dailyComparison(now: Date): Promise<boolean> {
     const today = saoPauloDay(now);
@@ -543,6 +609,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     try {
       await compareDay(addDays(today, -1), now);
       await sweepSubscriptions(now);
+      await billAnnualFees(now);
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
       log?.error({ err }, 'daily payment comparison failed; tried again in an hour');
@@ -563,6 +630,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     afterCancel,
     compareDay,
     sweepSubscriptions,
+    billAnnualFees,
 
     /** One stored webhook event: a payment's events act on it; any other type is acknowledged. */
     async handleEvent(event: { tipo: string; body: unknown }, now = new Date()): Promise<void> {

@@ -60,6 +60,48 @@ export function addMonths(day: string, months: number, billingDay: number): stri
   return `${year}-${String(month).padStart(2, '0')}-${String(billingDay).padStart(2, '0')}`;
 }
 
+/** Days before its due day that a year's annual fee is charged, so the member can pay it in time. */
+export const ANNUAL_FEE_AHEAD_DAYS = 10;
+/** A year's fee missed (the daily task down) is still charged up to this many days after its due day. */
+const ANNUAL_FEE_LATE_DAYS = 30;
+
+/**
+ * The due days of the annual fees to charge on `today`: each year's billing day in the fee's
+ * month, after the day of acceptance (the first payment took the fee of the month of acceptance),
+ * from ANNUAL_FEE_LATE_DAYS back to ANNUAL_FEE_AHEAD_DAYS ahead, and before a cancellation takes
+ * effect. The service charges each once, on its own reference.
+ */
+export function annualFeesDue(
+  e: Pick<Terms, 'taxa_anual_centavos' | 'taxa_anual_mes'> & {
+    dia_vencimento: number;
+    aceito_em: string;
+    cancelamento_efetivo_em: string | null;
+  },
+  today: string,
+): string[] {
+  if (!e.taxa_anual_centavos || !e.taxa_anual_mes) return [];
+  const accepted = saoPauloDay(new Date(e.aceito_em));
+  const from = addDays(today, -ANNUAL_FEE_LATE_DAYS);
+  const to = addDays(today, ANNUAL_FEE_AHEAD_DAYS);
+  const month = String(e.taxa_anual_mes).padStart(2, '0');
+  const day = String(e.dia_vencimento).padStart(2, '0');
+  const year = Number(today.slice(0, 4));
+  return [year - 1, year, year + 1]
+    .map((y) => `${y}-${month}-${day}`)
+    .filter(
+      (due) =>
+        due > accepted && due >= from && due <= to && (!e.cancelamento_efetivo_em || due < e.cancelamento_efetivo_em),
+    );
+}
+
+/** The months (1–12) whose annual fees `annualFeesDue` may charge on `today`. */
+export function annualFeeMonths(today: string): number[] {
+  const months = new Set<number>();
+  for (let d = addDays(today, -ANNUAL_FEE_LATE_DAYS); d <= addDays(today, ANNUAL_FEE_AHEAD_DAYS); d = addDays(d, 1))
+    months.add(Number(d.slice(5, 7)));
+  return [...months];
+}
+
 /** Whole months from `from` to `to` (aaaa-mm-dd), counting a month once its day is reached. */
 export function monthsBetween(from: string, to: string): number {
   const months =
