@@ -93,7 +93,7 @@ export const EnvSchema = Type.Object({
   RETENTION_MESSAGES_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 24 }),
   RETENTION_SURVEY_CONTACT_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 24 }),
   RETENTION_BOOKINGS_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 12 }),
-  // Online enrolment (docs/payments.md): who takes the payments. "pix" needs no account: a
+  // Online enrolment (docs/enrolment.md): who takes the payments. "pix" needs no account: a
   // static Pix code from PIX_KEY, confirmed by staff against the bank statement.
   // "asaas": Asaas (docs/operations.md, Payments): dynamic Pix and card on its hosted page, confirmed by its webhook.
   PAYMENT_PROVIDER: Type.Union([Type.Literal('pix'), Type.Literal('asaas')], { default: 'pix' }),

@@ -567,6 +567,13 @@ describe('monthly billing', () => {
     // the next year: a charge of its own
     await t.app.paymentJobs!.billAnnualFees(at(addDays(`${dueYear + 1}${due.slice(4)}`, -10)));
     expect((await fees()).map((f) => f.referencia)).toEqual([`MAT${e.id}A${dueYear}`, `MAT${e.id}A${dueYear + 1}`]);
+    // cancelled before that year starts: its fee is called off at Asaas, the paid one stays
+    const nextFee = (await fees())[1]!;
+    const eightDaysAgo = nowIso(new Date(Date.now() - 8 * 86_400_000));
+    await t.db.updateTable('matriculas').set({ aceito_em: eightDaysAgo }).where('id', '=', e.id).execute();
+    expect((await act(await openMine(e.email), `/matricula/minha/${e.codigo}/cancelar`)).statusCode).toBe(303);
+    expect((await fees()).map((f) => f.status)).toEqual(['pago', 'cancelado']);
+    expect(fake.state.payments.get(nextFee.provedor_id!).deleted).toBe(true);
 
     // a fee of the month of acceptance was in the first payment: not charged again that year
     const other = await paidAndActive();
@@ -578,5 +585,14 @@ describe('monthly billing', () => {
       .execute();
     await t.app.paymentJobs!.billAnnualFees(at(addDays(otherAccepted, 5)));
     expect((await asaas.payments(other.id)).filter((p) => p.tipo === 'anuidade')).toHaveLength(0);
+  });
+});
+
+describe('/privacidade with Asaas', () => {
+  it('names Asaas among the processors, with what it receives', async () => {
+    const res = await t.app.inject('/privacidade');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<strong>Asaas</strong> (asaas.com)');
+    expect(res.body).toContain('recebe nome, CPF, e-mail e WhatsApp de quem paga');
   });
 });

@@ -72,6 +72,8 @@ describe('/privacidade and the footer', () => {
     expect(body).toMatch(/<strong>TotalPass<\/strong> \(totalpass\.com\)/);
     expect(body).toMatch(/<strong>Wellhub<\/strong> \(wellhub\.com\)/);
     expect(body).toContain('<strong>Correio Exemplo</strong>');
+    // the default static Pix goes from the payer's bank to the unit's: no payment processor
+    expect(body).not.toContain('<strong>Asaas</strong>');
     expect(body).not.toContain('webhook');
 
     // every public page's footer names the encarregado

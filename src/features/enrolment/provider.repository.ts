@@ -251,6 +251,7 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         .selectFrom('matriculas')
         .select([
           'id',
+          'status',
           'taxa_anual_centavos',
           'taxa_anual_mes',
           'dia_vencimento',

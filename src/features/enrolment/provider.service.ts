@@ -417,6 +417,20 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
         if (p.dueDate && p.dueDate >= e.cancelamento_efetivo_em && chargeState(p) === 'pendente')
           await asaas!.deletePayment(p.id);
     }
+    // An annual fee charged ahead for a year that starts once the contract has ended goes too.
+    const at = nowIso(now);
+    for (const fee of await repo.payments(e.id))
+      if (
+        fee.tipo === 'anuidade' &&
+        fee.status === 'pendente' &&
+        e.cancelamento_efetivo_em &&
+        fee.vencimento &&
+        fee.vencimento >= e.cancelamento_efetivo_em
+      ) {
+        if (fee.provedor_id) await asaas!.deletePayment(fee.provedor_id);
+        if (await move(fee, ['pendente'], 'cancelado', {}, at))
+          await repo.addHistory(historyRow(e, `taxa anual ${fee.referencia} cancelada com o contrato`, at));
+      }
     const fine = (await repo.payments(e.id)).find((p) => p.tipo === 'multa' && p.status === 'pendente');
     if (fine && !fine.provedor_id) {
       const charge = await asaas!.charge({
@@ -564,7 +578,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
             if (added)
               await tx.addHistory(
                 historyRow(
-                  { id: e.id, status: (await tx.byId(e.id))?.status ?? 'ativa' },
+                  e,
                   `taxa anual de ${formatBRL(e.taxa_anual_centavos)} lançada, vence em ${formatDay(due)}`,
                   at,
                 ),

@@ -16,8 +16,17 @@ export interface BenefitUnit {
 
 const hostOf = (url: string) => new URL(url).hostname.replace(/^www\./, '');
 
-/** The benefit platforms (by name, with their links' hosts), the mail provider and the webhook receivers. */
-export function processorsOf(units: BenefitUnit[], mailProvider: string | null, webhookUrls: string[]): Processor[] {
+/**
+ * The benefit platforms (by name, with their links' hosts), the mail provider, the payment
+ * provider that receives the payer's data (Asaas; a static Pix goes from the payer's bank to the
+ * unit's, through no one of ours) and the webhook receivers.
+ */
+export function processorsOf(
+  units: BenefitUnit[],
+  mailProvider: string | null,
+  webhookUrls: string[],
+  paymentProvider: 'pix' | 'asaas' | null = null,
+): Processor[] {
   const platforms = new Map<string, Set<string>>();
   for (const u of units) {
     const url = safeExternalUrl(u.beneficio_url);
@@ -42,6 +51,15 @@ export function processorsOf(units: BenefitUnit[], mailProvider: string | null, 
         'recebe o seu e-mail e o texto da mensagem.',
     });
   }
+  if (paymentProvider === 'asaas') {
+    out.push({
+      nome: 'Asaas',
+      site: 'asaas.com',
+      finalidade:
+        'instituição de pagamento que cobra a matrícula online (Pix, cartão e mensalidades); recebe nome, CPF, ' +
+        'e-mail e WhatsApp de quem paga. O número do cartão é digitado na página do Asaas e não passa pelo nosso site.',
+    });
+  }
   const hosts = [...new Set(webhookUrls.flatMap((u) => (safeExternalUrl(u) ? [hostOf(u)] : [])))].sort();
   if (hosts.length) {
     out.push({
@@ -57,7 +75,7 @@ export function processorsOf(units: BenefitUnit[], mailProvider: string | null, 
 
 export function createPolicyService(
   repo: ProcessorsRepository,
-  config: Pick<Config, 'privacy' | 'smtp'>,
+  config: Pick<Config, 'privacy' | 'smtp' | 'payments'>,
   units: () => Promise<BenefitUnit[]>,
 ) {
   const settings = config.privacy;
@@ -72,7 +90,7 @@ export function createPolicyService(
         page: {
           dpo: { name: settings.dpoName, email: settings.dpoEmail },
           retention,
-          processors: processorsOf(list, mailProvider, webhookUrls),
+          processors: processorsOf(list, mailProvider, webhookUrls, config.payments.provider),
         },
       };
     },
