@@ -15,6 +15,7 @@ import { TEST_ENGINE } from '../helpers/db';
 import { form } from '../helpers/http';
 import { startSmtp, type TestSmtp } from '../helpers/smtp';
 import { createStaffUser, loginAs, staffToken } from '../helpers/staff';
+import { enrolmentRow } from '../helpers/enrolment';
 
 let ctx: TestContext;
 let smtp: TestSmtp;
@@ -268,36 +269,21 @@ the CSV`, async () => {
     const lastWeek = addDays(week, -7);
     const at = (day: string, hhmm: string) => spInstant(day, hhmm).toISOString();
     let n = 0;
-    const enrolment = (criado_em: string, ativada_em: string | null) => ({
-      codigo: `funil-${++n}`,
-      unidade_id: unit.id,
-      plano_id: planId,
-      status: ativada_em ? ('ativa' as const) : ('aguardando_pagamento' as const),
-      nome: `Pessoa ${n}`,
-      cpf: String(80000000000 + n),
-      nascimento: '1990-01-01',
-      email: `funil${n}@exemplo.com.br`,
-      unidade_nome: unit.nome,
-      plano_nome: 'Plano',
-      razao_social: 'Academia Exemplo Ltda',
-      cnpj: '11222333000181',
-      endereco_juridico: 'Rua Exemplo, 1',
-      mensalidade_centavos: 9990,
-      taxa_matricula_centavos: 0,
-      taxa_anual_centavos: 0,
-      primeiro_pagamento_centavos: 9990,
-      fidelidade_meses: 0,
-      multa_percentual: 0,
-      dia_vencimento: 10,
-      contrato_versao: 1,
-      contrato_texto: 'Contrato',
-      contrato_sha256: '0'.repeat(64),
-      aceito_em: criado_em,
-      provedor: 'pix',
-      ativada_em,
-      criado_em,
-      atualizado_em: criado_em,
-    });
+    const enrolment = (criado_em: string, ativada_em: string | null) =>
+      enrolmentRow(
+        {
+          codigo: `funil-${++n}`,
+          unidade_id: unit.id,
+          plano_id: planId,
+          status: ativada_em ? 'ativa' : 'aguardando_pagamento',
+          nome: `Pessoa ${n}`,
+          cpf: String(80000000000 + n),
+          email: `funil${n}@exemplo.com.br`,
+          unidade_nome: unit.nome,
+          ativada_em,
+        },
+        criado_em,
+      );
     await ctx.db
       .insertInto('matriculas')
       .values([

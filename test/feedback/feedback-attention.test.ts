@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { fetchForm, form } from '../helpers/http';
 import { createStaffUser, loginAs } from '../helpers/staff';
+import { enrolmentRow } from '../helpers/enrolment';
 
 let t: TestContext;
 let A: { id: number; nome: string };
@@ -164,36 +165,23 @@ linking to the enrolment`, async () => {
       return (
         await t.db
           .insertInto('matriculas')
-          .values({
-            codigo: `atencao-${++n}`,
-            unidade_id: unit.id,
-            plano_id: plan,
-            status,
-            nome: `Aluna ${n}`,
-            cpf: String(70000000000 + n),
-            nascimento: '1990-01-01',
-            email: `aluna${n}@exemplo.com.br`,
-            unidade_nome: unit.nome,
-            plano_nome: 'Plano',
-            razao_social: 'Academia Exemplo Ltda',
-            cnpj: '11222333000181',
-            endereco_juridico: 'Rua Exemplo, 1',
-            mensalidade_centavos: 9990,
-            taxa_matricula_centavos: 0,
-            taxa_anual_centavos: 0,
-            primeiro_pagamento_centavos: 9990,
-            fidelidade_meses: 0,
-            multa_percentual: 0,
-            dia_vencimento: 10,
-            contrato_versao: 1,
-            contrato_texto: 'Contrato',
-            contrato_sha256: '0'.repeat(64),
-            aceito_em: at,
-            provedor,
-            expira_em: ago(hours - 48),
-            criado_em: at,
-            atualizado_em: at,
-          })
+          .values(
+            enrolmentRow(
+              {
+                codigo: `atencao-${++n}`,
+                unidade_id: unit.id,
+                plano_id: plan,
+                status,
+                nome: `Aluna ${n}`,
+                cpf: String(70000000000 + n),
+                email: `aluna${n}@exemplo.com.br`,
+                unidade_nome: unit.nome,
+                provedor,
+                expira_em: ago(hours - 48),
+              },
+              at,
+            ),
+          )
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;

@@ -3,11 +3,11 @@
 // cluster's proxy), "Minha matrícula", staff on the enrolments' list, and the app paid through
 // the fake Asaas.
 import type { AddressInfo } from 'node:net';
-import type { Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import { expect } from 'vitest';
 import type { App } from '../../src/app';
 import type { Db } from '../../src/db/index';
-import type { PlanosUnidadesTable } from '../../src/db/types';
+import type { MatriculasTable, PlanosUnidadesTable } from '../../src/db/types';
 import { createTestApp, type TestContext } from './app';
 import { responseCookies } from './cluster';
 import { validCpf } from './cpf';
@@ -51,6 +51,43 @@ export interface Offer {
 }
 
 /** Changes the prices or terms of the offer (the enrolments already accepted keep theirs). */
+type EnrolmentRow = Insertable<MatriculasTable>;
+
+/**
+ * A stored enrolment for tests that need rows without going through the pages (counts, lists,
+ * retention): a R$ 99,90 plan without fees or term, paid by Pix, accepted and stored at `at`.
+ * `row` names it and sets anything else.
+ */
+export function enrolmentRow(
+  row: Pick<EnrolmentRow, 'codigo' | 'unidade_id' | 'plano_id' | 'status' | 'nome' | 'cpf' | 'email'> &
+    Partial<EnrolmentRow>,
+  at: string,
+): EnrolmentRow {
+  return {
+    nascimento: '1990-01-01',
+    unidade_nome: 'Unidade',
+    plano_nome: 'Plano',
+    razao_social: 'Academia Exemplo Ltda',
+    cnpj: '11222333000181',
+    endereco_juridico: 'Rua Exemplo, 1',
+    mensalidade_centavos: 9990,
+    taxa_matricula_centavos: 0,
+    taxa_anual_centavos: 0,
+    primeiro_pagamento_centavos: 9990,
+    fidelidade_meses: 0,
+    multa_percentual: 0,
+    dia_vencimento: 10,
+    contrato_versao: 1,
+    contrato_texto: 'Contrato',
+    contrato_sha256: '0'.repeat(64),
+    aceito_em: at,
+    provedor: 'pix',
+    criado_em: at,
+    atualizado_em: at,
+    ...row,
+  };
+}
+
 export async function setTerms(db: Db, offer: Offer, terms: Updateable<PlanosUnidadesTable>): Promise<void> {
   await db
     .updateTable('planos_unidades')

@@ -6,6 +6,7 @@ import { enqueueMail } from '../../src/platform/mail/outbox.repository';
 import { createTestApp, secondInstance, type TestContext } from '../helpers/app';
 import { fetchForm, form } from '../helpers/http';
 import { createStaffUser, LOGIN_URL } from '../helpers/staff';
+import { enrolmentRow } from '../helpers/enrolment';
 
 const TOKEN = 'token-de-metricas-com-32-caracteres-x';
 
@@ -225,35 +226,19 @@ describe('metrics endpoint on', () => {
 
     const planId = (await t.db.selectFrom('planos').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
     const at = new Date().toISOString();
-    const row = (i: number, status: EnrolmentStatus) => ({
-      codigo: `metricas-${i}`,
-      unidade_id: unitId,
-      plano_id: planId,
-      status,
-      nome: 'Pessoa das Métricas',
-      cpf: String(90000000000 + i),
-      nascimento: '1990-01-01',
-      email: `metricas${i}@exemplo.com.br`,
-      unidade_nome: 'Unidade',
-      plano_nome: 'Plano',
-      razao_social: 'Academia Exemplo Ltda',
-      cnpj: '11222333000181',
-      endereco_juridico: 'Rua Exemplo, 1',
-      mensalidade_centavos: 9990,
-      taxa_matricula_centavos: 0,
-      taxa_anual_centavos: 0,
-      primeiro_pagamento_centavos: 9990,
-      fidelidade_meses: 0,
-      multa_percentual: 0,
-      dia_vencimento: 10,
-      contrato_versao: 1,
-      contrato_texto: 'Contrato',
-      contrato_sha256: '0'.repeat(64),
-      aceito_em: at,
-      provedor: 'pix',
-      criado_em: at,
-      atualizado_em: at,
-    });
+    const row = (i: number, status: EnrolmentStatus) =>
+      enrolmentRow(
+        {
+          codigo: `metricas-${i}`,
+          unidade_id: unitId,
+          plano_id: planId,
+          status,
+          nome: 'Pessoa das Métricas',
+          cpf: String(90000000000 + i),
+          email: `metricas${i}@exemplo.com.br`,
+        },
+        at,
+      );
     await t.db
       .insertInto('matriculas')
       .values([row(1, 'ativa'), row(2, 'ativa'), row(3, 'aguardando_pagamento'), row(4, 'cancelada')])

@@ -18,6 +18,7 @@ import { enqueueMail } from '../../src/platform/mail/outbox.repository';
 import { recordConsent } from '../../src/features/privacy/consent.repository';
 import { ANONYMOUS_PERSON } from '../../src/db/anonymised';
 import type { EnrolmentStatus } from '../../src/db/types';
+import { enrolmentRow } from '../helpers/enrolment';
 
 const MONTHS = { leads: 6, messages: 3, survey: 9, bookings: 12 };
 let t: TestContext;
@@ -473,44 +474,34 @@ describe('the retention job and online enrolments', () => {
       return (
         await t.db
           .insertInto('matriculas')
-          .values({
-            codigo: `retencao-matricula-${n}`,
-            unidade_id: 1,
-            plano_id: plan.id,
-            status,
-            nome: `Aluna Contrato ${n}`,
-            cpf: String(52998224700 + n),
-            nascimento: '1990-04-01',
-            email: `contrato${n}@exemplo.com.br`,
-            whatsapp: '+5511955551234',
-            aceita_marketing: 1,
-            responsavel_nome: 'Mãe Responsável',
-            responsavel_cpf: '11144477735',
-            unidade_nome: 'Unidade Centro',
-            plano_nome: 'Plano Mensal',
-            razao_social: 'Academia Exemplo Ltda',
-            cnpj: '11222333000181',
-            endereco_juridico: 'Rua Exemplo, 1',
-            mensalidade_centavos: 9990,
-            taxa_matricula_centavos: 0,
-            taxa_anual_centavos: 0,
-            primeiro_pagamento_centavos: 9990,
-            fidelidade_meses: 0,
-            multa_percentual: 0,
-            dia_vencimento: 10,
-            contrato_versao: 1,
-            contrato_texto: `Contrato de Aluna Contrato ${n}, CPF ${52998224700 + n}`,
-            contrato_sha256: 'a'.repeat(64),
-            aceito_em: accepted,
-            aceite_ip: '203.0.113.9',
-            aceite_user_agent: 'Mozilla/5.0 (Linux; Android 14)',
-            provedor: 'pix',
-            expira_em: iso(end.expira ?? Date.parse(accepted) + day),
-            desistencia_em: end.desiste === undefined ? null : iso(end.desiste),
-            cancelamento_efetivo_em: end.cancela === undefined ? null : iso(end.cancela).slice(0, 10),
-            criado_em: accepted,
-            atualizado_em: accepted,
-          })
+          .values(
+            enrolmentRow(
+              {
+                codigo: `retencao-matricula-${n}`,
+                unidade_id: 1,
+                plano_id: plan.id,
+                status,
+                nome: `Aluna Contrato ${n}`,
+                cpf: String(52998224700 + n),
+                nascimento: '1990-04-01',
+                email: `contrato${n}@exemplo.com.br`,
+                whatsapp: '+5511955551234',
+                aceita_marketing: 1,
+                responsavel_nome: 'Mãe Responsável',
+                responsavel_cpf: '11144477735',
+                unidade_nome: 'Unidade Centro',
+                plano_nome: 'Plano Mensal',
+                contrato_texto: `Contrato de Aluna Contrato ${n}, CPF ${52998224700 + n}`,
+                contrato_sha256: 'a'.repeat(64),
+                aceite_ip: '203.0.113.9',
+                aceite_user_agent: 'Mozilla/5.0 (Linux; Android 14)',
+                expira_em: iso(end.expira ?? Date.parse(accepted) + day),
+                desistencia_em: end.desiste === undefined ? null : iso(end.desiste),
+                cancelamento_efetivo_em: end.cancela === undefined ? null : iso(end.cancela).slice(0, 10),
+              },
+              accepted,
+            ),
+          )
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
