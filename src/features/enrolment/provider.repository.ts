@@ -28,6 +28,16 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
           eb('conferido_em', '<', before),
         ]),
       );
+  /** Stores a charge unless its reference is stored already (by any instance): true when this call did. */
+  async function addOnce(row: Insertable<Database['matriculas_pagamentos']>): Promise<boolean> {
+    const added = await db
+      .insertInto('matriculas_pagamentos')
+      .values(row)
+      .onConflict((oc) => oc.column('referencia').doNothing())
+      .returning('id')
+      .execute();
+    return added.length > 0;
+  }
   return {
     byProviderId: (provedorId: string) => paymentWhere('provedor_id', provedorId),
     byReference: (referencia: string) => paymentWhere('referencia', referencia),
@@ -43,27 +53,14 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
     },
     /** A monthly payment of the subscription, stored once per reference: the row (new or already there). */
     async renewal(row: Insertable<Database['matriculas_pagamentos']>): Promise<Payment> {
-      await db
-        .insertInto('matriculas_pagamentos')
-        .values(row)
-        .onConflict((oc) => oc.column('referencia').doNothing())
-        .execute();
+      await addOnce(row);
       return db
         .selectFrom('matriculas_pagamentos')
         .selectAll()
         .where('referencia', '=', row.referencia)
         .executeTakeFirstOrThrow();
     },
-    /** Stores a charge unless its reference is stored already (by any instance): true when this call did. */
-    async addOnce(row: Insertable<Database['matriculas_pagamentos']>): Promise<boolean> {
-      const added = await db
-        .insertInto('matriculas_pagamentos')
-        .values(row)
-        .onConflict((oc) => oc.column('referencia').doNothing())
-        .returning('id')
-        .execute();
-      return added.length > 0;
-    },
+    addOnce,
     setCustomer: (enrolmentId: number, customerId: string) =>
       updateWhile('matriculas', enrolmentId, ['cliente_provedor_id', 'is', null], { cliente_provedor_id: customerId }),
     /**
