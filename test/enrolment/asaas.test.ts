@@ -22,6 +22,8 @@ import {
   onlineOffer,
 } from '../helpers/enrolment';
 import { startFakeAsaas, type FakeAsaas } from '../helpers/fake-asaas';
+import { createProviderPaymentsRepository } from '../../src/features/enrolment/provider.repository';
+import { staleCutoffs as staleCutoffsAt } from '../../src/features/enrolment/provider.service';
 import { createStaffUser, loginAs } from '../helpers/staff';
 
 let t: TestContext;
@@ -416,6 +418,34 @@ describe('monthly billing', () => {
     const cleared = await asaas.enrolment(e.id);
     expect(cleared.inadimplente_desde).toBeNull();
     expect(cleared.pago_ate! > active.pago_ate!).toBe(true);
+  });
+
+  it('asks Asaas about a monthly charge only once due, then hourly; a waiting first payment comes first', async () => {
+    const active = await paidAndActive();
+    const month = await fake.renew(active.assinatura_provedor_id!);
+    await asaas.settle();
+    const row = (await asaas.payments(active.id)).find((p) => p.provedor_id === month)!;
+    expect(row).toMatchObject({ tipo: 'mensalidade', status: 'pendente' });
+    const asked = () => fake.calls.filter((c) => c.method === 'GET' && c.path === `/payments/${month}`).length;
+    const before = asked();
+    // Days before its due day: nothing can be late, so nothing is asked.
+    await t.app.paymentJobs!.reconcile(new Date(`${addDays(row.vencimento!, -3)}T15:00:00Z`));
+    expect(asked()).toBe(before);
+    // Its day: asked; again only after an hour without news.
+    const due = new Date(`${row.vencimento}T15:00:00Z`);
+    await t.app.paymentJobs!.reconcile(due);
+    expect(asked()).toBe(before + 1);
+    await t.app.paymentJobs!.reconcile(new Date(due.getTime() + 30 * 60_000));
+    expect(asked()).toBe(before + 1);
+    await t.app.paymentJobs!.reconcile(new Date(due.getTime() + 61 * 60_000));
+    expect(asked()).toBe(before + 2);
+
+    // A first payment waiting 10 minutes is asked about ahead of the due monthly charge.
+    const { e: waiting } = await paid(1);
+    const first = (await asaas.payments(waiting.id)).find((p) => p.tipo === 'primeiro')!;
+    const later = new Date(due.getTime() + 3 * 3_600_000);
+    const next = await createProviderPaymentsRepository(t.db).stale('asaas', staleCutoffsAt(later), 1);
+    expect(next.map((p) => p.id)).toEqual([first.id]);
   });
 
   it('a chargeback asks staff for attention; a charge of an expired enrolment is removed at Asaas', async () => {

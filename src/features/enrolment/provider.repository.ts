@@ -1,7 +1,7 @@
 // The SQL of payments through a provider (Asaas): finding our payment row of a provider's
 // charge, monthly payments as the subscription makes them, inadimplência, what the
 // reconciliation asks the provider again, the daily differences and its lease.
-import type { Insertable, Kysely } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { createTaskLease } from '../../platform/jobs/task-lease.repository';
 import { createUpdateWhile } from '../../platform/sql/update-while.repository';
 import type { Database } from '../../db/types';
@@ -10,24 +10,41 @@ import type { Enrolment, Payment } from './enrolment.repository';
 /** The lease row of the daily comparison in tarefas_agendadas. */
 export const DAILY_TASK = 'pagamentos_conciliacao_diaria';
 
+/** When the open charges were last asked about, to be asked again (ISO instants; `today` a São Paulo day). */
+export interface StaleCutoffs {
+  firstBefore: string;
+  dueBefore: string;
+  today: string;
+}
+
 export function createProviderPaymentsRepository(db: Kysely<Database>) {
   const task = createTaskLease(db, DAILY_TASK);
   const updateWhile = createUpdateWhile(db);
   const paymentWhere = (column: 'provedor_id' | 'referencia', value: string): Promise<Payment | undefined> =>
     db.selectFrom('matriculas_pagamentos').selectAll().where(column, '=', value).executeTakeFirst();
-  /** Charges of the provider still unpaid and not asked about since `before`. */
-  const staleCharges = (provedor: string, before: string) =>
-    db
+  /**
+   * Open charges due for a check: a first payment (the member waits for the activation) once
+   * `firstBefore` has passed since it was made or last checked; any other charge only once it
+   * is due (its day on or before `today`), and then each time `dueBefore` has passed.
+   */
+  const staleCharges = (provedor: string, due: StaleCutoffs) => {
+    const lastSeen = sql<string>`coalesce(conferido_em, criado_em)`;
+    return db
       .selectFrom('matriculas_pagamentos')
       .where('provedor', '=', provedor)
       .where('status', 'in', ['pendente', 'atrasado'])
       .where('tipo', '!=', 'reembolso')
       .where((eb) =>
         eb.or([
-          eb.and([eb('conferido_em', 'is', null), eb('criado_em', '<', before)]),
-          eb('conferido_em', '<', before),
+          eb.and([eb('tipo', '=', 'primeiro'), eb(lastSeen, '<', due.firstBefore)]),
+          eb.and([
+            eb('tipo', '!=', 'primeiro'),
+            eb.or([eb('vencimento', 'is', null), eb('vencimento', '<=', due.today)]),
+            eb(lastSeen, '<', due.dueBefore),
+          ]),
         ]),
       );
+  };
   /** Stores a charge unless its reference is stored already (by any instance): true when this call did. */
   async function addOnce(row: Insertable<Database['matriculas_pagamentos']>): Promise<boolean> {
     const added = await db
@@ -144,15 +161,17 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
       return Boolean(row);
     },
     /** Charges of the provider still unpaid and not asked about since `before`, oldest first. */
-    stale(provedor: string, before: string, limit: number) {
-      return staleCharges(provedor, before)
+    /** The charges to check this round: first payments first, then the least recently checked. */
+    stale(provedor: string, due: StaleCutoffs, limit: number) {
+      return staleCharges(provedor, due)
         .select(['id', 'matricula_id', 'provedor_id', 'referencia', 'conferido_em', 'criado_em'])
-        .orderBy('criado_em')
+        .orderBy(sql`case when tipo = 'primeiro' then 0 else 1 end`)
+        .orderBy(sql`coalesce(conferido_em, criado_em)`)
         .limit(limit)
         .execute();
     },
-    async countStale(provedor: string, before: string): Promise<number> {
-      const r = await staleCharges(provedor, before)
+    async countStale(provedor: string, due: StaleCutoffs): Promise<number> {
+      const r = await staleCharges(provedor, due)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return Number(r.n);

@@ -31,9 +31,20 @@ const CLAIM_MS = 2 * 60_000;
 const AUTO = 'automatico:';
 /** Marks that are not a subscription's id. */
 const isMark = (v: string | null): boolean => Boolean(v && (v.startsWith(CLAIM) || v.startsWith(AUTO)));
+/** The reconciliation's cut-offs at `now` (repo.pay.stale). */
+export const staleCutoffs = (now: Date) => ({
+  firstBefore: nowIso(new Date(now.getTime() - RECONCILE_AFTER_MS)),
+  dueBefore: nowIso(new Date(now.getTime() - RECONCILE_DUE_AFTER_MS)),
+  today: saoPauloDay(now),
+});
 const staleClaim = (now: Date) => `${CLAIM}${nowIso(new Date(now.getTime() - CLAIM_MS))}`;
-/** A pending charge is asked about again after this without news. */
+/** A pending first payment is asked about again after this without news. */
 export const RECONCILE_AFTER_MS = 10 * 60_000;
+/**
+ * Any other open charge is asked about only once due, and then at this pace: until its day
+ * nothing is late, and money received early is applied by the daily comparison.
+ */
+export const RECONCILE_DUE_AFTER_MS = 60 * 60_000;
 /** Processed webhook events are kept this long. */
 const EVENTS_KEPT_MS = 90 * 86_400_000;
 const BATCH = 100;
@@ -662,14 +673,14 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
     },
 
     /**
-     * The reconciliation: charges pending for RECONCILE_AFTER_MS are asked about (a lost
-     * webhook still activates), refunds and subscriptions left undone are done, members
+     * The reconciliation: first payments pending for RECONCILE_AFTER_MS, and other charges once
+     * due every RECONCILE_DUE_AFTER_MS, are asked about (a lost webhook still activates or pays), refunds and subscriptions left undone are done, members
      * past the overdue days are marked, and once a day the day before is compared.
      */
     async reconcile(now = new Date()) {
       const at = nowIso(now);
       const result = { checked: 0, refunds: 0, subscriptions: 0, defaulting: 0, daily: false };
-      for (const row of await repo.pay.stale(name, nowIso(new Date(now.getTime() - RECONCILE_AFTER_MS)), BATCH)) {
+      for (const row of await repo.pay.stale(name, staleCutoffs(now), BATCH)) {
         if (!(await repo.pay.claimCheck(row.id, row.conferido_em, at))) continue;
         try {
           const p = row.provedor_id?.startsWith(QR)
@@ -736,7 +747,7 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
         webhookUrl: deps.webhookUrl,
         events: await deps.events.overview(),
         unsettled: await deps.events.unsettled(50),
-        stale: await repo.pay.countStale(name, nowIso(new Date(now.getTime() - RECONCILE_AFTER_MS))),
+        stale: await repo.pay.countStale(name, staleCutoffs(now)),
         differences: await repo.pay.differences(100),
         attention: await repo.pay.attention(50),
         task: (await repo.pay.task()) ?? null,

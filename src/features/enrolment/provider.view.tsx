@@ -67,8 +67,9 @@ export function ProviderPage(p: ProviderPageProps) {
           </dd>
           <dt>Conciliação pendente</dt>
           <dd data-stale>
-            {p.stale === 1 ? '1 cobrança' : `${p.stale} cobranças`} sem notícia há mais de 10 minutos (o sistema
-            consulta o provedor a cada minuto)
+            {p.stale === 1 ? '1 cobrança' : `${p.stale} cobranças`} a consultar no provedor: primeiras cobranças sem
+            notícia há mais de 10 minutos e as demais já vencidas, sem notícia há mais de uma hora (o sistema consulta a
+            cada minuto)
           </dd>
           <dt>Comparação diária</dt>
           <dd>
