@@ -674,8 +674,9 @@ export function createProviderPaymentsService(deps: ProviderDeps, repo: Transact
 
     /**
      * The reconciliation: first payments pending for RECONCILE_AFTER_MS, and other charges once
-     * due every RECONCILE_DUE_AFTER_MS, are asked about (a lost webhook still activates or pays), refunds and subscriptions left undone are done, members
-     * past the overdue days are marked, and once a day the day before is compared.
+     * due every RECONCILE_DUE_AFTER_MS, are asked about (a lost webhook still activates or
+     * pays), refunds and subscriptions left undone are done, members past the overdue days are
+     * marked, and once a day the day before is compared.
      */
     async reconcile(now = new Date()) {
       const at = nowIso(now);
