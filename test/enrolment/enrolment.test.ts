@@ -3,6 +3,7 @@
 // the payment; "Minha matrícula" withdraws within 7 days (refund in the staff queue) and,
 // later, cancels with the fine shown first; prices are frozen at acceptance; unpaid
 // enrolments expire; the contract's versions; production without a Pix key has no dead end.
+import { revokeConsent } from '../../src/features/privacy/compliance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/features/enrolment/contract';
 import { createTestApp, type TestContext } from '../helpers/app';
@@ -163,6 +164,13 @@ describe('the flow', () => {
       .where('registro_id', '=', e.id)
       .execute();
     expect(consents).toEqual([{ finalidade: 'matricula_ofertas', versao: 1, email: data.email }]);
+
+    // Revoked (here as "Meus dados" does): the enrolment no longer holds the permission; another's stays.
+    const other = person({ aceita_ofertas: 'sim', versao_consentimento: '1' });
+    expect((await (await pages.accept(other)).post()).statusCode).toBe(303);
+    expect(await revokeConsent(t.app.consents, { email: data.email.toUpperCase() })).toBe(1);
+    expect((await enrolmentByCpf(data.cpf))[0]!.aceita_marketing).toBe(0);
+    expect((await enrolmentByCpf(other.cpf))[0]!.aceita_marketing).toBe(1);
   });
 
   it('refuses a second enrolment of the same CPF at the unit with a clear message', async () => {

@@ -76,7 +76,11 @@ export function createConsentRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Marks every consent of the contact revoked (once: a revoked row keeps its first date). */
+    /**
+     * Marks every consent of the contact revoked (once: a revoked row keeps its first date),
+     * and takes back the offers permission of the enrolments those consents were given with,
+     * so the record and "Meus dados" no longer show it granted.
+     */
     async revoke(contact: ConsentContact, at: string, userId: number | null): Promise<number> {
       const email = contact.email || null;
       const telefone = contact.telefone || null;
@@ -89,6 +93,17 @@ export function createConsentRepository(db: Kysely<Database>) {
           eb.or([...(email ? [eb('email', '=', email)] : []), ...(telefone ? [eb('telefone', '=', telefone)] : [])]),
         )
         .executeTakeFirst();
+      await db
+        .updateTable('matriculas')
+        .set({ aceita_marketing: 0 })
+        .where('aceita_marketing', '<>', 0)
+        .where('id', 'in', (eb) =>
+          ofContact(contact)
+            .select('consentimentos.registro_id')
+            .where('consentimentos.finalidade', '=', 'matricula_ofertas')
+            .where('consentimentos.tabela', '=', 'matriculas'),
+        )
+        .execute();
       return Number(result.numUpdatedRows);
     },
 
