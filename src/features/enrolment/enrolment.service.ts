@@ -21,7 +21,7 @@ import {
   type FieldErrors,
 } from '../../lib/form/index';
 import { formatBRL } from '../../lib/text';
-import { addDays, formatDateTime, saoPauloDay } from '../../lib/time';
+import { addDays, formatDateTime, formatDay, saoPauloDay } from '../../lib/time';
 import { readEnvioKey, storeOnce } from '../../platform/envio/index';
 import { enqueueMail } from '../../platform/mail/outbox.repository';
 import type { PaymentInstructions, PaymentProvider } from '../../platform/payments/index';
@@ -1155,8 +1155,4 @@ class Refused extends Error {
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || /UNIQUE constraint failed/.test(e?.message ?? '');
-}
-
-export function formatDay(day: string): string {
-  return `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
 }

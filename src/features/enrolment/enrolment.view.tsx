@@ -11,14 +11,13 @@ import {
   type TextFieldProps,
 } from '../../views/form';
 import { formatBRL } from '../../lib/text';
-import { formatDateTime } from '../../lib/time';
+import { formatDateTime, formatDay } from '../../lib/time';
 import { type ChooserProps, UnitChooserFrame } from '../catalog/unit-chooser.view';
 import { CONSENT_VERSION_FIELD } from '../privacy/consent';
 import { ConsentCheckbox } from '../privacy/consent.view';
 import { formatCnpjDigits } from './contract';
 import {
   DATA_FIELDS,
-  formatDay,
   type DataField,
   LIMITS,
   STATUS_LABELS,

@@ -9,7 +9,7 @@ import type { Config } from '../../config';
 import { nowIso } from '../../db/index';
 import type { Transactional } from '../../db/transactional';
 import { formatBRL } from '../../lib/text';
-import { addDays, saoPauloDay, saoPauloDayStartIso } from '../../lib/time';
+import { addDays, formatDay, saoPauloDay, saoPauloDayStartIso } from '../../lib/time';
 import { annualFeeMonths, annualFeesDue } from './terms';
 import { recordPayment } from '../../platform/metrics/metrics';
 import { type PaymentProvider, QR } from '../../platform/payments/index';
@@ -17,7 +17,7 @@ import type { AsaasAuthorization, AsaasPayment } from '../../platform/payments/a
 import type { PaymentEventsRepository } from '../../platform/payments/events.repository';
 import { type ChargeState, chargeState, toCents } from '../../platform/payments/asaas/status';
 import type { Enrolment, Payment } from './enrolment.repository';
-import { type EnrolmentRepos, type EnrolmentService, formatDay } from './enrolment.service';
+import type { EnrolmentRepos, EnrolmentService } from './enrolment.service';
 import type { ProviderPaymentsRepository } from './provider.repository';
 
 export interface ProviderRepos extends EnrolmentRepos {

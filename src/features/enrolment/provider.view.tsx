@@ -4,10 +4,9 @@
 import type { Selectable } from 'kysely';
 import type { PagamentosDivergenciasTable } from '../../db/types';
 import { formatBRL } from '../../lib/text';
-import { formatDateTime } from '../../lib/time';
+import { formatDateTime, formatDay } from '../../lib/time';
 import { Csrf, StaffPage, type StaffProps } from '../../staff/form.view';
 import { DataTable } from '../../staff/list.view';
-import { formatDay } from './enrolment.service';
 import { detailPath, STAFF_PATH } from './staff.view';
 
 export const PROVIDER_PATH = '/admin/pagamentos';

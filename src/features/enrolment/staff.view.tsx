@@ -1,13 +1,13 @@
 // Staff pages of enrolments: the list with its filters and the refunds queue, the detail
 // (acceptance proof, payments, history, actions) and the contract's versions.
 import { formatBRL } from '../../lib/text';
-import { formatDateTime } from '../../lib/time';
+import { formatDateTime, formatDay } from '../../lib/time';
 import { Csrf, StaffPage, type StaffProps } from '../../staff/form.view';
 import { DataTable, Pagination } from '../../staff/list.view';
 import type { PageWindow } from '../../lib/pagination';
 import { formatCnpjDigits, formatCpfDigits, PLACEHOLDERS } from './contract';
 import type { ContractVersion, HistoryRow } from './enrolment.repository';
-import { formatDay, STATUS_LABELS, type Enrolment, type Payment } from './enrolment.service';
+import { STATUS_LABELS, type Enrolment, type Payment } from './enrolment.service';
 import { DEFAULTING } from './staff.service';
 import { paymentLabel } from './enrolment.view';
 

@@ -4,6 +4,7 @@
 // submission stores the version shown next to its checkbox (table consentimentos).
 
 import { toId } from '../../lib/form/index';
+import { formatDay } from '../../lib/time';
 
 export const CONSENT_PURPOSES = ['franquia', 'aula_experimental', 'fale_aqui', 'matricula_ofertas'] as const;
 export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
@@ -96,12 +97,6 @@ export function consentVersion(purpose: ConsentPurpose, versao: number): Consent
 export function postedConsentVersion(purpose: ConsentPurpose, posted: unknown): number {
   const n = toId(posted) ?? Number.NaN;
   return consentVersion(purpose, n)?.versao ?? currentConsent(purpose).versao;
-}
-
-/** "2026-11-22" → "22/11/2026" */
-export function formatDay(day: string): string {
-  const [y, m, d] = day.split('-');
-  return `${d}/${m}/${y}`;
 }
 
 /** "versão 1, de 22/11/2026": what the forms print under the checkbox. */

@@ -7,10 +7,9 @@ import type { Transactional } from '../../db/transactional';
 import { csvDate } from '../../db/csv/index';
 import { multiLine, parseDay, parseInteger, rawString, take, type FieldErrors } from '../../lib/form/index';
 import { pageWindow } from '../../lib/pagination';
-import { saoPauloDay } from '../../lib/time';
+import { formatDay, saoPauloDay } from '../../lib/time';
 import { LIST_PAGE_SIZE } from '../../staff/list';
 import type { AuditRepository } from '../audit/audit.repository';
-import { formatDay } from './consent';
 import type { IncidentFields, IncidentsRepository } from './incidents.repository';
 
 export const RISKS = [

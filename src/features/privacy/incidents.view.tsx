@@ -1,5 +1,5 @@
 // The incident register's pages (admins): the list, the new-incident form and one incident.
-import { formatDateTime } from '../../lib/time';
+import { formatDateTime, formatDay } from '../../lib/time';
 import {
   bindStaffFields,
   type Crumb,
@@ -14,7 +14,6 @@ import {
 import { type Column, PagedTable } from '../../staff/list.view';
 import type { ListState } from '../../staff/list';
 import type { FieldErrors, FormValues } from '../../staff/validation';
-import { formatDay } from './consent';
 import type { Incident } from './incidents.repository';
 import { INCIDENT_LIMITS, RISKS, riskLabel } from './incidents.service';
 import { INCIDENT_RETENTION_YEARS } from './retention';
