@@ -8,7 +8,15 @@ export interface Verdict {
   label: string;
   value: string;
   pass: boolean;
+  /** set when there was nothing to measure (a run too short): shown as such, never as a miss */
+  unmeasured?: true;
 }
+
+/** The result column of a verdict. */
+const resultOf = (v: Verdict) => (v.unmeasured ? 'N/A' : v.pass ? 'PASS' : 'MISS');
+
+/** The RSS window shorter than this (a short run, a late restart) measures nothing. */
+const RSS_WINDOW_MIN_MS = 2 * 60_000;
 
 export interface KindStats {
   kind: string;
@@ -63,7 +71,7 @@ function groupSamples(r: SoakResult, group: string): Sample[] {
 export function rssGrowth(
   r: SoakResult,
   series: Map<string, Point[]> = r.rss,
-): { name: string; from: number; to: number; growth: number }[] {
+): { name: string; from: number; to: number; growth: number; windowMs: number }[] {
   return r.instances.map((name) => {
     const restarted = Math.max(0, ...(r.restarts.get(name) ?? []).map((t) => t + 60_000));
     const start = Math.max(r.plan.rssFrom * 1000, restarted);
@@ -77,7 +85,7 @@ export function rssGrowth(
       points.filter((p) => p.t > end - 60_000).map((p) => p.value!),
       0.5,
     );
-    return { name, from: first, to: last, growth: (last - first) / first };
+    return { name, from: first, to: last, growth: (last - first) / first, windowMs: end - start };
   });
 }
 
@@ -138,6 +146,15 @@ export function verdicts(r: SoakResult): Verdict[] {
   const heaps = rssGrowth(r, r.heap);
   rssGrowth(r).forEach((g, i) => {
     const h = heaps[i]!;
+    if (!(g.windowMs >= RSS_WINDOW_MIN_MS && Number.isFinite(g.growth))) {
+      out.push({
+        label: `RSS da instância ${g.name} cresce ≤ 5% de ${min(r.plan.rssFrom * 1000)} ao fim`,
+        value: `janela de ${min(Math.max(0, g.windowMs))} após o início ou o reinício: curta demais para medir`,
+        pass: true,
+        unmeasured: true,
+      });
+      return;
+    }
     out.push({
       label: `RSS da instância ${g.name} cresce ≤ 5% de ${min(r.plan.rssFrom * 1000)} ao fim`,
       value:
@@ -207,7 +224,7 @@ export function textReport(r: SoakResult): string {
   );
   for (const x of r.serverStaff) lines.push(serverStaffRow(x).join(' | '));
   lines.push('', 'meta | medido | resultado');
-  for (const v of verdicts(r)) lines.push(`${v.label} | ${v.value} | ${v.pass ? 'PASS' : 'MISS'}`);
+  for (const v of verdicts(r)) lines.push(`${v.label} | ${v.value} | ${resultOf(v)}`);
   return lines.join('\n');
 }
 
@@ -407,7 +424,7 @@ ${r.plan.rates.adminEverySec} s (exportação a cada ${r.plan.rates.exportEveryS
     .map(
       (x) =>
         `<tr><td>${esc(x.label)}</td><td>${esc(x.value)}</td>` +
-        `<td class="${x.pass ? 'PASS' : 'MISS'}">${x.pass ? 'PASS' : 'MISS'}</td></tr>`,
+        `<td class="${x.unmeasured ? 'NA' : resultOf(x)}">${resultOf(x)}</td></tr>`,
     )
     .join('')}</table>
 ${charts.join('\n')}
