@@ -22,14 +22,15 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
   const updateWhile = createUpdateWhile(db);
   const paymentWhere = (column: 'provedor_id' | 'referencia', value: string): Promise<Payment | undefined> =>
     db.selectFrom('matriculas_pagamentos').selectAll().where(column, '=', value).executeTakeFirst();
+  /** When a charge was last asked about, or made if never. */
+  const lastSeen = sql<string>`coalesce(conferido_em, criado_em)`;
   /**
    * Open charges due for a check: a first payment (the member waits for the activation) once
    * `firstBefore` has passed since it was made or last checked; any other charge only once it
    * is due (its day on or before `today`), and then each time `dueBefore` has passed.
    */
-  const staleCharges = (provedor: string, due: StaleCutoffs) => {
-    const lastSeen = sql<string>`coalesce(conferido_em, criado_em)`;
-    return db
+  const staleCharges = (provedor: string, due: StaleCutoffs) =>
+    db
       .selectFrom('matriculas_pagamentos')
       .where('provedor', '=', provedor)
       .where('status', 'in', ['pendente', 'atrasado'])
@@ -44,7 +45,6 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
           ]),
         ]),
       );
-  };
   /** Stores a charge unless its reference is stored already (by any instance): true when this call did. */
   async function addOnce(row: Insertable<Database['matriculas_pagamentos']>): Promise<boolean> {
     const added = await db
@@ -160,13 +160,12 @@ export function createProviderPaymentsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Boolean(row);
     },
-    /** Charges of the provider still unpaid and not asked about since `before`, oldest first. */
     /** The charges to check this round: first payments first, then the least recently checked. */
     stale(provedor: string, due: StaleCutoffs, limit: number) {
       return staleCharges(provedor, due)
         .select(['id', 'matricula_id', 'provedor_id', 'referencia', 'conferido_em', 'criado_em'])
         .orderBy(sql`case when tipo = 'primeiro' then 0 else 1 end`)
-        .orderBy(sql`coalesce(conferido_em, criado_em)`)
+        .orderBy(lastSeen)
         .limit(limit)
         .execute();
     },
